@@ -1,0 +1,116 @@
+import { newId, type Position } from '@shiplog/events';
+import { createTestDatabase, type TestDatabase, waitUntil } from '@shiplog/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventStoreContract } from './contract.ts';
+import { PostgresEventStore } from './postgres.ts';
+
+eventStoreContract('PostgreSQL', async () => {
+  const db = await createTestDatabase('es_contract');
+  const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  const store = new PostgresEventStore(pool, 'contract');
+  await store.migrate();
+  return {
+    store,
+    dispose: async () => {
+      await pool.end();
+      await db.drop();
+    },
+  };
+});
+
+describe('PostgreSQL event store: late commits', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('es_gap');
+    pool = new pg.Pool({ connectionString: db.url, max: 24 });
+    store = new PostgresEventStore(pool, 'gaps', { pollIntervalMs: 20 });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it('never lets a subscriber skip an event that an earlier-started transaction commits late', async () => {
+    // Writer A takes its position first but commits last; B commits at once with a higher sequence.
+    const slow = await pool.connect();
+    await slow.query('BEGIN');
+    const late = newId();
+    await store.append(`s-${newId()}`, [event(late)], { expectedRevision: 'no_stream', transaction: slow });
+    const early = newId();
+    await store.append(`s-${newId()}`, [event(early)], { expectedRevision: 'no_stream' });
+
+    const seen: string[] = [];
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const e of store.subscribeToAll({ signal: controller.signal })) {
+        seen.push(e.id);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    // While A is open, B is held back too: passing it would move the checkpoint beyond A.
+    expect(seen).toEqual([]);
+    await slow.query('COMMIT');
+    slow.release();
+    await reading;
+    expect(seen).toEqual([late, early]);
+  });
+
+  it('delivers every event exactly once while many concurrent writers commit in random order', async () => {
+    const writers = 16;
+    const perWriter = 40;
+    const appended = new Set<string>();
+    const seen: string[] = [];
+    const controller = new AbortController();
+    let checkpoint: Position | undefined;
+    const reading = (async () => {
+      for await (const e of store.subscribeToAll({ signal: controller.signal })) {
+        seen.push(e.id);
+        checkpoint = e.position;
+      }
+    })();
+
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = 0; i < perWriter; i++) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            const id = newId();
+            await store.append(`writer-${w}-${i % 4}`, [event(id)], { expectedRevision: 'any', transaction: client });
+            // Hold the transaction open for a random moment so commits land out of sequence order.
+            await new Promise((r) => setTimeout(r, Math.random() * 8));
+            await client.query('COMMIT');
+            appended.add(id);
+          } finally {
+            client.release();
+          }
+        }
+      }),
+    );
+    await waitUntil(() => [...appended].every((id) => seen.includes(id)), 10_000, 'every appended event to arrive');
+    // Give a duplicate, if the reader would produce one, the chance to show up.
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    await reading;
+    expect(appended.size).toBe(writers * perWriter);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(checkpoint).toBeDefined();
+    // Resuming from the last checkpoint yields nothing more: nothing was left behind it.
+    expect(await store.readAll({ after: checkpoint! })).toEqual([]);
+  }, 30_000);
+});
+
+function event(id: string) {
+  return {
+    id,
+    type: 'Happened',
+    data: {},
+    metadata: { userId: null, correlationId: id, causationId: null, schemaVersion: 1 },
+  };
+}

@@ -1,0 +1,275 @@
+import { type Position, START } from '@shiplog/events';
+import type pg from 'pg';
+import {
+  type AppendOptions,
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type EventToAppend,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from './index.ts';
+
+const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * PostgreSQL adapter. One `events` table per service schema.
+ *
+ * Global order is `(transaction_id, global_position)`: `transaction_id` is the writing transaction's
+ * xid8. A bigserial alone is not safe to read by: it is taken at insert but becomes visible at commit,
+ * so a reader could pass position 7 while the transaction holding 6 is still open, and skip 6 forever.
+ * Readers therefore only take rows whose transaction is older than every transaction still running
+ * (`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`): such rows can no longer be joined by
+ * an earlier-ordered one.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly #pool: pg.Pool;
+  readonly #schema: string;
+  readonly #channel: string;
+  readonly #pollMs: number;
+
+  constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number } = {}) {
+    if (!identifier.test(schema)) throw new Error(`Invalid schema name for the event store: ${schema}`);
+    this.#pool = pool;
+    this.#schema = schema;
+    this.#channel = `${schema}_events`;
+    this.#pollMs = options.pollIntervalMs ?? 100;
+  }
+
+  /** Creates the schema's event tables and the append function; safe to run on every start. */
+  async migrate(): Promise<void> {
+    const s = this.#schema;
+    await this.#pool.query(`
+      CREATE SCHEMA IF NOT EXISTS ${s};
+      CREATE TABLE IF NOT EXISTS ${s}.events (
+        global_position bigserial PRIMARY KEY,
+        transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        event_id uuid NOT NULL UNIQUE,
+        stream_id text NOT NULL,
+        stream_revision bigint NOT NULL,
+        type text NOT NULL,
+        data jsonb NOT NULL,
+        metadata jsonb NOT NULL,
+        occurred_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (stream_id, stream_revision)
+      );
+      CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
+      CREATE TABLE IF NOT EXISTS ${s}.streams (
+        stream_id text PRIMARY KEY,
+        revision bigint NOT NULL
+      );
+      -- One round trip per append: idempotency check, revision check under a row lock, insert, notify.
+      -- Conflicts raise SQLSTATE P0409 with the stream's current revision in DETAIL.
+      CREATE OR REPLACE FUNCTION ${s}.append_events(
+        p_stream_id text, p_mode text, p_expected bigint,
+        p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+      ) RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_current bigint;
+        v_count int := cardinality(p_ids);
+        v_existing int;
+      BEGIN
+        SELECT count(*) INTO v_existing FROM ${s}.events WHERE event_id = ANY(p_ids);
+        IF v_existing > 0 THEN
+          IF v_existing = v_count AND NOT EXISTS (
+            SELECT 1 FROM unnest(p_ids) WITH ORDINALITY AS i(id, n)
+            LEFT JOIN ${s}.events e ON e.event_id = i.id
+            WHERE e.stream_id IS DISTINCT FROM p_stream_id
+               OR e.stream_revision <> (SELECT stream_revision FROM ${s}.events WHERE event_id = p_ids[1]) + i.n - 1
+          ) THEN
+            RETURN QUERY SELECT e.stream_revision, e.transaction_id, e.global_position
+              FROM ${s}.events e WHERE e.event_id = p_ids[v_count];
+            RETURN;
+          END IF;
+          SELECT revision INTO v_current FROM ${s}.streams WHERE stream_id = p_stream_id;
+          RAISE EXCEPTION USING ERRCODE = 'P0409', MESSAGE = 'event ids already stored', DETAIL = coalesce(v_current, -1)::text;
+        END IF;
+
+        SELECT revision INTO v_current FROM ${s}.streams WHERE stream_id = p_stream_id FOR UPDATE;
+        IF NOT FOUND THEN v_current := -1; END IF;
+        IF (p_mode = 'exact' AND v_current <> p_expected)
+           OR (p_mode = 'no_stream' AND v_current <> -1)
+           OR (p_mode = 'stream_exists' AND v_current = -1) THEN
+          RAISE EXCEPTION USING ERRCODE = 'P0409', MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
+        END IF;
+
+        IF v_current = -1 THEN
+          -- A concurrent first append to the same stream fails here with a unique violation.
+          INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1);
+        ELSE
+          UPDATE ${s}.streams SET revision = v_current + v_count WHERE stream_id = p_stream_id;
+        END IF;
+
+        INSERT INTO ${s}.events (event_id, stream_id, stream_revision, type, data, metadata)
+          SELECT i.id, p_stream_id, v_current + i.n, i.t, i.d, i.m
+          FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i(id, t, d, m, n);
+
+        PERFORM pg_notify('${this.#channel}', '');
+        RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(), currval(pg_get_serial_sequence('${s}.events', 'global_position'));
+      END
+      $fn$;
+    `);
+  }
+
+  async append(streamId: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const { expectedRevision } = options;
+    const mode = typeof expectedRevision === 'number' ? 'exact' : expectedRevision;
+    const params = [
+      streamId,
+      mode,
+      typeof expectedRevision === 'number' ? expectedRevision : null,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ];
+    const sql = `SELECT next_revision, commit_position::text AS commit_position, prepare_position
+      FROM ${this.#schema}.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`;
+    const external = options.transaction as pg.PoolClient | undefined;
+    try {
+      if (external) {
+        // A savepoint keeps the caller's transaction usable after a conflict.
+        await external.query('SAVEPOINT append_events');
+        try {
+          const result = await external.query(sql, params);
+          await external.query('RELEASE SAVEPOINT append_events');
+          return toAppendResult(result.rows[0]);
+        } catch (error) {
+          await external.query('ROLLBACK TO SAVEPOINT append_events');
+          throw error;
+        }
+      }
+      const result = await this.#pool.query(sql, params);
+      return toAppendResult(result.rows[0]);
+    } catch (error) {
+      throw translateConflict(error, streamId, expectedRevision);
+    }
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    const result = await this.#pool.query(
+      `SELECT ${columns} FROM ${this.#schema}.events
+       WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY stream_revision`,
+      [streamId, options.fromRevision ?? 0],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? START;
+    const result = await this.#pool.query(
+      `SELECT ${columns} FROM ${this.#schema}.events
+       WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY events.transaction_id, events.global_position
+       LIMIT $3`,
+      [after.commit.toString(), after.prepare.toString(), options.limit ?? 500],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
+    const { signal } = options;
+    const listener = await this.#pool.connect();
+    let dirty = true;
+    let wake: (() => void) | undefined;
+    const onNotification = () => {
+      dirty = true;
+      wake?.();
+    };
+    const onAbort = () => wake?.();
+    listener.on('notification', onNotification);
+    signal?.addEventListener('abort', onAbort);
+    try {
+      await listener.query(`LISTEN ${this.#channel}`);
+      let position = options.after ?? START;
+      const pageSize = 500;
+      while (!signal?.aborted) {
+        dirty = false;
+        const page = await this.readAll({ after: position, limit: pageSize });
+        for (const event of page) {
+          if (signal?.aborted) return;
+          yield event;
+          position = event.position;
+        }
+        if (page.length === pageSize || dirty) continue;
+        // Sleep until an append commits, or poll: a row held back by an older open transaction
+        // becomes readable when that transaction ends, which may not notify.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.#pollMs);
+          function done() {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+          if (dirty || signal?.aborted) done();
+        });
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      listener.off('notification', onNotification);
+      await listener.query(`UNLISTEN ${this.#channel}`).catch(() => undefined);
+      listener.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    // The pool belongs to the caller (it is shared with the service's read models).
+  }
+}
+
+const columns = `event_id, type, data, stream_id, stream_revision, occurred_at, metadata,
+  transaction_id::text AS commit_position, global_position`;
+
+interface EventRow {
+  event_id: string;
+  type: string;
+  data: unknown;
+  stream_id: string;
+  stream_revision: string;
+  occurred_at: Date;
+  metadata: RecordedEvent['metadata'];
+  commit_position: string;
+  global_position: string;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.type,
+    data: row.data,
+    streamId: row.stream_id,
+    revision: Number(row.stream_revision),
+    occurredAt: row.occurred_at,
+    metadata: row.metadata,
+    position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
+  };
+}
+
+function toAppendResult(row: {
+  next_revision: string;
+  commit_position: string;
+  prepare_position: string;
+}): AppendResult {
+  const position: Position = { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+  return { nextExpectedRevision: Number(row.next_revision), position };
+}
+
+function translateConflict(error: unknown, streamId: string, expected: AppendOptions['expectedRevision']): unknown {
+  const pgError = error as { code?: string; detail?: string; constraint?: string };
+  if (pgError.code === 'P0409') {
+    const actual = Number(pgError.detail);
+    return new ConcurrencyError(
+      streamId,
+      expected,
+      actual === -1 ? 'no_stream' : Number.isFinite(actual) ? actual : 'unknown',
+    );
+  }
+  // Two first appends to one stream, or the same new event ids racing: the loser sees a unique violation.
+  if (pgError.code === '23505') return new ConcurrencyError(streamId, expected, 'unknown');
+  return error;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The one event catalog: every domain event of every service, with its zod schema and version.
+ * Events are past-tense facts. `owner` is the service that appends it (and the NATS subject's second
+ * token); `publish: false` keeps an event inside its service's store (secrets such as password hashes
+ * never travel over the bus). A new incompatible shape bumps `version` and adds an upcaster from the
+ * previous one, so old stored events keep loading.
+ */
+interface CatalogEntry<S extends z.ZodType> {
+  owner: 'identity' | 'billing';
+  version: number;
+  publish: boolean;
+  schema: S;
+  upcasters?: Record<number, (data: unknown) => unknown>;
+}
+
+function event<S extends z.ZodType>(entry: CatalogEntry<S>): CatalogEntry<S> {
+  return entry;
+}
+
+const isoDate = z.iso.datetime({ offset: true });
+const id = z.uuid();
+
+export const catalog = {
+  // identity — `username-<lowercase name>` streams hold the uniqueness claim; `user-<id>` the account.
+  UsernameClaimed: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, username: z.string() }),
+  }),
+  UsernameReleased: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, username: z.string() }),
+  }),
+  UserRegistered: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, username: z.string(), email: z.string().nullable(), registeredAt: isoDate }),
+  }),
+  PasswordSet: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, passwordHash: z.string() }),
+  }),
+  UserLoggedIn: event({ owner: 'identity', version: 1, publish: true, schema: z.object({ userId: id, at: isoDate }) }),
+
+  // billing — `subscription-<userId>` streams.
+  TrialStarted: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, trialStartDate: isoDate, trialEndDate: isoDate }),
+  }),
+} as const;
+
+export type Catalog = typeof catalog;
+export type EventType = keyof Catalog;
+export type EventData<T extends EventType> = z.infer<Catalog[T]['schema']>;
+/** A domain event as `decide` returns it: a tagged union over the whole catalog. */
+export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(catalog, type);
+}
+
+/** Validates stored or received data against the catalog, upcasting older versions first. */
+export function parseEventData<T extends EventType>(type: T, data: unknown, version: number): EventData<T> {
+  const entry: CatalogEntry<z.ZodType> = catalog[type];
+  let current = data;
+  for (let v = version; v < entry.version; v++) {
+    const upcast = entry.upcasters?.[v];
+    if (!upcast) throw new Error(`No upcaster for ${type} from version ${v}`);
+    current = upcast(current);
+  }
+  return entry.schema.parse(current) as EventData<T>;
+}
+
+export function eventVersion(type: EventType): number {
+  return catalog[type].version;
+}
+
+export function isPublished(type: string): boolean {
+  return isEventType(type) && catalog[type].publish;
+}

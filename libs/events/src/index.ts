@@ -1,0 +1,3 @@
+export * from './catalog.ts';
+export * from './envelope.ts';
+export * from './ids.ts';

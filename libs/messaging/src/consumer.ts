@@ -1,0 +1,169 @@
+import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import { comparePositions, type Position, parsePosition } from '@shiplog/events';
+import type pg from 'pg';
+import type { Bus } from './bus.ts';
+import { type BusEvent, busEventPosition } from './envelope.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * A reaction to one event. It receives the consumer's open transaction: every write it makes (a read
+ * model row, an append to the service's PostgreSQL event store) commits together with the record that
+ * the event was handled, so a redelivered event has no second effect.
+ */
+export type Handler = (event: BusEvent, tx: pg.PoolClient) => Promise<void>;
+
+export interface ConsumerOptions {
+  bus: Bus;
+  pool: pg.Pool;
+  schema: string;
+  /** Durable consumer name, unique per purpose within the namespace, e.g. `billing-trials`. */
+  name: string;
+  /** The services whose events this consumer reads (NATS 2.9 allows one filter subject: one source, or all). */
+  sources: string[];
+  handlers: Record<string, Handler>;
+  logger: Logger;
+  /** Fault injection for tests: runs after the commit, before the ack. */
+  beforeAck?: (event: BusEvent) => Promise<void> | void;
+  ackWaitMs?: number;
+}
+
+export interface Consumer {
+  name: string;
+  /** Resolves once this consumer has handled every event of `source` up to `position`. */
+  waitForPosition(source: string, position: Position, timeoutMs?: number): Promise<boolean>;
+  position(source: string): Promise<Position | undefined>;
+  stop(): Promise<void>;
+}
+
+export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
+  await pool.query(`
+    CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
+      consumer text NOT NULL,
+      event_id uuid NOT NULL,
+      handled_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (consumer, event_id)
+    );
+    CREATE TABLE IF NOT EXISTS ${schema}.consumer_positions (
+      consumer text NOT NULL,
+      source text NOT NULL,
+      commit_position numeric(20) NOT NULL,
+      prepare_position bigint NOT NULL,
+      PRIMARY KEY (consumer, source)
+    );`);
+}
+
+/**
+ * A durable JetStream consumer with explicit acks, handling one event at a time in order
+ * (`max_ack_pending: 1`), so its recorded position per source is a true high-water mark that
+ * read-your-writes waits can rely on.
+ */
+export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
+  const { bus, pool, schema, name, handlers, logger } = options;
+  await migrateConsumerTables(pool, schema);
+  const filter = options.sources.length === 1 ? `${bus.namespace}.${options.sources[0]}.>` : `${bus.namespace}.>`;
+  const config = {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filter,
+    max_ack_pending: 1,
+    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    max_deliver: -1,
+  };
+  try {
+    await bus.jsm.consumers.info(bus.stream, name);
+  } catch {
+    await bus.jsm.consumers.add(bus.stream, config);
+  }
+  const consumer = await bus.js.consumers.get(bus.stream, name);
+  let messages: ConsumerMessages | undefined;
+  let stopped = false;
+
+  const handle = async (message: JsMsg): Promise<'ack' | 'retry'> => {
+    const event = message.json<BusEvent>();
+    const position = busEventPosition(event);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const fresh = await client.query(
+        `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [name, event.id],
+      );
+      const handler = handlers[event.type];
+      if (fresh.rowCount === 1 && handler) await handler(event, client);
+      await client.query(
+        `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (consumer, source) DO UPDATE
+           SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
+           WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
+               < (EXCLUDED.commit_position, EXCLUDED.prepare_position)`,
+        [name, event.source, position.commit.toString(), position.prepare.toString()],
+      );
+      await client.query('COMMIT');
+      return 'ack';
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      logger.error(
+        { err: error, consumer: name, eventId: event.id, type: event.type },
+        'event handler failed; will retry',
+      );
+      return 'retry';
+    } finally {
+      client.release();
+    }
+  };
+
+  const run = async () => {
+    while (!stopped) {
+      try {
+        messages = await consumer.consume({ max_messages: 64 });
+        for await (const message of messages) {
+          const outcome = await handle(message);
+          if (outcome === 'retry') {
+            const attempt = message.info.deliveryCount;
+            message.nak(Math.min(30_000, 100 * 2 ** Math.min(attempt, 8)));
+            continue;
+          }
+          if (options.beforeAck) await options.beforeAck(message.json<BusEvent>());
+          if (stopped) return;
+          message.ack();
+        }
+      } catch (error) {
+        if (stopped) return;
+        logger.error({ err: error, consumer: name }, 'consumer failed; restarting');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const running = run();
+
+  const position = async (source: string): Promise<Position | undefined> => {
+    const { rows } = await pool.query<{ commit_position: string; prepare_position: string }>(
+      `SELECT commit_position, prepare_position FROM ${schema}.consumer_positions WHERE consumer = $1 AND source = $2`,
+      [name, source],
+    );
+    const row = rows[0];
+    return row ? (parsePosition(`${row.commit_position}/${row.prepare_position}`) ?? undefined) : undefined;
+  };
+
+  return {
+    name,
+    position,
+    async waitForPosition(source, target, timeoutMs = 2000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const current = await position(source);
+        if (current && comparePositions(current, target) >= 0) return true;
+        if (Date.now() >= deadline) return false;
+        await new Promise((r) => setTimeout(r, 3));
+      }
+    },
+    async stop() {
+      stopped = true;
+      await messages?.close();
+      await running;
+    },
+  };
+}

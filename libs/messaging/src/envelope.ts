@@ -1,0 +1,35 @@
+import type { RecordedEvent } from '@shiplog/event-store';
+import { type EventMetadata, formatPosition, type Position, parsePosition } from '@shiplog/events';
+
+/** What travels over the bus: the stored event plus the service whose store it came from. */
+export interface BusEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  streamId: string;
+  revision: number;
+  occurredAt: string;
+  metadata: EventMetadata;
+  source: string;
+  position: string;
+}
+
+export function toBusEvent(event: RecordedEvent, source: string): BusEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    streamId: event.streamId,
+    revision: event.revision,
+    occurredAt: event.occurredAt.toISOString(),
+    metadata: event.metadata,
+    source,
+    position: formatPosition(event.position),
+  };
+}
+
+export function busEventPosition(event: BusEvent): Position {
+  const position = parsePosition(event.position);
+  if (!position) throw new Error(`Bus event ${event.id} carries an invalid position: ${event.position}`);
+  return position;
+}

@@ -1,0 +1,222 @@
+import { headers } from '@nats-io/nats-core';
+import { PostgresEventStore } from '@shiplog/event-store/postgres';
+import { newId } from '@shiplog/events';
+import {
+  createTestBusNamespace,
+  createTestDatabase,
+  natsUrl,
+  type TestBusNamespace,
+  type TestDatabase,
+  waitUntil,
+} from '@shiplog/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Bus, connectBus } from './bus.ts';
+import { startConsumer } from './consumer.ts';
+import { type BusEvent, toBusEvent } from './envelope.ts';
+import type { Logger } from './logger.ts';
+import { startRelay } from './relay.ts';
+
+const errors: unknown[] = [];
+const logger: Logger = { info: () => {}, warn: () => {}, error: (object) => errors.push(object) };
+
+let db: TestDatabase;
+let ns: TestBusNamespace;
+let pool: pg.Pool;
+let bus: Bus;
+let store: PostgresEventStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase('messaging');
+  ns = createTestBusNamespace('messaging');
+  pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  pool.on('error', () => {});
+  bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
+  store = new PostgresEventStore(pool, 'relayed', { pollIntervalMs: 20 });
+  await store.migrate();
+});
+
+afterAll(async () => {
+  await bus?.close();
+  await ns?.drop();
+  await pool?.end();
+  await db?.drop();
+});
+
+const meta = () => ({ userId: null, correlationId: newId(), causationId: null, schemaVersion: 1 });
+const registered = (username: string) => ({
+  id: newId(),
+  type: 'UserRegistered',
+  data: { userId: newId(), username, email: null, registeredAt: new Date().toISOString() },
+  metadata: meta(),
+});
+
+async function readSubjectMessages(subject: string): Promise<BusEvent[]> {
+  // Read the stream by sequence: NATS 2.9 has no multi-filter ordered consumers.
+  const { state } = await bus.jsm.streams.info(bus.stream);
+  const out: BusEvent[] = [];
+  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+    const message = await bus.jsm.streams.getMessage(bus.stream, { seq }).catch(() => null);
+    if (message?.subject === subject) out.push(message.json<BusEvent>());
+  }
+  return out;
+}
+
+describe('relay', () => {
+  it('publishes stored events in order, keeps unpublished ones home, and resumes after a restart without loss', async () => {
+    const stream = `user-${newId()}`;
+    const first = [registered('ada'), registered('grace')];
+    await store.append(stream, first, { expectedRevision: 'no_stream' });
+    // A password hash must never reach the bus.
+    await store.append(
+      stream,
+      [{ id: newId(), type: 'PasswordSet', data: { userId: newId(), passwordHash: 'secret' }, metadata: meta() }],
+      {
+        expectedRevision: 1,
+      },
+    );
+    const relay = await startRelay({ store, bus, pool, schema: 'relayed', source: 'identity', logger });
+    const subject = bus.subject('identity', 'UserRegistered');
+    await waitUntil(async () => (await readSubjectMessages(subject)).length === 2, 5000, 'first events on the bus');
+    await relay.stop();
+
+    // Written while the relay is down.
+    const second = [registered('linus'), registered('barbara')];
+    await store.append(stream, second, { expectedRevision: 2 });
+    const restarted = await startRelay({ store, bus, pool, schema: 'relayed', source: 'identity', logger });
+    await waitUntil(async () => (await readSubjectMessages(subject)).length === 4, 5000, 'events written while down');
+    await restarted.stop();
+
+    const onBus = await readSubjectMessages(subject);
+    expect(onBus.map((e) => e.id)).toEqual([...first, ...second].map((e) => e.id));
+    expect(onBus.map((e) => e.revision)).toEqual([0, 1, 3, 4]);
+    expect(onBus[0]).toMatchObject({ source: 'identity', streamId: stream, type: 'UserRegistered' });
+    expect(await readSubjectMessages(bus.subject('identity', 'PasswordSet'))).toEqual([]);
+  });
+
+  it('drops a duplicate publish: a relay replaying from an old checkpoint adds nothing to the stream', async () => {
+    const before = (await bus.jsm.streams.info(bus.stream)).state.messages;
+    await pool.query('DELETE FROM relayed.relay_checkpoint');
+    const replay = await startRelay({ store, bus, pool, schema: 'relayed', source: 'identity', logger });
+    await waitUntil(
+      async () => {
+        const { rows } = await pool.query('SELECT 1 FROM relayed.relay_checkpoint');
+        const last = (await store.readAll({ limit: 10_000 })).at(-1)!;
+        const saved = await pool.query('SELECT prepare_position FROM relayed.relay_checkpoint');
+        return rows.length === 1 && BigInt(saved.rows[0].prepare_position) === last.position.prepare;
+      },
+      5000,
+      'replay to finish',
+    );
+    await replay.stop();
+    expect((await bus.jsm.streams.info(bus.stream)).state.messages).toBe(before);
+  });
+});
+
+describe('consumer', () => {
+  beforeAll(async () => {
+    await pool.query('CREATE TABLE IF NOT EXISTS relayed.greetings (event_id uuid, username text)');
+  });
+
+  const greet = async (event: BusEvent, tx: pg.PoolClient) => {
+    const data = event.data as { username: string };
+    await tx.query('INSERT INTO relayed.greetings (event_id, username) VALUES ($1, $2)', [event.id, data.username]);
+  };
+
+  async function publishCopy(event: BusEvent) {
+    // A fresh msgID bypasses the stream's dedupe: the consumer itself must absorb the second copy.
+    const h = headers();
+    await bus.js.publish(bus.subject('identity', event.type), JSON.stringify(event), { msgID: newId(), headers: h });
+  }
+
+  it('gives a redelivered event one effect', async () => {
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-twice',
+      sources: ['identity'],
+      handlers: { UserRegistered: greet },
+      logger,
+    });
+    const [recorded] = await store.readStream(`user-${newId()}`);
+    expect(recorded).toBeUndefined();
+    const appended = registered('twice');
+    const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+    const event = toBusEvent(
+      (await store.readAll({ after: undefined, limit: 10_000 })).find((e) => e.id === appended.id)!,
+      'identity',
+    );
+    await publishCopy(event);
+    await publishCopy(event);
+    expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    const { rows } = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
+    expect(rows).toHaveLength(1);
+    await consumer.stop();
+  });
+
+  it('has one effect when the consumer dies after its write committed but before the ack', async () => {
+    const appended = registered('crashy');
+    await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+    const event = toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === appended.id)!, 'identity');
+    let crashed = false;
+    const dying = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-crash',
+      sources: ['identity'],
+      handlers: { UserRegistered: greet },
+      logger,
+      ackWaitMs: 1000,
+      beforeAck: async (e) => {
+        if (e.id === appended.id && !crashed) {
+          crashed = true;
+          // The process dies here: the write is committed, the ack never sent.
+          await dying.stop();
+        }
+      },
+    });
+    await publishCopy(event);
+    await waitUntil(() => crashed, 5000, 'the crash');
+    const afterCrash = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
+    expect(afterCrash.rows).toHaveLength(1);
+
+    const revived = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-crash',
+      sources: ['identity'],
+      handlers: { UserRegistered: greet },
+      logger,
+      ackWaitMs: 1000,
+    });
+    // JetStream redelivers the unacked event after ack_wait; the revived consumer acks it without a second effect.
+    await waitUntil(
+      async () =>
+        (await bus.jsm.consumers.info(bus.stream, 'greeter-crash')).num_ack_pending === 0 &&
+        (await bus.jsm.consumers.info(bus.stream, 'greeter-crash')).num_pending === 0,
+      10_000,
+      'redelivery to be acked',
+    );
+    const { rows } = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
+    expect(rows).toHaveLength(1);
+    await revived.stop();
+  });
+
+  it('waits for a position it has not reached yet, and gives up after the timeout', async () => {
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-wait',
+      sources: ['identity'],
+      handlers: {},
+      logger,
+    });
+    expect(await consumer.waitForPosition('identity', { commit: 2n ** 62n, prepare: 1n }, 50)).toBe(false);
+    await consumer.stop();
+  });
+});

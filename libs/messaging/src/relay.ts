@@ -1,0 +1,87 @@
+import { headers } from '@nats-io/nats-core';
+import type { EventStore } from '@shiplog/event-store';
+import { isPublished, type Position } from '@shiplog/events';
+import type pg from 'pg';
+import type { Bus } from './bus.ts';
+import { toBusEvent } from './envelope.ts';
+import type { Logger } from './logger.ts';
+
+export interface RelayOptions {
+  store: EventStore;
+  bus: Bus;
+  pool: pg.Pool;
+  /** The service's schema; the relay keeps its checkpoint there. */
+  schema: string;
+  /** The owning service: the subject's second token and the consumers' position key. */
+  source: string;
+  logger: Logger;
+  retryDelayMs?: number;
+}
+
+export interface Relay {
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes a store's events to JetStream, in store order, one at a time: each publish waits for its
+ * acknowledgement before the next, so no event overtakes another. `Nats-Msg-Id` is the event id, so a
+ * replay after a restart (crash between publish and checkpoint) is dropped as a duplicate.
+ * Events marked `publish: false` in the catalog stay in the store.
+ */
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const { store, bus, pool, schema, source, logger } = options;
+  await pool.query(`
+    CREATE TABLE IF NOT EXISTS ${schema}.relay_checkpoint (
+      id boolean PRIMARY KEY DEFAULT true CHECK (id),
+      commit_position numeric(20) NOT NULL,
+      prepare_position bigint NOT NULL
+    )`);
+  const controller = new AbortController();
+
+  const readCheckpoint = async (): Promise<Position | undefined> => {
+    const { rows } = await pool.query<{ commit_position: string; prepare_position: string }>(
+      `SELECT commit_position, prepare_position FROM ${schema}.relay_checkpoint`,
+    );
+    const row = rows[0];
+    return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : undefined;
+  };
+  const saveCheckpoint = async (position: Position) => {
+    await pool.query(
+      `INSERT INTO ${schema}.relay_checkpoint (commit_position, prepare_position) VALUES ($1, $2)
+       ON CONFLICT (id) DO UPDATE SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position`,
+      [position.commit.toString(), position.prepare.toString()],
+    );
+  };
+
+  const run = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const after = await readCheckpoint();
+        for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
+          if (isPublished(event.type)) {
+            const message = toBusEvent(event, source);
+            const h = headers();
+            h.set('Shiplog-Position', message.position);
+            h.set('Shiplog-Source', source);
+            await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
+              msgID: event.id,
+              headers: h,
+            });
+          }
+          await saveCheckpoint(event.position);
+        }
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        logger.error({ err: error, source }, 'relay failed; resuming from its checkpoint');
+        await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
+      }
+    }
+  };
+  const running = run();
+  return {
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
+
+/**
+ * Test isolation: every test file gets its own PostgreSQL database and its own NATS namespace
+ * (JetStream stream and subject prefix), so suites run in parallel and again and again on the same
+ * servers without seeing each other's data.
+ */
+export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shiplog';
+export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+function adminUrl(): string {
+  const url = new URL(baseDatabaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
+  const name = uniqueName(`shiplog_${prefix}`).toLowerCase();
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseDatabaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl() });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestBusNamespace {
+  namespace: string;
+  drop(): Promise<void>;
+}
+
+/** A NATS namespace of its own: the relay and consumers derive stream and subject names from it. */
+export function createTestBusNamespace(prefix = 'test'): TestBusNamespace {
+  const namespace = uniqueName(prefix).toLowerCase();
+  return {
+    namespace,
+    async drop() {
+      const nc = await connect({ servers: natsUrl });
+      try {
+        const jsm = await jetstreamManager(nc);
+        await jsm.streams.delete(`${namespace.toUpperCase()}_EVENTS`).catch(() => false);
+      } finally {
+        await nc.close();
+      }
+    },
+  };
+}
+
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}

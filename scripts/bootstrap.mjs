@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// The newcomer's entry point: `npm start` / `npm test` (and `pnpm start` / `pnpm test`) land here.
+// It must run on any Node from 20 with only npm available, so it is plain JavaScript with no dependencies.
+// Steps: Node 24 (from the `node@24` npm package when the local one is older) → pnpm (pinned) →
+// dependencies (frozen lockfile) → PostgreSQL / NATS / Redis (used if answering, else started from
+// installed binaries with data under .data/, else a clear message) → the requested task under Node 24.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tools = join(root, '.tools');
+const dataDir = join(root, '.data');
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmVersion = rootPackage.packageManager.replace(/^pnpm@/, '').split('+')[0];
+const NODE_MAJOR = 24;
+
+const tasks = {
+  start: ['run', 'app:start'],
+  test: ['run', 'test:all'],
+  bench: ['run', 'bench:all'],
+};
+
+function log(message) {
+  process.stdout.write(`[setup] ${message}\n`);
+}
+
+function fail(message) {
+  process.stderr.write(`\n[setup] ${message}\n\n`);
+  process.exit(1);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (result.status !== 0) fail(`'${command} ${args.join(' ')}' failed (exit ${result.status}).`);
+}
+
+function nodeMajor(binary) {
+  try {
+    return Number(execFileSync(binary, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim());
+  } catch {
+    return 0;
+  }
+}
+
+/** Node 24 and pnpm, installed into .tools/ from the npm registry when missing. */
+function ensureToolchain() {
+  const localNode = join(tools, 'node_modules', 'node', 'bin', 'node');
+  const localPnpm = join(tools, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
+  const useSystemNode = Number(process.versions.node.split('.')[0]) >= NODE_MAJOR;
+  const nodeReady = useSystemNode || nodeMajor(localNode) >= NODE_MAJOR;
+  const pnpmReady =
+    existsSync(localPnpm) &&
+    JSON.parse(readFileSync(join(tools, 'node_modules', 'pnpm', 'package.json'), 'utf8')).version === pnpmVersion;
+  if (!nodeReady || !pnpmReady) {
+    const wanted = [`pnpm@${pnpmVersion}`];
+    if (!useSystemNode) wanted.push(`node@${NODE_MAJOR}`);
+    log(`installing ${wanted.join(' and ')} into .tools/ (from the npm registry)`);
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'package.json'), '{ "private": true }\n');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    run(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', tools, ...wanted]);
+  }
+  const nodeBin = useSystemNode ? process.execPath : localNode;
+  const binDir = dirname(nodeBin);
+  const pathSep = process.platform === 'win32' ? ';' : ':';
+  // Node 24 first on PATH, so pnpm and every script it runs use it.
+  const shimDir = join(tools, 'bin');
+  mkdirSync(shimDir, { recursive: true });
+  const pnpmShim = join(shimDir, 'pnpm');
+  writeFileSync(pnpmShim, `#!/bin/sh\nexec "${nodeBin}" "${localPnpm}" "$@"\n`, { mode: 0o755 });
+  const env = { ...process.env, PATH: [binDir, shimDir, process.env.PATH].join(pathSep) };
+  return { nodeBin, pnpm: pnpmShim, env };
+}
+
+/** `pnpm install --frozen-lockfile` when the lockfile changed since the last install. */
+function ensureDependencies({ pnpm, env }) {
+  const lock = readFileSync(join(root, 'pnpm-lock.yaml'));
+  const digest = createHash('sha256').update(lock).update(pnpmVersion).digest('hex');
+  const marker = join(root, 'node_modules', '.shiplog-install');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return;
+  log('installing dependencies (pnpm install --frozen-lockfile)');
+  run(pnpm, ['install', '--frozen-lockfile'], { cwd: root, env });
+  writeFileSync(marker, digest);
+}
+
+function answers(host, port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function waitFor(host, port, seconds) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await answers(host, port)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+function which(binary) {
+  const result = spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+function postgresBin(name) {
+  const onPath = which(name);
+  if (onPath) return onPath;
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const candidate = join(base, version, 'bin', name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+const installHint =
+  'Install them with `sudo apt-get install postgresql nats-server redis-server`, ' +
+  'or run `docker compose up -d postgres nats redis`, then try again.';
+
+async function startPostgres(host, port) {
+  const initdb = postgresBin('initdb');
+  const pgCtl = postgresBin('pg_ctl');
+  if (!initdb || !pgCtl) return false;
+  const dir = join(dataDir, 'postgres');
+  const asRoot = process.getuid?.() === 0;
+  // PostgreSQL refuses to run as root: run it as the `postgres` system user when we are root.
+  const runAs = (bin, args) =>
+    asRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'inherit' })
+      : spawnSync(bin, args, { stdio: 'inherit' });
+  mkdirSync(dir, { recursive: true });
+  if (asRoot) {
+    const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    if (ids.status !== 0) return false;
+    chownSync(dataDir, Number(ids.stdout), Number(gid.stdout));
+    chownSync(dir, Number(ids.stdout), Number(gid.stdout));
+  }
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    log('initialising PostgreSQL data in .data/postgres');
+    const init = runAs(initdb, ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+    if (init.status !== 0) return false;
+  }
+  log(`starting PostgreSQL on ${host}:${port} (data in .data/postgres)`);
+  runAs(pgCtl, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -h ${host} -k /tmp`, 'start']);
+  return waitFor(host, port, 20);
+}
+
+async function startDetached(binary, args, host, port) {
+  const path = which(binary) ?? (existsSync(`/usr/sbin/${binary}`) ? `/usr/sbin/${binary}` : null);
+  if (!path) return false;
+  const child = spawn(path, args, { detached: true, stdio: 'ignore' });
+  child.unref();
+  return waitFor(host, port, 10);
+}
+
+async function ensureInfrastructure() {
+  const db = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shiplog');
+  const nats = new URL(process.env.NATS_URL ?? 'nats://127.0.0.1:4222');
+  const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const services = [
+    {
+      name: 'PostgreSQL',
+      host: db.hostname,
+      port: Number(db.port || 5432),
+      start: (h, p) => startPostgres(h, p),
+    },
+    {
+      name: 'NATS',
+      host: nats.hostname,
+      port: Number(nats.port || 4222),
+      start: (h, p) => {
+        mkdirSync(join(dataDir, 'nats'), { recursive: true });
+        log(`starting NATS with JetStream on ${h}:${p} (data in .data/nats)`);
+        return startDetached('nats-server', ['-a', h, '-p', String(p), '-js', '-sd', join(dataDir, 'nats')], h, p);
+      },
+    },
+    {
+      name: 'Redis',
+      host: redis.hostname,
+      port: Number(redis.port || 6379),
+      start: (h, p) => {
+        mkdirSync(join(dataDir, 'redis'), { recursive: true });
+        log(`starting Redis on ${h}:${p} (data in .data/redis)`);
+        return startDetached(
+          'redis-server',
+          ['--bind', h, '--port', String(p), '--dir', join(dataDir, 'redis'), '--save', '', '--appendonly', 'no'],
+          h,
+          p,
+        );
+      },
+    },
+  ];
+  const missing = [];
+  for (const service of services) {
+    if (await answers(service.host, service.port)) continue;
+    const local = ['127.0.0.1', 'localhost', '::1'].includes(service.host);
+    if (local && (await service.start(service.host, service.port))) continue;
+    missing.push(`${service.name} (${service.host}:${service.port})`);
+  }
+  if (missing.length > 0) fail(`Not answering and could not be started: ${missing.join(', ')}.\n${installHint}`);
+}
+
+const task = process.argv[2];
+if (!tasks[task]) fail(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
+const toolchain = ensureToolchain();
+ensureDependencies(toolchain);
+await ensureInfrastructure();
+const child = spawn(toolchain.pnpm, [...tasks[task], ...process.argv.slice(3)], {
+  cwd: root,
+  env: toolchain.env,
+  stdio: 'inherit',
+});
+// Ctrl-C reaches the whole foreground process group; wait for the child to finish its own clean stop.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

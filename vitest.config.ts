@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{libs,services,gateway,web}/**/*.unit.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['{libs,services,gateway}/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['web/e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
