@@ -30,6 +30,7 @@ export interface ConsumerOptions {
 
 export interface Consumer {
   name: string;
+  sources: readonly string[];
   /** Resolves once this consumer has handled every event of `source` up to `position`. */
   waitForPosition(source: string, position: Position, timeoutMs?: number): Promise<boolean>;
   position(source: string): Promise<Position | undefined>;
@@ -150,6 +151,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
 
   return {
     name,
+    sources: options.sources,
     position,
     async waitForPosition(source, target, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,338 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import { newId } from '@shiplog/events';
+import type { CurrentUser } from '@shiplog/schemas';
+import {
+  type Caller,
+  errorHandler,
+  type Logger,
+  POSITION_HEADER,
+  runChecks,
+  type ServiceName,
+} from '@shiplog/service-kit';
+import { RedisStore } from 'connect-redis';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import session from 'express-session';
+import type { RedisClientType } from 'redis';
+import type { GatewayEnv } from './env.ts';
+import { LoginLimiter } from './login-limiter.ts';
+import type { ServiceClients } from './services.ts';
+
+declare module 'express-session' {
+  interface SessionData {
+    user: { id: string; username: string; isAdmin: boolean };
+    /** Read-your-writes: the last position each service reported for this user's own writes. */
+    positions: Record<string, string>;
+  }
+}
+
+export const SESSION_COOKIE = 'shiplog.sid';
+const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Which service owns which part of the `/api` surface. The gateway answers the session calls itself
+ * (register, login, logout, user) and forwards the rest with the `/api` prefix removed.
+ */
+export const apiRoutes: { prefix: string; service: ServiceName }[] = [
+  { prefix: '/api/subscription', service: 'billing' },
+];
+
+/** Services the gateway depends on today: its /readyz checks each. */
+export const requiredServices: ServiceName[] = ['identity', 'billing'];
+
+/** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
+const forwardedRequestHeaders = [
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-language',
+  'user-agent',
+  'stripe-signature',
+];
+const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', POSITION_HEADER]);
+
+export interface GatewayDeps {
+  config: GatewayEnv;
+  secrets: { session: string; internalToken: string };
+  redis: RedisClientType;
+  services: ServiceClients;
+  logger: Logger;
+}
+
+export function createGateway({ config, secrets, redis, services, logger }: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (config.TRUST_PROXY) app.set('trust proxy', parseTrustProxy(config.TRUST_PROXY));
+  const limiter = new LoginLimiter(
+    redis,
+    `${config.BUS_NAMESPACE}:`,
+    config.LOGIN_MAX_FAILURES,
+    config.LOGIN_WINDOW_SECONDS,
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await runChecks({
+      redis: () => redis.ping(),
+      ...Object.fromEntries(
+        requiredServices.map((service) => [
+          service,
+          async () => {
+            const response = await services.pool(service).request({ method: 'GET', path: '/readyz' });
+            await response.body.dump();
+            if (response.statusCode !== 200) throw new Error(`answered ${response.statusCode}`);
+          },
+        ]),
+      ),
+    });
+    res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
+  });
+
+  const api = express.Router();
+  api.use(
+    session({
+      name: SESSION_COOKIE,
+      store: new RedisStore({ client: redis, prefix: `${config.BUS_NAMESPACE}:sess:` }),
+      secret: secrets.session,
+      resave: false,
+      saveUninitialized: false,
+      rolling: false,
+      proxy: Boolean(config.TRUST_PROXY),
+      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE_MS, path: '/' },
+    }),
+  );
+  api.use(refuseForeignOrigins(config));
+
+  const callerOf = (req: Request): Caller => {
+    const user = req.session.user;
+    return {
+      userId: user?.id ?? null,
+      username: user?.username ?? null,
+      isAdmin: user?.isAdmin ?? false,
+      correlationId: newId(),
+    };
+  };
+  const positionsOf = (req: Request): string | undefined => {
+    const positions = req.session.positions;
+    if (!positions) return undefined;
+    return Object.entries(positions)
+      .map(([source, position]) => `${source}=${position}`)
+      .join(',');
+  };
+  const rememberPosition = (req: Request, header: string | string[] | undefined) => {
+    if (typeof header !== 'string') return;
+    const [source, position] = header.split('=');
+    if (!source || !position) return;
+    req.session.positions = { ...req.session.positions, [source]: position };
+  };
+
+  /** GET /api/user's answer: the account from identity, the subscription from billing. */
+  async function currentUser(req: Request): Promise<CurrentUser | null> {
+    if (!req.session.user) return null;
+    const caller = callerOf(req);
+    const after = positionsOf(req);
+    const [account, subscription] = await Promise.all([
+      services.call<{ id: string; username: string; email: string | null; isAdmin: boolean }>('identity', {
+        method: 'GET',
+        path: '/users/me',
+        caller,
+        after,
+      }),
+      services
+        .call<{ status: CurrentUser['subscriptionStatus']; trialEndDate: string | null }>('billing', {
+          method: 'GET',
+          path: '/subscription/status',
+          caller,
+          after,
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'billing unavailable; answering the user without a subscription status');
+          return null;
+        }),
+    ]);
+    if (account.status === 404 || account.status === 401) {
+      await destroySession(req);
+      return null;
+    }
+    if (account.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', 'The account service did not answer');
+    const sub = subscription?.status === 200 ? subscription.body : null;
+    return {
+      id: account.body.id,
+      username: account.body.username,
+      email: account.body.email,
+      subscriptionStatus: sub?.status ?? null,
+      trialEndDate: sub?.trialEndDate ?? null,
+      isAdmin: account.body.isAdmin,
+    };
+  }
+
+  async function signIn(
+    req: Request,
+    user: { id: string; username: string; isAdmin: boolean },
+    positionHeader: unknown,
+  ) {
+    const positions = req.session.positions;
+    // A new session id at every sign-in: a session id planted before login is worth nothing after it.
+    await new Promise<void>((resolve, reject) =>
+      req.session.regenerate((error) => (error ? reject(error) : resolve())),
+    );
+    req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
+    if (positions) req.session.positions = positions;
+    rememberPosition(req, positionHeader as string | undefined);
+  }
+
+  const json = express.json({ limit: '100kb' });
+
+  api.post('/register', json, async (req, res) => {
+    const result = await services.call<{ id: string; username: string; isAdmin: boolean }>('identity', {
+      method: 'POST',
+      path: '/register',
+      body: req.body,
+      caller: callerOf(req),
+    });
+    if (result.status !== 201) return sendUpstreamError(res, result);
+    await signIn(req, result.body, result.headers[POSITION_HEADER]);
+    res.status(201).json(await currentUser(req));
+  });
+
+  api.post('/login', json, async (req, res) => {
+    const username = typeof req.body?.username === 'string' ? req.body.username : '';
+    const ip = req.ip ?? 'unknown';
+    const wait = await limiter.retryAfter(username, ip);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      throw new TooManyRequestsError(
+        `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+      );
+    }
+    const result = await services.call<{ id: string; username: string; isAdmin: boolean }>('identity', {
+      method: 'POST',
+      path: '/login',
+      body: req.body,
+      caller: callerOf(req),
+    });
+    if (result.status === 401) await limiter.recordFailure(username, ip);
+    if (result.status !== 200) return sendUpstreamError(res, result);
+    await limiter.recordSuccess(username, ip);
+    await signIn(req, result.body, result.headers[POSITION_HEADER]);
+    res.json(await currentUser(req));
+  });
+
+  api.post('/logout', async (req, res) => {
+    await destroySession(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    res.json({ message: 'Logged out' });
+  });
+
+  api.get('/user', async (req, res) => {
+    const user = await currentUser(req);
+    if (!user) throw new UnauthorizedError();
+    res.json(user);
+  });
+
+  // Everything else under /api goes to the service that owns it.
+  api.use(async (req, res, next) => {
+    const route = apiRoutes.find(
+      (r) =>
+        req.originalUrl === r.prefix ||
+        req.originalUrl.startsWith(`${r.prefix}/`) ||
+        req.originalUrl.startsWith(`${r.prefix}?`),
+    );
+    if (!route) return next(new NotFoundError('Not found'));
+    if (!req.session.user) throw new UnauthorizedError();
+    const headers: Record<string, string> = {};
+    for (const name of forwardedRequestHeaders) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    Object.assign(headers, services.internalHeaders(callerOf(req), positionsOf(req)));
+    const hasBody = !['GET', 'HEAD'].includes(req.method);
+    const upstream = await services.pool(route.service).request({
+      method: req.method as 'GET',
+      path: req.originalUrl.replace(/^\/api/, ''),
+      headers,
+      body: hasBody ? Readable.from(req) : null,
+    });
+    rememberPosition(req, upstream.headers[POSITION_HEADER]);
+    res.status(upstream.statusCode);
+    for (const [name, value] of Object.entries(upstream.headers)) {
+      if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
+    }
+    // Save the session (new positions) before the body ends, so the next request sees them.
+    if (req.session.positions) await new Promise<void>((resolve) => req.session.save(() => resolve()));
+    await pipeline(upstream.body, res);
+  });
+  api.use(errorHandler(logger));
+  app.use('/api', api);
+
+  app.use(webApp(config, logger));
+  return app;
+
+  async function destroySession(req: Request) {
+    if (!req.session) return;
+    await new Promise<void>((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
+  }
+}
+
+function sendUpstreamError(res: Response, result: { status: number; body: unknown }) {
+  const body = (result.body ?? {}) as Record<string, unknown>;
+  res.status(result.status).json({
+    message: typeof body.message === 'string' ? body.message : 'Request failed',
+    code: typeof body.code === 'string' ? body.code : 'UPSTREAM_ERROR',
+    ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}),
+  });
+}
+
+/**
+ * State-changing requests must come from our own pages. Browsers send Origin on cross-site POSTs
+ * (and Sec-Fetch-Site); either naming another site is refused. Calls without them (curl, servers)
+ * carry no ambient cookie risk from a browser and pass.
+ */
+function refuseForeignOrigins(config: GatewayEnv): RequestHandler {
+  const configured = config.APP_URL ? new URL(config.APP_URL).origin : null;
+  return (req, _res, next) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(req.method)) return next();
+    const origin = req.header('origin');
+    const own = `${req.protocol}://${req.header('host')}`;
+    const foreignOrigin = origin !== undefined && origin !== own && origin !== configured;
+    const crossSite = req.header('sec-fetch-site') === 'cross-site';
+    if (foreignOrigin || crossSite)
+      return next(new ForbiddenError('Requests from other sites are not allowed', 'FOREIGN_ORIGIN'));
+    next();
+  };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** The built React app, with history fallback so deep links load the app shell. */
+function webApp(config: GatewayEnv, logger: Logger): express.Router {
+  const dist = config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist');
+  const router = express.Router();
+  if (!existsSync(join(dist, 'index.html'))) {
+    logger.warn({ dist }, 'web app not built: run `pnpm build` (npm start does it)');
+    router.use((_req, res) => {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet. Run `pnpm build`, or start with `npm start`.');
+    });
+    return router;
+  }
+  router.use('/assets', express.static(join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  router.use(express.static(dist, { index: false, maxAge: '1h' }));
+  router.get('/{*path}', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(dist, 'index.html'));
+  });
+  return router;
+}

@@ -1,0 +1,45 @@
+import { devSecret, processEnv, requireInProduction, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+const serviceUrls = Object.fromEntries(
+  Object.entries(serviceDirectory).map(([name, port]) => [
+    `${name.toUpperCase()}_URL`,
+    z.url().default(`http://127.0.0.1:${port}`),
+  ]),
+) as Record<`${Uppercase<ServiceName>}_URL`, z.ZodDefault<z.ZodURL>>;
+
+export const gatewayEnv = processEnv
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    APP_URL: z.url().optional(),
+    REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    BUS_NAMESPACE: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,60}$/)
+      .default('shiplog'),
+    /** Express `trust proxy`: set behind a reverse proxy so client IPs and HTTPS are seen (e.g. `loopback`, `1`). */
+    TRUST_PROXY: z.string().optional(),
+    WEB_DIST: z.string().optional(),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+    LOGIN_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
+    ...serviceUrls,
+  })
+  .superRefine((env, ctx) => {
+    requireInProduction(env, ctx, 'SESSION_SECRET');
+    requireInProduction(env, ctx, 'INTERNAL_TOKEN_SECRET');
+  });
+
+export type GatewayEnv = z.infer<typeof gatewayEnv>;
+
+export function secretsOf(env: GatewayEnv) {
+  return {
+    session: env.SESSION_SECRET ?? devSecret('SESSION_SECRET'),
+    internalToken: env.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET'),
+  };
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger, loadConfig, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
+import { createClient, type RedisClientType } from 'redis';
+import { createGateway } from './app.ts';
+import { gatewayEnv, secretsOf } from './env.ts';
+import { ServiceClients } from './services.ts';
+
+export interface RunningGateway {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+  const config = loadConfig(gatewayEnv, env);
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const secrets = secretsOf(config);
+  const redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
+  redis.on('error', (error) => logger.error({ err: error }, 'redis connection error'));
+  await redis.connect();
+  const urls = Object.fromEntries(
+    (Object.keys(serviceDirectory) as ServiceName[]).map((name) => [
+      name,
+      config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`],
+    ]),
+  ) as Record<ServiceName, string>;
+  const services = new ServiceClients(urls, secrets.internalToken);
+  const app = createGateway({ config, secrets, redis, services, logger });
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+  logger.info({ url }, 'gateway listening');
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+        await closed;
+        clearTimeout(forced);
+        await services.close();
+        await redis.quit().catch(() => undefined);
+      })();
+      return stopping;
+    },
+  };
+}

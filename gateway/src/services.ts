@@ -1,0 +1,63 @@
+import {
+  type Caller,
+  CONSISTENCY_HEADER,
+  INTERNAL_TOKEN_HEADER,
+  type ServiceName,
+  signInternalToken,
+} from '@shiplog/service-kit';
+import { Pool } from 'undici';
+
+/** Keep-alive connection pools to each service, and a JSON call helper for the gateway's own routes. */
+export class ServiceClients {
+  readonly #pools = new Map<ServiceName, Pool>();
+  readonly #urls: Record<ServiceName, string>;
+  readonly #secret: string;
+
+  constructor(urls: Record<ServiceName, string>, secret: string) {
+    this.#urls = urls;
+    this.#secret = secret;
+  }
+
+  pool(service: ServiceName): Pool {
+    let pool = this.#pools.get(service);
+    if (!pool) {
+      pool = new Pool(this.#urls[service], { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+      this.#pools.set(service, pool);
+    }
+    return pool;
+  }
+
+  url(service: ServiceName): string {
+    return this.#urls[service];
+  }
+
+  /** The headers every service call carries: the signed caller, and the read-your-writes positions. */
+  internalHeaders(caller: Caller, after: string | undefined): Record<string, string> {
+    return {
+      [INTERNAL_TOKEN_HEADER]: signInternalToken(this.#secret, caller),
+      ...(after ? { [CONSISTENCY_HEADER]: after } : {}),
+    };
+  }
+
+  async call<T>(
+    service: ServiceName,
+    request: { method: 'GET' | 'POST'; path: string; body?: unknown; caller: Caller; after?: string | undefined },
+  ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
+    const response = await this.pool(service).request({
+      method: request.method,
+      path: request.path,
+      headers: {
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...this.internalHeaders(request.caller, request.after),
+      },
+      body: request.body === undefined ? null : JSON.stringify(request.body),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#pools.values()].map((p) => p.close()));
+  }
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { AppendResult, EventStore, ExpectedRevision, RecordedEvent } from '@shiplog/event-store';
+import {
+  type DomainEvent,
+  type EventMetadata,
+  eventVersion,
+  isEventType,
+  isPublished,
+  newId,
+  type Position,
+  parseEventData,
+} from '@shiplog/events';
+
+/**
+ * An aggregate's pure logic: `evolve` folds events into state, `decide` turns a command and the
+ * current state into new events (or throws a typed error). No I/O, no clock: `now` is passed in.
+ */
+export interface Decider<State, Command, Event extends DomainEvent> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  decide: (command: Command, state: State, now: Date) => Event[];
+}
+
+export interface CommandContext {
+  userId: string | null;
+  correlationId: string;
+  causationId?: string | null;
+  now?: Date;
+  /** Join an open transaction of the caller (see EventStore.append). */
+  transaction?: unknown;
+  /**
+   * Derive event ids from this key instead of generating them: a reaction retried after a crash then
+   * appends the same ids, which the store treats as an idempotent no-op.
+   */
+  idempotencyKey?: string;
+}
+
+export interface CommandResult<State, Event> {
+  state: State;
+  events: Event[];
+  /** Null when `decide` produced no events (nothing was appended). */
+  appended: AppendResult | null;
+  /**
+   * Position of the last appended event that goes out on the bus: what a read-your-writes wait can
+   * target (consumers never see unpublished events). Null when none was published, or inside a
+   * caller's transaction (nothing is visible to readers before its commit).
+   */
+  position: Position | null;
+}
+
+/** Parses stored events through the catalog (upcasting old versions) into domain events. */
+export function toDomainEvents<Event extends DomainEvent>(recorded: RecordedEvent[]): Event[] {
+  return recorded.map((e) => {
+    if (!isEventType(e.type)) throw new Error(`Unknown event type in store: ${e.type}`);
+    return { type: e.type, data: parseEventData(e.type, e.data, e.metadata.schemaVersion ?? 1) } as Event;
+  });
+}
+
+export async function loadAggregate<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+): Promise<{ state: State; revision: number | null }> {
+  const recorded = await store.readStream(streamId);
+  const state = toDomainEvents<Event>(recorded).reduce(decider.evolve, decider.initialState());
+  return { state, revision: recorded.length > 0 ? recorded.at(-1)!.revision : null };
+}
+
+/** load → decide → append with the expected revision. A concurrent change surfaces as a 409. */
+export async function handleCommand<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+): Promise<CommandResult<State, Event>> {
+  const { state, revision } = await loadAggregate(store, streamId, decider);
+  const events = decider.decide(command, state, context.now ?? new Date());
+  if (events.length === 0) return { state, events, appended: null, position: null };
+  const expectedRevision: ExpectedRevision = revision ?? 'no_stream';
+  const appended = await store.append(
+    streamId,
+    events.map((event, index) => ({
+      id: context.idempotencyKey ? deterministicId(`${context.idempotencyKey}:${index}`) : newId(),
+      type: event.type,
+      data: event.data,
+      metadata: metadataFor(context, event.type),
+    })),
+    { expectedRevision, transaction: context.transaction },
+  );
+  return { state: events.reduce(decider.evolve, state), events, appended, position: await publishedPosition() };
+
+  async function publishedPosition(): Promise<Position | null> {
+    const lastPublished = events.findLastIndex((e) => isPublished(e.type));
+    if (lastPublished === -1 || context.transaction) return null;
+    if (lastPublished === events.length - 1) return appended.position;
+    // An unpublished event came last: read back the appended events for the published one's position.
+    const firstRevision = appended.nextExpectedRevision - events.length + 1;
+    const stored = await store.readStream(streamId, { fromRevision: firstRevision + lastPublished });
+    return stored[0]?.position ?? null;
+  }
+}
+
+function metadataFor(context: CommandContext, type: DomainEvent['type']): EventMetadata {
+  return {
+    userId: context.userId,
+    correlationId: context.correlationId,
+    causationId: context.causationId ?? null,
+    schemaVersion: eventVersion(type),
+  };
+}
+
+/** A UUID (version 8, RFC 9562 custom) derived from a key: same key, same id. */
+export function deterministicId(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

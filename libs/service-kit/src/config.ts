@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration is read once, at start, through one zod schema per process. A bad or missing value
+ * stops the process with a message naming the variable.
+ */
+export class ConfigError extends Error {}
+
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  // An empty variable means "unset": defaults apply.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
+
+/**
+ * Secrets for local development, generated once and kept in .data/dev-secrets.json so every process
+ * of one checkout (gateway and services) shares them and sessions survive restarts. Production must
+ * set them (the schemas below refuse to start without).
+ */
+export function devSecret(name: string): string {
+  const dir = join(repoRoot, '.data');
+  const file = join(dir, 'dev-secrets.json');
+  const secrets: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const existing = secrets[name];
+  if (existing) return existing;
+  const created = randomBytes(32).toString('base64url');
+  secrets[name] = created;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return created;
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** What every process shares: environment, logging, and the internal-token secret. */
+export const processEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+});
+
+/** What every service process adds: its database, bus and event store. */
+export const serviceEnv = processEnv.extend({
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+    .default('postgres://postgres@127.0.0.1:5432/shiplog'),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,60}$/, 'must be lower-case letters, digits and underscores')
+    .default('shiplog'),
+  EVENT_STORE: z.enum(['postgres', 'esdb']).default('postgres'),
+  EVENTSTORE_URL: z.string().optional(),
+  SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SERVICE_HOST: z.string().default('127.0.0.1'),
+});
+
+export type ServiceEnv = z.infer<typeof serviceEnv>;
+
+/** Rules across variables, shared by every service schema. */
+export function checkServiceEnv(env: ServiceEnv, ctx: z.RefinementCtx): void {
+  if (env.EVENT_STORE === 'esdb' && !env.EVENTSTORE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['EVENTSTORE_URL'], message: 'is required when EVENT_STORE=esdb' });
+  }
+  requireInProduction(env, ctx, 'INTERNAL_TOKEN_SECRET');
+}
+
+export function requireInProduction<E extends { NODE_ENV: string }>(
+  env: E,
+  ctx: z.RefinementCtx,
+  key: keyof E & string,
+): void {
+  if (env.NODE_ENV === 'production' && !env[key]) {
+    ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+  }
+}
+
+/**
+ * Where each service listens by default, and the gateway finds it (`<NAME>_URL` overrides).
+ * One table, so the two sides cannot drift.
+ */
+export const serviceDirectory = {
+  identity: 4101,
+  projects: 4102,
+  reminders: 4103,
+  billing: 4104,
+  chat: 4105,
+  integrations: 4106,
+  activity: 4107,
+} as const;
+
+export type ServiceName = keyof typeof serviceDirectory;

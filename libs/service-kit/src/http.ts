@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { formatPosition, type Position, parsePosition } from '@shiplog/events';
+import type { Consumer } from '@shiplog/messaging';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import { type Caller, INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-token.ts';
+import type { Logger } from './logger.ts';
+
+/** Read-your-writes: the gateway sends the positions of the user's own last writes, per source. */
+export const CONSISTENCY_HEADER = 'x-shiplog-after';
+/** Services answer a write with the position it reached: `<source>=<commit>/<prepare>`. */
+export const POSITION_HEADER = 'x-shiplog-position';
+
+const callers = new WeakMap<Request, Caller>();
+
+export function callerOf(req: Request): Caller {
+  const caller = callers.get(req);
+  if (!caller) throw new UnauthorizedError('Missing internal token', 'INTERNAL_TOKEN_REQUIRED');
+  return caller;
+}
+
+/** The signed-in user's id, or 401. */
+export function requireUserId(req: Request): string {
+  const { userId } = callerOf(req);
+  if (!userId) throw new UnauthorizedError();
+  return userId;
+}
+
+export function reportPosition(res: Response, source: string, position: Position): void {
+  res.setHeader(POSITION_HEADER, `${source}=${formatPosition(position)}`);
+}
+
+export function parsePositions(header: string | undefined): Map<string, Position> {
+  const out = new Map<string, Position>();
+  for (const part of (header ?? '').split(',')) {
+    const [source, text] = part.trim().split('=');
+    const position = text ? parsePosition(text) : null;
+    if (source && position) out.set(source, position);
+  }
+  return out;
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  internalTokenSecret: string;
+  /** Named readiness checks; `/readyz` answers 200 only when all pass. */
+  readiness: Record<string, () => Promise<unknown>>;
+  /** This service's consumers, for read-your-writes waits. */
+  consumers?: Consumer[];
+  routes: (router: express.Router) => void;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const { logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await runChecks(options.readiness);
+    res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
+  });
+
+  app.use(accessLog(logger));
+  app.use(internalAuth(options.internalTokenSecret));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(consistency(options.consumers ?? [], logger));
+  const router = express.Router();
+  options.routes(router);
+  app.use(router);
+  app.use((_req, _res, next) => next(new NotFoundError('Not found')));
+  app.use(errorHandler(logger));
+  return app;
+}
+
+export async function runChecks(checks: Record<string, () => Promise<unknown>>): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await withTimeout(check(), 2000);
+        return [name, 'ok'] as const;
+      } catch (error) {
+        return [name, error instanceof Error ? error.message : 'failed'] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'debug';
+      logger[level](
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+function internalAuth(secret: string): RequestHandler {
+  return (req, _res, next) => {
+    const caller = verifyInternalToken(secret, req.header(INTERNAL_TOKEN_HEADER));
+    if (!caller) {
+      next(
+        new UnauthorizedError(
+          'This service only answers the gateway (missing or invalid internal token)',
+          'INTERNAL_TOKEN_REQUIRED',
+        ),
+      );
+      return;
+    }
+    callers.set(req, { ...caller, correlationId: caller.correlationId || randomUUID() });
+    next();
+  };
+}
+
+function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
+  return async (req, _res, next) => {
+    const wanted = parsePositions(req.header(CONSISTENCY_HEADER));
+    if (wanted.size === 0 || consumers.length === 0) return next();
+    await Promise.all(
+      consumers.flatMap((consumer) =>
+        [...wanted].map(async ([source, position]) => {
+          if (!consumer.sources.includes(source)) return;
+          const caughtUp = await consumer.waitForPosition(source, position, 2000);
+          if (!caughtUp)
+            logger.warn(
+              { consumer: consumer.name, source },
+              'read-your-writes wait timed out; answering with older data',
+            );
+        }),
+      ),
+    );
+    next();
+  };
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (error instanceof AppError) {
+      res.status(error.status).json({
+        message: error.message,
+        code: error.code,
+        ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+      });
+      return;
+    }
+    const bodyError = error as { type?: string; status?: number };
+    if (bodyError.type === 'entity.parse.failed') {
+      res.status(400).json({ message: 'The request body is not valid JSON', code: 'INVALID_JSON' });
+      return;
+    }
+    if (bodyError.type === 'entity.too.large') {
+      res.status(400).json({ message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      return;
+    }
+    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+      res.status(400).json({ message: 'The request could not be read', code: 'BAD_REQUEST' });
+      return;
+    }
+    logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+    res.status(500).json({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' });
+  };
+}

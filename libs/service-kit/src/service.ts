@@ -1,0 +1,163 @@
+import type { AddressInfo } from 'node:net';
+import type { EventStore } from '@shiplog/event-store';
+import { EsdbEventStore } from '@shiplog/event-store/esdb';
+import { PostgresEventStore } from '@shiplog/event-store/postgres';
+import {
+  type Bus,
+  type Consumer,
+  connectBus,
+  type Handler,
+  type Relay,
+  startConsumer,
+  startRelay,
+} from '@shiplog/messaging';
+import type express from 'express';
+import pg from 'pg';
+import type { z } from 'zod';
+import { devSecret, loadConfig, type ServiceEnv, type ServiceName, serviceDirectory } from './config.ts';
+import { createHttpApp } from './http.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { runMigrations } from './migrations.ts';
+
+export interface ServiceContext<Env extends ServiceEnv> {
+  name: ServiceName;
+  config: Env;
+  logger: Logger;
+  pool: pg.Pool;
+  store: EventStore;
+  bus: Bus;
+  /** The service's PostgreSQL schema: its read models, and its events with the PostgreSQL store. */
+  schema: string;
+  internalTokenSecret: string;
+}
+
+export interface ConsumerDefinition {
+  /** Unique within the service; the durable name is `<service>-<name>`. */
+  name: string;
+  sources: string[];
+  handlers: Record<string, Handler>;
+}
+
+export interface ServiceParts {
+  routes: (router: express.Router) => void;
+  consumers?: ConsumerDefinition[];
+  readiness?: Record<string, () => Promise<unknown>>;
+}
+
+export interface ServiceDefinition<Env extends ServiceEnv> {
+  name: ServiceName;
+  env: z.ZodType<Env>;
+  /** Absolute path of the service's `migrations/` folder. */
+  migrationsDir: string;
+  setup: (context: ServiceContext<Env>) => ServiceParts | Promise<ServiceParts>;
+}
+
+export interface RunningService<Env extends ServiceEnv> {
+  url: string;
+  context: ServiceContext<Env>;
+  consumers: Consumer[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * Wires one service: config → logger → database (migrations) → event store → bus → relay → consumers
+ * → HTTP. `stop` undoes it in reverse order: no new requests, in-flight ones finish, consumers and the
+ * relay stop between events, connections drain.
+ */
+export async function startService<Env extends ServiceEnv>(
+  definition: ServiceDefinition<Env>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService<Env>> {
+  const config = loadConfig(definition.env, env);
+  const { name } = definition;
+  const logger = createLogger(name, config.LOG_LEVEL);
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 20, application_name: `shiplog-${name}` });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  const schema = name;
+
+  const applied = await runMigrations(pool, schema, definition.migrationsDir);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  let store: EventStore;
+  if (config.EVENT_STORE === 'esdb') {
+    store = new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${name}`);
+  } else {
+    const postgresStore = new PostgresEventStore(pool, schema);
+    await postgresStore.migrate();
+    store = postgresStore;
+  }
+  const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
+  const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
+  const context: ServiceContext<Env> = { name, config, logger, pool, store, bus, schema, internalTokenSecret };
+
+  const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
+  const parts = await definition.setup(context);
+  const consumers = await Promise.all(
+    (parts.consumers ?? []).map((c) =>
+      startConsumer({ bus, pool, schema, name: `${name}-${c.name}`, sources: c.sources, handlers: c.handlers, logger }),
+    ),
+  );
+  const app = createHttpApp({
+    logger,
+    internalTokenSecret,
+    consumers,
+    routes: parts.routes,
+    readiness: {
+      database: () => pool.query('SELECT 1'),
+      bus: () => bus.nc.flush(),
+      ...(config.EVENT_STORE === 'esdb' ? { eventStore: () => store.readAll({ limit: 1 }) } : {}),
+      ...parts.readiness,
+    },
+  });
+  const port = config.SERVICE_PORT ?? serviceDirectory[name];
+  const server = app.listen(port, config.SERVICE_HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address() as AddressInfo;
+  const url = `http://${config.SERVICE_HOST}:${address.port}`;
+  logger.info({ url }, `${name} service listening`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info('stopping');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+      await closed;
+      clearTimeout(forced);
+      await Promise.all(consumers.map((c) => c.stop()));
+      await relay.stop();
+      await bus.close().catch(() => undefined);
+      await store.close();
+      await pool.end();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  return { url, context, consumers, stop };
+}
+
+/** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */
+export async function runServiceProcess<Env extends ServiceEnv>(definition: ServiceDefinition<Env>): Promise<void> {
+  let running: RunningService<Env>;
+  try {
+    running = await startService(definition);
+  } catch (error) {
+    process.stderr.write(`${definition.name}: failed to start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      running.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`${definition.name}: unclean stop: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@shiplog/service-kit';
+import { billingService } from './service.ts';
+
+await runServiceProcess(billingService);

@@ -1,0 +1,27 @@
+import type { EventOf } from '@shiplog/events';
+import type { SubscriptionStatus } from '@shiplog/schemas';
+
+/** A user's subscription, folded from its `subscription-<userId>` stream. */
+export type SubscriptionEvent = EventOf<'TrialStarted'>;
+
+export type Subscription =
+  | { status: 'none' }
+  | { status: SubscriptionStatus; userId: string; trialStartDate: string; trialEndDate: string };
+
+export const initialSubscription = (): Subscription => ({ status: 'none' });
+
+export function evolveSubscription(state: Subscription, event: SubscriptionEvent): Subscription {
+  switch (event.type) {
+    case 'TrialStarted':
+      return state.status === 'none'
+        ? {
+            status: 'trialing',
+            userId: event.data.userId,
+            trialStartDate: event.data.trialStartDate,
+            trialEndDate: event.data.trialEndDate,
+          }
+        : state;
+  }
+}
+
+export const subscriptionStream = (userId: string) => `subscription-${userId}`;

@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import type { ServiceDefinition } from '@shiplog/service-kit';
+import { type IdentityEnv, identityEnv } from './env.ts';
+import { identityApi } from './user/api.ts';
+
+/** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
+export const identityService: ServiceDefinition<IdentityEnv> = {
+  name: 'identity',
+  env: identityEnv,
+  migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  async setup(context) {
+    const api = identityApi(context);
+    await api.ensureAdmin();
+    return { routes: api.routes };
+  },
+};

@@ -1,0 +1,156 @@
+import { ConflictError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { newId } from '@shiplog/events';
+import { loginSchema, registerSchema } from '@shiplog/schemas';
+import {
+  callerOf,
+  handleCommand,
+  loadAggregate,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Request, Router } from 'express';
+import type { IdentityEnv } from '../env.ts';
+import { userDecider, usernameDecider } from './decide.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { type User, usernameStream, userStream } from './user.ts';
+
+export interface PublicUser {
+  id: string;
+  username: string;
+  email: string | null;
+  isAdmin: boolean;
+}
+
+export function identityApi(context: ServiceContext<IdentityEnv>) {
+  const { store, config } = context;
+  const isAdminName = (username: string) => username.toLowerCase() === config.ADMIN_USERNAME.toLowerCase();
+  const toPublic = (user: Extract<User, { status: 'registered' }>): PublicUser => ({
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    isAdmin: isAdminName(user.username),
+  });
+  const commandContext = (req: Request) => {
+    const caller = callerOf(req);
+    return { userId: caller.userId, correlationId: caller.correlationId };
+  };
+
+  async function loadUser(userId: string) {
+    const { state } = await loadAggregate(store, userStream(userId), userDecider);
+    return state.status === 'registered' ? state : null;
+  }
+
+  async function findByUsername(username: string) {
+    const { state } = await loadAggregate(store, usernameStream(username), usernameDecider);
+    return state.status === 'claimed' ? loadUser(state.userId) : null;
+  }
+
+  /**
+   * Claim the name, then create the account. EventStoreDB has no multi-stream transaction, so the
+   * claim comes first (a conflict there is the duplicate-username 409) and is released if the account
+   * cannot be written.
+   */
+  async function register(
+    input: { username: string; email: string | null; password: string },
+    ctx: { userId: string | null; correlationId: string },
+  ) {
+    const userId = newId();
+    const passwordHash = await hashPassword(input.password);
+    await handleCommand(
+      store,
+      usernameStream(input.username),
+      usernameDecider,
+      { type: 'ClaimUsername', username: input.username, userId },
+      ctx,
+    );
+    try {
+      const result = await handleCommand(
+        store,
+        userStream(userId),
+        userDecider,
+        { type: 'RegisterUser', userId, username: input.username, email: input.email, passwordHash },
+        { ...ctx, userId },
+      );
+      return result;
+    } catch (error) {
+      await handleCommand(
+        store,
+        usernameStream(input.username),
+        usernameDecider,
+        { type: 'ReleaseUsername', userId },
+        ctx,
+      ).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The account named by ADMIN_USERNAME exists with ADMIN_PASSWORD whenever that is set at start-up. */
+  async function ensureAdmin(): Promise<void> {
+    const password = config.ADMIN_PASSWORD;
+    if (!password) return;
+    const ctx = { userId: null, correlationId: newId() };
+    const existing = await findByUsername(config.ADMIN_USERNAME);
+    if (!existing) {
+      try {
+        await register({ username: config.ADMIN_USERNAME, email: null, password }, ctx);
+        context.logger.info({ username: config.ADMIN_USERNAME }, 'admin account created');
+      } catch (error) {
+        // Another replica created it at the same moment.
+        if (!(error instanceof ConflictError)) throw error;
+        await ensureAdmin();
+      }
+      return;
+    }
+    if (!(await verifyPassword(existing.passwordHash, password))) {
+      await handleCommand(
+        store,
+        userStream(existing.id),
+        userDecider,
+        { type: 'SetPassword', passwordHash: await hashPassword(password) },
+        ctx,
+      );
+      context.logger.info({ username: config.ADMIN_USERNAME }, 'admin password updated from ADMIN_PASSWORD');
+    }
+  }
+
+  function routes(router: Router) {
+    router.post('/register', async (req, res) => {
+      const input = parseInput(registerSchema, req.body);
+      // Nobody registers the admin's name, whether or not that account exists yet.
+      if (isAdminName(input.username)) throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
+      const result = await register(
+        { username: input.username, email: input.email || null, password: input.password },
+        commandContext(req),
+      );
+      if (result.state.status !== 'registered') throw new Error('registration produced no account');
+      if (result.position) reportPosition(res, 'identity', result.position);
+      res.status(201).json(toPublic(result.state));
+    });
+
+    router.post('/login', async (req, res) => {
+      const input = parseInput(loginSchema, req.body);
+      const user = await findByUsername(input.username);
+      const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
+      if (!user || !valid) throw new UnauthorizedError('Invalid username or password', 'INVALID_CREDENTIALS');
+      const result = await handleCommand(
+        store,
+        userStream(user.id),
+        userDecider,
+        { type: 'RecordLogin' },
+        { ...commandContext(req), userId: user.id },
+      );
+      if (result.position) reportPosition(res, 'identity', result.position);
+      res.json(toPublic(user));
+    });
+
+    router.get('/users/me', async (req, res) => {
+      const user = await loadUser(requireUserId(req));
+      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json(toPublic(user));
+    });
+  }
+
+  return { routes, ensureAdmin };
+}

@@ -1,0 +1,69 @@
+import { ConflictError } from '@shiplog/errors';
+import type { Decider } from '@shiplog/service-kit';
+import {
+  evolveClaim,
+  evolveUser,
+  initialClaim,
+  initialUser,
+  type User,
+  type UserEvent,
+  type UsernameClaim,
+  type UsernameEvent,
+} from './user.ts';
+
+export type UserCommand =
+  | { type: 'RegisterUser'; userId: string; username: string; email: string | null; passwordHash: string }
+  | { type: 'SetPassword'; passwordHash: string }
+  | { type: 'RecordLogin' };
+
+export function decideUser(command: UserCommand, state: User, now: Date): UserEvent[] {
+  switch (command.type) {
+    case 'RegisterUser':
+      if (state.status !== 'none') throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
+      return [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: command.userId,
+            username: command.username,
+            email: command.email,
+            registeredAt: now.toISOString(),
+          },
+        },
+        { type: 'PasswordSet', data: { userId: command.userId, passwordHash: command.passwordHash } },
+      ];
+    case 'SetPassword':
+      if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
+      return [{ type: 'PasswordSet', data: { userId: state.id, passwordHash: command.passwordHash } }];
+    case 'RecordLogin':
+      if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
+      return [{ type: 'UserLoggedIn', data: { userId: state.id, at: now.toISOString() } }];
+  }
+}
+
+export const userDecider: Decider<User, UserCommand, UserEvent> = {
+  initialState: initialUser,
+  evolve: evolveUser,
+  decide: decideUser,
+};
+
+export type UsernameCommand =
+  | { type: 'ClaimUsername'; username: string; userId: string }
+  | { type: 'ReleaseUsername'; userId: string };
+
+export function decideClaim(command: UsernameCommand, state: UsernameClaim): UsernameEvent[] {
+  switch (command.type) {
+    case 'ClaimUsername':
+      if (state.status === 'claimed') throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
+      return [{ type: 'UsernameClaimed', data: { username: command.username, userId: command.userId } }];
+    case 'ReleaseUsername':
+      if (state.status !== 'claimed' || state.userId !== command.userId) return [];
+      return [{ type: 'UsernameReleased', data: { username: state.username, userId: command.userId } }];
+  }
+}
+
+export const usernameDecider: Decider<UsernameClaim, UsernameCommand, UsernameEvent> = {
+  initialState: initialClaim,
+  evolve: evolveClaim,
+  decide: decideClaim,
+};

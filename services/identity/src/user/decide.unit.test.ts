@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { decideClaim, decideUser } from './decide.ts';
+import { evolveUser, initialClaim, initialUser } from './user.ts';
+
+const now = new Date('2026-11-21T10:00:00.000Z');
+const userId = '0193a1b2-0000-7000-8000-000000000001';
+
+describe('user decide', () => {
+  it('registers a new user with a password', () => {
+    const events = decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    );
+    expect(events).toEqual([
+      { type: 'UserRegistered', data: { userId, username: 'ada', email: null, registeredAt: now.toISOString() } },
+      { type: 'PasswordSet', data: { userId, passwordHash: 'h' } },
+    ]);
+    const state = events.reduce(evolveUser, initialUser());
+    expect(state).toMatchObject({ status: 'registered', username: 'ada', passwordHash: 'h' });
+  });
+
+  it('refuses to register twice, and to log in or set a password for nobody', () => {
+    const registered = decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    ).reduce(evolveUser, initialUser());
+    expect(() =>
+      decideUser({ type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' }, registered, now),
+    ).toThrow('Username already exists');
+    expect(() => decideUser({ type: 'RecordLogin' }, initialUser(), now)).toThrow();
+    expect(() => decideUser({ type: 'SetPassword', passwordHash: 'x' }, initialUser(), now)).toThrow();
+    expect(decideUser({ type: 'RecordLogin' }, registered, now)).toEqual([
+      { type: 'UserLoggedIn', data: { userId, at: now.toISOString() } },
+    ]);
+  });
+});
+
+describe('username claim decide', () => {
+  it('claims a free name once; a second claim is a 409', () => {
+    const [claimed] = decideClaim({ type: 'ClaimUsername', username: 'Ada', userId }, initialClaim());
+    expect(claimed).toEqual({ type: 'UsernameClaimed', data: { username: 'Ada', userId } });
+    expect(() =>
+      decideClaim({ type: 'ClaimUsername', username: 'ada', userId }, { status: 'claimed', userId, username: 'Ada' }),
+    ).toThrow(expect.objectContaining({ status: 409, code: 'USERNAME_TAKEN' }));
+  });
+
+  it('releases only its own claim', () => {
+    const state = { status: 'claimed' as const, userId, username: 'Ada' };
+    expect(decideClaim({ type: 'ReleaseUsername', userId: 'someone-else' }, state)).toEqual([]);
+    expect(decideClaim({ type: 'ReleaseUsername', userId }, state)).toEqual([
+      { type: 'UsernameReleased', data: { username: 'Ada', userId } },
+    ]);
+  });
+});

@@ -1,0 +1,56 @@
+import type { EventOf } from '@shiplog/events';
+
+/** A user account, folded from its `user-<id>` stream. */
+export type UserEvent = EventOf<'UserRegistered'> | EventOf<'PasswordSet'> | EventOf<'UserLoggedIn'>;
+
+export type User =
+  | { status: 'none' }
+  | {
+      status: 'registered';
+      id: string;
+      username: string;
+      email: string | null;
+      passwordHash: string | null;
+      registeredAt: string;
+      lastLoginAt: string | null;
+    };
+
+export const initialUser = (): User => ({ status: 'none' });
+
+export function evolveUser(state: User, event: UserEvent): User {
+  switch (event.type) {
+    case 'UserRegistered':
+      return {
+        status: 'registered',
+        id: event.data.userId,
+        username: event.data.username,
+        email: event.data.email,
+        passwordHash: null,
+        registeredAt: event.data.registeredAt,
+        lastLoginAt: null,
+      };
+    case 'PasswordSet':
+      return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
+    case 'UserLoggedIn':
+      return state.status === 'registered' ? { ...state, lastLoginAt: event.data.at } : state;
+  }
+}
+
+/** A username's uniqueness claim, folded from its `username-<lower-case name>` stream. */
+export type UsernameEvent = EventOf<'UsernameClaimed'> | EventOf<'UsernameReleased'>;
+export type UsernameClaim = { status: 'free' } | { status: 'claimed'; userId: string; username: string };
+
+export const initialClaim = (): UsernameClaim => ({ status: 'free' });
+
+export function evolveClaim(_state: UsernameClaim, event: UsernameEvent): UsernameClaim {
+  switch (event.type) {
+    case 'UsernameClaimed':
+      return { status: 'claimed', userId: event.data.userId, username: event.data.username };
+    case 'UsernameReleased':
+      return { status: 'free' };
+  }
+}
+
+export const userStream = (userId: string) => `user-${userId}`;
+/** Usernames are unique without regard to case: 'Ada' and 'ada' are one name. */
+export const usernameStream = (username: string) => `username-${username.toLowerCase()}`;
