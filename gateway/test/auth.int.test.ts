@@ -63,7 +63,7 @@ describe('register', () => {
       body: JSON.stringify({ username: uniqueUsername('rw'), password: 'secret1' }),
     });
     expect(response.status).toBe(201);
-    const { id } = await response.json();
+    const { id } = (await response.json()) as { id: string };
     const position = parsePositions(response.headers.get('x-shiplog-position') ?? undefined).get('identity');
     const [registeredEvent] = await backend.identity.context.store.readStream(`user-${id}`);
     expect(registeredEvent?.type).toBe('UserRegistered');
