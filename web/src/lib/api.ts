@@ -1,0 +1,46 @@
+/**
+ * Every call of the app goes through here (spec/core.md §7–§8): cookies always sent, JSON only when
+ * there is a body, and any non-OK answer raised as an error whose message is `<status>: <text>`.
+ * The text is the server's `message` from our fixed error body, or the raw body / status text.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly fieldErrors: Record<string, string[]> | undefined;
+
+  constructor(status: number, text: string, body: { code?: string; fieldErrors?: Record<string, string[]> } | null) {
+    super(`${status}: ${text}`);
+    this.status = status;
+    this.code = body?.code;
+    this.fieldErrors = body?.fieldErrors;
+  }
+}
+
+export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    credentials: 'include',
+    headers:
+      body === undefined
+        ? { accept: 'application/json' }
+        : { accept: 'application/json', 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) {
+    const parsed = json as { message?: unknown; code?: string; fieldErrors?: Record<string, string[]> } | null;
+    const message = typeof parsed?.message === 'string' ? parsed.message : text || response.statusText;
+    throw new ApiError(response.status, message, parsed);
+  }
+  return json as T;
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}

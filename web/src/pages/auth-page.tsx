@@ -1,0 +1,164 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginInput, loginSchema, type RegisterForm, registerFormSchema } from '@shiplog/schemas';
+import { useSearch } from '@tanstack/react-router';
+import { Bot, FolderKanban, UserCircle } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { Logo } from '../components/logo';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { FieldError, Input, Label } from '../components/ui/input';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { useLogin, useRegister } from '../hooks/use-auth';
+
+export function AuthPage() {
+  const { redirect } = useSearch({ from: '/auth' });
+  return (
+    <main className="grid min-h-screen lg:grid-cols-2">
+      <section className="flex items-center justify-center p-6">
+        <div className="w-full max-w-md space-y-6">
+          <Logo />
+          <Tabs defaultValue="login">
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="login">Login</TabsTrigger>
+              <TabsTrigger value="register">Register</TabsTrigger>
+            </TabsList>
+            <TabsContent value="login">
+              <LoginForm redirectTo={redirect} />
+            </TabsContent>
+            <TabsContent value="register">
+              <RegisterFormCard redirectTo={redirect} />
+            </TabsContent>
+          </Tabs>
+        </div>
+      </section>
+      <section
+        className="hidden flex-col justify-center gap-6 bg-primary p-12 text-primary-foreground lg:flex"
+        aria-label="About Shiplog"
+      >
+        <div>
+          <h2 className="text-3xl font-bold tracking-tight">Ship your side projects, one log at a time</h2>
+          <p className="mt-2 text-primary-foreground/80">
+            Everything you build, deploy and release, tracked in one place.
+          </p>
+        </div>
+        <MarketingCard icon={FolderKanban} title="Project tracking">
+          Status, a five-step progress checklist, costs, links, reminders and a timeline of every backup, deployment and
+          release.
+        </MarketingCard>
+        <MarketingCard icon={UserCircle} title="Developer profile">
+          A public profile of what you build, with your links and the projects you choose to show.
+        </MarketingCard>
+        <MarketingCard icon={Bot} title="AI assistant">
+          Free: 3 messages a day with limited memory. Pro: unlimited messages with full conversation memory.
+        </MarketingCard>
+      </section>
+    </main>
+  );
+}
+
+function MarketingCard({ icon: Icon, title, children }: { icon: typeof Bot; title: string; children: string }) {
+  return (
+    <div className="flex gap-4 rounded-xl bg-primary-foreground/10 p-5">
+      <Icon className="mt-0.5 size-6 shrink-0" aria-hidden />
+      <div>
+        <h3 className="font-semibold">{title}</h3>
+        <p className="text-sm text-primary-foreground/80">{children}</p>
+      </div>
+    </div>
+  );
+}
+
+function LoginForm({ redirectTo }: { redirectTo: string | undefined }) {
+  const login = useLogin(redirectTo);
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = form.formState;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Welcome back</CardTitle>
+        <CardDescription>Sign in to your projects.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
+          <div className="space-y-2">
+            <Label htmlFor="login-username">Username</Label>
+            <Input
+              id="login-username"
+              autoComplete="username"
+              aria-invalid={Boolean(errors.username)}
+              aria-describedby="login-username-error"
+              {...form.register('username')}
+            />
+            <FieldError id="login-username-error" message={errors.username?.message} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="login-password">Password</Label>
+            <Input
+              id="login-password"
+              type="password"
+              autoComplete="current-password"
+              aria-invalid={Boolean(errors.password)}
+              aria-describedby="login-password-error"
+              {...form.register('password')}
+            />
+            <FieldError id="login-password-error" message={errors.password?.message} />
+          </div>
+          <Button type="submit" className="w-full" disabled={login.isPending}>
+            {login.isPending ? 'Signing in...' : 'Login'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RegisterFormCard({ redirectTo }: { redirectTo: string | undefined }) {
+  const register = useRegister(redirectTo);
+  const form = useForm<RegisterForm>({
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+  const field = (name: keyof RegisterForm, label: string, type: string, autoComplete: string) => (
+    <div className="space-y-2">
+      <Label htmlFor={`register-${name}`}>{label}</Label>
+      <Input
+        id={`register-${name}`}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={Boolean(errors[name])}
+        aria-describedby={`register-${name}-error`}
+        {...form.register(name)}
+      />
+      <FieldError id={`register-${name}-error`} message={errors[name]?.message} />
+    </div>
+  );
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create your account</CardTitle>
+        <CardDescription>Start with a 30-day trial of everything.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={form.handleSubmit(({ confirmPassword: _confirm, email, ...values }) =>
+            register.mutate({ ...values, ...(email ? { email } : {}) }),
+          )}
+        >
+          {field('username', 'Username', 'text', 'username')}
+          {field('email', 'Email (optional)', 'email', 'email')}
+          {field('password', 'Password', 'password', 'new-password')}
+          {field('confirmPassword', 'Confirm password', 'password', 'new-password')}
+          <Button type="submit" className="w-full" disabled={register.isPending}>
+            {register.isPending ? 'Creating account...' : 'Register'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

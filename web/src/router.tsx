@@ -1,0 +1,103 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { z } from 'zod';
+import { AppShell } from './components/app-shell';
+import { FullPageSpinner } from './components/full-page-spinner';
+import { Toaster } from './components/ui/toast';
+import { userQuery } from './lib/queries';
+import { AuthPage } from './pages/auth-page';
+import { DashboardPage } from './pages/dashboard-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { SectionPage } from './pages/section-page';
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+  interface StaticDataRouteOption {
+    /** The page title the header shows. */
+    title?: string;
+  }
+}
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: () => (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  ),
+  notFoundComponent: NotFoundPage,
+});
+
+const authRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/auth',
+  validateSearch: z.object({ redirect: z.string().startsWith('/').optional() }),
+  beforeLoad: async ({ context, search }) => {
+    // Signed-in visitors have nothing to do here.
+    const user = await context.queryClient.ensureQueryData(userQuery);
+    if (user) throw redirect({ to: search.redirect ?? '/' });
+  },
+  pendingComponent: FullPageSpinner,
+  component: AuthPage,
+});
+
+/** Every protected page: the spinner while the current user loads, then the page or /auth. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    const user = await context.queryClient.ensureQueryData(userQuery);
+    if (!user) throw redirect({ to: '/auth', search: { redirect: location.href === '/' ? undefined : location.href } });
+    return { user };
+  },
+  pendingComponent: FullPageSpinner,
+  component: AppShell,
+});
+
+const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
+  createRoute({ getParentRoute: () => appRoute, path, staticData: { title: 'Dashboard' }, component: DashboardPage });
+
+/** Navigation targets of the shell whose screens arrive with later issues: the shell and title only. */
+const section = <TPath extends string>(path: TPath, title: string) =>
+  createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component: SectionPage });
+
+const adminRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin',
+  staticData: { title: 'Admin Dashboard' },
+  beforeLoad: ({ context }) => {
+    if (!context.user.isAdmin) throw redirect({ to: '/' });
+  },
+  component: SectionPage,
+});
+
+const routeTree = rootRoute.addChildren([
+  authRoute,
+  appRoute.addChildren([
+    dashboard('/'),
+    dashboard('/dashboard'),
+    section('/projects', 'My Projects'),
+    section('/new-project', 'Create New Project'),
+    section('/reminders', 'Reminders'),
+    section('/activities', 'Activity History'),
+    section('/profile', 'Profile'),
+    section('/settings', 'Settings'),
+    section('/subscription', 'Subscription'),
+    section('/chat', 'AI Assistant'),
+    section('/integrations', 'External API'),
+    section('/integration-config', 'External API'),
+    adminRoute,
+  ]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPendingMs: 0,
+    scrollRestoration: true,
+  });
+}
