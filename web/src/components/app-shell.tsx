@@ -148,7 +148,7 @@ function SidebarContents({
               aria-disabled="true"
             >
               <Code2 className="size-4" />
-              Replit Projects
+              Replit
               <span className="ml-auto rounded-full bg-muted px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-muted-foreground">
                 Coming Soon
               </span>

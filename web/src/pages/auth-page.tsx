@@ -32,7 +32,7 @@ export function AuthPage() {
         </div>
       </section>
       <section
-        className="hidden flex-col justify-center gap-6 bg-primary p-12 text-primary-foreground lg:flex"
+        className="flex flex-col justify-center gap-6 bg-primary p-6 text-primary-foreground sm:p-12"
         aria-label="About Shiplog"
       >
         <div>

@@ -1,0 +1,142 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+});
+
+async function register(username: string) {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email (optional)').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('secret1');
+  await page.getByLabel('Confirm password').fill('secret1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL(`${app.url}/`);
+}
+
+describe('auth and shell', () => {
+  it('registers and lands on the dashboard shell with the username and initials', async () => {
+    const username = uniqueUsername('ada');
+    await register(username);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
+    const sidebar = page.getByTestId('desktop-sidebar');
+    await expect.poll(() => sidebar.getByTestId('sidebar-username').textContent()).toBe(username);
+    expect(await sidebar.getByTestId('avatar').textContent()).toBe(username.slice(0, 2).toUpperCase());
+    expect(await sidebar.getByText(`${username}@example.com`).isVisible()).toBe(true);
+    for (const entry of [
+      'Dashboard',
+      'My Projects',
+      'New Project',
+      'External API',
+      'Subscription',
+      'Settings',
+      'AI Chat',
+    ]) {
+      expect(await sidebar.getByRole('link', { name: entry }).isVisible()).toBe(true);
+    }
+    expect(await sidebar.getByRole('link', { name: 'Admin Dashboard' }).count()).toBe(0);
+    expect(await sidebar.getByText('Coming Soon').isVisible()).toBe(true);
+    // Signed in, /auth sends you home.
+    await page.goto('/auth');
+    await page.waitForURL(`${app.url}/`);
+  });
+
+  it('shows the spec validation messages on the Register tab', async () => {
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByLabel('Username').fill('ab');
+    await page.getByLabel('Email (optional)').fill('nope');
+    await page.getByLabel('Password', { exact: true }).fill('12345');
+    await page.getByLabel('Confirm password').fill('123456');
+    await page.getByRole('button', { name: 'Register' }).click();
+    for (const message of [
+      'Username must be at least 3 characters',
+      'Invalid email address',
+      'Password must be at least 6 characters',
+    ]) {
+      await page.getByText(message).waitFor();
+    }
+    await page.getByLabel('Password', { exact: true }).fill('123456');
+    await page.getByLabel('Confirm password').fill('654321');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+  });
+
+  it('shows a failed login in a toast', async () => {
+    await page.goto('/auth');
+    await page.getByLabel('Username').fill(uniqueUsername('nobody'));
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Login failed').waitFor();
+    await page.getByText('401: Invalid username or password').waitFor();
+  });
+
+  it('logs out to /auth from the account menu', async () => {
+    await register(uniqueUsername('bye'));
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByText('My Account').waitFor();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/auth$/);
+    await page.goto('/');
+    await page.waitForURL(/\/auth$/);
+  });
+
+  it('sends a signed-out visitor from /projects to /auth', async () => {
+    await page.goto('/projects');
+    await page.waitForURL(/\/auth(\?|$)/);
+    await page.getByRole('tab', { name: 'Login' }).waitFor();
+  });
+
+  it('shows Page Not Found for an unknown path', async () => {
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+  });
+
+  it('puts dark on <html> with the Dark theme, and keeps it after a reload', async () => {
+    await register(uniqueUsername('night'));
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('shiplog-theme'))).toBe('dark');
+  });
+
+  it('hides the sidebar at 390 px and opens the slide-in menu', async () => {
+    await register(uniqueUsername('phone'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.getByTestId('desktop-sidebar').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog');
+    await menu.getByRole('link', { name: 'My Projects' }).waitFor();
+    // The phone menu has no Subscription entry.
+    expect(await menu.getByRole('link', { name: 'Subscription' }).count()).toBe(0);
+    await menu.getByRole('link', { name: 'My Projects' }).click();
+    await page.waitForURL(/\/projects$/);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('My Projects');
+  });
+});
