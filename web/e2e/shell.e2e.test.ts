@@ -88,8 +88,8 @@ describe('auth and shell', () => {
     await page.getByLabel('Username').fill(uniqueUsername('nobody'));
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Login' }).click();
-    await page.getByText('Login failed').waitFor();
-    await page.getByText('401: Invalid username or password').waitFor();
+    await page.getByText('Login failed', { exact: true }).waitFor();
+    await page.getByText('401: Invalid username or password', { exact: true }).waitFor();
   });
 
   it('logs out to /auth from the account menu', async () => {

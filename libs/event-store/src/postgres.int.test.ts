@@ -8,6 +8,8 @@ import { PostgresEventStore } from './postgres.ts';
 eventStoreContract('PostgreSQL', async () => {
   const db = await createTestDatabase('es_contract');
   const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  // Idle clients are cut when the test database is dropped.
+  pool.on('error', () => {});
   const store = new PostgresEventStore(pool, 'contract');
   await store.migrate();
   return {
@@ -27,6 +29,7 @@ describe('PostgreSQL event store: late commits', () => {
   beforeAll(async () => {
     db = await createTestDatabase('es_gap');
     pool = new pg.Pool({ connectionString: db.url, max: 24 });
+    pool.on('error', () => {});
     store = new PostgresEventStore(pool, 'gaps', { pollIntervalMs: 20 });
     await store.migrate();
   });

@@ -1,0 +1,95 @@
+/**
+ * `npm test` (after scripts/bootstrap.mjs): typecheck, lint, the web build, every unit and integration
+ * test, then the browser tests against the app as `npm start` runs it. Ends with one plain line,
+ * `N passed, N failed`, over all of them (each check counts as one; each test as one).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures: string[] = [];
+
+function step(name: string, command: string, args: string[]): boolean {
+  process.stdout.write(`\n── ${name} ──\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status === 0;
+}
+
+function check(name: string, command: string, args: string[]) {
+  if (step(name, command, args)) passed += 1;
+  else {
+    failed += 1;
+    failures.push(name);
+  }
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { name: string; status: string; message: string; assertionResults: unknown[] }[];
+}
+
+function tests(name: string, projects: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'shiplog-test-'));
+  const output = join(dir, 'report.json');
+  const ok = step(name, 'pnpm', [
+    'exec',
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${output}`,
+  ]);
+  let report: VitestReport | null = null;
+  try {
+    report = JSON.parse(readFileSync(output, 'utf8'));
+  } catch {
+    report = null;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  if (!report) {
+    failed += 1;
+    failures.push(`${name} (no report)`);
+    return;
+  }
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+  // A file that fails before its tests run (an import error, a failing beforeAll) counts as a failure.
+  const brokenFiles = report.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  );
+  failed += brokenFiles.length;
+  for (const file of brokenFiles) failures.push(`${name}: ${file.name}`);
+  if (report.numFailedTests > 0) failures.push(`${name}: ${report.numFailedTests} failed`);
+  if (!ok && report.numFailedTests === 0 && brokenFiles.length === 0) {
+    failed += 1;
+    failures.push(`${name} (vitest exited with an error)`);
+  }
+}
+
+check('typecheck', 'pnpm', ['run', 'typecheck']);
+check('lint', 'pnpm', ['run', 'lint']);
+const built = step('web build', 'pnpm', ['--filter', '@shiplog/web', 'build']);
+if (built) passed += 1;
+else {
+  failed += 1;
+  failures.push('web build');
+}
+tests('unit and integration tests', ['unit', 'int']);
+if (built) tests('browser tests', ['e2e']);
+
+process.stdout.write('\n');
+if (skipped > 0)
+  process.stdout.write(`(${skipped} not run: suites that need a server this machine lacks, e.g. EventStoreDB)\n`);
+if (failures.length > 0) process.stdout.write(`Failed: ${failures.join('; ')}\n`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed > 0 ? 1 : 0);
