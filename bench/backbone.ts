@@ -1,0 +1,129 @@
+/**
+ * Backbone benchmark (issue 2): event store appends per second with 1 and with 16 concurrent writers,
+ * and the lag from an append's commit to its consumer's handled commit, through the relay and
+ * JetStream (p50 / p99). Real PostgreSQL and NATS; a database and NATS namespace of its own.
+ */
+import { PostgresEventStore } from '@shiplog/event-store/postgres';
+import { newId } from '@shiplog/events';
+import { connectBus, type Logger, startConsumer, startRelay } from '@shiplog/messaging';
+import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
+import pg from 'pg';
+
+export interface BackboneResult {
+  appendsPerSecond1: number;
+  appendsPerSecond16: number;
+  lagP50Ms: number;
+  lagP99Ms: number;
+  lagMaxMs: number;
+  lagSamples: number;
+}
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: (o) => console.error(o) };
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const event = (data: unknown) => ({
+  id: newId(),
+  type: 'UserLoggedIn',
+  data,
+  metadata: { userId: null, correlationId: newId(), causationId: null, schemaVersion: 1 },
+});
+
+async function appendRate(store: PostgresEventStore, writers: number, seconds: number): Promise<number> {
+  const deadline = performance.now() + seconds * 1000;
+  let count = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (performance.now() < deadline) {
+        // A create-style command: a new stream, expected to be absent.
+        await store.append(`bench-${newId()}`, [event({ userId: newId(), at: new Date().toISOString() })], {
+          expectedRevision: 'no_stream',
+        });
+        count += 1;
+      }
+    }),
+  );
+  return count / ((performance.now() - start) / 1000);
+}
+
+export async function runBackbone(): Promise<BackboneResult> {
+  const db = await createTestDatabase('bench');
+  const ns = createTestBusNamespace('bench');
+  const pool = new pg.Pool({ connectionString: db.url, max: 24 });
+  pool.on('error', () => {});
+  const bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
+  try {
+    const store = new PostgresEventStore(pool, 'bench');
+    await store.migrate();
+    await appendRate(store, 4, 1); // warm-up
+    const appendsPerSecond1 = await appendRate(store, 1, 5);
+    const appendsPerSecond16 = await appendRate(store, 16, 5);
+
+    // Lag: events appended at a steady pace while the relay and a consumer run, as in a service.
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS bench.lag (event_id uuid PRIMARY KEY, lag_ms double precision NOT NULL)',
+    );
+    const relay = await startRelay({ store, bus, pool, schema: 'bench', source: 'identity', logger: quiet });
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'bench',
+      name: 'bench-lag',
+      sources: ['identity'],
+      logger: quiet,
+      handlers: {
+        UserLoggedIn: async (e, tx) => {
+          const { committedAt } = e.data as { committedAt?: number };
+          if (committedAt === undefined) return;
+          // Measured inside the handler's transaction, just before its commit.
+          await tx.query('INSERT INTO bench.lag (event_id, lag_ms) VALUES ($1, $2)', [
+            e.id,
+            performance.timeOrigin + performance.now() - committedAt,
+          ]);
+        },
+      },
+    });
+    // Let the consumer drain the append-rate events before measuring.
+    const backlogEnd = (await store.readAll({ after: undefined, limit: 1_000_000 })).at(-1)!.position;
+    await consumer.waitForPosition('identity', backlogEnd, 120_000);
+
+    const samples = 1000;
+    const perSecond = 200;
+    for (let i = 0; i < samples; i++) {
+      // The clock starts before the append, so the figure includes the append's own round trip.
+      const committedAt = performance.timeOrigin + performance.now();
+      await store.append(`lag-${newId()}`, [event({ userId: newId(), at: new Date().toISOString(), committedAt })], {
+        expectedRevision: 'no_stream',
+      });
+      await new Promise((r) => setTimeout(r, 1000 / perSecond));
+    }
+    const deadline = Date.now() + 30_000;
+    let lags: number[] = [];
+    while (Date.now() < deadline) {
+      const { rows } = await pool.query<{ lag_ms: number }>('SELECT lag_ms FROM bench.lag');
+      lags = rows.map((r) => r.lag_ms);
+      if (lags.length >= samples) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await consumer.stop();
+    await relay.stop();
+    lags.sort((a, b) => a - b);
+    return {
+      appendsPerSecond1: Math.round(appendsPerSecond1),
+      appendsPerSecond16: Math.round(appendsPerSecond16),
+      lagP50Ms: Math.round(percentile(lags, 50) * 10) / 10,
+      lagP99Ms: Math.round(percentile(lags, 99) * 10) / 10,
+      lagMaxMs: Math.round((lags.at(-1) ?? Number.NaN) * 10) / 10,
+      lagSamples: lags.length,
+    };
+  } finally {
+    await bus.close();
+    await ns.drop();
+    await pool.end();
+    await db.drop();
+  }
+}
