@@ -1,4 +1,4 @@
-import { type Position, START } from '@shiplog/events';
+import { comparePositions, formatPosition, type Position, START } from '@shiplog/events';
 import type pg from 'pg';
 import {
   type AppendOptions,
@@ -192,6 +192,12 @@ export class PostgresEventStore implements EventStore {
         const page = await this.readAll({ after: position, limit: pageSize });
         for (const event of page) {
           if (signal?.aborted) return;
+          if (comparePositions(event.position, position) <= 0) {
+            // Never expected: fail loudly (the caller resumes from its checkpoint) rather than repeat or skip.
+            throw new Error(
+              `Event store order regressed: ${formatPosition(event.position)} after ${formatPosition(position)}`,
+            );
+          }
           yield event;
           position = event.position;
         }
