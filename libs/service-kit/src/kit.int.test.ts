@@ -1,0 +1,132 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConflictError } from '@shiplog/errors';
+import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHttpApp } from './http.ts';
+import { signInternalToken } from './internal-token.ts';
+import { createLogger } from './logger.ts';
+import { runMigrations } from './migrations.ts';
+import { parseInput } from './validation.ts';
+
+const secret = 'a-secret-of-at-least-thirty-two-characters';
+let db: TestDatabase;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase('kit');
+  pool = new pg.Pool({ connectionString: db.url });
+  pool.on('error', () => {});
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+describe('HTTP app', () => {
+  let base: string;
+  let close: () => void;
+
+  beforeAll(async () => {
+    const app = createHttpApp({
+      logger: createLogger('kit-test', 'silent'),
+      internalTokenSecret: secret,
+      readiness: { database: () => pool.query('SELECT 1') },
+      routes: (router) => {
+        router.post('/things', (req, res) => {
+          const input = parseInput(z.object({ name: z.string().min(1, 'Name is required') }), req.body);
+          res.status(201).json(input);
+        });
+        router.get('/conflict', () => {
+          throw new ConflictError('Already there', 'ALREADY');
+        });
+        router.get('/boom', () => {
+          throw new Error('secret internals');
+        });
+      },
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    close = () => server.close();
+  });
+  afterAll(() => close?.());
+
+  const token = () => signInternalToken(secret, { userId: 'u1', username: 'ada', isAdmin: false, correlationId: 'c' });
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(base + path, {
+      ...init,
+      headers: { 'x-shiplog-internal-token': token(), 'content-type': 'application/json', ...init.headers },
+    });
+
+  it('answers health and readiness without a token', async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ checks: { database: 'ok' } });
+  });
+
+  it('renders the fixed error body for every kind of failure, and never leaks a 500 cause', async () => {
+    const expectBody = async (response: Response, status: number, body: unknown) => {
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual(body);
+    };
+    await expectBody(await fetch(`${base}/things`, { method: 'POST' }), 401, {
+      message: 'This service only answers the gateway (missing or invalid internal token)',
+      code: 'INTERNAL_TOKEN_REQUIRED',
+    });
+    await expectBody(await call('/things', { method: 'POST', body: '{"name":' }), 400, {
+      message: 'The request body is not valid JSON',
+      code: 'INVALID_JSON',
+    });
+    await expectBody(await call('/things', { method: 'POST', body: '{"name":""}' }), 400, {
+      message: 'Name is required',
+      code: 'VALIDATION_FAILED',
+      fieldErrors: { name: ['Name is required'] },
+    });
+    await expectBody(
+      await call('/things', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(2_000_000) }) }),
+      400,
+      {
+        message: 'The request body is too large',
+        code: 'PAYLOAD_TOO_LARGE',
+      },
+    );
+    await expectBody(await call('/conflict'), 409, { message: 'Already there', code: 'ALREADY' });
+    await expectBody(await call('/nowhere'), 404, { message: 'Not found', code: 'NOT_FOUND' });
+    await expectBody(await call('/boom'), 500, {
+      message: 'Something went wrong on our side. Please try again.',
+      code: 'INTERNAL_ERROR',
+    });
+    expect((await call('/things', { method: 'POST', body: '{"name":"ok"}' })).status).toBe(201);
+  });
+});
+
+describe('migrations', () => {
+  it('applies each file once, in order, inside the service schema', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    writeFileSync(join(dir, '001-things.sql'), 'CREATE TABLE things (id int PRIMARY KEY);');
+    writeFileSync(join(dir, '002-seed.sql'), 'INSERT INTO things VALUES (1);');
+    expect(await runMigrations(pool, 'kitschema', dir)).toEqual(['001-things.sql', '002-seed.sql']);
+    expect(await runMigrations(pool, 'kitschema', dir)).toEqual([]);
+    writeFileSync(join(dir, '003-broken.sql'), 'INSERT INTO nowhere VALUES (1);');
+    await expect(runMigrations(pool, 'kitschema', dir)).rejects.toThrow('Migration kitschema/003-broken.sql failed');
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM kitschema.things');
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('lets concurrent starters apply a migration exactly once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    writeFileSync(join(dir, '001-counter.sql'), 'CREATE TABLE counter (n int); INSERT INTO counter VALUES (1);');
+    await Promise.all([
+      runMigrations(pool, 'racing', dir),
+      runMigrations(pool, 'racing', dir),
+      runMigrations(pool, 'racing', dir),
+    ]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM racing.counter');
+    expect(rows[0].n).toBe(1);
+  });
+});

@@ -1,0 +1,93 @@
+import { ValidationError } from '@shiplog/errors';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { deterministicId } from './command.ts';
+import { checkServiceEnv, loadConfig, serviceEnv } from './config.ts';
+import { parsePositions } from './http.ts';
+import { signInternalToken, verifyInternalToken } from './internal-token.ts';
+import { parseInput } from './validation.ts';
+
+const secret = 'a-secret-of-at-least-thirty-two-characters';
+const caller = { userId: 'u1', username: 'ada', isAdmin: false, correlationId: 'c1' };
+
+describe('loadConfig', () => {
+  const schema = serviceEnv.superRefine(checkServiceEnv);
+
+  it('applies defaults, treating empty variables as unset', () => {
+    const config = loadConfig(schema, { DATABASE_URL: '' });
+    expect(config).toMatchObject({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/shiplog',
+      EVENT_STORE: 'postgres',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('stops with a message naming each bad variable', () => {
+    const bad = () => loadConfig(schema, { DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(bad).toThrow(/^Invalid configuration:\n/);
+    expect(bad).toThrow('\n  - DATABASE_URL: must be a postgres:// URL');
+    expect(bad).toThrow('\n  - LOG_LEVEL: Invalid option');
+    expect(() => loadConfig(schema, { EVENT_STORE: 'esdb' })).toThrow(
+      'EVENTSTORE_URL: is required when EVENT_STORE=esdb',
+    );
+    expect(() => loadConfig(schema, { NODE_ENV: 'production' })).toThrow(
+      'INTERNAL_TOKEN_SECRET: is required in production',
+    );
+  });
+});
+
+describe('internal token', () => {
+  it('round-trips the caller', () => {
+    expect(verifyInternalToken(secret, signInternalToken(secret, caller))).toEqual(caller);
+  });
+
+  it('refuses another secret, tampering, expiry and garbage', () => {
+    const token = signInternalToken(secret, caller);
+    expect(verifyInternalToken('another-secret-of-at-least-thirty-two-chars', token)).toBeNull();
+    const [payload, signature] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ sub: 'u2', usr: 'eve', adm: true, cid: 'x', exp: 9e9 })).toString(
+      'base64url',
+    );
+    expect(verifyInternalToken(secret, `${forged}.${signature}`)).toBeNull();
+    expect(verifyInternalToken(secret, `${payload}.${signature}x`)).toBeNull();
+    expect(verifyInternalToken(secret, signInternalToken(secret, caller, -1))).toBeNull();
+    for (const junk of [undefined, '', 'a', 'a.b.c', '..']) expect(verifyInternalToken(secret, junk)).toBeNull();
+  });
+});
+
+describe('parseInput', () => {
+  it('answers the schema messages per field as a 400', () => {
+    const schema = z.object({ name: z.string().min(1, 'Project name is required'), tags: z.array(z.string()) });
+    const error = (() => {
+      try {
+        parseInput(schema, { name: '', tags: [1] });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'Project name is required',
+      fieldErrors: { name: ['Project name is required'], 'tags.0': [expect.any(String)] },
+    });
+    expect(parseInput(schema, { name: 'x', tags: [] })).toEqual({ name: 'x', tags: [] });
+  });
+});
+
+describe('positions header and deterministic ids', () => {
+  it('parses only well-formed source=commit/prepare pairs', () => {
+    const parsed = parsePositions('identity=12/34, billing=bad, projects=5/6,=1/2');
+    expect([...parsed]).toEqual([
+      ['identity', { commit: 12n, prepare: 34n }],
+      ['projects', { commit: 5n, prepare: 6n }],
+    ]);
+  });
+
+  it('derives the same UUID from the same key', () => {
+    expect(deterministicId('trial:1')).toBe(deterministicId('trial:1'));
+    expect(deterministicId('trial:1')).not.toBe(deterministicId('trial:2'));
+    expect(deterministicId('trial:1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
