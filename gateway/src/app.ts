@@ -19,7 +19,7 @@ import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
 import { LoginLimiter } from './login-limiter.ts';
-import type { ServiceClients } from './services.ts';
+import { type ServiceClients, unavailable } from './services.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -253,19 +253,23 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     }
     Object.assign(headers, services.internalHeaders(callerOf(req), positionsOf(req)));
     const hasBody = !['GET', 'HEAD'].includes(req.method);
-    const upstream = await services.pool(route.service).request({
-      method: req.method as 'GET',
-      path: req.originalUrl.replace(/^\/api/, ''),
-      headers,
-      body: hasBody ? Readable.from(req) : null,
-    });
+    const upstream = await services
+      .pool(route.service)
+      .request({
+        method: req.method as 'GET',
+        path: req.originalUrl.replace(/^\/api/, ''),
+        headers,
+        body: hasBody ? Readable.from(req) : null,
+      })
+      .catch((error: unknown) => {
+        throw unavailable(route.service, error);
+      });
     rememberPosition(req, upstream.headers[POSITION_HEADER]);
     res.status(upstream.statusCode);
     for (const [name, value] of Object.entries(upstream.headers)) {
       if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
     }
-    // Save the session (new positions) before the body ends, so the next request sees them.
-    if (req.session.positions) await new Promise<void>((resolve) => req.session.save(() => resolve()));
+    // express-session saves a changed session (new positions) before the response ends.
     await pipeline(upstream.body, res);
   });
   api.use(errorHandler(logger));

@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '@shiplog/errors';
 import {
   type Caller,
   CONSISTENCY_HEADER,
@@ -43,16 +44,20 @@ export class ServiceClients {
     service: ServiceName,
     request: { method: 'GET' | 'POST'; path: string; body?: unknown; caller: Caller; after?: string | undefined },
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
-    const response = await this.pool(service).request({
-      method: request.method,
-      path: request.path,
-      headers: {
-        accept: 'application/json',
-        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...this.internalHeaders(request.caller, request.after),
-      },
-      body: request.body === undefined ? null : JSON.stringify(request.body),
-    });
+    const response = await this.pool(service)
+      .request({
+        method: request.method,
+        path: request.path,
+        headers: {
+          accept: 'application/json',
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...this.internalHeaders(request.caller, request.after),
+        },
+        body: request.body === undefined ? null : JSON.stringify(request.body),
+      })
+      .catch((error: unknown) => {
+        throw unavailable(service, error);
+      });
     const text = await response.body.text();
     return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
   }
@@ -60,4 +65,12 @@ export class ServiceClients {
   async close(): Promise<void> {
     await Promise.all([...this.#pools.values()].map((p) => p.close()));
   }
+}
+
+export function unavailable(service: ServiceName, error: unknown): ServiceUnavailableError {
+  const unavailableError = new ServiceUnavailableError(
+    `The ${service} service is not available right now. Please try again.`,
+  );
+  unavailableError.cause = error;
+  return unavailableError;
 }
