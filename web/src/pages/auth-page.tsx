@@ -4,9 +4,9 @@ import { useSearch } from '@tanstack/react-router';
 import { Bot, FolderKanban, UserCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Logo } from '../components/logo';
+import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { FieldError, Input, Label } from '../components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useLogin, useRegister } from '../hooks/use-auth';
 
@@ -83,29 +83,21 @@ function LoginForm({ redirectTo }: { redirectTo: string | undefined }) {
       </CardHeader>
       <CardContent>
         <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
-          <div className="space-y-2">
-            <Label htmlFor="login-username">Username</Label>
-            <Input
-              id="login-username"
-              autoComplete="username"
-              aria-invalid={Boolean(errors.username)}
-              aria-describedby="login-username-error"
-              {...form.register('username')}
-            />
-            <FieldError id="login-username-error" message={errors.username?.message} />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="login-password">Password</Label>
-            <Input
-              id="login-password"
-              type="password"
-              autoComplete="current-password"
-              aria-invalid={Boolean(errors.password)}
-              aria-describedby="login-password-error"
-              {...form.register('password')}
-            />
-            <FieldError id="login-password-error" message={errors.password?.message} />
-          </div>
+          <TextField
+            id="login-username"
+            label="Username"
+            autoComplete="username"
+            error={errors.username?.message}
+            {...form.register('username')}
+          />
+          <TextField
+            id="login-password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
           <Button type="submit" className="w-full" disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Login'}
           </Button>
@@ -123,18 +115,14 @@ function RegisterFormCard({ redirectTo }: { redirectTo: string | undefined }) {
   });
   const { errors } = form.formState;
   const field = (name: keyof RegisterForm, label: string, type: string, autoComplete: string) => (
-    <div className="space-y-2">
-      <Label htmlFor={`register-${name}`}>{label}</Label>
-      <Input
-        id={`register-${name}`}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={Boolean(errors[name])}
-        aria-describedby={`register-${name}-error`}
-        {...form.register(name)}
-      />
-      <FieldError id={`register-${name}-error`} message={errors[name]?.message} />
-    </div>
+    <TextField
+      id={`register-${name}`}
+      label={label}
+      type={type}
+      autoComplete={autoComplete}
+      error={errors[name]?.message}
+      {...form.register(name)}
+    />
   );
   return (
     <Card>
