@@ -16,7 +16,9 @@ import pg from 'pg';
 const root = join(import.meta.dirname, '..');
 const services = [
   { name: 'identity', offset: 1 },
+  { name: 'projects', offset: 2 },
   { name: 'billing', offset: 4 },
+  { name: 'activity', offset: 7 },
 ] as const;
 
 const env = { ...process.env };

@@ -36,12 +36,24 @@ const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
  * Which service owns which part of the `/api` surface. The gateway answers the session calls itself
  * (register, login, logout, user) and forwards the rest with the `/api` prefix removed.
  */
-export const apiRoutes: { prefix: string; service: ServiceName }[] = [
-  { prefix: '/api/subscription', service: 'billing' },
+export const apiRoutes: ApiRoute[] = [
+  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
+  { pattern: /^\/api\/admin\/users\/[^/]+\/subscription$/, service: 'billing' },
+  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET'], service: 'activity' },
+  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
 ];
 
+interface ApiRoute {
+  pattern: RegExp;
+  /** Only these methods (the same path can belong to two services: reads to activity, writes to projects). */
+  methods?: string[];
+  service: ServiceName;
+}
+
 /** Services the gateway depends on today: its /readyz checks each. */
-export const requiredServices: ServiceName[] = ['identity', 'billing'];
+export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'activity'];
 
 /** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
 const forwardedRequestHeaders = [
@@ -238,12 +250,8 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
 
   // Everything else under /api goes to the service that owns it.
   api.use(async (req, res, next) => {
-    const route = apiRoutes.find(
-      (r) =>
-        req.originalUrl === r.prefix ||
-        req.originalUrl.startsWith(`${r.prefix}/`) ||
-        req.originalUrl.startsWith(`${r.prefix}?`),
-    );
+    const path = req.originalUrl.split('?')[0]!;
+    const route = apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(req.method)));
     if (!route) return next(new NotFoundError('Not found'));
     if (!req.session.user) throw new UnauthorizedError();
     const headers: Record<string, string> = {};

@@ -318,6 +318,8 @@ describe('gateway boundaries', () => {
     expect((await fetch(`${backend.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${backend.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ checks: { redis: 'ok', identity: 'ok', billing: 'ok' } });
+    expect(await ready.json()).toEqual({
+      checks: { redis: 'ok', identity: 'ok', billing: 'ok', projects: 'ok', activity: 'ok' },
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { identityService } from '@shiplog/identity';
+import { projectsService } from '@shiplog/projects';
 import { type RunningService, startService } from '@shiplog/service-kit';
 import { createTestBusNamespace, createTestDatabase, natsUrl, redisUrl } from '@shiplog/testing';
 import { startGateway } from '../src/server.ts';
@@ -25,10 +27,13 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
-  const services: RunningService<never>[] = [];
-  const identity = await startService(identityService, serviceEnv);
-  const billing = await startService(billingService, serviceEnv);
-  services.push(identity as never, billing as never);
+  const [identity, billing, projects, activity] = await Promise.all([
+    startService(identityService, serviceEnv),
+    startService(billingService, serviceEnv),
+    startService(projectsService, serviceEnv),
+    startService(activityService, serviceEnv),
+  ]);
+  const services: RunningService<never>[] = [identity as never, billing as never, projects as never, activity as never];
   const gateway = await startGateway({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -38,6 +43,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     SESSION_SECRET: randomBytes(32).toString('hex'),
     IDENTITY_URL: identity.url,
     BILLING_URL: billing.url,
+    PROJECTS_URL: projects.url,
+    ACTIVITY_URL: activity.url,
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
@@ -47,6 +54,10 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     url: gateway.url,
     identity,
     billing,
+    projects,
+    activity,
+    databaseUrl: db.url,
+    busNamespace: bus.namespace,
     internalTokenSecret,
     async stop() {
       await gateway.stop();

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * previous one, so old stored events keep loading.
  */
 interface CatalogEntry<S extends z.ZodType> {
-  owner: 'identity' | 'billing';
+  owner: 'identity' | 'billing' | 'projects';
   version: number;
   publish: boolean;
   schema: S;
@@ -21,6 +21,23 @@ function event<S extends z.ZodType>(entry: CatalogEntry<S>): CatalogEntry<S> {
 
 const isoDate = z.iso.datetime({ offset: true });
 const id = z.uuid();
+const subscriptionStatus = z.enum(['trialing', 'active', 'paid', 'past_due', 'unpaid', 'canceled', 'incomplete']);
+const projectStatus = z.enum(['planning', 'development', 'deployed', 'blocked']);
+const checklistKey = z.enum(['databaseAdded', 'authenticationAdded', 'deployed', 'backedUp', 'hasTests']);
+const checklist = z.object({
+  databaseAdded: z.boolean(),
+  authenticationAdded: z.boolean(),
+  deployed: z.boolean(),
+  backedUp: z.boolean(),
+  hasTests: z.boolean(),
+});
+const socialLinks = z.object({
+  github: z.string().optional(),
+  website: z.string().optional(),
+  docs: z.string().optional(),
+  twitter: z.string().optional(),
+  instagram: z.string().optional(),
+});
 
 export const catalog = {
   // identity — `username-<lowercase name>` streams hold the uniqueness claim; `user-<id>` the account.
@@ -56,6 +73,154 @@ export const catalog = {
     version: 1,
     publish: true,
     schema: z.object({ userId: id, trialStartDate: isoDate, trialEndDate: isoDate }),
+  }),
+  SubscriptionStatusChanged: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      from: subscriptionStatus.nullable(),
+      to: subscriptionStatus,
+      changedBy: id.nullable(),
+      reason: z.string(),
+    }),
+  }),
+
+  // projects — `project-<id>` streams. Every event names the owner, so reactions never look it up.
+  ProjectCreated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      description: z.string().nullable(),
+      status: projectStatus,
+      checklist,
+      costEstimate: z.number().int().nullable(),
+      replitId: z.string().nullable(),
+      isPublic: z.boolean(),
+      socialLinks,
+      createdAt: isoDate,
+    }),
+  }),
+  /** Fields other than status and checklist, which have events of their own. */
+  ProjectUpdated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      changes: z
+        .object({
+          name: z.string(),
+          description: z.string().nullable(),
+          costEstimate: z.number().int().nullable(),
+          replitId: z.string().nullable(),
+          isPublic: z.boolean(),
+          socialLinks,
+        })
+        .partial(),
+      at: isoDate,
+    }),
+  }),
+  ProjectStatusChanged: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      from: projectStatus,
+      to: projectStatus,
+      at: isoDate,
+    }),
+  }),
+  ChecklistUpdated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      checklist,
+      changed: z.array(checklistKey),
+      // A toggle is its own timeline entry; the other causes are part of another entry.
+      cause: z.enum(['toggle', 'quick_update', 'deployment', 'backup']),
+      at: isoDate,
+    }),
+  }),
+  BackupRecorded: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      version: z.string().nullable(),
+      notes: z.string().nullable(),
+      location: z.string().nullable(),
+      size: z.string().nullable(),
+      at: isoDate,
+    }),
+  }),
+  DeploymentRecorded: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      environment: z.enum(['development', 'staging', 'production']),
+      version: z.string().nullable(),
+      url: z.string().nullable(),
+      notes: z.string().nullable(),
+      method: z.string().nullable(),
+      duration: z.string().nullable(),
+      at: isoDate,
+    }),
+  }),
+  VersionReleased: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      version: z.string(),
+      notes: z.string().nullable(),
+      changes: z.array(z.string()),
+      at: isoDate,
+    }),
+  }),
+  QuickUpdateLogged: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      notes: z.string(),
+      redeployed: z.boolean(),
+      backedUp: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  ProjectDeleted: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
   }),
 } as const;
 

@@ -38,20 +38,32 @@ export interface Consumer {
 }
 
 export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
-  await pool.query(`
-    CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
-      consumer text NOT NULL,
-      event_id uuid NOT NULL,
-      handled_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (consumer, event_id)
-    );
-    CREATE TABLE IF NOT EXISTS ${schema}.consumer_positions (
-      consumer text NOT NULL,
-      source text NOT NULL,
-      commit_position numeric(20) NOT NULL,
-      prepare_position bigint NOT NULL,
-      PRIMARY KEY (consumer, source)
-    );`);
+  const client = await pool.connect();
+  try {
+    // Consumers of one service start together; concurrent CREATE ... IF NOT EXISTS can still collide.
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer-tables:${schema}`]);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
+        consumer text NOT NULL,
+        event_id uuid NOT NULL,
+        handled_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (consumer, event_id)
+      );
+      CREATE TABLE IF NOT EXISTS ${schema}.consumer_positions (
+        consumer text NOT NULL,
+        source text NOT NULL,
+        commit_position numeric(20) NOT NULL,
+        prepare_position bigint NOT NULL,
+        PRIMARY KEY (consumer, source)
+      );`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**
@@ -87,6 +99,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
+      // Serialises with a projection rebuild of this consumer (see rebuildProjection).
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
       const fresh = await client.query(
         `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
         [name, event.id],
@@ -168,4 +182,63 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       await running;
     },
   };
+}
+
+export interface ProjectionRebuild {
+  pool: pg.Pool;
+  schema: string;
+  /** The durable consumer's full name, e.g. `activity-timeline`. */
+  consumer: string;
+  /** The read-model tables it owns (emptied first). */
+  tables: string[];
+  /** Each source's published events in store order. */
+  sources: Record<string, () => AsyncIterable<BusEvent>>;
+  handlers: Record<string, Handler>;
+}
+
+/**
+ * Rebuilds a consumer's read model from the event stores, in one transaction, while the live consumer
+ * waits on the same advisory lock: tables emptied, every event replayed through the live handlers,
+ * handled records and positions rewritten. Afterwards the live consumer skips what was replayed and
+ * carries on with anything newer.
+ */
+export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ events: number }> {
+  const { pool, schema, consumer, tables, handlers } = rebuild;
+  await migrateConsumerTables(pool, schema);
+  const client = await pool.connect();
+  let events = 0;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${consumer}`]);
+    await client.query(`TRUNCATE ${tables.map((t) => `${schema}.${t}`).join(', ')}`);
+    await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1`, [consumer]);
+    await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
+    for (const [source, read] of Object.entries(rebuild.sources)) {
+      let last: BusEvent | undefined;
+      for await (const event of read()) {
+        await client.query(`INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2)`, [
+          consumer,
+          event.id,
+        ]);
+        const handler = handlers[event.type];
+        if (handler) await handler(event, client);
+        last = event;
+        events += 1;
+      }
+      if (last) {
+        const position = busEventPosition(last);
+        await client.query(
+          `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position) VALUES ($1, $2, $3, $4)`,
+          [consumer, source, position.commit.toString(), position.prepare.toString()],
+        );
+      }
+    }
+    await client.query('COMMIT');
+    return { events };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '@shiplog/event-store';
-import { type EventMetadata, formatPosition, type Position, parsePosition } from '@shiplog/events';
+import type { EventStore, RecordedEvent } from '@shiplog/event-store';
+import { type EventMetadata, formatPosition, isPublished, type Position, parsePosition } from '@shiplog/events';
 
 /** What travels over the bus: the stored event plus the service whose store it came from. */
 export interface BusEvent {
@@ -32,4 +32,15 @@ export function busEventPosition(event: BusEvent): Position {
   const position = parsePosition(event.position);
   if (!position) throw new Error(`Bus event ${event.id} carries an invalid position: ${event.position}`);
   return position;
+}
+
+/** A store's published events, in order, as consumers receive them: what a projection rebuild replays. */
+export async function* publishedEvents(store: EventStore, source: string): AsyncIterable<BusEvent> {
+  let after: Position | undefined;
+  for (;;) {
+    const page = await store.readAll({ after, limit: 1000 });
+    for (const event of page) if (isPublished(event.type)) yield toBusEvent(event, source);
+    if (page.length < 1000) return;
+    after = page.at(-1)!.position;
+  }
 }

@@ -38,6 +38,11 @@ export interface ConsumerDefinition {
   handlers: Record<string, Handler>;
 }
 
+/** A read model: a consumer whose handlers only write its own tables, so it can be rebuilt from the stores. */
+export interface ProjectionDefinition extends ConsumerDefinition {
+  tables: string[];
+}
+
 export interface ServiceParts {
   routes: (router: express.Router) => void;
   consumers?: ConsumerDefinition[];
@@ -46,6 +51,8 @@ export interface ServiceParts {
 
 export interface ServiceDefinition<Env extends ServiceEnv> {
   name: ServiceName;
+  /** Read models kept by consumers; `pnpm projections:rebuild` rebuilds them. */
+  projections?: ProjectionDefinition[];
   env: z.ZodType<Env>;
   /** Absolute path of the service's `migrations/` folder. */
   migrationsDir: string;
@@ -77,14 +84,8 @@ export async function startService<Env extends ServiceEnv>(
 
   const applied = await runMigrations(pool, schema, definition.migrationsDir);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  let store: EventStore;
-  if (config.EVENT_STORE === 'esdb') {
-    store = new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${name}`);
-  } else {
-    const postgresStore = new PostgresEventStore(pool, schema);
-    await postgresStore.migrate();
-    store = postgresStore;
-  }
+  const store = openEventStore(config, pool, name);
+  if (store instanceof PostgresEventStore) await store.migrate();
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
   const context: ServiceContext<Env> = { name, config, logger, pool, store, bus, schema, internalTokenSecret };
@@ -92,7 +93,7 @@ export async function startService<Env extends ServiceEnv>(
   const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
   const parts = await definition.setup(context);
   const consumers = await Promise.all(
-    (parts.consumers ?? []).map((c) =>
+    [...(definition.projections ?? []), ...(parts.consumers ?? [])].map((c) =>
       startConsumer({ bus, pool, schema, name: `${name}-${c.name}`, sources: c.sources, handlers: c.handlers, logger }),
     ),
   );
@@ -160,4 +161,11 @@ export async function runServiceProcess<Env extends ServiceEnv>(definition: Serv
       );
     });
   }
+}
+
+/** A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. */
+export function openEventStore(config: ServiceEnv, pool: pg.Pool, service: ServiceName): EventStore {
+  if (config.EVENT_STORE === 'esdb')
+    return new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${service}`);
+  return new PostgresEventStore(pool, service);
 }

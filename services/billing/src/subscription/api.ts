@@ -1,8 +1,27 @@
-import { type Handler, handleCommand, loadAggregate, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import { ForbiddenError, NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import { subscriptionStatuses } from '@shiplog/schemas';
+import {
+  callerOf,
+  type Handler,
+  handleCommand,
+  loadAggregate,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
 import type { Router } from 'express';
+import { z } from 'zod';
 import type { BillingEnv } from '../env.ts';
 import { subscriptionDecider, TRIAL_DAYS } from './decide.ts';
 import { type Subscription, subscriptionStream } from './subscription.ts';
+
+const changeStatusSchema = z.object({
+  subscriptionStatus: z.enum(subscriptionStatuses, {
+    error: `Status must be one of ${subscriptionStatuses.join(', ')}`,
+  }),
+});
 
 export function billingApi(context: ServiceContext<BillingEnv>) {
   const { store } = context;
@@ -32,6 +51,25 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
       const userId = requireUserId(req);
       const { state } = await loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
       res.json(subscriptionStatus(state, new Date()));
+    });
+
+    // PUT /api/admin/users/{id}/subscription (spec/account.md §7): admins set a user's status.
+    router.put('/admin/users/:userId/subscription', async (req, res) => {
+      const caller = callerOf(req);
+      requireUserId(req);
+      if (!caller.isAdmin) throw new ForbiddenError('Only administrators can change subscriptions', 'ADMIN_REQUIRED');
+      const { subscriptionStatus: status } = parseInput(changeStatusSchema, req.body);
+      const userId = req.params.userId;
+      if (!isId(userId)) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      const result = await handleCommand(
+        store,
+        subscriptionStream(userId),
+        subscriptionDecider,
+        { type: 'ChangeStatus', status, changedBy: caller.userId, reason: 'admin' },
+        { userId: caller.userId, correlationId: caller.correlationId },
+      );
+      if (result.position) reportPosition(res, 'billing', result.position);
+      res.json(subscriptionStatus(result.state, new Date()));
     });
   }
 

@@ -1,10 +1,14 @@
+import { NotFoundError } from '@shiplog/errors';
+import type { SubscriptionStatus } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
 import { evolveSubscription, initialSubscription, type Subscription, type SubscriptionEvent } from './subscription.ts';
 
 export const TRIAL_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type SubscriptionCommand = { type: 'StartTrial'; userId: string; days: number };
+export type SubscriptionCommand =
+  | { type: 'StartTrial'; userId: string; days: number }
+  | { type: 'ChangeStatus'; status: SubscriptionStatus; changedBy: string | null; reason: string };
 
 export function decideSubscription(command: SubscriptionCommand, state: Subscription, now: Date): SubscriptionEvent[] {
   switch (command.type) {
@@ -18,6 +22,21 @@ export function decideSubscription(command: SubscriptionCommand, state: Subscrip
             userId: command.userId,
             trialStartDate: now.toISOString(),
             trialEndDate: new Date(now.getTime() + command.days * DAY_MS).toISOString(),
+          },
+        },
+      ];
+    case 'ChangeStatus':
+      if (state.status === 'none') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.status === command.status) return [];
+      return [
+        {
+          type: 'SubscriptionStatusChanged',
+          data: {
+            userId: state.userId,
+            from: state.status,
+            to: command.status,
+            changedBy: command.changedBy,
+            reason: command.reason,
           },
         },
       ];

@@ -2,7 +2,7 @@ import type { EventOf } from '@shiplog/events';
 import type { SubscriptionStatus } from '@shiplog/schemas';
 
 /** A user's subscription, folded from its `subscription-<userId>` stream. */
-export type SubscriptionEvent = EventOf<'TrialStarted'>;
+export type SubscriptionEvent = EventOf<'TrialStarted'> | EventOf<'SubscriptionStatusChanged'>;
 
 export type Subscription =
   | { status: 'none' }
@@ -21,6 +21,8 @@ export function evolveSubscription(state: Subscription, event: SubscriptionEvent
             trialEndDate: event.data.trialEndDate,
           }
         : state;
+    case 'SubscriptionStatusChanged':
+      return state.status === 'none' ? state : { ...state, status: event.data.to };
   }
 }
 

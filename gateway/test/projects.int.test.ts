@@ -1,0 +1,381 @@
+import { signInternalToken } from '@shiplog/service-kit';
+import { waitUntil } from '@shiplog/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+const ADMIN_PASSWORD = 'admin-secret-1';
+let backend: Backend;
+let ada: { client: Client; id: string };
+let eve: { client: Client; id: string };
+
+async function signUp(prefix: string) {
+  const client = new Client(backend.url);
+  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' });
+  expect(response.status).toBe(201);
+  return { client, id: response.body.id as string };
+}
+
+async function createProject(client: Client, body: Record<string, unknown> = {}) {
+  const response = await client.post('/api/projects', { name: 'Shiplog', ...body });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+/** The activity service's counters, asked as the gateway would (GraphQL composes them for the dashboard). */
+async function counters(userId: string) {
+  const token = signInternalToken(backend.internalTokenSecret, {
+    userId,
+    username: 'x',
+    isAdmin: false,
+    correlationId: 'c',
+  });
+  const response = await fetch(`${backend.activity.url}/dashboard/counters`, {
+    headers: { 'x-shiplog-internal-token': token },
+  });
+  return response.json();
+}
+
+beforeAll(async () => {
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
+  ada = await signUp('ada');
+  eve = await signUp('eve');
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+describe('projects', () => {
+  it('creates with the spec defaults and lists it at once', async () => {
+    const project = await createProject(ada.client, { name: 'Launchpad', description: 'A rocket' });
+    expect(project).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      userId: ada.id,
+      name: 'Launchpad',
+      description: 'A rocket',
+      status: 'planning',
+      checklist: {
+        databaseAdded: false,
+        authenticationAdded: false,
+        deployed: false,
+        backedUp: false,
+        hasTests: false,
+      },
+      costEstimate: null,
+      replitId: null,
+      isPublic: true,
+      metadata: { socialLinks: {} },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const list = await ada.client.get('/api/projects');
+    expect(list.status).toBe(200);
+    expect(list.body[0]).toEqual(project);
+    expect((await ada.client.get(`/api/projects/${project.id}`)).body).toEqual(project);
+  });
+
+  it('validates with the spec messages', async () => {
+    const missing = await ada.client.post('/api/projects', { description: 'no name' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fieldErrors).toEqual({ name: ['Project name is required'] });
+    expect((await ada.client.post('/api/projects', { name: '   ' })).body.fieldErrors.name).toEqual([
+      'Project name is required',
+    ]);
+    const bad = await ada.client.post('/api/projects', {
+      name: 'x',
+      status: 'shipped',
+      costEstimate: -5,
+      metadata: { socialLinks: { website: 'not a url at all' } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual({
+      status: ['Status must be one of planning, development, deployed, blocked'],
+      costEstimate: ['Cost estimate cannot be negative'],
+      'metadata.socialLinks.website': ['Please enter a valid URL'],
+    });
+    expect(
+      (await ada.client.post('/api/projects', { name: 'x', costEstimate: 12.5 })).body.fieldErrors.costEstimate,
+    ).toEqual(['Cost estimate must be a whole number of cents']);
+    expect((await ada.client.post('/api/projects', { name: 'x', costEstimate: '12' })).status).toBe(400);
+    expect((await ada.client.post('/api/projects', 'not json', { 'content-type': 'application/json' })).status).toBe(
+      400,
+    );
+  });
+
+  it('stores cost in cents and normalises social links, dropping empty ones', async () => {
+    const project = await createProject(ada.client, {
+      costEstimate: 1999,
+      metadata: {
+        socialLinks: {
+          github: 'github.com/ada/launchpad',
+          twitter: '@ada',
+          instagram: 'ada.codes',
+          website: '',
+          docs: 'https://docs.example.com',
+        },
+      },
+    });
+    expect(project.costEstimate).toBe(1999);
+    expect(project.metadata.socialLinks).toEqual({
+      github: 'https://github.com/ada/launchpad',
+      twitter: 'https://twitter.com/ada',
+      instagram: 'https://ada.codes',
+      docs: 'https://docs.example.com',
+    });
+  });
+
+  it('updates partially, and toggles the checklist with the five flags', async () => {
+    const project = await createProject(ada.client);
+    const renamed = await ada.client.request('PUT', `/api/projects/${project.id}`, {
+      name: 'Shiplog Pro',
+      status: 'development',
+      costEstimate: null,
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Shiplog Pro', status: 'development', description: null });
+    const flags = { databaseAdded: true, authenticationAdded: false, deployed: false, backedUp: false, hasTests: true };
+    const toggled = await ada.client.request('PUT', `/api/projects/${project.id}`, { id: project.id, ...flags });
+    expect(toggled.status).toBe(200);
+    expect(toggled.body.checklist).toEqual(flags);
+    const nested = await ada.client.request('PUT', `/api/projects/${project.id}`, {
+      checklist: { ...flags, hasTests: false },
+    });
+    expect(nested.body.checklist.hasTests).toBe(false);
+    expect((await ada.client.get(`/api/projects/${project.id}`)).body).toMatchObject({
+      name: 'Shiplog Pro',
+      checklist: { ...flags, hasTests: false },
+    });
+    const mismatch = await ada.client.request('PUT', `/api/projects/${project.id}`, { id: eve.id, name: 'x' });
+    expect(mismatch.status).toBe(400);
+    expect((await ada.client.request('PUT', `/api/projects/${project.id}`, { status: 'done' })).status).toBe(400);
+  });
+
+  it("answers 404 for another user's project on every call", async () => {
+    const project = await createProject(ada.client);
+    const path = `/api/projects/${project.id}`;
+    expect((await eve.client.get(path)).status).toBe(404);
+    expect((await eve.client.request('PUT', path, { name: 'mine now' })).status).toBe(404);
+    expect((await eve.client.request('DELETE', path)).status).toBe(404);
+    expect((await eve.client.post(`${path}/backup`, {})).status).toBe(404);
+    expect((await eve.client.post(`${path}/deployment`, {})).status).toBe(404);
+    expect((await eve.client.post(`${path}/version`, { version: '1.0.0' })).status).toBe(404);
+    expect((await eve.client.get(`${path}/activities`)).status).toBe(404);
+    expect((await eve.client.get('/api/projects')).body.map((p: { id: string }) => p.id)).not.toContain(project.id);
+    expect((await ada.client.get(path)).body.name).toBe('Shiplog');
+    expect((await ada.client.get('/api/projects/not-a-uuid')).status).toBe(404);
+    expect((await new Client(backend.url).get('/api/projects')).status).toBe(401);
+  });
+});
+
+describe('recorded events and the timeline', () => {
+  it('records a backup, a deployment and a release, each on the timeline at once', async () => {
+    const project = await createProject(ada.client, { name: 'Timeline App' });
+    const path = `/api/projects/${project.id}`;
+    expect((await ada.client.post(`${path}/version`, { notes: 'no version' })).body.fieldErrors).toEqual({
+      version: ['Version is required'],
+    });
+    expect((await ada.client.post(`${path}/deployment`, { url: 'nope' })).body.fieldErrors).toEqual({
+      url: ['Please enter a valid URL'],
+    });
+    expect((await ada.client.post(`${path}/deployment`, { environment: 'moon' })).status).toBe(400);
+
+    const backup = await ada.client.post(`${path}/backup`, {
+      version: '0.9.0',
+      notes: 'nightly',
+      backupDetails: { location: 's3://b', size: '2 GB' },
+    });
+    expect(backup.status).toBe(201);
+    const deployment = await ada.client.post(`${path}/deployment`, {
+      version: '1.0.0',
+      url: 'https://app.example.com',
+      deploymentDetails: { method: 'CI' },
+    });
+    expect(deployment.status).toBe(201);
+    expect(deployment.body).toMatchObject({ environment: 'production', url: 'https://app.example.com', method: 'CI' });
+    const release = await ada.client.post(`${path}/version`, {
+      version: '1.0.0',
+      notes: 'First!',
+      changes: ['Login', '  ', 'Dashboard'],
+    });
+    expect(release.status).toBe(201);
+    expect(release.body.changes).toEqual(['Login', 'Dashboard']);
+
+    // Recording a deployment and a backup ticks those checklist items.
+    expect((await ada.client.get(path)).body.checklist).toMatchObject({ deployed: true, backedUp: true });
+
+    const timeline = await ada.client.get(`${path}/activities`);
+    expect(timeline.status).toBe(200);
+    expect(timeline.body.map((a: { eventType: string; action: string }) => [a.eventType, a.action])).toEqual([
+      ['version_release', 'released'],
+      ['deployment', 'deployed'],
+      ['backup_created', 'created'],
+      ['project_created', 'created'],
+    ]);
+    const [releaseRow, deploymentRow] = timeline.body;
+    expect(releaseRow).toMatchObject({
+      projectId: project.id,
+      userId: ada.id,
+      version: '1.0.0',
+      status: 'success',
+      metadata: { changes: ['Login', 'Dashboard'] },
+    });
+    expect(deploymentRow.metadata).toMatchObject({
+      environment: 'production',
+      deploymentUrl: 'https://app.example.com',
+    });
+    for (const row of timeline.body) expect(row.details.split(': ')[1]).toBe('Timeline App');
+  });
+
+  it('pages the activity history by 10', async () => {
+    const { client } = await signUp('pager');
+    const project = await createProject(client, { name: 'Pager' });
+    for (let i = 0; i < 11; i++)
+      await client.request('PUT', `/api/projects/${project.id}`, { description: `take ${i}` });
+    const first = await client.get('/api/activities?page=1&limit=10');
+    expect(first.body).toHaveLength(10);
+    expect(first.body[0]).toMatchObject({
+      eventType: 'project_updated',
+      action: 'updated',
+      details: 'Updated project: Pager',
+    });
+    const second = await client.get('/api/activities?page=2&limit=10');
+    expect(second.body.map((a: { eventType: string }) => a.eventType)).toEqual(['project_updated', 'project_created']);
+    expect((await client.get('/api/activities')).body).toHaveLength(10);
+    expect((await client.get('/api/activities?page=0')).status).toBe(400);
+    expect((await client.get('/api/activities?limit=abc')).status).toBe(400);
+  });
+
+  it('keeps a deleted project’s activities, unlinked, and forgets the project', async () => {
+    const project = await createProject(ada.client, { name: 'Doomed' });
+    await ada.client.post(`/api/projects/${project.id}/backup`, {});
+    const deleted = await ada.client.request('DELETE', `/api/projects/${project.id}`);
+    expect(deleted.status).toBe(204);
+    expect((await ada.client.get(`/api/projects/${project.id}`)).status).toBe(404);
+    expect((await ada.client.request('DELETE', `/api/projects/${project.id}`)).status).toBe(404);
+    expect((await ada.client.get('/api/projects')).body.map((p: { id: string }) => p.id)).not.toContain(project.id);
+    const history = (await ada.client.get('/api/activities?limit=100')).body.filter((a: { details: string }) =>
+      a.details.endsWith(': Doomed'),
+    );
+    expect(history.map((a: { eventType: string; projectId: string | null }) => [a.eventType, a.projectId])).toEqual([
+      ['project_deleted', null],
+      ['backup_created', null],
+      ['project_created', null],
+    ]);
+  });
+});
+
+describe('dashboard counters', () => {
+  it('counts total, active (development) and completed (deployed), with this week’s additions, at once', async () => {
+    const { client, id } = await signUp('counter');
+    expect(await counters(id)).toEqual({
+      totalProjects: 0,
+      activeProjects: 0,
+      completedProjects: 0,
+      totalChange: 0,
+      activeChange: 0,
+      completedChange: 0,
+    });
+    await createProject(client, { status: 'development' });
+    const done = await createProject(client, { status: 'development' });
+    await client.request('PUT', `/api/projects/${done.id}`, { status: 'deployed' });
+    const doomed = await createProject(client);
+    await client.request('DELETE', `/api/projects/${doomed.id}`);
+    // Read through the gateway's read-your-writes positions: the counters include every write above.
+    const token = signInternalToken(backend.internalTokenSecret, {
+      userId: id,
+      username: 'x',
+      isAdmin: false,
+      correlationId: 'c',
+    });
+    const after = (await client.get('/api/activities?limit=1')).status;
+    expect(after).toBe(200);
+    const response = await fetch(`${backend.activity.url}/dashboard/counters`, {
+      headers: { 'x-shiplog-internal-token': token },
+    });
+    expect(await response.json()).toEqual({
+      totalProjects: 2,
+      activeProjects: 1,
+      completedProjects: 1,
+      totalChange: 2,
+      activeChange: 1,
+      completedChange: 1,
+    });
+  });
+});
+
+describe('quick update', () => {
+  it('requires an active or paid subscription, read from billing’s events', async () => {
+    const { client, id } = await signUp('quick');
+    const project = await createProject(client, { name: 'Quickie' });
+    const body = { projectId: project.id, notes: 'Shipped the fix', redeployed: true, backedUp: true };
+    const refused = await client.post('/api/activities', body);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      message: 'Quick updates require an active subscription. Please upgrade to use this feature.',
+      code: 'SUBSCRIPTION_REQUIRED',
+    });
+    expect((await client.post('/api/activities', { ...body, notes: 'ok' })).body.fieldErrors).toEqual({
+      notes: ['Notes must be at least 3 characters'],
+    });
+
+    // Only an admin can change a subscription.
+    expect(
+      (await client.request('PUT', `/api/admin/users/${id}/subscription`, { subscriptionStatus: 'active' })).status,
+    ).toBe(403);
+    const admin = new Client(backend.url);
+    expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+    expect(
+      (await admin.request('PUT', `/api/admin/users/${id}/subscription`, { subscriptionStatus: 'bogus' })).status,
+    ).toBe(400);
+    const changed = await admin.request('PUT', `/api/admin/users/${id}/subscription`, { subscriptionStatus: 'active' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('active');
+    expect((await client.get('/api/user')).body.subscriptionStatus).toBe('active');
+
+    // The projects service learns the new status from billing's event.
+    let accepted: Awaited<ReturnType<Client['post']>> | undefined;
+    await waitUntil(
+      async () => {
+        accepted = await client.post('/api/activities', body);
+        return accepted.status === 201;
+      },
+      5000,
+      'the quick update to be accepted',
+    );
+    expect(accepted!.body).toMatchObject({
+      projectId: project.id,
+      notes: 'Shipped the fix',
+      redeployed: true,
+      backedUp: true,
+    });
+    expect((await client.get(`/api/projects/${project.id}`)).body.checklist).toMatchObject({
+      deployed: true,
+      backedUp: true,
+    });
+    const [latest] = (await client.get('/api/activities?limit=1')).body;
+    // Both ticked: the deployment wins.
+    expect(latest).toMatchObject({
+      eventType: 'deployment',
+      action: 'redeployed',
+      details: 'Quick update: Quickie',
+      status: 'success',
+    });
+    expect(latest.metadata).toMatchObject({ notes: 'Shipped the fix', redeployed: true, backedUp: true });
+
+    const backedUp = await client.post('/api/activities', {
+      projectId: project.id,
+      details: 'Nightly backup',
+      metadata: { backedUp: true },
+    });
+    expect(backedUp.status).toBe(201);
+    expect((await client.get('/api/activities?limit=1')).body[0]).toMatchObject({
+      eventType: 'backup_created',
+      action: 'backed up',
+    });
+    await client.post('/api/activities', { projectId: project.id, notes: 'Just notes' });
+    expect((await client.get('/api/activities?limit=1')).body[0]).toMatchObject({
+      eventType: 'project_updated',
+      action: 'updated',
+    });
+    expect((await eve.client.post('/api/activities', { ...body, projectId: project.id })).status).toBe(403);
+  });
+});

@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/** Projects (spec/core.md §3–§5), shared by the web forms and the projects service. */
+export const projectStatuses = ['planning', 'development', 'deployed', 'blocked'] as const;
+export type ProjectStatus = (typeof projectStatuses)[number];
+
+export const checklistKeys = ['databaseAdded', 'authenticationAdded', 'deployed', 'backedUp', 'hasTests'] as const;
+export type ChecklistKey = (typeof checklistKeys)[number];
+export type Checklist = Record<ChecklistKey, boolean>;
+export const emptyChecklist = (): Checklist => ({
+  databaseAdded: false,
+  authenticationAdded: false,
+  deployed: false,
+  backedUp: false,
+  hasTests: false,
+});
+
+export const socialLinkKeys = ['github', 'website', 'docs', 'twitter', 'instagram'] as const;
+export type SocialLinkKey = (typeof socialLinkKeys)[number];
+export type SocialLinks = Partial<Record<SocialLinkKey, string>>;
+
+const handleSites: Partial<Record<SocialLinkKey, string>> = {
+  twitter: 'https://twitter.com/',
+  instagram: 'https://instagram.com/',
+};
+
+/**
+ * What a user types into a link field, as a URL: '@handle' (or a bare handle) for twitter and
+ * instagram becomes the profile URL, anything without http(s) gets https:// in front.
+ */
+export function normalizeSocialLink(key: SocialLinkKey, raw: string): string {
+  const value = raw.trim();
+  if (!value) return '';
+  if (/^https?:\/\//i.test(value)) return value;
+  const site = handleSites[key];
+  if (site && !value.includes('.') && !value.includes('/')) return site + value.replace(/^@+/, '');
+  return `https://${value.replace(/^@+/, '')}`;
+}
+
+/** Normalises each link and drops the empty ones. */
+export function normalizeSocialLinks(links: Partial<Record<string, unknown>> | null | undefined): SocialLinks {
+  const out: SocialLinks = {};
+  for (const key of socialLinkKeys) {
+    const value = links?.[key];
+    if (typeof value === 'string' && value.trim()) out[key] = normalizeSocialLink(key, value);
+  }
+  return out;
+}
+
+export const INVALID_URL = 'Please enter a valid URL';
+const httpUrl = z.url({ protocol: /^https?$/, error: INVALID_URL });
+
+const socialLinksSchema = z.preprocess(
+  (value) => (value && typeof value === 'object' ? normalizeSocialLinks(value as Record<string, unknown>) : value),
+  z.object(
+    Object.fromEntries(socialLinkKeys.map((k) => [k, httpUrl.optional()])) as Record<
+      SocialLinkKey,
+      z.ZodOptional<typeof httpUrl>
+    >,
+  ),
+);
+
+const checklistSchema = z.object(
+  Object.fromEntries(checklistKeys.map((k) => [k, z.boolean({ error: `${k} must be true or false` })])) as Record<
+    ChecklistKey,
+    z.ZodBoolean
+  >,
+);
+
+const statusSchema = z.enum(projectStatuses, {
+  error: 'Status must be one of planning, development, deployed, blocked',
+});
+const costSchema = z
+  .number({ error: 'Cost estimate must be a number of cents' })
+  .int('Cost estimate must be a whole number of cents')
+  .min(0, 'Cost estimate cannot be negative')
+  .max(100_000_000_000, 'Cost estimate is too large')
+  .nullable();
+const optionalText = (max: number, label: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullable()
+    .transform((v) => (v === null || v.trim() === '' ? null : v));
+
+export const projectFields = {
+  name: z
+    .string({ error: 'Project name is required' })
+    .trim()
+    .min(1, 'Project name is required')
+    .max(200, 'Project name must be at most 200 characters'),
+  description: optionalText(5000, 'Description'),
+  status: statusSchema,
+  costEstimate: costSchema,
+  replitId: optionalText(200, 'Replit ID'),
+  isPublic: z.boolean({ error: 'isPublic must be true or false' }),
+  checklist: checklistSchema,
+  metadata: z.object({ socialLinks: socialLinksSchema.optional() }, { error: 'metadata must be an object' }),
+};
+
+/** POST /api/projects: name required; everything else has the spec's default. */
+export const createProjectSchema = z.object({
+  name: projectFields.name,
+  description: projectFields.description.optional().default(null),
+  status: statusSchema.optional().default('planning'),
+  costEstimate: costSchema.optional().default(null),
+  replitId: projectFields.replitId.optional().default(null),
+  isPublic: projectFields.isPublic.optional().default(true),
+  checklist: checklistSchema.partial().optional().default({}),
+  metadata: projectFields.metadata.optional().default({}),
+});
+
+/**
+ * PUT /api/projects/{id}: any subset. A checklist toggle sends the five flags, either under
+ * `checklist` or at the top level; an `id` in the body must be the path's.
+ */
+export const updateProjectSchema = z.preprocess(
+  (body) => {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+    const input = { ...(body as Record<string, unknown>) };
+    const flags = Object.fromEntries(checklistKeys.filter((k) => k in input).map((k) => [k, input[k]]));
+    for (const k of checklistKeys) delete input[k];
+    if (Object.keys(flags).length > 0) input.checklist = { ...(input.checklist as object | undefined), ...flags };
+    return input;
+  },
+  z.object({
+    id: z.string().optional(),
+    name: projectFields.name.optional(),
+    description: projectFields.description.optional(),
+    status: statusSchema.optional(),
+    costEstimate: costSchema.optional(),
+    replitId: projectFields.replitId.optional(),
+    isPublic: projectFields.isPublic.optional(),
+    checklist: checklistSchema.partial().optional(),
+    metadata: projectFields.metadata.optional(),
+  }),
+);
+
+export type CreateProjectInput = z.infer<typeof createProjectSchema>;
+export type UpdateProjectInput = z.infer<typeof updateProjectSchema>;
+
+export interface Project {
+  id: string;
+  userId: string;
+  name: string;
+  description: string | null;
+  status: ProjectStatus;
+  checklist: Checklist;
+  costEstimate: number | null;
+  replitId: string | null;
+  isPublic: boolean;
+  metadata: { socialLinks: SocialLinks };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Quick Update (spec/core.md §4–§5). `details` is accepted for the notes, as the spec's payload names it. */
+export const quickUpdateSchema = z.preprocess(
+  (body) => {
+    if (!body || typeof body !== 'object') return body;
+    const input = body as Record<string, unknown>;
+    const metadata = (input.metadata && typeof input.metadata === 'object' ? input.metadata : {}) as Record<
+      string,
+      unknown
+    >;
+    return {
+      projectId: input.projectId,
+      notes: input.notes ?? input.details,
+      redeployed: input.redeployed ?? metadata.redeployed ?? false,
+      backedUp: input.backedUp ?? metadata.backedUp ?? false,
+    };
+  },
+  z.object({
+    projectId: z.string({ error: 'Project is required' }).min(1, 'Project is required'),
+    notes: z
+      .string({ error: 'Notes must be at least 3 characters' })
+      .trim()
+      .min(3, 'Notes must be at least 3 characters')
+      .max(2000, 'Notes must be at most 2000 characters'),
+    redeployed: z.boolean({ error: 'redeployed must be true or false' }),
+    backedUp: z.boolean({ error: 'backedUp must be true or false' }),
+  }),
+);
+export type QuickUpdateInput = z.infer<typeof quickUpdateSchema>;
+
+const optionalShort = (label: string) => optionalText(200, label).optional().default(null);
+
+export const recordBackupSchema = z.object({
+  version: optionalShort('Version'),
+  notes: optionalText(2000, 'Notes').optional().default(null),
+  backupDetails: z
+    .object({ location: optionalShort('Backup location'), size: optionalShort('Backup size') })
+    .optional()
+    .default({ location: null, size: null }),
+});
+
+export const deploymentEnvironments = ['development', 'staging', 'production'] as const;
+export const recordDeploymentSchema = z.object({
+  environment: z
+    .enum(deploymentEnvironments, { error: 'Environment must be development, staging or production' })
+    .optional()
+    .default('production'),
+  version: optionalShort('Version'),
+  url: z
+    .union([z.literal(''), httpUrl])
+    .nullish()
+    .transform((v) => v || null),
+  notes: optionalText(2000, 'Notes').optional().default(null),
+  deploymentDetails: z
+    .object({ method: optionalShort('Method'), duration: optionalShort('Duration') })
+    .optional()
+    .default({ method: null, duration: null }),
+});
+
+export const recordVersionSchema = z.object({
+  version: z
+    .string({ error: 'Version is required' })
+    .trim()
+    .min(1, 'Version is required')
+    .max(100, 'Version must be at most 100 characters'),
+  notes: optionalText(2000, 'Notes').optional().default(null),
+  changes: z
+    .array(z.string({ error: 'Each change must be text' }).max(500, 'Each change must be at most 500 characters'), {
+      error: 'Changes must be a list',
+    })
+    .max(100, 'At most 100 changes')
+    .optional()
+    .default([])
+    .transform((list) => list.map((c) => c.trim()).filter(Boolean)),
+});
+
+export type RecordBackupInput = z.infer<typeof recordBackupSchema>;
+export type RecordDeploymentInput = z.infer<typeof recordDeploymentSchema>;
+export type RecordVersionInput = z.infer<typeof recordVersionSchema>;

@@ -1,0 +1,56 @@
+/**
+ * `pnpm projections:rebuild`: rebuilds every read model (the projects list, the subscription gate, the
+ * activity timeline and dashboard counters) from the event stores, while the services keep running:
+ * each rebuild holds its consumer's lock, so the live consumer pauses and then carries on.
+ * Reads the same environment as the services (DATABASE_URL, EVENT_STORE, EVENTSTORE_URL, …).
+ */
+import { activityService } from '@shiplog/activity';
+import { billingService } from '@shiplog/billing';
+import { identityService } from '@shiplog/identity';
+import { publishedEvents, rebuildProjection } from '@shiplog/messaging';
+import { projectsService } from '@shiplog/projects';
+import { checkServiceEnv, loadConfig, openEventStore, type ServiceName, serviceEnv } from '@shiplog/service-kit';
+import pg from 'pg';
+
+const services = [identityService, billingService, projectsService, activityService];
+
+export async function rebuildAll(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ projection: string; events: number }[]> {
+  const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+  const results: { projection: string; events: number }[] = [];
+  try {
+    for (const service of services) {
+      for (const projection of service.projections ?? []) {
+        const stores = projection.sources.map(
+          (source) => [source, openEventStore(config, pool, source as ServiceName)] as const,
+        );
+        try {
+          const { events } = await rebuildProjection({
+            pool,
+            schema: service.name,
+            consumer: `${service.name}-${projection.name}`,
+            tables: projection.tables,
+            handlers: projection.handlers,
+            sources: Object.fromEntries(
+              stores.map(([source, store]) => [source, () => publishedEvents(store, source)]),
+            ),
+          });
+          results.push({ projection: `${service.name}-${projection.name}`, events });
+        } finally {
+          await Promise.all(stores.map(([, store]) => store.close()));
+        }
+      }
+    }
+  } finally {
+    await pool.end();
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  for (const { projection, events } of await rebuildAll()) {
+    process.stdout.write(`rebuilt ${projection} from ${events} events\n`);
+  }
+}

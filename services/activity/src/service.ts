@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import type { ServiceDefinition } from '@shiplog/service-kit';
+import { type ActivityEnv, activityEnv } from './env.ts';
+import { activityApi } from './timeline/api.ts';
+import { timelineProjection } from './timeline/projector.ts';
+
+/** activity: the timeline and the dashboard counters, both projections of other services' events. */
+export const activityService: ServiceDefinition<ActivityEnv> = {
+  name: 'activity',
+  env: activityEnv,
+  migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  projections: [timelineProjection],
+  setup(context) {
+    return { routes: activityApi(context).routes };
+  },
+};

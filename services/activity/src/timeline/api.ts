@@ -1,0 +1,79 @@
+import { NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { ActivityEnv } from '../env.ts';
+
+const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
+  version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
+
+/** `page` from 1, `limit` 1–100; without them, the first page of 10 (spec/core.md §9). */
+const pageSchema = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be at least 1')
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(10),
+});
+
+export function activityApi(context: ServiceContext<ActivityEnv>) {
+  const { pool } = context;
+
+  function routes(router: Router) {
+    router.get('/activities', async (req, res) => {
+      const userId = requireUserId(req);
+      const { page, limit } = parseInput(pageSchema, req.query);
+      const { rows } = await pool.query(
+        `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1
+         ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
+        [userId, limit, (page - 1) * limit],
+      );
+      res.json(rows);
+    });
+
+    router.get('/projects/:id/activities', async (req, res) => {
+      const userId = requireUserId(req);
+      const projectId = req.params.id;
+      // Another user's project, a deleted one and a missing one answer the same 404.
+      const owned =
+        isId(projectId) &&
+        (
+          await pool.query('SELECT 1 FROM activity.project_stats WHERE project_id = $1 AND user_id = $2', [
+            projectId,
+            userId,
+          ])
+        ).rowCount === 1;
+      if (!owned) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      const { rows } = await pool.query(
+        `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE project_id = $1 AND user_id = $2 ORDER BY timestamp DESC, id DESC`,
+        [projectId, userId],
+      );
+      res.json(rows);
+    });
+
+    // The dashboard's stat cards: counts now, and how many of each were created in the last 7 days.
+    router.get('/dashboard/counters', async (req, res) => {
+      const userId = requireUserId(req);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS "totalProjects",
+                count(*) FILTER (WHERE status = 'development')::int AS "activeProjects",
+                count(*) FILTER (WHERE status = 'deployed')::int AS "completedProjects",
+                count(*) FILTER (WHERE created_at > now() - interval '7 days')::int AS "totalChange",
+                count(*) FILTER (WHERE status = 'development' AND created_at > now() - interval '7 days')::int AS "activeChange",
+                count(*) FILTER (WHERE status = 'deployed' AND created_at > now() - interval '7 days')::int AS "completedChange"
+         FROM activity.project_stats WHERE user_id = $1`,
+        [userId],
+      );
+      res.json(rows[0]);
+    });
+  }
+
+  return { routes };
+}

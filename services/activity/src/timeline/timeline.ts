@@ -1,0 +1,148 @@
+import type { DomainEvent } from '@shiplog/events';
+
+/** A timeline row (spec/core.md §3 activities). */
+export interface TimelineEntry {
+  userId: string;
+  projectId: string | null;
+  eventType: string;
+  action: string;
+  /** '<what happened>: <project name>': the activity card shows the part after ': ' as the project. */
+  details: string;
+  metadata: Record<string, unknown>;
+  version: string | null;
+  status: 'success' | 'failed' | 'in_progress';
+}
+
+/**
+ * Which events the timeline shows, and how. Pure: the projector and a rebuild give the same rows.
+ * Checklist ticks that come with a deployment, backup or quick update are part of that entry, not
+ * one of their own.
+ */
+export function toTimelineEntry(event: DomainEvent): TimelineEntry | null {
+  const entry = (
+    e: Omit<TimelineEntry, 'status' | 'metadata' | 'version'> & Partial<TimelineEntry>,
+  ): TimelineEntry => ({
+    status: 'success',
+    metadata: {},
+    version: null,
+    ...e,
+  });
+  switch (event.type) {
+    case 'ProjectCreated': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'project_created',
+        action: 'created',
+        details: `Created project: ${d.name}`,
+        metadata: { status: d.status },
+      });
+    }
+    case 'ProjectUpdated': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'project_updated',
+        action: 'updated',
+        details: `Updated project: ${d.name}`,
+        metadata: { fields: Object.keys(d.changes) },
+      });
+    }
+    case 'ProjectStatusChanged': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'status_change',
+        action: 'updated',
+        details: `Status changed to ${d.to}: ${d.name}`,
+        metadata: { from: d.from, to: d.to },
+      });
+    }
+    case 'ChecklistUpdated': {
+      const d = event.data;
+      if (d.cause !== 'toggle') return null;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'project_updated',
+        action: 'updated',
+        details: `Updated checklist: ${d.name}`,
+        metadata: { changed: d.changed, checklist: d.checklist },
+      });
+    }
+    case 'BackupRecorded': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'backup_created',
+        action: 'created',
+        details: `Backup created: ${d.name}`,
+        version: d.version,
+        metadata: { notes: d.notes, location: d.location, size: d.size },
+      });
+    }
+    case 'DeploymentRecorded': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'deployment',
+        action: 'deployed',
+        details: `Deployed to ${d.environment}: ${d.name}`,
+        version: d.version,
+        metadata: {
+          environment: d.environment,
+          deploymentUrl: d.url,
+          notes: d.notes,
+          method: d.method,
+          duration: d.duration,
+        },
+      });
+    }
+    case 'VersionReleased': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'version_release',
+        action: 'released',
+        details: `Released ${d.version}: ${d.name}`,
+        version: d.version,
+        metadata: { changes: d.changes, notes: d.notes },
+      });
+    }
+    case 'QuickUpdateLogged': {
+      // Redeployed wins over Backed Up; neither is a plain update (spec/core.md §4).
+      const d = event.data;
+      const [eventType, action] = d.redeployed
+        ? ['deployment', 'redeployed']
+        : d.backedUp
+          ? ['backup_created', 'backed up']
+          : ['project_updated', 'updated'];
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType,
+        action,
+        details: `Quick update: ${d.name}`,
+        metadata: { notes: d.notes, redeployed: d.redeployed, backedUp: d.backedUp, timestamp: d.at },
+      });
+    }
+    case 'ProjectDeleted': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: null,
+        eventType: 'project_deleted',
+        action: 'deleted',
+        details: `Deleted project: ${d.name}`,
+      });
+    }
+    default:
+      return null;
+  }
+}

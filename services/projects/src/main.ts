@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@shiplog/service-kit';
+import { projectsService } from './service.ts';
+
+await runServiceProcess(projectsService);

@@ -1,0 +1,137 @@
+import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
+import { isId, newId } from '@shiplog/events';
+import {
+  createProjectSchema,
+  quickUpdateSchema,
+  recordBackupSchema,
+  recordDeploymentSchema,
+  recordVersionSchema,
+  updateProjectSchema,
+} from '@shiplog/schemas';
+import {
+  callerOf,
+  handleCommand,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Request, Response, Router } from 'express';
+import type { ProjectsEnv } from '../env.ts';
+import { findProject, listProjectsJson } from '../read-models/project-list/index.ts';
+import { isSubscribed } from '../read-models/subscriptions/index.ts';
+import { type ProjectCommand, projectDecider } from './decide.ts';
+import { type ProjectEvent, projectStream, toView } from './project.ts';
+
+export const SUBSCRIPTION_REQUIRED_MESSAGE =
+  'Quick updates require an active subscription. Please upgrade to use this feature.';
+
+export function projectsApi(context: ServiceContext<ProjectsEnv>) {
+  const { store, pool } = context;
+
+  /** The path's project id; a malformed one is simply a project that does not exist. */
+  function projectIdOf(req: Request): string {
+    const id = req.params.id;
+    if (!isId(id)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    return id;
+  }
+
+  async function run(req: Request, res: Response, projectId: string, command: ProjectCommand) {
+    const caller = callerOf(req);
+    const result = await handleCommand(store, projectStream(projectId), projectDecider, command, {
+      userId: caller.userId,
+      correlationId: caller.correlationId,
+    });
+    if (result.position) reportPosition(res, 'projects', result.position);
+    return result;
+  }
+
+  /** The record a record-call answers: the event's id (the timeline row's id too) and its data. */
+  function recorded(events: ProjectEvent[], type: ProjectEvent['type']) {
+    const event = events.find((e) => e.type === type);
+    if (!event) throw new Error(`${type} was not produced`);
+    return event.data;
+  }
+
+  function routes(router: Router) {
+    router.get('/projects', async (req, res) => {
+      res.type('application/json').send(await listProjectsJson(pool, requireUserId(req)));
+    });
+
+    router.get('/projects/:id', async (req, res) => {
+      const project = await findProject(pool, requireUserId(req), projectIdOf(req));
+      if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      res.json(project);
+    });
+
+    router.post('/projects', async (req, res) => {
+      const userId = requireUserId(req);
+      const input = parseInput(createProjectSchema, req.body);
+      const projectId = newId();
+      const { state } = await run(req, res, projectId, { type: 'CreateProject', projectId, userId, input });
+      if (state.lifecycle !== 'active') throw new Error('project was not created');
+      res.status(201).json(toView(state));
+    });
+
+    router.put('/projects/:id', async (req, res) => {
+      const userId = requireUserId(req);
+      const projectId = projectIdOf(req);
+      const input = parseInput(updateProjectSchema, req.body);
+      if (input.id !== undefined && input.id !== projectId) {
+        throw new ValidationError({ id: ['The id in the body does not match the project being updated'] });
+      }
+      const { state } = await run(req, res, projectId, { type: 'UpdateProject', userId, input });
+      if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      res.json(toView(state));
+    });
+
+    router.delete('/projects/:id', async (req, res) => {
+      const userId = requireUserId(req);
+      await run(req, res, projectIdOf(req), { type: 'DeleteProject', userId });
+      res.status(204).end();
+    });
+
+    router.post('/projects/:id/backup', async (req, res) => {
+      const userId = requireUserId(req);
+      const projectId = projectIdOf(req);
+      const input = parseInput(recordBackupSchema, req.body);
+      const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input });
+      res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
+    });
+
+    router.post('/projects/:id/deployment', async (req, res) => {
+      const userId = requireUserId(req);
+      const projectId = projectIdOf(req);
+      const input = parseInput(recordDeploymentSchema, req.body);
+      const { events } = await run(req, res, projectId, { type: 'RecordDeployment', userId, input });
+      res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
+    });
+
+    router.post('/projects/:id/version', async (req, res) => {
+      const userId = requireUserId(req);
+      const projectId = projectIdOf(req);
+      const input = parseInput(recordVersionSchema, req.body);
+      const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input });
+      res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
+    });
+
+    // POST /api/activities: the Quick Update, for subscribed users only (status from billing's events).
+    router.post('/activities', async (req, res) => {
+      const userId = requireUserId(req);
+      const input = parseInput(quickUpdateSchema, req.body);
+      if (!(await isSubscribed(pool, userId)))
+        throw new ForbiddenError(SUBSCRIPTION_REQUIRED_MESSAGE, 'SUBSCRIPTION_REQUIRED');
+      if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      const { events } = await run(req, res, input.projectId, {
+        type: 'LogQuickUpdate',
+        userId,
+        notes: input.notes,
+        redeployed: input.redeployed,
+        backedUp: input.backedUp,
+      });
+      res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
+    });
+  }
+
+  return { routes };
+}

@@ -1,0 +1,172 @@
+import { NotFoundError } from '@shiplog/errors';
+import {
+  type Checklist,
+  type ChecklistKey,
+  type CreateProjectInput,
+  checklistKeys,
+  emptyChecklist,
+  type RecordBackupInput,
+  type RecordDeploymentInput,
+  type RecordVersionInput,
+  type SocialLinks,
+  type UpdateProjectInput,
+} from '@shiplog/schemas';
+import type { Decider } from '@shiplog/service-kit';
+import { type ActiveProject, evolveProject, initialProject, type Project, type ProjectEvent } from './project.ts';
+
+export type ProjectCommand =
+  | { type: 'CreateProject'; projectId: string; userId: string; input: CreateProjectInput }
+  | { type: 'UpdateProject'; userId: string; input: UpdateProjectInput }
+  | { type: 'RecordBackup'; userId: string; input: RecordBackupInput }
+  | { type: 'RecordDeployment'; userId: string; input: RecordDeploymentInput }
+  | { type: 'ReleaseVersion'; userId: string; input: RecordVersionInput }
+  | { type: 'LogQuickUpdate'; userId: string; notes: string; redeployed: boolean; backedUp: boolean }
+  | { type: 'DeleteProject'; userId: string };
+
+const notFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+
+/** Someone else's project, a deleted one and a missing one all answer the same 404. */
+function ownProject(state: Project, userId: string): ActiveProject {
+  if (state.lifecycle !== 'active' || state.userId !== userId) throw notFound();
+  return state;
+}
+
+export function decideProject(command: ProjectCommand, state: Project, now: Date): ProjectEvent[] {
+  const at = now.toISOString();
+  if (command.type === 'CreateProject') {
+    if (state.lifecycle !== 'none') throw notFound();
+    const { input } = command;
+    return [
+      {
+        type: 'ProjectCreated',
+        data: {
+          projectId: command.projectId,
+          userId: command.userId,
+          name: input.name,
+          description: input.description,
+          status: input.status,
+          checklist: { ...emptyChecklist(), ...input.checklist },
+          costEstimate: input.costEstimate,
+          replitId: input.replitId,
+          isPublic: input.isPublic,
+          socialLinks: input.metadata.socialLinks ?? {},
+          createdAt: at,
+        },
+      },
+    ];
+  }
+
+  const project = ownProject(state, command.userId);
+  const base = { projectId: project.id, userId: project.userId, name: project.name };
+  switch (command.type) {
+    case 'UpdateProject': {
+      const { input } = command;
+      const events: ProjectEvent[] = [];
+      const changes: Extract<ProjectEvent, { type: 'ProjectUpdated' }>['data']['changes'] = {};
+      if (input.name !== undefined && input.name !== project.name) changes.name = input.name;
+      if (input.description !== undefined && input.description !== project.description)
+        changes.description = input.description;
+      if (input.costEstimate !== undefined && input.costEstimate !== project.costEstimate)
+        changes.costEstimate = input.costEstimate;
+      if (input.replitId !== undefined && input.replitId !== project.replitId) changes.replitId = input.replitId;
+      if (input.isPublic !== undefined && input.isPublic !== project.isPublic) changes.isPublic = input.isPublic;
+      const links = input.metadata?.socialLinks;
+      if (links !== undefined && !sameLinks(links, project.socialLinks)) changes.socialLinks = links;
+      const name = changes.name ?? project.name;
+      if (Object.keys(changes).length > 0)
+        events.push({ type: 'ProjectUpdated', data: { ...base, name, changes, at } });
+      if (input.status !== undefined && input.status !== project.status) {
+        events.push({
+          type: 'ProjectStatusChanged',
+          data: { ...base, name, from: project.status, to: input.status, at },
+        });
+      }
+      const checklist = checklistChange(project.checklist, input.checklist ?? {}, name, base, 'toggle', at);
+      if (checklist) events.push(checklist);
+      return events;
+    }
+    case 'RecordBackup': {
+      const { version, notes, backupDetails } = command.input;
+      return withChecklist(project, { backedUp: true }, 'backup', at, {
+        type: 'BackupRecorded',
+        data: { ...base, version, notes, location: backupDetails.location, size: backupDetails.size, at },
+      });
+    }
+    case 'RecordDeployment': {
+      const { environment, version, url, notes, deploymentDetails } = command.input;
+      return withChecklist(project, { deployed: true }, 'deployment', at, {
+        type: 'DeploymentRecorded',
+        data: {
+          ...base,
+          environment,
+          version,
+          url,
+          notes,
+          method: deploymentDetails.method,
+          duration: deploymentDetails.duration,
+          at,
+        },
+      });
+    }
+    case 'ReleaseVersion': {
+      const { version, notes, changes } = command.input;
+      return [{ type: 'VersionReleased', data: { ...base, version, notes, changes, at } }];
+    }
+    case 'LogQuickUpdate': {
+      // Ticking Redeployed sets "deployed", ticking Backed Up sets "backedUp" (spec/core.md §4).
+      const flags: Partial<Checklist> = {
+        ...(command.redeployed ? { deployed: true } : {}),
+        ...(command.backedUp ? { backedUp: true } : {}),
+      };
+      return withChecklist(project, flags, 'quick_update', at, {
+        type: 'QuickUpdateLogged',
+        data: { ...base, notes: command.notes, redeployed: command.redeployed, backedUp: command.backedUp, at },
+      });
+    }
+    case 'DeleteProject':
+      return [{ type: 'ProjectDeleted', data: { ...base, at } }];
+  }
+}
+
+type ChecklistCause = Extract<ProjectEvent, { type: 'ChecklistUpdated' }>['data']['cause'];
+
+function checklistChange(
+  current: Checklist,
+  wanted: Partial<Checklist>,
+  name: string,
+  base: { projectId: string; userId: string },
+  cause: ChecklistCause,
+  at: string,
+): ProjectEvent | null {
+  const changed: ChecklistKey[] = checklistKeys.filter((k) => wanted[k] !== undefined && wanted[k] !== current[k]);
+  if (changed.length === 0) return null;
+  return {
+    type: 'ChecklistUpdated',
+    data: { ...base, name, checklist: { ...current, ...wanted }, changed, cause, at },
+  };
+}
+
+/** The recorded event, preceded by the checklist ticks it implies (when not already ticked). */
+function withChecklist(
+  project: ActiveProject,
+  flags: Partial<Checklist>,
+  cause: ChecklistCause,
+  at: string,
+  event: ProjectEvent,
+): ProjectEvent[] {
+  const base = { projectId: project.id, userId: project.userId };
+  const checklist = checklistChange(project.checklist, flags, project.name, base, cause, at);
+  return checklist ? [checklist, event] : [event];
+}
+
+function sameLinks(a: SocialLinks, b: SocialLinks): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof SocialLinks>;
+  for (const key of keys) if ((a[key] ?? '') !== (b[key] ?? '')) return false;
+  return true;
+}
+
+export const projectDecider: Decider<Project, ProjectCommand, ProjectEvent> = {
+  initialState: initialProject,
+  evolve: evolveProject,
+  decide: decideProject,
+};

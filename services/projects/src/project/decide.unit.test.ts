@@ -1,0 +1,97 @@
+import { createProjectSchema, updateProjectSchema } from '@shiplog/schemas';
+import { describe, expect, it } from 'vitest';
+import { decideProject } from './decide.ts';
+import { evolveProject, initialProject, type Project } from './project.ts';
+
+const now = new Date('2026-11-21T10:00:00.000Z');
+const at = now.toISOString();
+const owner = '0193a1b2-0000-7000-8000-00000000000a';
+const stranger = '0193a1b2-0000-7000-8000-00000000000b';
+const projectId = '0193a1b2-0000-7000-8000-00000000000c';
+
+function created(input: unknown = { name: 'Shiplog' }): Project {
+  const events = decideProject(
+    { type: 'CreateProject', projectId, userId: owner, input: createProjectSchema.parse(input) },
+    initialProject(),
+    now,
+  );
+  return events.reduce(evolveProject, initialProject());
+}
+
+describe('project decide', () => {
+  it('creates with the spec defaults', () => {
+    const [event] = decideProject(
+      { type: 'CreateProject', projectId, userId: owner, input: createProjectSchema.parse({ name: ' Shiplog ' }) },
+      initialProject(),
+      now,
+    );
+    expect(event).toEqual({
+      type: 'ProjectCreated',
+      data: {
+        projectId,
+        userId: owner,
+        name: 'Shiplog',
+        description: null,
+        status: 'planning',
+        checklist: {
+          databaseAdded: false,
+          authenticationAdded: false,
+          deployed: false,
+          backedUp: false,
+          hasTests: false,
+        },
+        costEstimate: null,
+        replitId: null,
+        isPublic: true,
+        socialLinks: {},
+        createdAt: at,
+      },
+    });
+  });
+
+  it('splits an update into field changes, a status change and a checklist toggle; no change, no event', () => {
+    const state = created();
+    const input = updateProjectSchema.parse({
+      name: 'Shiplog 2',
+      status: 'development',
+      databaseAdded: true,
+      description: '',
+    });
+    const events = decideProject({ type: 'UpdateProject', userId: owner, input }, state, now);
+    expect(events.map((e) => e.type)).toEqual(['ProjectUpdated', 'ProjectStatusChanged', 'ChecklistUpdated']);
+    expect(events[0]!.data).toMatchObject({ name: 'Shiplog 2', changes: { name: 'Shiplog 2' } });
+    expect(events[2]!.data).toMatchObject({ changed: ['databaseAdded'], cause: 'toggle', name: 'Shiplog 2' });
+    const after = events.reduce(evolveProject, state);
+    expect(decideProject({ type: 'UpdateProject', userId: owner, input }, after, now)).toEqual([]);
+  });
+
+  it('answers 404 for another user and for a deleted project', () => {
+    const state = created();
+    expect(() => decideProject({ type: 'DeleteProject', userId: stranger }, state, now)).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+    const deleted = decideProject({ type: 'DeleteProject', userId: owner }, state, now).reduce(evolveProject, state);
+    expect(() => decideProject({ type: 'DeleteProject', userId: owner }, deleted, now)).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+  });
+
+  it('ticks deployed and backedUp for a quick update, once', () => {
+    const state = created();
+    const events = decideProject(
+      { type: 'LogQuickUpdate', userId: owner, notes: 'Shipped', redeployed: true, backedUp: true },
+      state,
+      now,
+    );
+    expect(events.map((e) => e.type)).toEqual(['ChecklistUpdated', 'QuickUpdateLogged']);
+    expect(events[0]!.data).toMatchObject({ changed: ['deployed', 'backedUp'], cause: 'quick_update' });
+    const after = events.reduce(evolveProject, state);
+    expect(
+      decideProject(
+        { type: 'LogQuickUpdate', userId: owner, notes: 'Again', redeployed: true, backedUp: false },
+        after,
+        now,
+      ).map((e) => e.type),
+    ).toEqual(['QuickUpdateLogged']);
+  });
+});

@@ -1,0 +1,96 @@
+import type { EventOf } from '@shiplog/events';
+import type { Checklist, ProjectStatus, Project as ProjectView, SocialLinks } from '@shiplog/schemas';
+
+export type ProjectEvent =
+  | EventOf<'ProjectCreated'>
+  | EventOf<'ProjectUpdated'>
+  | EventOf<'ProjectStatusChanged'>
+  | EventOf<'ChecklistUpdated'>
+  | EventOf<'BackupRecorded'>
+  | EventOf<'DeploymentRecorded'>
+  | EventOf<'VersionReleased'>
+  | EventOf<'QuickUpdateLogged'>
+  | EventOf<'ProjectDeleted'>;
+
+export interface ActiveProject {
+  lifecycle: 'active';
+  id: string;
+  userId: string;
+  name: string;
+  description: string | null;
+  status: ProjectStatus;
+  checklist: Checklist;
+  costEstimate: number | null;
+  replitId: string | null;
+  isPublic: boolean;
+  socialLinks: SocialLinks;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A project, folded from its `project-<id>` stream. */
+export type Project = { lifecycle: 'none' } | ActiveProject | { lifecycle: 'deleted'; id: string; userId: string };
+
+export const initialProject = (): Project => ({ lifecycle: 'none' });
+
+export function evolveProject(state: Project, event: ProjectEvent): Project {
+  if (event.type === 'ProjectCreated') {
+    const d = event.data;
+    return {
+      lifecycle: 'active',
+      id: d.projectId,
+      userId: d.userId,
+      name: d.name,
+      description: d.description,
+      status: d.status,
+      checklist: d.checklist,
+      costEstimate: d.costEstimate,
+      replitId: d.replitId,
+      isPublic: d.isPublic,
+      socialLinks: d.socialLinks,
+      createdAt: d.createdAt,
+      updatedAt: d.createdAt,
+    };
+  }
+  if (state.lifecycle !== 'active') return state;
+  switch (event.type) {
+    case 'ProjectUpdated':
+      return { ...state, ...event.data.changes, updatedAt: event.data.at };
+    case 'ProjectStatusChanged':
+      return { ...state, status: event.data.to, updatedAt: event.data.at };
+    case 'ChecklistUpdated':
+      return { ...state, checklist: event.data.checklist, updatedAt: event.data.at };
+    case 'BackupRecorded':
+    case 'DeploymentRecorded':
+    case 'VersionReleased':
+    case 'QuickUpdateLogged':
+      return { ...state, updatedAt: event.data.at };
+    case 'ProjectDeleted':
+      return { lifecycle: 'deleted', id: state.id, userId: state.userId };
+  }
+}
+
+/** The API's shape of a project (spec/core.md §3). */
+export function toView(project: ActiveProject): ProjectView {
+  return {
+    id: project.id,
+    userId: project.userId,
+    name: project.name,
+    description: project.description,
+    status: project.status,
+    checklist: project.checklist,
+    costEstimate: project.costEstimate,
+    replitId: project.replitId,
+    isPublic: project.isPublic,
+    metadata: { socialLinks: project.socialLinks },
+    createdAt: project.createdAt,
+    updatedAt: project.updatedAt,
+  };
+}
+
+export function fromView(view: ProjectView): ActiveProject {
+  const { metadata, ...rest } = view;
+  return { lifecycle: 'active', ...rest, socialLinks: metadata.socialLinks };
+}
+
+export const projectStream = (projectId: string) => `project-${projectId}`;
