@@ -18,6 +18,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
+import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { type ServiceClients, unavailable } from './services.ts';
 
@@ -247,6 +248,9 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     if (!user) throw new UnauthorizedError();
     res.json(user);
   });
+
+  const graphql = createGraphql({ services, callerOf, positionsOf });
+  api.use('/graphql', (req, res) => graphql.requestListener(req, res));
 
   // Everything else under /api goes to the service that owns it.
   api.use(async (req, res, next) => {

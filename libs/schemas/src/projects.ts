@@ -232,3 +232,34 @@ export const recordVersionSchema = z.object({
 export type RecordBackupInput = z.infer<typeof recordBackupSchema>;
 export type RecordDeploymentInput = z.infer<typeof recordDeploymentSchema>;
 export type RecordVersionInput = z.infer<typeof recordVersionSchema>;
+
+export const projectSorts = ['newest', 'oldest', 'name_asc', 'name_desc'] as const;
+export type ProjectSort = (typeof projectSorts)[number];
+export const projectFilters = ['all', ...projectStatuses] as const;
+export type ProjectFilter = (typeof projectFilters)[number];
+
+/**
+ * The project lists' search, status filter and sort (spec/core.md §2, §9): search matches name and
+ * description without regard to case; names sort alphabetically the same way.
+ */
+export function arrangeProjects<P extends Pick<Project, 'name' | 'description' | 'status' | 'createdAt'>>(
+  projects: P[],
+  options: { filter?: string; sort?: string; search?: string },
+): P[] {
+  const filter = options.filter ?? 'all';
+  const search = options.search?.trim().toLowerCase() ?? '';
+  const filtered = projects.filter(
+    (p) =>
+      (filter === 'all' || !(projectStatuses as readonly string[]).includes(filter) || p.status === filter) &&
+      (!search || p.name.toLowerCase().includes(search) || (p.description ?? '').toLowerCase().includes(search)),
+  );
+  const byName = (a: P, b: P) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+  const byCreated = (a: P, b: P) => a.createdAt.localeCompare(b.createdAt);
+  const order: Record<ProjectSort, (a: P, b: P) => number> = {
+    newest: (a, b) => byCreated(b, a),
+    oldest: byCreated,
+    name_asc: byName,
+    name_desc: (a, b) => byName(b, a),
+  };
+  return [...filtered].sort(order[options.sort as ProjectSort] ?? order.newest);
+}

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+const DASHBOARD = /* GraphQL */ `
+  query Dashboard($filter: ProjectFilter, $sort: ProjectSort) {
+    dashboard {
+      user { id username email subscriptionStatus isAdmin }
+      counters { totalProjects activeProjects completedProjects totalChange activeChange completedChange }
+      projects(filter: $filter, sort: $sort) { id name status checklist { deployed } costEstimate createdAt }
+      recentActivities { id projectId eventType action details timestamp }
+    }
+  }
+`;
+
+describe('dashboard GraphQL query', () => {
+  it('gives the dashboard everything in one round trip, including writes made just before', async () => {
+    const client = new Client(backend.url);
+    const username = uniqueUsername('dash');
+    await client.post('/api/register', { username, password: 'secret1' });
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
+    for (const [i, name] of names.entries()) {
+      await client.post('/api/projects', { name, status: i % 2 === 0 ? 'development' : 'deployed' });
+    }
+    const response = await client.post('/api/graphql', { query: DASHBOARD, variables: { sort: 'name_asc' } });
+    expect(response.status).toBe(200);
+    expect(response.body.errors).toBeUndefined();
+    const { dashboard } = response.body.data;
+    expect(dashboard.user).toMatchObject({ username, subscriptionStatus: 'trialing', isAdmin: false });
+    expect(dashboard.counters).toEqual({
+      totalProjects: 8,
+      activeProjects: 4,
+      completedProjects: 4,
+      totalChange: 8,
+      activeChange: 4,
+      completedChange: 4,
+    });
+    expect(dashboard.projects.map((p: { name: string }) => p.name)).toEqual(names.slice(0, 6));
+    expect(dashboard.recentActivities).toHaveLength(3);
+    expect(dashboard.recentActivities[0]).toMatchObject({
+      eventType: 'project_created',
+      details: 'Created project: Hotel',
+    });
+
+    const filtered = await client.post('/api/graphql', {
+      query: DASHBOARD,
+      variables: { filter: 'deployed', sort: 'newest' },
+    });
+    expect(filtered.body.data.dashboard.projects.map((p: { name: string }) => p.name)).toEqual([
+      'Hotel',
+      'Foxtrot',
+      'Delta',
+      'Bravo',
+    ]);
+  });
+
+  it('answers 401 when signed out, refuses foreign origins, and reports bad queries as GraphQL errors', async () => {
+    const anonymous = await new Client(backend.url).post('/api/graphql', { query: DASHBOARD });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.errors[0].message).toBe('Not signed in');
+    const client = new Client(backend.url);
+    await client.post('/api/register', { username: uniqueUsername('dash'), password: 'secret1' });
+    expect((await client.post('/api/graphql', { query: DASHBOARD }, { origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
+    // As urql asks (GraphQL over HTTP): an invalid request is a 400.
+    const modern = { accept: 'application/graphql-response+json, application/json' };
+    const bad = await client.post('/api/graphql', { query: '{ dashboard { nope } }' }, modern);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].message).toMatch(/Cannot query field "nope"/);
+    const badEnum = await client.post('/api/graphql', { query: DASHBOARD, variables: { sort: 'random' } }, modern);
+    expect(badEnum.status).toBe(400);
+    expect(
+      (await client.post('/api/graphql', 'not json', { ...modern, 'content-type': 'application/json' })).status,
+    ).toBe(400);
+  });
+});
