@@ -1,13 +1,20 @@
+import { projectFilters, projectSorts } from '@shiplog/schemas';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { AppShell } from './components/app-shell';
 import { FullPageSpinner } from './components/full-page-spinner';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
+import { ActivitiesPage } from './pages/activities-page';
 import { AuthPage } from './pages/auth-page';
 import { DashboardPage } from './pages/dashboard-page';
+import { EditProjectPage } from './pages/edit-project-page';
+import { NewProjectPage } from './pages/new-project-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { ProjectDetailPage } from './pages/project-detail-page';
+import { ProjectsPage } from './pages/projects-page';
 import { SectionPage } from './pages/section-page';
 
 declare module '@tanstack/react-router' {
@@ -57,7 +64,29 @@ const appRoute = createRoute({
 });
 
 const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
-  createRoute({ getParentRoute: () => appRoute, path, staticData: { title: 'Dashboard' }, component: DashboardPage });
+  createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    staticData: { title: 'Dashboard' },
+    // Return from the payment provider: ?success=true or ?cancelled=true.
+    validateSearch: z.object({ success: z.string().optional(), cancelled: z.string().optional() }),
+    component: DashboardPage,
+  });
+
+const projectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects',
+  staticData: { title: 'My Projects' },
+  validateSearch: z.object({
+    q: z.string().optional(),
+    status: z.enum(projectFilters).optional().catch(undefined),
+    sort: z.enum(projectSorts).optional().catch(undefined),
+  }),
+  component: ProjectsPage,
+});
+
+const page = <TPath extends string>(path: TPath, title: string | undefined, component: () => ReactNode) =>
+  createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component });
 
 /** Navigation targets of the shell whose screens arrive with later issues: the shell and title only. */
 const section = <TPath extends string>(path: TPath, title: string) =>
@@ -78,10 +107,12 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([
     dashboard('/'),
     dashboard('/dashboard'),
-    section('/projects', 'My Projects'),
-    section('/new-project', 'Create New Project'),
+    projectsRoute,
+    page('/new-project', 'Create New Project', NewProjectPage),
+    page('/projects/$id', 'Project', ProjectDetailPage),
+    page('/projects/edit/$id', 'Edit Project', EditProjectPage),
+    page('/activities', 'Activity History', ActivitiesPage),
     section('/reminders', 'Reminders'),
-    section('/activities', 'Activity History'),
     section('/profile', 'Profile'),
     section('/settings', 'Settings'),
     section('/subscription', 'Subscription'),

@@ -19,6 +19,7 @@ import {
 } from 'lucide-react';
 import { type ComponentType, useState } from 'react';
 import { useLogout } from '../hooks/use-auth';
+import { PageTitleProvider, usePageTitleOverride } from '../lib/page-title';
 import { type Theme, useTheme } from '../lib/theme';
 import { cn, initials } from '../lib/utils';
 import { Logo } from './logo';
@@ -57,10 +58,19 @@ const navItems: NavItem[] = [
 ];
 
 export function AppShell() {
+  return (
+    <PageTitleProvider>
+      <Shell />
+    </PageTitleProvider>
+  );
+}
+
+function Shell() {
   const { user } = useRouteContext({ from: '/app' });
   const [menuOpen, setMenuOpen] = useState(false);
   const matches = useMatches();
-  const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
+  const override = usePageTitleOverride();
+  const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
 
   return (
     <div className="flex min-h-screen bg-background">

@@ -44,3 +44,7 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}

@@ -1,5 +1,5 @@
-import type { CurrentUser } from '@shiplog/schemas';
-import { QueryClient, queryOptions } from '@tanstack/react-query';
+import type { CurrentUser, Project } from '@shiplog/schemas';
+import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
@@ -31,3 +31,47 @@ export const userQuery = queryOptions({
     }
   },
 });
+
+export const projectsQuery = queryOptions({
+  queryKey: ['projects'],
+  queryFn: () => apiRequest<Project[]>('GET', '/api/projects'),
+});
+
+export const projectQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['projects', id],
+    queryFn: () => apiRequest<Project>('GET', `/api/projects/${id}`),
+  });
+
+export interface Activity {
+  id: string;
+  userId: string;
+  projectId: string | null;
+  eventType: string;
+  action: string;
+  details: string;
+  metadata: Record<string, unknown>;
+  version: string | null;
+  status: string;
+  timestamp: string;
+}
+
+export const projectActivitiesQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['activities', 'project', id],
+    queryFn: () => apiRequest<Activity[]>('GET', `/api/projects/${id}/activities`),
+  });
+
+export const ACTIVITY_PAGE_SIZE = 10;
+
+/** Activity History: pages of 10; another page is offered while a page comes back full. */
+export const activitiesInfiniteQuery = (userId: string | undefined) =>
+  infiniteQueryOptions({
+    // Keyed by user: paging starts over at page 1 when the user changes.
+    queryKey: ['activities', 'history', userId],
+    queryFn: ({ pageParam }) =>
+      apiRequest<Activity[]>('GET', `/api/activities?page=${pageParam}&limit=${ACTIVITY_PAGE_SIZE}`),
+    initialPageParam: 1,
+    getNextPageParam: (lastPage, _pages, lastPageParam) =>
+      lastPage.length >= ACTIVITY_PAGE_SIZE ? lastPageParam + 1 : undefined,
+  });

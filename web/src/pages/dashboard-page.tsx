@@ -1,14 +1,188 @@
-import { useQuery } from '@tanstack/react-query';
-import { userQuery } from '../lib/queries';
+import type { Project } from '@shiplog/schemas';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
+import { type ComponentType, useEffect, useState } from 'react';
+import { useQuery } from 'urql';
+import { ActivityCard } from '../components/activity/activity-card';
+import { ProjectCard } from '../components/projects/project-card';
+import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { Skeleton } from '../components/ui/skeleton';
+import { toast } from '../components/ui/toast';
+import { onDashboardChanged } from '../hooks/use-projects';
+import { DASHBOARD_QUERY } from '../lib/graphql';
+import type { Activity } from '../lib/queries';
 
-/** The dashboard's shell; its cards, projects and activity arrive with the projects issue. */
+interface DashboardData {
+  dashboard: {
+    counters: {
+      totalProjects: number;
+      activeProjects: number;
+      completedProjects: number;
+      totalChange: number;
+      activeChange: number;
+      completedChange: number;
+    };
+    projects: Project[];
+    recentActivities: (Omit<Activity, 'metadata' | 'userId'> & { metadata: string })[];
+  };
+}
+
 export function DashboardPage() {
-  const { data: user } = useQuery(userQuery);
+  const [filter, setFilter] = useState('all');
+  const [sort, setSort] = useState('newest');
+  const [{ data, error, fetching }, refetch] = useQuery<DashboardData>({
+    query: DASHBOARD_QUERY,
+    variables: { filter, sort },
+  });
+  useEffect(() => onDashboardChanged(() => refetch({ requestPolicy: 'network-only' })), [refetch]);
+  usePaymentReturnToast();
+
+  if (error && !data) return <p className="text-destructive">Error loading projects: {error.message}</p>;
+  const dashboard = data?.dashboard;
   return (
-    <section aria-labelledby="welcome" className="space-y-2">
-      <h2 id="welcome" className="text-2xl font-semibold tracking-tight">
-        Welcome back, {user?.username}
-      </h2>
-    </section>
+    <div className="space-y-8">
+      <section aria-label="Project statistics" className="grid gap-4 sm:grid-cols-3">
+        <StatCard
+          title="Total Projects"
+          icon={FolderKanban}
+          value={dashboard?.counters.totalProjects}
+          change={dashboard?.counters.totalChange}
+        />
+        <StatCard
+          title="Active Projects"
+          icon={Rocket}
+          value={dashboard?.counters.activeProjects}
+          change={dashboard?.counters.activeChange}
+        />
+        <StatCard
+          title="Completed Projects"
+          icon={CheckCircle2}
+          value={dashboard?.counters.completedProjects}
+          change={dashboard?.counters.completedChange}
+        />
+      </section>
+
+      <section aria-labelledby="my-projects" className="space-y-4">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="my-projects" className="text-xl font-semibold tracking-tight">
+            My Projects
+          </h2>
+          <div className="ml-auto flex flex-wrap gap-2">
+            <ProjectFilterSelect id="dashboard-filter" value={filter} onChange={setFilter} />
+            <ProjectSortSelect id="dashboard-sort" value={sort} onChange={setSort} />
+            <Button asChild>
+              <Link to="/new-project">
+                <Plus /> New Project
+              </Link>
+            </Button>
+          </div>
+        </div>
+        {!dashboard && fetching ? (
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-72" />
+            ))}
+          </div>
+        ) : dashboard && dashboard.projects.length === 0 ? (
+          <Card>
+            <CardContent className="py-10 text-center text-sm text-muted-foreground">
+              {dashboard.counters.totalProjects === 0
+                ? 'No projects yet. Create your first project to get started.'
+                : 'No projects match this filter.'}
+            </CardContent>
+          </Card>
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+            {dashboard?.projects.map((project) => (
+              <ProjectCard key={project.id} project={project} />
+            ))}
+          </div>
+        )}
+        {dashboard && dashboard.counters.totalProjects > 6 ? (
+          <div className="text-center">
+            <Button variant="outline" asChild>
+              <Link to="/projects">View all projects</Link>
+            </Button>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="recent-activity">
+        <Card>
+          <CardHeader className="flex-row items-center justify-between">
+            <CardTitle id="recent-activity">Recent Activity</CardTitle>
+            <Button variant="link" asChild>
+              <Link to="/activities">View all activity</Link>
+            </Button>
+          </CardHeader>
+          <CardContent className="divide-y">
+            {dashboard && dashboard.recentActivities.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No recent activity to display.</p>
+            ) : null}
+            {dashboard?.recentActivities.map((activity) => (
+              <ActivityCard
+                key={activity.id}
+                activity={{ ...activity, userId: '', metadata: JSON.parse(activity.metadata) }}
+              />
+            ))}
+          </CardContent>
+        </Card>
+      </section>
+    </div>
   );
+}
+
+/** 'Same as last week' when nothing new, else '+N from last week' (spec/core.md §2). */
+function StatCard({
+  title,
+  icon: Icon,
+  value,
+  change,
+}: {
+  title: string;
+  icon: ComponentType<{ className?: string }>;
+  value?: number;
+  change?: number;
+}) {
+  return (
+    <Card>
+      <CardContent className="flex items-start justify-between pt-6">
+        <div>
+          <p className="text-sm font-medium text-muted-foreground">{title}</p>
+          <p className="mt-1 text-3xl font-bold" data-testid={`stat-${title}`}>
+            {value ?? '–'}
+          </p>
+          <p className="mt-1 text-xs text-muted-foreground">
+            {change === undefined ? '' : change === 0 ? 'Same as last week' : `+${change} from last week`}
+          </p>
+        </div>
+        <Icon className="size-6 text-primary" aria-hidden />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Back from the payment provider: one toast, then the query string is cleared. */
+function usePaymentReturnToast() {
+  const search = useSearch({ strict: false });
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (search.success === 'true') {
+      toast({
+        title: 'Payment Successful!',
+        description: 'Your subscription is active. Pro features are now available.',
+      });
+    } else if (search.cancelled === 'true') {
+      toast({
+        title: 'Payment Cancelled',
+        description: 'Your payment was cancelled. You can retry anytime.',
+        variant: 'destructive',
+      });
+    } else {
+      return;
+    }
+    void navigate({ to: '/', search: {}, replace: true });
+  }, [search.success, search.cancelled, navigate]);
 }

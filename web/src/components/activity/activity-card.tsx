@@ -1,0 +1,78 @@
+import { formatDistanceToNow } from 'date-fns';
+import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
+import { projectNameOf } from '../../lib/format';
+import type { Activity } from '../../lib/queries';
+import { cn } from '../../lib/utils';
+
+/** Fixed labels and icons for created, updated, completed and deleted; other actions shown as they are. */
+const actions: Record<string, { label: string; icon: LucideIcon; className: string }> = {
+  created: {
+    label: 'Created',
+    icon: PlusCircle,
+    className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300',
+  },
+  updated: {
+    label: 'Updated',
+    icon: Pencil,
+    className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300',
+  },
+  completed: {
+    label: 'Completed',
+    icon: CheckCircle2,
+    className: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300',
+  },
+  deleted: { label: 'Deleted', icon: Trash2, className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' },
+};
+const eventIcons: Record<string, LucideIcon> = { deployment: Rocket, backup_created: Archive, version_release: Tag };
+
+const statusBadges: Record<string, { label: string; className: string }> = {
+  success: { label: 'success', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' },
+  failed: { label: 'failed', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' },
+  in_progress: { label: 'in progress', className: 'bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-300' },
+};
+
+export function ActivityCard({ activity }: { activity: Activity }) {
+  const known = actions[activity.action];
+  const Icon = known?.icon ?? eventIcons[activity.eventType] ?? Zap;
+  const projectName = projectNameOf(activity.details);
+  const what = activity.details.split(': ')[0];
+  const status = statusBadges[activity.status];
+  const notes = typeof activity.metadata?.notes === 'string' ? activity.metadata.notes : null;
+  const changes = Array.isArray(activity.metadata?.changes) ? (activity.metadata.changes as string[]) : [];
+  return (
+    <article className="flex gap-3 py-3" data-testid="activity-card">
+      <span
+        className={cn(
+          'flex size-9 shrink-0 items-center justify-center rounded-full',
+          known?.className ?? 'bg-accent text-accent-foreground',
+        )}
+      >
+        <Icon className="size-4" aria-hidden />
+      </span>
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium">{known?.label ?? activity.action}</span>
+          {projectName ? <span className="text-sm text-muted-foreground">{projectName}</span> : null}
+          {activity.version ? <span className="rounded bg-muted px-1.5 text-xs">{activity.version}</span> : null}
+          {status ? <span className={cn('rounded-full px-2 text-xs', status.className)}>{status.label}</span> : null}
+        </div>
+        <p className="text-sm">{what}</p>
+        {notes ? <p className="text-sm text-muted-foreground">{notes}</p> : null}
+        {changes.length > 0 ? (
+          <ul className="list-disc pl-5 text-sm text-muted-foreground">
+            {changes.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        ) : null}
+        <time
+          className="block text-xs text-muted-foreground"
+          dateTime={activity.timestamp}
+          title={new Date(activity.timestamp).toLocaleString()}
+        >
+          {formatDistanceToNow(new Date(activity.timestamp), { addSuffix: true })}
+        </time>
+      </div>
+    </article>
+  );
+}

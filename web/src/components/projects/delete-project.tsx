@@ -1,0 +1,45 @@
+import { useNavigate } from '@tanstack/react-router';
+import { useDeleteProject } from '../../hooks/use-projects';
+import { ConfirmDialog } from '../ui/alert-dialog';
+import { toast } from '../ui/toast';
+
+/** Delete with the spec's confirmation and toasts; optionally goes somewhere afterwards. */
+export function DeleteProjectDialog({
+  project,
+  open,
+  onOpenChange,
+  goTo,
+}: {
+  project: { id: string; name: string };
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  goTo?: '/projects';
+}) {
+  const remove = useDeleteProject();
+  const navigate = useNavigate();
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Are you sure?"
+      description={`This will permanently delete the project "${project.name}" and all associated data. This action cannot be undone.`}
+      confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
+      pending={remove.isPending}
+      onConfirm={() =>
+        remove.mutate(project.id, {
+          onSuccess: async () => {
+            onOpenChange(false);
+            toast({ title: 'Project deleted', description: 'The project has been successfully deleted.' });
+            if (goTo) await navigate({ to: goTo });
+          },
+          onError: (error) =>
+            toast({
+              title: 'Error',
+              description: `Failed to delete project: ${error.message}`,
+              variant: 'destructive',
+            }),
+        })
+      }
+    />
+  );
+}

@@ -1,0 +1,237 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type CreateProjectInput,
+  checklistKeys,
+  normalizeSocialLink,
+  normalizeSocialLinks,
+  type Project,
+  projectStatuses,
+  type SocialLinkKey,
+  socialLinkKeys,
+} from '@shiplog/schemas';
+import { Link } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { TextField } from '../text-field';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
+import { Checkbox } from '../ui/checkbox';
+import { FieldError, Label } from '../ui/input';
+import { Select, Textarea } from '../ui/select';
+
+const INVALID_URL = 'Please enter a valid URL';
+
+function isLink(key: SocialLinkKey, value: string): boolean {
+  if (!value.trim()) return true;
+  try {
+    const url = new URL(normalizeSocialLink(key, value));
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
+  } catch {
+    return false;
+  }
+}
+
+/** The form's own shape: cost typed in dollars, links as typed; `toProjectInput` turns it into the API's. */
+const projectFormSchema = z.object({
+  name: z.string().trim().min(1, 'Project name is required'),
+  status: z.enum(projectStatuses),
+  description: z.string(),
+  cost: z
+    .string()
+    .refine(
+      (v) => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0),
+      'Cost estimate must be 0 or more',
+    ),
+  replitId: z.string(),
+  isPublic: z.boolean(),
+  checklist: z.object(
+    Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
+      (typeof checklistKeys)[number],
+      z.ZodBoolean
+    >,
+  ),
+  socialLinks: z.object(
+    Object.fromEntries(socialLinkKeys.map((k) => [k, z.string().refine((v) => isLink(k, v), INVALID_URL)])) as Record<
+      SocialLinkKey,
+      z.ZodString
+    >,
+  ),
+});
+export type ProjectFormValues = z.infer<typeof projectFormSchema>;
+
+/** Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. */
+export function toProjectInput(
+  values: ProjectFormValues,
+): Omit<CreateProjectInput, 'metadata'> & { metadata: { socialLinks: Record<string, string> } } {
+  return {
+    name: values.name.trim(),
+    status: values.status,
+    description: values.description.trim() || null,
+    costEstimate: values.cost.trim() === '' ? null : Math.round(Number(values.cost) * 100),
+    replitId: values.replitId.trim() || null,
+    isPublic: values.isPublic,
+    checklist: values.checklist,
+    metadata: { socialLinks: normalizeSocialLinks(values.socialLinks) },
+  };
+}
+
+function defaultsFrom(project?: Project): ProjectFormValues {
+  return {
+    name: project?.name ?? '',
+    status: project?.status ?? 'planning',
+    description: project?.description ?? '',
+    cost:
+      project?.costEstimate === null || project?.costEstimate === undefined
+        ? ''
+        : (project.costEstimate / 100).toFixed(2),
+    replitId: project?.replitId ?? '',
+    isPublic: project?.isPublic ?? true,
+    checklist: project?.checklist ?? {
+      databaseAdded: false,
+      authenticationAdded: false,
+      deployed: false,
+      backedUp: false,
+      hasTests: false,
+    },
+    socialLinks: Object.fromEntries(socialLinkKeys.map((k) => [k, project?.metadata.socialLinks[k] ?? ''])) as Record<
+      SocialLinkKey,
+      string
+    >,
+  };
+}
+
+const checklistLabels: Record<(typeof checklistKeys)[number], string> = {
+  databaseAdded: 'Database added',
+  authenticationAdded: 'Authentication added',
+  deployed: 'Deployed',
+  backedUp: 'Backed up',
+  hasTests: 'Has tests',
+};
+const statusLabels = {
+  planning: 'Planning',
+  development: 'Development',
+  deployed: 'Deployed',
+  blocked: 'Blocked',
+} as const;
+const linkLabels: Record<SocialLinkKey, [string, string]> = {
+  github: ['GitHub', 'github.com/you/project'],
+  website: ['Website', 'example.com'],
+  docs: ['Docs', 'docs.example.com'],
+  twitter: ['Twitter', '@handle'],
+  instagram: ['Instagram', '@handle'],
+};
+
+export function ProjectForm({
+  project,
+  pending,
+  submitLabel,
+  onSubmit,
+}: {
+  project?: Project;
+  pending: boolean;
+  submitLabel: 'Create Project' | 'Update Project';
+  onSubmit: (values: ProjectFormValues) => void;
+}) {
+  const form = useForm<ProjectFormValues>({
+    resolver: zodResolver(projectFormSchema),
+    defaultValues: defaultsFrom(project),
+  });
+  const { errors } = form.formState;
+  return (
+    <form className="space-y-6" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+      <Card>
+        <CardHeader>
+          <CardTitle>Project</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <TextField id="project-name" label="Project name" error={errors.name?.message} {...form.register('name')} />
+          <div className="space-y-2">
+            <Label htmlFor="project-status">Status</Label>
+            <Select id="project-status" className="w-full" {...form.register('status')}>
+              {projectStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabels[s]}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="project-description">Description</Label>
+            <Textarea id="project-description" rows={4} {...form.register('description')} />
+          </div>
+          <TextField
+            id="project-cost"
+            label="Cost estimate (USD)"
+            type="number"
+            step="0.01"
+            min="0"
+            inputMode="decimal"
+            error={errors.cost?.message}
+            {...form.register('cost')}
+          />
+          <TextField
+            id="project-replit"
+            label="Replit ID (optional)"
+            placeholder="@username/repl-name"
+            {...form.register('replitId')}
+            error={undefined}
+          />
+          <div className="flex items-center gap-2">
+            <Checkbox
+              id="project-public"
+              checked={form.watch('isPublic')}
+              onCheckedChange={(v) => form.setValue('isPublic', v === true)}
+            />
+            <Label htmlFor="project-public">Public project</Label>
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Progress checklist</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-3 sm:grid-cols-2">
+          {checklistKeys.map((key) => (
+            <div key={key} className="flex items-center gap-2">
+              <Checkbox
+                id={`project-checklist-${key}`}
+                checked={form.watch(`checklist.${key}`)}
+                onCheckedChange={(v) => form.setValue(`checklist.${key}`, v === true)}
+              />
+              <Label htmlFor={`project-checklist-${key}`}>{checklistLabels[key]}</Label>
+            </div>
+          ))}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Social links (optional)</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-4 sm:grid-cols-2">
+          {socialLinkKeys.map((key) => (
+            <TextField
+              key={key}
+              id={`project-link-${key}`}
+              label={linkLabels[key][0]}
+              placeholder={linkLabels[key][1]}
+              error={errors.socialLinks?.[key]?.message}
+              {...form.register(`socialLinks.${key}`)}
+            />
+          ))}
+        </CardContent>
+      </Card>
+
+      <FieldError id="project-form-error" message={errors.root?.message} />
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" asChild>
+          <Link to="/projects">Cancel</Link>
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving...' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Zap } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useQuickUpdate } from '../../hooks/use-projects';
+import { userQuery } from '../../lib/queries';
+import { Button } from '../ui/button';
+import { Checkbox } from '../ui/checkbox';
+import { FieldError, Label } from '../ui/input';
+import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
+import { Textarea } from '../ui/select';
+import { toast } from '../ui/toast';
+
+const quickUpdateForm = z.object({
+  notes: z.string().trim().min(3, 'Notes must be at least 3 characters'),
+  redeployed: z.boolean(),
+  backedUp: z.boolean(),
+});
+type QuickUpdateForm = z.infer<typeof quickUpdateForm>;
+
+export const QUICK_UPDATE_HINT = 'Quick updates require an active subscription. Please upgrade to use this feature.';
+
+/** The Quick Update popover: notes, Redeployed, Backed Up; subscribed users only. */
+export function QuickUpdate({ projectId }: { projectId: string }) {
+  const { data: user } = useQuery(userQuery);
+  const subscribed = user?.subscriptionStatus === 'active' || user?.subscriptionStatus === 'paid';
+  const [open, setOpen] = useState(false);
+  const quickUpdate = useQuickUpdate();
+  const form = useForm<QuickUpdateForm>({
+    resolver: zodResolver(quickUpdateForm),
+    defaultValues: { notes: '', redeployed: false, backedUp: false },
+  });
+
+  if (!subscribed) {
+    return (
+      <div className="space-y-1">
+        <Button variant="outline" size="sm" disabled className="w-full">
+          <Zap /> Quick Update
+        </Button>
+        <p className="text-xs text-muted-foreground">{QUICK_UPDATE_HINT}</p>
+      </div>
+    );
+  }
+  const id = `quick-${projectId}`;
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" className="w-full">
+          <Zap /> Quick Update
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="start">
+        <form
+          className="space-y-3"
+          noValidate
+          onSubmit={form.handleSubmit((values) =>
+            quickUpdate.mutate(
+              { projectId, ...values },
+              {
+                onSuccess: () => {
+                  toast({
+                    title: 'Update saved',
+                    description: 'Your changes have been recorded in the project timeline.',
+                  });
+                  form.reset();
+                  setOpen(false);
+                },
+                onError: (error) =>
+                  toast({
+                    title: 'Error',
+                    description: `Failed to save update: ${error.message}`,
+                    variant: 'destructive',
+                  }),
+              },
+            ),
+          )}
+        >
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-notes`}>What changed?</Label>
+            <Textarea
+              id={`${id}-notes`}
+              aria-invalid={Boolean(form.formState.errors.notes)}
+              {...form.register('notes')}
+            />
+            <FieldError id={`${id}-notes-error`} message={form.formState.errors.notes?.message} />
+          </div>
+          {(['redeployed', 'backedUp'] as const).map((name) => (
+            <div key={name} className="flex items-center gap-2">
+              <Checkbox
+                id={`${id}-${name}`}
+                checked={form.watch(name)}
+                onCheckedChange={(checked) => form.setValue(name, checked === true)}
+              />
+              <Label htmlFor={`${id}-${name}`}>{name === 'redeployed' ? 'Redeployed' : 'Backed Up'}</Label>
+            </div>
+          ))}
+          <Button type="submit" size="sm" className="w-full" disabled={quickUpdate.isPending}>
+            {quickUpdate.isPending ? 'Saving...' : 'Save Update'}
+          </Button>
+        </form>
+      </PopoverContent>
+    </Popover>
+  );
+}

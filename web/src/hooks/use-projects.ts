@@ -1,0 +1,106 @@
+import type {
+  CreateProjectInput,
+  Project,
+  QuickUpdateInput,
+  RecordBackupInput,
+  RecordDeploymentInput,
+  RecordVersionInput,
+  UpdateProjectInput,
+} from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+
+/**
+ * Project mutations. Each refreshes the project list and the timelines (TanStack Query keys) and the
+ * dashboard (urql), so every screen shows the change; the gateway's read-your-writes makes the
+ * refetch include it.
+ */
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['projects'] }),
+      queryClient.invalidateQueries({ queryKey: ['activities'] }),
+    ]);
+    dashboardChanged();
+  };
+}
+
+/** The dashboard (urql, not TanStack Query) listens here to refetch after a change. */
+const dashboardListeners = new Set<() => void>();
+export function onDashboardChanged(listener: () => void): () => void {
+  dashboardListeners.add(listener);
+  return () => dashboardListeners.delete(listener);
+}
+function dashboardChanged() {
+  for (const listener of dashboardListeners) listener();
+}
+
+export function useCreateProject() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<CreateProjectInput>) => apiRequest<Project>('POST', '/api/projects', input),
+    onSuccess: refresh,
+  });
+}
+
+export function useUpdateProject(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<UpdateProjectInput>) => apiRequest<Project>('PUT', `/api/projects/${id}`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteProject() {
+  const refresh = useRefresh();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/projects/${id}`),
+    onSuccess: async (_data, id) => {
+      queryClient.removeQueries({ queryKey: ['projects', id] });
+      await refresh();
+    },
+  });
+}
+
+export function useQuickUpdate() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: QuickUpdateInput) =>
+      apiRequest<unknown>('POST', '/api/activities', {
+        projectId: input.projectId,
+        notes: input.notes,
+        eventType: input.redeployed ? 'deployment' : input.backedUp ? 'backup_created' : 'project_updated',
+        status: 'success',
+        metadata: { redeployed: input.redeployed, backedUp: input.backedUp, timestamp: new Date().toISOString() },
+      }),
+    onSuccess: refresh,
+  });
+}
+
+export function useRecordBackup(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<RecordBackupInput>) => apiRequest<unknown>('POST', `/api/projects/${id}/backup`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useRecordDeployment(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<RecordDeploymentInput>) =>
+      apiRequest<unknown>('POST', `/api/projects/${id}/deployment`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useRecordVersion(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<RecordVersionInput>) =>
+      apiRequest<unknown>('POST', `/api/projects/${id}/version`, input),
+    onSuccess: refresh,
+  });
+}

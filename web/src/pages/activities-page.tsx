@@ -1,0 +1,62 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { AlertCircle } from 'lucide-react';
+import { Fragment } from 'react';
+import { ActivityCard } from '../components/activity/activity-card';
+import { Button } from '../components/ui/button';
+import { Card, CardContent } from '../components/ui/card';
+import { Skeleton } from '../components/ui/skeleton';
+import { activitiesInfiniteQuery, userQuery } from '../lib/queries';
+
+export function ActivitiesPage() {
+  const { data: user } = useQuery(userQuery);
+  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery(
+    activitiesInfiniteQuery(user?.id),
+  );
+
+  if (isPending)
+    return (
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading activities">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-16 w-full" />
+        ))}
+      </div>
+    );
+  if (error)
+    return (
+      <Card>
+        <CardContent className="space-y-2 pt-6">
+          <div className="flex items-center gap-2 text-destructive">
+            <AlertCircle className="size-5" aria-hidden />
+            <h2 className="font-semibold">Error loading activities</h2>
+          </div>
+          <p className="text-sm text-muted-foreground">{error.message || 'Failed to fetch activities'}</p>
+        </CardContent>
+      </Card>
+    );
+  const activities = data.pages.flat();
+  if (activities.length === 0)
+    return (
+      <Card>
+        <CardContent className="py-12 text-center text-muted-foreground">No activity recorded yet</CardContent>
+      </Card>
+    );
+  return (
+    <Card>
+      <CardContent className="pt-3">
+        {activities.map((activity, index) => (
+          <Fragment key={activity.id}>
+            {index > 0 ? <hr className="border-border" /> : null}
+            <ActivityCard activity={activity} />
+          </Fragment>
+        ))}
+        {hasNextPage ? (
+          <div className="pt-4 text-center">
+            <Button variant="outline" disabled={isFetchingNextPage} onClick={() => fetchNextPage()}>
+              {isFetchingNextPage ? 'Loading...' : 'Load More Activities'}
+            </Button>
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,30 @@
+import { useNavigate } from '@tanstack/react-router';
+import { BackLink } from '../components/back-link';
+import { ProjectForm, toProjectInput } from '../components/projects/project-form';
+import { toast } from '../components/ui/toast';
+import { useCreateProject } from '../hooks/use-projects';
+
+export function NewProjectPage() {
+  const create = useCreateProject();
+  const navigate = useNavigate();
+  return (
+    <div className="mx-auto max-w-3xl space-y-4">
+      <BackLink to="/projects">Back to Projects</BackLink>
+      <h2 className="text-2xl font-semibold tracking-tight">Create a New Project</h2>
+      <ProjectForm
+        submitLabel="Create Project"
+        pending={create.isPending}
+        onSubmit={(values) =>
+          create.mutate(toProjectInput(values), {
+            onSuccess: async () => {
+              toast({ title: 'Project created successfully!', description: 'Your project has been created.' });
+              await navigate({ to: '/projects' });
+            },
+            onError: (error) =>
+              toast({ title: 'Failed to create project', description: error.message, variant: 'destructive' }),
+          })
+        }
+      />
+    </div>
+  );
+}
