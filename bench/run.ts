@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runBackbone } from './backbone.ts';
+import { runProjects } from './projects.ts';
 
 const resultsDir = join(import.meta.dirname, 'results');
 mkdirSync(resultsDir, { recursive: true });
@@ -16,27 +17,59 @@ const machine = {
   node: process.version,
 };
 
-process.stdout.write('backbone: event store appends and relay + consumer lag…\n');
-const backbone = await runBackbone();
-const rows: [string, string, string, string][] = [
-  ['event store appends/s, 1 writer', String(backbone.appendsPerSecond1), '', ''],
-  [
-    'event store appends/s, 16 writers',
-    String(backbone.appendsPerSecond16),
-    '>= 3000',
-    backbone.appendsPerSecond16 >= 3000 ? 'met' : 'MISSED',
-  ],
-  ['append → handled lag p50 (ms)', String(backbone.lagP50Ms), '', ''],
-  ['append → handled lag p99 (ms)', String(backbone.lagP99Ms), '<= 50', backbone.lagP99Ms <= 50 ? 'met' : 'MISSED'],
-  ['append → handled lag max (ms)', String(backbone.lagMaxMs), '', ''],
-  ['lag samples', String(backbone.lagSamples), '', ''],
-];
-const widths = [0, 1, 2, 3].map((i) =>
-  Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i]!.length)),
-);
-const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-process.stdout.write(`\n${line(['measure', 'value', 'target', ''])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
-for (const row of rows) process.stdout.write(`${line(row)}\n`);
-const file = join(resultsDir, 'backbone.json');
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, results: backbone }, null, 2)}\n`);
-process.stdout.write(`\nwritten to ${file}\n`);
+type Row = [string, string, string, string];
+const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+function table(rows: Row[]) {
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i]!.length)),
+  );
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  process.stdout.write(
+    `\n${line(['measure', 'value', 'target', ''])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`,
+  );
+  for (const row of rows) process.stdout.write(`${line(row)}\n`);
+}
+
+function save(name: string, results: unknown) {
+  const file = join(resultsDir, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  process.stdout.write(`written to ${file}\n`);
+}
+
+const only = process.argv[2];
+
+if (!only || only === 'backbone') {
+  process.stdout.write('\nbackbone: event store appends and relay + consumer lag…\n');
+  const b = await runBackbone();
+  table([
+    ['event store appends/s, 1 writer', String(b.appendsPerSecond1), '', ''],
+    ['event store appends/s, 16 writers', String(b.appendsPerSecond16), '>= 3000', met(b.appendsPerSecond16 >= 3000)],
+    ['append → handled lag p50 (ms)', String(b.lagP50Ms), '', ''],
+    ['append → handled lag p99 (ms)', String(b.lagP99Ms), '<= 50', met(b.lagP99Ms <= 50)],
+    ['append → handled lag max (ms)', String(b.lagMaxMs), '', ''],
+    ['lag samples', String(b.lagSamples), '', ''],
+  ]);
+  save('backbone', b);
+}
+
+if (!only || only === 'projects') {
+  process.stdout.write(
+    '\nprojects: GET /api/projects through the gateway vs a bare Node + pg server; creates; projector lag…\n',
+  );
+  const p = await runProjects();
+  table([
+    ['bare Node + pg GET req/s (32 conn)', String(p.bare.requestsPerSecond), '', ''],
+    ['gateway GET /api/projects req/s', String(p.gateway.requestsPerSecond), '', ''],
+    ['throughput ratio gateway / bare', String(p.throughputRatio), '>= 0.6', met(p.throughputRatio >= 0.6)],
+    ['bare p99 (ms)', String(p.bare.p99Ms), '', ''],
+    ['gateway p99 (ms)', String(p.gateway.p99Ms), '<= 2x bare', met(p.p99Ratio <= 2)],
+    ['POST /api/projects creates/s', String(p.createsPerSecond), '>= 500', met(p.createsPerSecond >= 500)],
+    ['POST p99 (ms)', String(p.createP99Ms), '', ''],
+    ['projector lag p99 at 250 creates/s (ms)', String(p.projectorLagP99Ms), '<= 50', met(p.projectorLagP99Ms <= 50)],
+    ['projector lag p50 at 250 creates/s (ms)', String(p.projectorLagP50Ms), '', ''],
+    ['projector lag p99 while saturated (ms)', String(p.saturatedLagP99Ms), '', ''],
+    ['projector catch-up after saturation (s)', String(p.drainSeconds), '', ''],
+  ]);
+  save('projects', p);
+}

@@ -111,7 +111,8 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
   api.use(
     session({
       name: SESSION_COOKIE,
-      store: new RedisStore({ client: redis, prefix: `${config.BUS_NAMESPACE}:sess:` }),
+      // No TTL refresh on every request (a Redis write per read): a session lasts its fixed 30 days.
+      store: new RedisStore({ client: redis, prefix: `${config.BUS_NAMESPACE}:sess:`, disableTouch: true }),
       secret: secrets.session,
       resave: false,
       saveUninitialized: false,

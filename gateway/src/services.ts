@@ -2,9 +2,10 @@ import { ServiceUnavailableError } from '@shiplog/errors';
 import {
   type Caller,
   CONSISTENCY_HEADER,
+  CORRELATION_HEADER,
   INTERNAL_TOKEN_HEADER,
   type ServiceName,
-  signInternalToken,
+  TokenSigner,
 } from '@shiplog/service-kit';
 import { Pool } from 'undici';
 
@@ -12,11 +13,11 @@ import { Pool } from 'undici';
 export class ServiceClients {
   readonly #pools = new Map<ServiceName, Pool>();
   readonly #urls: Record<ServiceName, string>;
-  readonly #secret: string;
+  readonly #signer: TokenSigner;
 
   constructor(urls: Record<ServiceName, string>, secret: string) {
     this.#urls = urls;
-    this.#secret = secret;
+    this.#signer = new TokenSigner(secret);
   }
 
   pool(service: ServiceName): Pool {
@@ -35,7 +36,8 @@ export class ServiceClients {
   /** The headers every service call carries: the signed caller, and the read-your-writes positions. */
   internalHeaders(caller: Caller, after: string | undefined): Record<string, string> {
     return {
-      [INTERNAL_TOKEN_HEADER]: signInternalToken(this.#secret, caller),
+      [INTERNAL_TOKEN_HEADER]: this.#signer.token(caller),
+      [CORRELATION_HEADER]: caller.correlationId,
       ...(after ? { [CONSISTENCY_HEADER]: after } : {}),
     };
   }

@@ -55,7 +55,6 @@ describe('register', () => {
       userId: null,
       username: null,
       isAdmin: false,
-      correlationId: 'rw',
     });
     const response = await fetch(`${backend.identity.url}/register`, {
       method: 'POST',
@@ -270,7 +269,6 @@ describe('gateway boundaries', () => {
       userId: victim.user.id,
       username: victim.username,
       isAdmin: true,
-      correlationId: 'x',
     });
     const spoof = {
       'x-shiplog-internal-token': forged,
@@ -294,7 +292,6 @@ describe('gateway boundaries', () => {
       userId: null,
       username: null,
       isAdmin: true,
-      correlationId: 'x',
     });
     const wrong = await fetch(`${backend.billing.url}/subscription/status`, {
       headers: { 'x-shiplog-internal-token': forged },
@@ -302,7 +299,7 @@ describe('gateway boundaries', () => {
     expect(wrong.status).toBe(401);
     const expired = signInternalToken(
       backend.internalTokenSecret,
-      { userId: null, username: null, isAdmin: false, correlationId: 'x' },
+      { userId: null, username: null, isAdmin: false },
       -5,
     );
     expect(

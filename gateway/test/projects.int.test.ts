@@ -27,7 +27,6 @@ async function counters(userId: string) {
     userId,
     username: 'x',
     isAdmin: false,
-    correlationId: 'c',
   });
   const response = await fetch(`${backend.activity.url}/dashboard/counters`, {
     headers: { 'x-shiplog-internal-token': token },
@@ -284,7 +283,6 @@ describe('dashboard counters', () => {
       userId: id,
       username: 'x',
       isAdmin: false,
-      correlationId: 'c',
     });
     const after = (await client.get('/api/activities?limit=1')).status;
     expect(after).toBe(200);

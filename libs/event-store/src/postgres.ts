@@ -202,6 +202,12 @@ export class PostgresEventStore implements EventStore {
           position = event.position;
         }
         if (page.length === pageSize || dirty) continue;
+        // Committed rows past our position that the horizon still holds back (an older transaction is
+        // open): re-read shortly. Its commit may not notify (it need not be an append).
+        if (await this.#heldBack(position)) {
+          await new Promise((r) => setTimeout(r, 2));
+          continue;
+        }
         // Sleep until an append commits, or poll: a row held back by an older open transaction
         // becomes readable when that transaction ends, which may not notify.
         await new Promise<void>((resolve) => {
@@ -221,6 +227,14 @@ export class PostgresEventStore implements EventStore {
       await listener.query(`UNLISTEN ${this.#channel}`).catch(() => undefined);
       listener.release();
     }
+  }
+
+  async #heldBack(after: Position): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ held: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.#schema}.events WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)) AS held`,
+      [after.commit.toString(), after.prepare.toString()],
+    );
+    return rows[0]!.held;
   }
 
   async close(): Promise<void> {

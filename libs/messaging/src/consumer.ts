@@ -47,7 +47,7 @@ export async function migrateConsumerTables(pool: pg.Pool, schema: string): Prom
       CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
         consumer text NOT NULL,
         event_id uuid NOT NULL,
-        handled_at timestamptz NOT NULL DEFAULT now(),
+        handled_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         PRIMARY KEY (consumer, event_id)
       );
       CREATE TABLE IF NOT EXISTS ${schema}.consumer_positions (
@@ -67,8 +67,8 @@ export async function migrateConsumerTables(pool: pg.Pool, schema: string): Prom
 }
 
 /**
- * A durable JetStream consumer with explicit acks, handling one event at a time in order
- * (`max_ack_pending: 1`), so its recorded position per source is a true high-water mark that
+ * A durable JetStream consumer with explicit acks. It handles events in stream order, in batches (one
+ * transaction each), so its recorded position per source is a true high-water mark that
  * read-your-writes waits can rely on.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
@@ -80,7 +80,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: filter,
-    max_ack_pending: 1,
+    // Room for batches in flight; order is kept by handling in stream order and restarting on failure.
+    max_ack_pending: 1024,
     ack_wait: nanos(options.ackWaitMs ?? 30_000),
     max_deliver: -1,
   };
@@ -92,58 +93,108 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const consumer = await bus.js.consumers.get(bus.stream, name);
   let messages: ConsumerMessages | undefined;
   let stopped = false;
+  // What this process has seen committed, per source. Positions only grow, so "at or past the target
+  // here" is a safe yes without a query; other replicas' progress is read from the table.
+  const seen = new Map<string, Position>();
+  const remember = (source: string, position: Position) => {
+    const known = seen.get(source);
+    if (!known || comparePositions(position, known) > 0) seen.set(source, position);
+  };
 
-  const handle = async (message: JsMsg): Promise<'ack' | 'retry'> => {
-    const event = message.json<BusEvent>();
-    const position = busEventPosition(event);
+  /** One transaction for a batch, in stream order: handled records, each fresh event's reaction, positions. */
+  const handleBatch = async (batch: { message: JsMsg; event: BusEvent }[]): Promise<boolean> => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       // Serialises with a projection rebuild of this consumer (see rebuildProjection).
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
-      const fresh = await client.query(
-        `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-        [name, event.id],
+      const inserted = await client.query<{ event_id: string }>(
+        `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+         ON CONFLICT DO NOTHING RETURNING event_id`,
+        [name, batch.map((b) => b.event.id)],
       );
-      const handler = handlers[event.type];
-      if (fresh.rowCount === 1 && handler) await handler(event, client);
-      await client.query(
-        `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (consumer, source) DO UPDATE
-           SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
-           WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
-               < (EXCLUDED.commit_position, EXCLUDED.prepare_position)`,
-        [name, event.source, position.commit.toString(), position.prepare.toString()],
-      );
+      const fresh = new Set(inserted.rows.map((r) => r.event_id));
+      const latest = new Map<string, Position>();
+      for (const { event } of batch) {
+        const handler = handlers[event.type];
+        // `delete`: a second copy of one event within the batch has no effect either.
+        if (fresh.delete(event.id) && handler) await handler(event, client);
+        latest.set(event.source, busEventPosition(event));
+      }
+      for (const [source, position] of latest) {
+        await client.query(
+          `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+           VALUES ($1, $2, $3, $4)
+           ON CONFLICT (consumer, source) DO UPDATE
+             SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
+             WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
+                 < (EXCLUDED.commit_position, EXCLUDED.prepare_position)`,
+          [name, source, position.commit.toString(), position.prepare.toString()],
+        );
+      }
       await client.query('COMMIT');
-      return 'ack';
+      for (const [source, position] of latest) remember(source, position);
+      return true;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       logger.error(
-        { err: error, consumer: name, eventId: event.id, type: event.type },
+        { err: error, consumer: name, events: batch.map((b) => `${b.event.type} ${b.event.id}`) },
         'event handler failed; will retry',
       );
-      return 'retry';
+      return false;
     } finally {
       client.release();
     }
   };
 
+  /**
+   * Messages stream into a local queue; whatever is queued is handled as one batch. On a failure the
+   * batch and everything queued behind it go back (nak, in stream order) and consumption restarts, so
+   * the redeliveries come first and order is kept.
+   */
   const run = async () => {
+    let failures = 0;
     while (!stopped) {
+      const queue: JsMsg[] = [];
+      let wake: (() => void) | undefined;
+      let ended = false;
       try {
-        messages = await consumer.consume({ max_messages: 64 });
-        for await (const message of messages) {
-          const outcome = await handle(message);
-          if (outcome === 'retry') {
-            const attempt = message.info.deliveryCount;
-            message.nak(Math.min(30_000, 100 * 2 ** Math.min(attempt, 8)));
+        messages = await consumer.consume({ max_messages: 256 });
+        const current = messages;
+        const pump = (async () => {
+          try {
+            for await (const message of current) {
+              queue.push(message);
+              wake?.();
+            }
+          } finally {
+            ended = true;
+            wake?.();
+          }
+        })();
+        while (!stopped) {
+          if (queue.length === 0) {
+            if (ended) break;
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+            wake = undefined;
             continue;
           }
-          if (options.beforeAck) await options.beforeAck(message.json<BusEvent>());
+          const batch = queue.splice(0, 128).map((message) => ({ message, event: message.json<BusEvent>() }));
+          if (!(await handleBatch(batch))) {
+            failures += 1;
+            const delay = Math.min(30_000, 100 * 2 ** Math.min(failures, 8));
+            for (const message of [...batch.map((b) => b.message), ...queue.splice(0)]) message.nak(delay);
+            await current.close();
+            await pump;
+            await new Promise((r) => setTimeout(r, delay));
+            break;
+          }
+          failures = 0;
+          if (options.beforeAck) for (const { event } of batch) await options.beforeAck(event);
           if (stopped) return;
-          message.ack();
+          for (const { message } of batch) message.ack();
         }
       } catch (error) {
         if (stopped) return;
@@ -170,7 +221,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     async waitForPosition(source, target, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        const local = seen.get(source);
+        if (local && comparePositions(local, target) >= 0) return true;
         const current = await position(source);
+        if (current) remember(source, current);
         if (current && comparePositions(current, target) >= 0) return true;
         if (Date.now() >= deadline) return false;
         await new Promise((r) => setTimeout(r, 3));

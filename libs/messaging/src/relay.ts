@@ -53,28 +53,50 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     );
   };
 
+  // The checkpoint is saved at most every 50 ms, not per event: after a crash, the few events published
+  // since are published again and JetStream drops them by Nats-Msg-Id.
+  let reached: Position | undefined;
+  let saved: Position | undefined;
+  const flush = async () => {
+    const target = reached;
+    if (!target || target === saved) return;
+    await saveCheckpoint(target);
+    saved = target;
+  };
+  const timer = setInterval(() => {
+    flush().catch((error: unknown) => logger.error({ err: error, source }, 'relay could not save its checkpoint'));
+  }, 50);
+
   const run = async () => {
-    while (!controller.signal.aborted) {
-      try {
-        const after = await readCheckpoint();
-        for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
-          if (isPublished(event.type)) {
-            const message = toBusEvent(event, source);
-            const h = headers();
-            h.set('Shiplog-Position', message.position);
-            h.set('Shiplog-Source', source);
-            await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
-              msgID: event.id,
-              headers: h,
-            });
+    try {
+      while (!controller.signal.aborted) {
+        try {
+          const after = await readCheckpoint();
+          for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
+            if (isPublished(event.type)) {
+              const message = toBusEvent(event, source);
+              const h = headers();
+              h.set('Shiplog-Position', message.position);
+              h.set('Shiplog-Source', source);
+              await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
+                msgID: event.id,
+                headers: h,
+              });
+            }
+            reached = event.position;
           }
-          await saveCheckpoint(event.position);
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          logger.error({ err: error, source }, 'relay failed; resuming from its checkpoint');
+          await flush().catch(() => undefined);
+          await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
         }
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        logger.error({ err: error, source }, 'relay failed; resuming from its checkpoint');
-        await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
       }
+    } finally {
+      clearInterval(timer);
+      await flush().catch((error: unknown) =>
+        logger.error({ err: error, source }, 'relay could not save its checkpoint'),
+      );
     }
   };
   const running = run();

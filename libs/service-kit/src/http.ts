@@ -9,7 +9,7 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
-import { type Caller, INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-token.ts';
+import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-token.ts';
 import type { Logger } from './logger.ts';
 
 /** Read-your-writes: the gateway sends the positions of the user's own last writes, per source. */
@@ -129,8 +129,8 @@ function accessLog(logger: Logger): RequestHandler {
 
 function internalAuth(secret: string): RequestHandler {
   return (req, _res, next) => {
-    const caller = verifyInternalToken(secret, req.header(INTERNAL_TOKEN_HEADER));
-    if (!caller) {
+    const identity = verifyInternalToken(secret, req.header(INTERNAL_TOKEN_HEADER));
+    if (!identity) {
       next(
         new UnauthorizedError(
           'This service only answers the gateway (missing or invalid internal token)',
@@ -139,13 +139,19 @@ function internalAuth(secret: string): RequestHandler {
       );
       return;
     }
-    callers.set(req, { ...caller, correlationId: caller.correlationId || randomUUID() });
+    const correlationId = req.header(CORRELATION_HEADER);
+    callers.set(req, {
+      ...identity,
+      correlationId: correlationId && correlationId.length <= 100 ? correlationId : randomUUID(),
+    });
     next();
   };
 }
 
 function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
   return async (req, _res, next) => {
+    // Only reads wait: a write decides from the event store, which is never behind.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const wanted = parsePositions(req.header(CONSISTENCY_HEADER));
     if (wanted.size === 0 || consumers.length === 0) return next();
     await Promise.all(

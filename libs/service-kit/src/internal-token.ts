@@ -6,6 +6,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * sign. HMAC-SHA256 over the claims, valid for a short time.
  */
 export const INTERNAL_TOKEN_HEADER = 'x-shiplog-internal-token';
+/** Not part of the signed identity: a per-request id for logs and event metadata. */
+export const CORRELATION_HEADER = 'x-correlation-id';
 
 export interface Caller {
   userId: string | null;
@@ -18,24 +20,41 @@ interface Claims {
   sub: string | null;
   usr: string | null;
   adm: boolean;
-  cid: string;
   exp: number;
 }
 
-export function signInternalToken(secret: string, caller: Caller, ttlSeconds = 60): string {
+export type Identity = Omit<Caller, 'correlationId'>;
+
+export function signInternalToken(secret: string, caller: Identity, ttlSeconds = 60): string {
   const claims: Claims = {
     sub: caller.userId,
     usr: caller.username,
     adm: caller.isAdmin,
-    cid: caller.correlationId,
     exp: Math.floor(Date.now() / 1000) + ttlSeconds,
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${mac(secret, payload)}`;
 }
 
-export function verifyInternalToken(secret: string, token: string | undefined): Caller | null {
+/** Verified tokens, kept until they expire: a user's requests reuse one token (see TokenSigner). */
+const verified = new Map<string, { identity: Identity; exp: number }>();
+
+export function verifyInternalToken(secret: string, token: string | undefined): Identity | null {
   if (!token) return null;
+  const cached = verified.get(`${secret.length}:${token}`);
+  if (cached) {
+    if (cached.exp >= Date.now() / 1000) return cached.identity;
+    verified.delete(`${secret.length}:${token}`);
+  }
+  const identity = verifyUncached(secret, token);
+  if (identity) {
+    if (verified.size > 10_000) verified.clear();
+    verified.set(`${secret.length}:${token}`, { identity: identity.identity, exp: identity.exp });
+  }
+  return identity?.identity ?? null;
+}
+
+function verifyUncached(secret: string, token: string): { identity: Identity; exp: number } | null {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(mac(secret, payload));
@@ -49,13 +68,31 @@ export function verifyInternalToken(secret: string, token: string | undefined): 
   }
   if (typeof claims.exp !== 'number' || claims.exp < Date.now() / 1000) return null;
   return {
-    userId: claims.sub ?? null,
-    username: claims.usr ?? null,
-    isAdmin: claims.adm === true,
-    correlationId: claims.cid,
+    identity: { userId: claims.sub ?? null, username: claims.usr ?? null, isAdmin: claims.adm === true },
+    exp: claims.exp,
   };
 }
 
 function mac(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+/** Signs once per identity and reuses the token for half its life. */
+export class TokenSigner {
+  readonly #secret: string;
+  readonly #tokens = new Map<string, { token: string; renewAt: number }>();
+
+  constructor(secret: string) {
+    this.#secret = secret;
+  }
+
+  token(identity: Identity): string {
+    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}`;
+    const cached = this.#tokens.get(key);
+    if (cached && cached.renewAt > Date.now()) return cached.token;
+    const token = signInternalToken(this.#secret, identity, 60);
+    if (this.#tokens.size > 10_000) this.#tokens.clear();
+    this.#tokens.set(key, { token, renewAt: Date.now() + 30_000 });
+    return token;
+  }
 }

@@ -55,7 +55,7 @@ describe('HTTP app', () => {
   });
   afterAll(() => close?.());
 
-  const token = () => signInternalToken(secret, { userId: 'u1', username: 'ada', isAdmin: false, correlationId: 'c' });
+  const token = () => signInternalToken(secret, { userId: 'u1', username: 'ada', isAdmin: false });
   const call = (path: string, init: RequestInit = {}) =>
     fetch(base + path, {
       ...init,

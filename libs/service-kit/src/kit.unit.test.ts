@@ -8,7 +8,7 @@ import { signInternalToken, verifyInternalToken } from './internal-token.ts';
 import { parseInput } from './validation.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';
-const caller = { userId: 'u1', username: 'ada', isAdmin: false, correlationId: 'c1' };
+const caller = { userId: 'u1', username: 'ada', isAdmin: false };
 
 describe('loadConfig', () => {
   const schema = serviceEnv.superRefine(checkServiceEnv);

@@ -1,0 +1,215 @@
+/**
+ * Projects benchmark (issue 3): GET /api/projects (a user with 20 projects) through the gateway
+ * against a bare Node + pg server answering the same query, at 32 connections; POST /api/projects
+ * throughput; and the projector's lag (append → timeline row) at the 99th percentile.
+ * The app runs as `npm start` runs it: every service and the gateway as processes of their own.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createTestBusNamespace, createTestDatabase } from '@shiplog/testing';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = join(import.meta.dirname, '..');
+
+export interface ProjectsResult {
+  gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  throughputRatio: number;
+  p99Ratio: number;
+  createsPerSecond: number;
+  createP99Ms: number;
+  /** How long the projector took, after the saturated run ended, to catch up. */
+  drainSeconds: number;
+  /** Lag while creates run flat out (the machine saturated). */
+  saturatedLagP50Ms: number;
+  saturatedLagP99Ms: number;
+  /** Lag at a steady 250 creates/s, half the throughput target. */
+  projectorLagP50Ms: number;
+  projectorLagP99Ms: number;
+  projectorSamples: number;
+}
+
+/** Event appended → handled by the activity projector, from the database's own clocks, for one user's events. */
+async function projectorLag(pool: pg.Pool, userId: string) {
+  const { rows } = await pool.query<{ p50: number; p99: number; n: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY lag) AS p99, count(*)::int AS n
+     FROM (SELECT extract(epoch FROM h.handled_at - e.occurred_at) * 1000 AS lag
+           FROM activity.handled_events h JOIN projects.events e ON e.event_id = h.event_id
+           WHERE h.consumer = 'activity-timeline' AND e.data->>'userId' = $1) lags`,
+    [userId],
+  );
+  return { p50: Math.round(rows[0]!.p50 * 10) / 10, p99: Math.round(rows[0]!.p99 * 10) / 10, n: rows[0]!.n };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function load(options: autocannon.Options) {
+  const result = await autocannon({ connections: 32, duration: 10, ...options });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+  };
+}
+
+async function signUp(url: string, username: string): Promise<{ cookie: string; id: string }> {
+  const response = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'bench-password' }),
+  });
+  if (response.status !== 201) throw new Error(`register answered ${response.status}`);
+  return {
+    cookie: response.headers.get('set-cookie')!.split(';')[0]!,
+    id: ((await response.json()) as { id: string }).id,
+  };
+}
+
+export async function runProjects(): Promise<ProjectsResult> {
+  const db = await createTestDatabase('bench_app');
+  const ns = createTestBusNamespace('bench_app');
+  const port = await freePort();
+  const app = await launch(
+    ['scripts/start.ts'],
+    {
+      PORT: String(port),
+      SERVICE_PORT_BASE: String(30_000 + Math.floor(Math.random() * 10_000)),
+      DATABASE_URL: db.url,
+      BUS_NAMESPACE: ns.namespace,
+      SKIP_WEB_BUILD: '1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+      INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
+    },
+    'Shiplog is running',
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool.on('error', () => {});
+  let bare: ChildProcess | undefined;
+  try {
+    const reader = await signUp(url, `reader${Date.now().toString(36)}`);
+    for (let i = 0; i < 20; i++) {
+      const response = await fetch(`${url}/api/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: reader.cookie },
+        body: JSON.stringify({
+          name: `Project ${i}`,
+          description: 'A project with a description of ordinary length.',
+          costEstimate: 1000 * i,
+        }),
+      });
+      if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+    }
+    const list = (await (
+      await fetch(`${url}/api/projects`, { headers: { cookie: reader.cookie } })
+    ).json()) as unknown[];
+    if (list.length !== 20) throw new Error(`expected 20 projects, got ${list.length}`);
+
+    const barePort = await freePort();
+    bare = await launch(
+      ['bench/bare-server.ts'],
+      { DATABASE_URL: db.url, BENCH_USER_ID: reader.id, PORT: String(barePort) },
+      'bare server ready',
+    );
+    const bareUrl = `http://127.0.0.1:${barePort}/api/projects`;
+    const gatewayUrl = `${url}/api/projects`;
+    // Warm both (JIT, pools, caches), then measure each in turn.
+    await load({ url: bareUrl, duration: 3 });
+    await load({ url: gatewayUrl, duration: 3, headers: { cookie: reader.cookie } });
+    const bareResult = await load({ url: bareUrl });
+    const gatewayResult = await load({ url: gatewayUrl, headers: { cookie: reader.cookie } });
+
+    const writer = await signUp(url, `writer${Date.now().toString(36)}`);
+    const creates = await load({
+      url: gatewayUrl,
+      method: 'POST',
+      headers: { cookie: writer.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Benchmark project', description: 'Created under load', status: 'development' }),
+      duration: 10,
+    });
+    // Let the projector drain the saturated run's backlog, so the steady run measures lag, not queue.
+    const drainStart = Date.now();
+    for (;;) {
+      const { rows } = await pool.query<{ drained: boolean }>(
+        `SELECT (SELECT count(*) FROM projects.events) <= (SELECT count(*) FROM activity.handled_events WHERE consumer = 'activity-timeline') AS drained`,
+      );
+      if (rows[0]!.drained) break;
+      if (Date.now() - drainStart > 120_000) throw new Error('the projector did not catch up within 2 minutes');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const drainSeconds = (Date.now() - drainStart) / 1000;
+    const steady = await signUp(url, `steady${Date.now().toString(36)}`);
+    await load({
+      url: gatewayUrl,
+      method: 'POST',
+      headers: { cookie: steady.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Steady project', status: 'planning' }),
+      connections: 8,
+      overallRate: 250,
+      duration: 10,
+    });
+    await new Promise((r) => setTimeout(r, 3000));
+    const saturated = await projectorLag(pool, writer.id);
+    const steadyLag = await projectorLag(pool, steady.id);
+    return {
+      gateway: gatewayResult,
+      bare: bareResult,
+      throughputRatio: Math.round((gatewayResult.requestsPerSecond / bareResult.requestsPerSecond) * 100) / 100,
+      p99Ratio: Math.round((gatewayResult.p99Ms / bareResult.p99Ms) * 100) / 100,
+      createsPerSecond: creates.requestsPerSecond,
+      createP99Ms: creates.p99Ms,
+      drainSeconds,
+      saturatedLagP50Ms: saturated.p50,
+      saturatedLagP99Ms: saturated.p99,
+      projectorLagP50Ms: steadyLag.p50,
+      projectorLagP99Ms: steadyLag.p99,
+      projectorSamples: steadyLag.n,
+    };
+  } finally {
+    if (bare) await stop(bare);
+    await stop(app);
+    await pool.end();
+    await ns.drop();
+    await db.drop();
+  }
+}
