@@ -64,6 +64,42 @@ describe('PostgreSQL event store: late commits', () => {
     expect(seen).toEqual([late, early]);
   });
 
+  it('is not held back by an open transaction that does not append', async () => {
+    await pool.query('CREATE TABLE IF NOT EXISTS gaps.other (x int)');
+    const bystander = await pool.connect();
+    await bystander.query('BEGIN');
+    await bystander.query('INSERT INTO gaps.other VALUES (1)'); // it now holds an older transaction id
+    const id = newId();
+    await store.append(`s-${newId()}`, [event(id)], { expectedRevision: 'no_stream' });
+    const all = await store.readAll({ limit: 100_000 });
+    await bystander.query('ROLLBACK');
+    bystander.release();
+    expect(all.map((e) => e.id)).toContain(id);
+  });
+
+  it('refuses an append in a transaction that wrote before taking the append lock', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO gaps.other VALUES (2)');
+      await expect(
+        store.append(`s-${newId()}`, [event(newId())], { expectedRevision: 'no_stream', transaction: client }),
+      ).rejects.toThrow('call lockForAppend first');
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      await store.lockForAppend(client);
+      await client.query('INSERT INTO gaps.other VALUES (3)');
+      const appended = await store.append(`s-${newId()}`, [event(newId())], {
+        expectedRevision: 'no_stream',
+        transaction: client,
+      });
+      expect(appended.nextExpectedRevision).toBe(0);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  });
+
   it('delivers every event exactly once while many concurrent writers commit in random order', async () => {
     const writers = 16;
     const perWriter = 40;

@@ -28,6 +28,8 @@ export class PostgresEventStore implements EventStore {
   readonly #schema: string;
   readonly #channel: string;
   readonly #pollMs: number;
+  /** Second key of this store's append lock (the first is APPEND_LOCK_CLASS): a hash of the schema. */
+  readonly #lockKey: number;
 
   constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number } = {}) {
     if (!identifier.test(schema)) throw new Error(`Invalid schema name for the event store: ${schema}`);
@@ -35,6 +37,17 @@ export class PostgresEventStore implements EventStore {
     this.#schema = schema;
     this.#channel = `${schema}_events`;
     this.#pollMs = options.pollIntervalMs ?? 100;
+    this.#lockKey = fnv1a(`${schema}.events`);
+  }
+
+  /**
+   * For a caller's transaction that will append (AppendOptions.transaction): take the append lock
+   * before the transaction's first write. Readers only wait for transactions holding it, so the store
+   * must know an appender before it has a transaction id. The append refuses a transaction that wrote
+   * without it.
+   */
+  async lockForAppend(transaction: pg.PoolClient): Promise<void> {
+    await transaction.query('SELECT pg_advisory_xact_lock_shared($1, $2)', [APPEND_LOCK_CLASS, this.#lockKey]);
   }
 
   /** Creates the schema's event tables and the append function; safe to run on every start. */
@@ -71,6 +84,16 @@ export class PostgresEventStore implements EventStore {
         v_count int := cardinality(p_ids);
         v_existing int;
       BEGIN
+        -- Readers' horizon is the oldest transaction holding this lock (see readAll), so an appender
+        -- must hold it before it gets a transaction id.
+        IF pg_current_xact_id_if_assigned() IS NOT NULL AND NOT EXISTS (
+          SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory' AND granted
+            AND classid = ${APPEND_LOCK_CLASS} AND objid = ${this.#lockKey} AND objsubid = 2
+        ) THEN
+          RAISE EXCEPTION USING ERRCODE = 'P0410',
+            MESSAGE = 'this transaction wrote before taking the append lock: call lockForAppend first';
+        END IF;
+        PERFORM pg_advisory_xact_lock_shared(${APPEND_LOCK_CLASS}, ${this.#lockKey});
         SELECT count(*) INTO v_existing FROM ${s}.events WHERE event_id = ANY(p_ids);
         IF v_existing > 0 THEN
           IF v_existing = v_count AND NOT EXISTS (
@@ -108,6 +131,31 @@ export class PostgresEventStore implements EventStore {
 
         PERFORM pg_notify('${this.#channel}', '');
         RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(), currval(pg_get_serial_sequence('${s}.events', 'global_position'));
+      END
+      $fn$;
+
+      -- Reads in global order up to the horizon: the oldest running transaction that holds the append
+      -- lock (transactions that only write read models do not count), or with none, the end of the
+      -- snapshot. VOLATILE under READ COMMITTED: the second statement takes a later snapshot than the
+      -- first, in which every appender older than the horizon has finished. One round trip.
+      CREATE OR REPLACE FUNCTION ${s}.read_events(p_commit xid8, p_prepare bigint, p_limit int)
+      RETURNS SETOF ${s}.events
+      LANGUAGE plpgsql VOLATILE AS $fn$
+      DECLARE
+        v_horizon xid8;
+      BEGIN
+        SELECT coalesce(
+          (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+           WHERE (x::text::numeric % 4294967296)::text IN (
+             SELECT a.backend_xid::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.locktype = 'advisory' AND l.classid = ${APPEND_LOCK_CLASS} AND l.objid = ${this.#lockKey}
+               AND l.objsubid = 2 AND a.backend_xid IS NOT NULL)),
+          pg_snapshot_xmax(pg_current_snapshot()))
+        INTO v_horizon;
+        RETURN QUERY SELECT * FROM ${s}.events e
+          WHERE (e.transaction_id, e.global_position) > (p_commit, p_prepare) AND e.transaction_id < v_horizon
+          ORDER BY e.transaction_id, e.global_position
+          LIMIT p_limit;
       END
       $fn$;
     `);
@@ -161,11 +209,8 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     const result = await this.#pool.query(
-      `SELECT ${columns} FROM ${this.#schema}.events
-       WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY events.transaction_id, events.global_position
-       LIMIT $3`,
+      `SELECT ${columns} FROM ${this.#schema}.read_events($1::xid8, $2::bigint, $3) AS events
+       ORDER BY events.transaction_id, events.global_position`,
       [after.commit.toString(), after.prepare.toString(), options.limit ?? 500],
     );
     return result.rows.map(toRecorded);
@@ -242,6 +287,19 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+/** First key of every store's append lock ('SHLG'); the second is per schema. */
+const APPEND_LOCK_CLASS = 0x53484c47;
+
+/** A positive 31-bit FNV-1a hash: a stable advisory-lock key. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) & 0x7fffffff;
+}
+
 const columns = `event_id, type, data, stream_id, stream_revision, occurred_at, metadata,
   transaction_id::text AS commit_position, global_position`;
 
@@ -291,5 +349,6 @@ function translateConflict(error: unknown, streamId: string, expected: AppendOpt
   }
   // Two first appends to one stream, or the same new event ids racing: the loser sees a unique violation.
   if (pgError.code === '23505') return new ConcurrencyError(streamId, expected, 'unknown');
+  if (pgError.code === 'P0410') return new Error((error as Error).message);
   return error;
 }

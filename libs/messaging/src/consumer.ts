@@ -23,6 +23,11 @@ export interface ConsumerOptions {
   sources: string[];
   handlers: Record<string, Handler>;
   logger: Logger;
+  /**
+   * Runs first in each batch's transaction, before any write: a reaction that appends to a PostgreSQL
+   * event store takes that store's append lock here (PostgresEventStore.lockForAppend).
+   */
+  beforeHandling?: (tx: pg.PoolClient) => Promise<void>;
   /** Fault injection for tests: runs after the commit, before the ack. */
   beforeAck?: (event: BusEvent) => Promise<void> | void;
   ackWaitMs?: number;
@@ -108,6 +113,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       await client.query('BEGIN');
       // Serialises with a projection rebuild of this consumer (see rebuildProjection).
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
+      if (options.beforeHandling) await options.beforeHandling(client);
       const inserted = await client.query<{ event_id: string }>(
         `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
          ON CONFLICT DO NOTHING RETURNING event_id`,

@@ -92,11 +92,27 @@ export async function startService<Env extends ServiceEnv>(
 
   const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
   const parts = await definition.setup(context);
-  const consumers = await Promise.all(
-    [...(definition.projections ?? []), ...(parts.consumers ?? [])].map((c) =>
+  // Reactions may append to this service's store inside their transaction; projections never do, so
+  // only reactions take the append lock (which readers of the store wait for).
+  const lockForAppend =
+    store instanceof PostgresEventStore ? (tx: pg.PoolClient) => store.lockForAppend(tx) : undefined;
+  const consumers = await Promise.all([
+    ...(definition.projections ?? []).map((c) =>
       startConsumer({ bus, pool, schema, name: `${name}-${c.name}`, sources: c.sources, handlers: c.handlers, logger }),
     ),
-  );
+    ...(parts.consumers ?? []).map((c) =>
+      startConsumer({
+        bus,
+        pool,
+        schema,
+        name: `${name}-${c.name}`,
+        sources: c.sources,
+        handlers: c.handlers,
+        logger,
+        beforeHandling: lockForAppend,
+      }),
+    ),
+  ]);
   const app = createHttpApp({
     logger,
     internalTokenSecret,
