@@ -1,9 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
-import { newId } from '@shiplog/events';
 import type { CurrentUser } from '@shiplog/schemas';
 import {
   type Caller,
@@ -129,7 +128,7 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
       userId: user?.id ?? null,
       username: user?.username ?? null,
       isAdmin: user?.isAdmin ?? false,
-      correlationId: newId(),
+      correlationId: randomUUID(),
     };
   };
   const positionsOf = (req: Request): string | undefined => {
@@ -266,24 +265,30 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     }
     Object.assign(headers, services.internalHeaders(callerOf(req), positionsOf(req)));
     const hasBody = !['GET', 'HEAD'].includes(req.method);
-    const upstream = await services
+    // undici writes the service's answer straight into our response (no pipeline/AbortController per call).
+    await services
       .pool(route.service)
-      .request({
-        method: req.method as 'GET',
-        path: req.originalUrl.replace(/^\/api/, ''),
-        headers,
-        body: hasBody ? Readable.from(req) : null,
-      })
+      .stream(
+        {
+          method: req.method as 'GET',
+          path: req.originalUrl.replace(/^\/api/, ''),
+          headers,
+          body: hasBody ? Readable.from(req) : null,
+        },
+        ({ statusCode, headers: upstreamHeaders }) => {
+          rememberPosition(req, upstreamHeaders[POSITION_HEADER]);
+          res.status(statusCode);
+          for (const [name, value] of Object.entries(upstreamHeaders)) {
+            if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
+          }
+          // express-session saves a changed session (new positions) before the response ends.
+          return res;
+        },
+      )
       .catch((error: unknown) => {
+        if (res.headersSent) throw error;
         throw unavailable(route.service, error);
       });
-    rememberPosition(req, upstream.headers[POSITION_HEADER]);
-    res.status(upstream.statusCode);
-    for (const [name, value] of Object.entries(upstream.headers)) {
-      if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
-    }
-    // express-session saves a changed session (new positions) before the response ends.
-    await pipeline(upstream.body, res);
   });
   api.use(errorHandler(logger));
   app.use('/api', api);
