@@ -23,9 +23,10 @@ export interface Relay {
 }
 
 /**
- * Publishes a store's events to JetStream, in store order, one at a time: each publish waits for its
- * acknowledgement before the next, so no event overtakes another. `Nats-Msg-Id` is the event id, so a
- * replay after a restart (crash between publish and checkpoint) is dropped as a duplicate.
+ * Publishes a store's events to JetStream in store order. Publishes are pipelined across event streams
+ * but never within one: each event waits for the previous event of its stream to be acknowledged, so
+ * no event overtakes another of its stream. `Nats-Msg-Id` is the event id, so a replay after a restart
+ * (crash between publish and checkpoint) is dropped as a duplicate.
  * Events marked `publish: false` in the catalog stay in the store.
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
@@ -70,26 +71,54 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const run = async () => {
     try {
       while (!controller.signal.aborted) {
+        // Publishes are pipelined, but chained per event stream: an event is sent only after the
+        // previous one of its stream was acknowledged, so a stream's events can never overtake each
+        // other, even when a publish fails. `reached` moves over the acknowledged prefix only.
+        const inFlight: { position: Position; done: Promise<void>; settled: boolean }[] = [];
+        const lastOfStream = new Map<string, Promise<void>>();
+        let failure: unknown;
+        const advance = () => {
+          while (inFlight[0]?.settled) reached = inFlight.shift()!.position;
+        };
         try {
           const after = await readCheckpoint();
           for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
+            if (failure) throw failure;
+            const entry = { position: event.position, done: Promise.resolve(), settled: false };
             if (isPublished(event.type)) {
               const message = toBusEvent(event, source);
               const h = headers();
               h.set('Shiplog-Position', message.position);
               h.set('Shiplog-Source', source);
-              await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
-                msgID: event.id,
-                headers: h,
+              const previous = lastOfStream.get(event.streamId) ?? Promise.resolve();
+              entry.done = previous.then(async () => {
+                await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
+                  msgID: event.id,
+                  headers: h,
+                });
               });
+              lastOfStream.set(event.streamId, entry.done);
             }
-            reached = event.position;
+            inFlight.push(entry);
+            entry.done.then(
+              () => {
+                entry.settled = true;
+                advance();
+              },
+              (error: unknown) => {
+                failure ??= error;
+              },
+            );
+            if (inFlight.length >= 256) await inFlight[0]!.done;
           }
         } catch (error) {
           if (controller.signal.aborted) return;
           logger.error({ err: error, source }, 'relay failed; resuming from its checkpoint');
+          await Promise.allSettled(inFlight.map((e) => e.done));
           await flush().catch(() => undefined);
           await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
+        } finally {
+          await Promise.allSettled(inFlight.map((e) => e.done));
         }
       }
     } finally {
