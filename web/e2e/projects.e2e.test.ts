@@ -142,3 +142,112 @@ describe('projects in the browser', () => {
     await page.getByText('Deleted project').waitFor();
   });
 });
+
+describe('dashboard extras and activity history', () => {
+  it('shows the payment-return toasts and clears the query string', async () => {
+    await page.goto('/?success=true');
+    await page.getByText('Payment Successful!', { exact: true }).waitFor();
+    await page.waitForURL(`${app.url}/`);
+    await page.goto('/?cancelled=true');
+    await page.getByText('Payment Cancelled', { exact: true }).waitFor();
+    await page.waitForURL(`${app.url}/`);
+  });
+
+  it('records a Quick Update once an admin has activated the subscription', async () => {
+    await page.goto('/projects');
+    await page.getByText('No projects found').waitFor();
+    await page.evaluate(() =>
+      fetch('/api/projects', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Quick App' }),
+      }),
+    );
+    await page.goto('/');
+    await card('Quick App').waitFor();
+    // Without a subscription the button is disabled, with the spec's hint.
+    expect(await card('Quick App').getByRole('button', { name: 'Quick Update' }).isDisabled()).toBe(true);
+    await card('Quick App')
+      .getByText('Quick updates require an active subscription. Please upgrade to use this feature.')
+      .waitFor();
+
+    const userId = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: string }).id);
+    const login = await fetch(`${app.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-e2e-password' }),
+    });
+    const adminCookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const activated = await fetch(`${app.url}/api/admin/users/${userId}/subscription`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie: adminCookie },
+      body: JSON.stringify({ subscriptionStatus: 'active' }),
+    });
+    expect(activated.status).toBe(200);
+
+    await page.reload();
+    const button = card('Quick App').getByRole('button', { name: 'Quick Update' });
+    await expect.poll(() => button.isDisabled()).toBe(false);
+    await button.click();
+    const popover = page.getByRole('dialog');
+    await popover.getByLabel('What changed?').fill('ok');
+    await popover.getByRole('button', { name: 'Save Update' }).click();
+    await popover.getByText('Notes must be at least 3 characters').waitFor();
+    await popover.getByLabel('What changed?').fill('Shipped the login fix');
+    await popover.getByRole('checkbox', { name: 'Redeployed' }).click();
+    // The projects service learns of the subscription from billing's event; retry until it has.
+    await expect
+      .poll(
+        async () => {
+          if (await popover.isVisible()) await popover.getByRole('button', { name: 'Save Update' }).click();
+          return page
+            .getByText('Your changes have been recorded in the project timeline.', { exact: true })
+            .isVisible();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    await page.getByText('Shipped the login fix').waitFor();
+    await expect
+      .poll(() => card('Quick App').getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'))
+      .toBe('true');
+  });
+
+  it('pages Activity History with Load More Activities', async () => {
+    const id = await page.evaluate(async () => {
+      const created = await fetch('/api/projects', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Busy Project' }),
+      });
+      const project = (await created.json()) as { id: string };
+      for (let i = 0; i < 22; i++) {
+        await fetch(`/api/projects/${project.id}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ description: `Revision ${i}` }),
+        });
+      }
+      return project.id;
+    });
+    expect(id).toBeTruthy();
+    const total = await page.evaluate(
+      async () => ((await (await fetch('/api/activities?limit=100')).json()) as unknown[]).length,
+    );
+    expect(total).toBeGreaterThan(20);
+    await page.goto('/activities');
+    const cards = page.getByTestId('activity-card');
+    const loadMore = page.getByRole('button', { name: 'Load More Activities' });
+    await expect.poll(() => cards.count()).toBe(10);
+    await loadMore.click();
+    await expect.poll(() => cards.count()).toBe(20);
+    // Offered while a page comes back full (so a last, empty page may follow a full one), then gone.
+    for (let i = 0; i < 10 && (await loadMore.count()) > 0; i++) {
+      const before = await cards.count();
+      await loadMore.click();
+      await expect.poll(async () => (await cards.count()) > before || (await loadMore.count()) === 0).toBe(true);
+    }
+    await expect.poll(() => cards.count()).toBe(total);
+    expect(await loadMore.count()).toBe(0);
+  });
+});

@@ -11,6 +11,7 @@ import { ActivitiesPage } from './pages/activities-page';
 import { AuthPage } from './pages/auth-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { EditProjectPage } from './pages/edit-project-page';
+import { ErrorPage } from './pages/error-page';
 import { NewProjectPage } from './pages/new-project-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { ProjectDetailPage } from './pages/project-detail-page';
@@ -35,6 +36,7 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
     </>
   ),
   notFoundComponent: NotFoundPage,
+  errorComponent: ErrorPage,
 });
 
 const authRoute = createRoute({
@@ -68,8 +70,11 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     getParentRoute: () => appRoute,
     path,
     staticData: { title: 'Dashboard' },
-    // Return from the payment provider: ?success=true or ?cancelled=true.
-    validateSearch: z.object({ success: z.string().optional(), cancelled: z.string().optional() }),
+    // Return from the payment provider: ?success=true or ?cancelled=true (the router parses them as JSON).
+    validateSearch: z.object({
+      success: z.union([z.boolean(), z.string()]).optional().catch(undefined),
+      cancelled: z.union([z.boolean(), z.string()]).optional().catch(undefined),
+    }),
     component: DashboardPage,
   });
 

@@ -169,12 +169,12 @@ function usePaymentReturnToast() {
   const search = useSearch({ strict: false });
   const navigate = useNavigate();
   useEffect(() => {
-    if (search.success === 'true') {
+    if (String(search.success) === 'true') {
       toast({
         title: 'Payment Successful!',
         description: 'Your subscription is active. Pro features are now available.',
       });
-    } else if (search.cancelled === 'true') {
+    } else if (String(search.cancelled) === 'true') {
       toast({
         title: 'Payment Cancelled',
         description: 'Your payment was cancelled. You can retry anytime.',
