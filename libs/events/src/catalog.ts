@@ -254,3 +254,8 @@ export function eventVersion(type: EventType): number {
 export function isPublished(type: string): boolean {
   return isEventType(type) && catalog[type].publish;
 }
+
+/** Every published event type a service appends: what a consumer of that source subscribes to. */
+export function publishedEventTypesOf(owner: CatalogEntry<z.ZodType>['owner']): EventType[] {
+  return (Object.keys(catalog) as EventType[]).filter((type) => catalog[type].owner === owner && catalog[type].publish);
+}

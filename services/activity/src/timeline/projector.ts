@@ -1,4 +1,4 @@
-import { type DomainEvent, isEventType, parseEventData } from '@shiplog/events';
+import { type DomainEvent, isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
 import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
 import { toTimelineEntry } from './timeline.ts';
 
@@ -52,21 +52,9 @@ const project: Handler = async (busEvent, tx) => {
   );
 };
 
-const projectEvents = [
-  'ProjectCreated',
-  'ProjectUpdated',
-  'ProjectStatusChanged',
-  'ChecklistUpdated',
-  'BackupRecorded',
-  'DeploymentRecorded',
-  'VersionReleased',
-  'QuickUpdateLogged',
-  'ProjectDeleted',
-] as const;
-
 export const timelineProjection: ProjectionDefinition = {
   name: 'timeline',
   sources: ['projects'],
   tables: ['activities', 'project_stats'],
-  handlers: Object.fromEntries(projectEvents.map((type) => [type, project])),
+  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, project])),
 };

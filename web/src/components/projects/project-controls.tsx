@@ -1,4 +1,4 @@
-import { projectFilters, projectSorts } from '@shiplog/schemas';
+import type { projectFilters, projectSorts } from '@shiplog/schemas';
 import { Select } from '../ui/select';
 
 const filterLabels: Record<(typeof projectFilters)[number], string> = {
@@ -15,42 +15,33 @@ const sortLabels: Record<(typeof projectSorts)[number], string> = {
   name_desc: 'Name (Z–A)',
 };
 
-export function ProjectFilterSelect({
-  value,
-  onChange,
-  id,
-}: {
+interface ControlProps {
+  id: string;
   value: string;
   onChange: (value: string) => void;
-  id: string;
-}) {
+}
+
+function OptionsSelect({
+  id,
+  value,
+  onChange,
+  label,
+  options,
+}: ControlProps & { label: string; options: Record<string, string> }) {
   return (
-    <Select id={id} aria-label="Filter by status" value={value} onChange={(e) => onChange(e.target.value)}>
-      {projectFilters.map((f) => (
-        <option key={f} value={f}>
-          {filterLabels[f]}
+    <Select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      {Object.entries(options).map(([option, text]) => (
+        <option key={option} value={option}>
+          {text}
         </option>
       ))}
     </Select>
   );
 }
 
-export function ProjectSortSelect({
-  value,
-  onChange,
-  id,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  id: string;
-}) {
-  return (
-    <Select id={id} aria-label="Sort projects" value={value} onChange={(e) => onChange(e.target.value)}>
-      {projectSorts.map((s) => (
-        <option key={s} value={s}>
-          {sortLabels[s]}
-        </option>
-      ))}
-    </Select>
-  );
-}
+export const ProjectFilterSelect = (props: ControlProps) => (
+  <OptionsSelect {...props} label="Filter by status" options={filterLabels} />
+);
+export const ProjectSortSelect = (props: ControlProps) => (
+  <OptionsSelect {...props} label="Sort projects" options={sortLabels} />
+);

@@ -1,4 +1,4 @@
-import { isEventType, parseEventData } from '@shiplog/events';
+import { isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
 import type { Project } from '@shiplog/schemas';
 import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
@@ -31,23 +31,11 @@ const apply: Handler = async (event, tx) => {
   }
 };
 
-const projectEvents = [
-  'ProjectCreated',
-  'ProjectUpdated',
-  'ProjectStatusChanged',
-  'ChecklistUpdated',
-  'BackupRecorded',
-  'DeploymentRecorded',
-  'VersionReleased',
-  'QuickUpdateLogged',
-  'ProjectDeleted',
-] as const;
-
 export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',
   sources: ['projects'],
   tables: ['project_list'],
-  handlers: Object.fromEntries(projectEvents.map((type) => [type, apply])),
+  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
 };
 
 /** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */
