@@ -9,10 +9,11 @@ import { billingService } from '@shiplog/billing';
 import { identityService } from '@shiplog/identity';
 import { publishedEvents, rebuildProjection } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
+import { remindersService } from '@shiplog/reminders';
 import { checkServiceEnv, loadConfig, openEventStore, type ServiceName, serviceEnv } from '@shiplog/service-kit';
 import pg from 'pg';
 
-const services = [identityService, billingService, projectsService, activityService];
+const services = [identityService, billingService, projectsService, remindersService, activityService];
 
 export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,

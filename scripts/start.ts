@@ -17,6 +17,7 @@ const root = join(import.meta.dirname, '..');
 const services = [
   { name: 'identity', offset: 1 },
   { name: 'projects', offset: 2 },
+  { name: 'reminders', offset: 3 },
   { name: 'billing', offset: 4 },
   { name: 'activity', offset: 7 },
 ] as const;

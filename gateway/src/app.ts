@@ -43,6 +43,7 @@ export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
+  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
 ];
 
 interface ApiRoute {
@@ -53,7 +54,7 @@ interface ApiRoute {
 }
 
 /** Services the gateway depends on today: its /readyz checks each. */
-export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'activity'];
+export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'activity'];
 
 /** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
 const forwardedRequestHeaders = [

@@ -316,7 +316,7 @@ describe('gateway boundaries', () => {
     const ready = await fetch(`${backend.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
-      checks: { redis: 'ok', identity: 'ok', billing: 'ok', projects: 'ok', activity: 'ok' },
+      checks: { redis: 'ok', identity: 'ok', billing: 'ok', projects: 'ok', reminders: 'ok', activity: 'ok' },
     });
   });
 });

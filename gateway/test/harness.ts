@@ -3,6 +3,7 @@ import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { identityService } from '@shiplog/identity';
 import { projectsService } from '@shiplog/projects';
+import { remindersService } from '@shiplog/reminders';
 import { type RunningService, startService } from '@shiplog/service-kit';
 import { createTestBusNamespace, createTestDatabase, natsUrl, redisUrl } from '@shiplog/testing';
 import { startGateway } from '../src/server.ts';
@@ -27,13 +28,20 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
-  const [identity, billing, projects, activity] = await Promise.all([
+  const [identity, billing, projects, reminders, activity] = await Promise.all([
     startService(identityService, serviceEnv),
     startService(billingService, serviceEnv),
     startService(projectsService, serviceEnv),
+    startService(remindersService, serviceEnv),
     startService(activityService, serviceEnv),
   ]);
-  const services: RunningService<never>[] = [identity as never, billing as never, projects as never, activity as never];
+  const services: RunningService<never>[] = [
+    identity,
+    billing,
+    projects,
+    reminders,
+    activity,
+  ] as RunningService<never>[];
   const gateway = await startGateway({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -45,6 +53,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     BILLING_URL: billing.url,
     PROJECTS_URL: projects.url,
     ACTIVITY_URL: activity.url,
+    REMINDERS_URL: reminders.url,
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
@@ -55,6 +64,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     identity,
     billing,
     projects,
+    reminders,
     activity,
     databaseUrl: db.url,
     busNamespace: bus.namespace,

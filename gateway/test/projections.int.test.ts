@@ -98,6 +98,7 @@ describe('projections', () => {
       'activity-timeline',
       'projects-project-list',
       'projects-subscriptions',
+      'reminders-reminder-list',
     ]);
     expect(await snapshot()).toEqual(live);
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * previous one, so old stored events keep loading.
  */
 interface CatalogEntry<S extends z.ZodType> {
-  owner: 'identity' | 'billing' | 'projects';
+  owner: 'identity' | 'billing' | 'projects' | 'reminders';
   version: number;
   publish: boolean;
   schema: S;
@@ -31,6 +31,20 @@ const checklist = z.object({
   backedUp: z.boolean(),
   hasTests: z.boolean(),
 });
+const reminderTime = z.enum([
+  'at_time',
+  '5_minutes_before',
+  '15_minutes_before',
+  '30_minutes_before',
+  '1_hour_before',
+  '3_hours_before',
+  '6_hours_before',
+  '12_hours_before',
+  '1_day_before',
+  '2_days_before',
+  '1_week_before',
+]);
+const reminderFrequency = z.enum(['once', 'daily', 'weekly', 'monthly']);
 const socialLinks = z.object({
   github: z.string().optional(),
   website: z.string().optional(),
@@ -221,6 +235,87 @@ export const catalog = {
     version: 1,
     publish: true,
     schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
+  }),
+
+  // reminders — `reminder-<id>` streams. Each names its project (and its name, for the timeline).
+  ReminderAdded: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      description: z.string().nullable(),
+      dueDate: isoDate,
+      reminderTimes: z.array(reminderTime).min(1),
+      frequency: reminderFrequency,
+      isCompleted: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  ReminderUpdated: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      changes: z
+        .object({
+          title: z.string(),
+          description: z.string().nullable(),
+          dueDate: isoDate,
+          reminderTimes: z.array(reminderTime).min(1),
+          frequency: reminderFrequency,
+        })
+        .partial(),
+      at: isoDate,
+    }),
+  }),
+  ReminderCompleted: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      at: isoDate,
+    }),
+  }),
+  ReminderReactivated: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      at: isoDate,
+    }),
+  }),
+  ReminderDeleted: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      title: z.string(),
+      reason: z.enum(['user', 'project_deleted']),
+      at: isoDate,
+    }),
   }),
 } as const;
 

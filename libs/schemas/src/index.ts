@@ -1,2 +1,3 @@
 export * from './auth.ts';
 export * from './projects.ts';
+export * from './reminders.ts';

@@ -148,25 +148,39 @@ function internalAuth(secret: string): RequestHandler {
   };
 }
 
+const catchUps = new WeakMap<Request, () => Promise<void>>();
+
+/**
+ * Waits until this service's consumers have handled the caller's own earlier writes. Reads do it
+ * before their handler; a write that decides from a projection of another service's events (is this
+ * the caller's project?) calls it itself.
+ */
+export async function catchUp(req: Request): Promise<void> {
+  await catchUps.get(req)?.();
+}
+
 function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
   return async (req, _res, next) => {
-    // Only reads wait: a write decides from the event store, which is never behind.
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const wanted = parsePositions(req.header(CONSISTENCY_HEADER));
     if (wanted.size === 0 || consumers.length === 0) return next();
-    await Promise.all(
-      consumers.flatMap((consumer) =>
-        [...wanted].map(async ([source, position]) => {
-          if (!consumer.sources.includes(source)) return;
-          const caughtUp = await consumer.waitForPosition(source, position, 2000);
-          if (!caughtUp)
-            logger.warn(
-              { consumer: consumer.name, source },
-              'read-your-writes wait timed out; answering with older data',
-            );
-        }),
-      ),
-    );
+    const wait = async () => {
+      await Promise.all(
+        consumers.flatMap((consumer) =>
+          [...wanted].map(async ([source, position]) => {
+            if (!consumer.sources.includes(source)) return;
+            const caughtUp = await consumer.waitForPosition(source, position, 2000);
+            if (!caughtUp)
+              logger.warn(
+                { consumer: consumer.name, source },
+                'read-your-writes wait timed out; answering with older data',
+              );
+          }),
+        ),
+      );
+    };
+    catchUps.set(req, wait);
+    // Reads wait here; a write decides from the event store, which is never behind.
+    if (req.method === 'GET' || req.method === 'HEAD') await wait();
     next();
   };
 }

@@ -4,7 +4,7 @@ import { toTimelineEntry } from './timeline.ts';
 
 /**
  * The activity projector: timeline rows and the dashboard counters' project table, from the projects
- * service's events. Idempotent (a row's id is its event's id) and deterministic (times come from the
+ * and reminders services' events. Idempotent (a row's id is its event's id) and deterministic (times come from the
  * events), so a rebuild reproduces the live tables exactly.
  */
 const project: Handler = async (busEvent, tx) => {
@@ -54,7 +54,9 @@ const project: Handler = async (busEvent, tx) => {
 
 export const timelineProjection: ProjectionDefinition = {
   name: 'timeline',
-  sources: ['projects'],
+  sources: ['projects', 'reminders'],
   tables: ['activities', 'project_stats'],
-  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, project])),
+  handlers: Object.fromEntries(
+    [...publishedEventTypesOf('projects'), ...publishedEventTypesOf('reminders')].map((type) => [type, project]),
+  ),
 };

@@ -142,6 +142,50 @@ export function toTimelineEntry(event: DomainEvent): TimelineEntry | null {
         details: `Deleted project: ${d.name}`,
       });
     }
+    case 'ReminderAdded': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'reminder_added',
+        action: 'created',
+        details: `Added reminder "${d.title}": ${d.projectName}`,
+        metadata: { reminderId: d.reminderId, dueDate: d.dueDate },
+      });
+    }
+    case 'ReminderUpdated': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'reminder_updated',
+        action: 'updated',
+        details: `Updated reminder "${d.title}": ${d.projectName}`,
+        metadata: { reminderId: d.reminderId, fields: Object.keys(d.changes) },
+      });
+    }
+    case 'ReminderCompleted': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'reminder_completed',
+        action: 'completed',
+        details: `Completed reminder "${d.title}": ${d.projectName}`,
+        metadata: { reminderId: d.reminderId },
+      });
+    }
+    case 'ReminderReactivated': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'reminder_updated',
+        action: 'updated',
+        details: `Reactivated reminder "${d.title}": ${d.projectName}`,
+        metadata: { reminderId: d.reminderId },
+      });
+    }
     default:
       return null;
   }

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@shiplog/service-kit';
+import { remindersService } from './service.ts';
+
+await runServiceProcess(remindersService);

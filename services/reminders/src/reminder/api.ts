@@ -1,0 +1,108 @@
+import { NotFoundError } from '@shiplog/errors';
+import { isId, newId } from '@shiplog/events';
+import { createReminderSchema, notificationTimeOptions, updateReminderSchema } from '@shiplog/schemas';
+import {
+  callerOf,
+  catchUp,
+  handleCommand,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Request, Response, Router } from 'express';
+import type { RemindersEnv } from '../env.ts';
+import { findOwnedProject } from '../read-models/projects.ts';
+import { findReminder, listReminders } from '../read-models/reminder-list.ts';
+import { type ReminderCommand, reminderDecider } from './decide.ts';
+import { reminderStream, toView } from './reminder.ts';
+
+export function remindersApi(context: ServiceContext<RemindersEnv>) {
+  const { store, pool } = context;
+
+  function idOf(req: Request, param: 'id' | 'projectId'): string {
+    const id = req.params[param];
+    if (!isId(id))
+      throw new NotFoundError(
+        param === 'id' ? 'Reminder not found' : 'Project not found',
+        param === 'id' ? 'REMINDER_NOT_FOUND' : 'PROJECT_NOT_FOUND',
+      );
+    return id;
+  }
+
+  async function run(req: Request, res: Response, reminderId: string, command: ReminderCommand) {
+    const caller = callerOf(req);
+    const result = await handleCommand(store, reminderStream(reminderId), reminderDecider, command, {
+      userId: caller.userId,
+      correlationId: caller.correlationId,
+    });
+    if (result.position) reportPosition(res, 'reminders', result.position);
+    if (result.state.lifecycle !== 'active') throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
+    return toView(result.state);
+  }
+
+  function routes(router: Router) {
+    router.get('/reminders', async (req, res) => {
+      res.json(await listReminders(pool, requireUserId(req)));
+    });
+
+    router.get('/reminders/options/notification-times', (_req, res) => {
+      res.json(notificationTimeOptions);
+    });
+
+    router.get('/reminders/project/:projectId', async (req, res) => {
+      const userId = requireUserId(req);
+      const project = await findOwnedProject(pool, idOf(req, 'projectId'));
+      if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      res.json(await listReminders(pool, userId, project.id));
+    });
+
+    router.get('/reminders/:id', async (req, res) => {
+      const reminder = await findReminder(pool, requireUserId(req), idOf(req, 'id'));
+      if (!reminder) throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
+      res.json(reminder);
+    });
+
+    router.post('/reminders', async (req, res) => {
+      const userId = requireUserId(req);
+      const input = parseInput(createReminderSchema, req.body);
+      // The project may have been created a moment ago: wait for our view of projects to include it.
+      await catchUp(req);
+      const project = isId(input.projectId) ? await findOwnedProject(pool, input.projectId) : null;
+      const reminderId = newId();
+      res
+        .status(201)
+        .json(await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }));
+    });
+
+    router.patch('/reminders/:id', async (req, res) => {
+      const userId = requireUserId(req);
+      const input = parseInput(updateReminderSchema, req.body);
+      res.json(await run(req, res, idOf(req, 'id'), { type: 'UpdateReminder', userId, input }));
+    });
+
+    router.post('/reminders/:id/complete', async (req, res) => {
+      res.json(await run(req, res, idOf(req, 'id'), { type: 'CompleteReminder', userId: requireUserId(req) }));
+    });
+
+    router.post('/reminders/:id/reactivate', async (req, res) => {
+      res.json(await run(req, res, idOf(req, 'id'), { type: 'ReactivateReminder', userId: requireUserId(req) }));
+    });
+
+    router.delete('/reminders/:id', async (req, res) => {
+      const userId = requireUserId(req);
+      const caller = callerOf(req);
+      const result = await handleCommand(
+        store,
+        reminderStream(idOf(req, 'id')),
+        reminderDecider,
+        { type: 'DeleteReminder', userId, reason: 'user' },
+        { userId: caller.userId, correlationId: caller.correlationId },
+      );
+      if (result.position) reportPosition(res, 'reminders', result.position);
+      res.status(204).end();
+    });
+  }
+
+  return { routes };
+}

@@ -1,0 +1,119 @@
+import { NotFoundError } from '@shiplog/errors';
+import type { CreateReminderInput, UpdateReminderInput } from '@shiplog/schemas';
+import type { Decider } from '@shiplog/service-kit';
+import { type ActiveReminder, evolveReminder, initialReminder, type Reminder, type ReminderEvent } from './reminder.ts';
+
+/** The project a new reminder attaches to, as the service's projection of project ownership knows it. */
+export interface OwnedProject {
+  id: string;
+  userId: string;
+  name: string;
+}
+
+export type ReminderCommand =
+  | {
+      type: 'AddReminder';
+      reminderId: string;
+      userId: string;
+      project: OwnedProject | null;
+      input: CreateReminderInput;
+    }
+  | { type: 'UpdateReminder'; userId: string; input: UpdateReminderInput }
+  | { type: 'CompleteReminder'; userId: string }
+  | { type: 'ReactivateReminder'; userId: string }
+  | { type: 'DeleteReminder'; userId: string; reason: 'user' | 'project_deleted' };
+
+const reminderNotFound = () => new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
+
+/** Someone else's reminder, a deleted one and a missing one all answer the same 404. */
+function ownReminder(state: Reminder, userId: string): ActiveReminder {
+  if (state.lifecycle !== 'active' || state.userId !== userId) throw reminderNotFound();
+  return state;
+}
+
+export function decideReminder(command: ReminderCommand, state: Reminder, now: Date): ReminderEvent[] {
+  const at = now.toISOString();
+  if (command.type === 'AddReminder') {
+    // A reminder attaches only to one of the user's own projects.
+    if (state.lifecycle !== 'none' || !command.project || command.project.userId !== command.userId) {
+      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    }
+    const { input, project } = command;
+    return [
+      {
+        type: 'ReminderAdded',
+        data: {
+          reminderId: command.reminderId,
+          userId: command.userId,
+          projectId: project.id,
+          projectName: project.name,
+          title: input.title,
+          description: input.description,
+          dueDate: input.dueDate.toISOString(),
+          reminderTimes: input.reminderTimes,
+          frequency: input.frequency,
+          isCompleted: input.isCompleted,
+          at,
+        },
+      },
+    ];
+  }
+  const reminder = ownReminder(state, command.userId);
+  const base = {
+    reminderId: reminder.id,
+    userId: reminder.userId,
+    projectId: reminder.projectId,
+    projectName: reminder.projectName,
+    title: reminder.title,
+  };
+  switch (command.type) {
+    case 'UpdateReminder': {
+      const { input } = command;
+      const changes: Extract<ReminderEvent, { type: 'ReminderUpdated' }>['data']['changes'] = {};
+      if (input.title !== undefined && input.title !== reminder.title) changes.title = input.title;
+      if (input.description !== undefined && input.description !== reminder.description)
+        changes.description = input.description;
+      if (input.dueDate !== undefined && input.dueDate.toISOString() !== reminder.dueDate)
+        changes.dueDate = input.dueDate.toISOString();
+      if (input.reminderTimes !== undefined && input.reminderTimes.join() !== reminder.reminderTimes.join())
+        changes.reminderTimes = input.reminderTimes;
+      if (input.frequency !== undefined && input.frequency !== reminder.frequency) changes.frequency = input.frequency;
+      const events: ReminderEvent[] = [];
+      if (Object.keys(changes).length > 0)
+        events.push({
+          type: 'ReminderUpdated',
+          data: { ...base, title: changes.title ?? reminder.title, changes, at },
+        });
+      // The edit form's isCompleted box completes or reactivates.
+      if (input.isCompleted === true && !reminder.isCompleted)
+        events.push({ type: 'ReminderCompleted', data: { ...base, title: changes.title ?? reminder.title, at } });
+      if (input.isCompleted === false && reminder.isCompleted)
+        events.push({ type: 'ReminderReactivated', data: { ...base, title: changes.title ?? reminder.title, at } });
+      return events;
+    }
+    case 'CompleteReminder':
+      return reminder.isCompleted ? [] : [{ type: 'ReminderCompleted', data: { ...base, at } }];
+    case 'ReactivateReminder':
+      return reminder.isCompleted ? [{ type: 'ReminderReactivated', data: { ...base, at } }] : [];
+    case 'DeleteReminder':
+      return [
+        {
+          type: 'ReminderDeleted',
+          data: {
+            reminderId: reminder.id,
+            userId: reminder.userId,
+            projectId: reminder.projectId,
+            title: reminder.title,
+            reason: command.reason,
+            at,
+          },
+        },
+      ];
+  }
+}
+
+export const reminderDecider: Decider<Reminder, ReminderCommand, ReminderEvent> = {
+  initialState: initialReminder,
+  evolve: evolveReminder,
+  decide: decideReminder,
+};

@@ -1,0 +1,80 @@
+import type { EventOf } from '@shiplog/events';
+import type { ReminderFrequency, ReminderTime, Reminder as ReminderView } from '@shiplog/schemas';
+
+export type ReminderEvent =
+  | EventOf<'ReminderAdded'>
+  | EventOf<'ReminderUpdated'>
+  | EventOf<'ReminderCompleted'>
+  | EventOf<'ReminderReactivated'>
+  | EventOf<'ReminderDeleted'>;
+
+export interface ActiveReminder {
+  lifecycle: 'active';
+  id: string;
+  userId: string;
+  projectId: string;
+  projectName: string;
+  title: string;
+  description: string | null;
+  dueDate: string;
+  reminderTimes: ReminderTime[];
+  frequency: ReminderFrequency;
+  isCompleted: boolean;
+  emailsSent: Record<string, string>;
+  lastSentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A reminder, folded from its `reminder-<id>` stream. */
+export type Reminder =
+  | { lifecycle: 'none' }
+  | ActiveReminder
+  | { lifecycle: 'deleted'; id: string; userId: string; projectId: string };
+
+export const initialReminder = (): Reminder => ({ lifecycle: 'none' });
+
+export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder {
+  if (event.type === 'ReminderAdded') {
+    const d = event.data;
+    return {
+      lifecycle: 'active',
+      id: d.reminderId,
+      userId: d.userId,
+      projectId: d.projectId,
+      projectName: d.projectName,
+      title: d.title,
+      description: d.description,
+      dueDate: d.dueDate,
+      reminderTimes: d.reminderTimes,
+      frequency: d.frequency,
+      isCompleted: d.isCompleted,
+      emailsSent: {},
+      lastSentAt: null,
+      createdAt: d.at,
+      updatedAt: d.at,
+    };
+  }
+  if (state.lifecycle !== 'active') return state;
+  switch (event.type) {
+    case 'ReminderUpdated':
+      return { ...state, ...event.data.changes, updatedAt: event.data.at };
+    case 'ReminderCompleted':
+      return { ...state, isCompleted: true, updatedAt: event.data.at };
+    case 'ReminderReactivated':
+      return { ...state, isCompleted: false, updatedAt: event.data.at };
+    case 'ReminderDeleted':
+      return { lifecycle: 'deleted', id: state.id, userId: state.userId, projectId: state.projectId };
+  }
+}
+
+export function toView(reminder: ActiveReminder): ReminderView {
+  const { lifecycle: _lifecycle, ...view } = reminder;
+  return view;
+}
+
+export function fromView(view: ReminderView): ActiveReminder {
+  return { lifecycle: 'active', ...view };
+}
+
+export const reminderStream = (reminderId: string) => `reminder-${reminderId}`;

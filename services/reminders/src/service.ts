@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import type { ServiceDefinition } from '@shiplog/service-kit';
+import { type RemindersEnv, remindersEnv } from './env.ts';
+import { projectsReaction } from './read-models/projects.ts';
+import { reminderListProjection } from './read-models/reminder-list.ts';
+import { remindersApi } from './reminder/api.ts';
+
+/** reminders: dated reminders on projects. Streams `reminder-<id>`. */
+export const remindersService: ServiceDefinition<RemindersEnv> = {
+  name: 'reminders',
+  env: remindersEnv,
+  migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  projections: [reminderListProjection],
+  setup(context) {
+    return { routes: remindersApi(context).routes, consumers: [projectsReaction(context)] };
+  },
+};
