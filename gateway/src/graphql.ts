@@ -69,6 +69,16 @@ const typeDefs = /* GraphQL */ `
     timestamp: String!
   }
 
+  type Reminder {
+    id: ID!
+    projectId: ID!
+    projectName: String!
+    title: String!
+    description: String
+    dueDate: String!
+    isCompleted: Boolean!
+  }
+
   type Dashboard {
     user: User!
     counters: Counters!
@@ -76,6 +86,8 @@ const typeDefs = /* GraphQL */ `
     projects(filter: ProjectFilter = all, sort: ProjectSort = newest, limit: Int = 6): [Project!]!
     "The newest activities (default 3)."
     recentActivities(limit: Int = 3): [Activity!]!
+    "Active reminders by due date (default 5), each with its project's name."
+    upcomingReminders(limit: Int = 5): [Reminder!]!
   }
 
   type Query {
@@ -98,7 +110,7 @@ export function createGraphql(options: {
 
   async function fetchJson<T>(
     context: Context,
-    service: 'identity' | 'billing' | 'projects' | 'activity',
+    service: 'identity' | 'billing' | 'projects' | 'reminders' | 'activity',
     path: string,
   ): Promise<T> {
     const result = await services.call<T>(service, {
@@ -139,6 +151,17 @@ export function createGraphql(options: {
             counters: fetchJson(context, 'activity', '/dashboard/counters'),
             projects: async ({ filter, sort, limit }: { filter: string; sort: string; limit: number }) =>
               arrangeProjects(await projects, { filter, sort }).slice(0, Math.max(0, Math.min(limit, 100))),
+            upcomingReminders: async ({ limit }: { limit: number }) => {
+              const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string }[]>(
+                context,
+                'reminders',
+                '/reminders',
+              );
+              return reminders
+                .filter((r) => !r.isCompleted)
+                .sort((a, b) => a.dueDate.localeCompare(b.dueDate))
+                .slice(0, Math.max(0, Math.min(limit, 100)));
+            },
             recentActivities: async ({ limit }: { limit: number }) => {
               const rows = await fetchJson<Record<string, unknown>[]>(
                 context,

@@ -83,3 +83,30 @@ describe('dashboard GraphQL query', () => {
     ).toBe(400);
   });
 });
+
+describe('dashboard upcoming reminders', () => {
+  it('lists active reminders by due date, at most 5, each with its project name', async () => {
+    const client = new Client(backend.url);
+    await client.post('/api/register', { username: uniqueUsername('rem'), password: 'secret1' });
+    const project = (await client.post('/api/projects', { name: 'Reminder Host' })).body;
+    const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const ids: string[] = [];
+    for (const days of [6, 2, 4, 1, 5, 3]) {
+      ids.push(
+        (await client.post('/api/reminders', { projectId: project.id, title: `In ${days} days`, dueDate: dueIn(days) }))
+          .body.id,
+      );
+    }
+    await client.post(`/api/reminders/${ids[3]}/complete`);
+    const response = await client.post('/api/graphql', {
+      query: '{ dashboard { upcomingReminders { title projectName isCompleted } } }',
+    });
+    expect(response.body.data.dashboard.upcomingReminders).toEqual(
+      ['In 2 days', 'In 3 days', 'In 4 days', 'In 5 days', 'In 6 days'].map((title) => ({
+        title,
+        projectName: 'Reminder Host',
+        isCompleted: false,
+      })),
+    );
+  });
+});

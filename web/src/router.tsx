@@ -16,6 +16,8 @@ import { NewProjectPage } from './pages/new-project-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { ProjectDetailPage } from './pages/project-detail-page';
 import { ProjectsPage } from './pages/projects-page';
+import { ReminderCompletePage } from './pages/reminder-complete-page';
+import { RemindersPage } from './pages/reminders-page';
 import { SectionPage } from './pages/section-page';
 
 declare module '@tanstack/react-router' {
@@ -107,8 +109,16 @@ const adminRoute = createRoute({
   component: SectionPage,
 });
 
+// Reached from an email: it checks the session itself, to say 'Please log in' and come back after.
+const reminderCompleteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reminders/$id/complete',
+  component: ReminderCompletePage,
+});
+
 const routeTree = rootRoute.addChildren([
   authRoute,
+  reminderCompleteRoute,
   appRoute.addChildren([
     dashboard('/'),
     dashboard('/dashboard'),
@@ -117,7 +127,7 @@ const routeTree = rootRoute.addChildren([
     page('/projects/$id', 'Project', ProjectDetailPage),
     page('/projects/edit/$id', 'Edit Project', EditProjectPage),
     page('/activities', 'Activity History', ActivitiesPage),
-    section('/reminders', 'Reminders'),
+    page('/reminders', 'Reminders', RemindersPage),
     section('/profile', 'Profile'),
     section('/settings', 'Settings'),
     section('/subscription', 'Subscription'),

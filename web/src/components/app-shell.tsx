@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useRouteContext } from '@tanstack/react-router';
 import {
   Bell,
@@ -20,6 +21,8 @@ import {
 import { type ComponentType, useState } from 'react';
 import { useLogout } from '../hooks/use-auth';
 import { PageTitleProvider, usePageTitleOverride } from '../lib/page-title';
+import { bellRemindersQuery } from '../lib/queries';
+import { activeByDueDate, relativeDueLabel } from '../lib/reminders';
 import { type Theme, useTheme } from '../lib/theme';
 import { cn, initials } from '../lib/utils';
 import { Logo } from './logo';
@@ -243,16 +246,21 @@ function ThemeMenu() {
   );
 }
 
-/** The bell; reminders arrive with the reminders service, until then the count is 0. */
+/** The bell: active reminders, refreshed every 60 s; a failure shows as an empty list (spec/core.md §2, §7). */
 function NotificationsBell() {
-  const count = 0;
+  const { data } = useQuery(bellRemindersQuery);
+  const active = activeByDueDate(data ?? []);
+  const count = active.length;
   return (
     <Popover>
       <PopoverTrigger asChild>
         <Button variant="ghost" size="icon" aria-label={`Notifications (${count})`} className="relative">
           <Bell className="size-5" />
           {count > 0 ? (
-            <span className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-bold text-destructive-foreground">
+            <span
+              data-testid="bell-count"
+              className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-bold text-destructive-foreground"
+            >
               {count > 9 ? '9+' : count}
             </span>
           ) : null}
@@ -261,7 +269,29 @@ function NotificationsBell() {
       <PopoverContent>
         <p className="font-semibold">Notifications</p>
         <p className="text-sm text-muted-foreground">You have {count} active reminders</p>
-        <p className="mt-4 text-center text-sm text-muted-foreground">No active reminders</p>
+        {count === 0 ? (
+          <p className="mt-4 text-center text-sm text-muted-foreground">No active reminders</p>
+        ) : (
+          <ul className="mt-3 space-y-1">
+            {active.slice(0, 5).map((reminder) => (
+              <li key={reminder.id}>
+                <Link
+                  to="/projects/$id"
+                  params={{ id: reminder.projectId }}
+                  className="block rounded-md px-2 py-1.5 hover:bg-accent"
+                >
+                  <span className="block text-sm font-medium">{reminder.title}</span>
+                  <span className="block text-xs text-muted-foreground">Due: {relativeDueLabel(reminder.dueDate)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        {count > 5 ? (
+          <Button variant="link" asChild className="mt-2 w-full">
+            <Link to="/reminders">View all reminders</Link>
+          </Button>
+        ) : null}
       </PopoverContent>
     </Popover>
   );

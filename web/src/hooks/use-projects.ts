@@ -32,7 +32,7 @@ export function onDashboardChanged(listener: () => void): () => void {
   dashboardListeners.add(listener);
   return () => dashboardListeners.delete(listener);
 }
-function dashboardChanged() {
+export function dashboardChanged() {
   for (const listener of dashboardListeners) listener();
 }
 

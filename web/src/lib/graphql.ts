@@ -46,6 +46,15 @@ export const DASHBOARD_QUERY = gql`
         createdAt
         updatedAt
       }
+      upcomingReminders {
+        id
+        projectId
+        projectName
+        title
+        description
+        dueDate
+        isCompleted
+      }
       recentActivities {
         id
         projectId

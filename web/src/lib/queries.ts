@@ -1,4 +1,4 @@
-import type { CurrentUser, Project } from '@shiplog/schemas';
+import { type CurrentUser, notificationTimeOptions, type Project, type Reminder } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
 
@@ -75,3 +75,44 @@ export const activitiesInfiniteQuery = (userId: string | undefined) =>
     getNextPageParam: (lastPage, _pages, lastPageParam) =>
       lastPage.length >= ACTIVITY_PAGE_SIZE ? lastPageParam + 1 : undefined,
   });
+
+export const remindersQuery = queryOptions({
+  queryKey: ['reminders'],
+  queryFn: () => apiRequest<Reminder[]>('GET', '/api/reminders'),
+});
+
+/** The bell: refreshed every 60 s; any failure is logged and shows as an empty list (spec/core.md §7). */
+export const bellRemindersQuery = queryOptions({
+  queryKey: ['reminders', 'bell'],
+  queryFn: async () => {
+    try {
+      return await apiRequest<Reminder[]>('GET', '/api/reminders');
+    } catch (error) {
+      console.error('Could not load reminders for the bell', error);
+      return [] as Reminder[];
+    }
+  },
+  refetchInterval: 60_000,
+});
+
+export const projectRemindersQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['reminders', 'project', projectId],
+    queryFn: () => apiRequest<Reminder[]>('GET', `/api/reminders/project/${projectId}`),
+  });
+
+export const reminderQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['reminders', 'one', id],
+    queryFn: () => apiRequest<Reminder>('GET', `/api/reminders/${id}`),
+  });
+
+/** The eleven reminder times; on failure, the built-in list (spec/core.md §7). */
+export const notificationTimesQuery = queryOptions({
+  queryKey: ['reminders', 'notification-times'],
+  queryFn: () =>
+    apiRequest<{ value: string; label: string }[]>('GET', '/api/reminders/options/notification-times').catch(
+      () => notificationTimeOptions,
+    ),
+  staleTime: Number.POSITIVE_INFINITY,
+});

@@ -1,4 +1,4 @@
-import type { Project } from '@shiplog/schemas';
+import type { Project, Reminder } from '@shiplog/schemas';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -6,6 +6,7 @@ import { useQuery } from 'urql';
 import { ActivityCard } from '../components/activity/activity-card';
 import { ProjectCard } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
+import { ReminderListState } from '../components/reminders/reminder-list';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -13,6 +14,7 @@ import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
 import { DASHBOARD_QUERY } from '../lib/graphql';
 import type { Activity } from '../lib/queries';
+import { dueBadge } from '../lib/reminders';
 
 interface DashboardData {
   dashboard: {
@@ -25,6 +27,15 @@ interface DashboardData {
       completedChange: number;
     };
     projects: Project[];
+    upcomingReminders: {
+      id: string;
+      projectId: string;
+      projectName: string;
+      title: string;
+      description: string | null;
+      dueDate: string;
+      isCompleted: boolean;
+    }[];
     recentActivities: (Omit<Activity, 'metadata' | 'userId'> & { metadata: string })[];
   };
 }
@@ -107,6 +118,47 @@ export function DashboardPage() {
             </Button>
           </div>
         ) : null}
+      </section>
+
+      <section aria-labelledby="upcoming-reminders">
+        <Card>
+          <CardHeader className="flex-row items-center justify-between">
+            <CardTitle id="upcoming-reminders">Upcoming Reminders</CardTitle>
+            <Button variant="link" asChild>
+              <Link to="/reminders">View all reminders</Link>
+            </Button>
+          </CardHeader>
+          <CardContent>
+            <ReminderListState
+              isPending={!dashboard && fetching}
+              error={error && !dashboard ? error : null}
+              reminders={dashboard?.upcomingReminders as Reminder[] | undefined}
+            >
+              <ul className="divide-y" data-testid="upcoming-reminders">
+                {dashboard?.upcomingReminders.map((reminder) => {
+                  const badge = dueBadge(reminder.dueDate);
+                  return (
+                    <li key={reminder.id} className="flex items-center justify-between gap-3 py-2">
+                      <div className="min-w-0">
+                        <Link
+                          to="/projects/$id"
+                          params={{ id: reminder.projectId }}
+                          className="block truncate font-medium hover:underline"
+                        >
+                          {reminder.title}
+                        </Link>
+                        <p className="truncate text-sm text-muted-foreground">{reminder.projectName}</p>
+                      </div>
+                      <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${badge.className}`}>
+                        {badge.text}
+                      </span>
+                    </li>
+                  );
+                })}
+              </ul>
+            </ReminderListState>
+          </CardContent>
+        </Card>
       </section>
 
       <section aria-labelledby="recent-activity">

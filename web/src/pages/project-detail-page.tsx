@@ -9,6 +9,7 @@ import { ProjectLoadError, ProjectLoading } from '../components/project-load-sta
 import { DeleteProjectDialog } from '../components/projects/delete-project';
 import { RecordBackupDialog, RecordDeploymentDialog, RecordVersionDialog } from '../components/projects/record-dialogs';
 import { StatusBadge } from '../components/projects/status-badge';
+import { ProjectRemindersCard } from '../components/reminders/project-reminders-card';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Checkbox } from '../components/ui/checkbox';
@@ -174,6 +175,8 @@ export function ProjectDetailPage() {
           </CardContent>
         </Card>
       </div>
+
+      <ProjectRemindersCard projectId={id} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">

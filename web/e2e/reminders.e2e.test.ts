@@ -1,0 +1,125 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const username = uniqueUsername('remind');
+let projectId: string;
+let reminderId: string;
+
+async function signIn(target: Page) {
+  await target.getByLabel('Username').fill(username);
+  await target.getByLabel('Password').fill('secret1');
+  await target.getByRole('button', { name: 'Login' }).click();
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill('secret1');
+  await page.getByLabel('Confirm password').fill('secret1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL(`${app.url}/`);
+  projectId = await page.evaluate(async () => {
+    const response = await fetch('/api/projects', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Domain Watch' }),
+    });
+    return ((await response.json()) as { id: string }).id;
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('reminders in the browser', () => {
+  it('adds a reminder on the project page and shows it in the bell and on the dashboard', async () => {
+    await page.goto(`/projects/${projectId}`);
+    await page.getByText('Project Reminders').waitFor();
+    await page.getByRole('button', { name: 'Add Reminder' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Add Reminder' }).click();
+    await dialog.getByText('Title must be at least 3 characters').waitFor();
+    await dialog.getByText('Due date is required').waitFor();
+    // Defaults: 12:00 and one day before.
+    expect(await dialog.getByLabel('Time', { exact: true }).inputValue()).toBe('12:00');
+    expect(await dialog.getByRole('checkbox', { name: '1 day before' }).getAttribute('aria-checked')).toBe('true');
+    // Past dates are not selectable.
+    const min = await dialog.getByLabel('Due date', { exact: true }).getAttribute('min');
+    expect(min).toBe(new Date().toLocaleDateString('sv-SE'));
+
+    const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toLocaleDateString('sv-SE');
+    await dialog.getByLabel('Title', { exact: true }).fill('Renew the domain');
+    await dialog.getByLabel('Due date', { exact: true }).fill(inThreeDays);
+    await dialog.getByLabel('Time', { exact: true }).fill('09:30');
+    await dialog.getByRole('button', { name: 'Add Reminder' }).click();
+    const item = page.getByTestId('project-reminders').getByTestId('reminder-item');
+    await item.getByText('Renew the domain').waitFor();
+    expect(await item.getAttribute('data-state')).toBe('upcoming');
+    reminderId = await page.evaluate(
+      async () => ((await (await fetch('/api/reminders')).json()) as { id: string }[])[0]!.id,
+    );
+
+    await page.goto('/');
+    await page.getByTestId('upcoming-reminders').getByText('Renew the domain').waitFor();
+    await page.getByTestId('upcoming-reminders').getByText('Domain Watch').waitFor();
+    await expect.poll(() => page.getByTestId('bell-count').textContent()).toBe('1');
+    await page.getByRole('button', { name: 'Notifications (1)' }).click();
+    await page.getByText('You have 1 active reminders').waitFor();
+    // Whole days from now, rounded up.
+    const days = Math.ceil(
+      (new Date(`${new Date(Date.now() + 3 * 86_400_000).toLocaleDateString('sv-SE')}T09:30`).getTime() - Date.now()) /
+        86_400_000,
+    );
+    await page.getByText(`Due: In ${days} days`).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('completes it with the one-tap link, after asking a signed-out visitor to log in', async () => {
+    const stranger = await browser.newContext({ baseURL: app.url });
+    const other = await stranger.newPage();
+    await other.goto(`/reminders/${reminderId}/complete`);
+    await other.getByText('Please log in', { exact: true }).waitFor();
+    await other.waitForURL(/\/auth\?redirect=/);
+    await signIn(other);
+    await other.waitForURL(`${app.url}/projects/${projectId}`);
+    const item = other.getByTestId('project-reminders').getByTestId('reminder-item');
+    await expect.poll(() => item.getAttribute('data-state')).toBe('completed');
+    await stranger.close();
+
+    await page.goto('/reminders/not-a-reminder/complete');
+    await page.getByText('Invalid reminder ID format').waitFor();
+    await page.getByRole('link', { name: 'Return to Dashboard' }).click();
+    await page.waitForURL(`${app.url}/`);
+  });
+
+  it('reactivates and deletes the reminder', async () => {
+    await page.goto(`/projects/${projectId}`);
+    const item = page.getByTestId('project-reminders').getByTestId('reminder-item');
+    await expect.poll(() => item.getAttribute('data-state')).toBe('completed');
+    await item.getByRole('button', { name: 'Reactivate Renew the domain' }).click();
+    await expect.poll(() => item.getAttribute('data-state')).toBe('upcoming');
+    await item.getByRole('button', { name: 'Delete Renew the domain' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No reminders for this project yet.').waitFor();
+    await page.goto('/reminders');
+    await page
+      .getByText("You don't have any upcoming reminders. Add reminders to your projects to stay on track.")
+      .waitFor();
+    await page.getByRole('button', { name: 'Notifications (0)' }).click();
+    await page.getByText('No active reminders').waitFor();
+  });
+});

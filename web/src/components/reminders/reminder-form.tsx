@@ -1,0 +1,153 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Reminder } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { format } from 'date-fns';
+import { type ReactNode, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useSaveReminder } from '../../hooks/use-reminders';
+import { notificationTimesQuery } from '../../lib/queries';
+import { TextField } from '../text-field';
+import { Button } from '../ui/button';
+import { Checkbox } from '../ui/checkbox';
+import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
+import { FieldError, Label } from '../ui/input';
+import { Textarea } from '../ui/select';
+import { toast } from '../ui/toast';
+
+/** The reminder form (spec/core.md §5): date and time are combined into one ISO datetime on submit. */
+const reminderForm = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(3, 'Title must be at least 3 characters')
+    .max(100, 'Title must be at most 100 characters'),
+  description: z.string(),
+  dueDate: z.string().min(1, 'Due date is required'),
+  dueTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Invalid time format'),
+  reminderTimes: z.array(z.string()).min(1, 'Select at least one reminder time'),
+  isCompleted: z.boolean(),
+});
+type ReminderForm = z.infer<typeof reminderForm>;
+
+export function ReminderFormDialog({
+  projectId,
+  reminder,
+  trigger,
+}: {
+  projectId: string;
+  reminder?: Reminder;
+  trigger: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const save = useSaveReminder(reminder?.id);
+  const { data: times } = useQuery(notificationTimesQuery);
+  const due = reminder ? new Date(reminder.dueDate) : null;
+  const form = useForm<ReminderForm>({
+    resolver: zodResolver(reminderForm),
+    defaultValues: {
+      title: reminder?.title ?? '',
+      description: reminder?.description ?? '',
+      dueDate: due ? format(due, 'yyyy-MM-dd') : '',
+      dueTime: due ? format(due, 'HH:mm') : '12:00',
+      reminderTimes: reminder?.reminderTimes ?? ['1_day_before'],
+      isCompleted: reminder?.isCompleted ?? false,
+    },
+  });
+  const { errors } = form.formState;
+  const chosen = form.watch('reminderTimes');
+  const prefix = reminder ? `edit-${reminder.id}` : `new-${projectId}`;
+
+  const submit = form.handleSubmit((values) => {
+    const body = {
+      title: values.title.trim(),
+      description: values.description.trim() || null,
+      dueDate: new Date(`${values.dueDate}T${values.dueTime}`).toISOString(),
+      reminderTimes: values.reminderTimes as Reminder['reminderTimes'],
+      ...(reminder
+        ? { isCompleted: values.isCompleted }
+        : { projectId, frequency: 'once' as const, isCompleted: false }),
+    };
+    save.mutate(body as Parameters<typeof save.mutate>[0], {
+      onSuccess: () => {
+        toast({ title: reminder ? 'Reminder updated' : 'Reminder added', description: values.title });
+        if (!reminder) form.reset();
+        setOpen(false);
+      },
+      onError: (error) =>
+        toast({
+          title: 'Failed to save reminder',
+          description: error.message || 'There was an error saving your reminder',
+          variant: 'destructive',
+        }),
+    });
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent title={reminder ? 'Edit Reminder' : 'Add Reminder'}>
+        <form className="space-y-4" noValidate onSubmit={submit}>
+          <TextField id={`${prefix}-title`} label="Title" error={errors.title?.message} {...form.register('title')} />
+          <div className="space-y-2">
+            <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
+            <Textarea id={`${prefix}-description`} {...form.register('description')} />
+          </div>
+          <div className="grid grid-cols-2 gap-3">
+            {/* Past dates are not selectable. */}
+            <TextField
+              id={`${prefix}-date`}
+              label="Due date"
+              type="date"
+              min={format(new Date(), 'yyyy-MM-dd')}
+              error={errors.dueDate?.message}
+              {...form.register('dueDate')}
+            />
+            <TextField
+              id={`${prefix}-time`}
+              label="Time"
+              type="time"
+              error={errors.dueTime?.message}
+              {...form.register('dueTime')}
+            />
+          </div>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium">Remind me</legend>
+            <div className="grid grid-cols-2 gap-2">
+              {(times ?? []).map(({ value, label }) => (
+                <div key={value} className="flex items-center gap-2">
+                  <Checkbox
+                    id={`${prefix}-time-${value}`}
+                    checked={chosen.includes(value)}
+                    onCheckedChange={(checked) =>
+                      form.setValue('reminderTimes', checked ? [...chosen, value] : chosen.filter((t) => t !== value), {
+                        shouldValidate: form.formState.isSubmitted,
+                      })
+                    }
+                  />
+                  <Label htmlFor={`${prefix}-time-${value}`} className="font-normal">
+                    {label}
+                  </Label>
+                </div>
+              ))}
+            </div>
+            <FieldError id={`${prefix}-times-error`} message={errors.reminderTimes?.message} />
+          </fieldset>
+          {reminder ? (
+            <div className="flex items-center gap-2">
+              <Checkbox
+                id={`${prefix}-completed`}
+                checked={form.watch('isCompleted')}
+                onCheckedChange={(v) => form.setValue('isCompleted', v === true)}
+              />
+              <Label htmlFor={`${prefix}-completed`}>Completed</Label>
+            </div>
+          ) : null}
+          <Button type="submit" className="w-full" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

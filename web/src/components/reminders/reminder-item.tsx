@@ -1,0 +1,104 @@
+import type { Reminder } from '@shiplog/schemas';
+import { format } from 'date-fns';
+import { Check, Pencil, RotateCcw, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useReminderAction } from '../../hooks/use-reminders';
+import { reminderState } from '../../lib/reminders';
+import { cn } from '../../lib/utils';
+import { ConfirmDialog } from '../ui/alert-dialog';
+import { Button } from '../ui/button';
+import { toast } from '../ui/toast';
+import { ReminderFormDialog } from './reminder-form';
+
+const stateStyles = {
+  upcoming: { label: 'Upcoming', className: 'border-border' },
+  today: { label: 'Due today', className: 'border-amber-400 bg-amber-50 dark:bg-amber-950/40' },
+  overdue: { label: 'Overdue', className: 'border-red-400 bg-red-50 dark:bg-red-950/40' },
+  completed: { label: 'Completed', className: 'border-green-400 bg-green-50 dark:bg-green-950/40' },
+} as const;
+
+const failures = {
+  complete: 'Failed to complete reminder',
+  reactivate: 'Failed to reactivate reminder',
+  delete: 'Failed to delete reminder',
+} as const;
+
+/** A reminder with its state colour and its actions: edit, complete or reactivate, delete after confirmation. */
+export function ReminderItem({ reminder, showProject }: { reminder: Reminder; showProject?: boolean }) {
+  const state = reminderState(reminder);
+  const complete = useReminderAction('complete');
+  const reactivate = useReminderAction('reactivate');
+  const remove = useReminderAction('delete');
+  const [confirm, setConfirm] = useState(false);
+  const run = (action: typeof complete, kind: keyof typeof failures) =>
+    action.mutate(reminder.id, {
+      onError: (error) => toast({ title: failures[kind], description: error.message, variant: 'destructive' }),
+    });
+  return (
+    <li
+      className={cn('flex items-start gap-3 rounded-lg border p-3', stateStyles[state].className)}
+      data-testid="reminder-item"
+      data-state={state}
+    >
+      <div className="min-w-0 flex-1">
+        <p className={cn('font-medium', state === 'completed' && 'text-muted-foreground line-through')}>
+          {reminder.title}
+        </p>
+        {showProject ? <p className="text-sm text-muted-foreground">{reminder.projectName}</p> : null}
+        {reminder.description ? <p className="text-sm text-muted-foreground">{reminder.description}</p> : null}
+        <p className="text-xs text-muted-foreground">
+          {stateStyles[state].label} · {format(new Date(reminder.dueDate), 'MMM d, yyyy h:mm a')}
+        </p>
+      </div>
+      <div className="flex shrink-0 gap-1">
+        <ReminderFormDialog
+          projectId={reminder.projectId}
+          reminder={reminder}
+          trigger={
+            <Button variant="ghost" size="icon" aria-label={`Edit ${reminder.title}`}>
+              <Pencil />
+            </Button>
+          }
+        />
+        {reminder.isCompleted ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Reactivate ${reminder.title}`}
+            disabled={reactivate.isPending}
+            onClick={() => run(reactivate, 'reactivate')}
+          >
+            <RotateCcw />
+          </Button>
+        ) : (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Complete ${reminder.title}`}
+            disabled={complete.isPending}
+            onClick={() => run(complete, 'complete')}
+          >
+            <Check />
+          </Button>
+        )}
+        <Button variant="ghost" size="icon" aria-label={`Delete ${reminder.title}`} onClick={() => setConfirm(true)}>
+          <Trash2 />
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirm}
+        onOpenChange={setConfirm}
+        title="Delete this reminder?"
+        description={`"${reminder.title}" will be deleted permanently.`}
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(reminder.id, {
+            onSuccess: () => setConfirm(false),
+            onError: (error) => toast({ title: failures.delete, description: error.message, variant: 'destructive' }),
+          })
+        }
+      />
+    </li>
+  );
+}

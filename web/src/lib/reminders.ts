@@ -1,0 +1,45 @@
+import type { Reminder } from '@shiplog/schemas';
+import { differenceInCalendarDays, format, isToday, isTomorrow } from 'date-fns';
+
+/** spec/core.md §2: upcoming, due today (amber), overdue (red: past due, not completed), completed (green). */
+export type ReminderState = 'upcoming' | 'today' | 'overdue' | 'completed';
+
+export function reminderState(reminder: Pick<Reminder, 'dueDate' | 'isCompleted'>, now = new Date()): ReminderState {
+  if (reminder.isCompleted) return 'completed';
+  const due = new Date(reminder.dueDate);
+  if (due.getTime() < now.getTime()) return 'overdue';
+  return isToday(due) ? 'today' : 'upcoming';
+}
+
+/** The bell's label: whole days from now, rounded up (spec/core.md §4). */
+export function relativeDueLabel(dueDate: string, now = new Date()): string {
+  const days = Math.ceil((new Date(dueDate).getTime() - now.getTime()) / 86_400_000);
+  if (days < 0) return 'Overdue';
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Tomorrow';
+  if (days < 7) return `In ${days} days`;
+  return new Date(dueDate).toLocaleDateString();
+}
+
+/** The dashboard's due badge: red overdue, amber today, blue tomorrow, green otherwise. */
+export function dueBadge(dueDate: string, now = new Date()): { text: string; className: string } {
+  const due = new Date(dueDate);
+  const time = format(due, 'h:mm a');
+  if (due.getTime() < now.getTime())
+    return {
+      text: `Overdue · ${format(due, 'MMM d, h:mm a')}`,
+      className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
+    };
+  if (isToday(due))
+    return { text: `Today, ${time}`, className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300' };
+  if (isTomorrow(due))
+    return { text: `Tomorrow, ${time}`, className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300' };
+  const text =
+    differenceInCalendarDays(due, now) < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
+  return { text, className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' };
+}
+
+/** Active reminders by due date (the bell and the dashboard list only those). */
+export function activeByDueDate<R extends Pick<Reminder, 'dueDate' | 'isCompleted'>>(reminders: R[]): R[] {
+  return reminders.filter((r) => !r.isCompleted).sort((a, b) => a.dueDate.localeCompare(b.dueDate));
+}

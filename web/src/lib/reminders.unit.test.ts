@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { activeByDueDate, relativeDueLabel, reminderState } from './reminders';
+
+const now = new Date('2026-11-21T10:00:00');
+const at = (iso: string) => new Date(iso).toISOString();
+
+describe('reminder labels', () => {
+  it('states: completed, overdue, today, upcoming', () => {
+    expect(reminderState({ dueDate: at('2026-11-20T10:00:00'), isCompleted: true }, now)).toBe('completed');
+    expect(reminderState({ dueDate: at('2026-11-21T09:00:00'), isCompleted: false }, now)).toBe('overdue');
+    expect(reminderState({ dueDate: at('2026-11-21T18:00:00'), isCompleted: false }, now)).toBe('today');
+    expect(reminderState({ dueDate: at('2026-11-24T18:00:00'), isCompleted: false }, now)).toBe('upcoming');
+  });
+
+  it('relative due label in whole days, rounded up', () => {
+    expect(relativeDueLabel(at('2026-11-20T10:00:00'), now)).toBe('Overdue');
+    expect(relativeDueLabel(at('2026-11-21T10:00:00'), now)).toBe('Today');
+    expect(relativeDueLabel(at('2026-11-21T20:00:00'), now)).toBe('Tomorrow');
+    expect(relativeDueLabel(at('2026-11-23T09:00:00'), now)).toBe('In 2 days');
+    expect(relativeDueLabel(at('2026-11-27T09:00:00'), now)).toBe('In 6 days');
+    expect(relativeDueLabel(at('2026-11-29T09:00:00'), now)).toBe(
+      new Date(at('2026-11-29T09:00:00')).toLocaleDateString(),
+    );
+  });
+
+  it('keeps active reminders by due date', () => {
+    const list = [
+      { id: 'b', dueDate: at('2026-11-25T00:00:00'), isCompleted: false },
+      { id: 'c', dueDate: at('2026-11-22T00:00:00'), isCompleted: true },
+      { id: 'a', dueDate: at('2026-11-23T00:00:00'), isCompleted: false },
+    ];
+    expect(activeByDueDate(list).map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
