@@ -25,6 +25,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     SERVICE_PORT: '0',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // Tests drive the reminder scheduler with their own clock.
+    SCHEDULER_ENABLED: 'false',
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };

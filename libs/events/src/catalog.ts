@@ -304,6 +304,28 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /** Recorded before the email goes out: a send is never repeated, by a restart or a second scheduler. */
+  ReminderNotificationSent: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      reminderTime,
+      occurrence: isoDate,
+      channel: z.enum(['email', 'log']),
+      at: isoDate,
+    }),
+  }),
+  /** A recurring reminder's occurrence passed: it moves to the next one. */
+  ReminderRescheduled: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({ reminderId: id, userId: id, projectId: id, from: isoDate, to: isoDate, at: isoDate }),
+  }),
   ReminderDeleted: event({
     owner: 'reminders',
     version: 1,

@@ -45,6 +45,8 @@ export interface ProjectionDefinition extends ConsumerDefinition {
 
 export interface ServiceParts {
   routes: (router: express.Router) => void;
+  /** Runs first when the service stops (e.g. a scheduler's loop). */
+  onStop?: () => Promise<void>;
   consumers?: ConsumerDefinition[];
   readiness?: Record<string, () => Promise<unknown>>;
 }
@@ -145,6 +147,7 @@ export async function startService<Env extends ServiceEnv>(
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(forced);
+      await parts.onStop?.();
       await Promise.all(consumers.map((c) => c.stop()));
       await relay.stop();
       await bus.close().catch(() => undefined);

@@ -4,6 +4,8 @@ import { type RemindersEnv, remindersEnv } from './env.ts';
 import { projectsReaction } from './read-models/projects.ts';
 import { reminderListProjection } from './read-models/reminder-list.ts';
 import { remindersApi } from './reminder/api.ts';
+import { createMailer } from './scheduler/mailer.ts';
+import { createScheduler } from './scheduler/scheduler.ts';
 
 /** reminders: dated reminders on projects. Streams `reminder-<id>`. */
 export const remindersService: ServiceDefinition<RemindersEnv> = {
@@ -12,6 +14,15 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [reminderListProjection],
   setup(context) {
-    return { routes: remindersApi(context).routes, consumers: [projectsReaction(context)] };
+    const scheduler = createScheduler(
+      context,
+      createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
+    );
+    if (context.config.SCHEDULER_ENABLED === 'true') scheduler.start();
+    return {
+      routes: remindersApi(context).routes,
+      consumers: [projectsReaction(context)],
+      onStop: () => scheduler.stop(),
+    };
   },
 };

@@ -35,8 +35,15 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
 
   return {
     name: 'projects',
-    sources: ['projects', 'reminders'],
+    sources: ['identity', 'projects', 'reminders'],
     handlers: {
+      UserRegistered: async (event, tx) => {
+        const d = event.data as { userId: string; username: string; email: string | null };
+        await tx.query(
+          'INSERT INTO reminders.users (user_id, username, email) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING',
+          [d.userId, d.username, d.email],
+        );
+      },
       ProjectCreated: async (event, tx) => {
         const d = event.data as { projectId: string; userId: string; name: string };
         await tx.query(

@@ -3,6 +3,7 @@ import type { Reminder } from '@shiplog/schemas';
 import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { evolveReminder, fromView, type ReminderEvent, toView } from '../reminder/reminder.ts';
+import { nextRunAt } from '../scheduler/due.ts';
 
 /** The reminder list: each event applied with the aggregate's own `evolve` to the stored document. */
 const apply: Handler = async (event, tx) => {
@@ -26,12 +27,23 @@ const apply: Handler = async (event, tx) => {
   } else if (after.lifecycle === 'deleted') {
     await tx.query('DELETE FROM reminders.reminder_list WHERE id = $1', [reminderId]);
   }
+  // The scheduler's index: when to look at this reminder next.
+  const next = after.lifecycle === 'active' ? nextRunAt(after) : null;
+  if (next && after.lifecycle === 'active') {
+    await tx.query(
+      `INSERT INTO reminders.schedule (reminder_id, user_id, next_at) VALUES ($1, $2, $3)
+       ON CONFLICT (reminder_id) DO UPDATE SET next_at = EXCLUDED.next_at`,
+      [after.id, after.userId, next],
+    );
+  } else {
+    await tx.query('DELETE FROM reminders.schedule WHERE reminder_id = $1', [reminderId]);
+  }
 };
 
 export const reminderListProjection: ProjectionDefinition = {
   name: 'reminder-list',
   sources: ['reminders'],
-  tables: ['reminder_list'],
+  tables: ['reminder_list', 'schedule'],
   handlers: Object.fromEntries(publishedEventTypesOf('reminders').map((type) => [type, apply])),
 };
 

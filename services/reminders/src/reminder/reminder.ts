@@ -6,6 +6,8 @@ export type ReminderEvent =
   | EventOf<'ReminderUpdated'>
   | EventOf<'ReminderCompleted'>
   | EventOf<'ReminderReactivated'>
+  | EventOf<'ReminderNotificationSent'>
+  | EventOf<'ReminderRescheduled'>
   | EventOf<'ReminderDeleted'>;
 
 export interface ActiveReminder {
@@ -63,6 +65,14 @@ export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder 
       return { ...state, isCompleted: true, updatedAt: event.data.at };
     case 'ReminderReactivated':
       return { ...state, isCompleted: false, updatedAt: event.data.at };
+    case 'ReminderNotificationSent':
+      return {
+        ...state,
+        emailsSent: { ...state.emailsSent, [sendKey(event.data.reminderTime, event.data.occurrence)]: event.data.at },
+        lastSentAt: event.data.at,
+      };
+    case 'ReminderRescheduled':
+      return { ...state, dueDate: event.data.to, updatedAt: event.data.at };
     case 'ReminderDeleted':
       return { lifecycle: 'deleted', id: state.id, userId: state.userId, projectId: state.projectId };
   }
@@ -78,3 +88,6 @@ export function fromView(view: ReminderView): ActiveReminder {
 }
 
 export const reminderStream = (reminderId: string) => `reminder-${reminderId}`;
+
+/** One send: a reminder time of one occurrence (a recurring reminder's due date moves on). */
+export const sendKey = (reminderTime: string, occurrence: string) => `${reminderTime}@${occurrence}`;

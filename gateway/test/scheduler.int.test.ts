@@ -1,0 +1,177 @@
+import type { AddressInfo } from 'node:net';
+import { createMailer } from '@shiplog/reminders/mailer';
+import { createScheduler } from '@shiplog/reminders/scheduler';
+import { waitUntil } from '@shiplog/testing';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+let backend: Backend;
+let smtp: SMTPServer;
+let smtpUrl: string;
+const received: Received[] = [];
+let client: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  // A real SMTP server on a free port: nodemailer speaks the real protocol to it.
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      stream.on('end', () => {
+        // Undo quoted-printable soft breaks and escapes, so assertions read the text as sent.
+        const decoded = raw
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: decoded });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  client = new Client(backend.url);
+  await client.post('/api/register', {
+    username: uniqueUsername('mail'),
+    password: 'secret1',
+    email: 'builder@example.com',
+  });
+  projectId = (await client.post('/api/projects', { name: 'Mail Project' })).body.id;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await backend?.stop();
+});
+
+function scheduler() {
+  const { context } = backend.reminders;
+  return createScheduler(
+    context,
+    createMailer({ smtpUrl, from: 'Shiplog <reminders@shiplog.test>', logger: context.logger }),
+  );
+}
+
+async function addReminder(body: Record<string, unknown>) {
+  const response = await client.post('/api/reminders', { projectId, ...body });
+  expect(response.status).toBe(201);
+  // Read through the gateway: the reminder's schedule is in place once this answers.
+  await client.get(`/api/reminders/${response.body.id}`);
+  return response.body as { id: string; dueDate: string };
+}
+
+const minutes = (n: number) => n * 60_000;
+
+describe('reminder scheduler', () => {
+  it('sends each reminder time once, by email, with the one-tap link, never twice across a restart', async () => {
+    const due = new Date(Date.now() + 2 * 86_400_000);
+    const { id } = await addReminder({
+      title: 'Renew the domain',
+      dueDate: due.toISOString(),
+      reminderTimes: ['1_hour_before', 'at_time'],
+    });
+    const first = scheduler();
+    const before = received.length;
+
+    expect((await first.tick(new Date(due.getTime() - minutes(120)))).sent).toBe(0);
+    expect((await first.tick(new Date(due.getTime() - minutes(59)))).sent).toBe(1);
+    expect(received.length - before).toBe(1);
+    const email = received.at(-1)!;
+    expect(email.to).toEqual(['builder@example.com']);
+    expect(email.raw).toContain('Subject: Reminder: Renew the domain - Mail Project');
+    expect(email.raw).toContain('Mail Project');
+    expect(email.raw).toContain(`/reminders/${id}/complete`);
+
+    // The same moment again, and a restarted scheduler: nothing more.
+    expect((await first.tick(new Date(due.getTime() - minutes(58)))).sent).toBe(0);
+    await first.stop();
+    const restarted = scheduler();
+    expect((await restarted.tick(new Date(due.getTime() - minutes(30)))).sent).toBe(0);
+    expect(received.length - before).toBe(1);
+
+    // Two schedulers at the due time: the at_time email goes once.
+    const other = scheduler();
+    const [a, b] = await Promise.all([
+      restarted.tick(new Date(due.getTime() + 1000)),
+      other.tick(new Date(due.getTime() + 1000)),
+    ]);
+    expect(a.sent + b.sent).toBe(1);
+    expect(received.length - before).toBe(2);
+    const reminder = (await client.get(`/api/reminders/${id}`)).body;
+    await waitUntil(
+      async () => Object.keys((await client.get(`/api/reminders/${id}`)).body.emailsSent).length === 2,
+      5000,
+      'both sends recorded',
+    );
+    expect(reminder.lastSentAt).not.toBeNull();
+    await Promise.all([restarted.stop(), other.stop()]);
+  });
+
+  it('moves a recurring reminder to its next occurrence and reminds again', async () => {
+    const due = new Date(Date.now() + 3 * 86_400_000);
+    const { id } = await addReminder({
+      title: 'Daily standup notes',
+      dueDate: due.toISOString(),
+      reminderTimes: ['at_time'],
+      frequency: 'daily',
+    });
+    const s = scheduler();
+    const before = received.length;
+    expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(1);
+    const next = new Date(due.getTime() + 86_400_000).toISOString();
+    await waitUntil(
+      async () => (await client.get(`/api/reminders/${id}`)).body.dueDate === next,
+      5000,
+      'the next occurrence',
+    );
+    expect((await s.tick(new Date(due.getTime() + minutes(2)))).sent).toBe(0);
+    expect((await s.tick(new Date(due.getTime() + 86_400_000 + minutes(1)))).sent).toBe(1);
+    expect(received.length - before).toBe(2);
+    await s.stop();
+    // It would keep reminding every day; later tests jump days ahead.
+    expect((await client.request('DELETE', `/api/reminders/${id}`)).status).toBe(204);
+    await client.get('/api/reminders');
+  });
+
+  it('skips completed reminders', async () => {
+    const due = new Date(Date.now() + 4 * 86_400_000);
+    const { id } = await addReminder({ title: 'Already done', dueDate: due.toISOString(), reminderTimes: ['at_time'] });
+    await client.post(`/api/reminders/${id}/complete`);
+    await client.get(`/api/reminders/${id}`);
+    const s = scheduler();
+    const before = received.length;
+    expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(0);
+    expect(received.length).toBe(before);
+    await s.stop();
+  });
+
+  it('logs instead of emailing when the account has no email address', async () => {
+    const nomail = new Client(backend.url);
+    await nomail.post('/api/register', { username: uniqueUsername('nomail'), password: 'secret1' });
+    const project = (await nomail.post('/api/projects', { name: 'Quiet' })).body.id;
+    const due = new Date(Date.now() + 5 * 86_400_000);
+    const created = await nomail.post('/api/reminders', {
+      projectId: project,
+      title: 'Silent one',
+      dueDate: due.toISOString(),
+      reminderTimes: ['at_time'],
+    });
+    await nomail.get(`/api/reminders/${created.body.id}`);
+    const s = scheduler();
+    const before = received.length;
+    expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(1);
+    expect(received.length).toBe(before);
+    await s.stop();
+  });
+});

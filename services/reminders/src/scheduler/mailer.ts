@@ -1,0 +1,40 @@
+import type { Logger } from '@shiplog/service-kit';
+import nodemailer from 'nodemailer';
+
+export interface ReminderEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** True when SMTP_URL is set: emails are sent, not only logged. */
+  sends: boolean;
+  send(email: ReminderEmail): Promise<void>;
+  close(): void;
+}
+
+/** nodemailer to SMTP_URL; without it, each email is written to the log instead. */
+export function createMailer(options: { smtpUrl: string | undefined; from: string; logger: Logger }): Mailer {
+  if (!options.smtpUrl) {
+    return {
+      sends: false,
+      async send(email) {
+        options.logger.info(
+          { to: email.to, subject: email.subject, text: email.text },
+          'reminder email (SMTP_URL not set, so logged)',
+        );
+      },
+      close() {},
+    };
+  }
+  const transport = nodemailer.createTransport(options.smtpUrl);
+  return {
+    sends: true,
+    async send(email) {
+      await transport.sendMail({ from: options.from, ...email });
+    },
+    close: () => transport.close(),
+  };
+}

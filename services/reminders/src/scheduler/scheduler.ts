@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError } from '@shiplog/event-store';
+import { reminderTimeOffsets } from '@shiplog/schemas';
+import { handleCommand, type ServiceContext } from '@shiplog/service-kit';
+import type { RemindersEnv } from '../env.ts';
+import { reminderDecider } from '../reminder/decide.ts';
+import { type ActiveReminder, reminderStream } from '../reminder/reminder.ts';
+import type { Mailer, ReminderEmail } from './mailer.ts';
+
+/**
+ * Sends reminders at their reminder times. Each tick takes the reminders whose next moment has come
+ * (the `schedule` index), and for each decides what is due against its stream: the sends are
+ * appended first, with the expected revision, and only then emailed. A second scheduler deciding the
+ * same sends loses the append (409) and sends nothing; after a restart the store already holds them.
+ * So an email is never sent twice; one could be lost if the process dies between append and send.
+ */
+export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer) {
+  const { pool, store, logger, config } = context;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let running: Promise<unknown> | undefined;
+
+  async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
+    const { rows } = await pool.query<{ reminder_id: string; email: string | null }>(
+      `SELECT s.reminder_id, u.email FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
+       WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
+      [now, limit],
+    );
+    let sent = 0;
+    await Promise.all(
+      chunks(rows, 16).map(async (chunk) => {
+        for (const { reminder_id: reminderId, email } of chunk) {
+          const channel = email && mailer.sends ? 'email' : 'log';
+          try {
+            const result = await handleCommand(
+              store,
+              reminderStream(reminderId),
+              reminderDecider,
+              { type: 'ProcessDue', now, channel },
+              { userId: null, correlationId: randomUUID(), now },
+            );
+            for (const event of result.events) {
+              if (event.type !== 'ReminderNotificationSent' || result.state.lifecycle !== 'active') continue;
+              const message = composeEmail(
+                result.state,
+                event.data.occurrence,
+                event.data.reminderTime,
+                email ?? '',
+                config.APP_URL,
+              );
+              // Without an address (or without SMTP) the reminder is written to the log instead.
+              if (channel === 'email') await mailer.send(message);
+              else
+                logger.info(
+                  { reminderId, subject: message.subject, text: message.text },
+                  'reminder due (no email address or SMTP), logged',
+                );
+              sent += 1;
+            }
+          } catch (error) {
+            // Another scheduler decided this reminder first: its sends are its own.
+            if (error instanceof ConcurrencyError) continue;
+            logger.error({ err: error, reminderId }, 'could not process a due reminder');
+          }
+        }
+      }),
+    );
+    return { sent, reminders: rows.length };
+  }
+
+  return {
+    tick,
+    start() {
+      timer = setInterval(() => {
+        running ??= tick()
+          .catch((error: unknown) => logger.error({ err: error }, 'scheduler tick failed'))
+          .finally(() => {
+            running = undefined;
+          });
+      }, config.SCHEDULER_INTERVAL_MS);
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+      mailer.close();
+    },
+  };
+}
+
+function chunks<T>(items: T[], parallel: number): T[][] {
+  const out: T[][] = Array.from({ length: Math.min(parallel, items.length) }, () => []);
+  for (const [i, item] of items.entries()) out[i % out.length]!.push(item);
+  return out;
+}
+
+/** The email: project, title, due time and a one-tap link that completes the reminder. */
+export function composeEmail(
+  reminder: ActiveReminder,
+  occurrence: string,
+  reminderTime: keyof typeof reminderTimeOffsets,
+  to: string,
+  appUrl: string,
+): ReminderEmail {
+  const due = new Date(occurrence).toUTCString();
+  const link = `${appUrl.replace(/\/$/, '')}/reminders/${reminder.id}/complete`;
+  const when =
+    reminderTime === 'at_time'
+      ? 'is due now'
+      : `is due ${reminderTimeOffsets[reminderTime].label.replace(' before', '')} from now`;
+  const text = [
+    `${reminder.title} (${reminder.projectName}) ${when}.`,
+    '',
+    `Project: ${reminder.projectName}`,
+    `Reminder: ${reminder.title}`,
+    `Due: ${due}`,
+    ...(reminder.description ? ['', reminder.description] : []),
+    '',
+    `Mark it done: ${link}`,
+  ].join('\n');
+  const html = `<p><strong>${escapeHtml(reminder.title)}</strong> (${escapeHtml(reminder.projectName)}) ${escapeHtml(when)}.</p>
+<p>Project: ${escapeHtml(reminder.projectName)}<br>Due: ${escapeHtml(due)}</p>
+${reminder.description ? `<p>${escapeHtml(reminder.description)}</p>` : ''}
+<p><a href="${escapeHtml(link)}">Mark it done</a></p>`;
+  return { to, subject: `Reminder: ${reminder.title} - ${reminder.projectName}`, text, html };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
