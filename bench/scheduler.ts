@@ -1,0 +1,166 @@
+/**
+ * Scheduler benchmark (issue 4): 10,000 reminders due in the same minute, sent to a local SMTP sink.
+ * Reports how long the batch took, how late the emails were past their send time (p50 / p99), and
+ * proves none was sent twice. Real PostgreSQL, NATS and SMTP; identity, projects and reminders
+ * services in this process; the scheduler ticking every 250 ms as in production.
+ */
+import type { AddressInfo } from 'node:net';
+import { identityService } from '@shiplog/identity';
+import { projectsService } from '@shiplog/projects';
+import { remindersService } from '@shiplog/reminders';
+import { createMailer } from '@shiplog/reminders/mailer';
+import { createScheduler } from '@shiplog/reminders/scheduler';
+import { signInternalToken, startService } from '@shiplog/service-kit';
+import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
+import { SMTPServer } from 'smtp-server';
+
+export interface SchedulerResult {
+  reminders: number;
+  sent: number;
+  duplicates: number;
+  seconds: number;
+  delayP50Ms: number;
+  delayP99Ms: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
+  const db = await createTestDatabase('bench_sched');
+  const ns = createTestBusNamespace('bench_sched');
+  const arrivals: { id: string; at: number }[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      stream.on('end', () => {
+        const id = /reminders\/([0-9a-f-]{36})\/complete/.exec(raw.replace(/=\r?\n/g, ''))?.[1] ?? 'unknown';
+        arrivals.push({ id, at: Date.now() });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  const secret = 'bench-internal-secret-bench-internal-secret';
+  const env = {
+    DATABASE_URL: db.url,
+    NATS_URL: natsUrl,
+    BUS_NAMESPACE: ns.namespace,
+    INTERNAL_TOKEN_SECRET: secret,
+    SERVICE_PORT: '0',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+  };
+  const identity = await startService(identityService, env);
+  const projects = await startService(projectsService, env);
+  const reminders = await startService(remindersService, env);
+  try {
+    const anonymous = signInternalToken(secret, { userId: null, username: null, isAdmin: false });
+    const registered = await fetch(`${identity.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shiplog-internal-token': anonymous },
+      body: JSON.stringify({
+        username: `bench${Date.now().toString(36)}`,
+        password: 'bench-password',
+        email: 'bench@example.com',
+      }),
+    });
+    const user = (await registered.json()) as { id: string; username: string };
+    const token = signInternalToken(secret, { userId: user.id, username: user.username, isAdmin: false });
+    const headers = { 'content-type': 'application/json', 'x-shiplog-internal-token': token };
+    const project = (await (
+      await fetch(`${projects.url}/projects`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Busy minute' }),
+      })
+    ).json()) as {
+      id: string;
+    };
+    // Wait for the reminders service to know the project and the user's address.
+    for (;;) {
+      const probe = await fetch(`${reminders.url}/reminders/project/${project.id}`, { headers });
+      if (probe.status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const due = new Date(Date.now() + 90_000);
+    due.setSeconds(0, 0);
+    if (due.getTime() - Date.now() < 60_000) due.setMinutes(due.getMinutes() + 1);
+    // Spread across the due minute: every reminder is due at some second of the same minute.
+    let created = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (created < count) {
+          const n = created++;
+          const dueDate = new Date(due.getTime() + (n % 60) * 1000).toISOString();
+          const response = await fetch(`${reminders.url}/reminders`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              projectId: project.id,
+              title: `Reminder ${n}`,
+              dueDate,
+              reminderTimes: ['at_time'],
+            }),
+          });
+          if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+        }
+      }),
+    );
+    // The schedule index must hold all of them before the minute starts.
+    const { pool } = reminders.context;
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM reminders.schedule');
+      if (rows[0]!.n >= count) break;
+      if (Date.now() > due.getTime()) throw new Error('reminders were not all scheduled before they fell due');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const scheduler = createScheduler(
+      { ...reminders.context, config: { ...reminders.context.config, SCHEDULER_INTERVAL_MS: 250 } },
+      createMailer({ smtpUrl, from: 'Shiplog <bench@shiplog.test>', logger: reminders.context.logger }),
+    );
+    scheduler.start();
+    const deadline = due.getTime() + 180_000;
+    while (arrivals.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // A moment more, for any duplicate to show itself.
+    await new Promise((r) => setTimeout(r, 2000));
+    await scheduler.stop();
+
+    const sendAt = new Map<string, number>();
+    const ids = new Set<string>();
+    let duplicates = 0;
+    const delays: number[] = [];
+    const { rows } = await pool.query<{ id: string; due: Date }>(
+      'SELECT id, due_date AS due FROM reminders.reminder_list',
+    );
+    for (const row of rows) sendAt.set(row.id, row.due.getTime());
+    for (const arrival of arrivals) {
+      if (ids.has(arrival.id)) duplicates += 1;
+      ids.add(arrival.id);
+      const at = sendAt.get(arrival.id);
+      if (at !== undefined) delays.push(Math.max(0, arrival.at - at));
+    }
+    delays.sort((a, b) => a - b);
+    const last = arrivals.at(-1)?.at ?? Date.now();
+    return {
+      reminders: count,
+      sent: ids.size,
+      duplicates,
+      seconds: Math.round((last - due.getTime()) / 100) / 10,
+      delayP50Ms: Math.round(percentile(delays, 50)),
+      delayP99Ms: Math.round(percentile(delays, 99)),
+    };
+  } finally {
+    await Promise.all([reminders.stop(), projects.stop(), identity.stop()]);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await ns.drop();
+    await db.drop();
+  }
+}
