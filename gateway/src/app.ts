@@ -44,6 +44,8 @@ export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
+  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
+  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET'], service: 'reminders', public: true },
 ];
 
 interface ApiRoute {
@@ -51,6 +53,8 @@ interface ApiRoute {
   /** Only these methods (the same path can belong to two services: reads to activity, writes to projects). */
   methods?: string[];
   service: ServiceName;
+  /** Answered without a session. */
+  public?: boolean;
 }
 
 /** Services the gateway depends on today: its /readyz checks each. */
@@ -258,7 +262,7 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     const path = req.originalUrl.split('?')[0]!;
     const route = apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(req.method)));
     if (!route) return next(new NotFoundError('Not found'));
-    if (!req.session.user) throw new UnauthorizedError();
+    if (!req.session.user && !route.public) throw new UnauthorizedError();
     const headers: Record<string, string> = {};
     for (const name of forwardedRequestHeaders) {
       const value = req.headers[name];

@@ -44,20 +44,26 @@ describe('projections', () => {
   it('give a redelivered event one effect', async () => {
     const client = await signUp();
     const project = (await client.post('/api/projects', { name: 'Twice' })).body;
+    // The original is handled (read-your-writes through the gateway).
+    expect((await client.get(`/api/projects/${project.id}/activities`)).body).toHaveLength(1);
     const [created] = await backend.projects.context.store.readStream(`project-${project.id}`);
     // Publish the same event again under a new message id: JetStream delivers it a second time.
     const { bus } = backend.projects.context;
-    await bus.js.publish(bus.subject('projects', 'ProjectCreated'), JSON.stringify(toBusEvent(created!, 'projects')), {
-      msgID: `${created!.id}-again`,
-      headers: headers(),
-    });
+    const ack = await bus.js.publish(
+      bus.subject('projects', 'ProjectCreated'),
+      JSON.stringify(toBusEvent(created!, 'projects')),
+      {
+        msgID: `${created!.id}-again`,
+        headers: headers(),
+      },
+    );
     const consumer = backend.activity.consumers[0]!;
-    const { state } = await bus.jsm.streams.info(bus.stream);
+    // Handled and acknowledged: the consumer's ack floor has passed the copy.
     await expect
-      .poll(async () => (await bus.jsm.consumers.info(bus.stream, consumer.name)).delivered.stream_seq, {
+      .poll(async () => (await bus.jsm.consumers.info(bus.stream, consumer.name)).ack_floor.stream_seq, {
         timeout: 5000,
       })
-      .toBeGreaterThanOrEqual(state.last_seq);
+      .toBeGreaterThanOrEqual(ack.seq);
     const rows = await pool.query('SELECT count(*)::int AS n FROM activity.activities WHERE project_id = $1', [
       project.id,
     ]);

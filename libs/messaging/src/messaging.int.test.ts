@@ -126,7 +126,7 @@ describe('consumer', () => {
   async function publishCopy(event: BusEvent) {
     // A fresh msgID bypasses the stream's dedupe: the consumer itself must absorb the second copy.
     const h = headers();
-    await bus.js.publish(bus.subject('identity', event.type), JSON.stringify(event), { msgID: newId(), headers: h });
+    return bus.js.publish(bus.subject('identity', event.type), JSON.stringify(event), { msgID: newId(), headers: h });
   }
 
   it('gives a redelivered event one effect', async () => {
@@ -148,9 +148,14 @@ describe('consumer', () => {
       'identity',
     );
     await publishCopy(event);
-    await publishCopy(event);
+    const second = await publishCopy(event);
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
+    // Both copies handled and acknowledged, not just the first.
+    await waitUntil(
+      async () => (await bus.jsm.consumers.info(bus.stream, 'greeter-twice')).ack_floor.stream_seq >= second.seq,
+      5000,
+      'both copies',
+    );
     const { rows } = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(rows).toHaveLength(1);
     await consumer.stop();

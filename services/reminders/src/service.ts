@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@shiplog/service-kit';
+import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
 import { projectsReaction } from './read-models/projects.ts';
 import { reminderListProjection } from './read-models/reminder-list.ts';
@@ -19,8 +20,14 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
       createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
     );
     if (context.config.SCHEDULER_ENABLED === 'true') scheduler.start();
+    const reminders = remindersApi(context);
+    const calendar = calendarApi(context);
     return {
-      routes: remindersApi(context).routes,
+      routes: (router) => {
+        // The feed's fixed paths before the reminders' `/reminders/:id`.
+        calendar.routes(router);
+        reminders.routes(router);
+      },
       consumers: [projectsReaction(context)],
       onStop: () => scheduler.stop(),
     };

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { CalendarFeedCard } from '../components/reminders/calendar-feed-card';
 import { ReminderItem } from '../components/reminders/reminder-item';
 import { ReminderListState } from '../components/reminders/reminder-list';
 import { remindersQuery } from '../lib/queries';
@@ -18,6 +19,7 @@ export function RemindersPage() {
           ))}
         </ul>
       </ReminderListState>
+      <CalendarFeedCard />
     </div>
   );
 }

@@ -1,0 +1,78 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CalendarPlus, Copy, RefreshCw, Trash2 } from 'lucide-react';
+import { apiRequest } from '../../lib/api';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Input } from '../ui/input';
+import { toast } from '../ui/toast';
+
+const calendarKey = ['reminders', 'calendar'];
+
+/** The private calendar link: calendar apps subscribe to it and show active reminders with alarms. */
+export function CalendarFeedCard() {
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: calendarKey,
+    queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),
+  });
+  const update = (url: string | null) => queryClient.setQueryData(calendarKey, { url });
+  const create = useMutation({
+    mutationFn: () => apiRequest<{ url: string }>('POST', '/api/reminders/calendar'),
+    onSuccess: ({ url }) => update(url),
+    onError: (error) => toast({ title: 'Error', description: error.message, variant: 'destructive' }),
+  });
+  const revoke = useMutation({
+    mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
+    onSuccess: () => {
+      update(null);
+      toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' });
+    },
+    onError: (error) => toast({ title: 'Error', description: error.message, variant: 'destructive' }),
+  });
+  const url = data?.url ?? null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Calendar feed</CardTitle>
+        <CardDescription>
+          Subscribe from Google Calendar, Apple Calendar or Outlook to see your active reminders there, with alarms.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {url ? (
+          <>
+            <div className="flex gap-2">
+              <Input readOnly value={url} aria-label="Calendar link" onFocus={(e) => e.currentTarget.select()} />
+              <Button
+                variant="outline"
+                aria-label="Copy calendar link"
+                onClick={() =>
+                  navigator.clipboard
+                    .writeText(url)
+                    .then(() => toast({ title: 'Copied', description: 'Paste it into your calendar app.' }))
+                }
+              >
+                <Copy />
+              </Button>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              Keep this link private: anyone with it can see your reminders.
+            </p>
+            <div className="flex gap-2">
+              <Button variant="outline" size="sm" disabled={create.isPending} onClick={() => create.mutate()}>
+                <RefreshCw /> New link
+              </Button>
+              <Button variant="ghost" size="sm" disabled={revoke.isPending} onClick={() => revoke.mutate()}>
+                <Trash2 /> Revoke
+              </Button>
+            </div>
+          </>
+        ) : (
+          <Button disabled={create.isPending} onClick={() => create.mutate()}>
+            <CalendarPlus /> Create calendar link
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
