@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { Reminder } from '@shiplog/schemas';
+import { type Reminder, reminderFrequencies } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { type ReactNode, useState } from 'react';
@@ -12,7 +12,7 @@ import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
 import { FieldError, Label } from '../ui/input';
-import { Textarea } from '../ui/select';
+import { Select, Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
 
 /** The reminder form (spec/core.md §5): date and time are combined into one ISO datetime on submit. */
@@ -26,6 +26,7 @@ const reminderForm = z.object({
   dueDate: z.string().min(1, 'Due date is required'),
   dueTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Invalid time format'),
   reminderTimes: z.array(z.string()).min(1, 'Select at least one reminder time'),
+  frequency: z.enum(reminderFrequencies),
   isCompleted: z.boolean(),
 });
 type ReminderForm = z.infer<typeof reminderForm>;
@@ -51,6 +52,7 @@ export function ReminderFormDialog({
       dueDate: due ? format(due, 'yyyy-MM-dd') : '',
       dueTime: due ? format(due, 'HH:mm') : '12:00',
       reminderTimes: reminder?.reminderTimes ?? ['1_day_before'],
+      frequency: reminder?.frequency ?? 'once',
       isCompleted: reminder?.isCompleted ?? false,
     },
   });
@@ -110,6 +112,15 @@ export function ReminderFormDialog({
               error={errors.dueTime?.message}
               {...form.register('dueTime')}
             />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${prefix}-frequency`}>Repeat</Label>
+            <Select id={`${prefix}-frequency`} className="w-full" {...form.register('frequency')}>
+              <option value="once">Does not repeat</option>
+              <option value="daily">Every day</option>
+              <option value="weekly">Every week</option>
+              <option value="monthly">Every month</option>
+            </Select>
           </div>
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">Remind me</legend>
