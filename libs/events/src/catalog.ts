@@ -1,3 +1,10 @@
+import {
+  checklistKeys,
+  projectStatuses,
+  reminderFrequencies,
+  reminderTimes,
+  subscriptionStatuses,
+} from '@shiplog/schemas';
 import { z } from 'zod';
 
 /**
@@ -21,30 +28,18 @@ function event<S extends z.ZodType>(entry: CatalogEntry<S>): CatalogEntry<S> {
 
 const isoDate = z.iso.datetime({ offset: true });
 const id = z.uuid();
-const subscriptionStatus = z.enum(['trialing', 'active', 'paid', 'past_due', 'unpaid', 'canceled', 'incomplete']);
-const projectStatus = z.enum(['planning', 'development', 'deployed', 'blocked']);
-const checklistKey = z.enum(['databaseAdded', 'authenticationAdded', 'deployed', 'backedUp', 'hasTests']);
-const checklist = z.object({
-  databaseAdded: z.boolean(),
-  authenticationAdded: z.boolean(),
-  deployed: z.boolean(),
-  backedUp: z.boolean(),
-  hasTests: z.boolean(),
-});
-const reminderTime = z.enum([
-  'at_time',
-  '5_minutes_before',
-  '15_minutes_before',
-  '30_minutes_before',
-  '1_hour_before',
-  '3_hours_before',
-  '6_hours_before',
-  '12_hours_before',
-  '1_day_before',
-  '2_days_before',
-  '1_week_before',
-]);
-const reminderFrequency = z.enum(['once', 'daily', 'weekly', 'monthly']);
+// The value lists the API validates with: an event can hold whatever a command accepted.
+const subscriptionStatus = z.enum(subscriptionStatuses);
+const projectStatus = z.enum(projectStatuses);
+const checklistKey = z.enum(checklistKeys);
+const checklist = z.object(
+  Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
+    (typeof checklistKeys)[number],
+    z.ZodBoolean
+  >,
+);
+const reminderTime = z.enum(reminderTimes);
+const reminderFrequency = z.enum(reminderFrequencies);
 const socialLinks = z.object({
   github: z.string().optional(),
   website: z.string().optional(),

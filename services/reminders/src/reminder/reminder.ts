@@ -1,5 +1,5 @@
 import type { EventOf } from '@shiplog/events';
-import type { ReminderFrequency, ReminderTime, Reminder as ReminderView } from '@shiplog/schemas';
+import type { Reminder as ReminderView } from '@shiplog/schemas';
 
 export type ReminderEvent =
   | EventOf<'ReminderAdded'>
@@ -10,23 +10,8 @@ export type ReminderEvent =
   | EventOf<'ReminderRescheduled'>
   | EventOf<'ReminderDeleted'>;
 
-export interface ActiveReminder {
-  lifecycle: 'active';
-  id: string;
-  userId: string;
-  projectId: string;
-  projectName: string;
-  title: string;
-  description: string | null;
-  dueDate: string;
-  reminderTimes: ReminderTime[];
-  frequency: ReminderFrequency;
-  isCompleted: boolean;
-  emailsSent: Record<string, string>;
-  lastSentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A live reminder: the API's view of it, plus its lifecycle. */
+export type ActiveReminder = ReminderView & { lifecycle: 'active' };
 
 /** A reminder, folded from its `reminder-<id>` stream. */
 export type Reminder =
