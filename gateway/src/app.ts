@@ -44,6 +44,9 @@ export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
+  { pattern: /^\/api\/profile$/, service: 'identity' },
+  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
+  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
   { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET'], service: 'reminders', public: true },
 ];
@@ -190,6 +193,10 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     };
   }
 
+  // Each user's session ids, so a password change can end the others.
+  const userSessionsKey = (userId: string) => `${config.BUS_NAMESPACE}:user-sessions:${userId}`;
+  const sessionKey = (sid: string) => `${config.BUS_NAMESPACE}:sess:${sid}`;
+
   async function signIn(
     req: Request,
     user: { id: string; username: string; isAdmin: boolean },
@@ -203,6 +210,11 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
     if (positions) req.session.positions = positions;
     rememberPosition(req, positionHeader as string | undefined);
+    await redis
+      .multi()
+      .sAdd(userSessionsKey(user.id), req.sessionID)
+      .expire(userSessionsKey(user.id), SESSION_MAX_AGE_MS / 1000)
+      .exec();
   }
 
   const json = express.json({ limit: '100kb' });
@@ -242,7 +254,25 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     res.json(await currentUser(req));
   });
 
+  // Password change: identity checks the current password; then every other session of the user ends.
+  api.post('/user/change-password', json, async (req, res) => {
+    if (!req.session.user) throw new UnauthorizedError();
+    const result = await services.call('identity', {
+      method: 'POST',
+      path: '/user/change-password',
+      body: req.body,
+      caller: callerOf(req),
+    });
+    if (result.status !== 200) return sendUpstreamError(res, result);
+    rememberPosition(req, result.headers[POSITION_HEADER]);
+    const key = userSessionsKey(req.session.user.id);
+    const others = (await redis.sMembers(key)).filter((sid) => sid !== req.sessionID);
+    if (others.length > 0) await redis.multi().del(others.map(sessionKey)).sRem(key, others).exec();
+    res.json(result.body);
+  });
+
   api.post('/logout', async (req, res) => {
+    if (req.session?.user) await redis.sRem(userSessionsKey(req.session.user.id), req.sessionID);
     await destroySession(req);
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     res.json({ message: 'Logged out' });

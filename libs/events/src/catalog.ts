@@ -75,6 +75,48 @@ export const catalog = {
     schema: z.object({ userId: id, passwordHash: z.string() }),
   }),
   UserLoggedIn: event({ owner: 'identity', version: 1, publish: true, schema: z.object({ userId: id, at: isoDate }) }),
+  ProfileUpdated: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      profile: z.object({
+        displayName: z.string(),
+        bio: z.string().nullable(),
+        phoneNumber: z.string().nullable(),
+        replitUsername: z.string().nullable(),
+        avatar: z.string().nullable(),
+        github: z.string().nullable(),
+        twitter: z.string().nullable(),
+        linkedin: z.string().nullable(),
+        website: z.string().nullable(),
+        projectVisibility: z.enum(['public', 'private']),
+      }),
+      at: isoDate,
+    }),
+  }),
+  AccountInfoUpdated: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, email: z.string().nullable(), phoneNumber: z.string().nullable(), at: isoDate }),
+  }),
+  NotificationSettingsChanged: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      settings: z.object({
+        emailNotifications: z.boolean(),
+        projectUpdates: z.boolean(),
+        securityAlerts: z.boolean(),
+        marketingEmails: z.boolean(),
+      }),
+      at: isoDate,
+    }),
+  }),
 
   // billing — `subscription-<userId>` streams.
   TrialStarted: event({

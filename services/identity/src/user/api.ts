@@ -1,6 +1,13 @@
-import { ConflictError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
 import { newId } from '@shiplog/events';
-import { loginSchema, registerSchema } from '@shiplog/schemas';
+import {
+  accountInfoSchema,
+  changePasswordSchema,
+  loginSchema,
+  notificationSettingsSchema,
+  profileSchema,
+  registerSchema,
+} from '@shiplog/schemas';
 import {
   callerOf,
   handleCommand,
@@ -145,6 +152,83 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       res.json(toPublic(user));
     });
 
+    // Profile (spec/account.md): the stored one, or a first one made of the username.
+    router.get('/profile', async (req, res) => {
+      const user = await loadUser(requireUserId(req));
+      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json(profileView(user));
+    });
+
+    router.post('/profile', async (req, res) => {
+      const userId = requireUserId(req);
+      const profile = parseInput(profileSchema, req.body);
+      const result = await handleCommand(
+        store,
+        userStream(userId),
+        userDecider,
+        { type: 'UpdateProfile', profile },
+        commandContext(req),
+      );
+      if (result.position) reportPosition(res, 'identity', result.position);
+      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json(profileView(result.state));
+    });
+
+    router.post('/user/account-info', async (req, res) => {
+      const userId = requireUserId(req);
+      const { email, phoneNumber } = parseInput(accountInfoSchema, req.body);
+      const result = await handleCommand(
+        store,
+        userStream(userId),
+        userDecider,
+        { type: 'UpdateAccountInfo', email, phoneNumber },
+        commandContext(req),
+      );
+      if (result.position) reportPosition(res, 'identity', result.position);
+      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json({ email: result.state.email, phoneNumber: result.state.phoneNumber });
+    });
+
+    router.post('/user/change-password', async (req, res) => {
+      const userId = requireUserId(req);
+      const { currentPassword, newPassword } = parseInput(changePasswordSchema, req.body);
+      const user = await loadUser(userId);
+      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+        throw new ValidationError({ currentPassword: ['Current password is incorrect'] });
+      }
+      const result = await handleCommand(
+        store,
+        userStream(userId),
+        userDecider,
+        { type: 'SetPassword', passwordHash: await hashPassword(newPassword) },
+        commandContext(req),
+      );
+      if (result.position) reportPosition(res, 'identity', result.position);
+      res.json({ message: 'Password changed' });
+    });
+
+    router.get('/notifications/settings', async (req, res) => {
+      const user = await loadUser(requireUserId(req));
+      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json(user.notificationSettings);
+    });
+
+    router.post('/notifications/settings', async (req, res) => {
+      const userId = requireUserId(req);
+      const settings = parseInput(notificationSettingsSchema, req.body);
+      const result = await handleCommand(
+        store,
+        userStream(userId),
+        userDecider,
+        { type: 'ChangeNotificationSettings', settings },
+        commandContext(req),
+      );
+      if (result.position) reportPosition(res, 'identity', result.position);
+      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      res.json(result.state.notificationSettings);
+    });
+
     router.get('/users/me', async (req, res) => {
       const user = await loadUser(requireUserId(req));
       if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
@@ -153,4 +237,20 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
   }
 
   return { routes, ensureAdmin };
+}
+
+function profileView(user: Extract<User, { status: 'registered' }>) {
+  const profile = user.profile ?? {
+    displayName: user.username,
+    bio: null,
+    phoneNumber: user.phoneNumber,
+    replitUsername: null,
+    avatar: null,
+    github: null,
+    twitter: null,
+    linkedin: null,
+    website: null,
+    projectVisibility: 'public' as const,
+  };
+  return { userId: user.id, username: user.username, email: user.email, ...profile, isReplitLinked: false };
 }

@@ -1,4 +1,5 @@
-import { ConflictError } from '@shiplog/errors';
+import { ConflictError, NotFoundError } from '@shiplog/errors';
+import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
 import {
   evolveClaim,
@@ -14,7 +15,10 @@ import {
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; username: string; email: string | null; passwordHash: string }
   | { type: 'SetPassword'; passwordHash: string }
-  | { type: 'RecordLogin' };
+  | { type: 'RecordLogin' }
+  | { type: 'UpdateProfile'; profile: ProfileInput }
+  | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
+  | { type: 'ChangeNotificationSettings'; settings: NotificationSettings };
 
 export function decideUser(command: UserCommand, state: User, now: Date): UserEvent[] {
   switch (command.type) {
@@ -38,6 +42,26 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
     case 'RecordLogin':
       if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
       return [{ type: 'UserLoggedIn', data: { userId: state.id, at: now.toISOString() } }];
+    case 'UpdateProfile':
+      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      return [{ type: 'ProfileUpdated', data: { userId: state.id, profile: command.profile, at: now.toISOString() } }];
+    case 'UpdateAccountInfo':
+      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.email === command.email && state.phoneNumber === command.phoneNumber) return [];
+      return [
+        {
+          type: 'AccountInfoUpdated',
+          data: { userId: state.id, email: command.email, phoneNumber: command.phoneNumber, at: now.toISOString() },
+        },
+      ];
+    case 'ChangeNotificationSettings':
+      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      return [
+        {
+          type: 'NotificationSettingsChanged',
+          data: { userId: state.id, settings: command.settings, at: now.toISOString() },
+        },
+      ];
   }
 }
 

@@ -1,7 +1,16 @@
 import type { EventOf } from '@shiplog/events';
+import { defaultNotificationSettings, type NotificationSettings } from '@shiplog/schemas';
 
 /** A user account, folded from its `user-<id>` stream. */
-export type UserEvent = EventOf<'UserRegistered'> | EventOf<'PasswordSet'> | EventOf<'UserLoggedIn'>;
+export type UserEvent =
+  | EventOf<'UserRegistered'>
+  | EventOf<'PasswordSet'>
+  | EventOf<'UserLoggedIn'>
+  | EventOf<'ProfileUpdated'>
+  | EventOf<'AccountInfoUpdated'>
+  | EventOf<'NotificationSettingsChanged'>;
+
+export type StoredProfile = EventOf<'ProfileUpdated'>['data']['profile'];
 
 export type User =
   | { status: 'none' }
@@ -13,6 +22,9 @@ export type User =
       passwordHash: string | null;
       registeredAt: string;
       lastLoginAt: string | null;
+      phoneNumber: string | null;
+      profile: StoredProfile | null;
+      notificationSettings: NotificationSettings;
     };
 
 export const initialUser = (): User => ({ status: 'none' });
@@ -28,11 +40,24 @@ export function evolveUser(state: User, event: UserEvent): User {
         passwordHash: null,
         registeredAt: event.data.registeredAt,
         lastLoginAt: null,
+        phoneNumber: null,
+        profile: null,
+        notificationSettings: defaultNotificationSettings,
       };
     case 'PasswordSet':
       return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
     case 'UserLoggedIn':
       return state.status === 'registered' ? { ...state, lastLoginAt: event.data.at } : state;
+    case 'ProfileUpdated':
+      return state.status === 'registered'
+        ? { ...state, profile: event.data.profile, phoneNumber: event.data.profile.phoneNumber }
+        : state;
+    case 'AccountInfoUpdated':
+      return state.status === 'registered'
+        ? { ...state, email: event.data.email, phoneNumber: event.data.phoneNumber }
+        : state;
+    case 'NotificationSettingsChanged':
+      return state.status === 'registered' ? { ...state, notificationSettings: event.data.settings } : state;
   }
 }
 

@@ -44,6 +44,10 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
           [d.userId, d.username, d.email],
         );
       },
+      AccountInfoUpdated: async (event, tx) => {
+        const d = event.data as { userId: string; email: string | null };
+        await tx.query('UPDATE reminders.users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);
+      },
       ProjectCreated: async (event, tx) => {
         const d = event.data as { projectId: string; userId: string; name: string };
         await tx.query(

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+async function signUp(prefix = 'acct', password = 'secret1') {
+  const client = new Client(backend.url);
+  const username = uniqueUsername(prefix);
+  expect((await client.post('/api/register', { username, password, email: `${username}@example.com` })).status).toBe(
+    201,
+  );
+  return { client, username };
+}
+
+describe('profile', () => {
+  it('starts from the username, validates with the spec messages and normalises links', async () => {
+    const { client, username } = await signUp();
+    const initial = await client.get('/api/profile');
+    expect(initial.status).toBe(200);
+    expect(initial.body).toMatchObject({
+      username,
+      displayName: username,
+      bio: null,
+      projectVisibility: 'public',
+      isReplitLinked: false,
+    });
+
+    const invalid = await client.post('/api/profile', {
+      displayName: ' ',
+      phoneNumber: '1'.repeat(21),
+      projectVisibility: 'friends',
+      website: 'not a url',
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.fieldErrors).toEqual({
+      displayName: ['Display name is required'],
+      phoneNumber: ['Phone number must be at most 20 characters'],
+      projectVisibility: ['Project visibility must be public or private'],
+      website: ['Please enter a valid URL'],
+    });
+
+    const saved = await client.post('/api/profile', {
+      displayName: 'Ada L.',
+      bio: 'Builds small things',
+      github: 'github.com/ada',
+      twitter: '@ada',
+      linkedin: 'linkedin.com/in/ada',
+      website: '',
+      projectVisibility: 'private',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({
+      displayName: 'Ada L.',
+      bio: 'Builds small things',
+      github: 'https://github.com/ada',
+      twitter: 'https://twitter.com/ada',
+      linkedin: 'https://linkedin.com/in/ada',
+      website: null,
+      projectVisibility: 'private',
+    });
+    expect((await client.get('/api/profile')).body).toEqual(saved.body);
+    expect((await new Client(backend.url).get('/api/profile')).status).toBe(401);
+  });
+});
+
+describe('account info and notification settings', () => {
+  it('updates the email (valid or empty) and phone', async () => {
+    const { client } = await signUp();
+    expect((await client.post('/api/user/account-info', { email: 'nope' })).body.fieldErrors).toEqual({
+      email: ['Invalid email'],
+    });
+    const updated = await client.post('/api/user/account-info', {
+      email: 'new@example.com',
+      phoneNumber: '+1 555 0100',
+    });
+    expect(updated.body).toEqual({ email: 'new@example.com', phoneNumber: '+1 555 0100' });
+    expect((await client.get('/api/user')).body.email).toBe('new@example.com');
+    expect((await client.post('/api/user/account-info', { email: '' })).body.email).toBeNull();
+  });
+
+  it('keeps notification settings, defaulting to email, project updates and security alerts on', async () => {
+    const { client } = await signUp();
+    expect((await client.get('/api/notifications/settings')).body).toEqual({
+      emailNotifications: true,
+      projectUpdates: true,
+      securityAlerts: true,
+      marketingEmails: false,
+    });
+    expect((await client.post('/api/notifications/settings', { emailNotifications: 'yes' })).status).toBe(400);
+    const next = { emailNotifications: false, projectUpdates: true, securityAlerts: true, marketingEmails: true };
+    expect((await client.post('/api/notifications/settings', next)).body).toEqual(next);
+    expect((await client.get('/api/notifications/settings')).body).toEqual(next);
+  });
+});
+
+describe('password change', () => {
+  it('needs the current password, ends every other session of the user, and keeps this one', async () => {
+    const { client, username } = await signUp('pw');
+    const laptop = new Client(backend.url);
+    expect((await laptop.post('/api/login', { username, password: 'secret1' })).status).toBe(200);
+
+    const empty = await client.post('/api/user/change-password', { newPassword: 'x' });
+    expect(empty.body.fieldErrors).toEqual({
+      currentPassword: ['Current password is required'],
+      newPassword: ['Password must be at least 6 characters'],
+    });
+    const wrong = await client.post('/api/user/change-password', { oldPassword: 'not-it', newPassword: 'brand-new-1' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.fieldErrors).toEqual({ currentPassword: ['Current password is incorrect'] });
+    expect((await laptop.get('/api/user')).status).toBe(200);
+
+    const changed = await client.post('/api/user/change-password', {
+      oldPassword: 'secret1',
+      newPassword: 'brand-new-1',
+    });
+    expect(changed.status).toBe(200);
+    expect((await client.get('/api/user')).status).toBe(200);
+    expect((await laptop.get('/api/user')).status).toBe(401);
+    expect((await new Client(backend.url).post('/api/login', { username, password: 'secret1' })).status).toBe(401);
+    expect((await new Client(backend.url).post('/api/login', { username, password: 'brand-new-1' })).status).toBe(200);
+    expect(
+      (await new Client(backend.url).post('/api/user/change-password', { oldPassword: 'a', newPassword: 'bbbbbb' }))
+        .status,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { normalizeSocialLink } from './projects.ts';
+
+/** Profile, account and settings input (spec/account.md §3, §5), shared by the web and identity. */
+export const projectVisibilities = ['public', 'private'] as const;
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v == null || v.trim() === '' ? null : v.trim()));
+
+/** A link typed as a URL or a handle: https:// is prepended, a twitter @handle becomes its profile URL. */
+const profileLink = (site: 'github' | 'twitter' | 'linkedin' | 'website') =>
+  z
+    .string({ error: 'Please enter a valid URL' })
+    .max(300, 'Links must be at most 300 characters')
+    .nullish()
+    .transform((v, ctx) => {
+      if (v == null || v.trim() === '') return null;
+      const url = normalizeSocialLink(site === 'twitter' ? 'twitter' : 'website', v);
+      try {
+        const parsed = new URL(url);
+        if (!['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname.includes('.'))
+          throw new Error('not a web address');
+        return url;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
+        return z.NEVER;
+      }
+    });
+
+export const profileSchema = z.object({
+  displayName: z
+    .string({ error: 'Display name is required' })
+    .trim()
+    .min(1, 'Display name is required')
+    .max(100, 'Display name must be at most 100 characters'),
+  bio: optionalText(1000, 'Bio'),
+  phoneNumber: optionalText(20, 'Phone number'),
+  replitUsername: optionalText(100, 'Replit username'),
+  avatar: profileLink('website'),
+  github: profileLink('github'),
+  twitter: profileLink('twitter'),
+  linkedin: profileLink('linkedin'),
+  website: profileLink('website'),
+  projectVisibility: z
+    .enum(projectVisibilities, { error: 'Project visibility must be public or private' })
+    .optional()
+    .default('public'),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;
+export type Profile = ProfileInput & { isReplitLinked: boolean };
+
+export const accountInfoSchema = z.object({
+  email: z
+    .union([z.literal(''), z.email('Invalid email')])
+    .nullish()
+    .transform((v) => v || null),
+  phoneNumber: optionalText(20, 'Phone number'),
+});
+
+/** POST /api/user/change-password; the spec's client sends oldPassword, currentPassword is accepted too. */
+export const changePasswordSchema = z.preprocess(
+  (body) =>
+    body && typeof body === 'object'
+      ? {
+          ...(body as object),
+          currentPassword:
+            (body as Record<string, unknown>).currentPassword ?? (body as Record<string, unknown>).oldPassword,
+        }
+      : body,
+  z.object({
+    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+    newPassword: z
+      .string({ error: 'Password must be at least 6 characters' })
+      .min(6, 'Password must be at least 6 characters')
+      .max(200, 'Password must be at most 200 characters'),
+  }),
+);
+
+export const notificationSettingsSchema = z.object({
+  emailNotifications: z.boolean({ error: 'emailNotifications must be true or false' }),
+  projectUpdates: z.boolean({ error: 'projectUpdates must be true or false' }),
+  securityAlerts: z.boolean({ error: 'securityAlerts must be true or false' }),
+  marketingEmails: z.boolean({ error: 'marketingEmails must be true or false' }),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+/** Email, project updates and security alerts on; marketing off. */
+export const defaultNotificationSettings: NotificationSettings = {
+  emailNotifications: true,
+  projectUpdates: true,
+  securityAlerts: true,
+  marketingEmails: false,
+};
