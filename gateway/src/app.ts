@@ -45,6 +45,8 @@ export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   { pattern: /^\/api\/profile$/, service: 'identity' },
+  { pattern: /^\/api\/admin\/comments$/, service: 'identity' },
+  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
   { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.

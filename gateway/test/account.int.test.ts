@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
+const ADMIN_PASSWORD = 'admin-secret-1';
 
 beforeAll(async () => {
-  backend = await startBackend();
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
 });
 afterAll(async () => {
   await backend?.stop();
@@ -129,5 +130,74 @@ describe('password change', () => {
       (await new Client(backend.url).post('/api/user/change-password', { oldPassword: 'a', newPassword: 'bbbbbb' }))
         .status,
     ).toBe(401);
+  });
+});
+
+describe('admin messages and contact admin', () => {
+  it('shows users the active, unexpired messages admins post', async () => {
+    const { client } = await signUp('reader');
+    const admin = new Client(backend.url);
+    expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+    expect((await client.post('/api/admin/comments', { message: 'Not allowed' })).status).toBe(403);
+    expect((await admin.post('/api/admin/comments', { message: '  ' })).body.fieldErrors).toEqual({
+      message: ['Message is required'],
+    });
+    expect((await admin.post('/api/admin/comments', { message: 'x', priority: 'meh' })).status).toBe(400);
+
+    const maintenance = await admin.post('/api/admin/comments', { message: 'Maintenance on Sunday', priority: 'high' });
+    expect(maintenance.status).toBe(201);
+    await admin.post('/api/admin/comments', {
+      message: 'Long gone',
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await admin.post('/api/admin/comments', { message: 'Welcome to Shiplog' });
+    await admin.get('/api/admin/comments');
+
+    const seen = await client.get('/api/admin/comments');
+    expect(seen.status).toBe(200);
+    const mine = seen.body.filter((c: { message: string }) =>
+      ['Maintenance on Sunday', 'Long gone', 'Welcome to Shiplog'].includes(c.message),
+    );
+    expect(mine).toEqual([
+      {
+        id: expect.any(String),
+        message: 'Welcome to Shiplog',
+        priority: 'normal',
+        createdAt: expect.any(String),
+        adminUsername: 'admin',
+      },
+      {
+        id: maintenance.body.id,
+        message: 'Maintenance on Sunday',
+        priority: 'high',
+        createdAt: expect.any(String),
+        adminUsername: 'admin',
+      },
+    ]);
+    expect((await new Client(backend.url).get('/api/admin/comments')).status).toBe(401);
+  });
+
+  it('stores a contact message when subject and message are both non-blank', async () => {
+    const { client, username } = await signUp('contact');
+    expect((await client.post('/api/contact-admin', { subject: ' ', message: 'Hi' })).body.fieldErrors).toEqual({
+      subject: ['Subject is required'],
+    });
+    expect((await client.post('/api/contact-admin', { subject: 'Hi', message: '' })).body.fieldErrors).toEqual({
+      message: ['Message is required'],
+    });
+    const sent = await client.post('/api/contact-admin', { subject: 'Billing question', message: 'Can I pay yearly?' });
+    expect(sent.status).toBe(201);
+    expect(sent.body.message).toBe('Your message has been sent to the admin successfully.');
+    const { pool } = backend.identity.context;
+    await expect
+      .poll(
+        async () =>
+          (
+            await pool.query('SELECT username, subject, message FROM identity.contact_messages WHERE id = $1', [
+              sent.body.id,
+            ])
+          ).rows,
+      )
+      .toEqual([{ username, subject: 'Billing question', message: 'Can I pay yearly?' }]);
   });
 });

@@ -102,6 +102,7 @@ describe('projections', () => {
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
       'activity-timeline',
+      'identity-messages',
       'projects-project-list',
       'projects-subscriptions',
       'reminders-reminder-list',

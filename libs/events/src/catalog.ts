@@ -102,6 +102,35 @@ export const catalog = {
     publish: true,
     schema: z.object({ userId: id, email: z.string().nullable(), phoneNumber: z.string().nullable(), at: isoDate }),
   }),
+  /** `admin-comment-<id>` streams: messages administrators show to every user. */
+  AdminCommentPosted: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      commentId: id,
+      message: z.string(),
+      priority: z.enum(['normal', 'high', 'urgent']),
+      createdBy: id,
+      adminUsername: z.string(),
+      expiresAt: isoDate.nullable(),
+      at: isoDate,
+    }),
+  }),
+  /** `contact-<id>` streams: a user's message to the administrators. */
+  ContactMessageSent: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      messageId: id,
+      userId: id,
+      username: z.string(),
+      subject: z.string(),
+      message: z.string(),
+      at: isoDate,
+    }),
+  }),
   NotificationSettingsChanged: event({
     owner: 'identity',
     version: 1,

@@ -94,3 +94,41 @@ export const defaultNotificationSettings: NotificationSettings = {
   securityAlerts: true,
   marketingEmails: false,
 };
+
+export const commentPriorities = ['normal', 'high', 'urgent'] as const;
+
+/** An administrator's message to all users (spec/account.md §3, §5). */
+export const adminCommentSchema = z.object({
+  message: z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message is required')
+    .max(2000, 'Message must be at most 2000 characters'),
+  priority: z
+    .enum(commentPriorities, { error: 'Priority must be normal, high or urgent' })
+    .optional()
+    .default('normal'),
+  expiresAt: z.coerce.date({ error: 'expiresAt must be a date' }).nullish(),
+});
+
+/** Contact Admin (spec/core.md §5): both non-blank. */
+export const contactAdminSchema = z.object({
+  subject: z
+    .string({ error: 'Subject is required' })
+    .trim()
+    .min(1, 'Subject is required')
+    .max(200, 'Subject must be at most 200 characters'),
+  message: z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message is required')
+    .max(5000, 'Message must be at most 5000 characters'),
+});
+
+export interface AdminComment {
+  id: string;
+  message: string;
+  priority: (typeof commentPriorities)[number];
+  createdAt: string;
+  adminUsername: string;
+}

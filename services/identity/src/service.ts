@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@shiplog/service-kit';
 import { type IdentityEnv, identityEnv } from './env.ts';
+import { messagesApi } from './messages/api.ts';
+import { messagesProjection } from './read-models/messages.ts';
 import { identityApi } from './user/api.ts';
 
 /** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
@@ -8,9 +10,16 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
   name: 'identity',
   env: identityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  projections: [messagesProjection],
   async setup(context) {
     const api = identityApi(context);
+    const messages = messagesApi(context);
     await api.ensureAdmin();
-    return { routes: api.routes };
+    return {
+      routes: (router) => {
+        api.routes(router);
+        messages.routes(router);
+      },
+    };
   },
 };
