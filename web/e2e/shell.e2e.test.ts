@@ -139,4 +139,41 @@ describe('auth and shell', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('My Projects');
   });
+
+  it('shows admin messages in the sidebar and sends a message with Contact Admin', async () => {
+    const login = await fetch(`${app.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-e2e-password' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    for (const [message, priority] of [
+      ['Scheduled maintenance on Sunday', 'urgent'],
+      ['Welcome aboard', 'normal'],
+    ]) {
+      const posted = await fetch(`${app.url}/api/admin/comments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ message, priority }),
+      });
+      expect(posted.status).toBe(201);
+    }
+    await register(uniqueUsername('msgs'));
+    const panel = page.getByTestId('desktop-sidebar').getByTestId('admin-messages');
+    await panel.getByText('Scheduled maintenance on Sunday').waitFor();
+    expect(await panel.getByText('urgent').isVisible()).toBe(true);
+    expect(await panel.getByText('Welcome aboard').isVisible()).toBe(true);
+
+    await page.getByTestId('desktop-sidebar').getByRole('button', { name: 'Contact Admin' }).click();
+    const dialog = page.getByRole('dialog');
+    const send = dialog.getByRole('button', { name: 'Send Message' });
+    expect(await send.isDisabled()).toBe(true);
+    await dialog.getByLabel('Subject').fill('Question');
+    await dialog.getByLabel('Message').fill('   ');
+    expect(await send.isDisabled()).toBe(true);
+    await dialog.getByLabel('Message').fill('Can I export my projects?');
+    await send.click();
+    await page.getByText('Your message has been sent to the admin successfully.', { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
 });

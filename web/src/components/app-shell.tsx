@@ -25,6 +25,7 @@ import { bellRemindersQuery } from '../lib/queries';
 import { activeByDueDate, relativeDueLabel } from '../lib/reminders';
 import { type Theme, useTheme } from '../lib/theme';
 import { cn, initials } from '../lib/utils';
+import { AdminMessagesPanel, ContactAdminDialog } from './admin-messages';
 import { Logo } from './logo';
 import { Button } from './ui/button';
 import {
@@ -171,6 +172,7 @@ function SidebarContents({
         </Tooltip>
       </nav>
       <div className="space-y-3 border-t p-4">
+        <AdminMessagesPanel />
         <div className="flex items-center gap-3">
           <Avatar username={user.username} />
           <div className="min-w-0">
@@ -185,6 +187,7 @@ function SidebarContents({
             <User /> View Profile
           </Link>
         </Button>
+        <ContactAdminDialog />
         <Button
           variant="ghost"
           size="sm"
