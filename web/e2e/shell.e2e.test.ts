@@ -176,4 +176,46 @@ describe('auth and shell', () => {
     await page.getByText('Your message has been sent to the admin successfully.', { exact: true }).waitFor();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
+
+  it('changes account information, password, notifications and privacy on /settings', async () => {
+    await register(uniqueUsername('settings'));
+    await page.goto('/settings');
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Invalid email').waitFor();
+    await page.getByLabel('Email', { exact: true }).fill('settings@example.com');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Account information updated', { exact: true }).waitFor();
+
+    await page.getByLabel('Current password').fill('secret1');
+    await page.getByLabel('New password', { exact: true }).fill('another-secret');
+    await page.getByLabel('Confirm new password').fill('different');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+    await page.getByLabel('Confirm new password').fill('another-secret');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password has been changed.').waitFor();
+    await page.getByRole('button', { name: 'Change again?' }).click();
+    await page.getByLabel('Current password').waitFor();
+
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    const marketing = page.getByRole('switch', { name: 'Marketing emails' });
+    expect(await marketing.getAttribute('aria-checked')).toBe('false');
+    await marketing.click();
+    await expect.poll(() => marketing.getAttribute('aria-checked')).toBe('true');
+
+    await page.getByRole('tab', { name: 'Privacy' }).click();
+    await page.getByRole('radio', { name: /Private/ }).check();
+    await page.getByText('Privacy updated', { exact: true }).waitFor();
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Marketing emails' }).getAttribute('aria-checked'))
+      .toBe('true');
+    await page.getByRole('tab', { name: 'Privacy' }).click();
+    await expect.poll(() => page.getByRole('radio', { name: /Private/ }).isChecked()).toBe(true);
+    await page.getByRole('tab', { name: /Admin Messages/ }).click();
+    await page.getByRole('heading', { name: 'Admin Messages' }).waitFor();
+  });
 });

@@ -19,6 +19,7 @@ import { ProjectsPage } from './pages/projects-page';
 import { ReminderCompletePage } from './pages/reminder-complete-page';
 import { RemindersPage } from './pages/reminders-page';
 import { SectionPage } from './pages/section-page';
+import { SettingsPage } from './pages/settings-page';
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -129,7 +130,7 @@ const routeTree = rootRoute.addChildren([
     page('/activities', 'Activity History', ActivitiesPage),
     page('/reminders', 'Reminders', RemindersPage),
     section('/profile', 'Profile'),
-    section('/settings', 'Settings'),
+    page('/settings', 'Settings', SettingsPage),
     section('/subscription', 'Subscription'),
     section('/chat', 'AI Assistant'),
     section('/integrations', 'External API'),

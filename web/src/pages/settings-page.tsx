@@ -1,0 +1,328 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type NotificationSettings, type Profile, projectVisibilities } from '@shiplog/schemas';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { format } from 'date-fns';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { adminCommentsQuery } from '../components/admin-messages';
+import { TextField } from '../components/text-field';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { Label } from '../components/ui/input';
+import { Skeleton } from '../components/ui/skeleton';
+import { Switch } from '../components/ui/switch';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { toast } from '../components/ui/toast';
+import { apiRequest } from '../lib/api';
+import { userQuery } from '../lib/queries';
+import { cn } from '../lib/utils';
+
+const profileQuery = {
+  queryKey: ['profile'],
+  queryFn: () => apiRequest<Profile & { email: string | null }>('GET', '/api/profile'),
+};
+const settingsQuery = {
+  queryKey: ['notification-settings'],
+  queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
+};
+
+export function SettingsPage() {
+  const { data: comments } = useQuery(adminCommentsQuery);
+  return (
+    <Tabs defaultValue="account" className="mx-auto max-w-3xl">
+      <TabsList className="flex-wrap">
+        <TabsTrigger value="account">Account</TabsTrigger>
+        <TabsTrigger value="notifications">Notifications</TabsTrigger>
+        <TabsTrigger value="privacy">Privacy</TabsTrigger>
+        <TabsTrigger value="messages">
+          Admin Messages
+          <span
+            className="ml-2 rounded-full bg-primary px-1.5 text-[10px] font-bold text-primary-foreground"
+            data-testid="messages-count"
+          >
+            {comments?.length ?? 0}
+          </span>
+        </TabsTrigger>
+      </TabsList>
+      <TabsContent value="account" className="space-y-6">
+        <AccountInfoCard />
+        <PasswordCard />
+      </TabsContent>
+      <TabsContent value="notifications">
+        <NotificationsCard />
+      </TabsContent>
+      <TabsContent value="privacy">
+        <PrivacyCard />
+      </TabsContent>
+      <TabsContent value="messages">
+        <Card>
+          <CardHeader>
+            <CardTitle>Admin Messages</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-3">
+            {!comments || comments.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No messages from the administrators.</p>
+            ) : null}
+            {comments?.map((comment) => (
+              <article key={comment.id} className="rounded-lg border p-3">
+                <p className="text-xs text-muted-foreground">
+                  Admin {comment.adminUsername} · {format(new Date(comment.createdAt), 'MMM d, yyyy h:mm a')}
+                  {comment.priority !== 'normal' ? (
+                    <span className="ml-2 font-semibold uppercase">{comment.priority}</span>
+                  ) : null}
+                </p>
+                <p className="whitespace-pre-wrap text-sm">{comment.message}</p>
+              </article>
+            ))}
+          </CardContent>
+        </Card>
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+const accountForm = z.object({
+  email: z.union([z.literal(''), z.email('Invalid email')]),
+  phoneNumber: z.string().max(20, 'Phone number must be at most 20 characters'),
+});
+
+function AccountInfoCard() {
+  const queryClient = useQueryClient();
+  const { data: profile, isPending } = useQuery(profileQuery);
+  const save = useMutation({
+    mutationFn: (values: z.infer<typeof accountForm>) => apiRequest('POST', '/api/user/account-info', values),
+    onSuccess: async () => {
+      toast({ title: 'Account information updated' });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['profile'] }),
+        queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
+      ]);
+    },
+    onError: (error) =>
+      toast({ title: 'Failed to update account information', description: error.message, variant: 'destructive' }),
+  });
+  const form = useForm<z.infer<typeof accountForm>>({
+    resolver: zodResolver(accountForm),
+    values: { email: profile?.email ?? '', phoneNumber: profile?.phoneNumber ?? '' },
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Account information</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <Skeleton className="h-24 w-full" />
+        ) : (
+          <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+            <TextField
+              id="account-email"
+              label="Email"
+              type="email"
+              error={form.formState.errors.email?.message}
+              {...form.register('email')}
+            />
+            <TextField
+              id="account-phone"
+              label="Phone number"
+              type="tel"
+              error={form.formState.errors.phoneNumber?.message}
+              {...form.register('phoneNumber')}
+            />
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Saving...' : 'Save'}
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+const passwordForm = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required'),
+    newPassword: z.string().min(6, 'Password must be at least 6 characters'),
+    confirmPassword: z.string().min(6, 'Password must be at least 6 characters'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
+
+function PasswordCard() {
+  const [changed, setChanged] = useState(false);
+  const form = useForm<z.infer<typeof passwordForm>>({
+    resolver: zodResolver(passwordForm),
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+  });
+  const change = useMutation({
+    mutationFn: (values: z.infer<typeof passwordForm>) =>
+      apiRequest('POST', '/api/user/change-password', {
+        oldPassword: values.currentPassword,
+        newPassword: values.newPassword,
+      }),
+    onSuccess: () => {
+      form.reset();
+      setChanged(true);
+    },
+    onError: (error) =>
+      toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' }),
+  });
+  const { errors } = form.formState;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Password</CardTitle>
+        <CardDescription>Changing it signs you out everywhere else.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {changed ? (
+          <p className="text-sm">
+            Your password has been changed.{' '}
+            <Button variant="link" className="h-auto p-0" onClick={() => setChanged(false)}>
+              Change again?
+            </Button>
+          </p>
+        ) : (
+          <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => change.mutate(values))}>
+            <TextField
+              id="password-current"
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              error={errors.currentPassword?.message}
+              {...form.register('currentPassword')}
+            />
+            <TextField
+              id="password-new"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.newPassword?.message}
+              {...form.register('newPassword')}
+            />
+            <TextField
+              id="password-confirm"
+              label="Confirm new password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.confirmPassword?.message}
+              {...form.register('confirmPassword')}
+            />
+            <Button type="submit" disabled={change.isPending}>
+              {change.isPending ? 'Saving...' : 'Change password'}
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+const notificationLabels: Record<keyof NotificationSettings, [string, string]> = {
+  emailNotifications: ['Email notifications', 'Reminder emails and account notices'],
+  projectUpdates: ['Project updates', 'News about your projects'],
+  securityAlerts: ['Security alerts', 'Sign-ins and password changes'],
+  marketingEmails: ['Marketing emails', 'Product news and offers'],
+};
+
+function NotificationsCard() {
+  const queryClient = useQueryClient();
+  const { data: settings, isPending } = useQuery(settingsQuery);
+  const save = useMutation({
+    mutationFn: (next: NotificationSettings) =>
+      apiRequest<NotificationSettings>('POST', '/api/notifications/settings', next),
+    onSuccess: (saved) => queryClient.setQueryData(settingsQuery.queryKey, saved),
+    onError: (error) =>
+      toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' }),
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Notifications</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {isPending || !settings ? (
+          <Skeleton className="h-32 w-full" />
+        ) : (
+          (Object.keys(notificationLabels) as (keyof NotificationSettings)[]).map((key) => (
+            <div key={key} className="flex items-center justify-between gap-4">
+              <div>
+                <Label htmlFor={`setting-${key}`}>{notificationLabels[key][0]}</Label>
+                <p className="text-xs text-muted-foreground">{notificationLabels[key][1]}</p>
+              </div>
+              <Switch
+                id={`setting-${key}`}
+                checked={settings[key]}
+                disabled={save.isPending}
+                onCheckedChange={(value) => save.mutate({ ...settings, [key]: value })}
+              />
+            </div>
+          ))
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function PrivacyCard() {
+  const queryClient = useQueryClient();
+  const { data: profile } = useQuery(profileQuery);
+  // Shown at once; put back if the save fails.
+  const [choice, setChoice] = useState<(typeof projectVisibilities)[number] | null>(null);
+  const selected = choice ?? profile?.projectVisibility;
+  const save = useMutation({
+    mutationFn: (projectVisibility: (typeof projectVisibilities)[number]) => {
+      const { email: _email, isReplitLinked: _linked, ...current } = profile!;
+      return apiRequest<Profile>('POST', '/api/profile', { ...current, projectVisibility });
+    },
+    onSuccess: async () => {
+      toast({ title: 'Privacy updated' });
+      await queryClient.invalidateQueries({ queryKey: ['profile'] });
+    },
+    onError: (error) => {
+      setChoice(null);
+      toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' });
+    },
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Privacy</CardTitle>
+        <CardDescription>Who can see your projects on your profile.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fieldset className="space-y-2" disabled={!profile}>
+          <legend className="sr-only">Project visibility</legend>
+          {projectVisibilities.map((value) => (
+            <label
+              key={value}
+              className={cn(
+                'flex cursor-pointer items-center gap-3 rounded-lg border p-3',
+                selected === value && 'border-primary bg-accent',
+              )}
+            >
+              <input
+                type="radio"
+                name="visibility"
+                value={value}
+                checked={selected === value}
+                onChange={() => {
+                  setChoice(value);
+                  save.mutate(value);
+                }}
+              />
+              <span>
+                <span className="block text-sm font-medium">{value === 'public' ? 'Public' : 'Private'}</span>
+                <span className="block text-xs text-muted-foreground">
+                  {value === 'public'
+                    ? 'Anyone with your profile link sees your public projects.'
+                    : 'Only you see your projects.'}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </CardContent>
+    </Card>
+  );
+}
