@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, Loader2 } from 'lucide-react';
 import { Fragment } from 'react';
 import { ActivityCard } from '../components/activity/activity-card';
 import { Button } from '../components/ui/button';
@@ -51,8 +51,15 @@ export function ActivitiesPage() {
         ))}
         {hasNextPage ? (
           <div className="pt-4 text-center">
-            <Button variant="outline" disabled={isFetchingNextPage} onClick={() => fetchNextPage()}>
-              {isFetchingNextPage ? 'Loading...' : 'Load More Activities'}
+            {/* The name stays put while the next page loads: the button is only disabled and busy. */}
+            <Button
+              variant="outline"
+              disabled={isFetchingNextPage}
+              aria-busy={isFetchingNextPage}
+              onClick={() => fetchNextPage()}
+            >
+              {isFetchingNextPage ? <Loader2 className="animate-spin" aria-hidden /> : null}
+              Load More Activities
             </Button>
           </div>
         ) : null}
