@@ -218,4 +218,30 @@ describe('auth and shell', () => {
     await page.getByRole('tab', { name: /Admin Messages/ }).click();
     await page.getByRole('heading', { name: 'Admin Messages' }).waitFor();
   });
+
+  it('shows and edits the profile', async () => {
+    const username = uniqueUsername('prof');
+    await register(username);
+    await page.goto('/profile');
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe(username);
+    await page.getByText('No bio provided').waitFor();
+    await page.getByText('No social links added').waitFor();
+    await page.getByRole('link', { name: 'Create Project' }).waitFor();
+
+    await page.getByRole('tab', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Display name').fill('');
+    await page.getByLabel('Email', { exact: true }).fill('nope');
+    await page.getByRole('button', { name: 'Save Profile' }).click();
+    await page.getByText('Display name is required').waitFor();
+    await page.getByText('Invalid email').waitFor();
+    await page.getByLabel('Display name').fill('Ada Builder');
+    await page.getByLabel('Bio').fill('Ships small things on weekends');
+    await page.getByLabel('GitHub').fill('github.com/ada');
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+    await page.getByRole('button', { name: 'Save Profile' }).click();
+    await page.getByText('Your profile has been saved.', { exact: true }).waitFor();
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Ada Builder');
+    await page.getByText('Ships small things on weekends').first().waitFor();
+    expect(await page.getByRole('link', { name: 'GitHub' }).getAttribute('href')).toBe('https://github.com/ada');
+  });
 });

@@ -14,6 +14,7 @@ import { EditProjectPage } from './pages/edit-project-page';
 import { ErrorPage } from './pages/error-page';
 import { NewProjectPage } from './pages/new-project-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { ProfilePage } from './pages/profile-page';
 import { ProjectDetailPage } from './pages/project-detail-page';
 import { ProjectsPage } from './pages/projects-page';
 import { ReminderCompletePage } from './pages/reminder-complete-page';
@@ -129,7 +130,7 @@ const routeTree = rootRoute.addChildren([
     page('/projects/edit/$id', 'Edit Project', EditProjectPage),
     page('/activities', 'Activity History', ActivitiesPage),
     page('/reminders', 'Reminders', RemindersPage),
-    section('/profile', 'Profile'),
+    page('/profile', 'Profile', ProfilePage),
     page('/settings', 'Settings', SettingsPage),
     section('/subscription', 'Subscription'),
     section('/chat', 'AI Assistant'),

@@ -1,0 +1,254 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { arrangeProjects, type Profile } from '@shiplog/schemas';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { ExternalLink, Plus } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Avatar } from '../components/app-shell';
+import { StatusBadge } from '../components/projects/status-badge';
+import { TextField } from '../components/text-field';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { Label } from '../components/ui/input';
+import { Select, Textarea } from '../components/ui/select';
+import { Skeleton } from '../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { toast } from '../components/ui/toast';
+import { apiRequest } from '../lib/api';
+import { formatDate } from '../lib/format';
+import { projectsQuery, userQuery } from '../lib/queries';
+
+type ProfileView = Profile & { username: string; email: string | null };
+const profileQuery = { queryKey: ['profile'], queryFn: () => apiRequest<ProfileView>('GET', '/api/profile') };
+const links = ['github', 'twitter', 'linkedin', 'website'] as const;
+const linkLabels = { github: 'GitHub', twitter: 'Twitter', linkedin: 'LinkedIn', website: 'Website' } as const;
+
+export function ProfilePage() {
+  const { data: profile, isPending } = useQuery(profileQuery);
+  if (isPending || !profile) return <Skeleton className="mx-auto h-40 max-w-3xl" />;
+  const present = links.filter((k) => profile[k]);
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <Card>
+        <CardContent className="flex flex-col gap-4 pt-6 sm:flex-row sm:items-start">
+          <Avatar username={profile.username} className="size-16 text-xl" />
+          <div className="min-w-0 flex-1 space-y-2">
+            <h2 className="text-2xl font-semibold" data-testid="profile-name">
+              {profile.displayName || profile.username}
+            </h2>
+            <p className="text-sm text-muted-foreground">{profile.bio || 'No bio provided'}</p>
+            {present.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No social links added</p>
+            ) : (
+              <ul className="flex flex-wrap gap-2">
+                {present.map((key) => (
+                  <li key={key}>
+                    <a
+                      href={profile[key] ?? undefined}
+                      target="_blank"
+                      rel="noreferrer noopener"
+                      className="inline-flex items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-medium"
+                    >
+                      {linkLabels[key]} <ExternalLink className="size-3" aria-hidden />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </CardContent>
+      </Card>
+      <Tabs defaultValue="overview">
+        <TabsList>
+          <TabsTrigger value="overview">Overview</TabsTrigger>
+          <TabsTrigger value="edit">Edit Profile</TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview">
+          <Overview />
+        </TabsContent>
+        <TabsContent value="edit">
+          <EditProfile profile={profile} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}
+
+function Overview() {
+  const { data: projects, isPending } = useQuery(projectsQuery);
+  if (isPending || !projects) return <Skeleton className="h-40 w-full" />;
+  const counts = [
+    ['Total projects', projects.length],
+    ['Active', projects.filter((p) => p.status === 'development').length],
+    ['Completed', projects.filter((p) => p.status === 'deployed').length],
+  ] as const;
+  const recent = arrangeProjects(projects, { sort: 'newest' }).slice(0, 3);
+  return (
+    <div className="space-y-4">
+      <div className="grid grid-cols-3 gap-3">
+        {counts.map(([label, value]) => (
+          <Card key={label}>
+            <CardContent className="pt-6 text-center">
+              <p className="text-2xl font-bold">{value}</p>
+              <p className="text-xs text-muted-foreground">{label}</p>
+            </CardContent>
+          </Card>
+        ))}
+      </div>
+      <Card>
+        <CardHeader className="flex-row items-center justify-between">
+          <CardTitle>Recent projects</CardTitle>
+          <Button variant="link" asChild>
+            <Link to="/projects">View All</Link>
+          </Button>
+        </CardHeader>
+        <CardContent>
+          {recent.length === 0 ? (
+            <div className="space-y-3 text-center">
+              <p className="text-sm text-muted-foreground">No projects yet.</p>
+              <Button asChild>
+                <Link to="/new-project">
+                  <Plus /> Create Project
+                </Link>
+              </Button>
+            </div>
+          ) : (
+            <ul className="divide-y">
+              {recent.map((project) => (
+                <li key={project.id} className="flex items-center justify-between gap-3 py-2">
+                  <Link to="/projects/$id" params={{ id: project.id }} className="truncate font-medium hover:underline">
+                    {project.name}
+                  </Link>
+                  <span className="flex shrink-0 items-center gap-2 text-xs text-muted-foreground">
+                    <StatusBadge status={project.status} /> {formatDate(project.createdAt)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+const editForm = z.object({
+  displayName: z.string().trim().min(1, 'Display name is required'),
+  bio: z.string(),
+  github: z.string(),
+  twitter: z.string(),
+  linkedin: z.string(),
+  website: z.string(),
+  projectVisibility: z.enum(['public', 'private']),
+  email: z.union([z.literal(''), z.email('Invalid email')]),
+  phoneNumber: z.string().max(20, 'Phone number must be at most 20 characters'),
+});
+type EditForm = z.infer<typeof editForm>;
+
+function EditProfile({ profile }: { profile: ProfileView }) {
+  const queryClient = useQueryClient();
+  const form = useForm<EditForm>({
+    resolver: zodResolver(editForm),
+    defaultValues: {
+      displayName: profile.displayName ?? '',
+      bio: profile.bio ?? '',
+      github: profile.github ?? '',
+      twitter: profile.twitter ?? '',
+      linkedin: profile.linkedin ?? '',
+      website: profile.website ?? '',
+      projectVisibility: profile.projectVisibility,
+      email: profile.email ?? '',
+      phoneNumber: profile.phoneNumber ?? '',
+    },
+  });
+  const save = useMutation({
+    mutationFn: async ({ email, phoneNumber, ...fields }: EditForm) => {
+      try {
+        await apiRequest('POST', '/api/profile', {
+          ...fields,
+          phoneNumber,
+          replitUsername: profile.replitUsername,
+          avatar: profile.avatar,
+        });
+      } catch (error) {
+        throw Object.assign(error as Error, { title: 'Failed to update profile' });
+      }
+      try {
+        await apiRequest('POST', '/api/user/account-info', { email, phoneNumber });
+      } catch (error) {
+        throw Object.assign(error as Error, { title: 'Failed to update account information' });
+      }
+    },
+    onSuccess: async () => {
+      toast({ title: 'Profile updated', description: 'Your profile has been saved.' });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['profile'] }),
+        queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
+      ]);
+    },
+    onError: (error) =>
+      toast({
+        title: (error as Error & { title?: string }).title ?? 'Failed to update profile',
+        description: error.message,
+        variant: 'destructive',
+      }),
+  });
+  const { errors } = form.formState;
+  return (
+    <Card>
+      <CardContent className="pt-6">
+        <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+          <TextField
+            id="profile-display-name"
+            label="Display name"
+            error={errors.displayName?.message}
+            {...form.register('displayName')}
+          />
+          <div className="space-y-2">
+            <Label htmlFor="profile-bio">Bio</Label>
+            <Textarea id="profile-bio" rows={3} {...form.register('bio')} />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {links.map((key) => (
+              <TextField
+                key={key}
+                id={`profile-${key}`}
+                label={linkLabels[key]}
+                error={undefined}
+                {...form.register(key)}
+              />
+            ))}
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="profile-visibility">Project visibility</Label>
+            <Select id="profile-visibility" className="w-full" {...form.register('projectVisibility')}>
+              <option value="public">Public</option>
+              <option value="private">Private</option>
+            </Select>
+          </div>
+          <h3 className="pt-2 font-semibold">Contact</h3>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              id="profile-email"
+              label="Email"
+              type="email"
+              error={errors.email?.message}
+              {...form.register('email')}
+            />
+            <TextField
+              id="profile-phone"
+              label="Phone"
+              type="tel"
+              error={errors.phoneNumber?.message}
+              {...form.register('phoneNumber')}
+            />
+          </div>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Profile'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
