@@ -1,19 +1,15 @@
-import { type AdminComment, contactAdminSchema } from '@shiplog/schemas';
+import { contactAdminSchema } from '@shiplog/schemas';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useState } from 'react';
 import { apiRequest } from '../lib/api';
+import { adminCommentsQuery } from '../lib/queries';
 import { cn } from '../lib/utils';
 import { Button } from './ui/button';
 import { Dialog, DialogContent, DialogTrigger } from './ui/dialog';
 import { Input, Label } from './ui/input';
 import { Textarea } from './ui/select';
 import { toast } from './ui/toast';
-
-export const adminCommentsQuery = {
-  queryKey: ['admin-comments'],
-  queryFn: () => apiRequest<AdminComment[]>('GET', '/api/admin/comments'),
-};
 
 const priorityStyles: Record<string, string> = {
   urgent: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',

@@ -1,4 +1,12 @@
-import { type CurrentUser, notificationTimeOptions, type Project, type Reminder } from '@shiplog/schemas';
+import {
+  type AdminComment,
+  type CurrentUser,
+  type NotificationSettings,
+  notificationTimeOptions,
+  type Profile,
+  type Project,
+  type Reminder,
+} from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
 
@@ -115,4 +123,22 @@ export const notificationTimesQuery = queryOptions({
       () => notificationTimeOptions,
     ),
   staleTime: Number.POSITIVE_INFINITY,
+});
+
+export type ProfileView = Profile & { username: string; email: string | null };
+
+export const profileQuery = queryOptions({
+  queryKey: ['profile'],
+  queryFn: () => apiRequest<ProfileView>('GET', '/api/profile'),
+});
+
+export const notificationSettingsQuery = queryOptions({
+  queryKey: ['notification-settings'],
+  queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
+});
+
+/** Active messages from the administrators (the sidebar and Settings). */
+export const adminCommentsQuery = queryOptions({
+  queryKey: ['admin-comments'],
+  queryFn: () => apiRequest<AdminComment[]>('GET', '/api/admin/comments'),
 });

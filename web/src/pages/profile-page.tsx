@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { arrangeProjects, type Profile } from '@shiplog/schemas';
+import { arrangeProjects } from '@shiplog/schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ExternalLink, Plus } from 'lucide-react';
@@ -17,10 +17,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { toast } from '../components/ui/toast';
 import { apiRequest } from '../lib/api';
 import { formatDate } from '../lib/format';
-import { projectsQuery, userQuery } from '../lib/queries';
+import { type ProfileView, profileQuery, projectsQuery, userQuery } from '../lib/queries';
 
-type ProfileView = Profile & { username: string; email: string | null };
-const profileQuery = { queryKey: ['profile'], queryFn: () => apiRequest<ProfileView>('GET', '/api/profile') };
 const links = ['github', 'twitter', 'linkedin', 'website'] as const;
 const linkLabels = { github: 'GitHub', twitter: 'Twitter', linkedin: 'LinkedIn', website: 'Website' } as const;
 

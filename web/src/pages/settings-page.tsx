@@ -5,7 +5,6 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { adminCommentsQuery } from '../components/admin-messages';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
@@ -15,17 +14,8 @@ import { Switch } from '../components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { toast } from '../components/ui/toast';
 import { apiRequest } from '../lib/api';
-import { userQuery } from '../lib/queries';
+import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { cn } from '../lib/utils';
-
-const profileQuery = {
-  queryKey: ['profile'],
-  queryFn: () => apiRequest<Profile & { email: string | null }>('GET', '/api/profile'),
-};
-const settingsQuery = {
-  queryKey: ['notification-settings'],
-  queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
-};
 
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);
@@ -227,11 +217,11 @@ const notificationLabels: Record<keyof NotificationSettings, [string, string]> =
 
 function NotificationsCard() {
   const queryClient = useQueryClient();
-  const { data: settings, isPending } = useQuery(settingsQuery);
+  const { data: settings, isPending } = useQuery(notificationSettingsQuery);
   const save = useMutation({
     mutationFn: (next: NotificationSettings) =>
       apiRequest<NotificationSettings>('POST', '/api/notifications/settings', next),
-    onSuccess: (saved) => queryClient.setQueryData(settingsQuery.queryKey, saved),
+    onSuccess: (saved) => queryClient.setQueryData(notificationSettingsQuery.queryKey, saved),
     onError: (error) =>
       toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' }),
   });

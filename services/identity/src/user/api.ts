@@ -17,9 +17,9 @@ import {
   requireUserId,
   type ServiceContext,
 } from '@shiplog/service-kit';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
-import { userDecider, usernameDecider } from './decide.ts';
+import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type User, usernameStream, userStream } from './user.ts';
 
@@ -47,6 +47,27 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
   async function loadUser(userId: string) {
     const { state } = await loadAggregate(store, userStream(userId), userDecider);
     return state.status === 'registered' ? state : null;
+  }
+
+  /** The caller's account, or 404 (it was deleted, or the session outlived it). */
+  async function currentUser(req: Request) {
+    const user = await loadUser(requireUserId(req));
+    if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    return user;
+  }
+
+  /** A command on the caller's own account: its new state, with the position reported for read-your-writes. */
+  async function changeCurrentUser(req: Request, res: Response, command: UserCommand) {
+    const result = await handleCommand(
+      store,
+      userStream(requireUserId(req)),
+      userDecider,
+      command,
+      commandContext(req),
+    );
+    if (result.position) reportPosition(res, 'identity', result.position);
+    if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    return result.state;
   }
 
   async function findByUsername(username: string) {
@@ -154,85 +175,43 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
 
     // Profile (spec/account.md): the stored one, or a first one made of the username.
     router.get('/profile', async (req, res) => {
-      const user = await loadUser(requireUserId(req));
-      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json(profileView(user));
+      res.json(profileView(await currentUser(req)));
     });
 
     router.post('/profile', async (req, res) => {
-      const userId = requireUserId(req);
       const profile = parseInput(profileSchema, req.body);
-      const result = await handleCommand(
-        store,
-        userStream(userId),
-        userDecider,
-        { type: 'UpdateProfile', profile },
-        commandContext(req),
-      );
-      if (result.position) reportPosition(res, 'identity', result.position);
-      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json(profileView(result.state));
+      res.json(profileView(await changeCurrentUser(req, res, { type: 'UpdateProfile', profile })));
     });
 
     router.post('/user/account-info', async (req, res) => {
-      const userId = requireUserId(req);
       const { email, phoneNumber } = parseInput(accountInfoSchema, req.body);
-      const result = await handleCommand(
-        store,
-        userStream(userId),
-        userDecider,
-        { type: 'UpdateAccountInfo', email, phoneNumber },
-        commandContext(req),
-      );
-      if (result.position) reportPosition(res, 'identity', result.position);
-      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json({ email: result.state.email, phoneNumber: result.state.phoneNumber });
+      const user = await changeCurrentUser(req, res, { type: 'UpdateAccountInfo', email, phoneNumber });
+      res.json({ email: user.email, phoneNumber: user.phoneNumber });
     });
 
     router.post('/user/change-password', async (req, res) => {
-      const userId = requireUserId(req);
       const { currentPassword, newPassword } = parseInput(changePasswordSchema, req.body);
-      const user = await loadUser(userId);
-      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      const user = await currentUser(req);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new ValidationError({ currentPassword: ['Current password is incorrect'] });
       }
-      const result = await handleCommand(
-        store,
-        userStream(userId),
-        userDecider,
-        { type: 'SetPassword', passwordHash: await hashPassword(newPassword) },
-        commandContext(req),
-      );
-      if (result.position) reportPosition(res, 'identity', result.position);
+      await changeCurrentUser(req, res, { type: 'SetPassword', passwordHash: await hashPassword(newPassword) });
       res.json({ message: 'Password changed' });
     });
 
     router.get('/notifications/settings', async (req, res) => {
-      const user = await loadUser(requireUserId(req));
-      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json(user.notificationSettings);
+      res.json((await currentUser(req)).notificationSettings);
     });
 
     router.post('/notifications/settings', async (req, res) => {
-      const userId = requireUserId(req);
       const settings = parseInput(notificationSettingsSchema, req.body);
-      const result = await handleCommand(
-        store,
-        userStream(userId),
-        userDecider,
-        { type: 'ChangeNotificationSettings', settings },
-        commandContext(req),
+      res.json(
+        (await changeCurrentUser(req, res, { type: 'ChangeNotificationSettings', settings })).notificationSettings,
       );
-      if (result.position) reportPosition(res, 'identity', result.position);
-      if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json(result.state.notificationSettings);
     });
 
     router.get('/users/me', async (req, res) => {
-      const user = await loadUser(requireUserId(req));
-      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      res.json(toPublic(user));
+      res.json(toPublic(await currentUser(req)));
     });
   }
 
