@@ -10,7 +10,15 @@ import { identityService } from '@shiplog/identity';
 import { publishedEvents, rebuildProjection } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
-import { checkServiceEnv, loadConfig, openEventStore, type ServiceName, serviceEnv } from '@shiplog/service-kit';
+import {
+  checkServiceEnv,
+  loadConfig,
+  openEventStore,
+  type ServiceName,
+  serviceEnv,
+  vaultOpener,
+} from '@shiplog/service-kit';
+import { Vault } from '@shiplog/vault';
 import pg from 'pg';
 
 const services = [identityService, billingService, projectsService, remindersService, activityService];
@@ -21,6 +29,7 @@ export async function rebuildAll(
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
   const results: { projection: string; events: number }[] = [];
+  const open = vaultOpener(new Vault(pool));
   try {
     for (const service of services) {
       for (const projection of service.projections ?? []) {
@@ -34,6 +43,7 @@ export async function rebuildAll(
             consumer: `${service.name}-${projection.name}`,
             tables: projection.tables,
             handlers: projection.handlers,
+            open,
             sources: Object.fromEntries(
               stores.map(([source, store]) => [source, () => publishedEvents(store, source)]),
             ),

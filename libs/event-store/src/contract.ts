@@ -55,6 +55,17 @@ export function eventStoreContract(
       expect(comparePositions(read[2]!.position, result.position)).toBe(0);
     });
 
+    it('deletes a stream, which can then be started anew', async () => {
+      const id = stream();
+      await store.append(id, events(2), { expectedRevision: 'no_stream' });
+      await store.deleteStream(id);
+      expect(await store.readStream(id)).toEqual([]);
+      await store.deleteStream(id);
+      const fresh = events(1);
+      await store.append(id, fresh, { expectedRevision: 'no_stream' });
+      expect((await store.readStream(id)).map((e) => e.id)).toEqual([fresh[0]!.id]);
+    });
+
     it('reads a missing stream as empty, and from a revision', async () => {
       expect(await store.readStream(stream())).toEqual([]);
       const id = stream();

@@ -86,6 +86,15 @@ export class EsdbEventStore implements EventStore {
     return out;
   }
 
+  async deleteStream(streamId: string): Promise<void> {
+    // A soft delete: the events go at the next scavenge, and the stream can be started again.
+    try {
+      await this.#client.deleteStream(this.#prefix + streamId);
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.limit ?? 500;
     const out: RecordedEvent[] = [];

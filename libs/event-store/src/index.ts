@@ -59,6 +59,12 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Every event after `after`, in global order, then live ones as they commit; ends when `signal` aborts. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  /**
+   * Removes a stream and its events; appending to it again starts it anew (`no_stream`). Only for
+   * streams whose name itself is personal data (a username claim) when its owner is forgotten:
+   * everything else is shredded, never deleted.
+   */
+  deleteStream(streamId: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -206,6 +206,15 @@ export class PostgresEventStore implements EventStore {
     return result.rows.map(toRecorded);
   }
 
+  async deleteStream(streamId: string): Promise<void> {
+    // The streams row lock orders this with any append to the same stream.
+    await this.#pool.query(
+      `WITH removed AS (DELETE FROM ${this.#schema}.streams WHERE stream_id = $1)
+       DELETE FROM ${this.#schema}.events WHERE stream_id = $1`,
+      [streamId],
+    );
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     const result = await this.#pool.query(

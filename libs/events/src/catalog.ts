@@ -13,6 +13,9 @@ import { z } from 'zod';
  * token); `publish: false` keeps an event inside its service's store (secrets such as password hashes
  * never travel over the bus). A new incompatible shape bumps `version` and adds an upcaster from the
  * previous one, so old stored events keep loading.
+ *
+ * Personal data: every event whose `data.userId` names a user is sealed with that user's key
+ * (`personal`, below); deleting the account destroys the key (crypto-shredding).
  */
 interface CatalogEntry<S extends z.ZodType> {
   owner: 'identity' | 'billing' | 'projects' | 'reminders';
@@ -20,6 +23,12 @@ interface CatalogEntry<S extends z.ZodType> {
   publish: boolean;
   schema: S;
   upcasters?: Record<number, (data: unknown) => unknown>;
+  /**
+   * Whose personal data the event holds: its `data.userId`, unless `false` (ids only, or content that
+   * belongs to no user). Events with a subject are stored sealed with that user's key (`@shiplog/vault`),
+   * so forgetting the key erases them wherever they were copied.
+   */
+  personal?: false;
 }
 
 function event<S extends z.ZodType>(entry: CatalogEntry<S>): CatalogEntry<S> {
@@ -75,6 +84,24 @@ export const catalog = {
     schema: z.object({ userId: id, passwordHash: z.string() }),
   }),
   UserLoggedIn: event({ owner: 'identity', version: 1, publish: true, schema: z.object({ userId: id, at: isoDate }) }),
+  /** Published twin of the private PasswordSet, for the security timeline (no hash). */
+  PasswordChanged: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, at: isoDate }),
+  }),
+  /**
+   * The account is gone: every service deletes what it holds of the user. Ids only, and never sealed:
+   * it is read after the user's key has been destroyed.
+   */
+  UserDeleted: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ userId: id, deletedBy: id, at: isoDate }),
+  }),
   ProfileUpdated: event({
     owner: 'identity',
     version: 1,
@@ -107,6 +134,8 @@ export const catalog = {
     owner: 'identity',
     version: 1,
     publish: true,
+    // Shown to everyone, written in the administrator role.
+    personal: false,
     schema: z.object({
       commentId: id,
       message: z.string(),
@@ -432,6 +461,15 @@ export function parseEventData<T extends EventType>(type: T, data: unknown, vers
 
 export function eventVersion(type: EventType): number {
   return catalog[type].version;
+}
+
+/** The user whose personal data an event holds (its key seals the event), or null. */
+export function dataSubjectOf(type: string, data: unknown): string | null {
+  if (!isEventType(type)) return null;
+  const entry: CatalogEntry<z.ZodType> = catalog[type];
+  if (entry.personal === false) return null;
+  const userId = (data as { userId?: unknown } | null)?.userId;
+  return typeof userId === 'string' ? userId : null;
 }
 
 export function isPublished(type: string): boolean {

@@ -13,6 +13,13 @@ import type { Logger } from './logger.ts';
  */
 export type Handler = (event: BusEvent, tx: pg.PoolClient) => Promise<void>;
 
+/**
+ * Turns events as carried (personal data sealed) into events as handled, reading what it needs in the
+ * batch's transaction; an event that can no longer be opened (its user was forgotten) comes back null
+ * and is recorded as handled without a reaction.
+ */
+export type EventOpener = (events: BusEvent[], tx: pg.PoolClient) => Promise<(BusEvent | null)[]>;
+
 export interface ConsumerOptions {
   bus: Bus;
   pool: pg.Pool;
@@ -28,6 +35,7 @@ export interface ConsumerOptions {
    * event store takes that store's append lock here (PostgresEventStore.lockForAppend).
    */
   beforeHandling?: (tx: pg.PoolClient) => Promise<void>;
+  open?: EventOpener;
   /** Fault injection for tests: runs after the commit, before the ack. */
   beforeAck?: (event: BusEvent) => Promise<void> | void;
   ackWaitMs?: number;
@@ -120,11 +128,14 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         [name, batch.map((b) => b.event.id)],
       );
       const fresh = new Set(inserted.rows.map((r) => r.event_id));
+      const events = batch.map((b) => b.event);
+      const opened = options.open && fresh.size > 0 ? await options.open(events, client) : events;
       const latest = new Map<string, Position>();
-      for (const { event } of batch) {
+      for (const [index, event] of events.entries()) {
         const handler = handlers[event.type];
+        const open = opened[index];
         // `delete`: a second copy of one event within the batch has no effect either.
-        if (fresh.delete(event.id) && handler) await handler(event, client);
+        if (fresh.delete(event.id) && handler && open) await handler(open, client);
         latest.set(event.source, busEventPosition(event));
       }
       for (const [source, position] of latest) {
@@ -254,6 +265,7 @@ export interface ProjectionRebuild {
   /** Each source's published events in store order. */
   sources: Record<string, () => AsyncIterable<BusEvent>>;
   handlers: Record<string, Handler>;
+  open?: EventOpener;
 }
 
 /**
@@ -273,18 +285,30 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
     await client.query(`TRUNCATE ${tables.map((t) => `${schema}.${t}`).join(', ')}`);
     await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1`, [consumer]);
     await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
+    const replay = async (page: BusEvent[]) => {
+      await client.query(`INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])`, [
+        consumer,
+        page.map((e) => e.id),
+      ]);
+      const opened = rebuild.open ? await rebuild.open(page, client) : page;
+      for (const event of opened) {
+        const handler = event && handlers[event.type];
+        if (handler) await handler(event, client);
+      }
+      events += page.length;
+    };
     for (const [source, read] of Object.entries(rebuild.sources)) {
       let last: BusEvent | undefined;
+      let page: BusEvent[] = [];
       for await (const event of read()) {
-        await client.query(`INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2)`, [
-          consumer,
-          event.id,
-        ]);
-        const handler = handlers[event.type];
-        if (handler) await handler(event, client);
+        page.push(event);
         last = event;
-        events += 1;
+        if (page.length === 500) {
+          await replay(page);
+          page = [];
+        }
       }
+      if (page.length > 0) await replay(page);
       if (last) {
         const position = busEventPosition(last);
         await client.query(

@@ -10,6 +10,7 @@ import {
   type Position,
   parseEventData,
 } from '@shiplog/events';
+import { SHREDDED } from '@shiplog/vault';
 
 /**
  * An aggregate's pure logic: `evolve` folds events into state, `decide` turns a command and the
@@ -48,11 +49,15 @@ export interface CommandResult<State, Event> {
   position: Position | null;
 }
 
-/** Parses stored events through the catalog (upcasting old versions) into domain events. */
+/**
+ * Parses stored events through the catalog (upcasting old versions) into domain events. Shredded ones
+ * (their user was forgotten) no longer exist: an aggregate made only of them is back at its initial state.
+ */
 export function toDomainEvents<Event extends DomainEvent>(recorded: RecordedEvent[]): Event[] {
-  return recorded.map((e) => {
+  return recorded.flatMap((e) => {
+    if (e.data === SHREDDED) return [];
     if (!isEventType(e.type)) throw new Error(`Unknown event type in store: ${e.type}`);
-    return { type: e.type, data: parseEventData(e.type, e.data, e.metadata.schemaVersion ?? 1) } as Event;
+    return [{ type: e.type, data: parseEventData(e.type, e.data, e.metadata.schemaVersion ?? 1) } as Event];
   });
 }
 

@@ -6,11 +6,13 @@ import {
   type Bus,
   type Consumer,
   connectBus,
+  type EventOpener,
   type Handler,
   type Relay,
   startConsumer,
   startRelay,
 } from '@shiplog/messaging';
+import { SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
@@ -24,7 +26,9 @@ export interface ServiceContext<Env extends ServiceEnv> {
   config: Env;
   logger: Logger;
   pool: pg.Pool;
-  store: EventStore;
+  /** Seals personal data on append and opens it on read (see `@shiplog/vault`). */
+  store: SealedEventStore;
+  vault: Vault;
   bus: Bus;
   /** The service's PostgreSQL schema: its read models, and its events with the PostgreSQL store. */
   schema: string;
@@ -86,21 +90,34 @@ export async function startService<Env extends ServiceEnv>(
 
   const applied = await runMigrations(pool, schema, definition.migrationsDir);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const store = openEventStore(config, pool, name);
-  if (store instanceof PostgresEventStore) await store.migrate();
+  const rawStore = openEventStore(config, pool, name);
+  if (rawStore instanceof PostgresEventStore) await rawStore.migrate();
+  await Vault.migrate(pool);
+  const vault = new Vault(pool);
+  const store = new SealedEventStore(rawStore, vault);
+  const open = vaultOpener(vault);
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
-  const context: ServiceContext<Env> = { name, config, logger, pool, store, bus, schema, internalTokenSecret };
+  const context: ServiceContext<Env> = { name, config, logger, pool, store, vault, bus, schema, internalTokenSecret };
 
   const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
   const parts = await definition.setup(context);
   // Reactions may append to this service's store inside their transaction; projections never do, so
   // only reactions take the append lock (which readers of the store wait for).
   const lockForAppend =
-    store instanceof PostgresEventStore ? (tx: pg.PoolClient) => store.lockForAppend(tx) : undefined;
+    rawStore instanceof PostgresEventStore ? (tx: pg.PoolClient) => rawStore.lockForAppend(tx) : undefined;
   const consumers = await Promise.all([
     ...(definition.projections ?? []).map((c) =>
-      startConsumer({ bus, pool, schema, name: `${name}-${c.name}`, sources: c.sources, handlers: c.handlers, logger }),
+      startConsumer({
+        bus,
+        pool,
+        schema,
+        name: `${name}-${c.name}`,
+        sources: c.sources,
+        handlers: c.handlers,
+        logger,
+        open,
+      }),
     ),
     ...(parts.consumers ?? []).map((c) =>
       startConsumer({
@@ -111,6 +128,7 @@ export async function startService<Env extends ServiceEnv>(
         sources: c.sources,
         handlers: c.handlers,
         logger,
+        open,
         beforeHandling: lockForAppend,
       }),
     ),
@@ -180,6 +198,11 @@ export async function runServiceProcess<Env extends ServiceEnv>(definition: Serv
       );
     });
   }
+}
+
+/** Consumers open events with keys read in their own transaction, never from a cache (see Vault.open). */
+export function vaultOpener(vault: Vault): EventOpener {
+  return (events, tx) => vault.open(events, { client: tx, fresh: true });
 }
 
 /** A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. */

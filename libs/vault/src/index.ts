@@ -1,0 +1,246 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { NotFoundError } from '@shiplog/errors';
+import type { AppendOptions, AppendResult, EventStore, EventToAppend, RecordedEvent } from '@shiplog/event-store';
+import { dataSubjectOf } from '@shiplog/events';
+import type pg from 'pg';
+
+/**
+ * Crypto-shredding. Each user has a data key; every event holding a user's personal data is stored
+ * sealed with it (AES-256-GCM, bound to the event's id and type), in the event store and in every copy
+ * the bus keeps. Deleting the account destroys the key and records the user as forgotten, so those
+ * events can no longer be opened anywhere and no new key is ever made for that user.
+ *
+ * The keys live in PostgreSQL's `vault` schema, shared by every service like a key-management service.
+ */
+
+/** What an event's `data` holds once sealed. */
+export interface SealedData {
+  $sealed: 'aes-256-gcm';
+  subject: string;
+  iv: string;
+  /** Ciphertext then the 16-byte tag, base64. */
+  data: string;
+}
+
+/** An opened event whose key is gone: its data no longer exists. */
+export const SHREDDED: unique symbol = Symbol('shredded');
+
+export function isSealed(data: unknown): data is SealedData {
+  return typeof data === 'object' && data !== null && (data as { $sealed?: unknown }).$sealed === 'aes-256-gcm';
+}
+
+interface EventLike {
+  id: string;
+  type: string;
+  data: unknown;
+}
+
+type Queryable = Pick<pg.Pool, 'query'> | pg.ClientBase;
+
+export interface VaultOptions {
+  /** How long a key read by the command path is reused. Consumers read keys fresh (see `open`). */
+  cacheTtlMs?: number;
+  cacheSize?: number;
+}
+
+export class Vault {
+  readonly #pool: pg.Pool;
+  readonly #ttlMs: number;
+  readonly #cacheSize: number;
+  readonly #cache = new Map<string, { key: Buffer; at: number }>();
+
+  constructor(pool: pg.Pool, options: VaultOptions = {}) {
+    this.#pool = pool;
+    this.#ttlMs = options.cacheTtlMs ?? 60_000;
+    this.#cacheSize = options.cacheSize ?? 10_000;
+  }
+
+  /** Creates the vault's tables; safe to run from every service at every start. */
+  static async migrate(pool: pg.Pool): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('shiplog-vault-migrate'))");
+      await client.query(`
+        CREATE SCHEMA IF NOT EXISTS vault;
+        CREATE TABLE IF NOT EXISTS vault.subject_keys (
+          subject uuid PRIMARY KEY,
+          key bytea NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        -- Ids only: who was forgotten, so that no key is ever made for them again.
+        CREATE TABLE IF NOT EXISTS vault.forgotten_subjects (
+          subject uuid PRIMARY KEY,
+          forgotten_at timestamptz NOT NULL DEFAULT now()
+        );`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Seals the personal events (see the catalog's `personal`); others pass unchanged. */
+  async seal<E extends EventLike>(events: E[]): Promise<E[]> {
+    return Promise.all(
+      events.map(async (event) => {
+        const subject = dataSubjectOf(event.type, event.data);
+        if (!subject || isSealed(event.data)) return event;
+        const key = await this.#keyFor(subject);
+        const iv = randomBytes(12);
+        const cipher = createCipheriv('aes-256-gcm', key, iv);
+        cipher.setAAD(aad(event));
+        const body = Buffer.concat([
+          cipher.update(JSON.stringify(event.data), 'utf8'),
+          cipher.final(),
+          cipher.getAuthTag(),
+        ]);
+        const sealed: SealedData = {
+          $sealed: 'aes-256-gcm',
+          subject,
+          iv: iv.toString('base64'),
+          data: body.toString('base64'),
+        };
+        return { ...event, data: sealed };
+      }),
+    );
+  }
+
+  /**
+   * Opens sealed events; unsealed ones pass unchanged, and an event whose key is gone comes back as
+   * null. `fresh` reads the keys in `client` (a consumer's transaction) instead of the cache, so that a
+   * reaction handled after a `UserDeleted` can never open that user's older events.
+   */
+  async open<E extends EventLike>(
+    events: E[],
+    options: { client?: Queryable; fresh?: boolean } = {},
+  ): Promise<(E | null)[]> {
+    const subjects = new Set<string>();
+    for (const event of events) if (isSealed(event.data)) subjects.add(event.data.subject);
+    if (subjects.size === 0) return events;
+    const keys = new Map<string, Buffer>();
+    const missing: string[] = [];
+    for (const subject of subjects) {
+      const cached = options.fresh ? undefined : this.#cached(subject);
+      if (cached) keys.set(subject, cached);
+      else missing.push(subject);
+    }
+    if (missing.length > 0) {
+      const { rows } = await (options.client ?? this.#pool).query<{ subject: string; key: Buffer }>(
+        'SELECT subject, key FROM vault.subject_keys WHERE subject = ANY($1::uuid[])',
+        [missing],
+      );
+      for (const row of rows) {
+        keys.set(row.subject, row.key);
+        this.#remember(row.subject, row.key);
+      }
+    }
+    return events.map((event) => {
+      if (!isSealed(event.data)) return event;
+      const key = keys.get(event.data.subject);
+      if (!key) return null;
+      const body = Buffer.from(event.data.data, 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(event.data.iv, 'base64'));
+      decipher.setAAD(aad(event));
+      decipher.setAuthTag(body.subarray(body.length - 16));
+      // A wrong tag (tampered or misplaced data) throws: that is corruption, never a silent skip.
+      const plain = Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
+      return { ...event, data: JSON.parse(plain.toString('utf8')) };
+    });
+  }
+
+  /** Destroys the subject's key for good. Idempotent; join the caller's transaction with `client`. */
+  async forget(subject: string, client?: Queryable): Promise<void> {
+    await (client ?? this.#pool).query(
+      `WITH forgotten AS (INSERT INTO vault.forgotten_subjects (subject) VALUES ($1) ON CONFLICT DO NOTHING)
+       DELETE FROM vault.subject_keys WHERE subject = $1`,
+      [subject],
+    );
+    this.#cache.delete(subject);
+  }
+
+  async #keyFor(subject: string): Promise<Buffer> {
+    const cached = this.#cached(subject);
+    if (cached) return cached;
+    const select = 'SELECT key FROM vault.subject_keys WHERE subject = $1';
+    let row = (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
+    if (!row) {
+      // A concurrent creator may win: then nothing is returned here and the next read finds its key.
+      row = (
+        await this.#pool.query<{ key: Buffer }>(
+          `INSERT INTO vault.subject_keys (subject, key)
+           SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM vault.forgotten_subjects WHERE subject = $1)
+           ON CONFLICT (subject) DO NOTHING RETURNING key`,
+          [subject, randomBytes(32)],
+        )
+      ).rows[0];
+      row ??= (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
+    }
+    if (!row) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    this.#remember(subject, row.key);
+    return row.key;
+  }
+
+  #cached(subject: string): Buffer | undefined {
+    const entry = this.#cache.get(subject);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > this.#ttlMs) {
+      this.#cache.delete(subject);
+      return undefined;
+    }
+    return entry.key;
+  }
+
+  #remember(subject: string, key: Buffer): void {
+    this.#cache.delete(subject);
+    this.#cache.set(subject, { key, at: Date.now() });
+    if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+}
+
+function aad(event: EventLike): Buffer {
+  return Buffer.from(`${event.id}:${event.type}`, 'utf8');
+}
+
+/**
+ * The store services use: appends are sealed on the way in and a stream reads back opened, with a
+ * forgotten user's events as `SHREDDED`. The global feeds (`readAll`, `subscribeToAll`) stay sealed:
+ * they are what the relay publishes and rebuilds replay, and their readers open them (fresh).
+ */
+export class SealedEventStore implements EventStore {
+  readonly inner: EventStore;
+  readonly vault: Vault;
+
+  constructor(inner: EventStore, vault: Vault) {
+    this.inner = inner;
+    this.vault = vault;
+  }
+
+  async append(streamId: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    return this.inner.append(streamId, await this.vault.seal(events), options);
+  }
+
+  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    const recorded = await this.inner.readStream(streamId, options);
+    const opened = await this.vault.open(recorded);
+    return opened.map((event, index) => event ?? { ...recorded[index]!, data: SHREDDED });
+  }
+
+  readAll(...args: Parameters<EventStore['readAll']>) {
+    return this.inner.readAll(...args);
+  }
+
+  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
+    return this.inner.subscribeToAll(...args);
+  }
+
+  deleteStream(streamId: string): Promise<void> {
+    return this.inner.deleteStream(streamId);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
