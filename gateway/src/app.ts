@@ -199,6 +199,13 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
   const userSessionsKey = (userId: string) => `${config.BUS_NAMESPACE}:user-sessions:${userId}`;
   const sessionKey = (sid: string) => `${config.BUS_NAMESPACE}:sess:${sid}`;
 
+  /** Ends the user's sessions, all of them or all but `keep`. */
+  async function endSessions(userId: string, keep?: string) {
+    const key = userSessionsKey(userId);
+    const ended = (await redis.sMembers(key)).filter((sid) => sid !== keep);
+    if (ended.length > 0) await redis.multi().del(ended.map(sessionKey)).sRem(key, ended).exec();
+  }
+
   async function signIn(
     req: Request,
     user: { id: string; username: string; isAdmin: boolean },
@@ -267,10 +274,19 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
     });
     if (result.status !== 200) return sendUpstreamError(res, result);
     rememberPosition(req, result.headers[POSITION_HEADER]);
-    const key = userSessionsKey(req.session.user.id);
-    const others = (await redis.sMembers(key)).filter((sid) => sid !== req.sessionID);
-    if (others.length > 0) await redis.multi().del(others.map(sessionKey)).sRem(key, others).exec();
+    await endSessions(req.session.user.id, req.sessionID);
     res.json(result.body);
+  });
+
+  // Account deletion: identity deletes the account (every service follows); every session of it ends.
+  api.delete('/user', async (req, res) => {
+    if (!req.session.user) throw new UnauthorizedError();
+    const result = await services.call('identity', { method: 'DELETE', path: '/user', caller: callerOf(req) });
+    if (result.status !== 204) return sendUpstreamError(res, result);
+    await endSessions(req.session.user.id);
+    await destroySession(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    res.json({ message: 'Account deleted' });
   });
 
   api.post('/logout', async (req, res) => {

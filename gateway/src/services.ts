@@ -44,7 +44,13 @@ export class ServiceClients {
 
   async call<T>(
     service: ServiceName,
-    request: { method: 'GET' | 'POST'; path: string; body?: unknown; caller: Caller; after?: string | undefined },
+    request: {
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+      path: string;
+      body?: unknown;
+      caller: Caller;
+      after?: string | undefined;
+    },
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
     const response = await this.pool(service)
       .request({

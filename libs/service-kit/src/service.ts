@@ -200,6 +200,41 @@ export async function runServiceProcess<Env extends ServiceEnv>(definition: Serv
   }
 }
 
+/**
+ * The usual reaction to `UserDeleted`: delete the user's rows from the given tables (each has
+ * `user_id`), in the consumer's transaction.
+ */
+export function deleteUserRows(...tables: string[]): Handler {
+  return async (event, tx) => {
+    const { userId } = event.data as { userId: string };
+    for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
+  };
+}
+
+/**
+ * One PostgreSQL transaction for writes that must commit with an append (e.g. destroying a user's key
+ * together with `UserDeleted`): with the PostgreSQL store it holds the append lock, and appends join it
+ * through `{ transaction: tx }`. EventStoreDB appends cannot join; there they land before the commit.
+ */
+export async function inAppendTransaction<T>(
+  context: { pool: pg.Pool; store: SealedEventStore },
+  work: (tx: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const tx = await context.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    if (context.store.inner instanceof PostgresEventStore) await context.store.inner.lockForAppend(tx);
+    const result = await work(tx);
+    await tx.query('COMMIT');
+    return result;
+  } catch (error) {
+    await tx.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    tx.release();
+  }
+}
+
 /** Consumers open events with keys read in their own transaction, never from a cache (see Vault.open). */
 export function vaultOpener(vault: Vault): EventOpener {
   return (events, tx) => vault.open(events, { client: tx, fresh: true });

@@ -186,6 +186,25 @@ export function toTimelineEntry(event: DomainEvent): TimelineEntry | null {
         metadata: { reminderId: d.reminderId },
       });
     }
+    // Security-relevant changes of the account (spec/core.md §3: security_update).
+    case 'PasswordChanged':
+      return entry({
+        userId: event.data.userId,
+        projectId: null,
+        eventType: 'security_update',
+        action: 'updated',
+        details: 'Password changed',
+        metadata: { change: 'password' },
+      });
+    case 'AccountInfoUpdated':
+      return entry({
+        userId: event.data.userId,
+        projectId: null,
+        eventType: 'security_update',
+        action: 'updated',
+        details: 'Account information updated',
+        metadata: { change: 'account_info' },
+      });
     default:
       return null;
   }

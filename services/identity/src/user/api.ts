@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
 import { newId } from '@shiplog/events';
 import {
   accountInfoSchema,
@@ -11,6 +11,7 @@ import {
 import {
   callerOf,
   handleCommand,
+  inAppendTransaction,
   loadAggregate,
   parseInput,
   reportPosition,
@@ -114,6 +115,32 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     }
   }
 
+  /**
+   * The account and everything it owns goes. In one transaction the user's key is destroyed (every
+   * event holding their personal data, here and on the bus, becomes unreadable) and `UserDeleted` is
+   * appended; each service reacts by deleting what it keeps of the user. The username claim's stream
+   * is then removed, since its name is the username; a failure there leaves only a shredded claim.
+   */
+  async function deleteUser(user: Extract<User, { status: 'registered' }>, deletedBy: string, req: Request) {
+    if (isAdminName(user.username)) {
+      throw new ForbiddenError('The administrator account cannot be deleted', 'ADMIN_ACCOUNT');
+    }
+    const result = await inAppendTransaction(context, async (tx) => {
+      await context.vault.forget(user.id, tx);
+      return handleCommand(
+        store,
+        userStream(user.id),
+        userDecider,
+        { type: 'DeleteUser', deletedBy },
+        { ...commandContext(req), transaction: tx },
+      );
+    });
+    await store.deleteStream(usernameStream(user.username)).catch((error: unknown) => {
+      context.logger.warn({ err: error, userId: user.id }, 'username claim stream not removed; it stays shredded');
+    });
+    return result.appended?.position ?? null;
+  }
+
   /** The account named by ADMIN_USERNAME exists with ADMIN_PASSWORD whenever that is set at start-up. */
   async function ensureAdmin(): Promise<void> {
     const password = config.ADMIN_PASSWORD;
@@ -208,6 +235,13 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       res.json(
         (await changeCurrentUser(req, res, { type: 'ChangeNotificationSettings', settings })).notificationSettings,
       );
+    });
+
+    router.delete('/user', async (req, res) => {
+      const user = await currentUser(req);
+      const position = await deleteUser(user, user.id, req);
+      if (position) reportPosition(res, 'identity', position);
+      res.status(204).end();
     });
 
     router.get('/users/me', async (req, res) => {

@@ -15,6 +15,7 @@ import {
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; username: string; email: string | null; passwordHash: string }
   | { type: 'SetPassword'; passwordHash: string }
+  | { type: 'DeleteUser'; deletedBy: string }
   | { type: 'RecordLogin' }
   | { type: 'UpdateProfile'; profile: ProfileInput }
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
@@ -38,7 +39,13 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
       ];
     case 'SetPassword':
       if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
-      return [{ type: 'PasswordSet', data: { userId: state.id, passwordHash: command.passwordHash } }];
+      return [
+        { type: 'PasswordSet', data: { userId: state.id, passwordHash: command.passwordHash } },
+        { type: 'PasswordChanged', data: { userId: state.id, at: now.toISOString() } },
+      ];
+    case 'DeleteUser':
+      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      return [{ type: 'UserDeleted', data: { userId: state.id, deletedBy: command.deletedBy, at: now.toISOString() } }];
     case 'RecordLogin':
       if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
       return [{ type: 'UserLoggedIn', data: { userId: state.id, at: now.toISOString() } }];

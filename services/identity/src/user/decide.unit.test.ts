@@ -35,6 +35,35 @@ describe('user decide', () => {
       { type: 'UserLoggedIn', data: { userId, at: now.toISOString() } },
     ]);
   });
+
+  it('records a password change for the timeline, without the hash', () => {
+    const registered = decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    ).reduce(evolveUser, initialUser());
+    const events = decideUser({ type: 'SetPassword', passwordHash: 'h2' }, registered, now);
+    expect(events).toEqual([
+      { type: 'PasswordSet', data: { userId, passwordHash: 'h2' } },
+      { type: 'PasswordChanged', data: { userId, at: now.toISOString() } },
+    ]);
+    expect(events.reduce(evolveUser, registered)).toMatchObject({ passwordHash: 'h2' });
+  });
+
+  it('deletes an account once; afterwards there is nobody', () => {
+    const registered = decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    ).reduce(evolveUser, initialUser());
+    const events = decideUser({ type: 'DeleteUser', deletedBy: userId }, registered, now);
+    expect(events).toEqual([{ type: 'UserDeleted', data: { userId, deletedBy: userId, at: now.toISOString() } }]);
+    const gone = events.reduce(evolveUser, registered);
+    expect(gone).toEqual({ status: 'none' });
+    expect(() => decideUser({ type: 'DeleteUser', deletedBy: userId }, gone, now)).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+  });
 });
 
 describe('username claim decide', () => {

@@ -5,6 +5,8 @@ import { defaultNotificationSettings, type NotificationSettings } from '@shiplog
 export type UserEvent =
   | EventOf<'UserRegistered'>
   | EventOf<'PasswordSet'>
+  | EventOf<'PasswordChanged'>
+  | EventOf<'UserDeleted'>
   | EventOf<'UserLoggedIn'>
   | EventOf<'ProfileUpdated'>
   | EventOf<'AccountInfoUpdated'>
@@ -46,6 +48,11 @@ export function evolveUser(state: User, event: UserEvent): User {
       };
     case 'PasswordSet':
       return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
+    case 'PasswordChanged':
+      return state;
+    // The account's other events are shredded by then; nothing of it is left.
+    case 'UserDeleted':
+      return { status: 'none' };
     case 'UserLoggedIn':
       return state.status === 'registered' ? { ...state, lastLoginAt: event.data.at } : state;
     case 'ProfileUpdated':

@@ -1,6 +1,6 @@
 import { isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
 import type { Project } from '@shiplog/schemas';
-import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type Handler, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { evolveProject, fromView, type ProjectEvent, toView } from '../../project/project.ts';
 
@@ -33,9 +33,12 @@ const apply: Handler = async (event, tx) => {
 
 export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',
-  sources: ['projects'],
+  sources: ['projects', 'identity'],
   tables: ['project_list'],
-  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
+  handlers: {
+    ...Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
+    UserDeleted: deleteUserRows('projects.project_list'),
+  },
 };
 
 /** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */

@@ -1,0 +1,207 @@
+import { isSealed } from '@shiplog/vault';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildAll } from '../../scripts/projections-rebuild.ts';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+/**
+ * Account deletion leaves nothing behind. The events stay in the stores (and on the bus), sealed with
+ * the user's key, which is destroyed: crypto-shredded. What remains in the clear is ids only.
+ */
+let backend: Backend;
+let pool: pg.Pool;
+const ADMIN_PASSWORD = 'admin-secret-1';
+
+beforeAll(async () => {
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
+  pool = new pg.Pool({ connectionString: backend.databaseUrl });
+  pool.on('error', () => {});
+});
+afterAll(async () => {
+  await pool?.end();
+  await backend?.stop();
+});
+
+const schemas = ['identity', 'billing', 'projects', 'reminders', 'activity', 'vault'];
+const eventTables = new Set(['events', 'streams']);
+
+/** Every row of every table of every service's schema, as text, by table. */
+async function everyRow(): Promise<Map<string, string[]>> {
+  const { rows: tables } = await pool.query<{ schema: string; table: string }>(
+    `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
+     WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
+    [schemas],
+  );
+  const out = new Map<string, string[]>();
+  for (const { schema, table } of tables) {
+    const { rows } = await pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.${table} t`);
+    out.set(
+      `${schema}.${table}`,
+      rows.map((r) => r.row),
+    );
+  }
+  return out;
+}
+
+/** Every message the bus holds for this backend, as text. */
+async function everyBusMessage(): Promise<string[]> {
+  const { bus } = backend.identity.context;
+  const info = await bus.jsm.streams.info(bus.stream);
+  const out: string[] = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+    const message = await bus.jsm.streams.getMessage(bus.stream, { seq }).catch(() => null);
+    if (message) out.push(message.string());
+  }
+  return out;
+}
+
+async function signUp(prefix: string) {
+  const client = new Client(backend.url);
+  const username = uniqueUsername(prefix);
+  const email = `${username}@example.com`;
+  expect((await client.post('/api/register', { username, password: 'secret1', email })).status).toBe(201);
+  const me = (await client.get('/api/user')).body;
+  return { client, username, email, id: me.id as string };
+}
+
+describe('account deletion', () => {
+  it('records password and account-information changes on the timeline as security updates', async () => {
+    const { client } = await signUp('sec');
+    await client.post('/api/user/account-info', { email: 'moved@example.com', phoneNumber: '+1 555 0101' });
+    await client.post('/api/user/change-password', { oldPassword: 'secret1', newPassword: 'secret2' });
+    const timeline = (await client.get('/api/activities')).body;
+    expect(
+      timeline.map((a: { eventType: string; action: string; details: string; projectId: string | null }) => [
+        a.eventType,
+        a.action,
+        a.details,
+        a.projectId,
+      ]),
+    ).toEqual([
+      ['security_update', 'updated', 'Password changed', null],
+      ['security_update', 'updated', 'Account information updated', null],
+    ]);
+  });
+
+  it('deletes the account and everything it owns in every service, ends its sessions, and leaves others alone', async () => {
+    const ada = await signUp('gone');
+    const bob = await signUp('stays');
+    const laptop = new Client(backend.url);
+    expect((await laptop.post('/api/login', { username: ada.username, password: 'secret1' })).status).toBe(200);
+
+    // Ada leaves traces in every service.
+    const marker = `Zq${Date.now().toString(36)}`;
+    await ada.client.post('/api/profile', {
+      displayName: `Ada ${marker}`,
+      bio: `bio ${marker}`,
+      twitter: `@ada${marker}`,
+      projectVisibility: 'private',
+    });
+    await ada.client.post('/api/user/account-info', { email: ada.email, phoneNumber: '+44 20 7946 0000' });
+    await ada.client.post('/api/notifications/settings', {
+      emailNotifications: false,
+      projectUpdates: true,
+      securityAlerts: true,
+      marketingEmails: true,
+    });
+    const project = (
+      await ada.client.post('/api/projects', {
+        name: `Launchpad ${marker}`,
+        description: `Secret plans ${marker}`,
+        status: 'development',
+      })
+    ).body;
+    const other = (await ada.client.post('/api/projects', { name: `Sideline ${marker}` })).body;
+    await ada.client.post(`/api/projects/${project.id}/deployment`, {
+      version: '1.0.0',
+      url: 'https://launchpad.example.com',
+      notes: `deployed ${marker}`,
+    });
+    await ada.client.post(`/api/projects/${project.id}/version`, { version: '1.1.0', changes: [`change ${marker}`] });
+    await ada.client.request('DELETE', `/api/projects/${other.id}`);
+    const dueDate = new Date(Date.now() + 86_400_000).toISOString();
+    const reminder = await ada.client.post('/api/reminders', {
+      projectId: project.id,
+      title: `Renew ${marker}`,
+      description: `domain ${marker}`,
+      dueDate,
+    });
+    expect(reminder.status).toBe(201);
+    expect((await ada.client.post('/api/reminders/calendar')).status).toBeLessThan(300);
+    expect(
+      (await ada.client.post('/api/contact-admin', { subject: `Help ${marker}`, message: `Message ${marker}` })).status,
+    ).toBe(201);
+    await ada.client.post('/api/user/change-password', { oldPassword: 'secret1', newPassword: 'secret2' });
+    const bobProject = (await bob.client.post('/api/projects', { name: 'Bob keeps this' })).body;
+
+    // Every read model has caught up with Ada's traces before she goes.
+    expect((await ada.client.get('/api/activities?limit=50')).body.length).toBeGreaterThan(4);
+    expect((await ada.client.get('/api/reminders')).body).toHaveLength(1);
+    const before = [...(await everyRow()).values()].flat();
+    expect(before.some((row) => row.includes(ada.id))).toBe(true);
+    expect(before.some((row) => row.includes(ada.username))).toBe(true);
+
+    // Deleting needs a session; an administrator's own account is not deletable.
+    expect((await new Client(backend.url).request('DELETE', '/api/user')).status).toBe(401);
+    const admin = new Client(backend.url);
+    expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+    expect((await admin.request('DELETE', '/api/user')).status).toBe(403);
+
+    const deleted = await ada.client.request('DELETE', '/api/user');
+    expect(deleted.status).toBe(200);
+    expect(deleted.setCookie).toContain('Expires=Thu, 01 Jan 1970');
+    expect((await ada.client.get('/api/user')).status).toBe(401);
+    expect((await laptop.get('/api/user')).status).toBe(401);
+    expect((await laptop.get('/api/projects')).status).toBe(401);
+    expect(
+      (await new Client(backend.url).post('/api/login', { username: ada.username, password: 'secret2' })).status,
+    ).toBe(401);
+
+    // Nothing of Ada is left in any service's tables: not her id, name, address or anything she wrote.
+    const secrets = [ada.username, ada.email, marker, '+44 20 7946 0000'];
+    const noTrace = async () => {
+      const leftovers: string[] = [];
+      for (const [table, rows] of await everyRow()) {
+        const [, name] = table.split('.');
+        // The event tables keep ids (the shredded events' stream ids and metadata); the vault keeps
+        // the id of whom it forgot. No other table may even name her id.
+        const forbidden =
+          eventTables.has(name!) || table === 'vault.forgotten_subjects' ? secrets : [...secrets, ada.id];
+        for (const row of rows) if (forbidden.some((s) => row.includes(s))) leftovers.push(`${table}: ${row}`);
+      }
+      return leftovers;
+    };
+    await expect.poll(noTrace, { timeout: 10_000 }).toEqual([]);
+
+    // Her events are still there, sealed with a key that no longer exists; the bus's copies too.
+    const { rows: keys } = await pool.query('SELECT 1 FROM vault.subject_keys WHERE subject = $1', [ada.id]);
+    expect(keys).toEqual([]);
+    const { rows: hers } = await pool.query<{ type: string; data: unknown }>(
+      `SELECT type, data FROM projects.events WHERE metadata->>'userId' = $1`,
+      [ada.id],
+    );
+    expect(hers.length).toBeGreaterThan(3);
+    expect(hers.every((e) => isSealed(e.data))).toBe(true);
+    const messages = await everyBusMessage();
+    expect(messages.some((m) => m.includes(ada.id))).toBe(true);
+    expect(messages.filter((m) => secrets.some((s) => m.includes(s)))).toEqual([]);
+
+    // The API knows nothing of her; Bob's account is untouched.
+    expect((await bob.client.get(`/api/projects/${project.id}`)).status).toBe(404);
+    expect((await bob.client.get('/api/projects')).body.map((p: { id: string }) => p.id)).toEqual([bobProject.id]);
+    expect((await bob.client.get('/api/user')).status).toBe(200);
+
+    // A rebuild from the stores cannot bring her back.
+    await rebuildAll({ DATABASE_URL: backend.databaseUrl, BUS_NAMESPACE: backend.busNamespace, NODE_ENV: 'test' });
+    expect(await noTrace()).toEqual([]);
+    expect((await bob.client.get('/api/projects')).body).toHaveLength(1);
+
+    // Her username is free again, for a new account that starts empty.
+    const again = new Client(backend.url);
+    const registered = await again.post('/api/register', { username: ada.username, password: 'another1' });
+    expect(registered.status).toBe(201);
+    expect(registered.body.id).not.toBe(ada.id);
+    expect((await again.get('/api/projects')).body).toEqual([]);
+    expect((await again.get('/api/activities')).body).toEqual([]);
+  });
+});
