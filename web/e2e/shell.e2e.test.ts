@@ -219,6 +219,41 @@ describe('auth and shell', () => {
     await page.getByRole('heading', { name: 'Admin Messages' }).waitFor();
   });
 
+  it('signs in with a changed password, then deletes the account after confirmation and lands on /auth', async () => {
+    const username = uniqueUsername('leaver');
+    await register(username);
+    await page.goto('/settings');
+    await page.getByLabel('Current password').fill('secret1');
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-1');
+    await page.getByLabel('Confirm new password').fill('brand-new-1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password has been changed.').waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/auth$/);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill('brand-new-1');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${app.url}/`);
+
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('This action cannot be undone.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Account' }).click();
+    await page.waitForURL(/\/auth$/);
+    await page.getByText('Account deleted', { exact: true }).waitFor();
+    await page.goto('/settings');
+    await page.waitForURL(/\/auth\?redirect=/);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill('brand-new-1');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('401: Invalid username or password', { exact: true }).waitFor();
+  });
+
   it('shows and edits the profile', async () => {
     const username = uniqueUsername('prof');
     await register(username);

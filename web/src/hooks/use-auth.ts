@@ -37,22 +37,42 @@ export function useRegister(redirectTo?: string) {
 }
 
 /**
- * Logout success clears the user, resets the cache, clears local storage and goes to /auth. The theme
- * preference is the one key kept: it is the device's setting, not the account's data.
+ * Signed out (logout, or the account deleted): clears the user, resets the cache, clears local storage
+ * and goes to /auth. The theme preference is the one key kept: it is the device's setting, not the
+ * account's data.
  */
-export function useLogout() {
+function useSignedOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  return async () => {
+    queryClient.setQueryData(userQuery.queryKey, null);
+    queryClient.clear();
+    const theme = localStorage.getItem(THEME_STORAGE_KEY);
+    localStorage.clear();
+    if (theme) localStorage.setItem(THEME_STORAGE_KEY, theme);
+    await navigate({ to: '/auth' });
+  };
+}
+
+export function useLogout() {
+  const signedOut = useSignedOut();
   return useMutation({
     mutationFn: () => apiRequest<unknown>('POST', '/api/logout'),
-    onSuccess: async () => {
-      queryClient.setQueryData(userQuery.queryKey, null);
-      queryClient.clear();
-      const theme = localStorage.getItem(THEME_STORAGE_KEY);
-      localStorage.clear();
-      if (theme) localStorage.setItem(THEME_STORAGE_KEY, theme);
-      await navigate({ to: '/auth' });
-    },
+    onSuccess: signedOut,
     onError: (error) => toast({ title: 'Logout failed', description: error.message, variant: 'destructive' }),
+  });
+}
+
+/** Deletes the caller's account and everything in it; the server ends the session, the app signs out. */
+export function useDeleteAccount() {
+  const signedOut = useSignedOut();
+  return useMutation({
+    mutationFn: () => apiRequest<unknown>('DELETE', '/api/user'),
+    onSuccess: async () => {
+      await signedOut();
+      toast({ title: 'Account deleted', description: 'Your account and all of its data have been deleted.' });
+    },
+    onError: (error) =>
+      toast({ title: 'Failed to delete account', description: error.message, variant: 'destructive' }),
   });
 }

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { TextField } from '../components/text-field';
+import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Label } from '../components/ui/input';
@@ -13,6 +14,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { Switch } from '../components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { toast } from '../components/ui/toast';
+import { useDeleteAccount } from '../hooks/use-auth';
 import { apiRequest } from '../lib/api';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { cn } from '../lib/utils';
@@ -38,6 +40,7 @@ export function SettingsPage() {
       <TabsContent value="account" className="space-y-6">
         <AccountInfoCard />
         <PasswordCard />
+        <DeleteAccountCard />
       </TabsContent>
       <TabsContent value="notifications">
         <NotificationsCard />
@@ -312,6 +315,35 @@ function PrivacyCard() {
             </label>
           ))}
         </fieldset>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DeleteAccountCard() {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteAccount();
+  return (
+    <Card className="border-destructive/50">
+      <CardHeader>
+        <CardTitle>Delete account</CardTitle>
+        <CardDescription>
+          Permanently deletes your account and everything in it: projects, reminders, activity and messages.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button variant="destructive" onClick={() => setConfirming(true)}>
+          Delete Account
+        </Button>
+        <ConfirmDialog
+          open={confirming}
+          onOpenChange={setConfirming}
+          title="Are you sure?"
+          description="This will permanently delete your account and all associated data, including your projects, reminders and activity. This action cannot be undone."
+          confirmLabel={remove.isPending ? 'Deleting...' : 'Delete Account'}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(undefined, { onError: () => setConfirming(false) })}
+        />
       </CardContent>
     </Card>
   );
