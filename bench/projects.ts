@@ -37,7 +37,7 @@ async function projectorLag(pool: pg.Pool, userId: string) {
     `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY lag) AS p99, count(*)::int AS n
      FROM (SELECT extract(epoch FROM h.handled_at - e.occurred_at) * 1000 AS lag
            FROM activity.handled_events h JOIN projects.events e ON e.event_id = h.event_id
-           WHERE h.consumer = 'activity-timeline' AND e.data->>'userId' = $1) lags`,
+           WHERE h.consumer = 'activity-timeline' AND e.metadata->>'userId' = $1) lags`,
     [userId],
   );
   return { p50: Math.round(rows[0]!.p50 * 10) / 10, p99: Math.round(rows[0]!.p99 * 10) / 10, n: rows[0]!.n };
@@ -171,7 +171,8 @@ export async function runProjects(): Promise<ProjectsResult> {
     const drainStart = Date.now();
     for (;;) {
       const { rows } = await pool.query<{ drained: boolean }>(
-        `SELECT (SELECT count(*) FROM projects.events) <= (SELECT count(*) FROM activity.handled_events WHERE consumer = 'activity-timeline') AS drained`,
+        `SELECT NOT EXISTS (SELECT 1 FROM projects.events e WHERE NOT EXISTS (
+           SELECT 1 FROM activity.handled_events h WHERE h.consumer = 'activity-timeline' AND h.event_id = e.event_id)) AS drained`,
       );
       if (rows[0]!.drained) break;
       if (Date.now() - drainStart > 120_000) throw new Error('the projector did not catch up within 2 minutes');

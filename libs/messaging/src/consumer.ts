@@ -28,6 +28,11 @@ export interface ConsumerOptions {
   name: string;
   /** The services whose events this consumer reads (NATS 2.9 allows one filter subject: one source, or all). */
   sources: string[];
+  /**
+   * Only this event type of the one source (e.g. identity's `UserDeleted`). Such a consumer does not
+   * see the source's other events, so it takes no part in read-your-writes waits.
+   */
+  only?: string;
   handlers: Record<string, Handler>;
   logger: Logger;
   /**
@@ -48,6 +53,14 @@ export interface Consumer {
   waitForPosition(source: string, position: Position, timeoutMs?: number): Promise<boolean>;
   position(source: string): Promise<Position | undefined>;
   stop(): Promise<void>;
+}
+
+/**
+ * A consumer's batch transactions hold this lock: a rebuild of its projection, or an erasure that must
+ * not race a batch still writing, takes it to run between batches.
+ */
+export async function lockConsumer(tx: pg.ClientBase, schema: string, name: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
 }
 
 export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
@@ -87,7 +100,11 @@ export async function migrateConsumerTables(pool: pg.Pool, schema: string): Prom
 export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
   const { bus, pool, schema, name, handlers, logger } = options;
   await migrateConsumerTables(pool, schema);
-  const filter = options.sources.length === 1 ? `${bus.namespace}.${options.sources[0]}.>` : `${bus.namespace}.>`;
+  if (options.only && options.sources.length !== 1) throw new Error(`${name}: 'only' needs exactly one source`);
+  const filter =
+    options.sources.length === 1
+      ? `${bus.namespace}.${options.sources[0]}.${options.only ?? '>'}`
+      : `${bus.namespace}.>`;
   const config = {
     durable_name: name,
     ack_policy: AckPolicy.Explicit,
@@ -120,24 +137,25 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     try {
       await client.query('BEGIN');
       // Serialises with a projection rebuild of this consumer (see rebuildProjection).
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
+      await lockConsumer(client, schema, name);
       if (options.beforeHandling) await options.beforeHandling(client);
-      const inserted = await client.query<{ event_id: string }>(
-        `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
-         ON CONFLICT DO NOTHING RETURNING event_id`,
-        [name, batch.map((b) => b.event.id)],
-      );
+      // Only events with a reaction need a "handled" record: the others have no effect to repeat.
+      const handled = batch.map((b) => b.event).filter((event) => handlers[event.type]);
+      const inserted =
+        handled.length === 0
+          ? { rows: [] }
+          : await client.query<{ event_id: string }>(
+              `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+               ON CONFLICT DO NOTHING RETURNING event_id`,
+              [name, handled.map((e) => e.id)],
+            );
       const fresh = new Set(inserted.rows.map((r) => r.event_id));
-      const events = batch.map((b) => b.event);
-      const opened = options.open && fresh.size > 0 ? await options.open(events, client) : events;
+      // `delete`: a second copy of one event within the batch has no effect either.
+      const toHandle = handled.filter((event) => fresh.delete(event.id));
+      const opened = options.open && toHandle.length > 0 ? await options.open(toHandle, client) : toHandle;
+      for (const event of opened) if (event) await handlers[event.type]!(event, client);
       const latest = new Map<string, Position>();
-      for (const [index, event] of events.entries()) {
-        const handler = handlers[event.type];
-        const open = opened[index];
-        // `delete`: a second copy of one event within the batch has no effect either.
-        if (fresh.delete(event.id) && handler && open) await handler(open, client);
-        latest.set(event.source, busEventPosition(event));
-      }
+      for (const { event } of batch) latest.set(event.source, busEventPosition(event));
       for (const [source, position] of latest) {
         await client.query(
           `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
@@ -233,7 +251,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
 
   return {
     name,
-    sources: options.sources,
+    sources: options.only ? [] : options.sources,
     position,
     async waitForPosition(source, target, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;
@@ -281,21 +299,20 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
   let events = 0;
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${consumer}`]);
+    await lockConsumer(client, schema, consumer);
     await client.query(`TRUNCATE ${tables.map((t) => `${schema}.${t}`).join(', ')}`);
     await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1`, [consumer]);
     await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
     const replay = async (page: BusEvent[]) => {
+      events += page.length;
+      const handled = page.filter((event) => handlers[event.type]);
+      if (handled.length === 0) return;
       await client.query(`INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])`, [
         consumer,
-        page.map((e) => e.id),
+        handled.map((e) => e.id),
       ]);
-      const opened = rebuild.open ? await rebuild.open(page, client) : page;
-      for (const event of opened) {
-        const handler = event && handlers[event.type];
-        if (handler) await handler(event, client);
-      }
-      events += page.length;
+      const opened = rebuild.open ? await rebuild.open(handled, client) : handled;
+      for (const event of opened) if (event) await handlers[event.type]!(event, client);
     };
     for (const [source, read] of Object.entries(rebuild.sources)) {
       let last: BusEvent | undefined;

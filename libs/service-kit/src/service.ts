@@ -8,6 +8,7 @@ import {
   connectBus,
   type EventOpener,
   type Handler,
+  lockConsumer,
   type Relay,
   startConsumer,
   startRelay,
@@ -62,6 +63,11 @@ export interface ServiceDefinition<Env extends ServiceEnv> {
   env: z.ZodType<Env>;
   /** Absolute path of the service's `migrations/` folder. */
   migrationsDir: string;
+  /**
+   * Deletes everything the service keeps of a deleted user (`UserDeleted`), in the erasure consumer's
+   * transaction. The user's events are already unreadable (crypto-shredded, see `@shiplog/vault`).
+   */
+  forgetUser?: (userId: string, tx: pg.PoolClient) => Promise<void>;
   setup: (context: ServiceContext<Env>) => ServiceParts | Promise<ServiceParts>;
 }
 
@@ -133,6 +139,28 @@ export async function startService<Env extends ServiceEnv>(
       }),
     ),
   ]);
+  /**
+   * Account deletion's reaction. It first waits out every batch in flight of this service's other
+   * consumers (their locks): a batch that opened the user's events before the key was destroyed commits
+   * before these deletes, and every later batch can no longer open them. So nothing is left behind.
+   */
+  const startErasure = (forgetUser: NonNullable<ServiceDefinition<Env>['forgetUser']>, others: Consumer[]) =>
+    startConsumer({
+      bus,
+      pool,
+      schema,
+      name: `${name}-erasure`,
+      sources: ['identity'],
+      only: 'UserDeleted',
+      logger,
+      handlers: {
+        UserDeleted: async (event, tx) => {
+          for (const other of others.map((c) => c.name).sort()) await lockConsumer(tx, schema, other);
+          await forgetUser((event.data as { userId: string }).userId, tx);
+        },
+      },
+    });
+  if (definition.forgetUser) consumers.push(await startErasure(definition.forgetUser, consumers));
   const app = createHttpApp({
     logger,
     internalTokenSecret,
@@ -200,13 +228,9 @@ export async function runServiceProcess<Env extends ServiceEnv>(definition: Serv
   }
 }
 
-/**
- * The usual reaction to `UserDeleted`: delete the user's rows from the given tables (each has
- * `user_id`), in the consumer's transaction.
- */
-export function deleteUserRows(...tables: string[]): Handler {
-  return async (event, tx) => {
-    const { userId } = event.data as { userId: string };
+/** The usual `forgetUser`: delete the user's rows from the given tables (each has `user_id`). */
+export function deleteUserRows(...tables: string[]): NonNullable<ServiceDefinition<ServiceEnv>['forgetUser']> {
+  return async (userId, tx) => {
     for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
   };
 }

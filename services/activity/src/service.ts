@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type ActivityEnv, activityEnv } from './env.ts';
 import { activityApi } from './timeline/api.ts';
 import { timelineProjection } from './timeline/projector.ts';
@@ -10,6 +10,7 @@ export const activityService: ServiceDefinition<ActivityEnv> = {
   env: activityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [timelineProjection],
+  forgetUser: deleteUserRows('activity.activities', 'activity.project_stats'),
   setup(context) {
     return { routes: activityApi(context).routes };
   },

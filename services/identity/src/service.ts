@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type IdentityEnv, identityEnv } from './env.ts';
 import { messagesApi } from './messages/api.ts';
 import { messagesProjection } from './read-models/messages.ts';
@@ -11,6 +11,8 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
   env: identityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [messagesProjection],
+  // What the user wrote to the administrators goes with the account; the rest is in shredded events.
+  forgetUser: deleteUserRows('identity.contact_messages'),
   async setup(context) {
     const api = identityApi(context);
     const messages = messagesApi(context);

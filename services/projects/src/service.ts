@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
 import { projectsApi } from './project/api.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
@@ -11,6 +11,7 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
   env: projectsEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [projectListProjection, subscriptionsProjection],
+  forgetUser: deleteUserRows('projects.project_list', 'projects.subscriptions'),
   setup(context) {
     return { routes: projectsApi(context).routes };
   },

@@ -14,6 +14,17 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   env: remindersEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [reminderListProjection],
+  // Nothing more is sent to a deleted account: its reminders, schedule, projects, address and calendar link go.
+  async forgetUser(userId, tx) {
+    await tx.query(
+      `DELETE FROM reminders.project_reminders
+       WHERE project_id IN (SELECT project_id FROM reminders.projects WHERE user_id = $1)`,
+      [userId],
+    );
+    for (const table of ['schedule', 'reminder_list', 'projects', 'calendar_feeds', 'users']) {
+      await tx.query(`DELETE FROM reminders.${table} WHERE user_id = $1`, [userId]);
+    }
+  },
   setup(context) {
     const scheduler = createScheduler(
       context,

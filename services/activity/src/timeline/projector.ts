@@ -5,7 +5,7 @@ import { toTimelineEntry } from './timeline.ts';
 /**
  * The activity projector: timeline rows and the dashboard counters' project table, from the projects
  * and reminders services' events, and the
- * security changes and account deletions of identity. Idempotent (a row's id is its event's id) and deterministic (times come from the
+ * security changes of identity. Idempotent (a row's id is its event's id) and deterministic (times come from the
  * events), so a rebuild reproduces the live tables exactly.
  */
 const project: Handler = async (busEvent, tx) => {
@@ -15,11 +15,6 @@ const project: Handler = async (busEvent, tx) => {
     data: parseEventData(busEvent.type, busEvent.data, busEvent.metadata.schemaVersion),
   } as DomainEvent;
 
-  if (event.type === 'UserDeleted') {
-    await tx.query('DELETE FROM activity.activities WHERE user_id = $1', [event.data.userId]);
-    await tx.query('DELETE FROM activity.project_stats WHERE user_id = $1', [event.data.userId]);
-    return;
-  }
   if (event.type === 'ProjectDeleted') {
     // A deleted project's activities stay, no longer linked to it.
     await tx.query('UPDATE activity.activities SET project_id = NULL WHERE project_id = $1', [event.data.projectId]);
@@ -68,7 +63,6 @@ export const timelineProjection: ProjectionDefinition = {
       ...publishedEventTypesOf('reminders'),
       'PasswordChanged',
       'AccountInfoUpdated',
-      'UserDeleted',
     ].map((type) => [type, project]),
   ),
 };

@@ -24,11 +24,6 @@ export const messagesProjection: ProjectionDefinition = {
         [d.commentId, d.message, d.priority, d.createdBy, d.adminUsername, d.expiresAt, d.at],
       );
     },
-    // What the user wrote to the administrators goes with the account.
-    UserDeleted: async (event, tx) => {
-      const { userId } = event.data as { userId: string };
-      await tx.query('DELETE FROM identity.contact_messages WHERE user_id = $1', [userId]);
-    },
     ContactMessageSent: async (event, tx) => {
       const d = event.data as {
         messageId: string;

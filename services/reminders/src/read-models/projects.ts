@@ -44,18 +44,6 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
           [d.userId, d.username, d.email],
         );
       },
-      // The account is gone: its projects, their reminder links, its address and its calendar link.
-      UserDeleted: async (event, tx) => {
-        const { userId } = event.data as { userId: string };
-        await tx.query(
-          `DELETE FROM reminders.project_reminders
-           WHERE project_id IN (SELECT project_id FROM reminders.projects WHERE user_id = $1)`,
-          [userId],
-        );
-        for (const table of ['projects', 'calendar_feeds', 'users']) {
-          await tx.query(`DELETE FROM reminders.${table} WHERE user_id = $1`, [userId]);
-        }
-      },
       AccountInfoUpdated: async (event, tx) => {
         const d = event.data as { userId: string; email: string | null };
         await tx.query('UPDATE reminders.users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);

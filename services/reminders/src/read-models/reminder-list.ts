@@ -1,6 +1,6 @@
 import { isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
 import type { Reminder } from '@shiplog/schemas';
-import { deleteUserRows, type Handler, type ProjectionDefinition } from '@shiplog/service-kit';
+import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { evolveReminder, fromView, type ReminderEvent, toView } from '../reminder/reminder.ts';
 import { nextRunAt } from '../scheduler/due.ts';
@@ -42,13 +42,9 @@ const apply: Handler = async (event, tx) => {
 
 export const reminderListProjection: ProjectionDefinition = {
   name: 'reminder-list',
-  sources: ['reminders', 'identity'],
+  sources: ['reminders'],
   tables: ['reminder_list', 'schedule'],
-  handlers: {
-    ...Object.fromEntries(publishedEventTypesOf('reminders').map((type) => [type, apply])),
-    // Nothing more is sent to a deleted account.
-    UserDeleted: deleteUserRows('reminders.schedule', 'reminders.reminder_list'),
-  },
+  handlers: Object.fromEntries(publishedEventTypesOf('reminders').map((type) => [type, apply])),
 };
 
 /** Reminders with their project's current name (resolved here: the web never fetches projects for it). */

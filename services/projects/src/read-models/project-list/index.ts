@@ -1,6 +1,6 @@
 import { isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
 import type { Project } from '@shiplog/schemas';
-import { deleteUserRows, type Handler, type ProjectionDefinition } from '@shiplog/service-kit';
+import type { Handler, ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { evolveProject, fromView, type ProjectEvent, toView } from '../../project/project.ts';
 
@@ -33,12 +33,9 @@ const apply: Handler = async (event, tx) => {
 
 export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',
-  sources: ['projects', 'identity'],
+  sources: ['projects'],
   tables: ['project_list'],
-  handlers: {
-    ...Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
-    UserDeleted: deleteUserRows('projects.project_list'),
-  },
+  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
 };
 
 /** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */

@@ -1,14 +1,13 @@
 import type { SubscriptionStatus } from '@shiplog/schemas';
-import { deleteUserRows, type ProjectionDefinition } from '@shiplog/service-kit';
+import type { ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 
 /** Each user's subscription status as billing's events tell it: the Quick Update gate reads this. */
 export const subscriptionsProjection: ProjectionDefinition = {
   name: 'subscriptions',
-  sources: ['billing', 'identity'],
+  sources: ['billing'],
   tables: ['subscriptions'],
   handlers: {
-    UserDeleted: deleteUserRows('projects.subscriptions'),
     TrialStarted: async (event, tx) => {
       const { userId } = event.data as { userId: string };
       await tx.query(
