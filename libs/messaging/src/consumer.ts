@@ -60,8 +60,10 @@ export interface Consumer {
  * not race a batch still writing, takes it to run between batches.
  */
 export async function lockConsumer(tx: pg.ClientBase, schema: string, name: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer:${schema}.${name}`]);
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, name)]);
 }
+
+const lockName = (schema: string, name: string) => `consumer:${schema}.${name}`;
 
 export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
   const client = await pool.connect();
@@ -135,9 +137,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const handleBatch = async (batch: { message: JsMsg; event: BusEvent }[]): Promise<boolean> => {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      // Serialises with a projection rebuild of this consumer (see rebuildProjection).
-      await lockConsumer(client, schema, name);
+      // One round trip: begin, and this consumer's lock, which serialises with a rebuild of its projection
+      // (see rebuildProjection) and with an erasure. Simple-protocol statements carry escaped literals.
+      await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}))`,
+      );
       if (options.beforeHandling) await options.beforeHandling(client);
       // Only events with a reaction need a "handled" record: the others have no effect to repeat.
       const handled = batch.map((b) => b.event).filter((event) => handlers[event.type]);
@@ -156,18 +160,19 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       for (const event of opened) if (event) await handlers[event.type]!(event, client);
       const latest = new Map<string, Position>();
       for (const { event } of batch) latest.set(event.source, busEventPosition(event));
-      for (const [source, position] of latest) {
-        await client.query(
-          `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
-           VALUES ($1, $2, $3, $4)
-           ON CONFLICT (consumer, source) DO UPDATE
-             SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
-             WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
-                 < (EXCLUDED.commit_position, EXCLUDED.prepare_position)`,
-          [name, source, position.commit.toString(), position.prepare.toString()],
-        );
-      }
-      await client.query('COMMIT');
+      // One round trip: the positions reached, and the commit.
+      const rows = [...latest].map(
+        ([source, p]) => `(${client.escapeLiteral(name)}, ${client.escapeLiteral(source)}, ${p.commit}, ${p.prepare})`,
+      );
+      await client.query(
+        `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+         VALUES ${rows.join(', ')}
+         ON CONFLICT (consumer, source) DO UPDATE
+           SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
+           WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
+               < (EXCLUDED.commit_position, EXCLUDED.prepare_position);
+         COMMIT`,
+      );
       for (const [source, position] of latest) remember(source, position);
       return true;
     } catch (error) {
