@@ -30,6 +30,8 @@ export class PostgresEventStore implements EventStore {
   readonly #pollMs: number;
   /** Second key of this store's append lock (the first is APPEND_LOCK_CLASS): a hash of the schema. */
   readonly #lockKey: number;
+  #notifying = false;
+  #notifyAgain = false;
 
   constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number } = {}) {
     if (!identifier.test(schema)) throw new Error(`Invalid schema name for the event store: ${schema}`);
@@ -72,7 +74,8 @@ export class PostgresEventStore implements EventStore {
         stream_id text PRIMARY KEY,
         revision bigint NOT NULL
       );
-      -- One round trip per append: idempotency check, revision check under a row lock, insert, notify.
+      -- One round trip per append: idempotency check, revision check under a row lock, insert. The
+      -- subscribers' wake-up is sent by the caller (see #notify), never from inside the append.
       -- Conflicts raise SQLSTATE P0409 with the stream's current revision in DETAIL.
       CREATE OR REPLACE FUNCTION ${s}.append_events(
         p_stream_id text, p_mode text, p_expected bigint,
@@ -129,7 +132,6 @@ export class PostgresEventStore implements EventStore {
           SELECT i.id, p_stream_id, v_current + i.n, i.t, i.d, i.m
           FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i(id, t, d, m, n);
 
-        PERFORM pg_notify('${this.#channel}', '');
         RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(), currval(pg_get_serial_sequence('${s}.events', 'global_position'));
       END
       $fn$;
@@ -183,7 +185,8 @@ export class PostgresEventStore implements EventStore {
         await external.query('SAVEPOINT append_events');
         try {
           const result = await external.query(sql, params);
-          await external.query('RELEASE SAVEPOINT append_events');
+          // Delivered when the caller's transaction commits.
+          await external.query(`RELEASE SAVEPOINT append_events; NOTIFY ${this.#channel}`);
           return toAppendResult(result.rows[0]);
         } catch (error) {
           await external.query('ROLLBACK TO SAVEPOINT append_events');
@@ -191,6 +194,7 @@ export class PostgresEventStore implements EventStore {
         }
       }
       const result = await this.#pool.query(sql, params);
+      this.#notify();
       return toAppendResult(result.rows[0]);
     } catch (error) {
       throw translateConflict(error, streamId, expectedRevision);
@@ -204,6 +208,31 @@ export class PostgresEventStore implements EventStore {
       [streamId, options.fromRevision ?? 0],
     );
     return result.rows.map(toRecorded);
+  }
+
+  /**
+   * Wakes the subscribers after an append has committed. A NOTIFY inside the appending transaction
+   * would hold PostgreSQL's notify lock through that commit, serialising every appender's commit
+   * (no group commit); sent afterwards on its own it costs next to nothing, and concurrent appends
+   * share one (a wake-up reads everything committed by then). Lost or late, the subscribers' poll
+   * still finds the events.
+   */
+  #notify(): void {
+    if (this.#notifying) {
+      this.#notifyAgain = true;
+      return;
+    }
+    this.#notifying = true;
+    this.#pool
+      .query(`NOTIFY ${this.#channel}`)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#notifying = false;
+        if (this.#notifyAgain) {
+          this.#notifyAgain = false;
+          this.#notify();
+        }
+      });
   }
 
   async deleteStream(streamId: string): Promise<void> {
