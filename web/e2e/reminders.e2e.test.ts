@@ -122,4 +122,17 @@ describe('reminders in the browser', () => {
     await page.getByRole('button', { name: 'Notifications (0)' }).click();
     await page.getByText('No active reminders').waitFor();
   });
+
+  it('shows Error Loading Reminders with Retry when the list cannot be fetched, and Retry loads it', async () => {
+    // The browser loses the network for this one call (a fault, not a made-up answer).
+    await page.route('**/api/reminders', (route) => route.abort('connectionfailed'));
+    await page.goto('/reminders');
+    await page.getByRole('heading', { name: 'Error Loading Reminders' }).waitFor();
+    await page.getByText('Please try refreshing the page.').waitFor();
+    await page.unroute('**/api/reminders');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page
+      .getByText("You don't have any upcoming reminders. Add reminders to your projects to stay on track.")
+      .waitFor();
+  });
 });
