@@ -74,18 +74,20 @@ export class PostgresEventStore implements EventStore {
         stream_id text PRIMARY KEY,
         revision bigint NOT NULL
       );
-      -- One round trip per append: idempotency check, revision check under a row lock, insert. The
-      -- subscribers' wake-up is sent by the caller (see #notify), never from inside the append.
+      -- One round trip per append: idempotency check, revision check under a row lock, insert, and
+      -- the subscribers' wake-up when no other appender is sending one (see #notify); notified
+      -- tells the caller whether it must still send it.
       -- Conflicts raise SQLSTATE P0409 with the stream's current revision in DETAIL.
-      CREATE OR REPLACE FUNCTION ${s}.append_events(
+      CREATE OR REPLACE FUNCTION ${s}.append_events_v2(
         p_stream_id text, p_mode text, p_expected bigint,
         p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
-      ) RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint)
+      ) RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint, notified boolean)
       LANGUAGE plpgsql AS $fn$
       DECLARE
         v_current bigint;
         v_count int := cardinality(p_ids);
         v_existing int;
+        v_notified boolean := false;
       BEGIN
         -- Readers' horizon is the oldest transaction holding this lock (see readAll), so an appender
         -- must hold it before it gets a transaction id.
@@ -105,7 +107,7 @@ export class PostgresEventStore implements EventStore {
             WHERE e.stream_id IS DISTINCT FROM p_stream_id
                OR e.stream_revision <> (SELECT stream_revision FROM ${s}.events WHERE event_id = p_ids[1]) + i.n - 1
           ) THEN
-            RETURN QUERY SELECT e.stream_revision, e.transaction_id, e.global_position
+            RETURN QUERY SELECT e.stream_revision, e.transaction_id, e.global_position, true
               FROM ${s}.events e WHERE e.event_id = p_ids[v_count];
             RETURN;
           END IF;
@@ -132,7 +134,15 @@ export class PostgresEventStore implements EventStore {
           SELECT i.id, p_stream_id, v_current + i.n, i.t, i.d, i.m
           FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i(id, t, d, m, n);
 
-        RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(), currval(pg_get_serial_sequence('${s}.events', 'global_position'));
+        -- PostgreSQL holds its notify lock through a notifying transaction's commit: if every appender
+        -- notified, their commits would run one at a time. So only one appender at a time notifies in
+        -- its transaction; the others' callers notify after their commit.
+        IF pg_try_advisory_xact_lock(${NOTIFY_LOCK_CLASS}, ${this.#lockKey}) THEN
+          PERFORM pg_notify('${this.#channel}', '');
+          v_notified := true;
+        END IF;
+        RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(),
+          currval(pg_get_serial_sequence('${s}.events', 'global_position')), v_notified;
       END
       $fn$;
 
@@ -176,8 +186,8 @@ export class PostgresEventStore implements EventStore {
       events.map((e) => JSON.stringify(e.data)),
       events.map((e) => JSON.stringify(e.metadata)),
     ];
-    const sql = `SELECT next_revision, commit_position::text AS commit_position, prepare_position
-      FROM ${this.#schema}.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`;
+    const sql = `SELECT next_revision, commit_position::text AS commit_position, prepare_position, notified
+      FROM ${this.#schema}.append_events_v2($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`;
     const external = options.transaction as pg.PoolClient | undefined;
     try {
       if (external) {
@@ -186,7 +196,9 @@ export class PostgresEventStore implements EventStore {
         try {
           const result = await external.query(sql, params);
           // Delivered when the caller's transaction commits.
-          await external.query(`RELEASE SAVEPOINT append_events; NOTIFY ${this.#channel}`);
+          await external.query(
+            `RELEASE SAVEPOINT append_events${result.rows[0].notified ? '' : `; NOTIFY ${this.#channel}`}`,
+          );
           return toAppendResult(result.rows[0]);
         } catch (error) {
           await external.query('ROLLBACK TO SAVEPOINT append_events');
@@ -194,7 +206,7 @@ export class PostgresEventStore implements EventStore {
         }
       }
       const result = await this.#pool.query(sql, params);
-      this.#notify();
+      if (!result.rows[0].notified) this.#notify();
       return toAppendResult(result.rows[0]);
     } catch (error) {
       throw translateConflict(error, streamId, expectedRevision);
@@ -211,11 +223,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Wakes the subscribers after an append has committed. A NOTIFY inside the appending transaction
-   * would hold PostgreSQL's notify lock through that commit, serialising every appender's commit
-   * (no group commit); sent afterwards on its own it costs next to nothing, and concurrent appends
-   * share one (a wake-up reads everything committed by then). Lost or late, the subscribers' poll
-   * still finds the events.
+   * Wakes the subscribers after an append that did not notify in its own transaction (another appender
+   * was notifying: see append_events_v2) has committed. Concurrent appends share one (a wake-up reads
+   * everything committed by then). Lost or late, the subscribers' poll still finds the events.
    */
   #notify(): void {
     if (this.#notifying) {
@@ -327,6 +337,8 @@ export class PostgresEventStore implements EventStore {
 
 /** First key of every store's append lock ('SHLG'); the second is per schema. */
 const APPEND_LOCK_CLASS = 0x53484c47;
+/** First key of the lock an appender holds while it notifies in its transaction ('SHLN'). */
+const NOTIFY_LOCK_CLASS = 0x53484c4e;
 
 /** A positive 31-bit FNV-1a hash: a stable advisory-lock key. */
 function fnv1a(text: string): number {
