@@ -323,6 +323,16 @@ function PrivacyCard() {
 function DeleteAccountCard() {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteAccount();
+  const { data: user } = useQuery(userQuery);
+  if (user?.isAdmin)
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle>Delete account</CardTitle>
+          <CardDescription>The administrator account cannot be deleted.</CardDescription>
+        </CardHeader>
+      </Card>
+    );
   return (
     <Card className="border-destructive/50">
       <CardHeader>
