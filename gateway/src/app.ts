@@ -12,6 +12,7 @@ import {
   runChecks,
   type ServiceName,
 } from '@shiplog/service-kit';
+import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import { RedisStore } from 'connect-redis';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
@@ -77,6 +78,8 @@ const forwardedRequestHeaders = [
 const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', POSITION_HEADER]);
 
 export interface GatewayDeps {
+  /** Each /api request is a span; the services' spans and the events they append join its trace. */
+  tracing?: Tracing;
   config: GatewayEnv;
   secrets: { session: string; internalToken: string };
   redis: RedisClientType;
@@ -84,7 +87,7 @@ export interface GatewayDeps {
   logger: Logger;
 }
 
-export function createGateway({ config, secrets, redis, services, logger }: GatewayDeps): Express {
+export function createGateway({ config, secrets, redis, services, logger, tracing }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -117,6 +120,20 @@ export function createGateway({ config, secrets, redis, services, logger }: Gate
   });
 
   const api = express.Router();
+  if (tracing?.enabled) {
+    api.use((req, res, next) => {
+      const span = startSpan(tracing, `${req.method} ${req.baseUrl}${req.path}`, SpanKind.SERVER, undefined, {
+        'http.request.method': req.method,
+        'url.path': `${req.baseUrl}${req.path}`,
+      });
+      res.once('finish', () => {
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
+      withSpan(span, next);
+    });
+  }
   api.use(
     session({
       name: SESSION_COOKIE,

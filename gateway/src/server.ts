@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfig, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
+import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
@@ -24,7 +25,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     ]),
   ) as Record<ServiceName, string>;
   const services = new ServiceClients(urls, secrets.internalToken);
-  const app = createGateway({ config, secrets, redis, services, logger });
+  const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const app = createGateway({ config, secrets, redis, services, logger, tracing });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -46,6 +48,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
         clearTimeout(forced);
         await services.close();
         await redis.quit().catch(() => undefined);
+        await tracing.shutdown().catch(() => undefined);
       })();
       return stopping;
     },

@@ -6,6 +6,7 @@ import {
   INTERNAL_TOKEN_HEADER,
   type ServiceName,
   TokenSigner,
+  traced,
 } from '@shiplog/service-kit';
 import { Pool } from 'undici';
 
@@ -39,6 +40,7 @@ export class ServiceClients {
       [INTERNAL_TOKEN_HEADER]: this.#signer.token(caller),
       [CORRELATION_HEADER]: caller.correlationId,
       ...(after ? { [CONSISTENCY_HEADER]: after } : {}),
+      ...traced(),
     };
   }
 

@@ -41,6 +41,8 @@ export interface ConsumerOptions {
    */
   beforeHandling?: (tx: pg.PoolClient) => Promise<void>;
   open?: EventOpener;
+  /** Wraps each reaction (a tracing span, say). */
+  around?: (event: BusEvent, consumer: string, handle: () => Promise<void>) => Promise<void>;
   /** Fault injection for tests: runs after the commit, before the ack. */
   beforeAck?: (event: BusEvent) => Promise<void> | void;
   ackWaitMs?: number;
@@ -157,7 +159,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       // `delete`: a second copy of one event within the batch has no effect either.
       const toHandle = handled.filter((event) => fresh.delete(event.id));
       const opened = options.open && toHandle.length > 0 ? await options.open(toHandle, client) : toHandle;
-      for (const event of opened) if (event) await handlers[event.type]!(event, client);
+      for (const event of opened) {
+        if (!event) continue;
+        const handle = () => handlers[event.type]!(event, client);
+        await (options.around ? options.around(event, name, handle) : handle());
+      }
       const latest = new Map<string, Position>();
       for (const { event } of batch) latest.set(event.source, busEventPosition(event));
       // One round trip: the positions reached, and the commit.

@@ -10,6 +10,7 @@ import {
   type Position,
   parseEventData,
 } from '@shiplog/events';
+import { currentTraceparent } from '@shiplog/telemetry';
 import { SHREDDED } from '@shiplog/vault';
 
 /**
@@ -112,7 +113,14 @@ function metadataFor(context: CommandContext, type: DomainEvent['type']): EventM
     correlationId: context.correlationId,
     causationId: context.causationId ?? null,
     schemaVersion: eventVersion(type),
+    ...traced(),
   };
+}
+
+/** The current span's `traceparent`, for an event's metadata: its reactions join the same trace. */
+export function traced(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
 }
 
 /** A UUID (version 8, RFC 9562 custom) derived from a key: same key, same id. */

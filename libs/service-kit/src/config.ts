@@ -45,6 +45,8 @@ export const processEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** OTLP/HTTP collector for traces; unset → tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
 /** What every service process adds: its database, bus and event store. */

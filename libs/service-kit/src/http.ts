@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { Consumer } from '@shiplog/messaging';
+import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import express, {
   type ErrorRequestHandler,
   type Express,
@@ -54,6 +55,8 @@ export interface HttpAppOptions {
   /** This service's consumers, for read-your-writes waits. */
   consumers?: Consumer[];
   routes: (router: express.Router) => void;
+  /** Each request becomes a span, child of the caller's `traceparent` (see @shiplog/telemetry). */
+  tracing?: Tracing;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -70,6 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
   });
 
+  if (options.tracing?.enabled) app.use(traced(options.tracing));
   app.use(accessLog(logger));
   app.use(internalAuth(options.internalTokenSecret));
   app.use(express.json({ limit: '1mb' }));
@@ -80,6 +84,21 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use((_req, _res, next) => next(new NotFoundError('Not found')));
   app.use(errorHandler(logger));
   return app;
+}
+
+function traced(tracing: Tracing): RequestHandler {
+  return (req, res, next) => {
+    const span = startSpan(tracing, `${req.method} ${req.path}`, SpanKind.SERVER, req.header('traceparent'), {
+      'http.request.method': req.method,
+      'url.path': req.path,
+    });
+    res.once('finish', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    withSpan(span, next);
+  };
 }
 
 export async function runChecks(checks: Record<string, () => Promise<unknown>>): Promise<Record<string, string>> {

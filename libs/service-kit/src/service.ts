@@ -4,6 +4,7 @@ import { EsdbEventStore } from '@shiplog/event-store/esdb';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import {
   type Bus,
+  type BusEvent,
   type Consumer,
   connectBus,
   type EventOpener,
@@ -13,6 +14,7 @@ import {
   startConsumer,
   startRelay,
 } from '@shiplog/messaging';
+import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
 import { SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
@@ -102,6 +104,8 @@ export async function startService<Env extends ServiceEnv>(
   const vault = new Vault(pool);
   const store = new SealedEventStore(rawStore, vault);
   const open = vaultOpener(vault);
+  const tracing = startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const around = tracing.enabled ? tracedReaction(tracing) : undefined;
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
   const context: ServiceContext<Env> = { name, config, logger, pool, store, vault, bus, schema, internalTokenSecret };
@@ -123,6 +127,7 @@ export async function startService<Env extends ServiceEnv>(
         handlers: c.handlers,
         logger,
         open,
+        around,
       }),
     ),
     ...(parts.consumers ?? []).map((c) =>
@@ -135,6 +140,7 @@ export async function startService<Env extends ServiceEnv>(
         handlers: c.handlers,
         logger,
         open,
+        around,
         beforeHandling: lockForAppend,
       }),
     ),
@@ -153,6 +159,7 @@ export async function startService<Env extends ServiceEnv>(
       sources: ['identity'],
       only: 'UserDeleted',
       logger,
+      around,
       handlers: {
         UserDeleted: async (event, tx) => {
           for (const other of others.map((c) => c.name).sort()) await lockConsumer(tx, schema, other);
@@ -165,6 +172,7 @@ export async function startService<Env extends ServiceEnv>(
     logger,
     internalTokenSecret,
     consumers,
+    tracing,
     routes: parts.routes,
     readiness: {
       database: () => pool.query('SELECT 1'),
@@ -199,6 +207,7 @@ export async function startService<Env extends ServiceEnv>(
       await bus.close().catch(() => undefined);
       await store.close();
       await pool.end();
+      await tracing.shutdown().catch(() => undefined);
       logger.info('stopped');
     })();
     return stopping;
@@ -257,6 +266,18 @@ export async function inAppendTransaction<T>(
   } finally {
     tx.release();
   }
+}
+
+/** Each reaction a span, child of the span that appended its event (the traceparent in its metadata). */
+function tracedReaction(tracing: Tracing) {
+  return (event: BusEvent, consumer: string, handle: () => Promise<void>) =>
+    inSpan(
+      startSpan(tracing, `handle ${event.type}`, SpanKind.CONSUMER, event.metadata.traceparent, {
+        'messaging.consumer.group.name': consumer,
+        'messaging.message.id': event.id,
+      }),
+      handle,
+    );
 }
 
 /** Consumers open events with keys read in their own transaction, never from a cache (see Vault.open). */

@@ -1,0 +1,102 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  type Attributes,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * Traces (OpenTelemetry, exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT; unset → off). Spans
+ * are made by hand where work crosses a boundary: the gateway's request, each service's request, and
+ * each event a consumer handles. The W3C `traceparent` travels in the `traceparent` header and in
+ * every event's metadata, so one trace runs from a click through the events it caused to the
+ * reactions in other services.
+ */
+export interface Tracing {
+  enabled: boolean;
+  tracer: Tracer;
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+const propagator = new W3CTraceContextPropagator();
+const active = new AsyncLocalStorage<string>();
+
+export { SpanKind, SpanStatusCode };
+
+export function startTracing(service: string, endpoint: string | undefined): Tracing {
+  if (!endpoint) {
+    return {
+      enabled: false,
+      tracer: trace.getTracer('shiplog'),
+      flush: async () => undefined,
+      shutdown: async () => undefined,
+    };
+  }
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': `shiplog-${service}` }),
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }), {
+        scheduledDelayMillis: 500,
+      }),
+    ],
+  });
+  return {
+    enabled: true,
+    tracer: provider.getTracer('shiplog'),
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+/** A span, child of the W3C `traceparent` when one is given (else the start of a trace). */
+export function startSpan(
+  tracing: Tracing,
+  name: string,
+  kind: SpanKind,
+  traceparent: string | undefined,
+  attributes?: Attributes,
+): Span {
+  const parent = traceparent ? propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
+  return tracing.tracer.startSpan(name, { kind, attributes }, parent);
+}
+
+export function traceparentOf(span: Span): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  return carrier.traceparent;
+}
+
+/** Runs `work` inside the span: calls and events it makes carry the span as their parent. */
+export function withSpan<T>(span: Span, work: () => T): T {
+  const traceparent = traceparentOf(span);
+  return traceparent ? active.run(traceparent, work) : work();
+}
+
+/** The `traceparent` of the span the current work runs in, if any. */
+export function currentTraceparent(): string | undefined {
+  return active.getStore();
+}
+
+/** Runs a unit of work as a span that ends with it, marked failed if it throws. */
+export async function inSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await withSpan(span, work);
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
