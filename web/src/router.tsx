@@ -1,26 +1,36 @@
 import { projectFilters, projectSorts } from '@shiplog/schemas';
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  type RouteComponent,
+  redirect,
+} from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { AppShell } from './components/app-shell';
 import { FullPageSpinner } from './components/full-page-spinner';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
-import { ActivitiesPage } from './pages/activities-page';
-import { AuthPage } from './pages/auth-page';
-import { DashboardPage } from './pages/dashboard-page';
-import { EditProjectPage } from './pages/edit-project-page';
 import { ErrorPage } from './pages/error-page';
-import { NewProjectPage } from './pages/new-project-page';
 import { NotFoundPage } from './pages/not-found-page';
-import { ProfilePage } from './pages/profile-page';
-import { ProjectDetailPage } from './pages/project-detail-page';
-import { ProjectsPage } from './pages/projects-page';
-import { ReminderCompletePage } from './pages/reminder-complete-page';
-import { RemindersPage } from './pages/reminders-page';
 import { SectionPage } from './pages/section-page';
-import { SettingsPage } from './pages/settings-page';
+
+// Each page is its own chunk, loaded when first visited: the first load carries only the shell.
+const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
+const DashboardPage = lazyRouteComponent(() => import('./pages/dashboard-page'), 'DashboardPage');
+const EditProjectPage = lazyRouteComponent(() => import('./pages/edit-project-page'), 'EditProjectPage');
+const NewProjectPage = lazyRouteComponent(() => import('./pages/new-project-page'), 'NewProjectPage');
+const ProfilePage = lazyRouteComponent(() => import('./pages/profile-page'), 'ProfilePage');
+const ProjectDetailPage = lazyRouteComponent(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
+const ProjectsPage = lazyRouteComponent(() => import('./pages/projects-page'), 'ProjectsPage');
+const ReminderCompletePage = lazyRouteComponent(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
+const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'), 'RemindersPage');
+const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
+const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage');
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -94,7 +104,7 @@ const projectsRoute = createRoute({
   component: ProjectsPage,
 });
 
-const page = <TPath extends string>(path: TPath, title: string | undefined, component: () => ReactNode) =>
+const page = <TPath extends string>(path: TPath, title: string | undefined, component: RouteComponent) =>
   createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component });
 
 /** Navigation targets of the shell whose screens arrive with later issues: the shell and title only. */
