@@ -9,7 +9,6 @@ import {
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { AppShell } from './components/app-shell';
 import { FullPageSpinner } from './components/full-page-spinner';
