@@ -9,10 +9,11 @@ import {
   errorHandler,
   type Logger,
   POSITION_HEADER,
+  requestSpans,
   runChecks,
   type ServiceName,
 } from '@shiplog/service-kit';
-import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
+import type { Tracing } from '@shiplog/telemetry';
 import { RedisStore } from 'connect-redis';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
@@ -120,20 +121,7 @@ export function createGateway({ config, secrets, redis, services, logger, tracin
   });
 
   const api = express.Router();
-  if (tracing?.enabled) {
-    api.use((req, res, next) => {
-      const span = startSpan(tracing, `${req.method} ${req.baseUrl}${req.path}`, SpanKind.SERVER, undefined, {
-        'http.request.method': req.method,
-        'url.path': `${req.baseUrl}${req.path}`,
-      });
-      res.once('finish', () => {
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      });
-      withSpan(span, next);
-    });
-  }
+  if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false }));
   api.use(
     session({
       name: SESSION_COOKIE,

@@ -58,6 +58,36 @@ export interface Consumer {
 }
 
 /**
+ * Handles events in the caller's transaction, in order: records each as handled (only events with a
+ * reaction need the record: the others have no effect to repeat), opens the fresh ones, and runs their
+ * reactions. An event already recorded, or a second copy within `events`, has no effect.
+ */
+async function react(
+  tx: pg.PoolClient,
+  options: Pick<ConsumerOptions, 'schema' | 'handlers' | 'open' | 'around'> & { consumer: string },
+  events: BusEvent[],
+): Promise<void> {
+  const { schema, consumer, handlers } = options;
+  const handled = events.filter((event) => handlers[event.type]);
+  if (handled.length === 0) return;
+  const inserted = await tx.query<{ event_id: string }>(
+    `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+     ON CONFLICT DO NOTHING RETURNING event_id`,
+    [consumer, handled.map((e) => e.id)],
+  );
+  const fresh = new Set(inserted.rows.map((r) => r.event_id));
+  // `delete`: a second copy of one event has no effect either.
+  const toHandle = handled.filter((event) => fresh.delete(event.id));
+  if (toHandle.length === 0) return;
+  const opened = options.open ? await options.open(toHandle, tx) : toHandle;
+  for (const event of opened) {
+    if (!event) continue;
+    const handle = () => handlers[event.type]!(event, tx);
+    await (options.around ? options.around(event, consumer, handle) : handle());
+  }
+}
+
+/**
  * A consumer's batch transactions hold this lock: a rebuild of its projection, or an erasure that must
  * not race a batch still writing, takes it to run between batches.
  */
@@ -145,25 +175,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}))`,
       );
       if (options.beforeHandling) await options.beforeHandling(client);
-      // Only events with a reaction need a "handled" record: the others have no effect to repeat.
-      const handled = batch.map((b) => b.event).filter((event) => handlers[event.type]);
-      const inserted =
-        handled.length === 0
-          ? { rows: [] }
-          : await client.query<{ event_id: string }>(
-              `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
-               ON CONFLICT DO NOTHING RETURNING event_id`,
-              [name, handled.map((e) => e.id)],
-            );
-      const fresh = new Set(inserted.rows.map((r) => r.event_id));
-      // `delete`: a second copy of one event within the batch has no effect either.
-      const toHandle = handled.filter((event) => fresh.delete(event.id));
-      const opened = options.open && toHandle.length > 0 ? await options.open(toHandle, client) : toHandle;
-      for (const event of opened) {
-        if (!event) continue;
-        const handle = () => handlers[event.type]!(event, client);
-        await (options.around ? options.around(event, name, handle) : handle());
-      }
+      await react(
+        client,
+        { schema, consumer: name, handlers, open: options.open, around: options.around },
+        batch.map((b) => b.event),
+      );
       const latest = new Map<string, Position>();
       for (const { event } of batch) latest.set(event.source, busEventPosition(event));
       // One round trip: the positions reached, and the commit.
@@ -316,14 +332,7 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
     await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
     const replay = async (page: BusEvent[]) => {
       events += page.length;
-      const handled = page.filter((event) => handlers[event.type]);
-      if (handled.length === 0) return;
-      await client.query(`INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])`, [
-        consumer,
-        handled.map((e) => e.id),
-      ]);
-      const opened = rebuild.open ? await rebuild.open(handled, client) : handled;
-      for (const event of opened) if (event) await handlers[event.type]!(event, client);
+      await react(client, { schema, consumer, handlers, open: rebuild.open }, page);
     };
     for (const [source, read] of Object.entries(rebuild.sources)) {
       let last: BusEvent | undefined;

@@ -107,7 +107,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   }
 }
 
-function metadataFor(context: CommandContext, type: DomainEvent['type']): EventMetadata {
+/** An event's metadata: who caused it, in which request and trace, and its schema version. */
+export function metadataFor(context: CommandContext, type: DomainEvent['type']): EventMetadata {
   return {
     userId: context.userId,
     correlationId: context.correlationId,

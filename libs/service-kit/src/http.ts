@@ -73,7 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
   });
 
-  if (options.tracing?.enabled) app.use(traced(options.tracing));
+  if (options.tracing?.enabled) app.use(requestSpans(options.tracing, { trustParent: true }));
   app.use(accessLog(logger));
   app.use(internalAuth(options.internalTokenSecret));
   app.use(express.json({ limit: '1mb' }));
@@ -86,11 +86,17 @@ export function createHttpApp(options: HttpAppOptions): Express {
   return app;
 }
 
-function traced(tracing: Tracing): RequestHandler {
+/**
+ * Each request a span. `trustParent`: continue the caller's `traceparent` (the gateway's, inside the
+ * system); the gateway itself starts every trace, whatever a browser sends.
+ */
+export function requestSpans(tracing: Tracing, options: { trustParent: boolean }): RequestHandler {
   return (req, res, next) => {
-    const span = startSpan(tracing, `${req.method} ${req.path}`, SpanKind.SERVER, req.header('traceparent'), {
+    const path = req.originalUrl.split('?')[0]!;
+    const parent = options.trustParent ? req.header('traceparent') : undefined;
+    const span = startSpan(tracing, `${req.method} ${path}`, SpanKind.SERVER, parent, {
       'http.request.method': req.method,
-      'url.path': req.path,
+      'url.path': path,
     });
     res.once('finish', () => {
       span.setAttribute('http.response.status_code', res.statusCode);

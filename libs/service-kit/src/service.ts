@@ -6,6 +6,7 @@ import {
   type Bus,
   type BusEvent,
   type Consumer,
+  type ConsumerOptions,
   connectBus,
   type EventOpener,
   type Handler,
@@ -116,58 +117,41 @@ export async function startService<Env extends ServiceEnv>(
   // only reactions take the append lock (which readers of the store wait for).
   const lockForAppend =
     rawStore instanceof PostgresEventStore ? (tx: pg.PoolClient) => rawStore.lockForAppend(tx) : undefined;
-  const consumers = await Promise.all([
-    ...(definition.projections ?? []).map((c) =>
-      startConsumer({
-        bus,
-        pool,
-        schema,
-        name: `${name}-${c.name}`,
-        sources: c.sources,
-        handlers: c.handlers,
-        logger,
-        open,
-        around,
-      }),
-    ),
-    ...(parts.consumers ?? []).map((c) =>
-      startConsumer({
-        bus,
-        pool,
-        schema,
-        name: `${name}-${c.name}`,
-        sources: c.sources,
-        handlers: c.handlers,
-        logger,
-        open,
-        around,
-        beforeHandling: lockForAppend,
-      }),
-    ),
-  ]);
-  /**
-   * Account deletion's reaction. It first waits out every batch in flight of this service's other
-   * consumers (their locks): a batch that opened the user's events before the key was destroyed commits
-   * before these deletes, and every later batch can no longer open them. So nothing is left behind.
-   */
-  const startErasure = (forgetUser: NonNullable<ServiceDefinition<Env>['forgetUser']>, others: Consumer[]) =>
+  const consume = (c: ConsumerDefinition, extra: Partial<ConsumerOptions> = {}) =>
     startConsumer({
       bus,
       pool,
       schema,
-      name: `${name}-erasure`,
-      sources: ['identity'],
-      only: 'UserDeleted',
+      name: `${name}-${c.name}`,
+      sources: c.sources,
+      handlers: c.handlers,
       logger,
+      open,
       around,
+      ...extra,
+    });
+  const consumers = await Promise.all([
+    ...(definition.projections ?? []).map((c) => consume(c)),
+    ...(parts.consumers ?? []).map((c) => consume(c, { beforeHandling: lockForAppend })),
+  ]);
+  if (definition.forgetUser) {
+    const { forgetUser } = definition;
+    const others = consumers.map((c) => c.name).sort();
+    // Account deletion's reaction. It first waits out every batch in flight of this service's other
+    // consumers (their locks): a batch that opened the user's events before the key was destroyed
+    // commits before these deletes, and every later batch can no longer open them. So nothing is left.
+    const erasure: ConsumerDefinition = {
+      name: 'erasure',
+      sources: ['identity'],
       handlers: {
         UserDeleted: async (event, tx) => {
-          for (const other of others.map((c) => c.name).sort()) await lockConsumer(tx, schema, other);
+          for (const other of others) await lockConsumer(tx, schema, other);
           await forgetUser((event.data as { userId: string }).userId, tx);
         },
       },
-    });
-  if (definition.forgetUser) consumers.push(await startErasure(definition.forgetUser, consumers));
+    };
+    consumers.push(await consume(erasure, { only: 'UserDeleted' }));
+  }
   const app = createHttpApp({
     logger,
     internalTokenSecret,

@@ -324,24 +324,17 @@ function DeleteAccountCard() {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteAccount();
   const { data: user } = useQuery(userQuery);
-  if (user?.isAdmin)
-    return (
-      <Card>
-        <CardHeader>
-          <CardTitle>Delete account</CardTitle>
-          <CardDescription>The administrator account cannot be deleted.</CardDescription>
-        </CardHeader>
-      </Card>
-    );
   return (
-    <Card className="border-destructive/50">
+    <Card className={cn(!user?.isAdmin && 'border-destructive/50')}>
       <CardHeader>
         <CardTitle>Delete account</CardTitle>
         <CardDescription>
-          Permanently deletes your account and everything in it: projects, reminders, activity and messages.
+          {user?.isAdmin
+            ? 'The administrator account cannot be deleted.'
+            : 'Permanently deletes your account and everything in it: projects, reminders, activity and messages.'}
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent hidden={user?.isAdmin}>
         <Button variant="destructive" onClick={() => setConfirming(true)}>
           Delete Account
         </Button>

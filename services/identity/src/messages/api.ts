@@ -1,7 +1,14 @@
 import { ForbiddenError } from '@shiplog/errors';
 import { newId } from '@shiplog/events';
 import { adminCommentSchema, contactAdminSchema } from '@shiplog/schemas';
-import { callerOf, parseInput, reportPosition, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import {
+  callerOf,
+  metadataFor,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import { activeAdminComments } from '../read-models/messages.ts';
@@ -43,7 +50,7 @@ export function messagesApi(context: ServiceContext<IdentityEnv>) {
             id: newId(),
             type: 'AdminCommentPosted',
             data,
-            metadata: { userId, correlationId: caller.correlationId, causationId: null, schemaVersion: 1 },
+            metadata: metadataFor({ userId, correlationId: caller.correlationId }, 'AdminCommentPosted'),
           },
         ],
         { expectedRevision: 'no_stream' },
@@ -78,7 +85,7 @@ export function messagesApi(context: ServiceContext<IdentityEnv>) {
               message,
               at: new Date().toISOString(),
             },
-            metadata: { userId, correlationId: caller.correlationId, causationId: null, schemaVersion: 1 },
+            metadata: metadataFor({ userId, correlationId: caller.correlationId }, 'ContactMessageSent'),
           },
         ],
         { expectedRevision: 'no_stream' },
