@@ -10,12 +10,25 @@ import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase } from '@shiplog/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuByGroup, cpuPerRequest } from './cpu.ts';
 
 const root = join(import.meta.dirname, '..');
 
+interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** CPU each request cost each process group (µs), so a ratio can be read as where the time went. */
+  cpuMicrosPerRequest: Record<string, number>;
+}
+
 export interface ProjectsResult {
-  gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
-  bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  gateway: LoadResult;
+  bare: LoadResult;
+  /** A do-nothing Node proxy in front of the bare server: what one extra hop costs by itself. */
+  floor: LoadResult;
+  floorThroughputRatio: number;
+  floorP99Ratio: number;
   throughputRatio: number;
   p99Ratio: number;
   createsPerSecond: number;
@@ -80,13 +93,16 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 async function load(options: autocannon.Options) {
+  const before = cpuByGroup();
   const result = await autocannon({ connections: 32, duration: 10, ...options });
+  const after = cpuByGroup();
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: cpuPerRequest(before, after, result.requests.total),
   };
 }
 
@@ -126,6 +142,7 @@ export async function runProjects(): Promise<ProjectsResult> {
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => {});
   let bare: ChildProcess | undefined;
+  let floor: ChildProcess | undefined;
   try {
     const reader = await signUp(url, `reader${Date.now().toString(36)}`);
     for (let i = 0; i < 20; i++) {
@@ -156,8 +173,18 @@ export async function runProjects(): Promise<ProjectsResult> {
     // Warm both (JIT, pools, caches), then measure each in turn.
     await load({ url: bareUrl, duration: 3 });
     await load({ url: gatewayUrl, duration: 3, headers: { cookie: reader.cookie } });
+    const floorPort = await freePort();
+    floor = await launch(
+      ['bench/floor-proxy.ts'],
+      { UPSTREAM_URL: `http://127.0.0.1:${barePort}`, PORT: String(floorPort) },
+      'floor proxy ready',
+    );
+    const floorUrl = `http://127.0.0.1:${floorPort}/api/projects`;
+    await load({ url: floorUrl, duration: 3 });
     const bareResult = await load({ url: bareUrl });
     const gatewayResult = await load({ url: gatewayUrl, headers: { cookie: reader.cookie } });
+    const floorResult = await load({ url: floorUrl });
+    await stop(floor);
 
     const writer = await signUp(url, `writer${Date.now().toString(36)}`);
     const creates = await load({
@@ -195,6 +222,9 @@ export async function runProjects(): Promise<ProjectsResult> {
     return {
       gateway: gatewayResult,
       bare: bareResult,
+      floor: floorResult,
+      floorThroughputRatio: Math.round((floorResult.requestsPerSecond / bareResult.requestsPerSecond) * 100) / 100,
+      floorP99Ratio: Math.round((floorResult.p99Ms / bareResult.p99Ms) * 100) / 100,
       throughputRatio: Math.round((gatewayResult.requestsPerSecond / bareResult.requestsPerSecond) * 100) / 100,
       p99Ratio: Math.round((gatewayResult.p99Ms / bareResult.p99Ms) * 100) / 100,
       createsPerSecond: creates.requestsPerSecond,
@@ -207,6 +237,7 @@ export async function runProjects(): Promise<ProjectsResult> {
       projectorSamples: steadyLag.n,
     };
   } finally {
+    if (floor) await stop(floor);
     if (bare) await stop(bare);
     await stop(app);
     await pool.end();

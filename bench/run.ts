@@ -38,6 +38,15 @@ function save(name: string, results: unknown) {
   process.stdout.write(`written to ${file}\n`);
 }
 
+/** `total 560 (gateway 160, projects 130, …)`: the biggest parts of one request's CPU. */
+function cpuLine(cpu: Record<string, number>): string {
+  const parts = Object.entries(cpu)
+    .filter(([group, micros]) => group !== 'total' && micros >= 10)
+    .sort((a, b) => b[1] - a[1])
+    .map(([group, micros]) => `${group} ${micros}`);
+  return `total ${cpu.total} (${parts.join(', ')})`;
+}
+
 const only = process.argv[2];
 
 if (!only || only === 'backbone') {
@@ -65,6 +74,10 @@ if (!only || only === 'projects') {
     ['throughput ratio gateway / bare', String(p.throughputRatio), '>= 0.6', met(p.throughputRatio >= 0.6)],
     ['bare p99 (ms)', String(p.bare.p99Ms), '', ''],
     ['gateway p99 (ms)', String(p.gateway.p99Ms), '<= 2x bare', met(p.p99Ratio <= 2)],
+    ['floor: do-nothing proxy → bare, req/s', String(p.floor.requestsPerSecond), '', ''],
+    ['floor: throughput ratio / p99 ratio', `${p.floorThroughputRatio} / ${p.floorP99Ratio}`, '', ''],
+    ['CPU µs per GET, bare path', cpuLine(p.bare.cpuMicrosPerRequest), '', ''],
+    ['CPU µs per GET, gateway path', cpuLine(p.gateway.cpuMicrosPerRequest), '', ''],
     ['POST /api/projects creates/s', String(p.createsPerSecond), '>= 500', met(p.createsPerSecond >= 500)],
     ['POST p99 (ms)', String(p.createP99Ms), '', ''],
     ['projector lag p99 at 250 creates/s (ms)', String(p.projectorLagP99Ms), '<= 50', met(p.projectorLagP99Ms <= 50)],

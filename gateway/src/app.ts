@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
 import {
@@ -19,9 +18,10 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
+import { callerFor, formatPositions, forward, readPath, routeFor, SessionReader } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
-import { type ServiceClients, unavailable } from './services.ts';
+import type { ServiceClients } from './services.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -34,49 +34,8 @@ declare module 'express-session' {
 export const SESSION_COOKIE = 'shiplog.sid';
 const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/**
- * Which service owns which part of the `/api` surface. The gateway answers the session calls itself
- * (register, login, logout, user) and forwards the rest with the `/api` prefix removed.
- */
-export const apiRoutes: ApiRoute[] = [
-  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
-  { pattern: /^\/api\/admin\/users\/[^/]+\/subscription$/, service: 'billing' },
-  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET'], service: 'activity' },
-  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['GET'], service: 'activity' },
-  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
-  { pattern: /^\/api\/profile$/, service: 'identity' },
-  { pattern: /^\/api\/admin\/comments$/, service: 'identity' },
-  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
-  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
-  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
-  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
-  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET'], service: 'reminders', public: true },
-];
-
-interface ApiRoute {
-  pattern: RegExp;
-  /** Only these methods (the same path can belong to two services: reads to activity, writes to projects). */
-  methods?: string[];
-  service: ServiceName;
-  /** Answered without a session. */
-  public?: boolean;
-}
-
 /** Services the gateway depends on today: its /readyz checks each. */
 export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'activity'];
-
-/** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
-const forwardedRequestHeaders = [
-  'content-type',
-  'content-length',
-  'accept',
-  'accept-language',
-  'user-agent',
-  'stripe-signature',
-];
-const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', POSITION_HEADER]);
 
 export interface GatewayDeps {
   /** Each /api request is a span; the services' spans and the events they append join its trace. */
@@ -88,7 +47,26 @@ export interface GatewayDeps {
   logger: Logger;
 }
 
-export function createGateway({ config, secrets, redis, services, logger, tracing }: GatewayDeps): Express {
+/**
+ * The gateway's request handler: reads of service-owned paths take the lean read path (forward.ts);
+ * everything else (writes, the session calls, GraphQL, the web app) the Express pipeline below.
+ */
+export function createGateway(deps: GatewayDeps): RequestListener {
+  const app = createExpressApp(deps);
+  const reads = readPath({
+    services: deps.services,
+    sessions: new SessionReader(deps.redis, sessionPrefix(deps.config), SESSION_COOKIE, deps.secrets.session),
+    logger: deps.logger,
+    ...(deps.tracing?.enabled ? { spans: requestSpans(deps.tracing, { trustParent: false }) } : {}),
+  });
+  return (req, res) => {
+    if (!reads(req, res)) app(req, res);
+  };
+}
+
+const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
+
+function createExpressApp({ config, secrets, redis, services, logger, tracing }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -126,7 +104,7 @@ export function createGateway({ config, secrets, redis, services, logger, tracin
     session({
       name: SESSION_COOKIE,
       // No TTL refresh on every request (a Redis write per read): a session lasts its fixed 30 days.
-      store: new RedisStore({ client: redis, prefix: `${config.BUS_NAMESPACE}:sess:`, disableTouch: true }),
+      store: new RedisStore({ client: redis, prefix: sessionPrefix(config), disableTouch: true }),
       secret: secrets.session,
       resave: false,
       saveUninitialized: false,
@@ -137,22 +115,8 @@ export function createGateway({ config, secrets, redis, services, logger, tracin
   );
   api.use(refuseForeignOrigins(config));
 
-  const callerOf = (req: Request): Caller => {
-    const user = req.session.user;
-    return {
-      userId: user?.id ?? null,
-      username: user?.username ?? null,
-      isAdmin: user?.isAdmin ?? false,
-      correlationId: randomUUID(),
-    };
-  };
-  const positionsOf = (req: Request): string | undefined => {
-    const positions = req.session.positions;
-    if (!positions) return undefined;
-    return Object.entries(positions)
-      .map(([source, position]) => `${source}=${position}`)
-      .join(',');
-  };
+  const callerOf = (req: Request): Caller => callerFor(req.session.user);
+  const positionsOf = (req: Request): string | undefined => formatPositions(req.session.positions);
   const rememberPosition = (req: Request, header: string | string[] | undefined) => {
     if (typeof header !== 'string') return;
     const [source, position] = header.split('=');
@@ -202,7 +166,7 @@ export function createGateway({ config, secrets, redis, services, logger, tracin
 
   // Each user's session ids, so a password change can end the others.
   const userSessionsKey = (userId: string) => `${config.BUS_NAMESPACE}:user-sessions:${userId}`;
-  const sessionKey = (sid: string) => `${config.BUS_NAMESPACE}:sess:${sid}`;
+  const sessionKey = (sid: string) => `${sessionPrefix(config)}${sid}`;
 
   /** Ends the user's sessions, all of them or all but `keep`. */
   async function endSessions(userId: string, keep?: string) {
@@ -310,43 +274,15 @@ export function createGateway({ config, secrets, redis, services, logger, tracin
   const graphql = createGraphql({ services, callerOf, positionsOf });
   api.use('/graphql', (req, res) => graphql.requestListener(req, res));
 
-  // Everything else under /api goes to the service that owns it.
+  // Everything else under /api goes to the service that owns it (reads mostly arrive by readPath).
   api.use(async (req, res, next) => {
-    const path = req.originalUrl.split('?')[0]!;
-    const route = apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(req.method)));
+    const route = routeFor(req.method, req.originalUrl);
     if (!route) return next(new NotFoundError('Not found'));
     if (!req.session.user && !route.public) throw new UnauthorizedError();
-    const headers: Record<string, string> = {};
-    for (const name of forwardedRequestHeaders) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    Object.assign(headers, services.internalHeaders(callerOf(req), positionsOf(req)));
-    const hasBody = !['GET', 'HEAD'].includes(req.method);
-    // undici writes the service's answer straight into our response (no pipeline/AbortController per call).
-    await services
-      .pool(route.service)
-      .stream(
-        {
-          method: req.method as 'GET',
-          path: req.originalUrl.replace(/^\/api/, ''),
-          headers,
-          body: hasBody ? Readable.from(req) : null,
-        },
-        ({ statusCode, headers: upstreamHeaders }) => {
-          rememberPosition(req, upstreamHeaders[POSITION_HEADER]);
-          res.status(statusCode);
-          for (const [name, value] of Object.entries(upstreamHeaders)) {
-            if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
-          }
-          // express-session saves a changed session (new positions) before the response ends.
-          return res;
-        },
-      )
-      .catch((error: unknown) => {
-        if (res.headersSent) throw error;
-        throw unavailable(route.service, error);
-      });
+    // express-session saves a changed session (a write's new position) before the response ends.
+    await forward(services, route, req, res, callerOf(req), positionsOf(req), (position) =>
+      rememberPosition(req, position),
+    );
   });
   api.use(errorHandler(logger));
   app.use('/api', api);

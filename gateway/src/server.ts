@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfig, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
@@ -26,8 +27,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   ) as Record<ServiceName, string>;
   const services = new ServiceClients(urls, secrets.internalToken);
   const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const app = createGateway({ config, secrets, redis, services, logger, tracing });
-  const server = app.listen(config.PORT, config.HOST);
+  const server = createServer(createGateway({ config, secrets, redis, services, logger, tracing }));
+  server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

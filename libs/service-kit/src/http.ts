@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { Consumer } from '@shiplog/messaging';
@@ -88,14 +89,19 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
 /**
  * Each request a span. `trustParent`: continue the caller's `traceparent` (the gateway's, inside the
- * system); the gateway itself starts every trace, whatever a browser sends.
+ * system); the gateway itself starts every trace, whatever a browser sends. Works on Node's own request
+ * and response too (the gateway's forwarding path runs without Express).
  */
-export function requestSpans(tracing: Tracing, options: { trustParent: boolean }): RequestHandler {
+export function requestSpans(
+  tracing: Tracing,
+  options: { trustParent: boolean },
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
-    const path = req.originalUrl.split('?')[0]!;
-    const parent = options.trustParent ? req.header('traceparent') : undefined;
+    const path = ((req as Partial<Request>).originalUrl ?? req.url ?? '/').split('?')[0]!;
+    const traceparent = req.headers.traceparent;
+    const parent = options.trustParent && typeof traceparent === 'string' ? traceparent : undefined;
     const span = startSpan(tracing, `${req.method} ${path}`, SpanKind.SERVER, parent, {
-      'http.request.method': req.method,
+      'http.request.method': req.method ?? 'GET',
       'url.path': path,
     });
     res.once('finish', () => {
@@ -210,30 +216,42 @@ function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
   };
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    if (error instanceof AppError) {
-      res.status(error.status).json({
+/** The fixed error body `{ message, code, fieldErrors? }` and status for anything thrown while answering. */
+export function errorResponse(
+  error: unknown,
+  logger: Logger,
+  request: { method?: string | undefined; url?: string | undefined },
+): { status: number; body: { message: string; code: string; fieldErrors?: unknown } } {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      body: {
         message: error.message,
         code: error.code,
         ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
-      });
-      return;
-    }
-    const bodyError = error as { type?: string; status?: number };
-    if (bodyError.type === 'entity.parse.failed') {
-      res.status(400).json({ message: 'The request body is not valid JSON', code: 'INVALID_JSON' });
-      return;
-    }
-    if (bodyError.type === 'entity.too.large') {
-      res.status(400).json({ message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
-      return;
-    }
-    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
-      res.status(400).json({ message: 'The request could not be read', code: 'BAD_REQUEST' });
-      return;
-    }
-    logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
-    res.status(500).json({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' });
+      },
+    };
+  }
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError.type === 'entity.parse.failed') {
+    return { status: 400, body: { message: 'The request body is not valid JSON', code: 'INVALID_JSON' } };
+  }
+  if (bodyError.type === 'entity.too.large') {
+    return { status: 400, body: { message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+  }
+  if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    return { status: 400, body: { message: 'The request could not be read', code: 'BAD_REQUEST' } };
+  }
+  logger.error({ err: error, method: request.method, url: request.url }, 'unhandled error');
+  return {
+    status: 500,
+    body: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
+  };
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const { status, body } = errorResponse(error, logger, { method: req.method, url: req.originalUrl });
+    res.status(status).json(body);
   };
 }

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { UnauthorizedError } from '@shiplog/errors';
+import { type Caller, errorResponse, type Logger, POSITION_HEADER, type ServiceName } from '@shiplog/service-kit';
+import type { Tracing } from '@shiplog/telemetry';
+import cookie from 'cookie';
+import signature from 'cookie-signature';
+import type { RedisClientType } from 'redis';
+import { type ServiceClients, unavailable } from './services.ts';
+
+/**
+ * Forwarding: which service owns which part of the `/api` surface, and the one way a call is passed on
+ * to it. The gateway answers the session calls itself (register, login, logout, user, GraphQL) and
+ * forwards the rest with the `/api` prefix removed.
+ */
+export const apiRoutes: ApiRoute[] = [
+  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
+  { pattern: /^\/api\/admin\/users\/[^/]+\/subscription$/, service: 'billing' },
+  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
+  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
+  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
+  { pattern: /^\/api\/profile$/, service: 'identity' },
+  { pattern: /^\/api\/admin\/comments$/, service: 'identity' },
+  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
+  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
+  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
+  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
+  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
+];
+
+export interface ApiRoute {
+  pattern: RegExp;
+  /** Only these methods (the same path can belong to two services: reads to activity, writes to projects). */
+  methods?: string[];
+  service: ServiceName;
+  /** Answered without a session. */
+  public?: boolean;
+}
+
+export function routeFor(method: string, url: string): ApiRoute | undefined {
+  const path = url.split('?')[0]!;
+  return apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+}
+
+/** What a session holds (express-session writes it; the read path below only reads it). */
+export interface SessionUser {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+}
+
+export function callerFor(user: SessionUser | undefined): Caller {
+  return {
+    userId: user?.id ?? null,
+    username: user?.username ?? null,
+    isAdmin: user?.isAdmin ?? false,
+    correlationId: randomUUID(),
+  };
+}
+
+/** Read-your-writes: the positions of the user's own last writes, as the services' consistency header. */
+export function formatPositions(positions: Record<string, string> | undefined): string | undefined {
+  if (!positions) return undefined;
+  return Object.entries(positions)
+    .map(([source, position]) => `${source}=${position}`)
+    .join(',');
+}
+
+/** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
+const forwardedRequestHeaders = [
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-language',
+  'user-agent',
+  'stripe-signature',
+];
+const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', POSITION_HEADER]);
+
+/**
+ * Passes one call on to the service that owns it and streams the answer back: undici writes the
+ * service's answer straight into our response. `onPosition` sees the position a write reports, before
+ * the status and headers are copied.
+ */
+export async function forward(
+  services: ServiceClients,
+  route: ApiRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  caller: Caller,
+  after: string | undefined,
+  onPosition?: (header: string | string[] | undefined) => void,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of forwardedRequestHeaders) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  Object.assign(headers, services.internalHeaders(caller, after));
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  await services
+    .pool(route.service)
+    .stream(
+      {
+        method: method as 'GET',
+        path: url.replace(/^\/api/, ''),
+        headers,
+        body: hasBody ? Readable.from(req) : null,
+      },
+      ({ statusCode, headers: upstreamHeaders }) => {
+        onPosition?.(upstreamHeaders[POSITION_HEADER]);
+        res.statusCode = statusCode;
+        for (const [name, value] of Object.entries(upstreamHeaders)) {
+          if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
+        }
+        return res;
+      },
+    )
+    .catch((error: unknown) => {
+      if (res.headersSent) throw error;
+      throw unavailable(route.service, error);
+    });
+}
+
+/**
+ * Reads the session express-session keeps: the same signed cookie, the same Redis key and JSON. It
+ * never writes: only the Express pipeline changes sessions.
+ */
+export class SessionReader {
+  readonly #redis: RedisClientType;
+  readonly #prefix: string;
+  readonly #cookieName: string;
+  readonly #secret: string;
+  /** Signed cookie values already checked (an HMAC each), mapped to their session id. */
+  readonly #verified = new Map<string, string>();
+
+  constructor(redis: RedisClientType, prefix: string, cookieName: string, secret: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#cookieName = cookieName;
+    this.#secret = secret;
+  }
+
+  async user(cookieHeader: string | undefined): Promise<{ user: SessionUser; after: string | undefined } | null> {
+    if (!cookieHeader) return null;
+    const raw = cookie.parse(cookieHeader)[this.#cookieName];
+    if (!raw?.startsWith('s:')) return null;
+    let sid = this.#verified.get(raw);
+    if (sid === undefined) {
+      const unsigned = signature.unsign(raw.slice(2), this.#secret);
+      if (unsigned === false) return null;
+      sid = unsigned;
+      if (this.#verified.size >= 10_000) this.#verified.clear();
+      this.#verified.set(raw, sid);
+    }
+    const stored = await this.#redis.get(`${this.#prefix}${sid}`);
+    if (!stored) return null;
+    const session = JSON.parse(stored) as { user?: SessionUser; positions?: Record<string, string> };
+    return session.user ? { user: session.user, after: formatPositions(session.positions) } : null;
+  }
+}
+
+/**
+ * The gateway's hot path: a read (GET or HEAD) of a service-owned path goes from Node's HTTP server
+ * straight to the owning service, without Express. Reads change no session (they report no position),
+ * so reading the session is all it needs. Answers whether it took the request; writes, the gateway's
+ * own calls and the web app go to the Express pipeline.
+ */
+export function readPath(options: {
+  services: ServiceClients;
+  sessions: SessionReader;
+  logger: Logger;
+  tracing?: Tracing;
+  spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+}): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { services, sessions, logger, spans } = options;
+  const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
+    try {
+      const session = await sessions.user(req.headers.cookie);
+      if (!session && !route.public) throw new UnauthorizedError();
+      await forward(services, route, req, res, callerFor(session?.user), session?.after);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy(error as Error);
+        return;
+      }
+      const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    }
+  };
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (!req.url?.startsWith('/api/')) return false;
+    const route = routeFor(req.method, req.url);
+    if (!route) return false;
+    if (spans) spans(req, res, () => void answer(req, res, route));
+    else void answer(req, res, route);
+    return true;
+  };
+}

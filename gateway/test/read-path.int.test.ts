@@ -1,0 +1,90 @@
+/**
+ * Reads of service-owned paths skip Express (gateway/src/forward.ts): these pin down that the lean
+ * path keeps every rule of the Express one — the session express-session wrote, its signature, the
+ * owner's data only, query strings, HEAD, and the error body.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+let backend: Backend;
+let owner: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  owner = new Client(backend.url);
+  expect((await owner.post('/api/register', { username: uniqueUsername('reader'), password: 'secret1' })).status).toBe(
+    201,
+  );
+  for (const name of ['First', 'Second', 'Third']) {
+    const created = await owner.post('/api/projects', { name });
+    expect(created.status).toBe(201);
+    projectId = created.body.id;
+  }
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+describe('the read path', () => {
+  it('answers a signed-in read from the session express-session keeps, with the owner’s data', async () => {
+    const list = await owner.get('/api/projects');
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(list.body.map((p: { name: string }) => p.name)).toEqual(['Third', 'Second', 'First']);
+    // No session change on a read: no cookie is set.
+    expect(list.setCookie).toBeNull();
+  });
+
+  it('passes the query string on', async () => {
+    const page = await owner.get('/api/activities?page=1&limit=1');
+    expect(page.status).toBe(200);
+    expect(page.body).toHaveLength(1);
+    expect(page.body[0].details).toBe('Created project: Third');
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const response = await fetch(`${backend.url}/api/projects/${projectId}`, {
+      method: 'HEAD',
+      headers: { cookie: owner.cookie! },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+  });
+
+  it('refuses a cookie whose signature does not match, and an unsigned one, with the 401 error body', async () => {
+    const [name, value] = owner.cookie!.split('=');
+    const tampered = `${name}=${value!.slice(0, -3)}${value!.endsWith('abc') ? 'xyz' : 'abc'}`;
+    const sid = decodeURIComponent(value!).slice(2).split('.')[0];
+    for (const cookie of [tampered, `${name}=${sid}`, `${name}=s%3A`, 'other=1']) {
+      const response = await new Client(backend.url).get('/api/projects', { cookie });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: 'Not signed in', code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('another user reads only their own projects, and another’s project is a 404', async () => {
+    const other = new Client(backend.url);
+    await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret1' });
+    expect((await other.get('/api/projects')).body).toEqual([]);
+    const foreign = await other.get(`/api/projects/${projectId}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('PROJECT_NOT_FOUND');
+  });
+
+  it('stops answering a session once it is ended', async () => {
+    const client = new Client(backend.url);
+    await client.post('/api/register', { username: uniqueUsername('leaver'), password: 'secret1' });
+    const cookie = client.cookie!;
+    expect((await client.get('/api/projects')).status).toBe(200);
+    expect((await client.post('/api/logout')).status).toBe(200);
+    expect((await new Client(backend.url).get('/api/projects', { cookie })).status).toBe(401);
+  });
+
+  it('leaves paths it does not own to Express: the gateway’s own calls and unknown paths', async () => {
+    expect((await owner.get('/api/user')).status).toBe(200);
+    const unknown = await owner.get('/api/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+  });
+});
