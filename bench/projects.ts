@@ -5,9 +5,8 @@
  * The app runs as `npm start` runs it: every service and the gateway as processes of their own.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createTestBusNamespace, createTestDatabase } from '@shiplog/testing';
+import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
@@ -54,16 +53,6 @@ async function projectorLag(pool: pg.Pool, userId: string) {
     [userId],
   );
   return { p50: Math.round(rows[0]!.p50 * 10) / 10, p99: Math.round(rows[0]!.p99 * 10) / 10, n: rows[0]!.n };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
@@ -127,7 +116,7 @@ export async function runProjects(): Promise<ProjectsResult> {
     ['scripts/start.ts'],
     {
       PORT: String(port),
-      SERVICE_PORT_BASE: String(30_000 + Math.floor(Math.random() * 10_000)),
+      SERVICE_PORT_BASE: String(await freeServicePortBase()),
       DATABASE_URL: db.url,
       BUS_NAMESPACE: ns.namespace,
       SKIP_WEB_BUILD: '1',

@@ -1,21 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createTestBusNamespace, createTestDatabase } from '@shiplog/testing';
+import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import { type Browser, chromium } from 'playwright-core';
 
 const root = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
@@ -25,7 +13,7 @@ export async function startApp() {
   const db = await createTestDatabase('e2e');
   const bus = createTestBusNamespace('e2e');
   const port = await freePort();
-  const serviceBase = 20_000 + Math.floor(Math.random() * 20_000);
+  const serviceBase = await freeServicePortBase();
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
     cwd: root,
     env: {

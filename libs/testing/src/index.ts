@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
@@ -87,4 +88,38 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** A port the OS just handed out as free on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A `SERVICE_PORT_BASE` for `scripts/start.ts` whose service ports (base + 1 … base + 9) are all free.
+ * Chosen below Linux's ephemeral range (32768 and up), where the machine's own outgoing connections
+ * take their ports and could claim a service's port between this check and its listen.
+ */
+export async function freeServicePortBase(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + 10 * Math.floor(Math.random() * 1_200);
+    const ports = Array.from({ length: 9 }, (_, i) => base + i + 1);
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return base;
+  }
+  throw new Error('no free range of service ports found');
 }
