@@ -18,14 +18,14 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import { callerFor, formatPositions, forward, readPath, routeFor, SessionReader } from './forward.ts';
+import { callerFor, formatPositions, forward, readPath, routeFor, SessionReader, type SessionUser } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import type { ServiceClients } from './services.ts';
 
 declare module 'express-session' {
   interface SessionData {
-    user: { id: string; username: string; isAdmin: boolean };
+    user: SessionUser;
     /** Read-your-writes: the last position each service reported for this user's own writes. */
     positions: Record<string, string>;
   }
@@ -175,11 +175,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     if (ended.length > 0) await redis.multi().del(ended.map(sessionKey)).sRem(key, ended).exec();
   }
 
-  async function signIn(
-    req: Request,
-    user: { id: string; username: string; isAdmin: boolean },
-    positionHeader: unknown,
-  ) {
+  async function signIn(req: Request, user: SessionUser, positionHeader: unknown) {
     const positions = req.session.positions;
     // A new session id at every sign-in: a session id planted before login is worth nothing after it.
     await new Promise<void>((resolve, reject) =>
@@ -198,7 +194,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
   const json = express.json({ limit: '100kb' });
 
   api.post('/register', json, async (req, res) => {
-    const result = await services.call<{ id: string; username: string; isAdmin: boolean }>('identity', {
+    const result = await services.call<SessionUser>('identity', {
       method: 'POST',
       path: '/register',
       body: req.body,
@@ -219,7 +215,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
         `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
       );
     }
-    const result = await services.call<{ id: string; username: string; isAdmin: boolean }>('identity', {
+    const result = await services.call<SessionUser>('identity', {
       method: 'POST',
       path: '/login',
       body: req.body,
