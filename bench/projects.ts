@@ -6,7 +6,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
+import {
+  cookiesFrom,
+  createTestBusNamespace,
+  createTestDatabase,
+  freePort,
+  freeServicePortBase,
+} from '@shiplog/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
@@ -103,7 +109,7 @@ async function signUp(url: string, username: string): Promise<{ cookie: string; 
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}`);
   return {
-    cookie: response.headers.get('set-cookie')!.split(';')[0]!,
+    cookie: cookiesFrom(response),
     id: ((await response.json()) as { id: string }).id,
   };
 }

@@ -14,20 +14,20 @@ import {
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
 import { RedisStore } from 'connect-redis';
+import cookie from 'cookie';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import { callerFor, formatPositions, forward, readPath, routeFor, SessionReader, type SessionUser } from './forward.ts';
+import { callerFor, forward, readPath, routeFor, SessionReader, type SessionUser } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
+import { PositionCookies } from './positions.ts';
 import type { ServiceClients } from './services.ts';
 
 declare module 'express-session' {
   interface SessionData {
     user: SessionUser;
-    /** Read-your-writes: the last position each service reported for this user's own writes. */
-    positions: Record<string, string>;
   }
 }
 
@@ -43,6 +43,11 @@ export interface GatewayDeps {
   config: GatewayEnv;
   secrets: { session: string; internalToken: string };
   redis: RedisClientType;
+  /**
+   * A second Redis connection with server-assisted client-side caching (RESP3), for the read path's
+   * session lookups: Redis invalidates a cached session on every replica as soon as it changes.
+   */
+  sessionRedis: RedisClientType;
   services: ServiceClients;
   logger: Logger;
 }
@@ -52,10 +57,17 @@ export interface GatewayDeps {
  * everything else (writes, the session calls, GraphQL, the web app) the Express pipeline below.
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
-  const app = createExpressApp(deps);
+  const positions = new PositionCookies(deps.secrets.session);
+  const app = createExpressApp(deps, positions);
   const reads = readPath({
     services: deps.services,
-    sessions: new SessionReader(deps.redis, sessionPrefix(deps.config), SESSION_COOKIE, deps.secrets.session),
+    sessions: new SessionReader({
+      redis: deps.sessionRedis,
+      prefix: sessionPrefix(deps.config),
+      cookieName: SESSION_COOKIE,
+      secret: deps.secrets.session,
+      positions,
+    }),
     logger: deps.logger,
     ...(deps.tracing?.enabled ? { spans: requestSpans(deps.tracing, { trustParent: false }) } : {}),
   });
@@ -66,7 +78,10 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 
 const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
 
-function createExpressApp({ config, secrets, redis, services, logger, tracing }: GatewayDeps): Express {
+function createExpressApp(
+  { config, secrets, redis, services, logger, tracing }: GatewayDeps,
+  positions: PositionCookies,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -116,12 +131,24 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
   api.use(refuseForeignOrigins(config));
 
   const callerOf = (req: Request): Caller => callerFor(req.session.user);
-  const positionsOf = (req: Request): string | undefined => formatPositions(req.session.positions);
-  const rememberPosition = (req: Request, header: string | string[] | undefined) => {
-    if (typeof header !== 'string') return;
-    const [source, position] = header.split('=');
-    if (!source || !position) return;
-    req.session.positions = { ...req.session.positions, [source]: position };
+  const cookiesOf = (req: Request) => cookie.parse(req.headers.cookie ?? '');
+  /** Positions reached by writes earlier in this same request (sign-in reads the user it just wrote). */
+  const reachedNow = new WeakMap<Request, string>();
+  const positionsOf = (req: Request): string | undefined => {
+    const sent = positions.after(cookiesOf(req));
+    const now = reachedNow.get(req);
+    return now && sent ? `${sent},${now}` : (now ?? sent);
+  };
+  /** A write's position goes back to the client, which sends it with every later call (positions.ts). */
+  const rememberPosition = (req: Request, res: Response, header: string | string[] | undefined) => {
+    const setCookie = positions.setCookie(header, req.secure);
+    if (!setCookie) return;
+    res.append('Set-Cookie', setCookie);
+    const now = reachedNow.get(req);
+    reachedNow.set(req, now ? `${now},${header}` : (header as string));
+  };
+  const forgetPositions = (req: Request, res: Response) => {
+    for (const setCookie of positions.clearCookies(cookiesOf(req))) res.append('Set-Cookie', setCookie);
   };
 
   /** GET /api/user's answer: the account from identity, the subscription from billing. */
@@ -175,15 +202,13 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     if (ended.length > 0) await redis.multi().del(ended.map(sessionKey)).sRem(key, ended).exec();
   }
 
-  async function signIn(req: Request, user: SessionUser, positionHeader: unknown) {
-    const positions = req.session.positions;
+  async function signIn(req: Request, res: Response, user: SessionUser, positionHeader: unknown) {
     // A new session id at every sign-in: a session id planted before login is worth nothing after it.
     await new Promise<void>((resolve, reject) =>
       req.session.regenerate((error) => (error ? reject(error) : resolve())),
     );
     req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
-    if (positions) req.session.positions = positions;
-    rememberPosition(req, positionHeader as string | undefined);
+    rememberPosition(req, res, positionHeader as string | undefined);
     await redis
       .multi()
       .sAdd(userSessionsKey(user.id), req.sessionID)
@@ -201,7 +226,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
       caller: callerOf(req),
     });
     if (result.status !== 201) return sendUpstreamError(res, result);
-    await signIn(req, result.body, result.headers[POSITION_HEADER]);
+    await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
     res.status(201).json(await currentUser(req));
   });
 
@@ -224,7 +249,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     if (result.status === 401) await limiter.recordFailure(username, ip);
     if (result.status !== 200) return sendUpstreamError(res, result);
     await limiter.recordSuccess(username, ip);
-    await signIn(req, result.body, result.headers[POSITION_HEADER]);
+    await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
     res.json(await currentUser(req));
   });
 
@@ -238,7 +263,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
       caller: callerOf(req),
     });
     if (result.status !== 200) return sendUpstreamError(res, result);
-    rememberPosition(req, result.headers[POSITION_HEADER]);
+    rememberPosition(req, res, result.headers[POSITION_HEADER]);
     await endSessions(req.session.user.id, req.sessionID);
     res.json(result.body);
   });
@@ -251,6 +276,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     await endSessions(req.session.user.id);
     await destroySession(req);
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    forgetPositions(req, res);
     res.json({ message: 'Account deleted' });
   });
 
@@ -258,6 +284,7 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     if (req.session?.user) await redis.sRem(userSessionsKey(req.session.user.id), req.sessionID);
     await destroySession(req);
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    forgetPositions(req, res);
     res.json({ message: 'Logged out' });
   });
 
@@ -275,9 +302,8 @@ function createExpressApp({ config, secrets, redis, services, logger, tracing }:
     const route = routeFor(req.method, req.originalUrl);
     if (!route) return next(new NotFoundError('Not found'));
     if (!req.session.user && !route.public) throw new UnauthorizedError();
-    // express-session saves a changed session (a write's new position) before the response ends.
     await forward(services, route, req, res, callerOf(req), positionsOf(req), (position) =>
-      rememberPosition(req, position),
+      rememberPosition(req, res, position),
     );
   });
   api.use(errorHandler(logger));

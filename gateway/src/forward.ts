@@ -7,6 +7,7 @@ import type { Tracing } from '@shiplog/telemetry';
 import cookie from 'cookie';
 import signature from 'cookie-signature';
 import type { RedisClientType } from 'redis';
+import type { PositionCookies } from './positions.ts';
 import { type ServiceClients, unavailable } from './services.ts';
 
 /**
@@ -59,14 +60,6 @@ export function callerFor(user: SessionUser | undefined): Caller {
     isAdmin: user?.isAdmin ?? false,
     correlationId: randomUUID(),
   };
-}
-
-/** Read-your-writes: the positions of the user's own last writes, as the services' consistency header. */
-export function formatPositions(positions: Record<string, string> | undefined): string | undefined {
-  if (!positions) return undefined;
-  return Object.entries(positions)
-    .map(([source, position]) => `${source}=${position}`)
-    .join(',');
 }
 
 /** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
@@ -130,25 +123,43 @@ export async function forward(
 /**
  * Reads the session express-session keeps: the same signed cookie, the same Redis key and JSON. It
  * never writes: only the Express pipeline changes sessions.
+ *
+ * `redis` should be a client with server-assisted client-side caching (RESP3 tracking, see server.ts):
+ * a session changes only at sign-in and sign-out, so nearly every read is answered from memory, and
+ * Redis tells every gateway replica the moment a session it holds is changed, ended or expires. The
+ * read-your-writes positions are not in the session; they come with the request (`PositionCookies`).
  */
 export class SessionReader {
   readonly #redis: RedisClientType;
   readonly #prefix: string;
   readonly #cookieName: string;
   readonly #secret: string;
+  readonly #positions: PositionCookies;
   /** Signed cookie values already checked (an HMAC each), mapped to their session id. */
   readonly #verified = new Map<string, string>();
 
-  constructor(redis: RedisClientType, prefix: string, cookieName: string, secret: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-    this.#cookieName = cookieName;
-    this.#secret = secret;
+  constructor(options: {
+    redis: RedisClientType;
+    prefix: string;
+    cookieName: string;
+    secret: string;
+    positions: PositionCookies;
+  }) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#cookieName = options.cookieName;
+    this.#secret = options.secret;
+    this.#positions = options.positions;
   }
 
-  async user(cookieHeader: string | undefined): Promise<{ user: SessionUser; after: string | undefined } | null> {
-    if (!cookieHeader) return null;
-    const raw = cookie.parse(cookieHeader)[this.#cookieName];
+  /** The signed-in user (or null) and the positions of their own last writes. */
+  async read(cookieHeader: string | undefined): Promise<{ user: SessionUser | null; after: string | undefined }> {
+    if (!cookieHeader) return { user: null, after: undefined };
+    const cookies = cookie.parse(cookieHeader);
+    return { user: await this.#user(cookies[this.#cookieName]), after: this.#positions.after(cookies) };
+  }
+
+  async #user(raw: string | undefined): Promise<SessionUser | null> {
     if (!raw?.startsWith('s:')) return null;
     let sid = this.#verified.get(raw);
     if (sid === undefined) {
@@ -160,8 +171,7 @@ export class SessionReader {
     }
     const stored = await this.#redis.get(`${this.#prefix}${sid}`);
     if (!stored) return null;
-    const session = JSON.parse(stored) as { user?: SessionUser; positions?: Record<string, string> };
-    return session.user ? { user: session.user, after: formatPositions(session.positions) } : null;
+    return (JSON.parse(stored) as { user?: SessionUser }).user ?? null;
   }
 }
 
@@ -181,9 +191,9 @@ export function readPath(options: {
   const { services, sessions, logger, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
     try {
-      const session = await sessions.user(req.headers.cookie);
-      if (!session && !route.public) throw new UnauthorizedError();
-      await forward(services, route, req, res, callerFor(session?.user), session?.after);
+      const { user, after } = await sessions.read(req.headers.cookie);
+      if (!user && !route.public) throw new UnauthorizedError();
+      await forward(services, route, req, res, callerFor(user ?? undefined), after);
     } catch (error) {
       if (res.headersSent) {
         res.destroy(error as Error);

@@ -19,6 +19,16 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   const redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
   redis.on('error', (error) => logger.error({ err: error }, 'redis connection error'));
   await redis.connect();
+  // Sessions for the read path: RESP3 with client-side caching. Redis tracks the keys this connection
+  // read and pushes an invalidation when one changes (sign-out, password change, expiry); the cache
+  // is dropped whenever the connection is lost. The TTL only bounds memory held for idle sessions.
+  const sessionRedis = createClient({
+    url: config.REDIS_URL,
+    RESP: 3,
+    clientSideCache: { ttl: 10 * 60_000, maxEntries: 50_000, evictPolicy: 'LRU' },
+  }) as unknown as RedisClientType;
+  sessionRedis.on('error', (error) => logger.error({ err: error }, 'redis (session cache) connection error'));
+  await sessionRedis.connect();
   const urls = Object.fromEntries(
     (Object.keys(serviceDirectory) as ServiceName[]).map((name) => [
       name,
@@ -27,7 +37,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   ) as Record<ServiceName, string>;
   const services = new ServiceClients(urls, secrets.internalToken);
   const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const server = createServer(createGateway({ config, secrets, redis, services, logger, tracing }));
+  const server = createServer(createGateway({ config, secrets, redis, sessionRedis, services, logger, tracing }));
   server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -49,6 +59,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
         clearTimeout(forced);
         await services.close();
         await redis.quit().catch(() => undefined);
+        await sessionRedis.quit().catch(() => undefined);
         await tracing.shutdown().catch(() => undefined);
       })();
       return stopping;

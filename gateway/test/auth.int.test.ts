@@ -71,13 +71,18 @@ describe('register', () => {
     expect(await trials!.waitForPosition('identity', position!, 3000)).toBe(true);
   });
 
-  it('sets an HttpOnly, SameSite=Lax session cookie (not Secure over plain HTTP)', async () => {
+  it('sets an HttpOnly, SameSite=Lax session cookie (not Secure over plain HTTP), and the write’s position beside it', async () => {
     const client = new Client(backend.url);
     const response = await client.post('/api/register', { username: uniqueUsername(), password: 'secret1' });
-    expect(response.setCookie).toMatch(/^shiplog\.sid=/);
-    expect(response.setCookie).toMatch(/HttpOnly/i);
-    expect(response.setCookie).toMatch(/SameSite=Lax/i);
-    expect(response.setCookie).not.toMatch(/Secure/i);
+    const session = response.setCookies.filter((c) => c.startsWith('shiplog.sid='));
+    expect(session).toHaveLength(1);
+    expect(session[0]).toMatch(/HttpOnly/i);
+    expect(session[0]).toMatch(/SameSite=Lax/i);
+    expect(session[0]).not.toMatch(/Secure/i);
+    // Read-your-writes: the position identity reached travels with the client, signed, for /api only.
+    const position = response.setCookies.filter((c) => c.startsWith('shiplog.after.identity='));
+    expect(position).toHaveLength(1);
+    expect(position[0]).toMatch(/^shiplog\.after\.identity=\d+%2F\d+\.[^;]+; Path=\/api; HttpOnly; SameSite=Lax$/);
   });
 
   it('marks the cookie Secure behind an HTTPS proxy', async () => {
@@ -88,7 +93,8 @@ describe('register', () => {
       { 'x-forwarded-proto': 'https' },
     );
     expect(response.status).toBe(201);
-    expect(response.setCookie).toMatch(/Secure/i);
+    expect(response.setCookies.length).toBeGreaterThanOrEqual(2);
+    for (const setCookie of response.setCookies) expect(setCookie).toMatch(/; Secure/i);
   });
 
   it('answers every validation rule with the spec message', async () => {

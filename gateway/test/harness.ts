@@ -6,7 +6,7 @@ import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import { type RunningService, startService } from '@shiplog/service-kit';
 import { createTestBusNamespace, createTestDatabase, natsUrl, redisUrl } from '@shiplog/testing';
-import { startGateway } from '../src/server.ts';
+import { type RunningGateway, startGateway } from '../src/server.ts';
 
 /**
  * The whole backend in one test process: identity, billing and the gateway on free ports, with a
@@ -44,7 +44,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     reminders,
     activity,
   ] as RunningService<never>[];
-  const gateway = await startGateway({
+  const gatewayEnv = {
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
@@ -60,9 +60,17 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     ...options.env,
-  });
+  };
+  const gateway = await startGateway(gatewayEnv);
+  const replicas: RunningGateway[] = [];
   return {
     url: gateway.url,
+    /** Another gateway over the same Redis and services, as a second replica behind a load balancer. */
+    async startReplica(): Promise<string> {
+      const replica = await startGateway(gatewayEnv);
+      replicas.push(replica);
+      return replica.url;
+    },
     identity,
     billing,
     projects,
@@ -72,7 +80,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     busNamespace: bus.namespace,
     internalTokenSecret,
     async stop() {
-      await gateway.stop();
+      await Promise.all([gateway, ...replicas].map((g) => g.stop()));
       await Promise.all(services.map((s) => s.stop()));
       await bus.drop();
       await db.drop();
@@ -82,13 +90,44 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
 
 export type Backend = Awaited<ReturnType<typeof startBackend>>;
 
-/** A browser-like client: keeps its cookie, sends our own Origin unless told otherwise. */
+/** A browser-like client: keeps its cookies (the session's and the positions'), sends our own Origin unless told otherwise. */
 export class Client {
-  cookie: string | undefined;
+  readonly #jar = new Map<string, string>();
   readonly baseUrl: string;
 
   constructor(baseUrl: string) {
     this.baseUrl = baseUrl;
+  }
+
+  /** Every cookie held, as a `Cookie` header; undefined when none. */
+  get cookie(): string | undefined {
+    return this.#jar.size === 0 ? undefined : [...this.#jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  set cookie(header: string | undefined) {
+    this.#jar.clear();
+    for (const pair of header?.split('; ') ?? []) {
+      const at = pair.indexOf('=');
+      if (at > 0) this.#jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  }
+
+  /** The session cookie alone, `shiplog.sid=…`. */
+  get sessionCookie(): string | undefined {
+    const value = this.#jar.get('shiplog.sid');
+    return value === undefined ? undefined : `shiplog.sid=${value}`;
+  }
+
+  #keep(setCookies: string[]) {
+    for (const setCookie of setCookies) {
+      const [pair, ...attributes] = setCookie.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a));
+      if (value === '' || expired) this.#jar.delete(name);
+      else this.#jar.set(name, value);
+    }
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -103,10 +142,7 @@ export class Client {
       redirect: 'manual',
     });
     const setCookie = response.headers.get('set-cookie');
-    if (setCookie) {
-      const [pair] = setCookie.split(';');
-      this.cookie = pair!.endsWith('=') ? undefined : pair;
-    }
+    this.#keep(response.headers.getSetCookie());
     const text = await response.text();
     let json: unknown = null;
     try {
@@ -114,8 +150,15 @@ export class Client {
     } catch {
       json = null;
     }
-    // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
-    return { status: response.status, body: json as any, text, headers: response.headers, setCookie };
+    return {
+      status: response.status,
+      // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
+      body: json as any,
+      text,
+      headers: response.headers,
+      setCookie,
+      setCookies: response.headers.getSetCookie(),
+    };
   }
 
   get(path: string, headers?: Record<string, string>) {

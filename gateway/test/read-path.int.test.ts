@@ -46,14 +46,14 @@ describe('the read path', () => {
   it('answers HEAD like GET, without a body', async () => {
     const response = await fetch(`${backend.url}/api/projects/${projectId}`, {
       method: 'HEAD',
-      headers: { cookie: owner.cookie! },
+      headers: { cookie: owner.sessionCookie! },
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
   });
 
   it('refuses a cookie whose signature does not match, and an unsigned one, with the 401 error body', async () => {
-    const [name, value] = owner.cookie!.split('=');
+    const [name, value] = owner.sessionCookie!.split('=');
     const tampered = `${name}=${value!.slice(0, -3)}${value!.endsWith('abc') ? 'xyz' : 'abc'}`;
     const sid = decodeURIComponent(value!).slice(2).split('.')[0];
     for (const cookie of [tampered, `${name}=${sid}`, `${name}=s%3A`, 'other=1']) {

@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+
+import { cookiesFrom } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startApp, uniqueUsername } from './app.ts';
@@ -177,7 +179,7 @@ describe('dashboard extras and activity history', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: 'admin-e2e-password' }),
     });
-    const adminCookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const adminCookie = cookiesFrom(login);
     const activated = await fetch(`${app.url}/api/admin/users/${userId}/subscription`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', cookie: adminCookie },

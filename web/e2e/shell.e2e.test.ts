@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+
+import { cookiesFrom } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, startApp, uniqueUsername } from './app.ts';
@@ -146,7 +148,7 @@ describe('auth and shell', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: 'admin-e2e-password' }),
     });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = cookiesFrom(login);
     for (const [message, priority] of [
       ['Scheduled maintenance on Sunday', 'urgent'],
       ['Welcome aboard', 'normal'],

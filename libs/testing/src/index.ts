@@ -123,3 +123,14 @@ export async function freeServicePortBase(): Promise<number> {
   }
   throw new Error('no free range of service ports found');
 }
+
+/**
+ * The `Cookie` header a browser would send back after this response: every cookie it sets (the
+ * session's and the read-your-writes positions'), not just the first.
+ */
+export function cookiesFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((setCookie) => setCookie.split(';')[0]!)
+    .join('; ');
+}

@@ -1,0 +1,74 @@
+import { parsePosition } from '@shiplog/events';
+import { serviceDirectory } from '@shiplog/service-kit';
+import cookie from 'cookie';
+import signature from 'cookie-signature';
+
+/** One cookie per source, so two writes in flight to different services never overwrite each other. */
+export const POSITION_COOKIE_PREFIX = 'shiplog.after.';
+
+const sources = new Set<string>(Object.keys(serviceDirectory));
+
+/**
+ * Read-your-writes positions travel with the client, the way Cosmos DB's session tokens do: a write's
+ * answer sets `shiplog.after.<source>` to the position it reached, and every later call sends it back,
+ * whichever gateway replica takes it. The session in Redis then holds only who the user is, which
+ * changes at sign-in and sign-out alone, so reads can keep it in memory (see `SessionReader`).
+ *
+ * The cookies are signed with the session secret: a forged position far ahead would make the user's
+ * reads wait out the services' timeout. An old one is harmless (it is already caught up).
+ */
+export class PositionCookies {
+  readonly #secret: string;
+  /** Signed values already checked (an HMAC each), mapped to their position. */
+  readonly #verified = new Map<string, string>();
+
+  constructor(secret: string) {
+    this.#secret = secret;
+  }
+
+  /** The services' consistency header (`<source>=<position>,…`) from a request's cookies. */
+  after(cookies: Record<string, string | undefined>): string | undefined {
+    let after: string | undefined;
+    for (const name in cookies) {
+      if (!name.startsWith(POSITION_COOKIE_PREFIX)) continue;
+      const source = name.slice(POSITION_COOKIE_PREFIX.length);
+      const position = sources.has(source) ? this.#open(cookies[name]) : undefined;
+      if (position) after = after ? `${after},${source}=${position}` : `${source}=${position}`;
+    }
+    return after;
+  }
+
+  /** A `Set-Cookie` value for the position a write reported (`x-shiplog-position: <source>=<position>`). */
+  setCookie(reported: string | string[] | undefined, secure: boolean): string | undefined {
+    if (typeof reported !== 'string') return undefined;
+    const [source, position, extra] = reported.split('=');
+    if (!source || !sources.has(source) || !position || extra !== undefined || !parsePosition(position))
+      return undefined;
+    return cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, signature.sign(position, this.#secret), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: '/api',
+    });
+  }
+
+  /** `Set-Cookie` values that remove every position cookie the request carried (sign-out). */
+  clearCookies(cookies: Record<string, string | undefined>): string[] {
+    return Object.keys(cookies)
+      .filter((name) => name.startsWith(POSITION_COOKIE_PREFIX))
+      .map((name) =>
+        cookie.serialize(name, '', { httpOnly: true, sameSite: 'lax', path: '/api', expires: new Date(0) }),
+      );
+  }
+
+  #open(signed: string | undefined): string | undefined {
+    if (!signed) return undefined;
+    const known = this.#verified.get(signed);
+    if (known !== undefined) return known;
+    const position = signature.unsign(signed, this.#secret);
+    if (position === false || !parsePosition(position)) return undefined;
+    if (this.#verified.size >= 10_000) this.#verified.clear();
+    this.#verified.set(signed, position);
+    return position;
+  }
+}

@@ -1,0 +1,47 @@
+import cookie from 'cookie';
+import { describe, expect, it } from 'vitest';
+import { PositionCookies } from './positions.ts';
+
+const positions = new PositionCookies('a-session-secret-of-at-least-32-characters');
+
+/** What the browser sends back for a `Set-Cookie` value. */
+const sentBack = (setCookie: string | undefined) => cookie.parse(setCookie!.split(';')[0]!);
+
+describe('PositionCookies', () => {
+  it('turns a reported position into a signed cookie and back into the consistency header', () => {
+    const setCookie = positions.setCookie('projects=120/118', false);
+    expect(setCookie).toMatch(/^shiplog\.after\.projects=120%2F118\.[^;]+; Path=\/api; HttpOnly; SameSite=Lax$/);
+    expect(positions.after(sentBack(setCookie))).toBe('projects=120/118');
+    expect(positions.setCookie('projects=120/118', true)).toMatch(/; Secure/);
+  });
+
+  it('sends one entry per source', () => {
+    const cookies = {
+      ...sentBack(positions.setCookie('projects=120/118', false)),
+      ...sentBack(positions.setCookie('identity=7/7', false)),
+      'shiplog.sid': 's:whatever',
+    };
+    expect(positions.after(cookies)?.split(',').sort()).toEqual(['identity=7/7', 'projects=120/118']);
+  });
+
+  it('ignores cookies it did not sign, unknown sources and malformed positions', () => {
+    const valid = sentBack(positions.setCookie('projects=120/118', false))['shiplog.after.projects']!;
+    expect(positions.after({ 'shiplog.after.projects': `${valid.slice(0, -2)}xx` })).toBeUndefined();
+    expect(positions.after({ 'shiplog.after.projects': '999/999' })).toBeUndefined();
+    expect(positions.after({ 'shiplog.after.nosuch': valid })).toBeUndefined();
+    expect(
+      new PositionCookies('another-secret-of-at-least-32-characters!').after(
+        sentBack(`shiplog.after.projects=${valid}`),
+      ),
+    ).toBeUndefined();
+    for (const reported of [undefined, ['projects=1/1'], 'projects', 'projects=1', 'nosuch=1/1', 'projects=1/1=2'])
+      expect(positions.setCookie(reported, false)).toBeUndefined();
+  });
+
+  it('clears every position cookie at sign-out', () => {
+    const cleared = positions.clearCookies({ 'shiplog.after.projects': 'x', 'shiplog.sid': 'y' });
+    expect(cleared).toEqual([
+      'shiplog.after.projects=; Path=/api; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Two gateway replicas over one Redis, as behind a load balancer (deploy/k8s runs two): a write on one
+ * and a read on the other. Read-your-writes must hold across them (the positions travel with the
+ * client, gateway/src/positions.ts), and a session ended on one must stop working on the other at once
+ * although the read path keeps sessions in memory (Redis-assisted client-side caching).
+ */
+import { lockConsumer } from '@shiplog/messaging';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+let backend: Backend;
+let replicaUrl: string;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  replicaUrl = await backend.startReplica();
+  pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 2 });
+});
+afterAll(async () => {
+  await pool?.end();
+  await backend?.stop();
+});
+
+/** A client on replica A, and the same browser (its cookies) on replica B. */
+async function signedInOnBoth(prefix: string) {
+  const a = new Client(backend.url);
+  const username = uniqueUsername(prefix);
+  expect((await a.post('/api/register', { username, password: 'secret1' })).status).toBe(201);
+  const b = new Client(replicaUrl);
+  b.cookie = a.cookie;
+  return { a, b, username };
+}
+
+describe('two gateway replicas', () => {
+  it('a read on one replica includes a write just made on the other, even while the projector lags', async () => {
+    const { a, b } = await signedInOnBoth('ryw');
+    // Hold the timeline projector (its batch lock) so the new row cannot appear on its own.
+    const held = await pool.connect();
+    await held.query('BEGIN');
+    await lockConsumer(held, 'activity', 'activity-timeline');
+    try {
+      const created = await a.post('/api/projects', { name: 'Across replicas' });
+      expect(created.status).toBe(201);
+      b.cookie = a.cookie;
+      // Without the positions (the session cookie alone) the read does not wait: the row is not there yet.
+      const withoutPositions = await new Client(replicaUrl).get('/api/activities', { cookie: a.sessionCookie! });
+      expect(withoutPositions.status).toBe(200);
+      expect(withoutPositions.body).toHaveLength(0);
+      // With them, replica B's read waits for the projector, which is let go a moment later.
+      const read = b.get('/api/activities');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await held.query('COMMIT');
+      const answered = await read;
+      expect(answered.status).toBe(200);
+      expect(answered.body.map((row: { details: string }) => row.details)).toEqual([
+        'Created project: Across replicas',
+      ]);
+    } finally {
+      await held.query('ROLLBACK').catch(() => undefined);
+      held.release();
+    }
+  });
+
+  it('a sign-out on one replica ends the session on the other at once', async () => {
+    const { a, b } = await signedInOnBoth('logout');
+    const cookie = a.cookie!;
+    // Replica B has read (and cached) the session.
+    expect((await b.get('/api/projects')).status).toBe(200);
+    expect((await a.post('/api/logout')).status).toBe(200);
+    const replay = await new Client(replicaUrl).get('/api/projects', { cookie });
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ message: 'Not signed in', code: 'UNAUTHORIZED' });
+  });
+
+  it('a password change on one replica ends the user’s other sessions on the other', async () => {
+    const { a, username } = await signedInOnBoth('password');
+    const other = new Client(replicaUrl);
+    expect((await other.post('/api/login', { username, password: 'secret1' })).status).toBe(200);
+    expect((await other.get('/api/projects')).status).toBe(200);
+    const changed = await a.post('/api/user/change-password', { currentPassword: 'secret1', newPassword: 'secret2' });
+    expect(changed.status).toBe(200);
+    expect((await other.get('/api/projects')).status).toBe(401);
+    // The session that changed the password goes on, on either replica.
+    const b = new Client(replicaUrl);
+    b.cookie = a.cookie;
+    expect((await b.get('/api/projects')).status).toBe(200);
+  });
+
+  it('ignores a position cookie it did not sign', async () => {
+    const { a } = await signedInOnBoth('forged');
+    const forged = `${a.sessionCookie}; shiplog.after.activity=99999999%2F99999999.forged`;
+    const started = Date.now();
+    const response = await new Client(replicaUrl).get('/api/activities', { cookie: forged });
+    expect(response.status).toBe(200);
+    // Honoured, it would make the activity service wait out its 2 s read-your-writes timeout.
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
