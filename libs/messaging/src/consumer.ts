@@ -53,6 +53,8 @@ export interface Consumer {
   sources: readonly string[];
   /** Resolves once this consumer has handled every event of `source` up to `position`. */
   waitForPosition(source: string, position: Position, timeoutMs?: number): Promise<boolean>;
+  /** Whether this process has seen this consumer handle `source` up to `position`, without a query or a wait. */
+  hasReached(source: string, position: Position): boolean;
   position(source: string): Promise<Position | undefined>;
   stop(): Promise<void>;
 }
@@ -280,6 +282,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     name,
     sources: options.only ? [] : options.sources,
     position,
+    hasReached(source, target) {
+      const local = seen.get(source);
+      return local !== undefined && comparePositions(local, target) >= 0;
+    },
     async waitForPosition(source, target, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -150,6 +150,9 @@ describe('consumer', () => {
     await publishCopy(event);
     const second = await publishCopy(event);
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
+    expect(consumer.hasReached('identity', result.position)).toBe(true);
+    expect(consumer.hasReached('identity', { commit: result.position.commit + 1n, prepare: 0n })).toBe(false);
+    expect(consumer.hasReached('billing', result.position)).toBe(false);
     // Both copies handled and acknowledged, not just the first.
     await waitUntil(
       async () => (await bus.jsm.consumers.info(bus.stream, 'greeter-twice')).ack_floor.stream_seq >= second.seq,
