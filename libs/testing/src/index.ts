@@ -125,12 +125,20 @@ export async function freeServicePortBase(): Promise<number> {
 }
 
 /**
- * The `Cookie` header a browser would send back after this response: every cookie it sets (the
- * session's and the read-your-writes positions'), not just the first.
+ * The `Cookie` header a browser would send after this response: the cookies it held before (`held`,
+ * a `Cookie` header) updated with every cookie the response sets, the session's and the
+ * read-your-writes positions' alike. A cookie set to an empty value is dropped.
  */
-export function cookiesFrom(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((setCookie) => setCookie.split(';')[0]!)
-    .join('; ');
+export function cookiesFrom(response: Response, held = ''): string {
+  const jar = new Map<string, string>();
+  const keep = (pair: string) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) return;
+    const value = pair.slice(at + 1);
+    if (value) jar.set(pair.slice(0, at).trim(), value);
+    else jar.delete(pair.slice(0, at).trim());
+  };
+  for (const pair of held.split(';')) keep(pair);
+  for (const setCookie of response.headers.getSetCookie()) keep(setCookie.split(';')[0]!);
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 }
