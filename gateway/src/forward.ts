@@ -5,10 +5,10 @@ import { UnauthorizedError } from '@shiplog/errors';
 import { type Caller, errorResponse, type Logger, POSITION_HEADER, type ServiceName } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
 import cookie from 'cookie';
-import signature from 'cookie-signature';
 import type { RedisClientType } from 'redis';
 import type { PositionCookies } from './positions.ts';
 import { type ServiceClients, unavailable } from './services.ts';
+import { SignedValues } from './signed-values.ts';
 
 /**
  * Forwarding: which service owns which part of the `/api` surface, and the one way a call is passed on
@@ -133,10 +133,8 @@ export class SessionReader {
   readonly #redis: RedisClientType;
   readonly #prefix: string;
   readonly #cookieName: string;
-  readonly #secret: string;
+  readonly #signed: SignedValues;
   readonly #positions: PositionCookies;
-  /** Signed cookie values already checked (an HMAC each), mapped to their session id. */
-  readonly #verified = new Map<string, string>();
 
   constructor(options: {
     redis: RedisClientType;
@@ -148,7 +146,7 @@ export class SessionReader {
     this.#redis = options.redis;
     this.#prefix = options.prefix;
     this.#cookieName = options.cookieName;
-    this.#secret = options.secret;
+    this.#signed = new SignedValues(options.secret);
     this.#positions = options.positions;
   }
 
@@ -160,15 +158,9 @@ export class SessionReader {
   }
 
   async #user(raw: string | undefined): Promise<SessionUser | null> {
-    if (!raw?.startsWith('s:')) return null;
-    let sid = this.#verified.get(raw);
-    if (sid === undefined) {
-      const unsigned = signature.unsign(raw.slice(2), this.#secret);
-      if (unsigned === false) return null;
-      sid = unsigned;
-      if (this.#verified.size >= 10_000) this.#verified.clear();
-      this.#verified.set(raw, sid);
-    }
+    // express-session's cookie value: `s:` and the signed session id.
+    const sid = raw?.startsWith('s:') ? this.#signed.open(raw.slice(2)) : undefined;
+    if (sid === undefined) return null;
     const stored = await this.#redis.get(`${this.#prefix}${sid}`);
     if (!stored) return null;
     return (JSON.parse(stored) as { user?: SessionUser }).user ?? null;

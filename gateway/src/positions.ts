@@ -1,12 +1,13 @@
 import { parsePosition } from '@shiplog/events';
 import { serviceDirectory } from '@shiplog/service-kit';
 import cookie from 'cookie';
-import signature from 'cookie-signature';
+import { SignedValues } from './signed-values.ts';
 
 /** One cookie per source, so two writes in flight to different services never overwrite each other. */
 export const POSITION_COOKIE_PREFIX = 'shiplog.after.';
 
 const sources = new Set<string>(Object.keys(serviceDirectory));
+const attributes = { httpOnly: true, sameSite: 'lax', path: '/api' } as const;
 
 /**
  * Read-your-writes positions travel with the client, the way Cosmos DB's session tokens do: a write's
@@ -18,12 +19,10 @@ const sources = new Set<string>(Object.keys(serviceDirectory));
  * reads wait out the services' timeout. An old one is harmless (it is already caught up).
  */
 export class PositionCookies {
-  readonly #secret: string;
-  /** Signed values already checked (an HMAC each), mapped to their position. */
-  readonly #verified = new Map<string, string>();
+  readonly #signed: SignedValues;
 
   constructor(secret: string) {
-    this.#secret = secret;
+    this.#signed = new SignedValues(secret);
   }
 
   /** The services' consistency header (`<source>=<position>,…`) from a request's cookies. */
@@ -44,11 +43,9 @@ export class PositionCookies {
     const [source, position, extra] = reported.split('=');
     if (!source || !sources.has(source) || !position || extra !== undefined || !parsePosition(position))
       return undefined;
-    return cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, signature.sign(position, this.#secret), {
-      httpOnly: true,
-      sameSite: 'lax',
+    return cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, this.#signed.sign(position), {
+      ...attributes,
       secure,
-      path: '/api',
     });
   }
 
@@ -56,19 +53,11 @@ export class PositionCookies {
   clearCookies(cookies: Record<string, string | undefined>): string[] {
     return Object.keys(cookies)
       .filter((name) => name.startsWith(POSITION_COOKIE_PREFIX))
-      .map((name) =>
-        cookie.serialize(name, '', { httpOnly: true, sameSite: 'lax', path: '/api', expires: new Date(0) }),
-      );
+      .map((name) => cookie.serialize(name, '', { ...attributes, expires: new Date(0) }));
   }
 
   #open(signed: string | undefined): string | undefined {
-    if (!signed) return undefined;
-    const known = this.#verified.get(signed);
-    if (known !== undefined) return known;
-    const position = signature.unsign(signed, this.#secret);
-    if (position === false || !parsePosition(position)) return undefined;
-    if (this.#verified.size >= 10_000) this.#verified.clear();
-    this.#verified.set(signed, position);
-    return position;
+    const position = signed ? this.#signed.open(signed) : undefined;
+    return position && parsePosition(position) ? position : undefined;
   }
 }
