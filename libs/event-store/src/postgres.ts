@@ -33,12 +33,13 @@ export class PostgresEventStore implements EventStore {
   #notifying = false;
   #notifyAgain = false;
 
+  /** `pollIntervalMs`: the caught-up subscriber's safety poll (see subscribeToAll), 1 s by default. */
   constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number } = {}) {
     if (!identifier.test(schema)) throw new Error(`Invalid schema name for the event store: ${schema}`);
     this.#pool = pool;
     this.#schema = schema;
     this.#channel = `${schema}_events`;
-    this.#pollMs = options.pollIntervalMs ?? 100;
+    this.#pollMs = options.pollIntervalMs ?? 1000;
     this.#lockKey = fnv1a(`${schema}.events`);
   }
 
@@ -301,8 +302,10 @@ export class PostgresEventStore implements EventStore {
           await new Promise((r) => setTimeout(r, 2));
           continue;
         }
-        // Sleep until an append commits, or poll: a row held back by an older open transaction
-        // becomes readable when that transaction ends, which may not notify.
+        // Sleep until an append commits. Every append notifies, in its transaction or just after its
+        // commit, and held-back rows were handled above; the poll only bounds how long a lost
+        // notification (an appender that died between its commit and its NOTIFY) can delay events.
+        // It is slow on purpose: each poll is two queries per subscriber, all day long.
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.#pollMs);
           function done() {
