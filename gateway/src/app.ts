@@ -19,11 +19,12 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import { callerFor, forward, readPath, routeFor, SessionReader, type SessionUser } from './forward.ts';
+import { callerFor, forward, readPath, routeFor, SessionReader } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
 import type { ServiceClients } from './services.ts';
+import type { SessionCache, SessionUser } from './session-cache.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -45,9 +46,11 @@ export interface GatewayDeps {
   redis: RedisClientType;
   /**
    * A second Redis connection with server-assisted client-side caching (RESP3), for the read path's
-   * session lookups: Redis invalidates a cached session on every replica as soon as it changes.
+   * session lookups, and its cache (`createSessionRedis`): Redis invalidates a cached session on every
+   * replica as soon as it changes.
    */
   sessionRedis: RedisClientType;
+  sessionCache: SessionCache;
   services: ServiceClients;
   logger: Logger;
 }
@@ -63,6 +66,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     services: deps.services,
     sessions: new SessionReader({
       redis: deps.sessionRedis,
+      cache: deps.sessionCache,
       prefix: sessionPrefix(deps.config),
       cookieName: SESSION_COOKIE,
       secret: deps.secrets.session,
@@ -76,7 +80,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   };
 }
 
-const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
+export const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
 
 function createExpressApp(
   { config, secrets, redis, services, logger, tracing }: GatewayDeps,

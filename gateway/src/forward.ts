@@ -8,6 +8,7 @@ import cookie from 'cookie';
 import type { RedisClientType } from 'redis';
 import type { PositionCookies } from './positions.ts';
 import { type ServiceClients, unavailable } from './services.ts';
+import type { SessionCache, SessionUser } from './session-cache.ts';
 import { SignedValues } from './signed-values.ts';
 
 /**
@@ -44,13 +45,6 @@ export interface ApiRoute {
 export function routeFor(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
   return apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
-}
-
-/** What a session holds (express-session writes it; the read path below only reads it). */
-export interface SessionUser {
-  id: string;
-  username: string;
-  isAdmin: boolean;
 }
 
 export function callerFor(user: SessionUser | undefined): Caller {
@@ -124,13 +118,15 @@ export async function forward(
  * Reads the session express-session keeps: the same signed cookie, the same Redis key and JSON. It
  * never writes: only the Express pipeline changes sessions.
  *
- * `redis` should be a client with server-assisted client-side caching (RESP3 tracking, see server.ts):
- * a session changes only at sign-in and sign-out, so nearly every read is answered from memory, and
- * Redis tells every gateway replica the moment a session it holds is changed, ended or expires. The
- * read-your-writes positions are not in the session; they come with the request (`PositionCookies`).
+ * `redis` is a connection with server-assisted client-side caching (RESP3 tracking) whose cache is
+ * `cache` (see server.ts): a session changes only at sign-in and sign-out, so nearly every read is
+ * answered from the users the cache holds, and Redis tells every gateway replica the moment a session
+ * it holds is changed, ended or expires. The read-your-writes positions are not in the session; they
+ * come with the request (`PositionCookies`).
  */
 export class SessionReader {
   readonly #redis: RedisClientType;
+  readonly #cache: SessionCache;
   readonly #prefix: string;
   readonly #cookieName: string;
   readonly #signed: SignedValues;
@@ -138,12 +134,14 @@ export class SessionReader {
 
   constructor(options: {
     redis: RedisClientType;
+    cache: SessionCache;
     prefix: string;
     cookieName: string;
     secret: string;
     positions: PositionCookies;
   }) {
     this.#redis = options.redis;
+    this.#cache = options.cache;
     this.#prefix = options.prefix;
     this.#cookieName = options.cookieName;
     this.#signed = new SignedValues(options.secret);
@@ -161,9 +159,13 @@ export class SessionReader {
     // express-session's cookie value: `s:` and the signed session id.
     const sid = raw?.startsWith('s:') ? this.#signed.open(raw.slice(2)) : undefined;
     if (sid === undefined) return null;
+    const held = this.#cache.user(sid);
+    if (held !== undefined) return held;
+    const generation = this.#cache.generation;
     const stored = await this.#redis.get(`${this.#prefix}${sid}`);
-    if (!stored) return null;
-    return (JSON.parse(stored) as { user?: SessionUser }).user ?? null;
+    const user = stored ? ((JSON.parse(stored) as { user?: SessionUser }).user ?? null) : null;
+    this.#cache.remember(sid, user, generation);
+    return user;
   }
 }
 

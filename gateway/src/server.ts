@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfig, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
-import { createGateway } from './app.ts';
+import { createGateway, sessionPrefix } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { ServiceClients } from './services.ts';
+import { SessionCache } from './session-cache.ts';
 
 export interface RunningGateway {
   url: string;
@@ -22,10 +23,11 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   // Sessions for the read path: RESP3 with client-side caching. Redis tracks the keys this connection
   // read and pushes an invalidation when one changes (sign-out, password change, expiry); the cache
   // is dropped whenever the connection is lost. The TTL only bounds memory held for idle sessions.
+  const sessionCache = new SessionCache({ prefix: sessionPrefix(config), ttlMs: 10 * 60_000, maxEntries: 50_000 });
   const sessionRedis = createClient({
     url: config.REDIS_URL,
     RESP: 3,
-    clientSideCache: { ttl: 10 * 60_000, maxEntries: 50_000, evictPolicy: 'LRU' },
+    clientSideCache: sessionCache,
   }) as unknown as RedisClientType;
   sessionRedis.on('error', (error) => logger.error({ err: error }, 'redis (session cache) connection error'));
   await sessionRedis.connect();
@@ -37,7 +39,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   ) as Record<ServiceName, string>;
   const services = new ServiceClients(urls, secrets.internalToken);
   const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const server = createServer(createGateway({ config, secrets, redis, sessionRedis, services, logger, tracing }));
+  const server = createServer(
+    createGateway({ config, secrets, redis, sessionRedis, sessionCache, services, logger, tracing }),
+  );
   server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

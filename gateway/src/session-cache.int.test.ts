@@ -1,0 +1,102 @@
+/**
+ * The read path's session cache against a real Redis: a held user must go the moment Redis says its
+ * session changed, and everything held must go when the connection that Redis tracks for us is lost.
+ */
+import { randomUUID } from 'node:crypto';
+import { redisUrl } from '@shiplog/testing';
+import signature from 'cookie-signature';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionReader } from './forward.ts';
+import { PositionCookies } from './positions.ts';
+import { SessionCache } from './session-cache.ts';
+
+const secret = 'a-session-secret-of-at-least-32-characters';
+const prefix = `test-${randomUUID().slice(0, 8)}:sess:`;
+let writer: RedisClientType;
+let tracked: RedisClientType;
+let cache: SessionCache;
+let sessions: SessionReader;
+
+beforeAll(async () => {
+  writer = createClient({ url: redisUrl }) as RedisClientType;
+  await writer.connect();
+  cache = new SessionCache({ prefix, ttlMs: 60_000, maxEntries: 100 });
+  tracked = createClient({ url: redisUrl, RESP: 3, clientSideCache: cache }) as unknown as RedisClientType;
+  tracked.on('error', () => {});
+  await tracked.connect();
+  sessions = new SessionReader({
+    redis: tracked,
+    cache,
+    prefix,
+    cookieName: 'sid',
+    secret,
+    positions: new PositionCookies(secret),
+  });
+});
+afterAll(async () => {
+  const keys = await writer.keys(`${prefix}*`);
+  if (keys.length > 0) await writer.del(keys);
+  await tracked?.quit().catch(() => undefined);
+  await writer?.quit();
+});
+
+/** A stored session and the cookie header a browser holding it sends. */
+async function storedSession(username: string) {
+  const sid = randomUUID();
+  await writer.set(`${prefix}${sid}`, JSON.stringify({ cookie: {}, user: { id: sid, username, isAdmin: false } }));
+  return { sid, cookie: `sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}` };
+}
+
+async function until(check: () => Promise<boolean>, ms = 2000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('SessionCache', () => {
+  it('holds a read session, and forgets it when Redis says it changed or was deleted', async () => {
+    const { sid, cookie } = await storedSession('ada');
+    expect((await sessions.read(cookie)).user?.username).toBe('ada');
+    expect(cache.user(sid)?.username).toBe('ada');
+
+    await writer.set(
+      `${prefix}${sid}`,
+      JSON.stringify({ cookie: {}, user: { id: sid, username: 'grace', isAdmin: true } }),
+    );
+    await until(async () => cache.user(sid) === undefined);
+    expect((await sessions.read(cookie)).user).toEqual({ id: sid, username: 'grace', isAdmin: true });
+
+    await writer.del(`${prefix}${sid}`);
+    await until(async () => (await sessions.read(cookie)).user === null);
+  });
+
+  it('does not keep a user read while an invalidation arrived', async () => {
+    const { sid } = await storedSession('lin');
+    const generation = cache.generation;
+    cache.invalidate(`${prefix}other`);
+    cache.remember(sid, { id: sid, username: 'lin', isAdmin: false }, generation);
+    expect(cache.user(sid)).toBeUndefined();
+    cache.remember(sid, { id: sid, username: 'lin', isAdmin: false }, cache.generation);
+    expect(cache.user(sid)?.username).toBe('lin');
+  });
+
+  it('forgets everything when the tracked connection is lost, and reads again once it is back', async () => {
+    const { sid, cookie } = await storedSession('kay');
+    expect((await sessions.read(cookie)).user?.username).toBe('kay');
+    expect(cache.user(sid)).toBeDefined();
+
+    const id = await tracked.clientId();
+    await writer.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
+    await until(async () => cache.user(sid) === undefined);
+    // Changed while nothing tracked it: the answer after the reconnect must be the new one.
+    await writer.set(
+      `${prefix}${sid}`,
+      JSON.stringify({ cookie: {}, user: { id: sid, username: 'kim', isAdmin: false } }),
+    );
+    await until(async () => tracked.isReady);
+    expect((await sessions.read(cookie)).user?.username).toBe('kim');
+  });
+});

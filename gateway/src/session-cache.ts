@@ -1,0 +1,80 @@
+import { BasicClientSideCache, type RedisArgument } from 'redis';
+
+/** What a session holds (express-session writes it; the read path only reads it). */
+export interface SessionUser {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+}
+
+/**
+ * node-redis's client-side cache for the read path's session connection, plus each session's parsed
+ * user by session id. A read that finds its session here costs one Map lookup, not a Redis command
+ * through the cache (a command parser, a cache key and a structuredClone) and a JSON.parse.
+ *
+ * The users are forgotten at exactly the points where node-redis drops its own entries: Redis's
+ * invalidation push for the session's key (it changed, was deleted or expired), an invalidate-all, and
+ * the connection's error or close, after which Redis tracks nothing for us any more. A user read while
+ * any invalidation arrived is not kept (`generation`): the push may concern the very value read.
+ */
+export class SessionCache extends BasicClientSideCache {
+  readonly #prefix: string;
+  readonly #users = new Map<string, { user: SessionUser | null; until: number }>();
+  #generation = 0;
+
+  constructor(options: { prefix: string; ttlMs: number; maxEntries: number }) {
+    super({ ttl: options.ttlMs, maxEntries: options.maxEntries, evictPolicy: 'LRU' });
+    this.#prefix = options.prefix;
+  }
+
+  /** Changes whenever anything may have been invalidated: compare before and after a read. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The session's user; `undefined` when not held (read it from Redis, then `remember`). */
+  user(sid: string): SessionUser | null | undefined {
+    const held = this.#users.get(sid);
+    if (!held) return undefined;
+    if (held.until > Date.now()) return held.user;
+    this.#users.delete(sid);
+    return undefined;
+  }
+
+  /** Keeps a user read from Redis, unless an invalidation arrived since `generation` was taken. */
+  remember(sid: string, user: SessionUser | null, generation: number): void {
+    if (generation !== this.#generation) return;
+    if (this.#users.size >= this.maxEntries) this.#users.delete(this.#users.keys().next().value!);
+    this.#users.set(sid, { user, until: Date.now() + this.ttl });
+  }
+
+  override invalidate(key: RedisArgument | null): void {
+    this.#generation += 1;
+    if (key === null) this.#users.clear();
+    else {
+      const name = key.toString();
+      if (name.startsWith(this.#prefix)) this.#users.delete(name.slice(this.#prefix.length));
+    }
+    super.invalidate(key);
+  }
+
+  override clear(resetStats?: boolean): void {
+    this.#forgetAll();
+    super.clear(resetStats);
+  }
+
+  override onError(): void {
+    this.#forgetAll();
+    super.onError();
+  }
+
+  override onClose(): void {
+    this.#forgetAll();
+    super.onClose();
+  }
+
+  #forgetAll(): void {
+    this.#generation += 1;
+    this.#users.clear();
+  }
+}
