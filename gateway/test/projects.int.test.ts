@@ -1,5 +1,7 @@
+import { lockConsumer } from '@shiplog/messaging';
 import { signInternalToken } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -70,6 +72,30 @@ describe('projects', () => {
     expect(list.status).toBe(200);
     expect(list.body[0]).toEqual(project);
     expect((await ada.client.get(`/api/projects/${project.id}`)).body).toEqual(project);
+  });
+
+  it('lists a project just created even while the list projection lags (read-your-writes)', async () => {
+    const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 1 });
+    const held = await pool.connect();
+    try {
+      // Hold the project list's projector (its batch lock) so the new row cannot appear on its own.
+      await held.query('BEGIN');
+      await lockConsumer(held, 'projects', 'projects-project-list');
+      const before = (await ada.client.get('/api/projects')).body.length;
+      const project = await createProject(ada.client, { name: 'Lagging list' });
+      // The session cookie alone carries no positions: that read does not wait, and misses it.
+      const unaware = await new Client(backend.url).get('/api/projects', { cookie: ada.client.sessionCookie! });
+      expect(unaware.body).toHaveLength(before);
+      const read = ada.client.get('/api/projects');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await held.query('COMMIT');
+      const list = await read;
+      expect(list.status).toBe(200);
+      expect(list.body[0].id).toBe(project.id);
+    } finally {
+      held.release();
+      await pool.end();
+    }
   });
 
   it('validates with the spec messages', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { Consumer } from '@shiplog/messaging';
@@ -29,9 +29,13 @@ export function callerOf(req: Request): Caller {
 
 /** The signed-in user's id, or 401. */
 export function requireUserId(req: Request): string {
-  const { userId } = callerOf(req);
-  if (!userId) throw new UnauthorizedError();
-  return userId;
+  return signedInUserId(callerOf(req));
+}
+
+/** The caller's user id, or 401 (a call the gateway made without a session). */
+export function signedInUserId(caller: Caller): string {
+  if (!caller.userId) throw new UnauthorizedError();
+  return caller.userId;
 }
 
 export function reportPosition(res: Response, source: string, position: Position): void {
@@ -48,6 +52,14 @@ export function parsePositions(header: string | undefined): Map<string, Position
   return out;
 }
 
+/**
+ * A read answered straight from Node's HTTP server, without Express: `GET` (or `HEAD`) of one exact
+ * path, answering JSON text. It keeps every rule of the Express routes: the gateway's signed caller,
+ * the read-your-writes wait, the error body, the request span and the access log. Meant for the few
+ * reads that carry a service's load (docs/decisions/011-lean-service-reads.md).
+ */
+export type LeanRead = (caller: Caller, query: URLSearchParams) => Promise<string>;
+
 export interface HttpAppOptions {
   logger: Logger;
   internalTokenSecret: string;
@@ -56,11 +68,23 @@ export interface HttpAppOptions {
   /** This service's consumers, for read-your-writes waits. */
   consumers?: Consumer[];
   routes: (router: express.Router) => void;
+  /** Reads answered without Express, by exact path (`LeanRead`). */
+  reads?: Record<string, LeanRead>;
   /** Each request becomes a span, child of the caller's `traceparent` (see @shiplog/telemetry). */
   tracing?: Tracing;
 }
 
-export function createHttpApp(options: HttpAppOptions): Express {
+/** The service's request handler: its lean reads first, then the Express app for everything else. */
+export function createHttpApp(options: HttpAppOptions): RequestListener {
+  const app = createExpressApp(options);
+  if (!options.reads || Object.keys(options.reads).length === 0) return app;
+  const reads = leanReads(options, new Map(Object.entries(options.reads)));
+  return (req, res) => {
+    if (!reads(req, res)) app(req, res);
+  };
+}
+
+function createExpressApp(options: HttpAppOptions): Express {
   const { logger } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -85,6 +109,48 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use((_req, _res, next) => next(new NotFoundError('Not found')));
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * The lean reads: answers whether it took the request. The same steps as the Express pipeline, in
+ * the same order, through the same functions (`identify`, `positionsBehind`, `errorResponse`).
+ */
+function leanReads(
+  options: HttpAppOptions,
+  reads: Map<string, LeanRead>,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { logger, internalTokenSecret } = options;
+  const consumers = options.consumers ?? [];
+  const spans = options.tracing?.enabled ? requestSpans(options.tracing, { trustParent: true }) : undefined;
+  const log = accessLog(logger);
+  const answer = async (req: IncomingMessage, res: ServerResponse, read: LeanRead, query: string) => {
+    try {
+      const caller = identify(internalTokenSecret, req.headers[INTERNAL_TOKEN_HEADER], req.headers[CORRELATION_HEADER]);
+      if (!caller) throw internalTokenRequired();
+      const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
+      if (behind) await waitFor(behind, logger);
+      const body = await read(caller, new URLSearchParams(query));
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (error) {
+      const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    }
+  };
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const read = reads.get(mark === -1 ? url : url.slice(0, mark));
+    if (!read) return false;
+    const run = () => log(req, res, () => void answer(req, res, read, mark === -1 ? '' : url.slice(mark + 1)));
+    if (spans) spans(req, res, run);
+    else run();
+    return true;
+  };
 }
 
 /**
@@ -143,14 +209,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-function accessLog(logger: Logger): RequestHandler {
+/** Each request at debug level (5xx at error) once answered. Works on Node's own request too. */
+function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'debug';
       logger[level](
-        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          method: req.method,
+          url: (req as Partial<Request>).originalUrl ?? req.url,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     });
@@ -158,23 +230,33 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
+/** The caller the gateway signed into the request, or null when the token is missing or invalid. */
+function identify(
+  secret: string,
+  token: string | string[] | undefined,
+  correlationHeader: string | string[] | undefined,
+): Caller | null {
+  const identity = verifyInternalToken(secret, typeof token === 'string' ? token : undefined);
+  if (!identity) return null;
+  const correlationId =
+    typeof correlationHeader === 'string' && correlationHeader.length <= 100 ? correlationHeader : randomUUID();
+  return { ...identity, correlationId };
+}
+
+const internalTokenRequired = () =>
+  new UnauthorizedError(
+    'This service only answers the gateway (missing or invalid internal token)',
+    'INTERNAL_TOKEN_REQUIRED',
+  );
+
 function internalAuth(secret: string): RequestHandler {
   return (req, _res, next) => {
-    const identity = verifyInternalToken(secret, req.header(INTERNAL_TOKEN_HEADER));
-    if (!identity) {
-      next(
-        new UnauthorizedError(
-          'This service only answers the gateway (missing or invalid internal token)',
-          'INTERNAL_TOKEN_REQUIRED',
-        ),
-      );
+    const caller = identify(secret, req.headers[INTERNAL_TOKEN_HEADER], req.headers[CORRELATION_HEADER]);
+    if (!caller) {
+      next(internalTokenRequired());
       return;
     }
-    const correlationId = req.header(CORRELATION_HEADER);
-    callers.set(req, {
-      ...identity,
-      correlationId: correlationId && correlationId.length <= 100 ? correlationId : randomUUID(),
-    });
+    callers.set(req, caller);
     next();
   };
 }
@@ -190,30 +272,38 @@ export async function catchUp(req: Request): Promise<void> {
   await catchUps.get(req)?.();
 }
 
+type Behind = { consumer: Consumer; source: string; position: Position }[];
+
+/**
+ * The consumers still short of the caller's positions (the `x-shiplog-after` header), or undefined in
+ * the usual case: this process has already seen every consumer past the caller's writes.
+ */
+function positionsBehind(consumers: Consumer[], header: string | string[] | undefined): Behind | undefined {
+  if (typeof header !== 'string' || !header || consumers.length === 0) return undefined;
+  const wanted = parsePositions(header);
+  const behind = consumers.flatMap((consumer) =>
+    [...wanted]
+      .filter(([source, position]) => consumer.sources.includes(source) && !consumer.hasReached(source, position))
+      .map(([source, position]) => ({ consumer, source, position })),
+  );
+  return behind.length > 0 ? behind : undefined;
+}
+
+async function waitFor(behind: Behind, logger: Logger): Promise<void> {
+  await Promise.all(
+    behind.map(async ({ consumer, source, position }) => {
+      const caughtUp = await consumer.waitForPosition(source, position, 2000);
+      if (!caughtUp)
+        logger.warn({ consumer: consumer.name, source }, 'read-your-writes wait timed out; answering with older data');
+    }),
+  );
+}
+
 function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
   return async (req, _res, next) => {
-    const header = req.header(CONSISTENCY_HEADER);
-    if (!header || consumers.length === 0) return next();
-    const wanted = parsePositions(header);
-    // The usual case: this process has already seen every consumer past the caller's writes.
-    const behind = consumers.flatMap((consumer) =>
-      [...wanted]
-        .filter(([source, position]) => consumer.sources.includes(source) && !consumer.hasReached(source, position))
-        .map(([source, position]) => ({ consumer, source, position })),
-    );
-    if (behind.length === 0) return next();
-    const wait = async () => {
-      await Promise.all(
-        behind.map(async ({ consumer, source, position }) => {
-          const caughtUp = await consumer.waitForPosition(source, position, 2000);
-          if (!caughtUp)
-            logger.warn(
-              { consumer: consumer.name, source },
-              'read-your-writes wait timed out; answering with older data',
-            );
-        }),
-      );
-    };
+    const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
+    if (!behind) return next();
+    const wait = () => waitFor(behind, logger);
     catchUps.set(req, wait);
     // Reads wait here; a write decides from the event store, which is never behind.
     if (req.method === 'GET' || req.method === 'HEAD') await wait();

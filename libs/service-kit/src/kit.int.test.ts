@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConflictError } from '@shiplog/errors';
@@ -47,8 +48,17 @@ describe('HTTP app', () => {
           throw new Error('secret internals');
         });
       },
+      reads: {
+        '/lean': async (caller, query) => JSON.stringify({ userId: caller.userId, q: query.get('q') }),
+        '/lean/conflict': async () => {
+          throw new ConflictError('Already there', 'ALREADY');
+        },
+        '/lean/boom': async () => {
+          throw new Error('secret internals');
+        },
+      },
     });
-    const server = app.listen(0, '127.0.0.1');
+    const server = createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     close = () => server.close();
@@ -102,6 +112,37 @@ describe('HTTP app', () => {
       code: 'INTERNAL_ERROR',
     });
     expect((await call('/things', { method: 'POST', body: '{"name":"ok"}' })).status).toBe(201);
+  });
+
+  it('answers lean reads (no Express) by the same rules: the token, the error body, HEAD, the query', async () => {
+    const refused = await fetch(`${base}/lean`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      message: 'This service only answers the gateway (missing or invalid internal token)',
+      code: 'INTERNAL_TOKEN_REQUIRED',
+    });
+    const forged = await fetch(`${base}/lean`, { headers: { 'x-shiplog-internal-token': `${token()}x` } });
+    expect(forged.status).toBe(401);
+
+    const read = await call('/lean?q=search%20me');
+    expect(read.status).toBe(200);
+    expect(read.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await read.json()).toEqual({ userId: 'u1', q: 'search me' });
+    const head = await call('/lean', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+
+    expect(await (await call('/lean/conflict')).json()).toEqual({ message: 'Already there', code: 'ALREADY' });
+    const boom = await call('/lean/boom');
+    expect(boom.status).toBe(500);
+    expect(await boom.json()).toEqual({
+      message: 'Something went wrong on our side. Please try again.',
+      code: 'INTERNAL_ERROR',
+    });
+    // Only GET and HEAD of the exact path: anything else is Express's (here: no such route).
+    expect((await call('/lean', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await call('/lean/')).status).toBe(404);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore } from '@shiplog/event-store';
 import { EsdbEventStore } from '@shiplog/event-store/esdb';
@@ -21,7 +22,7 @@ import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
 import { devSecret, loadConfig, type ServiceEnv, type ServiceName, serviceDirectory } from './config.ts';
-import { createHttpApp } from './http.ts';
+import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations } from './migrations.ts';
 
@@ -53,6 +54,8 @@ export interface ProjectionDefinition extends ConsumerDefinition {
 
 export interface ServiceParts {
   routes: (router: express.Router) => void;
+  /** Reads answered without Express, by exact path: for the few that carry the load (`LeanRead`). */
+  reads?: Record<string, LeanRead>;
   /** Runs first when the service stops (e.g. a scheduler's loop). */
   onStop?: () => Promise<void>;
   consumers?: ConsumerDefinition[];
@@ -158,6 +161,7 @@ export async function startService<Env extends ServiceEnv>(
     consumers,
     tracing,
     routes: parts.routes,
+    ...(parts.reads ? { reads: parts.reads } : {}),
     readiness: {
       database: () => pool.query('SELECT 1'),
       bus: () => bus.nc.flush(),
@@ -166,7 +170,7 @@ export async function startService<Env extends ServiceEnv>(
     },
   });
   const port = config.SERVICE_PORT ?? serviceDirectory[name];
-  const server = app.listen(port, config.SERVICE_HOST);
+  const server = createServer(app).listen(port, config.SERVICE_HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -13,6 +13,7 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
   projections: [projectListProjection, subscriptionsProjection],
   forgetUser: deleteUserRows('projects.project_list', 'projects.subscriptions'),
   setup(context) {
-    return { routes: projectsApi(context).routes };
+    const { routes, reads } = projectsApi(context);
+    return { routes, reads };
   },
 };

@@ -11,10 +11,12 @@ import {
 import {
   callerOf,
   handleCommand,
+  type LeanRead,
   parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
+  signedInUserId,
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { ProjectsEnv } from '../env.ts';
@@ -54,10 +56,6 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   }
 
   function routes(router: Router) {
-    router.get('/projects', async (req, res) => {
-      res.type('application/json').send(await listProjectsJson(pool, requireUserId(req)));
-    });
-
     router.get('/projects/:id', async (req, res) => {
       const project = await findProject(pool, requireUserId(req), projectIdOf(req));
       if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
@@ -133,5 +131,10 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     });
   }
 
-  return { routes };
+  /** The list every page loads: answered without Express (service-kit's `LeanRead`). */
+  const reads: Record<string, LeanRead> = {
+    '/projects': (caller) => listProjectsJson(pool, signedInUserId(caller)),
+  };
+
+  return { routes, reads };
 }
