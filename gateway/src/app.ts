@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import { AppError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
 import {
   type Caller,
@@ -19,7 +19,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import { callerFor, forward, readPath, routeFor, SessionReader } from './forward.ts';
+import { callerFor, foreignOrigin, foreignOriginError, SessionReader, servicePath } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
@@ -56,13 +56,13 @@ export interface GatewayDeps {
 }
 
 /**
- * The gateway's request handler: reads of service-owned paths take the lean read path (forward.ts);
- * everything else (writes, the session calls, GraphQL, the web app) the Express pipeline below.
+ * The gateway's request handler: calls to service-owned paths take the lean service path
+ * (forward.ts); everything else (the session calls, GraphQL, the web app) the Express pipeline below.
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
   const app = createExpressApp(deps, positions);
-  const reads = readPath({
+  const services = servicePath({
     services: deps.services,
     sessions: new SessionReader({
       redis: deps.sessionRedis,
@@ -72,13 +72,18 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       secret: deps.secrets.session,
       positions,
     }),
+    positions,
     logger: deps.logger,
+    trustProxy: app.get('trust proxy fn'),
+    appOrigin: appOrigin(deps.config),
     ...(deps.tracing?.enabled ? { spans: requestSpans(deps.tracing, { trustParent: false }) } : {}),
   });
   return (req, res) => {
-    if (!reads(req, res)) app(req, res);
+    if (!services(req, res)) app(req, res);
   };
 }
+
+const appOrigin = (config: GatewayEnv) => (config.APP_URL ? new URL(config.APP_URL).origin : null);
 
 export const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
 
@@ -301,15 +306,8 @@ function createExpressApp(
   const graphql = createGraphql({ services, callerOf, positionsOf });
   api.use('/graphql', (req, res) => graphql.requestListener(req, res));
 
-  // Everything else under /api goes to the service that owns it (reads mostly arrive by readPath).
-  api.use(async (req, res, next) => {
-    const route = routeFor(req.method, req.originalUrl);
-    if (!route) return next(new NotFoundError('Not found'));
-    if (!req.session.user && !route.public) throw new UnauthorizedError();
-    await forward(services, route, req, res, callerOf(req), positionsOf(req), (position) =>
-      rememberPosition(req, res, position),
-    );
-  });
+  // Calls to service-owned paths never get here: the gateway's service path takes them (forward.ts).
+  api.use((_req, _res, next) => next(new NotFoundError('Not found')));
   api.use(errorHandler(logger));
   app.use('/api', api);
 
@@ -331,21 +329,11 @@ function sendUpstreamError(res: Response, result: { status: number; body: unknow
   });
 }
 
-/**
- * State-changing requests must come from our own pages. Browsers send Origin on cross-site POSTs
- * (and Sec-Fetch-Site); either naming another site is refused. Calls without them (curl, servers)
- * carry no ambient cookie risk from a browser and pass.
- */
+/** The Origin check of forward.ts's `foreignOrigin`, for the gateway's own writes (sign-in, sign-out…). */
 function refuseForeignOrigins(config: GatewayEnv): RequestHandler {
-  const configured = config.APP_URL ? new URL(config.APP_URL).origin : null;
+  const configured = appOrigin(config);
   return (req, _res, next) => {
-    if (['GET', 'HEAD', 'OPTIONS'].includes(req.method)) return next();
-    const origin = req.header('origin');
-    const own = `${req.protocol}://${req.header('host')}`;
-    const foreignOrigin = origin !== undefined && origin !== own && origin !== configured;
-    const crossSite = req.header('sec-fetch-site') === 'cross-site';
-    if (foreignOrigin || crossSite)
-      return next(new ForbiddenError('Requests from other sites are not allowed', 'FOREIGN_ORIGIN'));
+    if (foreignOrigin(req, req.protocol, configured)) return next(foreignOriginError());
     next();
   };
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { UnauthorizedError } from '@shiplog/errors';
+import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
 import { type Caller, errorResponse, type Logger, POSITION_HEADER, type ServiceName } from '@shiplog/service-kit';
-import type { Tracing } from '@shiplog/telemetry';
 import cookie from 'cookie';
 import type { RedisClientType } from 'redis';
 import type { PositionCookies } from './positions.ts';
@@ -169,25 +168,75 @@ export class SessionReader {
   }
 }
 
+/** The request's scheme as Express computes `req.protocol`: X-Forwarded-Proto only from a trusted proxy. */
+export function requestProtocol(req: IncomingMessage, trustProxy: TrustProxy): string {
+  const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  if (!trustProxy(req.socket.remoteAddress ?? '', 0)) return own;
+  const header = req.headers['x-forwarded-proto'];
+  const value = (typeof header === 'string' ? header : own).split(',')[0]!.trim();
+  return value || own;
+}
+
+/** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`). */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
 /**
- * The gateway's hot path: a read (GET or HEAD) of a service-owned path goes from Node's HTTP server
- * straight to the owning service, without Express. Reads change no session (they report no position),
- * so reading the session is all it needs. Answers whether it took the request; writes, the gateway's
- * own calls and the web app go to the Express pipeline.
+ * State-changing requests must come from our own pages. Browsers send Origin on cross-site POSTs
+ * (and Sec-Fetch-Site); either naming another site is refused. Calls without them (curl, servers)
+ * carry no ambient cookie risk from a browser and pass.
  */
-export function readPath(options: {
+export function foreignOrigin(req: IncomingMessage, protocol: string, configuredOrigin: string | null): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return false;
+  const origin = req.headers.origin;
+  const own = `${protocol}://${req.headers.host}`;
+  const foreign = origin !== undefined && origin !== own && origin !== configuredOrigin;
+  return foreign || req.headers['sec-fetch-site'] === 'cross-site';
+}
+
+export const foreignOriginError = () =>
+  new ForbiddenError('Requests from other sites are not allowed', 'FOREIGN_ORIGIN');
+
+/**
+ * The gateway's hot path: a call to a service-owned path goes from Node's HTTP server straight to the
+ * owning service, without Express and express-session. Forwarded calls never change the session (it
+ * holds only who the user is; a write's position goes back in its own cookie, positions.ts), so
+ * reading it is all they need. A write keeps the rules the Express pipeline applies to writes: the
+ * Origin check, and the position cookie (Secure over HTTPS, as Express sees the scheme). Answers
+ * whether it took the request; the gateway's own calls (sign-in, sign-out, the user, GraphQL) and the
+ * web app go to the Express pipeline.
+ */
+export function servicePath(options: {
   services: ServiceClients;
   sessions: SessionReader;
+  positions: PositionCookies;
   logger: Logger;
-  tracing?: Tracing;
+  trustProxy: TrustProxy;
+  /** APP_URL's origin, also accepted as a write's Origin. */
+  appOrigin: string | null;
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { services, sessions, logger, spans } = options;
+  const { services, sessions, positions, logger, trustProxy, appOrigin, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
     try {
+      const write = req.method !== 'GET' && req.method !== 'HEAD';
+      const protocol = write ? requestProtocol(req, trustProxy) : 'http';
+      if (write && foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
       const { user, after } = await sessions.read(req.headers.cookie);
       if (!user && !route.public) throw new UnauthorizedError();
-      await forward(services, route, req, res, callerFor(user ?? undefined), after);
+      await forward(
+        services,
+        route,
+        req,
+        res,
+        callerFor(user ?? undefined),
+        after,
+        write
+          ? (header) => {
+              const setCookie = positions.setCookie(header, protocol === 'https');
+              if (setCookie) res.appendHeader('Set-Cookie', setCookie);
+            }
+          : undefined,
+      );
     } catch (error) {
       if (res.headersSent) {
         res.destroy(error as Error);
@@ -198,9 +247,8 @@ export function readPath(options: {
     }
   };
   return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (!req.url?.startsWith('/api/')) return false;
-    const route = routeFor(req.method, req.url);
+    const route = routeFor(req.method ?? 'GET', req.url);
     if (!route) return false;
     if (spans) spans(req, res, () => void answer(req, res, route));
     else void answer(req, res, route);

@@ -1,7 +1,8 @@
 /**
- * Reads of service-owned paths skip Express (gateway/src/forward.ts): these pin down that the lean
+ * Calls to service-owned paths skip Express (gateway/src/forward.ts): these pin down that the lean
  * path keeps every rule of the Express one — the session express-session wrote, its signature, the
- * owner's data only, query strings, HEAD, and the error body.
+ * owner's data only, query strings, HEAD, the error body, and for writes the Origin check and the
+ * position cookie.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -86,5 +87,41 @@ describe('the read path', () => {
     const unknown = await owner.get('/api/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+  });
+});
+
+describe('writes on the service path', () => {
+  it('forwards a write with its body, and sets the position cookie only for the service written to', async () => {
+    const created = await owner.post('/api/projects', { name: 'Fourth', description: 'Through the lean path' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Fourth', description: 'Through the lean path' });
+    expect(created.setCookies).toHaveLength(1);
+    expect(created.setCookies[0]).toMatch(
+      /^shiplog\.after\.projects=\d+%2F\d+\.[^;]+; Path=\/api; HttpOnly; SameSite=Lax$/,
+    );
+    // A refused write reaches nothing, so it reports no position.
+    const invalid = await owner.post('/api/projects', { name: '' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toBe('Project name is required');
+    expect(invalid.setCookies).toHaveLength(0);
+  });
+
+  it('marks the position cookie Secure behind an HTTPS proxy it trusts', async () => {
+    const created = await owner.post('/api/projects', { name: 'Fifth' }, { 'x-forwarded-proto': 'https' });
+    expect(created.status).toBe(201);
+    expect(created.setCookies[0]).toMatch(/; Secure/);
+  });
+
+  it('refuses a write from another site, and one without a session', async () => {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const refused = await owner.post('/api/projects', { name: 'Forged' }, headers);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ message: 'Requests from other sites are not allowed', code: 'FOREIGN_ORIGIN' });
+    }
+    expect((await owner.post('/api/projects', { name: 'Own page' }, { origin: backend.url })).status).toBe(201);
+    const anonymous = await new Client(backend.url).post('/api/projects', { name: 'Nobody' });
+    expect(anonymous.status).toBe(401);
+    const names = (await owner.get('/api/projects')).body.map((p: { name: string }) => p.name);
+    expect(names).not.toContain('Forged');
   });
 });
