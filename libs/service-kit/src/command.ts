@@ -35,6 +35,11 @@ export interface CommandContext {
    * appends the same ids, which the store treats as an idempotent no-op.
    */
   idempotencyKey?: string;
+  /**
+   * The stream cannot exist yet: its id was generated for this command. Its (empty) history is not
+   * read, and the append expects no stream, so a stream that does exist still fails as a conflict.
+   */
+  newStream?: boolean;
 }
 
 export interface CommandResult<State, Event> {
@@ -80,7 +85,9 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   context: CommandContext,
 ): Promise<CommandResult<State, Event>> {
-  const { state, revision } = await loadAggregate(store, streamId, decider);
+  const { state, revision } = context.newStream
+    ? { state: decider.initialState(), revision: null }
+    : await loadAggregate(store, streamId, decider);
   const events = decider.decide(command, state, context.now ?? new Date());
   if (events.length === 0) return { state, events, appended: null, position: null };
   const expectedRevision: ExpectedRevision = revision ?? 'no_stream';

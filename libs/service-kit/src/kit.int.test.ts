@@ -3,10 +3,13 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConflictError } from '@shiplog/errors';
+import { PostgresEventStore } from '@shiplog/event-store/postgres';
+import { type EventOf, newId } from '@shiplog/events';
 import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { type Decider, handleCommand } from './command.ts';
 import { createHttpApp } from './http.ts';
 import { signInternalToken } from './internal-token.ts';
 import { createLogger } from './logger.ts';
@@ -169,5 +172,43 @@ describe('migrations', () => {
     ]);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM racing.counter');
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('handleCommand', () => {
+  type Logged = EventOf<'QuickUpdateLogged'>;
+  /** Counts a project's quick updates; each command logs one more. */
+  const counter: Decider<number, { notes: string }, Logged> = {
+    initialState: () => 0,
+    evolve: (count) => count + 1,
+    decide: (command, _count, now) => [
+      {
+        type: 'QuickUpdateLogged',
+        data: {
+          projectId: newId(),
+          userId: newId(),
+          name: 'Counter',
+          notes: command.notes,
+          redeployed: false,
+          backedUp: false,
+          at: now.toISOString(),
+        },
+      },
+    ],
+  };
+
+  it('folds the stream’s history, or skips reading it for a stream known to be new', async () => {
+    const store = new PostgresEventStore(pool, 'commands');
+    await store.migrate();
+    const stream = `counter-${newId()}`;
+    const context = { userId: null, correlationId: 'c1' };
+    const first = await handleCommand(store, stream, counter, { notes: 'one' }, { ...context, newStream: true });
+    expect(first.state).toBe(1);
+    expect((await handleCommand(store, stream, counter, { notes: 'two' }, context)).state).toBe(2);
+    // Claiming a stream that exists is a conflict, never an append after its history.
+    await expect(
+      handleCommand(store, stream, counter, { notes: 'three' }, { ...context, newStream: true }),
+    ).rejects.toMatchObject({ status: 409, code: 'CONCURRENCY_CONFLICT' });
+    expect(await store.readStream(stream)).toHaveLength(2);
   });
 });

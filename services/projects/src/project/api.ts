@@ -43,6 +43,8 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     const result = await handleCommand(store, projectStream(projectId), projectDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
+      // A create names its project with a fresh id: there is no history to read.
+      newStream: command.type === 'CreateProject',
     });
     if (result.position) reportPosition(res, 'projects', result.position);
     return result;
