@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
 import { type Caller, errorResponse, type Logger, POSITION_HEADER, type ServiceName } from '@shiplog/service-kit';
 import cookie from 'cookie';
@@ -96,7 +95,7 @@ export async function forward(
         method: method as 'GET',
         path: url.replace(/^\/api/, ''),
         headers,
-        body: hasBody ? Readable.from(req) : null,
+        body: hasBody ? req : null,
       },
       ({ statusCode, headers: upstreamHeaders }) => {
         onPosition?.(upstreamHeaders[POSITION_HEADER]);

@@ -106,6 +106,30 @@ describe('writes on the service path', () => {
     expect(invalid.setCookies).toHaveLength(0);
   });
 
+  it('streams any body to the service, which answers a bad or oversized one with a 400', async () => {
+    const send = (body: string) =>
+      fetch(`${backend.url}/api/projects`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie!, 'content-type': 'application/json' },
+        body,
+      });
+    const broken = await send('{"name":');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ message: 'The request body is not valid JSON', code: 'INVALID_JSON' });
+    const huge = await send(JSON.stringify({ name: 'Huge', description: 'x'.repeat(2_000_000) }));
+    expect(huge.status).toBe(400);
+    expect((await huge.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    // Chunked, with no length given up front.
+    const chunked = await fetch(`${backend.url}/api/projects`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie!, 'content-type': 'application/json' },
+      body: new Blob([JSON.stringify({ name: 'Chunked' })]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(201);
+    expect((await chunked.json()).name).toBe('Chunked');
+  });
+
   it('marks the position cookie Secure behind an HTTPS proxy it trusts', async () => {
     const created = await owner.post('/api/projects', { name: 'Fifth' }, { 'x-forwarded-proto': 'https' });
     expect(created.status).toBe(201);
@@ -113,7 +137,8 @@ describe('writes on the service path', () => {
   });
 
   it('refuses a write from another site, and one without a session', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of foreign) {
       const refused = await owner.post('/api/projects', { name: 'Forged' }, headers);
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ message: 'Requests from other sites are not allowed', code: 'FOREIGN_ORIGIN' });
