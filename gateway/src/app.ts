@@ -46,8 +46,8 @@ export interface GatewayDeps {
   redis: RedisClientType;
   /**
    * A second Redis connection with server-assisted client-side caching (RESP3), for the read path's
-   * session lookups, and its cache (`createSessionRedis`): Redis invalidates a cached session on every
-   * replica as soon as it changes.
+   * session lookups, and its cache (`SessionCache`, see server.ts): Redis invalidates a cached session
+   * on every replica as soon as it changes.
    */
   sessionRedis: RedisClientType;
   sessionCache: SessionCache;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
-import { type Caller, errorResponse, type Logger, POSITION_HEADER, type ServiceName } from '@shiplog/service-kit';
+import { type Caller, type Logger, POSITION_HEADER, type ServiceName, sendError } from '@shiplog/service-kit';
 import cookie from 'cookie';
 import type { RedisClientType } from 'redis';
 import type { PositionCookies } from './positions.ts';
@@ -217,32 +217,21 @@ export function servicePath(options: {
   const { services, sessions, positions, logger, trustProxy, appOrigin, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
     try {
-      const write = req.method !== 'GET' && req.method !== 'HEAD';
-      const protocol = write ? requestProtocol(req, trustProxy) : 'http';
-      if (write && foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
+      // A write: the Origin check, and its position back to the client as a cookie.
+      let onPosition: ((header: string | string[] | undefined) => void) | undefined;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        const protocol = requestProtocol(req, trustProxy);
+        if (foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
+        onPosition = (header) => {
+          const setCookie = positions.setCookie(header, protocol === 'https');
+          if (setCookie) res.appendHeader('Set-Cookie', setCookie);
+        };
+      }
       const { user, after } = await sessions.read(req.headers.cookie);
       if (!user && !route.public) throw new UnauthorizedError();
-      await forward(
-        services,
-        route,
-        req,
-        res,
-        callerFor(user ?? undefined),
-        after,
-        write
-          ? (header) => {
-              const setCookie = positions.setCookie(header, protocol === 'https');
-              if (setCookie) res.appendHeader('Set-Cookie', setCookie);
-            }
-          : undefined,
-      );
+      await forward(services, route, req, res, callerFor(user ?? undefined), after, onPosition);
     } catch (error) {
-      if (res.headersSent) {
-        res.destroy(error as Error);
-        return;
-      }
-      const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+      sendError(req, res, error, logger);
     }
   };
   return (req, res) => {

@@ -136,8 +136,7 @@ function leanReads(
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (error) {
-      const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+      sendError(req, res, error, logger);
     }
   };
   return (req, res) => {
@@ -342,6 +341,19 @@ export function errorResponse(
     status: 500,
     body: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
   };
+}
+
+/**
+ * `errorResponse` written on Node's own response, for the paths that run without Express. An answer
+ * already under way can only be cut off.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, logger: Logger): void {
+  if (res.headersSent) {
+    res.destroy(error as Error);
+    return;
+  }
+  const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
