@@ -50,7 +50,12 @@ export class PostgresEventStore implements EventStore {
    * without it.
    */
   async lockForAppend(transaction: pg.PoolClient): Promise<void> {
-    await transaction.query('SELECT pg_advisory_xact_lock_shared($1, $2)', [APPEND_LOCK_CLASS, this.#lockKey]);
+    await transaction.query(this.appendLockStatement);
+  }
+
+  /** lockForAppend as a statement, to send in one round trip with others (a consumer's batch opening). */
+  get appendLockStatement(): string {
+    return `SELECT pg_advisory_xact_lock_shared(${APPEND_LOCK_CLASS}, ${this.#lockKey})`;
   }
 
   /** Creates the schema's event tables and the append function; safe to run on every start. */

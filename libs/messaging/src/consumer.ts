@@ -11,7 +11,44 @@ import type { Logger } from './logger.ts';
  * model row, an append to the service's PostgreSQL event store) commits together with the record that
  * the event was handled, so a redelivered event has no second effect.
  */
-export type Handler = (event: BusEvent, tx: pg.PoolClient) => Promise<void>;
+export type Handler = (event: BusEvent, tx: pg.PoolClient, batch: Batch) => Promise<void>;
+
+/**
+ * What the reactions of one batch share. A projection that only writes can `defer` its writes: they
+ * go to PostgreSQL with the batch's commit, in one round trip, instead of one round trip each while
+ * the batch's later events wait. Under load a batch holds tens of events, so that is most of a
+ * projector's cost and lag.
+ */
+export interface Batch {
+  /** The batch's events this consumer reacts to, opened, in order: read what they all need in one query. */
+  readonly events: readonly BusEvent[];
+  /**
+   * Queues a write (its values written in with `literal`) to run just before the commit, after every
+   * reaction of the batch, in the order queued. No reaction of the batch sees it: only for writes that
+   * none of them reads back.
+   */
+  defer(sql: string): void;
+  /** A value as an SQL literal for `defer`: NULL, a number, or an escaped string (objects as JSON text). */
+  literal(value: unknown): string;
+  /** State the batch's reactions share, under a key of the handler's own; gone with the batch. */
+  readonly shared: Map<unknown, unknown>;
+}
+
+function batchOf(tx: pg.ClientBase, events: BusEvent[]): { batch: Batch; deferred: string[] } {
+  const deferred: string[] = [];
+  const literal = (value: unknown): string => {
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
+      return String(value);
+    }
+    if (typeof value === 'boolean') return value ? 'true' : 'false';
+    if (typeof value === 'string') return tx.escapeLiteral(value);
+    if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
+    return tx.escapeLiteral(JSON.stringify(value));
+  };
+  return { batch: { events, defer: (sql) => deferred.push(sql), literal, shared: new Map() }, deferred };
+}
 
 /**
  * Turns events as carried (personal data sealed) into events as handled, reading what it needs in the
@@ -36,10 +73,10 @@ export interface ConsumerOptions {
   handlers: Record<string, Handler>;
   logger: Logger;
   /**
-   * Runs first in each batch's transaction, before any write: a reaction that appends to a PostgreSQL
-   * event store takes that store's append lock here (PostgresEventStore.lockForAppend).
+   * SQL run first in each batch's transaction, before any write: a reaction that appends to a
+   * PostgreSQL event store takes that store's append lock here (PostgresEventStore.appendLockStatement).
    */
-  beforeHandling?: (tx: pg.PoolClient) => Promise<void>;
+  beforeHandling?: string;
   open?: EventOpener;
   /** Wraps each reaction (a tracing span, say). */
   around?: (event: BusEvent, consumer: string, handle: () => Promise<void>) => Promise<void>;
@@ -62,31 +99,40 @@ export interface Consumer {
 /**
  * Handles events in the caller's transaction, in order: records each as handled (only events with a
  * reaction need the record: the others have no effect to repeat), opens the fresh ones, and runs their
- * reactions. An event already recorded, or a second copy within `events`, has no effect.
+ * reactions. An event already recorded, or a second copy within `events`, has no effect. `opening`
+ * (whole statements, each ending in ';') goes in the same round trip as the record. Answers the
+ * reactions' deferred writes (see Batch), for the caller to run before its commit.
  */
 async function react(
   tx: pg.PoolClient,
   options: Pick<ConsumerOptions, 'schema' | 'handlers' | 'open' | 'around'> & { consumer: string },
   events: BusEvent[],
-): Promise<void> {
+  opening = '',
+): Promise<string[]> {
   const { schema, consumer, handlers } = options;
   const handled = events.filter((event) => handlers[event.type]);
-  if (handled.length === 0) return;
-  const inserted = await tx.query<{ event_id: string }>(
-    `INSERT INTO ${schema}.handled_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+  if (handled.length === 0) {
+    if (opening) await tx.query(opening);
+    return [];
+  }
+  // Simple protocol (one round trip with `opening`): the ids go in as one escaped array literal.
+  const results = (await tx.query(
+    `${opening}INSERT INTO ${schema}.handled_events (consumer, event_id)
+     SELECT ${tx.escapeLiteral(consumer)}, unnest(${tx.escapeLiteral(`{${handled.map((e) => e.id).join(',')}}`)}::uuid[])
      ON CONFLICT DO NOTHING RETURNING event_id`,
-    [consumer, handled.map((e) => e.id)],
-  );
+  )) as unknown as pg.QueryResult<{ event_id: string }> | pg.QueryResult<{ event_id: string }>[];
+  const inserted = Array.isArray(results) ? results.at(-1)! : results;
   const fresh = new Set(inserted.rows.map((r) => r.event_id));
   // `delete`: a second copy of one event has no effect either.
   const toHandle = handled.filter((event) => fresh.delete(event.id));
-  if (toHandle.length === 0) return;
-  const opened = options.open ? await options.open(toHandle, tx) : toHandle;
+  if (toHandle.length === 0) return [];
+  const opened = (options.open ? await options.open(toHandle, tx) : toHandle).filter((e) => e !== null);
+  const { batch, deferred } = batchOf(tx, opened);
   for (const event of opened) {
-    if (!event) continue;
-    const handle = () => handlers[event.type]!(event, tx);
+    const handle = () => handlers[event.type]!(event, tx, batch);
     await (options.around ? options.around(event, consumer, handle) : handle());
   }
+  return deferred;
 }
 
 /**
@@ -141,6 +187,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     options.sources.length === 1
       ? `${bus.namespace}.${options.sources[0]}.${options.only ?? '>'}`
       : `${bus.namespace}.>`;
+  const ackWaitMs = options.ackWaitMs ?? 30_000;
   const config = {
     durable_name: name,
     ack_policy: AckPolicy.Explicit,
@@ -148,7 +195,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     filter_subject: filter,
     // Room for batches in flight; order is kept by handling in stream order and restarting on failure.
     max_ack_pending: 1024,
-    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    ack_wait: nanos(ackWaitMs),
     max_deliver: -1,
   };
   try {
@@ -171,32 +218,37 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const handleBatch = async (batch: { message: JsMsg; event: BusEvent }[]): Promise<boolean> => {
     const client = await pool.connect();
     try {
-      // One round trip: begin, and this consumer's lock, which serialises with a rebuild of its projection
-      // (see rebuildProjection) and with an erasure. Simple-protocol statements carry escaped literals.
-      await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}))`,
-      );
-      if (options.beforeHandling) await options.beforeHandling(client);
-      await react(
-        client,
-        { schema, consumer: name, handlers, open: options.open, around: options.around },
-        batch.map((b) => b.event),
-      );
+      // The batch's first round trip: begin; this consumer's lock, which serialises with a rebuild of
+      // its projection (see rebuildProjection) and with an erasure; `beforeHandling`; and the handled
+      // records. Simple-protocol statements carry escaped literals.
+      const opening = `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}));${
+        options.beforeHandling ? ` ${options.beforeHandling};` : ''
+      }\n`;
       const latest = new Map<string, Position>();
       for (const { event } of batch) latest.set(event.source, busEventPosition(event));
-      // One round trip: the positions reached, and the commit.
       const rows = [...latest].map(
         ([source, p]) => `(${client.escapeLiteral(name)}, ${client.escapeLiteral(source)}, ${p.commit}, ${p.prepare})`,
       );
-      await client.query(
-        `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+      // The last round trip: the reactions' deferred writes, the positions reached, and the commit.
+      const closing = `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
          VALUES ${rows.join(', ')}
          ON CONFLICT (consumer, source) DO UPDATE
            SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
            WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
                < (EXCLUDED.commit_position, EXCLUDED.prepare_position);
-         COMMIT`,
-      );
+         COMMIT`;
+      if (batch.some((b) => handlers[b.event.type])) {
+        const deferred = await react(
+          client,
+          { schema, consumer: name, handlers, open: options.open, around: options.around },
+          batch.map((b) => b.event),
+          opening,
+        );
+        await client.query([...deferred, closing].join(';\n'));
+      } else {
+        // Nothing to react to (another service's events on a shared subject): one round trip.
+        await client.query(`${opening}${closing}`);
+      }
       for (const [source, position] of latest) remember(source, position);
       return true;
     } catch (error) {
@@ -211,13 +263,28 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     }
   };
 
+  const stopping = new AbortController();
+  /** Resolves after `ms`, or at once when the consumer stops. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      stopping.signal.addEventListener('abort', done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
+
   /**
-   * Messages stream into a local queue; whatever is queued is handled as one batch. On a failure the
-   * batch and everything queued behind it go back (nak, in stream order) and consumption restarts, so
-   * the redeliveries come first and order is kept.
+   * Messages stream into a local queue; whatever is queued is handled as one batch. A failed batch is
+   * retried in place, with a growing pause, until it succeeds: nothing behind it is handled first, so
+   * order is kept. Its messages (and those queued behind) stay unacknowledged and are marked in
+   * progress, so JetStream does not hand them out again meanwhile. (Not nak-and-restart: a pull
+   * request already sent cannot be withdrawn, and redeliveries the server sends to a closed pull are
+   * lost until their ack wait runs out.)
    */
   const run = async () => {
-    let failures = 0;
     while (!stopped) {
       const queue: JsMsg[] = [];
       let wake: (() => void) | undefined;
@@ -225,7 +292,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       try {
         messages = await consumer.consume({ max_messages: 256 });
         const current = messages;
-        const pump = (async () => {
+        void (async () => {
           try {
             for await (const message of current) {
               queue.push(message);
@@ -246,16 +313,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             continue;
           }
           const batch = queue.splice(0, 128).map((message) => ({ message, event: message.json<BusEvent>() }));
-          if (!(await handleBatch(batch))) {
-            failures += 1;
-            const delay = Math.min(30_000, 100 * 2 ** Math.min(failures, 8));
-            for (const message of [...batch.map((b) => b.message), ...queue.splice(0)]) message.nak(delay);
-            await current.close();
-            await pump;
-            await new Promise((r) => setTimeout(r, delay));
-            break;
+          for (let failures = 1; !(await handleBatch(batch)); failures++) {
+            if (stopped) return;
+            for (const message of [...batch.map((b) => b.message), ...queue]) message.working();
+            await pause(Math.min(ackWaitMs / 2, 100 * 2 ** Math.min(failures, 8)));
+            if (stopped) return;
           }
-          failures = 0;
           if (options.beforeAck) for (const { event } of batch) await options.beforeAck(event);
           if (stopped) return;
           for (const { message } of batch) message.ack();
@@ -263,7 +326,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       } catch (error) {
         if (stopped) return;
         logger.error({ err: error, consumer: name }, 'consumer failed; restarting');
-        await new Promise((r) => setTimeout(r, 500));
+        await pause(500);
       }
     }
   };
@@ -300,6 +363,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       await messages?.close();
       await running;
     },
@@ -338,7 +402,8 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
     await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
     const replay = async (page: BusEvent[]) => {
       events += page.length;
-      await react(client, { schema, consumer, handlers, open: rebuild.open }, page);
+      const deferred = await react(client, { schema, consumer, handlers, open: rebuild.open }, page);
+      if (deferred.length > 0) await client.query(deferred.join(';\n'));
     };
     for (const [source, read] of Object.entries(rebuild.sources)) {
       let last: BusEvent | undefined;

@@ -214,6 +214,62 @@ describe('consumer', () => {
     await revived.stop();
   });
 
+  it('runs deferred writes in order with the batch commit, and retries the whole batch when one fails', async () => {
+    // Names that must survive being written in as literals.
+    const names = ["o'brien", 'back\\slash', "'); DROP TABLE relayed.greetings; --", 'émile'];
+    const events = names.map((name) => ({ ...registered(name), source: 'identity' }));
+    let failed = 0;
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-deferred',
+      sources: ['identity'],
+      logger,
+      handlers: {
+        UserRegistered: async (event, tx, batch) => {
+          const { defer, literal } = batch;
+          const name = (event.data as { username: string }).username;
+          if (!names.includes(name)) return;
+          expect(batch.events.map((e) => e.id)).toContain(event.id);
+          defer(`INSERT INTO relayed.greetings (event_id, username) VALUES (${literal(event.id)}, ${literal(name)})`);
+          // Queued after the insert, so it runs after it.
+          defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = ${literal(event.id)}`);
+          // Fails on the first attempt: the batch's writes and handled records roll back together.
+          const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
+          if (!rows[0].ready) failed += 1;
+          defer(`INSERT INTO relayed.deferred_late (username) VALUES (${literal(name)})`);
+        },
+      },
+    });
+    const stored = [];
+    for (const event of events) {
+      const result = await store.append(`user-${newId()}`, [event], { expectedRevision: 'no_stream' });
+      stored.push({ event, position: result.position });
+    }
+    for (const { event } of stored)
+      await publishCopy(
+        toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === event.id)!, 'identity'),
+      );
+    await waitUntil(() => failed > 0, 5000, 'the first attempt to fail');
+    const during = await pool.query('SELECT 1 FROM relayed.greetings WHERE event_id = ANY($1::uuid[])', [
+      events.map((e) => e.id),
+    ]);
+    expect(during.rows).toHaveLength(0);
+    await pool.query('CREATE TABLE relayed.deferred_late (username text)');
+    // Retried in place, within a second: not after the ack wait (30 s) a nak to a closed pull would take.
+    expect(await consumer.waitForPosition('identity', stored.at(-1)!.position, 5000)).toBe(true);
+    expect(errors.some((e) => String((e as { err: unknown }).err).includes('deferred_late'))).toBe(true);
+    const { rows } = await pool.query<{ username: string }>(
+      'SELECT username FROM relayed.greetings WHERE event_id = ANY($1::uuid[]) ORDER BY username',
+      [events.map((e) => e.id)],
+    );
+    expect(rows.map((r) => r.username)).toEqual(names.map((n) => `${n}!`).sort());
+    const late = await pool.query<{ username: string }>('SELECT username FROM relayed.deferred_late ORDER BY username');
+    expect(late.rows.map((r) => r.username)).toEqual([...names].sort());
+    await consumer.stop();
+  });
+
   it('waits for a position it has not reached yet, and gives up after the timeout', async () => {
     const consumer = await startConsumer({
       bus,

@@ -1,4 +1,4 @@
-export type { Handler } from '@shiplog/messaging';
+export type { Batch, Handler } from '@shiplog/messaging';
 export * from './command.ts';
 export * from './config.ts';
 export * from './http.ts';

@@ -118,8 +118,7 @@ export async function startService<Env extends ServiceEnv>(
   const parts = await definition.setup(context);
   // Reactions may append to this service's store inside their transaction; projections never do, so
   // only reactions take the append lock (which readers of the store wait for).
-  const lockForAppend =
-    rawStore instanceof PostgresEventStore ? (tx: pg.PoolClient) => rawStore.lockForAppend(tx) : undefined;
+  const lockForAppend = rawStore instanceof PostgresEventStore ? rawStore.appendLockStatement : undefined;
   const consume = (c: ConsumerDefinition, extra: Partial<ConsumerOptions> = {}) =>
     startConsumer({
       bus,
