@@ -4,52 +4,56 @@ import { toTimelineEntry } from './timeline.ts';
 
 /**
  * The activity projector: timeline rows and the dashboard counters' project table, from the projects
- * and reminders services' events, and the
- * security changes of identity. Idempotent (a row's id is its event's id) and deterministic (times come from the
- * events), so a rebuild reproduces the live tables exactly.
+ * and reminders services' events, and the security changes of identity. Idempotent (a row's id is
+ * its event's id) and deterministic (times come from the events), so a rebuild reproduces the live
+ * tables exactly. It never reads its tables, so every write is deferred to the batch's commit (one
+ * round trip for the batch: see Batch).
  */
-const project: Handler = async (busEvent, tx) => {
+const project: Handler = async (busEvent, _tx, batch) => {
   if (!isEventType(busEvent.type)) return;
   const event = {
     type: busEvent.type,
     data: parseEventData(busEvent.type, busEvent.data, busEvent.metadata.schemaVersion),
   } as DomainEvent;
+  const { defer, literal } = batch;
 
   if (event.type === 'ProjectDeleted') {
     // A deleted project's activities stay, no longer linked to it.
-    await tx.query('UPDATE activity.activities SET project_id = NULL WHERE project_id = $1', [event.data.projectId]);
-    await tx.query('DELETE FROM activity.project_stats WHERE project_id = $1', [event.data.projectId]);
+    const projectId = literal(event.data.projectId);
+    defer(`UPDATE activity.activities SET project_id = NULL WHERE project_id = ${projectId}`);
+    defer(`DELETE FROM activity.project_stats WHERE project_id = ${projectId}`);
   } else if (event.type === 'ProjectCreated') {
-    await tx.query(
-      `INSERT INTO activity.project_stats (project_id, user_id, status, created_at) VALUES ($1, $2, $3, $4)
+    const d = event.data;
+    defer(
+      `INSERT INTO activity.project_stats (project_id, user_id, status, created_at)
+       VALUES (${literal(d.projectId)}, ${literal(d.userId)}, ${literal(d.status)}, ${literal(d.createdAt)})
        ON CONFLICT (project_id) DO NOTHING`,
-      [event.data.projectId, event.data.userId, event.data.status, event.data.createdAt],
     );
   } else if (event.type === 'ProjectStatusChanged') {
-    await tx.query('UPDATE activity.project_stats SET status = $2 WHERE project_id = $1', [
-      event.data.projectId,
-      event.data.to,
-    ]);
+    defer(
+      `UPDATE activity.project_stats SET status = ${literal(event.data.to)} WHERE project_id = ${literal(event.data.projectId)}`,
+    );
   }
 
   const entry = toTimelineEntry(event);
   if (!entry) return;
-  await tx.query(
+  defer(
     `INSERT INTO activity.activities (id, user_id, project_id, event_type, action, details, metadata, version, status, timestamp)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     VALUES (${[
+       busEvent.id,
+       entry.userId,
+       entry.projectId,
+       entry.eventType,
+       entry.action,
+       entry.details,
+       entry.metadata,
+       entry.version,
+       entry.status,
+       busEvent.occurredAt,
+     ]
+       .map(literal)
+       .join(', ')})
      ON CONFLICT (id) DO NOTHING`,
-    [
-      busEvent.id,
-      entry.userId,
-      entry.projectId,
-      entry.eventType,
-      entry.action,
-      entry.details,
-      JSON.stringify(entry.metadata),
-      entry.version,
-      entry.status,
-      busEvent.occurredAt,
-    ],
   );
 };
 
