@@ -34,19 +34,22 @@ export interface Batch {
   readonly shared: Map<unknown, unknown>;
 }
 
+/** A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form, objects as JSON). */
+function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return tx.escapeLiteral(value);
+  if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
+  return tx.escapeLiteral(JSON.stringify(value));
+}
+
 function batchOf(tx: pg.ClientBase, events: BusEvent[]): { batch: Batch; deferred: string[] } {
   const deferred: string[] = [];
-  const literal = (value: unknown): string => {
-    if (value === null || value === undefined) return 'NULL';
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
-      return String(value);
-    }
-    if (typeof value === 'boolean') return value ? 'true' : 'false';
-    if (typeof value === 'string') return tx.escapeLiteral(value);
-    if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
-    return tx.escapeLiteral(JSON.stringify(value));
-  };
+  const literal = (value: unknown) => sqlLiteral(tx, value);
   return { batch: { events, defer: (sql) => deferred.push(sql), literal, shared: new Map() }, deferred };
 }
 
@@ -55,7 +58,14 @@ function batchOf(tx: pg.ClientBase, events: BusEvent[]): { batch: Batch; deferre
  * batch's transaction; an event that can no longer be opened (its user was forgotten) comes back null
  * and is recorded as handled without a reaction.
  */
-export type EventOpener = (events: BusEvent[], tx: pg.PoolClient) => Promise<(BusEvent | null)[]>;
+export interface EventOpener {
+  /**
+   * One statement reading what opening `events` needs (values written in with `literal`): sent in the
+   * batch's first round trip, inside its transaction, with its rows passed to `open`.
+   */
+  prefetch?: (events: BusEvent[], literal: (value: unknown) => string) => string | undefined;
+  open: (events: BusEvent[], tx: pg.PoolClient, prefetched?: pg.QueryResultRow[]) => Promise<(BusEvent | null)[]>;
+}
 
 export interface ConsumerOptions {
   bus: Bus;
@@ -115,18 +125,23 @@ async function react(
     if (opening) await tx.query(opening);
     return [];
   }
-  // Simple protocol (one round trip with `opening`): the ids go in as one escaped array literal.
+  // Simple protocol, one round trip: `opening`, the handled records (the ids as one escaped array
+  // literal) and the opener's prefetch.
+  const prefetch = options.open?.prefetch?.(handled, (value) => sqlLiteral(tx, value));
   const results = (await tx.query(
     `${opening}INSERT INTO ${schema}.handled_events (consumer, event_id)
      SELECT ${tx.escapeLiteral(consumer)}, unnest(${tx.escapeLiteral(`{${handled.map((e) => e.id).join(',')}}`)}::uuid[])
-     ON CONFLICT DO NOTHING RETURNING event_id`,
-  )) as unknown as pg.QueryResult<{ event_id: string }> | pg.QueryResult<{ event_id: string }>[];
-  const inserted = Array.isArray(results) ? results.at(-1)! : results;
-  const fresh = new Set(inserted.rows.map((r) => r.event_id));
+     ON CONFLICT DO NOTHING RETURNING event_id${prefetch ? `;\n${prefetch}` : ''}`,
+  )) as unknown as pg.QueryResult | pg.QueryResult[];
+  const all = Array.isArray(results) ? results : [results];
+  const inserted = all.at(prefetch ? -2 : -1)!;
+  const fresh = new Set(inserted.rows.map((r: { event_id: string }) => r.event_id));
   // `delete`: a second copy of one event has no effect either.
   const toHandle = handled.filter((event) => fresh.delete(event.id));
   if (toHandle.length === 0) return [];
-  const opened = (options.open ? await options.open(toHandle, tx) : toHandle).filter((e) => e !== null);
+  const opened = (
+    options.open ? await options.open.open(toHandle, tx, prefetch ? all.at(-1)!.rows : undefined) : toHandle
+  ).filter((e) => e !== null);
   const { batch, deferred } = batchOf(tx, opened);
   for (const event of opened) {
     const handle = () => handlers[event.type]!(event, tx, batch);

@@ -17,7 +17,7 @@ import {
   startRelay,
 } from '@shiplog/messaging';
 import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
-import { SealedEventStore, Vault } from '@shiplog/vault';
+import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
@@ -269,7 +269,12 @@ function tracedReaction(tracing: Tracing) {
 
 /** Consumers open events with keys read in their own transaction, never from a cache (see Vault.open). */
 export function vaultOpener(vault: Vault): EventOpener {
-  return (events, tx) => vault.open(events, { client: tx, fresh: true });
+  return {
+    // The keys are read in the batch's first round trip, after its consumer lock.
+    prefetch: (events, literal) => vault.keysStatement(events, literal),
+    open: (events, tx, keyRows) =>
+      vault.open(events, { client: tx, fresh: true, ...(keyRows ? { keyRows: keyRows as KeyRow[] } : {}) }),
+  };
 }
 
 /** A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. */

@@ -115,10 +115,9 @@ export class Vault {
    */
   async open<E extends EventLike>(
     events: E[],
-    options: { client?: Queryable; fresh?: boolean } = {},
+    options: { client?: Queryable; fresh?: boolean; keyRows?: KeyRow[] } = {},
   ): Promise<(E | null)[]> {
-    const subjects = new Set<string>();
-    for (const event of events) if (isSealed(event.data)) subjects.add(event.data.subject);
+    const subjects = subjectsOf(events);
     if (subjects.size === 0) return events;
     const keys = new Map<string, Buffer>();
     const missing: string[] = [];
@@ -128,10 +127,14 @@ export class Vault {
       else missing.push(subject);
     }
     if (missing.length > 0) {
-      const { rows } = await (options.client ?? this.#pool).query<{ subject: string; key: Buffer }>(
-        'SELECT subject, key FROM vault.subject_keys WHERE subject = ANY($1::uuid[])',
-        [missing],
-      );
+      const rows =
+        options.keyRows ??
+        (
+          await (options.client ?? this.#pool).query<KeyRow>(
+            'SELECT subject, key FROM vault.subject_keys WHERE subject = ANY($1::uuid[])',
+            [missing],
+          )
+        ).rows;
       for (const row of rows) {
         keys.set(row.subject, row.key);
         this.#remember(row.subject, row.key);
@@ -149,6 +152,17 @@ export class Vault {
       const plain = Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
       return { ...event, data: JSON.parse(plain.toString('utf8')) };
     });
+  }
+
+  /**
+   * The statement that reads the keys `open` needs for these events (values written in with
+   * `literal`), for a caller that sends it in a round trip with others and passes its rows to `open`
+   * as `keyRows`. Undefined when none is sealed.
+   */
+  keysStatement(events: EventLike[], literal: (value: unknown) => string): string | undefined {
+    const subjects = subjectsOf(events);
+    if (subjects.size === 0) return undefined;
+    return `SELECT subject, key FROM vault.subject_keys WHERE subject = ANY(${literal(`{${[...subjects].join(',')}}`)}::uuid[])`;
   }
 
   /** Destroys the subject's key for good. Idempotent; join the caller's transaction with `client`. */
@@ -198,6 +212,18 @@ export class Vault {
     this.#cache.set(subject, { key, at: Date.now() });
     if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
   }
+}
+
+/** A row of vault.subject_keys as `open` reads it. */
+export interface KeyRow {
+  subject: string;
+  key: Buffer;
+}
+
+function subjectsOf(events: EventLike[]): Set<string> {
+  const subjects = new Set<string>();
+  for (const event of events) if (isSealed(event.data)) subjects.add(event.data.subject);
+  return subjects;
 }
 
 function aad(event: EventLike): Buffer {
