@@ -19,7 +19,9 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/shiplog',
       EVENT_STORE: 'postgres',
       LOG_LEVEL: 'info',
+      DATABASE_POOL_MAX: 10,
     });
+    expect(loadConfig(schema, { DATABASE_POOL_MAX: '25' }).DATABASE_POOL_MAX).toBe(25);
   });
 
   it('stops with a message naming each bad variable', () => {
@@ -27,6 +29,7 @@ describe('loadConfig', () => {
     expect(bad).toThrow(/^Invalid configuration:\n/);
     expect(bad).toThrow('\n  - DATABASE_URL: must be a postgres:// URL');
     expect(bad).toThrow('\n  - LOG_LEVEL: Invalid option');
+    expect(() => loadConfig(schema, { DATABASE_POOL_MAX: '2' })).toThrow('DATABASE_POOL_MAX:');
     expect(() => loadConfig(schema, { EVENT_STORE: 'esdb' })).toThrow(
       'EVENTSTORE_URL: is required when EVENT_STORE=esdb',
     );

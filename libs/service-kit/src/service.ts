@@ -96,7 +96,11 @@ export async function startService<Env extends ServiceEnv>(
   const config = loadConfig(definition.env, env);
   const { name } = definition;
   const logger = createLogger(name, config.LOG_LEVEL);
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 20, application_name: `shiplog-${name}` });
+  const pool = new pg.Pool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_MAX,
+    application_name: `shiplog-${name}`,
+  });
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
   const schema = name;
 
