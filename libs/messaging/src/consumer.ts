@@ -208,7 +208,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: filter,
-    // Room for batches in flight; order is kept by handling in stream order and restarting on failure.
+    // Room for batches in flight; order is kept by handling in stream order and retrying a failed batch in place.
     max_ack_pending: 1024,
     ack_wait: nanos(ackWaitMs),
     max_deliver: -1,
@@ -234,8 +234,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     const client = await pool.connect();
     try {
       // The batch's first round trip: begin; this consumer's lock, which serialises with a rebuild of
-      // its projection (see rebuildProjection) and with an erasure; `beforeHandling`; and the handled
-      // records. Simple-protocol statements carry escaped literals.
+      // its projection (see rebuildProjection) and with an erasure; `beforeHandling`; the handled
+      // records and the opener's prefetch (see react). Simple-protocol statements carry escaped literals.
       const opening = `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}));${
         options.beforeHandling ? ` ${options.beforeHandling};` : ''
       }\n`;
