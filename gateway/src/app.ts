@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { AppError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
@@ -25,6 +24,7 @@ import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
 import type { ServiceClients } from './services.ts';
 import type { SessionCache, SessionUser } from './session-cache.ts';
+import { webApp } from './web-app.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -311,7 +311,7 @@ function createExpressApp(
   api.use(errorHandler(logger));
   app.use('/api', api);
 
-  app.use(webApp(config, logger));
+  app.use(webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger));
   return app;
 
   async function destroySession(req: Request) {
@@ -342,27 +342,4 @@ function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
   if (value === 'false') return false;
   return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-/** The built React app, with history fallback so deep links load the app shell. */
-function webApp(config: GatewayEnv, logger: Logger): express.Router {
-  const dist = config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist');
-  const router = express.Router();
-  if (!existsSync(join(dist, 'index.html'))) {
-    logger.warn({ dist }, 'web app not built: run `pnpm build` (npm start does it)');
-    router.use((_req, res) => {
-      res
-        .status(503)
-        .type('text/plain')
-        .send('The web app is not built yet. Run `pnpm build`, or start with `npm start`.');
-    });
-    return router;
-  }
-  router.use('/assets', express.static(join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
-  router.use(express.static(dist, { index: false, maxAge: '1h' }));
-  router.get('/{*path}', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(dist, 'index.html'));
-  });
-  return router;
 }

@@ -64,6 +64,19 @@ describe('auth and shell', () => {
     await page.waitForURL(`${app.url}/`);
   });
 
+  it("loads the app's script and styles Brotli-compressed", async () => {
+    const assets: { url: string; encoding: string | undefined }[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/index-[^/]+\.(js|css)$/.test(response.url()))
+        assets.push({ url: response.url(), encoding: response.headers()['content-encoding'] });
+    });
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).waitFor();
+    expect(assets.map((a) => a.url.split('.').at(-1)).sort()).toEqual(['css', 'js']);
+    // Chromium offers Brotli to secure contexts, localhost among them.
+    for (const asset of assets) expect(asset.encoding).toBe('br');
+  });
+
   it('shows the spec validation messages on the Register tab', async () => {
     await page.goto('/auth');
     await page.getByRole('tab', { name: 'Register' }).click();

@@ -1,0 +1,74 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { Logger } from '@shiplog/service-kit';
+import express, { type RequestHandler } from 'express';
+
+/** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
+const encodings = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * The built React app: hashed assets cached for a year and sent precompressed when the browser
+ * accepts it (Brotli, else gzip: the first load is about a third of its raw 665 kB), other files for
+ * an hour, and the history fallback, so deep links load the app shell.
+ */
+export function webApp(dist: string, logger: Logger): express.Router {
+  const router = express.Router();
+  if (!existsSync(join(dist, 'index.html'))) {
+    logger.warn({ dist }, 'web app not built: run `pnpm build` (npm start does it)');
+    router.use((_req, res) => {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet. Run `pnpm build`, or start with `npm start`.');
+    });
+    return router;
+  }
+  const assets = join(dist, 'assets');
+  router.use('/assets', precompressed(assets));
+  router.use('/assets', express.static(assets, { immutable: true, maxAge: '1y', fallthrough: false }));
+  router.use(express.static(dist, { index: false, maxAge: '1h' }));
+  router.get('/{*path}', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(dist, 'index.html'));
+  });
+  return router;
+}
+
+/**
+ * Sends an asset's compressed copy in the best encoding the request accepts, or passes it on. Only
+ * files found at start-up are served this way: the assets are immutable, and a path from the request
+ * is never joined onto the disk unless it is one of them.
+ */
+function precompressed(dir: string): RequestHandler {
+  const variants = new Map<string, Set<string>>();
+  const files = existsSync(dir) ? new Set(readdirSync(dir)) : new Set<string>();
+  for (const file of files) {
+    for (const { name, suffix } of encodings) {
+      const original = file.slice(0, -suffix.length);
+      if (file.endsWith(suffix) && files.has(original)) {
+        const key = `/${original}`;
+        variants.set(key, (variants.get(key) ?? new Set()).add(name));
+      }
+    }
+  }
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const present = variants.get(req.path);
+    if (!present) return next();
+    // Caches must keep the variants apart, the uncompressed one included.
+    res.vary('Accept-Encoding');
+    const chosen = encodings.find(({ name }) => present.has(name) && req.acceptsEncodings(name) === name);
+    if (!chosen) return next();
+    res.type(extname(req.path));
+    res.setHeader('Content-Encoding', chosen.name);
+    res.sendFile(join(dir, `${req.path.slice(1)}${chosen.suffix}`), { immutable: true, maxAge: '1y' }, (error) => {
+      if (error && !res.headersSent) {
+        res.removeHeader('Content-Encoding');
+        next();
+      }
+    });
+  };
+}
