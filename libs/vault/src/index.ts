@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import type { AppendOptions, AppendResult, EventStore, EventToAppend, RecordedEvent } from '@shiplog/event-store';
 import { dataSubjectOf } from '@shiplog/events';
@@ -47,7 +47,8 @@ export class Vault {
   readonly #pool: pg.Pool;
   readonly #ttlMs: number;
   readonly #cacheSize: number;
-  readonly #cache = new Map<string, { key: Buffer; at: number }>();
+  /** Keys as KeyObjects: a cipher made from one costs ~5 µs, from the raw bytes ~18 µs. */
+  readonly #cache = new Map<string, { key: KeyObject; at: number }>();
 
   constructor(pool: pg.Pool, options: VaultOptions = {}) {
     this.#pool = pool;
@@ -119,7 +120,7 @@ export class Vault {
   ): Promise<(E | null)[]> {
     const subjects = subjectsOf(events);
     if (subjects.size === 0) return events;
-    const keys = new Map<string, Buffer>();
+    const keys = new Map<string, KeyObject>();
     const missing: string[] = [];
     for (const subject of subjects) {
       const cached = options.fresh ? undefined : this.#cached(subject);
@@ -136,8 +137,9 @@ export class Vault {
           )
         ).rows;
       for (const row of rows) {
-        keys.set(row.subject, row.key);
-        this.#remember(row.subject, row.key);
+        const key = createSecretKey(row.key);
+        keys.set(row.subject, key);
+        this.#remember(row.subject, key);
       }
     }
     return events.map((event) => {
@@ -175,7 +177,7 @@ export class Vault {
     this.#cache.delete(subject);
   }
 
-  async #keyFor(subject: string): Promise<Buffer> {
+  async #keyFor(subject: string): Promise<KeyObject> {
     const cached = this.#cached(subject);
     if (cached) return cached;
     const select = 'SELECT key FROM vault.subject_keys WHERE subject = $1';
@@ -193,11 +195,12 @@ export class Vault {
       row ??= (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
     }
     if (!row) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    this.#remember(subject, row.key);
-    return row.key;
+    const key = createSecretKey(row.key);
+    this.#remember(subject, key);
+    return key;
   }
 
-  #cached(subject: string): Buffer | undefined {
+  #cached(subject: string): KeyObject | undefined {
     const entry = this.#cache.get(subject);
     if (!entry) return undefined;
     if (Date.now() - entry.at > this.#ttlMs) {
@@ -207,7 +210,7 @@ export class Vault {
     return entry.key;
   }
 
-  #remember(subject: string, key: Buffer): void {
+  #remember(subject: string, key: KeyObject): void {
     this.#cache.delete(subject);
     this.#cache.set(subject, { key, at: Date.now() });
     if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
