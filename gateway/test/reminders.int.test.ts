@@ -1,4 +1,6 @@
+import { lockConsumer } from '@shiplog/messaging';
 import { waitUntil } from '@shiplog/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -159,5 +161,37 @@ describe('reminders', () => {
     expect(
       (await ada.post('/api/reminders', { projectId: launchpad.id, title: 'Too late', dueDate: due(1) })).status,
     ).toBe(404);
+  });
+
+  it('keeps a project deleted when its creation and deletion reach the reminders in one batch', async () => {
+    const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 2 });
+    const held = await pool.connect();
+    try {
+      // Hold the reminders' projects consumer at the lock of a batch of its own, so that the next
+      // project's creation and deletion queue up behind it and are handled together.
+      await held.query('BEGIN');
+      await lockConsumer(held, 'reminders', 'reminders-projects');
+      await project(ada, 'Blocker');
+      await waitUntil(
+        async () =>
+          (
+            await pool.query(
+              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%reminders.reminders-projects%'",
+            )
+          ).rows.length > 0,
+        5000,
+        'the consumer to wait on its lock',
+      );
+      const brief = await project(ada, 'Brief');
+      expect((await ada.request('DELETE', `/api/projects/${brief.id}`)).status).toBe(204);
+      await held.query('COMMIT');
+      // Decided once the consumer has handled the deletion (the write waits for it).
+      expect(
+        (await ada.post('/api/reminders', { projectId: brief.id, title: 'Too late', dueDate: due(1) })).status,
+      ).toBe(404);
+    } finally {
+      held.release();
+      await pool.end();
+    }
   });
 });

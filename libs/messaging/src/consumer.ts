@@ -24,10 +24,12 @@ export interface Batch {
   readonly events: readonly BusEvent[];
   /**
    * Queues a write (its values written in with `literal`) to run just before the commit, after every
-   * reaction of the batch, in the order queued. No reaction of the batch sees it: only for writes that
-   * none of them reads back.
+   * reaction of the batch, in the order queued. Statements run meanwhile do not see it: a reaction
+   * that reads, or writes immediately, what an earlier one may have deferred calls `flush` first.
    */
   defer(sql: string): void;
+  /** Runs the writes deferred so far, now, in one round trip (nothing to do when none are). */
+  flush(): Promise<void>;
   /** A value as an SQL literal for `defer`: NULL, a number, or an escaped string (objects as JSON text). */
   literal(value: unknown): string;
   /** State the batch's reactions share, under a key of the handler's own; gone with the batch. */
@@ -49,8 +51,16 @@ function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
 
 function batchOf(tx: pg.ClientBase, events: BusEvent[]): { batch: Batch; deferred: string[] } {
   const deferred: string[] = [];
-  const literal = (value: unknown) => sqlLiteral(tx, value);
-  return { batch: { events, defer: (sql) => deferred.push(sql), literal, shared: new Map() }, deferred };
+  const batch: Batch = {
+    events,
+    defer: (sql) => deferred.push(sql),
+    async flush() {
+      if (deferred.length > 0) await tx.query(deferred.splice(0).join(';\n'));
+    },
+    literal: (value) => sqlLiteral(tx, value),
+    shared: new Map(),
+  };
+  return { batch, deferred };
 }
 
 /**

@@ -235,6 +235,10 @@ describe('consumer', () => {
           defer(`INSERT INTO relayed.greetings (event_id, username) VALUES (${literal(event.id)}, ${literal(name)})`);
           // Queued after the insert, so it runs after it.
           defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = ${literal(event.id)}`);
+          // flush runs them now, so that this reaction (or a later one) can read them.
+          await batch.flush();
+          const flushed = await tx.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [event.id]);
+          expect(flushed.rows).toEqual([{ username: `${name}!` }]);
           // Fails on the first attempt: the batch's writes and handled records roll back together.
           const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
           if (!rows[0].ready) failed += 1;

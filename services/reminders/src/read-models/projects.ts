@@ -37,34 +37,36 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
     name: 'projects',
     sources: ['identity', 'projects', 'reminders'],
     handlers: {
-      UserRegistered: async (event, tx) => {
+      // Writes that only fill in who and what is deferred to the batch's commit (see Batch); the two
+      // handlers that read or change reminders.projects immediately flush them first.
+      UserRegistered: async (event, _tx, { defer, literal }) => {
         const d = event.data as { userId: string; username: string; email: string | null };
-        await tx.query(
-          'INSERT INTO reminders.users (user_id, username, email) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING',
-          [d.userId, d.username, d.email],
+        defer(
+          `INSERT INTO reminders.users (user_id, username, email)
+           VALUES (${literal(d.userId)}, ${literal(d.username)}, ${literal(d.email)}) ON CONFLICT (user_id) DO NOTHING`,
         );
       },
-      AccountInfoUpdated: async (event, tx) => {
+      AccountInfoUpdated: async (event, _tx, { defer, literal }) => {
         const d = event.data as { userId: string; email: string | null };
-        await tx.query('UPDATE reminders.users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);
+        defer(`UPDATE reminders.users SET email = ${literal(d.email)} WHERE user_id = ${literal(d.userId)}`);
       },
-      ProjectCreated: async (event, tx) => {
+      ProjectCreated: async (event, _tx, { defer, literal }) => {
         const d = event.data as { projectId: string; userId: string; name: string };
-        await tx.query(
-          'INSERT INTO reminders.projects (project_id, user_id, name) VALUES ($1, $2, $3) ON CONFLICT (project_id) DO NOTHING',
-          [d.projectId, d.userId, d.name],
+        defer(
+          `INSERT INTO reminders.projects (project_id, user_id, name)
+           VALUES (${literal(d.projectId)}, ${literal(d.userId)}, ${literal(d.name)}) ON CONFLICT (project_id) DO NOTHING`,
         );
       },
-      ProjectUpdated: async (event, tx) => {
+      ProjectUpdated: async (event, _tx, { defer, literal }) => {
         const d = event.data as { projectId: string; changes: { name?: string } };
         if (d.changes.name !== undefined)
-          await tx.query('UPDATE reminders.projects SET name = $2 WHERE project_id = $1', [
-            d.projectId,
-            d.changes.name,
-          ]);
+          defer(
+            `UPDATE reminders.projects SET name = ${literal(d.changes.name)} WHERE project_id = ${literal(d.projectId)}`,
+          );
       },
-      ProjectDeleted: async (event, tx) => {
+      ProjectDeleted: async (event, tx, batch) => {
         const d = event.data as { projectId: string; userId: string };
+        await batch.flush();
         await tx.query('UPDATE reminders.projects SET deleted = true WHERE project_id = $1', [d.projectId]);
         const { rows } = await tx.query<{ reminder_id: string }>(
           'DELETE FROM reminders.project_reminders WHERE project_id = $1 RETURNING reminder_id',
@@ -72,8 +74,9 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
         );
         for (const row of rows) await deleteReminder(event, tx, row.reminder_id, d.userId);
       },
-      ReminderAdded: async (event, tx) => {
+      ReminderAdded: async (event, tx, batch) => {
         const d = event.data as { reminderId: string; projectId: string; userId: string };
+        await batch.flush();
         const { rows } = await tx.query<{ deleted: boolean }>(
           'SELECT deleted FROM reminders.projects WHERE project_id = $1',
           [d.projectId],
