@@ -30,15 +30,19 @@ export interface Batch {
   defer(sql: string): void;
   /** Runs the writes deferred so far, now, in one round trip (nothing to do when none are). */
   flush(): Promise<void>;
-  /** A value as an SQL literal for `defer`: NULL, a number, or an escaped string (objects as JSON text). */
+  /** A value as an SQL literal for `defer` (see sqlLiteral). */
   literal(value: unknown): string;
   /** State the batch's reactions share, under a key of the handler's own; gone with the batch. */
   readonly shared: Map<unknown, unknown>;
 }
 
-/** A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form, objects as JSON). */
+/**
+ * A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form,
+ * objects as JSON text), which PostgreSQL reads as the type its place wants.
+ */
 function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
     return String(value);

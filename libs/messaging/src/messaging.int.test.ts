@@ -239,6 +239,19 @@ describe('consumer', () => {
           await batch.flush();
           const flushed = await tx.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [event.id]);
           expect(flushed.rows).toEqual([{ username: `${name}!` }]);
+          const typed = await tx.query(
+            `SELECT ${literal(2n ** 40n)}::bigint AS big, ${literal(-1.5)}::float8 AS num, ${literal(true)}::bool AS yes,
+               ${literal(undefined)}::text AS none, ${literal(new Date(0))}::timestamptz AS at,
+               ${literal({ quote: "it's", slash: '\\' })}::jsonb AS doc`,
+          );
+          expect(typed.rows[0]).toEqual({
+            big: String(2 ** 40),
+            num: -1.5,
+            yes: true,
+            none: null,
+            at: new Date(0),
+            doc: { quote: "it's", slash: '\\' },
+          });
           // Fails on the first attempt: the batch's writes and handled records roll back together.
           const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
           if (!rows[0].ready) failed += 1;
