@@ -1,4 +1,4 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { AppError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
@@ -225,13 +225,18 @@ function createExpressApp(
       .exec();
   }
 
-  const json = express.json({ limit: '100kb' });
+  // The calls the gateway passes on send the body's bytes as they came, not a re-serialisation:
+  // JSON.stringify overflows the stack on a deeply nested body that JSON.parse accepted (a 500 where
+  // identity answers the bad input with a 400).
+  const received = new WeakMap<IncomingMessage, Buffer>();
+  const json = express.json({ limit: '100kb', verify: (req, _res, body) => received.set(req, body) });
+  const bodyOf = (req: Request) => received.get(req);
 
   api.post('/register', json, async (req, res) => {
     const result = await services.call<SessionUser>('identity', {
       method: 'POST',
       path: '/register',
-      body: req.body,
+      body: bodyOf(req),
       caller: callerOf(req),
     });
     if (result.status !== 201) return sendUpstreamError(res, result);
@@ -252,7 +257,7 @@ function createExpressApp(
     const result = await services.call<SessionUser>('identity', {
       method: 'POST',
       path: '/login',
-      body: req.body,
+      body: bodyOf(req),
       caller: callerOf(req),
     });
     if (result.status === 401) await limiter.recordFailure(username, ip);
@@ -268,7 +273,7 @@ function createExpressApp(
     const result = await services.call('identity', {
       method: 'POST',
       path: '/user/change-password',
-      body: req.body,
+      body: bodyOf(req),
       caller: callerOf(req),
     });
     if (result.status !== 200) return sendUpstreamError(res, result);

@@ -49,6 +49,7 @@ export class ServiceClients {
     request: {
       method: 'GET' | 'POST' | 'PUT' | 'DELETE';
       path: string;
+      /** Sent as JSON; a Buffer is taken to be JSON text already and sent as it is. */
       body?: unknown;
       caller: Caller;
       after?: string | undefined;
@@ -63,7 +64,12 @@ export class ServiceClients {
           ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
           ...this.internalHeaders(request.caller, request.after),
         },
-        body: request.body === undefined ? null : JSON.stringify(request.body),
+        body:
+          request.body === undefined
+            ? null
+            : Buffer.isBuffer(request.body)
+              ? request.body
+              : JSON.stringify(request.body),
       })
       .catch((error: unknown) => {
         throw unavailable(service, error);

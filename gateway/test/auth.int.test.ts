@@ -145,6 +145,21 @@ describe('register', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'INVALID_JSON' });
   });
+
+  it('answers a deeply nested body with 400 on the calls the gateway passes on itself', async () => {
+    // Valid JSON that JSON.parse reads but JSON.stringify cannot write back (its stack runs out).
+    const nested = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const deep = `{"username":${nested},"password":"secret1","currentPassword":${nested},"newPassword":"secret2"}`;
+    const client = new Client(backend.url);
+    for (const path of ['/api/register', '/api/login']) {
+      const response = await client.request('POST', path, deep);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    const { client: signedIn } = await registered('deep');
+    const change = await signedIn.request('POST', '/api/user/change-password', deep);
+    expect(change.status).toBe(400);
+  });
 });
 
 describe('login and logout', () => {
