@@ -3,8 +3,19 @@ import type { Caller } from '@shiplog/service-kit';
 import type { Request } from 'express';
 // Yoga's own error factory: `graphql` ships ESM and CJS builds, and an error from the other build
 // would not be recognised (and so be masked).
-import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
+import { createGraphQLError, createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import type { ServiceClients } from './services.ts';
+
+/**
+ * A document over 1,000 tokens is refused as a syntax error (400) while it is parsed: the dashboard's
+ * query has about 80, and one nested a few thousand deep ran the parser out of stack (a 500). The
+ * parse function wrapped is yoga's own (see the note on createGraphQLError above).
+ */
+const tokenLimit: Plugin = {
+  onParse({ parseFn, setParseFn }) {
+    setParseFn((source, parseOptions) => parseFn(source, { ...parseOptions, maxTokens: 1000 }));
+  },
+};
 
 /**
  * `/api/graphql`: the dashboard's data in one round trip. The gateway fans out to the services in
@@ -183,5 +194,6 @@ export function createGraphql(options: {
     landingPage: false,
     maskedErrors: true,
     context: ({ req }) => ({ req, caller: options.callerOf(req), after: options.positionsOf(req) }),
+    plugins: [tokenLimit],
   });
 }

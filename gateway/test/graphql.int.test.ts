@@ -81,6 +81,10 @@ describe('dashboard GraphQL query', () => {
     expect(
       (await client.post('/api/graphql', 'not json', { ...modern, 'content-type': 'application/json' })).status,
     ).toBe(400);
+    // Nested thousands deep: refused by its size, not a stack overflow's 500.
+    const deep = await client.post('/api/graphql', { query: `${'{ a '.repeat(3000)}${'}'.repeat(3000)}` }, modern);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0].message).toMatch(/^Syntax Error: Document contains more th.. 1000 tokens/);
   });
 });
 
