@@ -95,12 +95,12 @@ function createExpressApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.TRUST_PROXY) app.set('trust proxy', parseTrustProxy(config.TRUST_PROXY));
-  const limiter = new LoginLimiter(
-    redis,
-    `${config.BUS_NAMESPACE}:`,
-    config.LOGIN_MAX_FAILURES,
-    config.LOGIN_WINDOW_SECONDS,
-  );
+  const limiter = new LoginLimiter(redis, {
+    prefix: `${config.BUS_NAMESPACE}:`,
+    secret: secrets.session,
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowSeconds: config.LOGIN_WINDOW_SECONDS,
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,4 +1,6 @@
 import { parsePositions, signInternalToken } from '@shiplog/service-kit';
+import { redisUrl } from '@shiplog/testing';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -243,6 +245,19 @@ describe('login rate limit', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Redis holds the counts under keyed hashes: neither the name nor the address appears.
+    const redis = createClient({ url: redisUrl });
+    await redis.connect();
+    try {
+      const keys = await redis.keys(`${backend.busNamespace}:login-fail*`);
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      for (const key of keys) {
+        expect(key.toLowerCase()).not.toContain(username.toLowerCase());
+        expect(key).not.toContain('203.0.113.7');
+      }
+    } finally {
+      await redis.quit();
+    }
     // The owner, from another address, still signs in.
     expect(
       (await new Client(backend.url).post('/api/login', { username, password: 'secret1' }, from('198.51.100.9')))
