@@ -18,6 +18,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
 } from './index.ts';
@@ -68,7 +69,8 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  /** `transaction` does not apply: EventStoreDB reads and appends never join a PostgreSQL transaction. */
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
       const read = this.#client.readStream(this.#prefix + streamId, {

@@ -41,6 +41,12 @@ export interface ReadAllOptions {
   limit?: number;
 }
 
+export interface ReadStreamOptions {
+  fromRevision?: number;
+  /** Adapter-specific (a `pg.PoolClient` for PostgreSQL); adapters without transactions ignore it. */
+  transaction?: unknown;
+}
+
 export interface SubscribeOptions {
   after?: Position;
   signal?: AbortSignal;
@@ -53,8 +59,12 @@ export interface EventStore {
    * no-op that answers the original result (idempotent retry).
    */
   append(streamId: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult>;
-  /** The stream's events from `fromRevision` (default 0); empty when the stream does not exist. */
-  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events from `fromRevision` (default 0); empty when the stream does not exist.
+   * `transaction`: read in a caller's open transaction, as `AppendOptions.transaction` appends in it
+   * (a command deciding inside one then never waits on its pool for a second connection).
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** One page of this store's events in global order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Every event after `after`, in global order, then live ones as they commit; ends when `signal` aborts. */

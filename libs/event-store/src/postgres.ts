@@ -7,6 +7,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
 } from './index.ts';
@@ -219,8 +220,9 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
-    const result = await this.#pool.query(
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const client = (options.transaction as pg.PoolClient | undefined) ?? this.#pool;
+    const result = await client.query(
       `SELECT ${columns} FROM ${this.#schema}.events
        WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY stream_revision`,
       [streamId, options.fromRevision ?? 0],

@@ -71,8 +71,9 @@ export async function loadAggregate<State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,
+  transaction?: unknown,
 ): Promise<{ state: State; revision: number | null }> {
-  const recorded = await store.readStream(streamId);
+  const recorded = await store.readStream(streamId, transaction === undefined ? {} : { transaction });
   const state = toDomainEvents<Event>(recorded).reduce(decider.evolve, decider.initialState());
   return { state, revision: recorded.length > 0 ? recorded.at(-1)!.revision : null };
 }
@@ -87,7 +88,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandResult<State, Event>> {
   const { state, revision } = context.newStream
     ? { state: decider.initialState(), revision: null }
-    : await loadAggregate(store, streamId, decider);
+    : await loadAggregate(store, streamId, decider, context.transaction);
   const events = decider.decide(command, state, context.now ?? new Date());
   if (events.length === 0) return { state, events, appended: null, position: null };
   const expectedRevision: ExpectedRevision = revision ?? 'no_stream';

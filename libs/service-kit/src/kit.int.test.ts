@@ -211,4 +211,26 @@ describe('handleCommand', () => {
     ).rejects.toMatchObject({ status: 409, code: 'CONCURRENCY_CONFLICT' });
     expect(await store.readStream(stream)).toHaveLength(2);
   });
+
+  it('decides inside a caller’s transaction on that one connection, seeing its own appends', async () => {
+    // A pool of one: a second connection would never come.
+    const single = new pg.Pool({ connectionString: db.url, max: 1 });
+    const store = new PostgresEventStore(single, 'commands');
+    await store.migrate();
+    const stream = `counter-${newId()}`;
+    const tx = await single.connect();
+    try {
+      await tx.query('BEGIN');
+      await store.lockForAppend(tx);
+      const context = { userId: null, correlationId: 'c2', transaction: tx };
+      expect((await handleCommand(store, stream, counter, { notes: 'one' }, context)).state).toBe(1);
+      // The second command reads the first one's uncommitted append, so it expects revision 0.
+      expect((await handleCommand(store, stream, counter, { notes: 'two' }, context)).state).toBe(2);
+      await tx.query('COMMIT');
+    } finally {
+      tx.release();
+    }
+    expect(await store.readStream(stream)).toHaveLength(2);
+    await single.end();
+  });
 });

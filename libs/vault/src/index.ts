@@ -1,6 +1,13 @@
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
-import type { AppendOptions, AppendResult, EventStore, EventToAppend, RecordedEvent } from '@shiplog/event-store';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ReadStreamOptions,
+  RecordedEvent,
+} from '@shiplog/event-store';
 import { dataSubjectOf } from '@shiplog/events';
 import type pg from 'pg';
 
@@ -251,9 +258,11 @@ export class SealedEventStore implements EventStore {
     return this.inner.append(streamId, await this.vault.seal(events), options);
   }
 
-  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const recorded = await this.inner.readStream(streamId, options);
-    const opened = await this.vault.open(recorded);
+    // In the caller's transaction, a key that is not cached is read there too.
+    const client = options?.transaction as Queryable | undefined;
+    const opened = await this.vault.open(recorded, client ? { client } : {});
     return opened.map((event, index) => event ?? { ...recorded[index]!, data: SHREDDED });
   }
 

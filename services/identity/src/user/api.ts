@@ -126,14 +126,17 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       throw new ForbiddenError('The administrator account cannot be deleted', 'ADMIN_ACCOUNT');
     }
     const result = await inAppendTransaction(context, async (tx) => {
-      await context.vault.forget(user.id, tx);
-      return handleCommand(
+      // Decided from the account as it stands (read in this transaction), then its key is destroyed
+      // in the same commit. UserDeleted itself holds ids only, so it is not sealed.
+      const deleted = await handleCommand(
         store,
         userStream(user.id),
         userDecider,
         { type: 'DeleteUser', deletedBy },
         { ...commandContext(req), transaction: tx },
       );
+      await context.vault.forget(user.id, tx);
+      return deleted;
     });
     await store.deleteStream(usernameStream(user.username)).catch((error: unknown) => {
       context.logger.warn({ err: error, userId: user.id }, 'username claim stream not removed; it stays shredded');
