@@ -57,8 +57,8 @@ export const serviceEnv = processEnv.extend({
   /**
    * Connections each service process keeps to PostgreSQL. Five services at 20 took all of a default
    * server's 100; and on two cores, 10 concurrent queries per service ran the same reads with less
-   * database CPU than 20 did. At least 5: the relay's listener holds one, and a consumer's batch may
-   * need a second while it holds its own.
+   * database CPU than 20 did. At least 5: the relay's listener holds one for good, and each consumer
+   * holds one through its batch (a command inside a batch runs on that connection: handleCommand).
    */
   DATABASE_POOL_MAX: z.coerce.number().int().min(5).max(200).default(10),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
