@@ -5,7 +5,7 @@ import { deterministicId } from './command.ts';
 import { checkServiceEnv, loadConfig, serviceEnv } from './config.ts';
 import { parsePositions } from './http.ts';
 import { signInternalToken, verifyInternalToken } from './internal-token.ts';
-import { parseInput } from './validation.ts';
+import { parseInput, UNSTORABLE_TEXT_MESSAGE } from './validation.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';
 const caller = { userId: 'u1', username: 'ada', isAdmin: false };
@@ -76,6 +76,29 @@ describe('parseInput', () => {
       fieldErrors: { name: ['Project name is required'], 'tags.0': [expect.any(String)] },
     });
     expect(parseInput(schema, { name: 'x', tags: [] })).toEqual({ name: 'x', tags: [] });
+  });
+
+  it('refuses text PostgreSQL cannot store, wherever it sits, and keeps everything else', () => {
+    const schema = z.object({
+      name: z.string(),
+      links: z.record(z.string(), z.string()).optional(),
+      tags: z.array(z.string()).optional(),
+    });
+    const refused = (input: unknown) => {
+      try {
+        parseInput(schema, input);
+      } catch (error) {
+        return (error as ValidationError).fieldErrors;
+      }
+      return undefined;
+    };
+    expect(refused({ name: 'a\u0000b' })).toEqual({ name: [UNSTORABLE_TEXT_MESSAGE] });
+    expect(refused({ name: 'ok', tags: ['fine', '\ud800'] })).toEqual({ 'tags.1': [UNSTORABLE_TEXT_MESSAGE] });
+    expect(refused({ name: 'ok', links: { 'x\udfff': 'https://example.com' } })).toEqual({
+      links: [UNSTORABLE_TEXT_MESSAGE],
+    });
+    // Whole surrogate pairs (emoji) and other control characters are ordinary text.
+    expect(parseInput(schema, { name: 'Ship it 🚀\t\u0001' })).toEqual({ name: 'Ship it 🚀\t\u0001' });
   });
 });
 

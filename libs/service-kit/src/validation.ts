@@ -7,7 +7,12 @@ import type { z } from 'zod';
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
+  if (result.success) {
+    const unstorable: FieldErrors = {};
+    findUnstorable(result.data, [], unstorable);
+    if (Object.keys(unstorable).length > 0) throw new ValidationError(unstorable);
+    return result.data;
+  }
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = issue.path.length > 0 ? issue.path.join('.') : 'body';
@@ -16,4 +21,25 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
     fieldErrors[key] = list;
   }
   throw new ValidationError(fieldErrors);
+}
+
+export const UNSTORABLE_TEXT_MESSAGE = 'Contains characters that cannot be stored';
+
+/**
+ * Text PostgreSQL cannot hold: a NUL character, or half of a surrogate pair (neither fits a text
+ * column or a jsonb value). Refused here, at the door: sealed inside an event, such a string would
+ * pass the event store and then stop every projection that writes it, for every user, on each retry.
+ */
+function findUnstorable(value: unknown, path: string[], out: FieldErrors): void {
+  const bad = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+  if (typeof value === 'string') {
+    if (bad(value)) out[path.length > 0 ? path.join('.') : 'body'] = [UNSTORABLE_TEXT_MESSAGE];
+  } else if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) findUnstorable(item, [...path, String(index)], out);
+  } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (bad(key)) out[path.length > 0 ? path.join('.') : 'body'] = [UNSTORABLE_TEXT_MESSAGE];
+      findUnstorable(item, [...path, key], out);
+    }
+  }
 }
