@@ -155,13 +155,42 @@ async function react(
   if (toHandle.length === 0) return [];
   const opened = (
     options.open ? await options.open.open(toHandle, tx, prefetch ? all.at(-1)!.rows : undefined) : toHandle
-  ).filter((e) => e !== null);
+  )
+    .filter((e) => e !== null)
+    .map((event) => (unstorable(event.data) ? { ...event, data: storable(event.data) } : event));
   const { batch, deferred } = batchOf(tx, opened);
   for (const event of opened) {
     const handle = () => handlers[event.type]!(event, tx, batch);
     await (options.around ? options.around(event, consumer, handle) : handle());
   }
   return deferred;
+}
+
+/** Text PostgreSQL cannot store: a NUL character, or half of a surrogate pair. */
+const badText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+
+/** Whether an event's data holds such text anywhere (keys included). */
+function unstorable(value: unknown): boolean {
+  if (typeof value === 'string') return badText(value);
+  if (Array.isArray(value)) return value.some(unstorable);
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) if (badText(key) || unstorable(item)) return true;
+  }
+  return false;
+}
+
+/**
+ * The data with such text made storable: NUL characters dropped, half surrogate pairs replaced
+ * (U+FFFD). Services refuse it at their door (parseInput); this keeps an event stored before that
+ * from stopping a projector for good, retried forever while every later event waits.
+ */
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return badText(value) ? value.replaceAll('\u0000', '').toWellFormed() : value;
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)]));
+  }
+  return value;
 }
 
 /**

@@ -287,6 +287,27 @@ describe('consumer', () => {
     await consumer.stop();
   });
 
+  it('makes text PostgreSQL cannot store storable, so an old event cannot stop the consumer', async () => {
+    const appended = registered('plain');
+    const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+    const stored = toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === appended.id)!, 'identity');
+    // As an event sealed before the services refused such text would arrive, once opened.
+    await publishCopy({ ...stored, data: { ...(stored.data as object), username: 'nul\u0000 and half \ud800' } });
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-unstorable',
+      sources: ['identity'],
+      handlers: { UserRegistered: greet },
+      logger,
+    });
+    expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
+    const { rows } = await pool.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [appended.id]);
+    expect(rows).toEqual([{ username: 'nul and half \ufffd' }]);
+    await consumer.stop();
+  });
+
   it('waits for a position it has not reached yet, and gives up after the timeout', async () => {
     const consumer = await startConsumer({
       bus,
