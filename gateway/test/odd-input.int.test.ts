@@ -51,6 +51,8 @@ const bodies = [
   `{"username":${nested},"password":"secret1"}`,
   `{"currentPassword":${nested},"newPassword":"secret2"}`,
   `{"query":"${'{ a '.repeat(3000)}${'}'.repeat(3000)}"}`,
+  // Dates a timestamp column cannot hold.
+  '{"title":"Odd date","dueDate":"-010000-01-01T00:00:00.000Z","projectId":"PROJECT_ID","message":"Odd date","expiresAt":"-010000-01-01T00:00:00.000Z"}',
   // Text PostgreSQL cannot hold (a NUL, half a surrogate pair) in every text field a call may take.
   ...['\\u0000', '\\ud800'].map(
     (bad) =>
@@ -137,6 +139,7 @@ describe('odd input', () => {
       dueDate: new Date(Date.now() + 86_400_000).toISOString(),
     });
     expect(reminder.status).toBe(201);
+    expect((await user.get('/api/reminders')).body.map((r: { id: string }) => r.id)).toContain(reminder.body.id);
     const posted = await admin.post('/api/admin/comments', { message: 'After the odd input' });
     expect(posted.status).toBe(201);
     expect((await admin.get('/api/admin/comments')).body.map((c: { message: string }) => c.message)).toContain(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeSocialLink } from './projects.ts';
+import { isStorableDate } from './reminders.ts';
 
 /** Profile, account and settings input (spec/account.md §3, §5), shared by the web and identity. */
 export const projectVisibilities = ['public', 'private'] as const;
@@ -108,7 +109,10 @@ export const adminCommentSchema = z.object({
     .enum(commentPriorities, { error: 'Priority must be normal, high or urgent' })
     .optional()
     .default('normal'),
-  expiresAt: z.coerce.date({ error: 'expiresAt must be a date' }).nullish(),
+  expiresAt: z.coerce
+    .date({ error: 'expiresAt must be a date' })
+    .refine(isStorableDate, 'expiresAt must be between the years 1 and 9999')
+    .nullish(),
 });
 
 /** Contact Admin (spec/core.md §5): both non-blank. */

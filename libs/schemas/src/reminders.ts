@@ -51,10 +51,21 @@ const description = z
   .max(2000, 'Description must be at most 2000 characters')
   .nullable()
   .transform((v) => (v === null || v.trim() === '' ? null : v));
+/**
+ * Years 1 to 9999: what people mean by a date, and what PostgreSQL can store. `z.coerce.date` takes
+ * any year a JavaScript Date holds (back to 271,821 BC), which a timestamp column refuses.
+ */
+export const isStorableDate = (date: Date): boolean => {
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+};
+
 /** A date or date-time; missing, empty or unreadable is 'Due date is required'. */
 const dueDate = z.preprocess(
   (value) => (value === null || value === '' ? undefined : value),
-  z.coerce.date({ error: 'Due date is required' }),
+  z.coerce
+    .date({ error: 'Due date is required' })
+    .refine(isStorableDate, 'Due date must be between the years 1 and 9999'),
 );
 const times = z
   .array(z.enum(reminderTimes, { error: `Reminder times must be among ${reminderTimes.join(', ')}` }), {
