@@ -184,6 +184,8 @@ describe('reminders', () => {
       );
       const brief = await project(ada, 'Brief');
       expect((await ada.request('DELETE', `/api/projects/${brief.id}`)).status).toBe(204);
+      // Time for the relay to publish the deletion and the consumer to queue it behind the creation.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       await held.query('COMMIT');
       // Decided once the consumer has handled the deletion (the write waits for it).
       expect(
