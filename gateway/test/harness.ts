@@ -2,10 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { identityService } from '@shiplog/identity';
+import { lockConsumer } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import { type RunningService, startService } from '@shiplog/service-kit';
-import { createTestBusNamespace, createTestDatabase, natsUrl, redisUrl } from '@shiplog/testing';
+import {
+  cookiesFrom,
+  createTestBusNamespace,
+  createTestDatabase,
+  natsUrl,
+  redisUrl,
+  waitUntil,
+} from '@shiplog/testing';
+import pg from 'pg';
 import { type RunningGateway, startGateway } from '../src/server.ts';
 
 /**
@@ -71,6 +80,41 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       replicas.push(replica);
       return replica.url;
     },
+    /**
+     * Holds a consumer at its batch lock, as a rebuild does, so its read model lags on purpose until
+     * `release` (idempotent: call it again in a `finally`). `untilWaiting` resolves once the
+     * consumer's next batch waits on the lock.
+     */
+    async holdConsumer(schema: string, consumer: string) {
+      // Two connections: the held transaction, and one to watch from (pg_stat_activity is read once
+      // per transaction, so the held one would never see the consumer arrive).
+      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      const held = await pool.connect();
+      await held.query('BEGIN');
+      await lockConsumer(held, schema, consumer);
+      let released = false;
+      return {
+        untilWaiting: () =>
+          waitUntil(
+            async () =>
+              (
+                await pool.query(
+                  "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
+                  [`consumer:${schema}.${consumer}`],
+                )
+              ).rows.length > 0,
+            5000,
+            `${consumer} to wait on its lock`,
+          ),
+        async release() {
+          if (released) return;
+          released = true;
+          await held.query('COMMIT');
+          held.release();
+          await pool.end();
+        },
+      };
+    },
     identity,
     billing,
     projects,
@@ -92,42 +136,17 @@ export type Backend = Awaited<ReturnType<typeof startBackend>>;
 
 /** A browser-like client: keeps its cookies (the session's and the positions'), sends our own Origin unless told otherwise. */
 export class Client {
-  readonly #jar = new Map<string, string>();
+  /** Every cookie held, as a `Cookie` header (see `cookiesFrom`); undefined when none. */
+  cookie: string | undefined;
   readonly baseUrl: string;
 
   constructor(baseUrl: string) {
     this.baseUrl = baseUrl;
   }
 
-  /** Every cookie held, as a `Cookie` header; undefined when none. */
-  get cookie(): string | undefined {
-    return this.#jar.size === 0 ? undefined : [...this.#jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  set cookie(header: string | undefined) {
-    this.#jar.clear();
-    for (const pair of header?.split('; ') ?? []) {
-      const at = pair.indexOf('=');
-      if (at > 0) this.#jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  }
-
   /** The session cookie alone, `shiplog.sid=…`. */
   get sessionCookie(): string | undefined {
-    const value = this.#jar.get('shiplog.sid');
-    return value === undefined ? undefined : `shiplog.sid=${value}`;
-  }
-
-  #keep(setCookies: string[]) {
-    for (const setCookie of setCookies) {
-      const [pair, ...attributes] = setCookie.split(';');
-      const at = pair!.indexOf('=');
-      const name = pair!.slice(0, at);
-      const value = pair!.slice(at + 1);
-      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a));
-      if (value === '' || expired) this.#jar.delete(name);
-      else this.#jar.set(name, value);
-    }
+    return this.cookie?.split('; ').find((pair) => pair.startsWith('shiplog.sid='));
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -142,7 +161,7 @@ export class Client {
       redirect: 'manual',
     });
     const setCookie = response.headers.get('set-cookie');
-    this.#keep(response.headers.getSetCookie());
+    this.cookie = cookiesFrom(response, this.cookie) || undefined;
     const text = await response.text();
     let json: unknown = null;
     try {

@@ -1,7 +1,5 @@
-import { lockConsumer } from '@shiplog/messaging';
 import { signInternalToken } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -75,12 +73,9 @@ describe('projects', () => {
   });
 
   it('lists a project just created even while the list projection lags (read-your-writes)', async () => {
-    const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 1 });
-    const held = await pool.connect();
+    // Hold the project list's projector (its batch lock) so the new row cannot appear on its own.
+    const held = await backend.holdConsumer('projects', 'projects-project-list');
     try {
-      // Hold the project list's projector (its batch lock) so the new row cannot appear on its own.
-      await held.query('BEGIN');
-      await lockConsumer(held, 'projects', 'projects-project-list');
       const before = (await ada.client.get('/api/projects')).body.length;
       const project = await createProject(ada.client, { name: 'Lagging list' });
       // The session cookie alone carries no positions: that read does not wait, and misses it.
@@ -88,13 +83,12 @@ describe('projects', () => {
       expect(unaware.body).toHaveLength(before);
       const read = ada.client.get('/api/projects');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await held.query('COMMIT');
+      await held.release();
       const list = await read;
       expect(list.status).toBe(200);
       expect(list.body[0].id).toBe(project.id);
     } finally {
-      held.release();
-      await pool.end();
+      await held.release();
     }
   });
 

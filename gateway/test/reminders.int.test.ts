@@ -1,6 +1,4 @@
-import { lockConsumer } from '@shiplog/messaging';
 import { waitUntil } from '@shiplog/testing';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -164,36 +162,23 @@ describe('reminders', () => {
   });
 
   it('keeps a project deleted when its creation and deletion reach the reminders in one batch', async () => {
-    const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 2 });
-    const held = await pool.connect();
+    // Hold the reminders' projects consumer at the lock of a batch of its own, so that the next
+    // project's creation and deletion queue up behind it and are handled together.
+    const held = await backend.holdConsumer('reminders', 'reminders-projects');
     try {
-      // Hold the reminders' projects consumer at the lock of a batch of its own, so that the next
-      // project's creation and deletion queue up behind it and are handled together.
-      await held.query('BEGIN');
-      await lockConsumer(held, 'reminders', 'reminders-projects');
       await project(ada, 'Blocker');
-      await waitUntil(
-        async () =>
-          (
-            await pool.query(
-              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%reminders.reminders-projects%'",
-            )
-          ).rows.length > 0,
-        5000,
-        'the consumer to wait on its lock',
-      );
+      await held.untilWaiting();
       const brief = await project(ada, 'Brief');
       expect((await ada.request('DELETE', `/api/projects/${brief.id}`)).status).toBe(204);
       // Time for the relay to publish the deletion and the consumer to queue it behind the creation.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      await held.query('COMMIT');
+      await held.release();
       // Decided once the consumer has handled the deletion (the write waits for it).
       expect(
         (await ada.post('/api/reminders', { projectId: brief.id, title: 'Too late', dueDate: due(1) })).status,
       ).toBe(404);
     } finally {
-      held.release();
-      await pool.end();
+      await held.release();
     }
   });
 });

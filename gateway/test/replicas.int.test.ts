@@ -1,25 +1,20 @@
 /**
  * Two gateway replicas over one Redis, as behind a load balancer (deploy/k8s runs two): a write on one
  * and a read on the other. Read-your-writes must hold across them (the positions travel with the
- * client, gateway/src/positions.ts), and a session ended on one must stop working on the other at once
- * although the read path keeps sessions in memory (Redis-assisted client-side caching).
+ * client, gateway/src/positions.ts), and a session ended on one must stop working on the other within
+ * moments although the read path keeps sessions in memory (Redis-assisted client-side caching).
  */
-import { lockConsumer } from '@shiplog/messaging';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 let replicaUrl: string;
-let pool: pg.Pool;
 
 beforeAll(async () => {
   backend = await startBackend();
   replicaUrl = await backend.startReplica();
-  pool = new pg.Pool({ connectionString: backend.databaseUrl, max: 2 });
 });
 afterAll(async () => {
-  await pool?.end();
   await backend?.stop();
 });
 
@@ -37,9 +32,7 @@ describe('two gateway replicas', () => {
   it('a read on one replica includes a write just made on the other, even while the projector lags', async () => {
     const { a, b } = await signedInOnBoth('ryw');
     // Hold the timeline projector (its batch lock) so the new row cannot appear on its own.
-    const held = await pool.connect();
-    await held.query('BEGIN');
-    await lockConsumer(held, 'activity', 'activity-timeline');
+    const held = await backend.holdConsumer('activity', 'activity-timeline');
     try {
       const created = await a.post('/api/projects', { name: 'Across replicas' });
       expect(created.status).toBe(201);
@@ -51,15 +44,14 @@ describe('two gateway replicas', () => {
       // With them, replica B's read waits for the projector, which is let go a moment later.
       const read = b.get('/api/activities');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await held.query('COMMIT');
+      await held.release();
       const answered = await read;
       expect(answered.status).toBe(200);
       expect(answered.body.map((row: { details: string }) => row.details)).toEqual([
         'Created project: Across replicas',
       ]);
     } finally {
-      await held.query('ROLLBACK').catch(() => undefined);
-      held.release();
+      await held.release();
     }
   });
 

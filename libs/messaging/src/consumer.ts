@@ -166,8 +166,9 @@ async function react(
   return deferred;
 }
 
-/** Text PostgreSQL cannot store: a NUL character, or half of a surrogate pair. */
-const badText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+/** Whether PostgreSQL can store the text: no NUL character, no half of a surrogate pair. */
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
+const badText = (text: string) => !isStorableText(text);
 
 /** Whether an event's data holds such text anywhere (keys included). */
 function unstorable(value: unknown): boolean {

@@ -1,4 +1,5 @@
 import { type FieldErrors, ValidationError } from '@shiplog/errors';
+import { isStorableText } from '@shiplog/messaging';
 import type { z } from 'zod';
 
 /**
@@ -31,7 +32,7 @@ export const UNSTORABLE_TEXT_MESSAGE = 'Contains characters that cannot be store
  * pass the event store and then stop every projection that writes it, for every user, on each retry.
  */
 function findUnstorable(value: unknown, path: string[], out: FieldErrors): void {
-  const bad = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+  const bad = (text: string) => !isStorableText(text);
   if (typeof value === 'string') {
     if (bad(value)) out[path.length > 0 ? path.join('.') : 'body'] = [UNSTORABLE_TEXT_MESSAGE];
   } else if (Array.isArray(value)) {
