@@ -1,3 +1,4 @@
+import { newId } from '@shiplog/events';
 import { isSealed } from '@shiplog/vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +138,13 @@ describe('account deletion', () => {
     // Every read model has caught up with Ada's traces before she goes.
     expect((await ada.client.get('/api/activities?limit=50')).body.length).toBeGreaterThan(4);
     expect((await ada.client.get('/api/reminders')).body).toHaveLength(1);
+    // An event of hers that a consumer parked (it kept failing) keeps its data sealed, but its error
+    // may quote what she wrote.
+    await pool.query(
+      `INSERT INTO activity.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
+       VALUES ('activity-timeline', $1, 'ProjectCreated', 'projects', '1/1', $2, '{}', $3)`,
+      [newId(), ada.id, `error: value too long for "Launchpad ${marker}"`],
+    );
     const before = [...(await everyRow()).values()].flat();
     expect(before.some((row) => row.includes(ada.id))).toBe(true);
     expect(before.some((row) => row.includes(ada.username))).toBe(true);

@@ -107,6 +107,11 @@ export interface ConsumerOptions {
   /** Fault injection for tests: runs after the commit, before the ack. */
   beforeAck?: (event: BusEvent) => Promise<void> | void;
   ackWaitMs?: number;
+  /**
+   * Failed attempts with a lasting error (see isLastingFailure) before a batch is split into single
+   * events, and before a single event that still fails is parked. Default 3.
+   */
+  attemptsBeforeParking?: number;
 }
 
 export interface Consumer {
@@ -195,6 +200,48 @@ function storable(value: unknown): unknown {
 }
 
 /**
+ * Whether a reaction's failure will repeat however often it is retried: an error in the event's data
+ * or in the code that handles it (a PostgreSQL error of any class but those below, a TypeError, a
+ * failed check), as against trouble reaching or sharing PostgreSQL, which passes: a connection error
+ * or a system one (ECONNRESET), and the SQLSTATE classes 08 (connection), 40 (serialization failure,
+ * deadlock), 53 (insufficient resources), 55 (lock not available), 57 (operator intervention: a
+ * shutdown, a cancelled statement), 58 (system error) and XX (internal error).
+ */
+export function isLastingFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|53|55|57|58|XX)/.test(code);
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return false;
+  // pg's own errors for a lost or unobtainable connection carry no code.
+  const message = error instanceof Error ? error.message : String(error);
+  return !/connection|connect|terminated|timeout|not queryable|pool/i.test(message);
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The statement recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
+function parkStatement(tx: pg.ClientBase, schema: string, consumer: string, event: BusEvent, failure: unknown): string {
+  const literal = (value: unknown) => sqlLiteral(tx, value);
+  const userId = event.metadata?.userId;
+  const error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+  return `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES (${literal(consumer)}, ${literal(event.id)})
+      ON CONFLICT DO NOTHING;
+    INSERT INTO ${schema}.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
+      VALUES (${[
+        consumer,
+        event.id,
+        event.type,
+        event.source,
+        event.position,
+        typeof userId === 'string' && uuidPattern.test(userId) ? userId : null,
+        JSON.stringify(event),
+        storable(error.slice(0, 2000)),
+      ]
+        .map(literal)
+        .join(', ')})
+      ON CONFLICT (consumer, event_id) DO UPDATE SET error = EXCLUDED.error, parked_at = now()`;
+}
+
+/**
  * A consumer's batch transactions hold this lock: a rebuild of its projection, or an erasure that must
  * not race a batch still writing, takes it to run between batches.
  */
@@ -223,7 +270,20 @@ export async function migrateConsumerTables(pool: pg.Pool, schema: string): Prom
         commit_position numeric(20) NOT NULL,
         prepare_position bigint NOT NULL,
         PRIMARY KEY (consumer, source)
-      );`);
+      );
+      CREATE TABLE IF NOT EXISTS ${schema}.parked_events (
+        consumer text NOT NULL,
+        event_id uuid NOT NULL,
+        event_type text NOT NULL,
+        source text NOT NULL,
+        position text NOT NULL,
+        user_id uuid,
+        event json NOT NULL,
+        error text NOT NULL,
+        parked_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (consumer, event_id)
+      );
+      CREATE INDEX IF NOT EXISTS parked_events_user ON ${schema}.parked_events (user_id);`);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -273,52 +333,91 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     if (!known || comparePositions(position, known) > 0) seen.set(source, position);
   };
 
-  /** One transaction for a batch, in stream order: handled records, each fresh event's reaction, positions. */
-  const handleBatch = async (batch: { message: JsMsg; event: BusEvent }[]): Promise<boolean> => {
-    const client = await pool.connect();
+  const attempts = options.attemptsBeforeParking ?? 3;
+  type Item = { message: JsMsg; event: BusEvent };
+  const opening = (client: pg.ClientBase) =>
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}));`;
+  /** The positions the events reach, recorded, then the commit. */
+  const closing = (client: pg.ClientBase, latest: Map<string, Position>) => {
+    const rows = [...latest].map(
+      ([source, p]) => `(${client.escapeLiteral(name)}, ${client.escapeLiteral(source)}, ${p.commit}, ${p.prepare})`,
+    );
+    return `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+       VALUES ${rows.join(', ')}
+       ON CONFLICT (consumer, source) DO UPDATE
+         SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
+         WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
+             < (EXCLUDED.commit_position, EXCLUDED.prepare_position);
+       COMMIT`;
+  };
+
+  /**
+   * One transaction for a batch, in stream order: handled records, each fresh event's reaction,
+   * positions. Answers the failure, rolled back, or undefined once committed.
+   */
+  const handleBatch = async (batch: Item[]): Promise<{ error: unknown } | undefined> => {
+    let client: pg.PoolClient | undefined;
     try {
+      client = await pool.connect();
       // The batch's first round trip: begin; this consumer's lock, which serialises with a rebuild of
       // its projection (see rebuildProjection) and with an erasure; `beforeHandling`; the handled
       // records and the opener's prefetch (see react). Simple-protocol statements carry escaped literals.
-      const opening = `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${client.escapeLiteral(lockName(schema, name))}));${
-        options.beforeHandling ? ` ${options.beforeHandling};` : ''
-      }\n`;
+      const first = `${opening(client)}${options.beforeHandling ? ` ${options.beforeHandling};` : ''}\n`;
       const latest = new Map<string, Position>();
       for (const { event } of batch) latest.set(event.source, busEventPosition(event));
-      const rows = [...latest].map(
-        ([source, p]) => `(${client.escapeLiteral(name)}, ${client.escapeLiteral(source)}, ${p.commit}, ${p.prepare})`,
-      );
       // The last round trip: the reactions' deferred writes, the positions reached, and the commit.
-      const closing = `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
-         VALUES ${rows.join(', ')}
-         ON CONFLICT (consumer, source) DO UPDATE
-           SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
-           WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
-               < (EXCLUDED.commit_position, EXCLUDED.prepare_position);
-         COMMIT`;
+      const last = closing(client, latest);
       if (batch.some((b) => handlers[b.event.type])) {
         const deferred = await react(
           client,
           { schema, consumer: name, handlers, open: options.open, around: options.around },
           batch.map((b) => b.event),
-          opening,
+          first,
         );
-        await client.query([...deferred, closing].join(';\n'));
+        await client.query([...deferred, last].join(';\n'));
       } else {
         // Nothing to react to (another service's events on a shared subject): one round trip.
-        await client.query(`${opening}${closing}`);
+        await client.query(`${first}${last}`);
       }
       for (const [source, position] of latest) remember(source, position);
-      return true;
+      return undefined;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client?.query('ROLLBACK').catch(() => undefined);
       logger.error(
         { err: error, consumer: name, events: batch.map((b) => `${b.event.type} ${b.event.id}`) },
         'event handler failed; will retry',
       );
+      return { error };
+    } finally {
+      client?.release();
+    }
+  };
+
+  /**
+   * Sets aside an event whose reaction keeps failing for a lasting reason, so that the events behind
+   * it, every user's, go on: recorded as handled and in `parked_events` (as carried, personal data
+   * still sealed, with the error), its position passed, in one transaction. Answers whether it was.
+   */
+  const park = async ({ event }: Item, failure: unknown): Promise<boolean> => {
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      const position = busEventPosition(event);
+      await client.query(
+        `${opening(client)}\n${parkStatement(client, schema, name, event, failure)};\n${closing(client, new Map([[event.source, position]]))}`,
+      );
+      remember(event.source, position);
+      logger.error(
+        { err: failure, consumer: name, event: `${event.type} ${event.id}`, source: event.source },
+        `event parked in ${schema}.parked_events: its reaction failed ${attempts} times on its own; later events go on`,
+      );
+      return true;
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(() => undefined);
+      logger.error({ err: error, consumer: name, event: event.id }, 'could not park an event; will retry');
       return false;
     } finally {
-      client.release();
+      client?.release();
     }
   };
 
@@ -336,12 +435,44 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     });
 
   /**
-   * Messages stream into a local queue; whatever is queued is handled as one batch. A failed batch is
-   * retried in place, with a growing pause, until it succeeds: nothing behind it is handled first, so
-   * order is kept. Its messages (and those queued behind) stay unacknowledged and are marked in
-   * progress, so JetStream does not hand them out again meanwhile. (Not nak-and-restart: a pull
-   * request already sent cannot be withdrawn, and redeliveries the server sends to a closed pull are
-   * lost until their ack wait runs out.)
+   * Commits `batch` and acks it. A failed attempt is retried in place, with a growing pause, its
+   * messages and those `behind` it marked in progress. When the failure is a lasting one (see
+   * isLastingFailure) `attempts` times running, a batch is split into its events, each settled on its
+   * own, and a single event is parked. Answers false if the consumer stopped first.
+   */
+  const settle = async (batch: Item[], behind: () => JsMsg[]): Promise<boolean> => {
+    for (let failures = 1, lasting = 0; ; failures++) {
+      const failure = await handleBatch(batch);
+      if (!failure) break;
+      lasting = isLastingFailure(failure.error) ? lasting + 1 : 0;
+      if (lasting >= attempts) {
+        if (batch.length > 1) {
+          for (const [i, item] of batch.entries()) {
+            const rest = batch.slice(i + 1).map((b) => b.message);
+            if (!(await settle([item], () => [...rest, ...behind()]))) return false;
+          }
+          return true;
+        }
+        if (await park(batch[0]!, failure.error)) break;
+      }
+      if (stopped) return false;
+      for (const message of [...batch.map((b) => b.message), ...behind()]) message.working();
+      await pause(Math.min(ackWaitMs / 2, 100 * 2 ** Math.min(failures, 8)));
+      if (stopped) return false;
+    }
+    if (options.beforeAck) for (const { event } of batch) await options.beforeAck(event);
+    if (stopped) return false;
+    for (const { message } of batch) message.ack();
+    return true;
+  };
+
+  /**
+   * Messages stream into a local queue; whatever is queued is handled as one batch (see settle).
+   * Nothing behind a failed batch is handled first, so order is kept; an event is passed over only
+   * once parked. A failed batch's messages, and those queued behind, stay unacknowledged and are
+   * marked in progress, so JetStream does not hand them out again meanwhile. (Not nak-and-restart: a
+   * pull request already sent cannot be withdrawn, and redeliveries the server sends to a closed pull
+   * are lost until their ack wait runs out.)
    */
   const run = async () => {
     while (!stopped) {
@@ -372,15 +503,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             continue;
           }
           const batch = queue.splice(0, 128).map((message) => ({ message, event: message.json<BusEvent>() }));
-          for (let failures = 1; !(await handleBatch(batch)); failures++) {
-            if (stopped) return;
-            for (const message of [...batch.map((b) => b.message), ...queue]) message.working();
-            await pause(Math.min(ackWaitMs / 2, 100 * 2 ** Math.min(failures, 8)));
-            if (stopped) return;
-          }
-          if (options.beforeAck) for (const { event } of batch) await options.beforeAck(event);
-          if (stopped) return;
-          for (const { message } of batch) message.ack();
+          if (!(await settle(batch, () => queue))) return;
         }
       } catch (error) {
         if (stopped) return;
@@ -429,6 +552,25 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   };
 }
 
+export interface ParkedEvent {
+  consumer: string;
+  eventId: string;
+  eventType: string;
+  source: string;
+  position: string;
+  error: string;
+  parkedAt: Date;
+}
+
+/** The events a service's consumers parked (see settle), oldest first. */
+export async function parkedEvents(pool: pg.Pool, schema: string): Promise<ParkedEvent[]> {
+  const { rows } = await pool.query<ParkedEvent>(
+    `SELECT consumer, event_id AS "eventId", event_type AS "eventType", source, position, error, parked_at AS "parkedAt"
+     FROM ${schema}.parked_events ORDER BY parked_at, consumer`,
+  );
+  return rows;
+}
+
 export interface ProjectionRebuild {
   pool: pg.Pool;
   schema: string;
@@ -445,8 +587,8 @@ export interface ProjectionRebuild {
 /**
  * Rebuilds a consumer's read model from the event stores, in one transaction, while the live consumer
  * waits on the same advisory lock: tables emptied, every event replayed through the live handlers,
- * handled records and positions rewritten. Afterwards the live consumer skips what was replayed and
- * carries on with anything newer.
+ * handled records, positions and parked events rewritten (so a rebuild after a fix re-applies what was
+ * parked). Afterwards the live consumer skips what was replayed and carries on with anything newer.
  */
 export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ events: number }> {
   const { pool, schema, consumer, tables, handlers } = rebuild;
@@ -459,10 +601,21 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
     await client.query(`TRUNCATE ${tables.map((t) => `${schema}.${t}`).join(', ')}`);
     await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1`, [consumer]);
     await client.query(`DELETE FROM ${schema}.consumer_positions WHERE consumer = $1`, [consumer]);
-    const replay = async (page: BusEvent[]) => {
-      events += page.length;
-      const deferred = await react(client, { schema, consumer, handlers, open: rebuild.open }, page);
-      if (deferred.length > 0) await client.query(deferred.join(';\n'));
+    await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1`, [consumer]);
+    // Each page under a savepoint: a page that fails for a lasting reason is replayed event by event,
+    // and an event that fails on its own is parked again, as the live consumer would.
+    const replay = async (page: BusEvent[]): Promise<void> => {
+      await client.query('SAVEPOINT page');
+      try {
+        const deferred = await react(client, { schema, consumer, handlers, open: rebuild.open }, page);
+        if (deferred.length > 0) await client.query(deferred.join(';\n'));
+        await client.query('RELEASE SAVEPOINT page');
+      } catch (error) {
+        if (!isLastingFailure(error)) throw error;
+        await client.query('ROLLBACK TO SAVEPOINT page');
+        if (page.length > 1) for (const event of page) await replay([event]);
+        else await client.query(parkStatement(client, schema, consumer, page[0]!, error));
+      }
     };
     for (const [source, read] of Object.entries(rebuild.sources)) {
       let last: BusEvent | undefined;
@@ -470,6 +623,7 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
       for await (const event of read()) {
         page.push(event);
         last = event;
+        events += 1;
         if (page.length === 500) {
           await replay(page);
           page = [];

@@ -12,8 +12,8 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, connectBus } from './bus.ts';
-import { startConsumer } from './consumer.ts';
-import { type BusEvent, toBusEvent } from './envelope.ts';
+import { parkedEvents, rebuildProjection, startConsumer } from './consumer.ts';
+import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { startRelay } from './relay.ts';
 
@@ -305,6 +305,131 @@ describe('consumer', () => {
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
     const { rows } = await pool.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(rows).toEqual([{ username: 'nul and half \ufffd' }]);
+    await consumer.stop();
+  });
+
+  it('parks an event whose reaction keeps failing for a lasting reason; the events behind it go on', async () => {
+    // A read model that cannot hold one event's data: PostgreSQL refuses it (22001) on every attempt.
+    await pool.query('CREATE TABLE relayed.short_names (event_id uuid PRIMARY KEY, username varchar(40))');
+    const events = [registered('before'), registered(`poison-${'x'.repeat(60)}`), registered('after')];
+    const mine = new Set(events.map((e) => e.id));
+    const remember = async (event: BusEvent, tx: pg.PoolClient) => {
+      if (!mine.has(event.id)) return;
+      const { username } = event.data as { username: string };
+      await tx.query('INSERT INTO relayed.short_names (event_id, username) VALUES ($1, $2)', [event.id, username]);
+    };
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-parking',
+      sources: ['identity'],
+      handlers: { UserRegistered: remember },
+      logger,
+      attemptsBeforeParking: 2,
+    });
+    const positions = [];
+    for (const event of events) {
+      positions.push((await store.append(`user-${newId()}`, [event], { expectedRevision: 'no_stream' })).position);
+    }
+    const all = await store.readAll({ limit: 10_000 });
+    // Published together, so they arrive in one batch: the batch is split, and only the poison is set aside.
+    await Promise.all(events.map((e) => publishCopy(toBusEvent(all.find((r) => r.id === e.id)!, 'identity'))));
+
+    expect(await consumer.waitForPosition('identity', positions[2]!, 10_000)).toBe(true);
+    const rows = async () =>
+      (await pool.query('SELECT event_id FROM relayed.short_names ORDER BY username')).rows.map((r) => r.event_id);
+    expect(await rows()).toEqual([events[2]!.id, events[0]!.id]);
+    const parked = await pool.query('SELECT * FROM relayed.parked_events WHERE consumer = $1', ['greeter-parking']);
+    expect(parked.rows).toHaveLength(1);
+    expect(parked.rows[0]).toMatchObject({
+      event_id: events[1]!.id,
+      event_type: 'UserRegistered',
+      source: 'identity',
+      position: `${positions[1]!.commit}/${positions[1]!.prepare}`,
+      event: { id: events[1]!.id, type: 'UserRegistered' },
+    });
+    expect(parked.rows[0].error).toMatch(/value too long/);
+    expect(await parkedEvents(pool, 'relayed')).toEqual([
+      expect.objectContaining({ consumer: 'greeter-parking', eventId: events[1]!.id, eventType: 'UserRegistered' }),
+    ]);
+    expect(errors.some((e) => (e as { event?: string }).event === `UserRegistered ${events[1]!.id}`)).toBe(true);
+    // Everything acknowledged: nothing waits to be redelivered.
+    await waitUntil(
+      async () => (await bus.jsm.consumers.info(bus.stream, 'greeter-parking')).num_ack_pending === 0,
+      5000,
+      'every message acked',
+    );
+    await consumer.stop();
+
+    // A rebuild (after a fix, say) replays everything, the parked event included: still refused, it is
+    // parked again, and the rest of the read model is rebuilt around it.
+    await rebuildProjection({
+      pool,
+      schema: 'relayed',
+      consumer: 'greeter-parking',
+      tables: ['short_names'],
+      handlers: { UserRegistered: remember },
+      sources: { identity: () => publishedEvents(store, 'identity') },
+    });
+    expect(await rows()).toEqual([events[2]!.id, events[0]!.id]);
+    const again = await pool.query('SELECT event_id FROM relayed.parked_events WHERE consumer = $1', [
+      'greeter-parking',
+    ]);
+    expect(again.rows).toEqual([{ event_id: events[1]!.id }]);
+    // Once the read model can hold it, a rebuild applies it and nothing stays parked.
+    await pool.query('ALTER TABLE relayed.short_names ALTER COLUMN username TYPE text');
+    await rebuildProjection({
+      pool,
+      schema: 'relayed',
+      consumer: 'greeter-parking',
+      tables: ['short_names'],
+      handlers: { UserRegistered: remember },
+      sources: { identity: () => publishedEvents(store, 'identity') },
+    });
+    expect(await rows()).toEqual([events[2]!.id, events[0]!.id, events[1]!.id]);
+    expect((await pool.query('SELECT 1 FROM relayed.parked_events')).rows).toEqual([]);
+  });
+
+  it('does not park an event over a passing failure: it waits, in order, until it succeeds', async () => {
+    await pool.query('CREATE TABLE relayed.contended (event_id uuid PRIMARY KEY)');
+    const appended = registered('patient');
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-patient',
+      sources: ['identity'],
+      handlers: {
+        UserRegistered: async (event, tx) => {
+          if (event.id !== appended.id) return;
+          // Fails (55P03, lock not available) while another transaction holds the table.
+          await tx.query('LOCK TABLE relayed.contended IN ROW EXCLUSIVE MODE NOWAIT');
+          await tx.query('INSERT INTO relayed.contended (event_id) VALUES ($1)', [event.id]);
+        },
+      },
+      logger,
+      attemptsBeforeParking: 2,
+    });
+    const holder = await pool.connect();
+    await holder.query('BEGIN; LOCK TABLE relayed.contended IN EXCLUSIVE MODE');
+    const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+    const all = await store.readAll({ limit: 10_000 });
+    await publishCopy(toBusEvent(all.find((r) => r.id === appended.id)!, 'identity'));
+    const failures = () =>
+      errors.filter(
+        (e) =>
+          (e as { consumer?: string }).consumer === 'greeter-patient' &&
+          (e as { err?: { code?: string } }).err?.code === '55P03',
+      ).length;
+    await waitUntil(() => failures() >= 4, 10_000, 'several failed attempts');
+    expect(consumer.hasReached('identity', result.position)).toBe(false);
+    await holder.query('COMMIT');
+    holder.release();
+    expect(await consumer.waitForPosition('identity', result.position, 10_000)).toBe(true);
+    expect((await pool.query('SELECT event_id FROM relayed.contended')).rows).toEqual([{ event_id: appended.id }]);
+    const parked = await pool.query('SELECT 1 FROM relayed.parked_events WHERE consumer = $1', ['greeter-patient']);
+    expect(parked.rows).toEqual([]);
     await consumer.stop();
   });
 

@@ -152,7 +152,10 @@ export async function startService<Env extends ServiceEnv>(
       handlers: {
         UserDeleted: async (event, tx) => {
           for (const other of others) await lockConsumer(tx, schema, other);
-          await forgetUser((event.data as { userId: string }).userId, tx);
+          const { userId } = event.data as { userId: string };
+          await forgetUser(userId, tx);
+          // Parked events hold their personal data sealed, but their errors may quote it.
+          await tx.query(`DELETE FROM ${schema}.parked_events WHERE user_id = $1`, [userId]);
         },
       },
     };
