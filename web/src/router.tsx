@@ -155,6 +155,7 @@ export function createAppRouter(queryClient: QueryClient) {
     context: { queryClient },
     defaultPreload: 'intent',
     defaultPendingMs: 0,
+    defaultPendingMinMs: 0,
     scrollRestoration: true,
   });
 }

@@ -257,11 +257,14 @@ function NotificationsBell() {
   return (
     <Popover>
       <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label={`Notifications (${count})`} className="relative">
-          <Bell className="size-5" />
+        <Button variant="ghost" size="icon" className="relative">
+          <Bell className="size-5" aria-hidden />
+          {/* The name, with the exact count; the badge shows it (or 9+) to the eye. */}
+          <span className="sr-only">{`Notifications (${count})`}</span>
           {count > 0 ? (
             <span
               data-testid="bell-count"
+              aria-hidden
               className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-bold text-destructive-foreground"
             >
               {count > 9 ? '9+' : count}
@@ -269,8 +272,10 @@ function NotificationsBell() {
           ) : null}
         </Button>
       </PopoverTrigger>
-      <PopoverContent>
-        <p className="font-semibold">Notifications</p>
+      <PopoverContent aria-labelledby="notifications-title">
+        <p id="notifications-title" className="font-semibold">
+          Notifications
+        </p>
         <p className="text-sm text-muted-foreground">You have {count} active reminders</p>
         {count === 0 ? (
           <p className="mt-4 text-center text-sm text-muted-foreground">No active reminders</p>
@@ -292,7 +297,8 @@ function NotificationsBell() {
         )}
         {count > 5 ? (
           <Button variant="link" asChild className="mt-2 w-full">
-            <Link to="/reminders">View all reminders</Link>
+            {/* spec/core.md §2: the bell's link goes to /projects (the dashboard's goes to /reminders). */}
+            <Link to="/projects">View all reminders</Link>
           </Button>
         ) : null}
       </PopoverContent>
@@ -305,8 +311,9 @@ function AccountMenu({ username }: { username: string }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="Account menu">
+        <Button variant="ghost" size="icon" className="rounded-full">
           <Avatar username={username} className="size-8 text-xs" />
+          <span className="sr-only">Account menu</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-48">

@@ -16,6 +16,7 @@ export function AuthPage() {
     <main className="grid min-h-screen lg:grid-cols-2">
       <section className="flex items-center justify-center p-6">
         <div className="w-full max-w-md space-y-6">
+          <h1 className="sr-only">Sign in to Shiplog</h1>
           <Logo />
           <Tabs defaultValue="login">
             <TabsList className="grid w-full grid-cols-2">
@@ -37,7 +38,7 @@ export function AuthPage() {
       >
         <div>
           <h2 className="text-3xl font-bold tracking-tight">Ship your side projects, one log at a time</h2>
-          <p className="mt-2 text-primary-foreground/80">
+          <p className="mt-2">
             Everything you build, deploy and release, tracked in one place.
           </p>
         </div>
@@ -58,11 +59,11 @@ export function AuthPage() {
 
 function MarketingCard({ icon: Icon, title, children }: { icon: typeof Bot; title: string; children: string }) {
   return (
-    <div className="flex gap-4 rounded-xl bg-primary-foreground/10 p-5">
+    <div className="flex gap-4 rounded-xl border border-primary-foreground/25 p-5">
       <Icon className="mt-0.5 size-6 shrink-0" aria-hidden />
       <div>
         <h3 className="font-semibold">{title}</h3>
-        <p className="text-sm text-primary-foreground/80">{children}</p>
+        <p className="text-sm">{children}</p>
       </div>
     </div>
   );

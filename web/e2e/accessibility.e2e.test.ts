@@ -1,0 +1,165 @@
+/// <reference lib="dom" />
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+
+/**
+ * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on every
+ * screen of the app, with data on it, in the light and the dark theme, open dialogs and menus included.
+ */
+/** Where the app keeps the theme (web/src/lib/theme.tsx). */
+const THEME_STORAGE_KEY = 'shiplog-theme';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+let cookies: Awaited<ReturnType<import('playwright-core').BrowserContext['cookies']>>;
+let projectId: string;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const context = await browser.newContext({ baseURL: app.url });
+  const page = await context.newPage();
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(uniqueUsername('a11y'));
+  await page.getByLabel('Password', { exact: true }).fill('secret1');
+  await page.getByLabel('Confirm password').fill('secret1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL(`${app.url}/`);
+  // Data on every screen: a project with a description, links, a deployment, and more reminders than
+  // the bell lists (overdue, today, upcoming).
+  projectId = await page.evaluate(async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const project = await (
+      await post('/api/projects', {
+        name: 'Weather API',
+        description: 'Forecasts for my town',
+        status: 'development',
+        costEstimate: 1250,
+        metadata: { socialLinks: { github: 'https://github.com/example/weather' } },
+      })
+    ).json();
+    await post(`/api/projects/${project.id}/deployment`, { environment: 'production', version: '1.0.0' });
+    for (let day = -1; day < 6; day++) {
+      await post('/api/reminders', {
+        projectId: project.id,
+        title: `Renew the domain ${day + 2}`,
+        dueDate: new Date(Date.now() + day * 86_400_000 + 3_600_000).toISOString(),
+        reminderTimes: ['1_day_before'],
+      });
+    }
+    return project.id as string;
+  });
+  cookies = await context.cookies();
+  await context.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(
+    (selector) =>
+      (
+        window as unknown as {
+          axe: {
+            run: (s: string, o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe.run(selector, { resultTypes: ['violations'] }),
+    scope,
+  );
+  return result.violations.map((v) => `${screen}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.each(['light', 'dark'])('accessibility, %s theme', (theme) => {
+  async function open(signedIn: boolean, viewport = { width: 1280, height: 900 }) {
+    const context = await browser.newContext({ baseURL: app.url, viewport });
+    await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+    if (signedIn) await context.addCookies(cookies);
+    const page = await context.newPage();
+    return { page, close: () => context.close() };
+  }
+
+  it('finds nothing on the sign-in and registration page', async () => {
+    const { page, close } = await open(false);
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).waitFor();
+    const found = await violations(page, 'login');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByRole('button', { name: 'Register' }).click(); // the validation messages
+    await page.getByText('Username must be at least 3 characters').waitFor();
+    found.push(...(await violations(page, 'register')));
+    expect(found).toEqual([]);
+    await close();
+  });
+
+  it('finds nothing on any signed-in screen, its dialogs and menus', async () => {
+    const { page, close } = await open(true);
+    const found: string[] = [];
+    const visit = async (path: string, ready: () => Promise<unknown>) => {
+      await page.goto(path);
+      await ready();
+      found.push(...(await violations(page, path)));
+    };
+    await visit('/', () => page.getByText('Renew the domain 1').waitFor());
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByText('You have 7 active reminders').waitFor();
+    found.push(...(await violations(page, 'bell', '[role=dialog]')));
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Actions for Weather API' }).click();
+    found.push(...(await violations(page, 'card menu', '[role=menu]')));
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Contact Admin' }).click();
+    found.push(...(await violations(page, 'contact admin', '[role=dialog]')));
+    await page.keyboard.press('Escape');
+
+    await visit('/projects', () => page.getByText('Showing 1 project').waitFor());
+    await visit('/new-project', () => page.getByRole('heading', { name: 'Create a New Project' }).waitFor());
+    await visit(`/projects/${projectId}`, () =>
+      page.getByTestId('project-reminders').getByText('Renew the domain 1').waitFor(),
+    );
+    for (const [button, title] of [
+      ['Record Backup', 'Record Backup'],
+      ['Record Deployment', 'Record Deployment'],
+      ['Record Version', 'Record Version Release'],
+      ['Add Reminder', 'Add Reminder'],
+      ['Delete', 'Are you sure?'],
+    ] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page
+        .getByRole(button === 'Delete' ? 'alertdialog' : 'dialog')
+        .getByText(title)
+        .first()
+        .waitFor();
+      found.push(...(await violations(page, button, button === 'Delete' ? '[role=alertdialog]' : '[role=dialog]')));
+      await page.keyboard.press('Escape');
+    }
+    await visit(`/projects/edit/${projectId}`, () => page.getByRole('button', { name: 'Update Project' }).waitFor());
+    await visit('/activities', () => page.getByText('Weather API').first().waitFor());
+    await visit('/reminders', () => page.getByText('Renew the domain 7').waitFor());
+    await visit('/settings', () => page.getByRole('tab', { name: 'Notifications' }).waitFor());
+    await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
+    await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
+    expect(found).toEqual([]);
+    await close();
+  });
+
+  it('finds nothing on a phone, with the slide-in menu open', async () => {
+    const { page, close } = await open(true, { width: 390, height: 844 });
+    await page.goto('/');
+    await page.getByText('Renew the domain 1').waitFor();
+    const found = await violations(page, 'phone dashboard');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    found.push(...(await violations(page, 'phone menu', '[role=dialog]')));
+    expect(found).toEqual([]);
+    await close();
+  });
+});
