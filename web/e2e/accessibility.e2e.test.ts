@@ -113,6 +113,10 @@ describe.each(['light', 'dark'])('accessibility, %s theme', (theme) => {
     await page.getByRole('button', { name: /^Notifications/ }).click();
     await page.getByText('You have 7 active reminders').waitFor();
     found.push(...(await violations(page, 'bell', '[role=dialog]')));
+    // Seven active reminders: the bell lists five, and links on (to /projects, as spec/core.md §2 says).
+    const bell = page.getByRole('dialog');
+    expect(await bell.getByRole('listitem').count()).toBe(5);
+    expect(await bell.getByRole('link', { name: 'View all reminders' }).getAttribute('href')).toBe('/projects');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Actions for Weather API' }).click();
     found.push(...(await violations(page, 'card menu', '[role=menu]')));
