@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 /**
  * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on every
@@ -23,13 +23,7 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const context = await browser.newContext({ baseURL: app.url });
   const page = await context.newPage();
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(uniqueUsername('a11y'));
-  await page.getByLabel('Password', { exact: true }).fill('secret1');
-  await page.getByLabel('Confirm password').fill('secret1');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${app.url}/`);
+  await registerThroughForm(page, uniqueUsername('a11y'));
   // Data on every screen: a project with a description, links, a deployment, and more reminders than
   // the bell lists (overdue, today, upcoming).
   projectId = await page.evaluate(async () => {

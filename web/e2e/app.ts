@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -79,4 +79,16 @@ let counter = 0;
 export function uniqueUsername(prefix = 'e2e'): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}`;
+}
+
+/** Registers `username` (password secret1) through the Register tab of /auth, and waits for the dashboard. */
+export async function registerThroughForm(page: Page, username: string, options: { email?: string } = {}) {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  if (options.email) await page.getByLabel('Email (optional)').fill(options.email);
+  await page.getByLabel('Password', { exact: true }).fill('secret1');
+  await page.getByLabel('Confirm password').fill('secret1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
 }

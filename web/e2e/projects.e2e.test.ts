@@ -3,7 +3,7 @@
 import { cookiesFrom } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
@@ -17,13 +17,7 @@ beforeAll(async () => {
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(uniqueUsername('builder'));
-  await page.getByLabel('Password', { exact: true }).fill('secret1');
-  await page.getByLabel('Confirm password').fill('secret1');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${app.url}/`);
+  await registerThroughForm(page, uniqueUsername('builder'));
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,7 +3,7 @@
 import { cookiesFrom } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
@@ -26,16 +26,7 @@ beforeEach(async () => {
   });
 });
 
-async function register(username: string) {
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email (optional)').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('secret1');
-  await page.getByLabel('Confirm password').fill('secret1');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${app.url}/`);
-}
+const register = (username: string) => registerThroughForm(page, username, { email: `${username}@example.com` });
 
 describe('auth and shell', () => {
   it('registers and lands on the dashboard shell with the username and initials', async () => {

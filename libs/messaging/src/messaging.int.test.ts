@@ -362,16 +362,18 @@ describe('consumer', () => {
     );
     await consumer.stop();
 
+    const rebuild = () =>
+      rebuildProjection({
+        pool,
+        schema: 'relayed',
+        consumer: 'greeter-parking',
+        tables: ['short_names'],
+        handlers: { UserRegistered: remember },
+        sources: { identity: () => publishedEvents(store, 'identity') },
+      });
     // A rebuild (after a fix, say) replays everything, the parked event included: still refused, it is
     // parked again, and the rest of the read model is rebuilt around it.
-    await rebuildProjection({
-      pool,
-      schema: 'relayed',
-      consumer: 'greeter-parking',
-      tables: ['short_names'],
-      handlers: { UserRegistered: remember },
-      sources: { identity: () => publishedEvents(store, 'identity') },
-    });
+    await rebuild();
     expect(await rows()).toEqual([events[2]!.id, events[0]!.id]);
     const again = await pool.query('SELECT event_id FROM relayed.parked_events WHERE consumer = $1', [
       'greeter-parking',
@@ -379,14 +381,7 @@ describe('consumer', () => {
     expect(again.rows).toEqual([{ event_id: events[1]!.id }]);
     // Once the read model can hold it, a rebuild applies it and nothing stays parked.
     await pool.query('ALTER TABLE relayed.short_names ALTER COLUMN username TYPE text');
-    await rebuildProjection({
-      pool,
-      schema: 'relayed',
-      consumer: 'greeter-parking',
-      tables: ['short_names'],
-      handlers: { UserRegistered: remember },
-      sources: { identity: () => publishedEvents(store, 'identity') },
-    });
+    await rebuild();
     expect(await rows()).toEqual([events[2]!.id, events[0]!.id, events[1]!.id]);
     expect((await pool.query('SELECT 1 FROM relayed.parked_events')).rows).toEqual([]);
   });

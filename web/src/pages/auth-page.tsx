@@ -38,9 +38,7 @@ export function AuthPage() {
       >
         <div>
           <h2 className="text-3xl font-bold tracking-tight">Ship your side projects, one log at a time</h2>
-          <p className="mt-2">
-            Everything you build, deploy and release, tracked in one place.
-          </p>
+          <p className="mt-2">Everything you build, deploy and release, tracked in one place.</p>
         </div>
         <MarketingCard icon={FolderKanban} title="Project tracking">
           Status, a five-step progress checklist, costs, links, reminders and a timeline of every backup, deployment and
