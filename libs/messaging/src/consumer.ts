@@ -218,6 +218,25 @@ export function isLastingFailure(error: unknown): boolean {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The event a message carries, or null when it holds none: not JSON, or no id, type, source, position. */
+function readEvent(message: JsMsg): BusEvent | null {
+  try {
+    const event = message.json<Partial<BusEvent> | null>();
+    const valid =
+      typeof event?.id === 'string' &&
+      uuidPattern.test(event.id) &&
+      typeof event.type === 'string' &&
+      typeof event.source === 'string' &&
+      typeof event.position === 'string' &&
+      parsePosition(event.position) !== null &&
+      typeof event.metadata === 'object' &&
+      event.metadata !== null;
+    return valid ? (event as BusEvent) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The statement recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
 function parkStatement(tx: pg.ClientBase, schema: string, consumer: string, event: BusEvent, failure: unknown): string {
   const literal = (value: unknown) => sqlLiteral(tx, value);
@@ -502,8 +521,21 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             wake = undefined;
             continue;
           }
-          const batch = queue.splice(0, 128).map((message) => ({ message, event: message.json<BusEvent>() }));
-          if (!(await settle(batch, () => queue))) return;
+          const batch: Item[] = [];
+          for (const message of queue.splice(0, 128)) {
+            const event = readEvent(message);
+            if (event) {
+              batch.push({ message, event });
+            } else {
+              // Only relays publish here; anything else would stop the consumer for good, so it goes.
+              logger.error(
+                { consumer: name, subject: message.subject, seq: message.seq },
+                'not an event: message terminated',
+              );
+              message.term();
+            }
+          }
+          if (batch.length > 0 && !(await settle(batch, () => queue))) return;
         }
       } catch (error) {
         if (stopped) return;

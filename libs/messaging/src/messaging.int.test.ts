@@ -386,6 +386,30 @@ describe('consumer', () => {
     expect((await pool.query('SELECT 1 FROM relayed.parked_events')).rows).toEqual([]);
   });
 
+  it('drops a message that holds no event, and goes on with the events behind it', async () => {
+    const appended = registered('after-junk');
+    const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+    const subject = bus.subject('identity', 'UserRegistered');
+    await bus.js.publish(subject, 'not json at all', { msgID: newId() });
+    await bus.js.publish(subject, JSON.stringify({ id: 'not-a-uuid', type: 'UserRegistered' }), { msgID: newId() });
+    const all = await store.readAll({ limit: 10_000 });
+    await publishCopy(toBusEvent(all.find((r) => r.id === appended.id)!, 'identity'));
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      schema: 'relayed',
+      name: 'greeter-junk',
+      sources: ['identity'],
+      handlers: { UserRegistered: greet },
+      logger,
+    });
+    expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
+    const { rows } = await pool.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [appended.id]);
+    expect(rows).toEqual([{ username: 'after-junk' }]);
+    expect(errors.filter((e) => (e as { consumer?: string }).consumer === 'greeter-junk').length).toBe(2);
+    await consumer.stop();
+  });
+
   it('does not park an event over a passing failure: it waits, in order, until it succeeds', async () => {
     await pool.query('CREATE TABLE relayed.contended (event_id uuid PRIMARY KEY)');
     const appended = registered('patient');
