@@ -1,0 +1,87 @@
+import { newId } from '@shiplog/events';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+
+/**
+ * One event a projection cannot hold no longer stops it for every user (decision 013). The event here
+ * is of the kind session 6 found in a real database: a reminder due in the year 0, which the API took
+ * before dates were limited to the years 1 to 9999, which the event catalog's ISO check passes, and
+ * which PostgreSQL's timestamps refuse.
+ */
+let backend: Backend;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  pool = new pg.Pool({ connectionString: backend.databaseUrl });
+  pool.on('error', () => {});
+});
+afterAll(async () => {
+  await pool?.end();
+  await backend?.stop();
+});
+
+async function signUp() {
+  const client = new Client(backend.url);
+  const response = await client.post('/api/register', { username: uniqueUsername('parked'), password: 'secret1' });
+  expect(response.status).toBe(201);
+  const projectId = (await client.post('/api/projects', { name: 'Domain Watch' })).body.id as string;
+  return { client, id: response.body.id as string, projectId };
+}
+
+describe('an event a projection cannot hold', () => {
+  it('is parked, and every other reminder still reaches the list at once', async () => {
+    const ada = await signUp();
+    const bob = await signUp();
+    // Stored as it was before the fix: straight into the reminders service's store (sealed as usual).
+    const poisonId = newId();
+    const reminderId = newId();
+    const at = new Date().toISOString();
+    await backend.reminders.context.store.append(
+      `reminder-${reminderId}`,
+      [
+        {
+          id: poisonId,
+          type: 'ReminderAdded',
+          data: {
+            reminderId,
+            userId: ada.id,
+            projectId: ada.projectId,
+            projectName: 'Domain Watch',
+            title: 'Far back',
+            description: null,
+            dueDate: '0000-06-01T00:00:00.000Z',
+            reminderTimes: ['1_day_before'],
+            frequency: 'once',
+            isCompleted: false,
+            at,
+          },
+          metadata: { userId: ada.id, correlationId: newId(), causationId: null, schemaVersion: 1 },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+
+    // Bob's reminder, and Ada's next one, come through: the list answers them at once.
+    const dueDate = new Date(Date.now() + 86_400_000).toISOString();
+    for (const user of [bob, ada]) {
+      const created = await user.client.post('/api/reminders', { projectId: user.projectId, title: 'Renew', dueDate });
+      expect(created.status).toBe(201);
+      const list = await user.client.get('/api/reminders');
+      expect(list.body.map((r: { id: string }) => r.id)).toEqual([created.body.id]);
+    }
+    const { rows } = await pool.query(
+      `SELECT consumer, event_type, user_id, error FROM reminders.parked_events WHERE event_id = $1`,
+      [poisonId],
+    );
+    expect(rows).toEqual([
+      {
+        consumer: 'reminders-reminder-list',
+        event_type: 'ReminderAdded',
+        user_id: ada.id,
+        error: expect.stringMatching(/out of range/),
+      },
+    ]);
+  });
+});
