@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { newId } from '@shiplog/events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,5 +86,14 @@ describe('an event a projection cannot hold', () => {
         error: expect.stringMatching(/out of range/),
       },
     ]);
+
+    // `pnpm events:parked` lists it, and exits 1 so that a check can tell.
+    const script = join(import.meta.dirname, '..', '..', 'scripts', 'parked-events.ts');
+    const run = await promisify(execFile)(process.execPath, [script], {
+      env: { ...process.env, DATABASE_URL: backend.databaseUrl, NODE_ENV: 'test' },
+    }).catch((error: { code: number; stdout: string }) => error);
+    expect(run).toMatchObject({ code: 1 });
+    expect(run.stdout).toContain(`reminders-reminder-list  ReminderAdded ${poisonId}`);
+    expect(run.stdout).toContain('1 parked event(s)');
   });
 });
