@@ -95,5 +95,15 @@ describe('an event a projection cannot hold', () => {
     expect(run).toMatchObject({ code: 1 });
     expect(run.stdout).toContain(`reminders-reminder-list  ReminderAdded ${poisonId}`);
     expect(run.stdout).toContain('1 parked event(s)');
+
+    // `--replay` sends it back to the reminder list; still unfit, it is parked again, with a later time.
+    const { rows: before } = await pool.query('SELECT parked_at FROM reminders.parked_events');
+    const replay = await promisify(execFile)(process.execPath, [script, '--replay'], {
+      env: { ...process.env, DATABASE_URL: backend.databaseUrl, BUS_NAMESPACE: backend.busNamespace, NODE_ENV: 'test' },
+    });
+    expect(replay.stdout).toContain('reminders: replayed 1 event(s)');
+    await expect
+      .poll(async () => (await pool.query('SELECT parked_at FROM reminders.parked_events')).rows, { timeout: 10_000 })
+      .toEqual([{ parked_at: expect.toSatisfy((at: Date) => at > before[0].parked_at) }]);
   });
 });

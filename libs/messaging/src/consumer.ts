@@ -1,6 +1,6 @@
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { comparePositions, type Position, parsePosition } from '@shiplog/events';
+import { comparePositions, newId, type Position, parsePosition } from '@shiplog/events';
 import type pg from 'pg';
 import type { Bus } from './bus.ts';
 import { type BusEvent, busEventPosition } from './envelope.ts';
@@ -601,6 +601,53 @@ export async function parkedEvents(pool: pg.Pool, schema: string): Promise<Parke
      FROM ${schema}.parked_events ORDER BY parked_at, consumer`,
   );
   return rows;
+}
+
+/**
+ * Sends parked events back to their consumers (after a fix): for each, under the consumer's lock, its
+ * parked and handled records go and a copy is published to its subject, all or nothing. The consumer
+ * then handles it as new, after whatever it has handled since (so a reaction whose effect depends on
+ * order is the operator's call); one that still fails is parked again. Other consumers of the subject
+ * have handled it already and skip the copy. `consumer` and `eventId` narrow the choice.
+ */
+export async function replayParked(options: {
+  pool: pg.Pool;
+  bus: Bus;
+  schema: string;
+  consumer?: string;
+  eventId?: string;
+}): Promise<number> {
+  const { pool, bus, schema } = options;
+  const { rows } = await pool.query<{ consumer: string; event: BusEvent }>(
+    `SELECT consumer, event FROM ${schema}.parked_events
+     WHERE ($1::text IS NULL OR consumer = $1) AND ($2::uuid IS NULL OR event_id = $2) ORDER BY parked_at`,
+    [options.consumer ?? null, options.eventId ?? null],
+  );
+  for (const { consumer, event } of rows) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The consumer's batches wait here, so none can meet the copy before the records are gone.
+      await lockConsumer(client, schema, consumer);
+      await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1 AND event_id = $2;`, [
+        consumer,
+        event.id,
+      ]);
+      await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1 AND event_id = $2`, [
+        consumer,
+        event.id,
+      ]);
+      // A fresh message id: JetStream would drop the event's own id as a duplicate.
+      await bus.js.publish(bus.subject(event.source, event.type), JSON.stringify(event), { msgID: newId() });
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  return rows.length;
 }
 
 export interface ProjectionRebuild {

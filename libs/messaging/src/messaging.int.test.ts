@@ -12,7 +12,7 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, connectBus } from './bus.ts';
-import { parkedEvents, rebuildProjection, startConsumer } from './consumer.ts';
+import { parkedEvents, rebuildProjection, replayParked, startConsumer } from './consumer.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { startRelay } from './relay.ts';
@@ -360,7 +360,6 @@ describe('consumer', () => {
       5000,
       'every message acked',
     );
-    await consumer.stop();
 
     const rebuild = () =>
       rebuildProjection({
@@ -371,16 +370,24 @@ describe('consumer', () => {
         handlers: { UserRegistered: remember },
         sources: { identity: () => publishedEvents(store, 'identity') },
       });
-    // A rebuild (after a fix, say) replays everything, the parked event included: still refused, it is
-    // parked again, and the rest of the read model is rebuilt around it.
+    const parkedIds = async () =>
+      (await pool.query('SELECT event_id FROM relayed.parked_events WHERE consumer = $1', ['greeter-parking'])).rows;
+    // A rebuild replays everything, the parked event included: still refused, it is parked again, and
+    // the rest of the read model is rebuilt around it.
     await rebuild();
     expect(await rows()).toEqual([events[2]!.id, events[0]!.id]);
-    const again = await pool.query('SELECT event_id FROM relayed.parked_events WHERE consumer = $1', [
-      'greeter-parking',
-    ]);
-    expect(again.rows).toEqual([{ event_id: events[1]!.id }]);
-    // Once the read model can hold it, a rebuild applies it and nothing stays parked.
+    expect(await parkedIds()).toEqual([{ event_id: events[1]!.id }]);
+
+    // After a fix, replaying sends it back to the live consumer, which applies it: nothing stays parked.
     await pool.query('ALTER TABLE relayed.short_names ALTER COLUMN username TYPE text');
+    expect(await replayParked({ pool, bus, schema: 'relayed', consumer: 'greeter-parking' })).toBe(1);
+    await waitUntil(async () => (await rows()).length === 3, 10_000, 'the replayed event to be applied');
+    expect(await rows()).toEqual([events[2]!.id, events[0]!.id, events[1]!.id]);
+    expect(await parkedIds()).toEqual([]);
+    expect(await replayParked({ pool, bus, schema: 'relayed' })).toBe(0);
+    await consumer.stop();
+
+    // A rebuild now applies all three, and parks nothing.
     await rebuild();
     expect(await rows()).toEqual([events[2]!.id, events[0]!.id, events[1]!.id]);
     expect((await pool.query('SELECT 1 FROM relayed.parked_events')).rows).toEqual([]);
