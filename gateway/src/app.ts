@@ -22,6 +22,7 @@ import { callerFor, foreignOrigin, foreignOriginError, SessionReader, servicePat
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
+import { securityHeaders } from './security-headers.ts';
 import type { ServiceClients } from './services.ts';
 import type { SessionCache, SessionUser } from './session-cache.ts';
 import { webApp } from './web-app.ts';
@@ -78,7 +79,9 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     appOrigin: appOrigin(deps.config),
     ...(deps.tracing?.enabled ? { spans: requestSpans(deps.tracing, { trustParent: false }) } : {}),
   });
+  const secure = securityHeaders({ https: deps.config.APP_URL?.startsWith('https:') ?? false });
   return (req, res) => {
+    secure(res);
     if (!services(req, res)) app(req, res);
   };
 }

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
+import { appContentSecurityPolicy } from './security-headers.ts';
 
 /** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
 const encodings = [
@@ -12,7 +13,8 @@ const encodings = [
 /**
  * The built React app: hashed assets cached for a year and sent precompressed when the browser
  * accepts it (Brotli, else gzip: the first load is about a third of its raw 665 kB), other files for
- * an hour, and the history fallback, so deep links load the app shell.
+ * an hour, and the history fallback, so deep links load the app shell, with the page's own
+ * Content-Security-Policy (security-headers.ts).
  */
 export function webApp(dist: string, logger: Logger): express.Router {
   const router = express.Router();
@@ -29,9 +31,19 @@ export function webApp(dist: string, logger: Logger): express.Router {
   const assets = join(dist, 'assets');
   router.use('/assets', precompressed(assets));
   router.use('/assets', express.static(assets, { immutable: true, maxAge: '1y', fallthrough: false }));
-  router.use(express.static(dist, { index: false, maxAge: '1h' }));
+  const policy = appContentSecurityPolicy(readFileSync(join(dist, 'index.html'), 'utf8'));
+  router.use(
+    express.static(dist, {
+      index: false,
+      maxAge: '1h',
+      setHeaders: (res, path) => {
+        if (path.endsWith('.html')) res.setHeader('Content-Security-Policy', policy);
+      },
+    }),
+  );
   router.get('/{*path}', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Security-Policy', policy);
     res.sendFile(join(dist, 'index.html'));
   });
   return router;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import { webApp } from './web-app.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never;
 const script = `console.log(${JSON.stringify('Shiplog '.repeat(400))});`;
+const inline = "\n      document.documentElement.classList.add('dark');\n    ";
 
 let dist: string;
 let server: Server;
@@ -18,7 +20,7 @@ let base: string;
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'shiplog-web-'));
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Shiplog</title>');
+  writeFileSync(join(dist, 'index.html'), `<!doctype html><title>Shiplog</title><script>${inline}</script>`);
   writeFileSync(join(dist, 'assets', 'index-abc.js'), script);
   writeFileSync(join(dist, 'assets', 'index-abc.js.br'), brotliCompressSync(script));
   writeFileSync(join(dist, 'assets', 'index-abc.js.gz'), gzipSync(script));
@@ -89,5 +91,15 @@ describe('the web app', () => {
     expect(deep.status).toBe(200);
     expect(deep.body.toString()).toContain('<title>Shiplog</title>');
     expect(deep.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the page with its Content-Security-Policy, its inline script allowed by hash', async () => {
+    for (const path of ['/', '/projects/123', '/index.html']) {
+      const policy = String((await raw(path)).headers['content-security-policy']);
+      const hash = createHash('sha256').update(inline).digest('base64');
+      expect(policy, path).toContain(`script-src 'self' 'sha256-${hash}';`);
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(policy, path).toContain("object-src 'none'");
+    }
   });
 });

@@ -90,6 +90,30 @@ describe('the read path', () => {
   });
 });
 
+describe('security headers', () => {
+  it('are on every answer, both paths, errors too; the web app page gets its own policy', async () => {
+    const answers = {
+      'lean read': await owner.get('/api/projects'),
+      'lean 404': await owner.get('/api/projects/01a1fe8d-d184-7e73-81d1-1db832aee727'),
+      'express call': await owner.get('/api/user'),
+      'signed out': await new Client(backend.url).get('/api/projects'),
+      write: await owner.post('/api/projects', { name: '' }),
+      health: await owner.get('/healthz'),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      expect(answer.headers.get('x-content-type-options'), what).toBe('nosniff');
+      expect(answer.headers.get('x-frame-options'), what).toBe('DENY');
+      expect(answer.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'");
+      // http://localhost: no HSTS.
+      expect(answer.headers.get('strict-transport-security'), what).toBeNull();
+    }
+    const page = await owner.get('/projects');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'; script-src 'self' 'sha256-/);
+  });
+});
+
 describe('writes on the service path', () => {
   it('forwards a write with its body, and sets the position cookie only for the service written to', async () => {
     const created = await owner.post('/api/projects', { name: 'Fourth', description: 'Through the lean path' });

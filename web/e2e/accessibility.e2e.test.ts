@@ -8,7 +8,8 @@ import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './
 
 /**
  * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on every
- * screen of the app, with data on it, in the light and the dark theme, open dialogs and menus included.
+ * screen of the app, with data on it, in the light and the dark theme, open dialogs and menus included;
+ * and nothing on any of them refused by the page's Content-Security-Policy.
  */
 /** Where the app keeps the theme (web/src/lib/theme.tsx). */
 const THEME_STORAGE_KEY = 'shiplog-theme';
@@ -58,7 +59,8 @@ afterAll(async () => {
 });
 
 async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Evaluated, not added as a script element: the page's Content-Security-Policy would refuse that.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(
     (selector) =>
       (
@@ -70,13 +72,25 @@ async function violations(page: Page, screen: string, scope = 'html'): Promise<s
       ).axe.run(selector, { resultTypes: ['violations'] }),
     scope,
   );
-  return result.violations.map((v) => `${screen}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const refused = await page.evaluate(() => (window as unknown as { refused: string[] }).refused.splice(0));
+  return [
+    ...result.violations.map((v) => `${screen}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ...refused.map((what) => `${screen}: the Content-Security-Policy refused ${what}`),
+  ];
 }
 
-describe.each(['light', 'dark'])('accessibility, %s theme', (theme) => {
+describe.each(['light', 'dark'])('accessibility and content security, %s theme', (theme) => {
   async function open(signedIn: boolean, viewport = { width: 1280, height: 900 }) {
     const context = await browser.newContext({ baseURL: app.url, viewport });
     await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+    // Anything the page's Content-Security-Policy refuses, reported with each screen's findings.
+    await context.addInitScript(() => {
+      const refused: string[] = [];
+      (window as unknown as { refused: string[] }).refused = refused;
+      document.addEventListener('securitypolicyviolation', (e) =>
+        refused.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+      );
+    });
     if (signedIn) await context.addCookies(cookies);
     const page = await context.newPage();
     return { page, close: () => context.close() };
