@@ -16,6 +16,7 @@ import {
   openEventStore,
   type ServiceName,
   serviceEnv,
+  vaultKeySecret,
   vaultOpener,
 } from '@shiplog/service-kit';
 import { Vault } from '@shiplog/vault';
@@ -29,7 +30,7 @@ export async function rebuildAll(
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
   const results: { projection: string; events: number }[] = [];
-  const open = vaultOpener(new Vault(pool));
+  const open = vaultOpener(new Vault(pool, { masterKey: vaultKeySecret(config) }));
   try {
     for (const service of services) {
       for (const projection of service.projections ?? []) {

@@ -70,7 +70,17 @@ export const serviceEnv = processEnv.extend({
   EVENTSTORE_URL: z.string().optional(),
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SERVICE_HOST: z.string().default('127.0.0.1'),
+  /** Wraps every user's data key at rest (libs/vault); the same in every service. */
+  VAULT_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
+
+/**
+ * The vault's master key outside production when none is set: a fixed, public one, so that a local
+ * database stays readable whatever happens to `.data/` (it protects nothing; production must set one).
+ */
+export const DEVELOPMENT_VAULT_KEY = 'shiplog-development-vault-key, not a secret: set VAULT_KEY_SECRET';
+
+export const vaultKeySecret = (env: ServiceEnv): string => env.VAULT_KEY_SECRET ?? DEVELOPMENT_VAULT_KEY;
 
 export type ServiceEnv = z.infer<typeof serviceEnv>;
 
@@ -80,6 +90,7 @@ export function checkServiceEnv(env: ServiceEnv, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: 'custom', path: ['EVENTSTORE_URL'], message: 'is required when EVENT_STORE=esdb' });
   }
   requireInProduction(env, ctx, 'INTERNAL_TOKEN_SECRET');
+  requireInProduction(env, ctx, 'VAULT_KEY_SECRET');
 }
 
 export function requireInProduction<E extends { NODE_ENV: string }>(

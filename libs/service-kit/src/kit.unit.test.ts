@@ -36,6 +36,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, { NODE_ENV: 'production' })).toThrow(
       'INTERNAL_TOKEN_SECRET: is required in production',
     );
+    expect(() => loadConfig(schema, { NODE_ENV: 'production' })).toThrow('VAULT_KEY_SECRET: is required in production');
+    expect(() => loadConfig(schema, { VAULT_KEY_SECRET: 'short' })).toThrow(
+      'VAULT_KEY_SECRET: must be at least 32 characters',
+    );
   });
 });
 

@@ -21,7 +21,14 @@ import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
-import { devSecret, loadConfig, type ServiceEnv, type ServiceName, serviceDirectory } from './config.ts';
+import {
+  devSecret,
+  loadConfig,
+  type ServiceEnv,
+  type ServiceName,
+  serviceDirectory,
+  vaultKeySecret,
+} from './config.ts';
 import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations } from './migrations.ts';
@@ -109,7 +116,9 @@ export async function startService<Env extends ServiceEnv>(
   const rawStore = openEventStore(config, pool, name);
   if (rawStore instanceof PostgresEventStore) await rawStore.migrate();
   await Vault.migrate(pool);
-  const vault = new Vault(pool);
+  const vault = new Vault(pool, { masterKey: vaultKeySecret(config) });
+  const wrapped = await vault.wrapBareKeys();
+  if (wrapped > 0) logger.info({ wrapped }, 'data keys wrapped with the vault master key');
   const store = new SealedEventStore(rawStore, vault);
   const open = vaultOpener(vault);
   const tracing = startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import type {
   AppendOptions,
@@ -17,7 +17,9 @@ import type pg from 'pg';
  * the bus keeps. Deleting the account destroys the key and records the user as forgotten, so those
  * events can no longer be opened anywhere and no new key is ever made for that user.
  *
- * The keys live in PostgreSQL's `vault` schema, shared by every service like a key-management service.
+ * The keys live in PostgreSQL's `vault` schema, shared by every service like a key-management service,
+ * each wrapped with a master key from the environment (VAULT_KEY_SECRET), so the database alone opens
+ * nothing.
  */
 
 /** What an event's `data` holds once sealed. */
@@ -45,6 +47,11 @@ interface EventLike {
 type Queryable = Pick<pg.Pool, 'query'> | pg.ClientBase;
 
 export interface VaultOptions {
+  /**
+   * The secret every data key is wrapped with at rest (VAULT_KEY_SECRET, at least 32 characters): a
+   * copy of the database alone opens no personal data. Every process that opens events needs the same.
+   */
+  masterKey: string;
   /** How long a key read by the command path is reused. Consumers read keys fresh (see `open`). */
   cacheTtlMs?: number;
   cacheSize?: number;
@@ -57,8 +64,15 @@ export class Vault {
   /** Keys as KeyObjects: a cipher made from one costs ~5 µs, from the raw bytes ~18 µs. */
   readonly #cache = new Map<string, { key: KeyObject; at: number }>();
 
-  constructor(pool: pg.Pool, options: VaultOptions = {}) {
+  /** Wraps the data keys (see VaultOptions.masterKey). */
+  readonly #wrapping: KeyObject;
+
+  constructor(pool: pg.Pool, options: VaultOptions) {
+    if (options.masterKey.length < 32) throw new Error('The vault master key must be at least 32 characters');
     this.#pool = pool;
+    this.#wrapping = createSecretKey(
+      Buffer.from(hkdfSync('sha256', options.masterKey, 'shiplog-vault', 'data-key-wrapping', 32)),
+    );
     this.#ttlMs = options.cacheTtlMs ?? 60_000;
     this.#cacheSize = options.cacheSize ?? 10_000;
   }
@@ -144,7 +158,7 @@ export class Vault {
           )
         ).rows;
       for (const row of rows) {
-        const key = createSecretKey(row.key);
+        const key = createSecretKey(this.#unwrap(row.subject, row.key));
         keys.set(row.subject, key);
         this.#remember(row.subject, key);
       }
@@ -196,15 +210,62 @@ export class Vault {
           `INSERT INTO vault.subject_keys (subject, key)
            SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM vault.forgotten_subjects WHERE subject = $1)
            ON CONFLICT (subject) DO NOTHING RETURNING key`,
-          [subject, randomBytes(32)],
+          [subject, this.#wrap(subject, randomBytes(32))],
         )
       ).rows[0];
       row ??= (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
     }
     if (!row) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    const key = createSecretKey(row.key);
+    const key = createSecretKey(this.#unwrap(subject, row.key));
     this.#remember(subject, key);
     return key;
+  }
+
+  /**
+   * Wraps the data keys still stored bare (written before keys were wrapped), each only if unchanged
+   * meanwhile. Idempotent; every service runs it at start. Answers how many it wrapped.
+   */
+  async wrapBareKeys(): Promise<number> {
+    let wrapped = 0;
+    for (;;) {
+      const { rows } = await this.#pool.query<KeyRow>(
+        `SELECT subject, key FROM vault.subject_keys WHERE length(key) = ${BARE_KEY_LENGTH} LIMIT 500`,
+      );
+      if (rows.length === 0) return wrapped;
+      for (const { subject, key } of rows) {
+        const { rowCount } = await this.#pool.query(
+          'UPDATE vault.subject_keys SET key = $3 WHERE subject = $1 AND key = $2',
+          [subject, key, this.#wrap(subject, key)],
+        );
+        wrapped += rowCount ?? 0;
+      }
+    }
+  }
+
+  /** A data key as stored: version 1, IV, the key encrypted with the master key (bound to its subject), tag. */
+  #wrap(subject: string, key: Buffer): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#wrapping, iv);
+    cipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
+    return Buffer.concat([Buffer.of(1), iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
+  }
+
+  /** The data key a stored one holds (a bare one, from before wrapping, as is). */
+  #unwrap(subject: string, stored: Buffer): Buffer {
+    if (stored.length === BARE_KEY_LENGTH) return stored;
+    if (stored.length !== WRAPPED_KEY_LENGTH || stored[0] !== 1) {
+      throw new Error(`The data key of ${subject} is in no format this vault knows`);
+    }
+    const decipher = createDecipheriv('aes-256-gcm', this.#wrapping, stored.subarray(1, 13));
+    decipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
+    decipher.setAuthTag(stored.subarray(WRAPPED_KEY_LENGTH - 16));
+    try {
+      return Buffer.concat([decipher.update(stored.subarray(13, WRAPPED_KEY_LENGTH - 16)), decipher.final()]);
+    } catch {
+      throw new Error(
+        `The data key of ${subject} cannot be unwrapped: VAULT_KEY_SECRET is not the one it was wrapped with`,
+      );
+    }
   }
 
   #cached(subject: string): KeyObject | undefined {
@@ -223,6 +284,9 @@ export class Vault {
     if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
   }
 }
+
+const BARE_KEY_LENGTH = 32;
+const WRAPPED_KEY_LENGTH = 1 + 12 + 32 + 16;
 
 /** A row of vault.subject_keys as `open` reads it. */
 export interface KeyRow {

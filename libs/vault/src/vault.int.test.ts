@@ -1,9 +1,12 @@
+import { createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
 import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSealed, SealedEventStore, SHREDDED, Vault } from './index.ts';
+import { isSealed, type SealedData, SealedEventStore, SHREDDED, Vault } from './index.ts';
+
+const masterKey = 'vault-test-master-key-0123456789abcdef';
 
 describe('vault (crypto-shredding)', () => {
   let db: TestDatabase;
@@ -18,7 +21,7 @@ describe('vault (crypto-shredding)', () => {
     pool.on('error', () => {});
     await Vault.migrate(pool);
     await Vault.migrate(pool);
-    vault = new Vault(pool);
+    vault = new Vault(pool, { masterKey });
     raw = new PostgresEventStore(pool, 'things');
     await raw.migrate();
     store = new SealedEventStore(raw, vault);
@@ -102,12 +105,45 @@ describe('vault (crypto-shredding)', () => {
 
   it('gives one key to concurrent first writers', async () => {
     const userId = newId();
-    const fresh = () => new Vault(pool);
+    const fresh = () => new Vault(pool, { masterKey });
     const sealed = await Promise.all(Array.from({ length: 8 }, () => fresh().seal([login(userId)])));
     const opened = await vault.open(
       sealed.map(([e]) => e!),
       { fresh: true },
     );
     expect(opened.every((e) => e !== null)).toBe(true);
+  });
+
+  it('keeps every data key wrapped with the master key: the database alone opens nothing', async () => {
+    const userId = newId();
+    const [sealed] = await vault.seal([login(userId)]);
+    const { rows } = await pool.query<{ key: Buffer }>('SELECT key FROM vault.subject_keys WHERE subject = $1', [
+      userId,
+    ]);
+    expect(rows[0]!.key.length).toBe(61);
+    // Neither what is stored, nor a vault with another master key, opens the event.
+    const stored = createSecretKey(rows[0]!.key.subarray(13, 45));
+    const data = sealed!.data as unknown as SealedData;
+    const body = Buffer.from(data.data, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', stored, Buffer.from(data.iv, 'base64'));
+    decipher.setAAD(Buffer.from(`${sealed!.id}:${sealed!.type}`));
+    decipher.setAuthTag(body.subarray(body.length - 16));
+    expect(() => Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()])).toThrow();
+    const stranger = new Vault(pool, { masterKey: 'another-master-key-0123456789abcdefgh' });
+    await expect(stranger.open([sealed!], { fresh: true })).rejects.toThrow(/VAULT_KEY_SECRET is not the one/);
+    expect((await new Vault(pool, { masterKey }).open([sealed!], { fresh: true }))[0]!.data).toMatchObject({ userId });
+  });
+
+  it('wraps a key stored bare (before wrapping), and still opens its events', async () => {
+    const userId = newId();
+    await pool.query('INSERT INTO vault.subject_keys (subject, key) VALUES ($1, $2)', [userId, randomBytes(32)]);
+    const [sealed] = await new Vault(pool, { masterKey }).seal([login(userId)]);
+    expect(await vault.wrapBareKeys()).toBeGreaterThanOrEqual(1);
+    expect(await vault.wrapBareKeys()).toBe(0);
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM vault.subject_keys WHERE length(key) <> 61',
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect((await new Vault(pool, { masterKey }).open([sealed!], { fresh: true }))[0]!.data).toMatchObject({ userId });
   });
 });
