@@ -146,6 +146,7 @@ export async function runProjects(): Promise<ProjectsResult> {
       NODE_ENV: 'production',
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
       INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
+      VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
     },
     'Shiplog is running',
   );

@@ -54,6 +54,7 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     NATS_URL: natsUrl,
     BUS_NAMESPACE: ns.namespace,
     INTERNAL_TOKEN_SECRET: secret,
+    VAULT_KEY_SECRET: secret,
     SERVICE_PORT: '0',
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
