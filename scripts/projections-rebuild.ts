@@ -16,7 +16,7 @@ import {
   openEventStore,
   type ServiceName,
   serviceEnv,
-  vaultKeySecret,
+  vaultKeys,
   vaultOpener,
 } from '@shiplog/service-kit';
 import { Vault } from '@shiplog/vault';
@@ -30,7 +30,7 @@ export async function rebuildAll(
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
   const results: { projection: string; events: number }[] = [];
-  const open = vaultOpener(new Vault(pool, { masterKey: vaultKeySecret(config) }));
+  const open = vaultOpener(new Vault(pool, vaultKeys(config)));
   try {
     for (const service of services) {
       for (const projection of service.projections ?? []) {

@@ -72,6 +72,8 @@ export const serviceEnv = processEnv.extend({
   SERVICE_HOST: z.string().default('127.0.0.1'),
   /** Wraps every user's data key at rest (libs/vault); the same in every service. */
   VAULT_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** While rotating VAULT_KEY_SECRET: the one it replaces (keys are wrapped anew at start). */
+  VAULT_KEY_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 /**
@@ -80,7 +82,11 @@ export const serviceEnv = processEnv.extend({
  */
 export const DEVELOPMENT_VAULT_KEY = 'shiplog-development-vault-key, not a secret: set VAULT_KEY_SECRET';
 
-export const vaultKeySecret = (env: ServiceEnv): string => env.VAULT_KEY_SECRET ?? DEVELOPMENT_VAULT_KEY;
+/** The vault's master key, and while rotating the one it replaces (see libs/vault). */
+export const vaultKeys = (env: ServiceEnv): { masterKey: string; previousMasterKeys: string[] } => ({
+  masterKey: env.VAULT_KEY_SECRET ?? DEVELOPMENT_VAULT_KEY,
+  previousMasterKeys: env.VAULT_KEY_SECRET_PREVIOUS ? [env.VAULT_KEY_SECRET_PREVIOUS] : [],
+});
 
 export type ServiceEnv = z.infer<typeof serviceEnv>;
 

@@ -21,14 +21,7 @@ import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
-import {
-  devSecret,
-  loadConfig,
-  type ServiceEnv,
-  type ServiceName,
-  serviceDirectory,
-  vaultKeySecret,
-} from './config.ts';
+import { devSecret, loadConfig, type ServiceEnv, type ServiceName, serviceDirectory, vaultKeys } from './config.ts';
 import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations } from './migrations.ts';
@@ -116,8 +109,8 @@ export async function startService<Env extends ServiceEnv>(
   const rawStore = openEventStore(config, pool, name);
   if (rawStore instanceof PostgresEventStore) await rawStore.migrate();
   await Vault.migrate(pool);
-  const vault = new Vault(pool, { masterKey: vaultKeySecret(config) });
-  const wrapped = await vault.wrapBareKeys();
+  const vault = new Vault(pool, vaultKeys(config));
+  const wrapped = await vault.rewrapKeys();
   if (wrapped > 0) logger.info({ wrapped }, 'data keys wrapped with the vault master key');
   const store = new SealedEventStore(rawStore, vault);
   const open = vaultOpener(vault);

@@ -52,6 +52,11 @@ export interface VaultOptions {
    * copy of the database alone opens no personal data. Every process that opens events needs the same.
    */
   masterKey: string;
+  /**
+   * While rotating the master key: the ones it replaces (VAULT_KEY_SECRET_PREVIOUS). Keys wrapped
+   * with one of them still open, and `rewrapKeys` wraps them anew with `masterKey`.
+   */
+  previousMasterKeys?: string[];
   /** How long a key read by the command path is reused. Consumers read keys fresh (see `open`). */
   cacheTtlMs?: number;
   cacheSize?: number;
@@ -66,13 +71,13 @@ export class Vault {
 
   /** Wraps the data keys (see VaultOptions.masterKey). */
   readonly #wrapping: KeyObject;
+  /** Unwraps those wrapped before a rotation (see VaultOptions.previousMasterKeys). */
+  readonly #previous: KeyObject[];
 
   constructor(pool: pg.Pool, options: VaultOptions) {
-    if (options.masterKey.length < 32) throw new Error('The vault master key must be at least 32 characters');
     this.#pool = pool;
-    this.#wrapping = createSecretKey(
-      Buffer.from(hkdfSync('sha256', options.masterKey, 'shiplog-vault', 'data-key-wrapping', 32)),
-    );
+    this.#wrapping = wrappingKey(options.masterKey);
+    this.#previous = (options.previousMasterKeys ?? []).map(wrappingKey);
     this.#ttlMs = options.cacheTtlMs ?? 60_000;
     this.#cacheSize = options.cacheSize ?? 10_000;
   }
@@ -222,22 +227,30 @@ export class Vault {
   }
 
   /**
-   * Wraps the data keys still stored bare (written before keys were wrapped), each only if unchanged
-   * meanwhile. Idempotent; every service runs it at start. Answers how many it wrapped.
+   * Wraps with the master key every data key not yet wrapped with it: those stored bare (before keys
+   * were wrapped) and, while rotating, those wrapped with a previous master key. Each row is changed
+   * only if unchanged meanwhile, so services starting together wrap each once. Every service runs it
+   * at start; it reads every row only while previous master keys are configured. Answers how many.
    */
-  async wrapBareKeys(): Promise<number> {
-    let wrapped = 0;
+  async rewrapKeys(): Promise<number> {
+    let rewrapped = 0;
+    let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const { rows } = await this.#pool.query<KeyRow>(
-        `SELECT subject, key FROM vault.subject_keys WHERE length(key) = ${BARE_KEY_LENGTH} LIMIT 500`,
+        `SELECT subject, key FROM vault.subject_keys
+         WHERE subject > $1 AND ($2 OR length(key) = ${BARE_KEY_LENGTH}) ORDER BY subject LIMIT 500`,
+        [after, this.#previous.length > 0],
       );
-      if (rows.length === 0) return wrapped;
+      if (rows.length === 0) return rewrapped;
+      after = rows.at(-1)!.subject;
       for (const { subject, key } of rows) {
+        const { key: plain, current } = this.#unwrapAny(subject, key);
+        if (current) continue;
         const { rowCount } = await this.#pool.query(
           'UPDATE vault.subject_keys SET key = $3 WHERE subject = $1 AND key = $2',
-          [subject, key, this.#wrap(subject, key)],
+          [subject, key, this.#wrap(subject, plain)],
         );
-        wrapped += rowCount ?? 0;
+        rewrapped += rowCount ?? 0;
       }
     }
   }
@@ -250,22 +263,35 @@ export class Vault {
     return Buffer.concat([Buffer.of(1), iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
   }
 
-  /** The data key a stored one holds (a bare one, from before wrapping, as is). */
+  /** The data key a stored one holds. */
   #unwrap(subject: string, stored: Buffer): Buffer {
-    if (stored.length === BARE_KEY_LENGTH) return stored;
+    return this.#unwrapAny(subject, stored).key;
+  }
+
+  /**
+   * The data key a stored one holds, and whether it is wrapped with the current master key (a bare
+   * one, from before wrapping, is taken as is; one wrapped with a previous master key is opened with it).
+   */
+  #unwrapAny(subject: string, stored: Buffer): { key: Buffer; current: boolean } {
+    if (stored.length === BARE_KEY_LENGTH) return { key: stored, current: false };
     if (stored.length !== WRAPPED_KEY_LENGTH || stored[0] !== 1) {
       throw new Error(`The data key of ${subject} is in no format this vault knows`);
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.#wrapping, stored.subarray(1, 13));
-    decipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
-    decipher.setAuthTag(stored.subarray(WRAPPED_KEY_LENGTH - 16));
-    try {
-      return Buffer.concat([decipher.update(stored.subarray(13, WRAPPED_KEY_LENGTH - 16)), decipher.final()]);
-    } catch {
-      throw new Error(
-        `The data key of ${subject} cannot be unwrapped: VAULT_KEY_SECRET is not the one it was wrapped with`,
-      );
+    for (const [i, wrapping] of [this.#wrapping, ...this.#previous].entries()) {
+      const decipher = createDecipheriv('aes-256-gcm', wrapping, stored.subarray(1, 13));
+      decipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
+      decipher.setAuthTag(stored.subarray(WRAPPED_KEY_LENGTH - 16));
+      try {
+        const key = Buffer.concat([decipher.update(stored.subarray(13, WRAPPED_KEY_LENGTH - 16)), decipher.final()]);
+        return { key, current: i === 0 };
+      } catch {
+        // Not this master key: try the next.
+      }
     }
+    throw new Error(
+      `The data key of ${subject} cannot be unwrapped: VAULT_KEY_SECRET is not the one it was wrapped with` +
+        ' (while rotating, give the old one as VAULT_KEY_SECRET_PREVIOUS)',
+    );
   }
 
   #cached(subject: string): KeyObject | undefined {
@@ -283,6 +309,12 @@ export class Vault {
     this.#cache.set(subject, { key, at: Date.now() });
     if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
   }
+}
+
+/** The key that wraps data keys, from a master key secret (at least 32 characters). */
+function wrappingKey(secret: string): KeyObject {
+  if (secret.length < 32) throw new Error('A vault master key must be at least 32 characters');
+  return createSecretKey(Buffer.from(hkdfSync('sha256', secret, 'shiplog-vault', 'data-key-wrapping', 32)));
 }
 
 const BARE_KEY_LENGTH = 32;

@@ -138,12 +138,27 @@ describe('vault (crypto-shredding)', () => {
     const userId = newId();
     await pool.query('INSERT INTO vault.subject_keys (subject, key) VALUES ($1, $2)', [userId, randomBytes(32)]);
     const [sealed] = await new Vault(pool, { masterKey }).seal([login(userId)]);
-    expect(await vault.wrapBareKeys()).toBeGreaterThanOrEqual(1);
-    expect(await vault.wrapBareKeys()).toBe(0);
+    expect(await vault.rewrapKeys()).toBeGreaterThanOrEqual(1);
+    expect(await vault.rewrapKeys()).toBe(0);
     const { rows } = await pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM vault.subject_keys WHERE length(key) <> 61',
     );
     expect(rows[0]!.n).toBe(0);
     expect((await new Vault(pool, { masterKey }).open([sealed!], { fresh: true }))[0]!.data).toMatchObject({ userId });
+  });
+
+  it('rotates the master key: the old one opens keys until they are wrapped anew, then is no longer needed', async () => {
+    const userId = newId();
+    const [sealed] = await vault.seal([login(userId)]);
+    const next = 'the-next-master-key-0123456789abcdefghij';
+    const rotating = new Vault(pool, { masterKey: next, previousMasterKeys: [masterKey] });
+    expect((await rotating.open([sealed!], { fresh: true }))[0]!.data).toMatchObject({ userId });
+    expect(await rotating.rewrapKeys()).toBeGreaterThanOrEqual(1);
+    expect(await rotating.rewrapKeys()).toBe(0);
+    const rotated = new Vault(pool, { masterKey: next });
+    expect((await rotated.open([sealed!], { fresh: true }))[0]!.data).toMatchObject({ userId });
+    await expect(new Vault(pool, { masterKey }).open([sealed!], { fresh: true })).rejects.toThrow(
+      /VAULT_KEY_SECRET is not the one/,
+    );
   });
 });
