@@ -159,6 +159,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await visit('/reminders', () => page.getByText('Renew the domain 7').waitFor());
     await visit('/settings', () => page.getByRole('tab', { name: 'Notifications' }).waitFor());
     await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
+    await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
     await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
     expect(found).toEqual([]);
     await close();

@@ -114,6 +114,22 @@ describe('auth and shell', () => {
     await page.getByRole('tab', { name: 'Login' }).waitFor();
   });
 
+  it('shows the Replit coming-soon page, which returns to the dashboard after 5 seconds', async () => {
+    await register(uniqueUsername('soon'));
+    await page.clock.install();
+    await page.goto('/replit');
+    await page.getByRole('heading', { name: 'Coming Soon' }).waitFor();
+    for (const feature of ['View your Replit projects', 'Fork projects with one click']) {
+      await page.getByText(feature).waitFor();
+    }
+    expect(await page.getByRole('link', { name: 'Visit Replit' }).getAttribute('href')).toBe('https://replit.com');
+    await page.getByRole('link', { name: 'Return to Dashboard' }).waitFor();
+    await page.clock.runFor(4900);
+    expect(new URL(page.url()).pathname).toBe('/replit');
+    await page.clock.runFor(200);
+    await page.waitForURL(`${app.url}/`);
+  });
+
   it('shows Page Not Found for an unknown path', async () => {
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();

@@ -30,6 +30,7 @@ const ReminderCompletePage = lazyRouteComponent(() => import('./pages/reminder-c
 const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'), 'RemindersPage');
 const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage');
+const ComingSoonPage = lazyRouteComponent(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -141,6 +142,7 @@ const routeTree = rootRoute.addChildren([
     page('/reminders', 'Reminders', RemindersPage),
     page('/profile', 'Profile', ProfilePage),
     page('/settings', 'Settings', SettingsPage),
+    page('/replit', 'Replit', ComingSoonPage),
     section('/subscription', 'Subscription'),
     section('/chat', 'AI Assistant'),
     section('/integrations', 'External API'),
