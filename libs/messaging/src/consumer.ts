@@ -1,10 +1,13 @@
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { comparePositions, newId, type Position, parsePosition } from '@shiplog/events';
+import { comparePositions, type Position, parsePosition } from '@shiplog/events';
 import type pg from 'pg';
 import type { Bus } from './bus.ts';
-import { type BusEvent, busEventPosition } from './envelope.ts';
+import { lockConsumer, lockName, migrateConsumerTables } from './consumer-tables.ts';
+import { asBusEvent, type BusEvent, busEventPosition } from './envelope.ts';
 import type { Logger } from './logger.ts';
+import { isLastingFailure, parkStatement } from './parking.ts';
+import { sqlLiteral, storable, unstorable } from './sql.ts';
 
 /**
  * A reaction to one event. It receives the consumer's open transaction: every write it makes (a read
@@ -34,23 +37,6 @@ export interface Batch {
   literal(value: unknown): string;
   /** State the batch's reactions share, under a key of the handler's own; gone with the batch. */
   readonly shared: Map<unknown, unknown>;
-}
-
-/**
- * A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form,
- * objects as JSON text), which PostgreSQL reads as the type its place wants.
- */
-function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'string') return tx.escapeLiteral(value);
-  if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
-  return tx.escapeLiteral(JSON.stringify(value));
 }
 
 function batchOf(tx: pg.ClientBase, events: BusEvent[]): { batch: Batch; deferred: string[] } {
@@ -169,147 +155,6 @@ async function react(
     await (options.around ? options.around(event, consumer, handle) : handle());
   }
   return deferred;
-}
-
-/** Whether PostgreSQL can store the text: no NUL character, no half of a surrogate pair. */
-export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
-const badText = (text: string) => !isStorableText(text);
-
-/** Whether an event's data holds such text anywhere (keys included). */
-function unstorable(value: unknown): boolean {
-  if (typeof value === 'string') return badText(value);
-  if (Array.isArray(value)) return value.some(unstorable);
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) if (badText(key) || unstorable(item)) return true;
-  }
-  return false;
-}
-
-/**
- * The data with such text made storable: NUL characters dropped, half surrogate pairs replaced
- * (U+FFFD). Services refuse it at their door (parseInput); this keeps an event stored before that
- * from stopping a projector for good, retried forever while every later event waits.
- */
-function storable(value: unknown): unknown {
-  if (typeof value === 'string') return badText(value) ? value.replaceAll('\u0000', '').toWellFormed() : value;
-  if (Array.isArray(value)) return value.map(storable);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)]));
-  }
-  return value;
-}
-
-/**
- * Whether a reaction's failure will repeat however often it is retried: an error in the event's data
- * or in the code that handles it (a PostgreSQL error of any class but those below, a TypeError, a
- * failed check), as against trouble reaching or sharing PostgreSQL, which passes: a connection error
- * or a system one (ECONNRESET), and the SQLSTATE classes 08 (connection), 40 (serialization failure,
- * deadlock), 53 (insufficient resources), 55 (lock not available), 57 (operator intervention: a
- * shutdown, a cancelled statement), 58 (system error) and XX (internal error).
- */
-export function isLastingFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|53|55|57|58|XX)/.test(code);
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return false;
-  // pg's own errors for a lost or unobtainable connection carry no code.
-  const message = error instanceof Error ? error.message : String(error);
-  return !/connection|connect|terminated|timeout|not queryable|pool/i.test(message);
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The event a message carries, or null when it holds none: not JSON, or no id, type, source, position. */
-function readEvent(message: JsMsg): BusEvent | null {
-  try {
-    const event = message.json<Partial<BusEvent> | null>();
-    const valid =
-      typeof event?.id === 'string' &&
-      uuidPattern.test(event.id) &&
-      typeof event.type === 'string' &&
-      typeof event.source === 'string' &&
-      typeof event.position === 'string' &&
-      parsePosition(event.position) !== null &&
-      typeof event.metadata === 'object' &&
-      event.metadata !== null;
-    return valid ? (event as BusEvent) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The statement recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
-function parkStatement(tx: pg.ClientBase, schema: string, consumer: string, event: BusEvent, failure: unknown): string {
-  const literal = (value: unknown) => sqlLiteral(tx, value);
-  const userId = event.metadata?.userId;
-  const error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
-  return `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES (${literal(consumer)}, ${literal(event.id)})
-      ON CONFLICT DO NOTHING;
-    INSERT INTO ${schema}.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
-      VALUES (${[
-        consumer,
-        event.id,
-        event.type,
-        event.source,
-        event.position,
-        typeof userId === 'string' && uuidPattern.test(userId) ? userId : null,
-        JSON.stringify(event),
-        storable(error.slice(0, 2000)),
-      ]
-        .map(literal)
-        .join(', ')})
-      ON CONFLICT (consumer, event_id) DO UPDATE SET error = EXCLUDED.error, parked_at = now()`;
-}
-
-/**
- * A consumer's batch transactions hold this lock: a rebuild of its projection, or an erasure that must
- * not race a batch still writing, takes it to run between batches.
- */
-export async function lockConsumer(tx: pg.ClientBase, schema: string, name: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, name)]);
-}
-
-const lockName = (schema: string, name: string) => `consumer:${schema}.${name}`;
-
-export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // Consumers of one service start together; concurrent CREATE ... IF NOT EXISTS can still collide.
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer-tables:${schema}`]);
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
-        consumer text NOT NULL,
-        event_id uuid NOT NULL,
-        handled_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-        PRIMARY KEY (consumer, event_id)
-      );
-      CREATE TABLE IF NOT EXISTS ${schema}.consumer_positions (
-        consumer text NOT NULL,
-        source text NOT NULL,
-        commit_position numeric(20) NOT NULL,
-        prepare_position bigint NOT NULL,
-        PRIMARY KEY (consumer, source)
-      );
-      CREATE TABLE IF NOT EXISTS ${schema}.parked_events (
-        consumer text NOT NULL,
-        event_id uuid NOT NULL,
-        event_type text NOT NULL,
-        source text NOT NULL,
-        position text NOT NULL,
-        user_id uuid,
-        event json NOT NULL,
-        error text NOT NULL,
-        parked_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (consumer, event_id)
-      );
-      CREATE INDEX IF NOT EXISTS parked_events_user ON ${schema}.parked_events (user_id);`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /**
@@ -584,70 +429,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   };
 }
 
-export interface ParkedEvent {
-  consumer: string;
-  eventId: string;
-  eventType: string;
-  source: string;
-  position: string;
-  error: string;
-  parkedAt: Date;
-}
-
-/** The events a service's consumers parked (see settle), oldest first. */
-export async function parkedEvents(pool: pg.Pool, schema: string): Promise<ParkedEvent[]> {
-  const { rows } = await pool.query<ParkedEvent>(
-    `SELECT consumer, event_id AS "eventId", event_type AS "eventType", source, position, error, parked_at AS "parkedAt"
-     FROM ${schema}.parked_events ORDER BY parked_at, consumer`,
-  );
-  return rows;
-}
-
-/**
- * Sends parked events back to their consumers (after a fix): for each, under the consumer's lock, its
- * parked and handled records go and a copy is published to its subject, all or nothing. The consumer
- * then handles it as new, after whatever it has handled since (so a reaction whose effect depends on
- * order is the operator's call); one that still fails is parked again. Other consumers of the subject
- * have handled it already and skip the copy. `consumer` and `eventId` narrow the choice.
- */
-export async function replayParked(options: {
-  pool: pg.Pool;
-  bus: Bus;
-  schema: string;
-  consumer?: string;
-  eventId?: string;
-}): Promise<number> {
-  const { pool, bus, schema } = options;
-  const { rows } = await pool.query<{ consumer: string; event: BusEvent }>(
-    `SELECT consumer, event FROM ${schema}.parked_events
-     WHERE ($1::text IS NULL OR consumer = $1) AND ($2::uuid IS NULL OR event_id = $2) ORDER BY parked_at`,
-    [options.consumer ?? null, options.eventId ?? null],
-  );
-  for (const { consumer, event } of rows) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      // The consumer's batches wait here, so none can meet the copy before the records are gone.
-      await lockConsumer(client, schema, consumer);
-      await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1 AND event_id = $2;`, [
-        consumer,
-        event.id,
-      ]);
-      await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1 AND event_id = $2`, [
-        consumer,
-        event.id,
-      ]);
-      // A fresh message id: JetStream would drop the event's own id as a duplicate.
-      await bus.js.publish(bus.subject(event.source, event.type), JSON.stringify(event), { msgID: newId() });
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+/** The event a message carries, or null when it holds none (not JSON, or not an event). */
+function readEvent(message: JsMsg): BusEvent | null {
+  try {
+    return asBusEvent(message.json());
+  } catch {
+    return null;
   }
-  return rows.length;
 }
 
 export interface ProjectionRebuild {

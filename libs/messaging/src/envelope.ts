@@ -44,3 +44,22 @@ export async function* publishedEvents(store: EventStore, source: string): Async
     after = page.at(-1)!.position;
   }
 }
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string is a uuid (as event ids and user ids are). */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuidPattern.test(value);
+
+/** `value` as a bus event, or null when it is none: no uuid id, type, source or valid position. */
+export function asBusEvent(value: unknown): BusEvent | null {
+  const event = value as Partial<BusEvent> | null;
+  const valid =
+    isUuid(event?.id) &&
+    typeof event.type === 'string' &&
+    typeof event.source === 'string' &&
+    typeof event.position === 'string' &&
+    parsePosition(event.position) !== null &&
+    typeof event.metadata === 'object' &&
+    event.metadata !== null;
+  return valid ? (event as BusEvent) : null;
+}

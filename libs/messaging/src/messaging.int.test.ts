@@ -12,9 +12,10 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, connectBus } from './bus.ts';
-import { parkedEvents, rebuildProjection, replayParked, startConsumer } from './consumer.ts';
+import { rebuildProjection, startConsumer } from './consumer.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
+import { parkedEvents, replayParked } from './parking.ts';
 import { startRelay } from './relay.ts';
 
 const errors: unknown[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLastingFailure } from './consumer.ts';
+import { isLastingFailure } from './parking.ts';
 
 const pgError = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 

@@ -1,0 +1,123 @@
+import { newId } from '@shiplog/events';
+import type pg from 'pg';
+import type { Bus } from './bus.ts';
+import { lockConsumer } from './consumer-tables.ts';
+import { type BusEvent, isUuid } from './envelope.ts';
+import { sqlLiteral, storable } from './sql.ts';
+
+/**
+ * Parked events (docs/decisions/013-parked-events.md): an event whose reaction keeps failing for a
+ * lasting reason is set aside, so that the events behind it, every user's, go on.
+ */
+
+/**
+ * Whether a reaction's failure will repeat however often it is retried: an error in the event's data
+ * or in the code that handles it (a PostgreSQL error of any class but those below, a TypeError, a
+ * failed check), as against trouble reaching or sharing PostgreSQL, which passes: a connection error
+ * or a system one (ECONNRESET), and the SQLSTATE classes 08 (connection), 40 (serialization failure,
+ * deadlock), 53 (insufficient resources), 55 (lock not available), 57 (operator intervention: a
+ * shutdown, a cancelled statement), 58 (system error) and XX (internal error).
+ */
+export function isLastingFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|53|55|57|58|XX)/.test(code);
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return false;
+  // pg's own errors for a lost or unobtainable connection carry no code.
+  const message = error instanceof Error ? error.message : String(error);
+  return !/connection|connect|terminated|timeout|not queryable|pool/i.test(message);
+}
+
+/** The statement recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
+export function parkStatement(
+  tx: pg.ClientBase,
+  schema: string,
+  consumer: string,
+  event: BusEvent,
+  failure: unknown,
+): string {
+  const literal = (value: unknown) => sqlLiteral(tx, value);
+  const userId = event.metadata?.userId;
+  const error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+  return `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES (${literal(consumer)}, ${literal(event.id)})
+      ON CONFLICT DO NOTHING;
+    INSERT INTO ${schema}.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
+      VALUES (${[
+        consumer,
+        event.id,
+        event.type,
+        event.source,
+        event.position,
+        isUuid(userId) ? userId : null,
+        JSON.stringify(event),
+        storable(error.slice(0, 2000)),
+      ]
+        .map(literal)
+        .join(', ')})
+      ON CONFLICT (consumer, event_id) DO UPDATE SET error = EXCLUDED.error, parked_at = now()`;
+}
+
+export interface ParkedEvent {
+  consumer: string;
+  eventId: string;
+  eventType: string;
+  source: string;
+  position: string;
+  error: string;
+  parkedAt: Date;
+}
+
+/** The events a service's consumers parked (see settle), oldest first. */
+export async function parkedEvents(pool: pg.Pool, schema: string): Promise<ParkedEvent[]> {
+  const { rows } = await pool.query<ParkedEvent>(
+    `SELECT consumer, event_id AS "eventId", event_type AS "eventType", source, position, error, parked_at AS "parkedAt"
+     FROM ${schema}.parked_events ORDER BY parked_at, consumer`,
+  );
+  return rows;
+}
+
+/**
+ * Sends parked events back to their consumers (after a fix): for each, under the consumer's lock, its
+ * parked and handled records go and a copy is published to its subject, all or nothing. The consumer
+ * then handles it as new, after whatever it has handled since (so a reaction whose effect depends on
+ * order is the operator's call); one that still fails is parked again. Other consumers of the subject
+ * have handled it already and skip the copy. `consumer` and `eventId` narrow the choice.
+ */
+export async function replayParked(options: {
+  pool: pg.Pool;
+  bus: Bus;
+  schema: string;
+  consumer?: string;
+  eventId?: string;
+}): Promise<number> {
+  const { pool, bus, schema } = options;
+  const { rows } = await pool.query<{ consumer: string; event: BusEvent }>(
+    `SELECT consumer, event FROM ${schema}.parked_events
+     WHERE ($1::text IS NULL OR consumer = $1) AND ($2::uuid IS NULL OR event_id = $2) ORDER BY parked_at`,
+    [options.consumer ?? null, options.eventId ?? null],
+  );
+  for (const { consumer, event } of rows) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The consumer's batches wait here, so none can meet the copy before the records are gone.
+      await lockConsumer(client, schema, consumer);
+      await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1 AND event_id = $2;`, [
+        consumer,
+        event.id,
+      ]);
+      await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1 AND event_id = $2`, [
+        consumer,
+        event.id,
+      ]);
+      // A fresh message id: JetStream would drop the event's own id as a duplicate.
+      await bus.js.publish(bus.subject(event.source, event.type), JSON.stringify(event), { msgID: newId() });
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  return rows.length;
+}

@@ -1,0 +1,46 @@
+import type pg from 'pg';
+
+/**
+ * A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form,
+ * objects as JSON text), which PostgreSQL reads as the type its place wants.
+ */
+export function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return tx.escapeLiteral(value);
+  if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
+  return tx.escapeLiteral(JSON.stringify(value));
+}
+
+/** Whether PostgreSQL can store the text: no NUL character, no half of a surrogate pair. */
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
+const badText = (text: string) => !isStorableText(text);
+
+/** Whether an event's data holds such text anywhere (keys included). */
+export function unstorable(value: unknown): boolean {
+  if (typeof value === 'string') return badText(value);
+  if (Array.isArray(value)) return value.some(unstorable);
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) if (badText(key) || unstorable(item)) return true;
+  }
+  return false;
+}
+
+/**
+ * The data with such text made storable: NUL characters dropped, half surrogate pairs replaced
+ * (U+FFFD). Services refuse it at their door (parseInput); this keeps an event stored before that
+ * from stopping a projector for good, retried forever while every later event waits.
+ */
+export function storable(value: unknown): unknown {
+  if (typeof value === 'string') return badText(value) ? value.replaceAll('\u0000', '').toWellFormed() : value;
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)]));
+  }
+  return value;
+}
