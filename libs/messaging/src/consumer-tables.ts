@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './sql.ts';
 
 /**
  * A consumer's batch transactions hold this lock: a rebuild of its projection, or an erasure that must
@@ -11,10 +12,8 @@ export async function lockConsumer(tx: pg.ClientBase, schema: string, name: stri
 export const lockName = (schema: string, name: string) => `consumer:${schema}.${name}`;
 
 export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // Consumers of one service start together; concurrent CREATE ... IF NOT EXISTS can still collide.
-    await client.query('BEGIN');
+  // Consumers of one service start together; concurrent CREATE ... IF NOT EXISTS can still collide.
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`consumer-tables:${schema}`]);
     await client.query(`
       CREATE TABLE IF NOT EXISTS ${schema}.handled_events (
@@ -43,11 +42,5 @@ export async function migrateConsumerTables(pool: pg.Pool, schema: string): Prom
         PRIMARY KEY (consumer, event_id)
       );
       CREATE INDEX IF NOT EXISTS parked_events_user ON ${schema}.parked_events (user_id);`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -7,7 +7,7 @@ import { lockConsumer, lockName, migrateConsumerTables } from './consumer-tables
 import { asBusEvent, type BusEvent, busEventPosition } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { isLastingFailure, parkStatement } from './parking.ts';
-import { sqlLiteral, storable, unstorable } from './sql.ts';
+import { inTransaction, sqlLiteral, storable, unstorable } from './sql.ts';
 
 /**
  * A reaction to one event. It receives the consumer's open transaction: every write it makes (a read
@@ -460,10 +460,8 @@ export interface ProjectionRebuild {
 export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ events: number }> {
   const { pool, schema, consumer, tables, handlers } = rebuild;
   await migrateConsumerTables(pool, schema);
-  const client = await pool.connect();
   let events = 0;
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await lockConsumer(client, schema, consumer);
     await client.query(`TRUNCATE ${tables.map((t) => `${schema}.${t}`).join(', ')}`);
     await client.query(`DELETE FROM ${schema}.handled_events WHERE consumer = $1`, [consumer]);
@@ -505,12 +503,6 @@ export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ e
         );
       }
     }
-    await client.query('COMMIT');
-    return { events };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
+  return { events };
 }

@@ -5,4 +5,4 @@ export * from './envelope.ts';
 export type { Logger } from './logger.ts';
 export * from './parking.ts';
 export * from './relay.ts';
-export { isStorableText } from './sql.ts';
+export { inTransaction, isStorableText } from './sql.ts';

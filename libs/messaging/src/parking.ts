@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Bus } from './bus.ts';
 import { lockConsumer } from './consumer-tables.ts';
 import { type BusEvent, isUuid } from './envelope.ts';
-import { sqlLiteral, storable } from './sql.ts';
+import { inTransaction, sqlLiteral, storable } from './sql.ts';
 
 /**
  * Parked events (docs/decisions/013-parked-events.md): an event whose reaction keeps failing for a
@@ -96,12 +96,10 @@ export async function replayParked(options: {
     [options.consumer ?? null, options.eventId ?? null],
   );
   for (const { consumer, event } of rows) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       // The consumer's batches wait here, so none can meet the copy before the records are gone.
       await lockConsumer(client, schema, consumer);
-      await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1 AND event_id = $2;`, [
+      await client.query(`DELETE FROM ${schema}.parked_events WHERE consumer = $1 AND event_id = $2`, [
         consumer,
         event.id,
       ]);
@@ -111,13 +109,7 @@ export async function replayParked(options: {
       ]);
       // A fresh message id: JetStream would drop the event's own id as a duplicate.
       await bus.js.publish(bus.subject(event.source, event.type), JSON.stringify(event), { msgID: newId() });
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
   return rows.length;
 }

@@ -1,5 +1,21 @@
 import type pg from 'pg';
 
+/** Runs `work` in a transaction on a connection of its own: committed if it resolves, else rolled back. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form,
  * objects as JSON text), which PostgreSQL reads as the type its place wants.

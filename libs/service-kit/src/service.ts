@@ -11,6 +11,7 @@ import {
   connectBus,
   type EventOpener,
   type Handler,
+  inTransaction,
   lockConsumer,
   type Relay,
   startConsumer,
@@ -249,19 +250,10 @@ export async function inAppendTransaction<T>(
   context: { pool: pg.Pool; store: SealedEventStore },
   work: (tx: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const tx = await context.pool.connect();
-  try {
-    await tx.query('BEGIN');
+  return inTransaction(context.pool, async (tx) => {
     if (context.store.inner instanceof PostgresEventStore) await context.store.inner.lockForAppend(tx);
-    const result = await work(tx);
-    await tx.query('COMMIT');
-    return result;
-  } catch (error) {
-    await tx.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    tx.release();
-  }
+    return work(tx);
+  });
 }
 
 /** Each reaction a span, child of the span that appended its event (the traceparent in its metadata). */
