@@ -13,14 +13,16 @@ import { inTransaction, sqlLiteral, storable } from './sql.ts';
 /**
  * Whether a reaction's failure will repeat however often it is retried: an error in the event's data
  * or in the code that handles it (a PostgreSQL error of any class but those below, a TypeError, a
- * failed check), as against trouble reaching or sharing PostgreSQL, which passes: a connection error
- * or a system one (ECONNRESET), and the SQLSTATE classes 08 (connection), 40 (serialization failure,
- * deadlock), 53 (insufficient resources), 55 (lock not available), 57 (operator intervention: a
- * shutdown, a cancelled statement), 58 (system error) and XX (internal error).
+ * failed check), as against failures that pass: trouble reaching or sharing PostgreSQL (a connection
+ * or system error such as ECONNRESET, and the SQLSTATE classes 08 connection, 40 serialization failure
+ * or deadlock, 53 insufficient resources, 55 lock not available, 57 operator intervention such as a
+ * shutdown or a cancelled statement, 58 system error, XX internal error), and class 42 (an undefined
+ * table or column, a missing privilege): the code and the database disagree, as while a deploy or a
+ * migration is under way, which is fixed for every event at once and must not set them all aside.
  */
 export function isLastingFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|53|55|57|58|XX)/.test(code);
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|42|53|55|57|58|XX)/.test(code);
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return false;
   // pg's own errors for a lost or unobtainable connection carry no code.
   const message = error instanceof Error ? error.message : String(error);
