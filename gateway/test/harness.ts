@@ -26,6 +26,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
   const db = await createTestDatabase('api');
   const bus = createTestBusNamespace('api');
   const internalTokenSecret = randomBytes(32).toString('hex');
+  const sessionSecret = randomBytes(32).toString('hex');
   const serviceEnv = {
     DATABASE_URL: db.url,
     NATS_URL: natsUrl,
@@ -39,27 +40,25 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
-  const [identity, billing, projects, reminders, activity] = await Promise.all([
-    startService(identityService, serviceEnv),
-    startService(billingService, serviceEnv),
-    startService(projectsService, serviceEnv),
-    startService(remindersService, serviceEnv),
-    startService(activityService, serviceEnv),
-  ]);
-  const services: RunningService<never>[] = [
-    identity,
-    billing,
-    projects,
-    reminders,
-    activity,
-  ] as RunningService<never>[];
-  const gatewayEnv = {
+  const startServices = async () => {
+    const [identity, billing, projects, reminders, activity] = await Promise.all([
+      startService(identityService, serviceEnv),
+      startService(billingService, serviceEnv),
+      startService(projectsService, serviceEnv),
+      startService(remindersService, serviceEnv),
+      startService(activityService, serviceEnv),
+    ]);
+    return { identity, billing, projects, reminders, activity };
+  };
+  let running = await startServices();
+  const services = () => Object.values(running) as RunningService<never>[];
+  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity }: typeof running) => ({
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
     BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SESSION_SECRET: sessionSecret,
     IDENTITY_URL: identity.url,
     BILLING_URL: billing.url,
     PROJECTS_URL: projects.url,
@@ -69,11 +68,26 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     ...options.env,
-  };
-  const gateway = await startGateway(gatewayEnv);
+  });
+  let gatewayEnv = gatewayEnvFor(running);
+  let gateway = await startGateway(gatewayEnv);
   const replicas: RunningGateway[] = [];
   return {
     url: gateway.url,
+    /**
+     * Stops every service and the gateway, runs `between` (with nothing running), and starts them all
+     * again on the same database, bus namespace and gateway address, as a redeploy would.
+     */
+    async restart(between: () => Promise<void> = async () => {}) {
+      await gateway.stop();
+      await Promise.all(services().map((s) => s.stop()));
+      await between();
+      running = await startServices();
+      gatewayEnv = { ...gatewayEnvFor(running), PORT: new URL(gateway.url).port };
+      gateway = await startGateway(gatewayEnv);
+    },
+    /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
+    loseBusStream: () => bus.drop(),
     /** Another gateway over the same Redis and services, as a second replica behind a load balancer. */
     async startReplica(): Promise<string> {
       const replica = await startGateway(gatewayEnv);
@@ -115,17 +129,27 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
         },
       };
     },
-    identity,
-    billing,
-    projects,
-    reminders,
-    activity,
+    get identity() {
+      return running.identity;
+    },
+    get billing() {
+      return running.billing;
+    },
+    get projects() {
+      return running.projects;
+    },
+    get reminders() {
+      return running.reminders;
+    },
+    get activity() {
+      return running.activity;
+    },
     databaseUrl: db.url,
     busNamespace: bus.namespace,
     internalTokenSecret,
     async stop() {
       await Promise.all([gateway, ...replicas].map((g) => g.stop()));
-      await Promise.all(services.map((s) => s.stop()));
+      await Promise.all(services().map((s) => s.stop()));
       await bus.drop();
       await db.drop();
     },
