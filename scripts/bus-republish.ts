@@ -5,8 +5,9 @@
  * services stopped: it refuses while any of them is connected to the database (a running relay would
  * write its checkpoint back). Reads DATABASE_URL as the services do.
  */
-import { loadConfig, serviceDirectory, serviceEnv } from '@shiplog/service-kit';
+import { loadConfig, serviceEnv } from '@shiplog/service-kit';
 import pg from 'pg';
+import { serviceSchemasWith } from './service-schemas.ts';
 
 /** Empties each service's relay checkpoint; answers the services whose checkpoint it emptied. */
 export async function republishAll(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
@@ -20,15 +21,8 @@ export async function republishAll(env: NodeJS.ProcessEnv = process.env): Promis
     if (running.length > 0) {
       throw new Error(`Stop the services first: ${running.map((r) => r.name).join(', ')} still connected`);
     }
-    const cleared: string[] = [];
-    for (const schema of Object.keys(serviceDirectory)) {
-      const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [
-        `${schema}.relay_checkpoint`,
-      ]);
-      if (!rows[0].present) continue;
-      await pool.query(`DELETE FROM ${schema}.relay_checkpoint`);
-      cleared.push(schema);
-    }
+    const cleared = await serviceSchemasWith(pool, 'relay_checkpoint');
+    for (const schema of cleared) await pool.query(`DELETE FROM ${schema}.relay_checkpoint`);
     return cleared;
   } finally {
     await pool.end();

@@ -9,8 +9,9 @@
  * services do.
  */
 import { connectBus, parkedEvents, replayParked } from '@shiplog/messaging';
-import { loadConfig, serviceDirectory, serviceEnv } from '@shiplog/service-kit';
+import { loadConfig, serviceEnv } from '@shiplog/service-kit';
 import pg from 'pg';
+import { serviceSchemasWith } from './service-schemas.ts';
 
 const [flag, eventId] = process.argv.slice(2);
 if (flag !== undefined && flag !== '--replay') {
@@ -22,9 +23,7 @@ const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
 const bus = flag ? await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE }) : undefined;
 let count = 0;
 try {
-  for (const schema of Object.keys(serviceDirectory)) {
-    const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [`${schema}.parked_events`]);
-    if (!rows[0].present) continue;
+  for (const schema of await serviceSchemasWith(pool, 'parked_events')) {
     if (bus) {
       const replayed = await replayParked({ pool, bus, schema, ...(eventId ? { eventId } : {}) });
       if (replayed > 0) process.stdout.write(`${schema}: replayed ${replayed} event(s)\n`);

@@ -1,6 +1,5 @@
 import { newId } from '@shiplog/events';
 import { isSealed } from '@shiplog/vault';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../../scripts/projections-rebuild.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -10,16 +9,12 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * the user's key, which is destroyed: crypto-shredded. What remains in the clear is ids only.
  */
 let backend: Backend;
-let pool: pg.Pool;
 const ADMIN_PASSWORD = 'admin-secret-1';
 
 beforeAll(async () => {
   backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
-  pool = new pg.Pool({ connectionString: backend.databaseUrl });
-  pool.on('error', () => {});
 });
 afterAll(async () => {
-  await pool?.end();
   await backend?.stop();
 });
 
@@ -28,14 +23,14 @@ const eventTables = new Set(['events', 'streams']);
 
 /** Every row of every table of every service's schema, as text, by table. */
 async function everyRow(): Promise<Map<string, string[]>> {
-  const { rows: tables } = await pool.query<{ schema: string; table: string }>(
+  const { rows: tables } = await backend.pool.query<{ schema: string; table: string }>(
     `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
      WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
     [schemas],
   );
   const out = new Map<string, string[]>();
   for (const { schema, table } of tables) {
-    const { rows } = await pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.${table} t`);
+    const { rows } = await backend.pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.${table} t`);
     out.set(
       `${schema}.${table}`,
       rows.map((r) => r.row),
@@ -140,7 +135,7 @@ describe('account deletion', () => {
     expect((await ada.client.get('/api/reminders')).body).toHaveLength(1);
     // An event of hers that a consumer parked (it kept failing) keeps its data sealed, but its error
     // may quote what she wrote.
-    await pool.query(
+    await backend.pool.query(
       `INSERT INTO activity.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
        VALUES ('activity-timeline', $1, 'ProjectCreated', 'projects', '1/1', $2, '{}', $3)`,
       [newId(), ada.id, `error: value too long for "Launchpad ${marker}"`],
@@ -182,9 +177,9 @@ describe('account deletion', () => {
     await expect.poll(noTrace, { timeout: 10_000 }).toEqual([]);
 
     // Her events are still there, sealed with a key that no longer exists; the bus's copies too.
-    const { rows: keys } = await pool.query('SELECT 1 FROM vault.subject_keys WHERE subject = $1', [ada.id]);
+    const { rows: keys } = await backend.pool.query('SELECT 1 FROM vault.subject_keys WHERE subject = $1', [ada.id]);
     expect(keys).toEqual([]);
-    const { rows: hers } = await pool.query<{ type: string; data: unknown }>(
+    const { rows: hers } = await backend.pool.query<{ type: string; data: unknown }>(
       `SELECT type, data FROM projects.events WHERE metadata->>'userId' = $1`,
       [ada.id],
     );

@@ -25,6 +25,8 @@ import { type RunningGateway, startGateway } from '../src/server.ts';
 export async function startBackend(options: { adminPassword?: string; env?: Record<string, string> } = {}) {
   const db = await createTestDatabase('api');
   const bus = createTestBusNamespace('api');
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  pool.on('error', () => {});
   const internalTokenSecret = randomBytes(32).toString('hex');
   const sessionSecret = randomBytes(32).toString('hex');
   const serviceEnv = {
@@ -145,11 +147,14 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       return running.activity;
     },
     databaseUrl: db.url,
+    /** The test's own connections to the backend's database, to look at what the services wrote. */
+    pool,
     busNamespace: bus.namespace,
     internalTokenSecret,
     async stop() {
       await Promise.all([gateway, ...replicas].map((g) => g.stop()));
       await Promise.all(services().map((s) => s.stop()));
+      await pool.end();
       await bus.drop();
       await db.drop();
     },

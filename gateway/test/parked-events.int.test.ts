@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { newId } from '@shiplog/events';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -13,15 +12,11 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * which PostgreSQL's timestamps refuse.
  */
 let backend: Backend;
-let pool: pg.Pool;
 
 beforeAll(async () => {
   backend = await startBackend();
-  pool = new pg.Pool({ connectionString: backend.databaseUrl });
-  pool.on('error', () => {});
 });
 afterAll(async () => {
-  await pool?.end();
   await backend?.stop();
 });
 
@@ -79,7 +74,7 @@ describe('an event a projection cannot hold', () => {
     const adas = await reminder(ada);
     expect(adas.status).toBe(201);
     expect(await listed(ada)).toEqual([adas.body.id]);
-    const { rows } = await pool.query(
+    const { rows } = await backend.pool.query(
       `SELECT consumer, event_type, user_id, error FROM reminders.parked_events WHERE event_id = $1`,
       [poisonId],
     );
@@ -102,13 +97,15 @@ describe('an event a projection cannot hold', () => {
     expect(run.stdout).toContain('1 parked event(s)');
 
     // `--replay` sends it back to the reminder list; still unfit, it is parked again, with a later time.
-    const { rows: before } = await pool.query('SELECT parked_at FROM reminders.parked_events');
+    const { rows: before } = await backend.pool.query('SELECT parked_at FROM reminders.parked_events');
     const replay = await promisify(execFile)(process.execPath, [script, '--replay'], {
       env: { ...process.env, DATABASE_URL: backend.databaseUrl, BUS_NAMESPACE: backend.busNamespace, NODE_ENV: 'test' },
     });
     expect(replay.stdout).toContain('reminders: replayed 1 event(s)');
     await expect
-      .poll(async () => (await pool.query('SELECT parked_at FROM reminders.parked_events')).rows, { timeout: 10_000 })
+      .poll(async () => (await backend.pool.query('SELECT parked_at FROM reminders.parked_events')).rows, {
+        timeout: 10_000,
+      })
       .toEqual([{ parked_at: expect.toSatisfy((at: Date) => at > before[0].parked_at) }]);
   });
 });

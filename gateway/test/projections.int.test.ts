@@ -1,12 +1,10 @@
 import { headers } from '@nats-io/nats-core';
 import { toBusEvent } from '@shiplog/messaging';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../../scripts/projections-rebuild.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
-let pool: pg.Pool;
 
 const tables = {
   'activity.activities': 'id',
@@ -18,7 +16,7 @@ const tables = {
 async function snapshot() {
   const out: Record<string, unknown[]> = {};
   for (const [table, key] of Object.entries(tables))
-    out[table] = (await pool.query(`SELECT * FROM ${table} ORDER BY ${key}`)).rows;
+    out[table] = (await backend.pool.query(`SELECT * FROM ${table} ORDER BY ${key}`)).rows;
   return out;
 }
 
@@ -32,11 +30,8 @@ async function signUp() {
 
 beforeAll(async () => {
   backend = await startBackend();
-  pool = new pg.Pool({ connectionString: backend.databaseUrl });
-  pool.on('error', () => {});
 });
 afterAll(async () => {
-  await pool?.end();
   await backend?.stop();
 });
 
@@ -64,13 +59,14 @@ describe('projections', () => {
         timeout: 5000,
       })
       .toBeGreaterThanOrEqual(ack.seq);
-    const rows = await pool.query('SELECT count(*)::int AS n FROM activity.activities WHERE project_id = $1', [
+    const rows = await backend.pool.query('SELECT count(*)::int AS n FROM activity.activities WHERE project_id = $1', [
       project.id,
     ]);
     expect(rows.rows[0].n).toBe(1);
-    const stats = await pool.query('SELECT count(*)::int AS n FROM activity.project_stats WHERE project_id = $1', [
-      project.id,
-    ]);
+    const stats = await backend.pool.query(
+      'SELECT count(*)::int AS n FROM activity.project_stats WHERE project_id = $1',
+      [project.id],
+    );
     expect(stats.rows[0].n).toBe(1);
   });
 

@@ -12,7 +12,7 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, connectBus } from './bus.ts';
-import { rebuildProjection, startConsumer } from './consumer.ts';
+import { type ConsumerOptions, type Handler, rebuildProjection, startConsumer } from './consumer.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { parkedEvents, replayParked } from './parking.ts';
@@ -124,6 +124,14 @@ describe('consumer', () => {
     await tx.query('INSERT INTO relayed.greetings (event_id, username) VALUES ($1, $2)', [event.id, data.username]);
   };
 
+  /** A consumer of identity's events in the test schema, with these handlers (and options). */
+  const consume = (name: string, handlers: Record<string, Handler>, options: Partial<ConsumerOptions> = {}) =>
+    startConsumer({ bus, pool, schema: 'relayed', name, sources: ['identity'], handlers, logger, ...options });
+
+  /** The event with this id as the relay would carry it: read back from the store, with its position. */
+  const carried = async (id: string) =>
+    toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === id)!, 'identity');
+
   async function publishCopy(event: BusEvent) {
     // A fresh msgID bypasses the stream's dedupe: the consumer itself must absorb the second copy.
     const h = headers();
@@ -131,23 +139,12 @@ describe('consumer', () => {
   }
 
   it('gives a redelivered event one effect', async () => {
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-twice',
-      sources: ['identity'],
-      handlers: { UserRegistered: greet },
-      logger,
-    });
+    const consumer = await consume('greeter-twice', { UserRegistered: greet });
     const [recorded] = await store.readStream(`user-${newId()}`);
     expect(recorded).toBeUndefined();
     const appended = registered('twice');
     const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
-    const event = toBusEvent(
-      (await store.readAll({ after: undefined, limit: 10_000 })).find((e) => e.id === appended.id)!,
-      'identity',
-    );
+    const event = await carried(appended.id);
     await publishCopy(event);
     const second = await publishCopy(event);
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
@@ -168,40 +165,28 @@ describe('consumer', () => {
   it('has one effect when the consumer dies after its write committed but before the ack', async () => {
     const appended = registered('crashy');
     await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
-    const event = toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === appended.id)!, 'identity');
+    const event = await carried(appended.id);
     let crashed = false;
-    const dying = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-crash',
-      sources: ['identity'],
-      handlers: { UserRegistered: greet },
-      logger,
-      ackWaitMs: 1000,
-      beforeAck: async (e) => {
-        if (e.id === appended.id && !crashed) {
-          crashed = true;
-          // The process dies here: the write is committed, the ack never sent.
-          await dying.stop();
-        }
+    const dying = await consume(
+      'greeter-crash',
+      { UserRegistered: greet },
+      {
+        ackWaitMs: 1000,
+        beforeAck: async (e) => {
+          if (e.id === appended.id && !crashed) {
+            crashed = true;
+            // The process dies here: the write is committed, the ack never sent.
+            await dying.stop();
+          }
+        },
       },
-    });
+    );
     await publishCopy(event);
     await waitUntil(() => crashed, 5000, 'the crash');
     const afterCrash = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(afterCrash.rows).toHaveLength(1);
 
-    const revived = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-crash',
-      sources: ['identity'],
-      handlers: { UserRegistered: greet },
-      logger,
-      ackWaitMs: 1000,
-    });
+    const revived = await consume('greeter-crash', { UserRegistered: greet }, { ackWaitMs: 1000 });
     // JetStream redelivers the unacked event after ack_wait; the revived consumer acks it without a second effect.
     await waitUntil(
       async () =>
@@ -220,44 +205,36 @@ describe('consumer', () => {
     const names = ["o'brien", 'back\\slash', "'); DROP TABLE relayed.greetings; --", 'émile'];
     const events = names.map((name) => ({ ...registered(name), source: 'identity' }));
     let failed = 0;
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-deferred',
-      sources: ['identity'],
-      logger,
-      handlers: {
-        UserRegistered: async (event, tx, batch) => {
-          const { defer, literal } = batch;
-          const name = (event.data as { username: string }).username;
-          if (!names.includes(name)) return;
-          expect(batch.events.map((e) => e.id)).toContain(event.id);
-          defer(`INSERT INTO relayed.greetings (event_id, username) VALUES (${literal(event.id)}, ${literal(name)})`);
-          // Queued after the insert, so it runs after it.
-          defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = ${literal(event.id)}`);
-          // flush runs them now, so that this reaction (or a later one) can read them.
-          await batch.flush();
-          const flushed = await tx.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [event.id]);
-          expect(flushed.rows).toEqual([{ username: `${name}!` }]);
-          const typed = await tx.query(
-            `SELECT ${literal(2n ** 40n)}::bigint AS big, ${literal(-1.5)}::float8 AS num, ${literal(true)}::bool AS yes,
-               ${literal(undefined)}::text AS none, ${literal(new Date(0))}::timestamptz AS at,
-               ${literal({ quote: "it's", slash: '\\' })}::jsonb AS doc`,
-          );
-          expect(typed.rows[0]).toEqual({
-            big: String(2 ** 40),
-            num: -1.5,
-            yes: true,
-            none: null,
-            at: new Date(0),
-            doc: { quote: "it's", slash: '\\' },
-          });
-          // Fails on the first attempt: the batch's writes and handled records roll back together.
-          const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
-          if (!rows[0].ready) failed += 1;
-          defer(`INSERT INTO relayed.deferred_late (username) VALUES (${literal(name)})`);
-        },
+    const consumer = await consume('greeter-deferred', {
+      UserRegistered: async (event, tx, batch) => {
+        const { defer, literal } = batch;
+        const name = (event.data as { username: string }).username;
+        if (!names.includes(name)) return;
+        expect(batch.events.map((e) => e.id)).toContain(event.id);
+        defer(`INSERT INTO relayed.greetings (event_id, username) VALUES (${literal(event.id)}, ${literal(name)})`);
+        // Queued after the insert, so it runs after it.
+        defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = ${literal(event.id)}`);
+        // flush runs them now, so that this reaction (or a later one) can read them.
+        await batch.flush();
+        const flushed = await tx.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [event.id]);
+        expect(flushed.rows).toEqual([{ username: `${name}!` }]);
+        const typed = await tx.query(
+          `SELECT ${literal(2n ** 40n)}::bigint AS big, ${literal(-1.5)}::float8 AS num, ${literal(true)}::bool AS yes,
+             ${literal(undefined)}::text AS none, ${literal(new Date(0))}::timestamptz AS at,
+             ${literal({ quote: "it's", slash: '\\' })}::jsonb AS doc`,
+        );
+        expect(typed.rows[0]).toEqual({
+          big: String(2 ** 40),
+          num: -1.5,
+          yes: true,
+          none: null,
+          at: new Date(0),
+          doc: { quote: "it's", slash: '\\' },
+        });
+        // Fails on the first attempt: the batch's writes and handled records roll back together.
+        const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
+        if (!rows[0].ready) failed += 1;
+        defer(`INSERT INTO relayed.deferred_late (username) VALUES (${literal(name)})`);
       },
     });
     const stored = [];
@@ -265,10 +242,7 @@ describe('consumer', () => {
       const result = await store.append(`user-${newId()}`, [event], { expectedRevision: 'no_stream' });
       stored.push({ event, position: result.position });
     }
-    for (const { event } of stored)
-      await publishCopy(
-        toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === event.id)!, 'identity'),
-      );
+    for (const { event } of stored) await publishCopy(await carried(event.id));
     await waitUntil(() => failed > 0, 5000, 'the first attempt to fail');
     const during = await pool.query('SELECT 1 FROM relayed.greetings WHERE event_id = ANY($1::uuid[])', [
       events.map((e) => e.id),
@@ -291,18 +265,10 @@ describe('consumer', () => {
   it('makes text PostgreSQL cannot store storable, so an old event cannot stop the consumer', async () => {
     const appended = registered('plain');
     const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
-    const stored = toBusEvent((await store.readAll({ limit: 10_000 })).find((e) => e.id === appended.id)!, 'identity');
+    const stored = await carried(appended.id);
     // As an event sealed before the services refused such text would arrive, once opened.
     await publishCopy({ ...stored, data: { ...(stored.data as object), username: 'nul\u0000 and half \ud800' } });
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-unstorable',
-      sources: ['identity'],
-      handlers: { UserRegistered: greet },
-      logger,
-    });
+    const consumer = await consume('greeter-unstorable', { UserRegistered: greet });
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
     const { rows } = await pool.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(rows).toEqual([{ username: 'nul and half \ufffd' }]);
@@ -319,23 +285,14 @@ describe('consumer', () => {
       const { username } = event.data as { username: string };
       await tx.query('INSERT INTO relayed.short_names (event_id, username) VALUES ($1, $2)', [event.id, username]);
     };
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-parking',
-      sources: ['identity'],
-      handlers: { UserRegistered: remember },
-      logger,
-      attemptsBeforeParking: 2,
-    });
+    const consumer = await consume('greeter-parking', { UserRegistered: remember }, { attemptsBeforeParking: 2 });
     const positions = [];
     for (const event of events) {
       positions.push((await store.append(`user-${newId()}`, [event], { expectedRevision: 'no_stream' })).position);
     }
-    const all = await store.readAll({ limit: 10_000 });
+    const copies = await Promise.all(events.map((e) => carried(e.id)));
     // Published together, so they arrive in one batch: the batch is split, and only the poison is set aside.
-    await Promise.all(events.map((e) => publishCopy(toBusEvent(all.find((r) => r.id === e.id)!, 'identity'))));
+    await Promise.all(copies.map(publishCopy));
 
     expect(await consumer.waitForPosition('identity', positions[2]!, 10_000)).toBe(true);
     const rows = async () =>
@@ -400,17 +357,8 @@ describe('consumer', () => {
     const subject = bus.subject('identity', 'UserRegistered');
     await bus.js.publish(subject, 'not json at all', { msgID: newId() });
     await bus.js.publish(subject, JSON.stringify({ id: 'not-a-uuid', type: 'UserRegistered' }), { msgID: newId() });
-    const all = await store.readAll({ limit: 10_000 });
-    await publishCopy(toBusEvent(all.find((r) => r.id === appended.id)!, 'identity'));
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-junk',
-      sources: ['identity'],
-      handlers: { UserRegistered: greet },
-      logger,
-    });
+    await publishCopy(await carried(appended.id));
+    const consumer = await consume('greeter-junk', { UserRegistered: greet });
     expect(await consumer.waitForPosition('identity', result.position, 5000)).toBe(true);
     const { rows } = await pool.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(rows).toEqual([{ username: 'after-junk' }]);
@@ -421,13 +369,9 @@ describe('consumer', () => {
   it('does not park an event over a passing failure: it waits, in order, until it succeeds', async () => {
     await pool.query('CREATE TABLE relayed.contended (event_id uuid PRIMARY KEY)');
     const appended = registered('patient');
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-patient',
-      sources: ['identity'],
-      handlers: {
+    const consumer = await consume(
+      'greeter-patient',
+      {
         UserRegistered: async (event, tx) => {
           if (event.id !== appended.id) return;
           // Fails (55P03, lock not available) while another transaction holds the table.
@@ -435,14 +379,12 @@ describe('consumer', () => {
           await tx.query('INSERT INTO relayed.contended (event_id) VALUES ($1)', [event.id]);
         },
       },
-      logger,
-      attemptsBeforeParking: 2,
-    });
+      { attemptsBeforeParking: 2 },
+    );
     const holder = await pool.connect();
     await holder.query('BEGIN; LOCK TABLE relayed.contended IN EXCLUSIVE MODE');
     const result = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
-    const all = await store.readAll({ limit: 10_000 });
-    await publishCopy(toBusEvent(all.find((r) => r.id === appended.id)!, 'identity'));
+    await publishCopy(await carried(appended.id));
     const failures = () =>
       errors.filter(
         (e) =>
@@ -461,15 +403,7 @@ describe('consumer', () => {
   });
 
   it('waits for a position it has not reached yet, and gives up after the timeout', async () => {
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      schema: 'relayed',
-      name: 'greeter-wait',
-      sources: ['identity'],
-      handlers: {},
-      logger,
-    });
+    const consumer = await consume('greeter-wait', {});
     expect(await consumer.waitForPosition('identity', { commit: 2n ** 62n, prepare: 1n }, 50)).toBe(false);
     await consumer.stop();
   });

@@ -95,6 +95,8 @@ export class Vault {
           key bytea NOT NULL,
           created_at timestamptz NOT NULL DEFAULT now()
         );
+        -- Keys from before wrapping, found at every start without reading the table (see rewrapKeys).
+        CREATE INDEX IF NOT EXISTS subject_keys_bare ON vault.subject_keys (subject) WHERE length(key) = 32;
         -- Ids only: who was forgotten, so that no key is ever made for them again.
         CREATE TABLE IF NOT EXISTS vault.forgotten_subjects (
           subject uuid PRIMARY KEY,
@@ -230,16 +232,17 @@ export class Vault {
    * Wraps with the master key every data key not yet wrapped with it: those stored bare (before keys
    * were wrapped) and, while rotating, those wrapped with a previous master key. Each row is changed
    * only if unchanged meanwhile, so services starting together wrap each once. Every service runs it
-   * at start; it reads every row only while previous master keys are configured. Answers how many.
+   * at start: it reads every row only while previous master keys are configured, else only the bare
+   * ones, through their partial index. Answers how many.
    */
   async rewrapKeys(): Promise<number> {
+    const which = this.#previous.length > 0 ? '' : ` AND length(key) = ${BARE_KEY_LENGTH}`;
     let rewrapped = 0;
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const { rows } = await this.#pool.query<KeyRow>(
-        `SELECT subject, key FROM vault.subject_keys
-         WHERE subject > $1 AND ($2 OR length(key) = ${BARE_KEY_LENGTH}) ORDER BY subject LIMIT 500`,
-        [after, this.#previous.length > 0],
+        `SELECT subject, key FROM vault.subject_keys WHERE subject > $1${which} ORDER BY subject LIMIT 500`,
+        [after],
       );
       if (rows.length === 0) return rewrapped;
       after = rows.at(-1)!.subject;

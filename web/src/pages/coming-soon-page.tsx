@@ -5,7 +5,7 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 
 /** How long the page stays before it returns to the dashboard (spec/account.md §9). */
-export const COMING_SOON_REDIRECT_MS = 5000;
+const COMING_SOON_REDIRECT_MS = 5000;
 
 const planned = [
   'View your Replit projects',
