@@ -1,5 +1,8 @@
 import type { Reminder } from '@shiplog/schemas';
-import { differenceInCalendarDays, format, isToday, isTomorrow } from 'date-fns';
+import { differenceInCalendarDays, format } from 'date-fns';
+
+// Every label here reads one clock, the `now` it is passed: date-fns' isToday and isTomorrow read the
+// real one, so a label built on them was right only on the day its test was written.
 
 /** spec/core.md §2: upcoming, due today (amber), overdue (red: past due, not completed), completed (green). */
 export type ReminderState = 'upcoming' | 'today' | 'overdue' | 'completed';
@@ -8,7 +11,7 @@ export function reminderState(reminder: Pick<Reminder, 'dueDate' | 'isCompleted'
   if (reminder.isCompleted) return 'completed';
   const due = new Date(reminder.dueDate);
   if (due.getTime() < now.getTime()) return 'overdue';
-  return isToday(due) ? 'today' : 'upcoming';
+  return differenceInCalendarDays(due, now) === 0 ? 'today' : 'upcoming';
 }
 
 /** The bell's label: whole days from now, rounded up (spec/core.md §4). */
@@ -30,12 +33,13 @@ export function dueBadge(dueDate: string, now = new Date()): { text: string; cla
       text: `Overdue · ${format(due, 'MMM d, h:mm a')}`,
       className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
     };
-  if (isToday(due))
+  const days = differenceInCalendarDays(due, now);
+  if (days === 0)
     return { text: `Today, ${time}`, className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300' };
-  if (isTomorrow(due))
+  if (days === 1)
     return { text: `Tomorrow, ${time}`, className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300' };
   const text =
-    differenceInCalendarDays(due, now) < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
+    days < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
   return { text, className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' };
 }
 

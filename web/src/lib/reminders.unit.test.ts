@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeByDueDate, relativeDueLabel, reminderState } from './reminders';
+import { activeByDueDate, dueBadge, relativeDueLabel, reminderState } from './reminders';
 
 const now = new Date('2026-11-21T10:00:00');
 const at = (iso: string) => new Date(iso).toISOString();
@@ -21,6 +21,16 @@ describe('reminder labels', () => {
     expect(relativeDueLabel(at('2026-11-29T09:00:00'), now)).toBe(
       new Date(at('2026-11-29T09:00:00')).toLocaleDateString(),
     );
+  });
+
+  it('due badge: overdue, today, tomorrow, this week, later, all by the clock it is given', () => {
+    expect(dueBadge(at('2026-11-21T09:00:00'), now).text).toBe('Overdue · Nov 21, 9:00 AM');
+    expect(dueBadge(at('2026-11-21T18:30:00'), now).text).toBe('Today, 6:30 PM');
+    expect(dueBadge(at('2026-11-22T08:00:00'), now).text).toBe('Tomorrow, 8:00 AM');
+    expect(dueBadge(at('2026-11-25T12:00:00'), now).text).toBe('Wednesday, 12:00 PM');
+    expect(dueBadge(at('2026-12-05T12:00:00'), now).text).toBe('Dec 5, 12:00 PM');
+    expect(dueBadge(at('2026-11-21T18:30:00'), now).className).toContain('amber');
+    expect(dueBadge(at('2026-11-22T08:00:00'), now).className).toContain('blue');
   });
 
   it('keeps active reminders by due date', () => {
