@@ -115,11 +115,16 @@ if (env.SKIP_WEB_BUILD !== '1') {
   }
 }
 
-const serviceUrls: Record<string, string> = {};
+const serviceUrls = Object.fromEntries(
+  services.map(({ name, offset }) => [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${portBase + offset}`]),
+);
 for (const { name, offset } of services) {
-  const port = portBase + offset;
-  serviceUrls[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
-  launch(name, `services/${name}/src/main.ts`, { SERVICE_PORT: String(port), DATABASE_URL: databaseUrl });
+  // Every process learns where the services answer: the gateway forwards there, a service asks another.
+  launch(name, `services/${name}/src/main.ts`, {
+    SERVICE_PORT: String(portBase + offset),
+    DATABASE_URL: databaseUrl,
+    ...serviceUrls,
+  });
 }
 for (const { name } of services) {
   if (!(await waitUntilReady(`${serviceUrls[`${name.toUpperCase()}_URL`]}/healthz`, 60))) {

@@ -9,6 +9,7 @@ import {
   POSITION_HEADER,
   requestSpans,
   runChecks,
+  type ServiceClients,
   type ServiceName,
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
@@ -23,7 +24,6 @@ import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { ServiceClients } from './services.ts';
 import type { SessionCache, SessionUser } from './session-cache.ts';
 import { webApp } from './web-app.ts';
 

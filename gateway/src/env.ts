@@ -1,12 +1,5 @@
-import { devSecret, processEnv, requireInProduction, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
+import { devSecret, processEnv, requireInProduction, serviceUrls } from '@shiplog/service-kit';
 import { z } from 'zod';
-
-const serviceUrls = Object.fromEntries(
-  Object.entries(serviceDirectory).map(([name, port]) => [
-    `${name.toUpperCase()}_URL`,
-    z.url().default(`http://127.0.0.1:${port}`),
-  ]),
-) as Record<`${Uppercase<ServiceName>}_URL`, z.ZodDefault<z.ZodURL>>;
 
 export const gatewayEnv = processEnv
   .extend({

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
-import { type Caller, type Logger, POSITION_HEADER, type ServiceName, sendError } from '@shiplog/service-kit';
+import {
+  type Caller,
+  type Logger,
+  POSITION_HEADER,
+  type ServiceClients,
+  type ServiceName,
+  sendError,
+  unavailable,
+} from '@shiplog/service-kit';
 import cookie from 'cookie';
 import type { RedisClientType } from 'redis';
 import type { PositionCookies } from './positions.ts';
-import { type ServiceClients, unavailable } from './services.ts';
 import type { SessionCache, SessionUser } from './session-cache.ts';
 import { SignedValues } from './signed-values.ts';
 

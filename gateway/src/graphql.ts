@@ -1,10 +1,9 @@
 import { arrangeProjects, type Project } from '@shiplog/schemas';
-import type { Caller } from '@shiplog/service-kit';
+import type { Caller, ServiceClients } from '@shiplog/service-kit';
 import type { Request } from 'express';
 // Yoga's own error factory: `graphql` ships ESM and CJS builds, and an error from the other build
 // would not be recognised (and so be masked).
 import { createGraphQLError, createSchema, createYoga, type Plugin } from 'graphql-yoga';
-import type { ServiceClients } from './services.ts';
 
 /**
  * A document over 1,000 tokens is refused as a syntax error (400) while it is parsed: the dashboard's

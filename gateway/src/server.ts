@@ -1,11 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfig, type ServiceName, serviceDirectory } from '@shiplog/service-kit';
+import { createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
 import { createGateway, sessionPrefix } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
-import { ServiceClients } from './services.ts';
 import { SessionCache } from './session-cache.ts';
 
 export interface RunningGateway {
@@ -31,13 +30,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   }) as unknown as RedisClientType;
   sessionRedis.on('error', (error) => logger.error({ err: error }, 'redis (session cache) connection error'));
   await sessionRedis.connect();
-  const urls = Object.fromEntries(
-    (Object.keys(serviceDirectory) as ServiceName[]).map((name) => [
-      name,
-      config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`],
-    ]),
-  ) as Record<ServiceName, string>;
-  const services = new ServiceClients(urls, secrets.internalToken);
+  const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
   const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const server = createServer(
     createGateway({ config, secrets, redis, sessionRedis, sessionCache, services, logger, tracing }),

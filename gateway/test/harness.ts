@@ -43,12 +43,14 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...options.env,
   };
   const startServices = async () => {
-    const [identity, billing, projects, reminders, activity] = await Promise.all([
-      startService(identityService, serviceEnv),
-      startService(billingService, serviceEnv),
-      startService(projectsService, serviceEnv),
-      startService(remindersService, serviceEnv),
-      startService(activityService, serviceEnv),
+    // Billing first: the others ask it for a user's plan at the moment they decide (plan-gates.ts).
+    const billing = await startService(billingService, serviceEnv);
+    const env = { ...serviceEnv, BILLING_URL: billing.url };
+    const [identity, projects, reminders, activity] = await Promise.all([
+      startService(identityService, env),
+      startService(projectsService, env),
+      startService(remindersService, env),
+      startService(activityService, env),
     ]);
     return { identity, billing, projects, reminders, activity };
   };

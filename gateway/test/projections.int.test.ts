@@ -10,7 +10,6 @@ const tables = {
   'activity.activities': 'id',
   'activity.project_stats': 'project_id',
   'projects.project_list': 'id',
-  'projects.subscriptions': 'user_id',
 };
 
 async function snapshot() {
@@ -100,7 +99,6 @@ describe('projections', () => {
       'activity-timeline',
       'identity-messages',
       'projects-project-list',
-      'projects-subscriptions',
       'reminders-reminder-list',
     ]);
     expect(await snapshot()).toEqual(live);

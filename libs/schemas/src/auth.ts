@@ -63,3 +63,7 @@ export const subscriptionStatuses = [
   'incomplete',
 ] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/** Active and paid count as subscribed (pro): the tier Quick Update and the full chat need. */
+export const isSubscribed = (status: SubscriptionStatus | null | undefined): boolean =>
+  status === 'active' || status === 'paid';

@@ -49,8 +49,44 @@ export const processEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
-/** What every service process adds: its database, bus and event store. */
+/**
+ * Where each service listens by default, and the gateway finds it (`<NAME>_URL` overrides).
+ * One table, so the two sides cannot drift.
+ */
+export const serviceDirectory = {
+  identity: 4101,
+  projects: 4102,
+  reminders: 4103,
+  billing: 4104,
+  chat: 4105,
+  integrations: 4106,
+  activity: 4107,
+} as const;
+
+export type ServiceName = keyof typeof serviceDirectory;
+
+/**
+ * Where each service answers (`<NAME>_URL`): the gateway forwards there, and a service asks another
+ * there when it must decide from the owner's latest word (plan-gates.ts).
+ */
+export const serviceUrls = Object.fromEntries(
+  Object.entries(serviceDirectory).map(([name, port]) => [
+    `${name.toUpperCase()}_URL`,
+    z.url().default(`http://127.0.0.1:${port}`),
+  ]),
+) as Record<`${Uppercase<ServiceName>}_URL`, z.ZodDefault<z.ZodURL>>;
+
+export const serviceUrlsOf = (config: Record<`${Uppercase<ServiceName>}_URL`, string>): Record<ServiceName, string> =>
+  Object.fromEntries(
+    (Object.keys(serviceDirectory) as ServiceName[]).map((name) => [
+      name,
+      config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`],
+    ]),
+  ) as Record<ServiceName, string>;
+
+/** What every service process adds: its database, bus and event store, and where the others answer. */
 export const serviceEnv = processEnv.extend({
+  ...serviceUrls,
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .default('postgres://postgres@127.0.0.1:5432/shiplog'),
@@ -108,19 +144,3 @@ export function requireInProduction<E extends { NODE_ENV: string }>(
     ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
   }
 }
-
-/**
- * Where each service listens by default, and the gateway finds it (`<NAME>_URL` overrides).
- * One table, so the two sides cannot drift.
- */
-export const serviceDirectory = {
-  identity: 4101,
-  projects: 4102,
-  reminders: 4103,
-  billing: 4104,
-  chat: 4105,
-  integrations: 4106,
-  activity: 4107,
-} as const;
-
-export type ServiceName = keyof typeof serviceDirectory;

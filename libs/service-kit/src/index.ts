@@ -5,5 +5,7 @@ export * from './http.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';
 export * from './migrations.ts';
+export * from './plan-gates.ts';
 export * from './service.ts';
+export * from './service-clients.ts';
 export * from './validation.ts';

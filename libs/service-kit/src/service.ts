@@ -22,10 +22,19 @@ import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
-import { devSecret, loadConfig, type ServiceEnv, type ServiceName, serviceDirectory, vaultKeys } from './config.ts';
+import {
+  devSecret,
+  loadConfig,
+  type ServiceEnv,
+  type ServiceName,
+  serviceDirectory,
+  serviceUrlsOf,
+  vaultKeys,
+} from './config.ts';
 import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations } from './migrations.ts';
+import { ServiceClients } from './service-clients.ts';
 
 export interface ServiceContext<Env extends ServiceEnv> {
   name: ServiceName;
@@ -39,6 +48,8 @@ export interface ServiceContext<Env extends ServiceEnv> {
   /** The service's PostgreSQL schema: its read models, and its events with the PostgreSQL store. */
   schema: string;
   internalTokenSecret: string;
+  /** Calls to the other services, as the signed caller (see plan-gates.ts). */
+  services: ServiceClients;
 }
 
 export interface ConsumerDefinition {
@@ -119,7 +130,19 @@ export async function startService<Env extends ServiceEnv>(
   const around = tracing.enabled ? tracedReaction(tracing) : undefined;
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
-  const context: ServiceContext<Env> = { name, config, logger, pool, store, vault, bus, schema, internalTokenSecret };
+  const services = new ServiceClients(serviceUrlsOf(config), internalTokenSecret);
+  const context: ServiceContext<Env> = {
+    name,
+    config,
+    logger,
+    pool,
+    store,
+    vault,
+    bus,
+    schema,
+    internalTokenSecret,
+    services,
+  };
 
   const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
   const parts = await definition.setup(context);
@@ -199,6 +222,7 @@ export async function startService<Env extends ServiceEnv>(
       await closed;
       clearTimeout(forced);
       await parts.onStop?.();
+      await services.close();
       await Promise.all(consumers.map((c) => c.stop()));
       await relay.stop();
       await bus.close().catch(() => undefined);

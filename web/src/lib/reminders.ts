@@ -38,8 +38,7 @@ export function dueBadge(dueDate: string, now = new Date()): { text: string; cla
     return { text: `Today, ${time}`, className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300' };
   if (days === 1)
     return { text: `Tomorrow, ${time}`, className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300' };
-  const text =
-    days < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
+  const text = days < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
   return { text, className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' };
 }
 

@@ -1,7 +1,8 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
+import { NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId, newId } from '@shiplog/events';
 import {
   createProjectSchema,
+  isSubscribed,
   quickUpdateSchema,
   recordBackupSchema,
   recordDeploymentSchema,
@@ -10,6 +11,7 @@ import {
 } from '@shiplog/schemas';
 import {
   callerOf,
+  currentSubscriptionStatus,
   handleCommand,
   type LeanRead,
   parseInput,
@@ -21,15 +23,11 @@ import {
 import type { Request, Response, Router } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { findProject, listProjectsJson } from '../read-models/project-list/index.ts';
-import { isSubscribed } from '../read-models/subscriptions/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
 
-export const SUBSCRIPTION_REQUIRED_MESSAGE =
-  'Quick updates require an active subscription. Please upgrade to use this feature.';
-
 export function projectsApi(context: ServiceContext<ProjectsEnv>) {
-  const { store, pool } = context;
+  const { store, pool, services } = context;
 
   /** The path's project id; a malformed one is simply a project that does not exist. */
   function projectIdOf(req: Request): string {
@@ -115,19 +113,19 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
     });
 
-    // POST /api/activities: the Quick Update, for subscribed users only (status from billing's events).
+    // POST /api/activities: the Quick Update, for subscribed users only, by billing's word at this moment.
     router.post('/activities', async (req, res) => {
       const userId = requireUserId(req);
       const input = parseInput(quickUpdateSchema, req.body);
-      if (!(await isSubscribed(pool, userId)))
-        throw new ForbiddenError(SUBSCRIPTION_REQUIRED_MESSAGE, 'SUBSCRIPTION_REQUIRED');
       if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      const status = await currentSubscriptionStatus(services, callerOf(req));
       const { events } = await run(req, res, input.projectId, {
         type: 'LogQuickUpdate',
         userId,
         notes: input.notes,
         redeployed: input.redeployed,
         backedUp: input.backedUp,
+        subscribed: isSubscribed(status),
       });
       res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
     });

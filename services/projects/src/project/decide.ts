@@ -1,4 +1,4 @@
-import { NotFoundError } from '@shiplog/errors';
+import { ForbiddenError, NotFoundError } from '@shiplog/errors';
 import {
   type Checklist,
   type ChecklistKey,
@@ -20,10 +20,21 @@ export type ProjectCommand =
   | { type: 'RecordBackup'; userId: string; input: RecordBackupInput }
   | { type: 'RecordDeployment'; userId: string; input: RecordDeploymentInput }
   | { type: 'ReleaseVersion'; userId: string; input: RecordVersionInput }
-  | { type: 'LogQuickUpdate'; userId: string; notes: string; redeployed: boolean; backedUp: boolean }
+  | {
+      type: 'LogQuickUpdate';
+      userId: string;
+      notes: string;
+      redeployed: boolean;
+      backedUp: boolean;
+      /** The caller's plan, as billing holds it now: Quick Update is for subscribed users. */
+      subscribed: boolean;
+    }
   | { type: 'DeleteProject'; userId: string };
 
 const notFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+
+export const SUBSCRIPTION_REQUIRED_MESSAGE =
+  'Quick updates require an active subscription. Please upgrade to use this feature.';
 
 /** Someone else's project, a deleted one and a missing one all answer the same 404. */
 function ownProject(state: Project, userId: string): ActiveProject {
@@ -113,6 +124,8 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
       return [{ type: 'VersionReleased', data: { ...base, version, notes, changes, at } }];
     }
     case 'LogQuickUpdate': {
+      // Ownership first: someone else's project is a 404 whatever the caller's plan.
+      if (!command.subscribed) throw new ForbiddenError(SUBSCRIPTION_REQUIRED_MESSAGE, 'SUBSCRIPTION_REQUIRED');
       // Ticking Redeployed sets "deployed", ticking Backed Up sets "backedUp" (spec/core.md §4).
       const flags: Partial<Checklist> = {
         ...(command.redeployed ? { deployed: true } : {}),

@@ -79,7 +79,7 @@ describe('project decide', () => {
   it('ticks deployed and backedUp for a quick update, once', () => {
     const state = created();
     const events = decideProject(
-      { type: 'LogQuickUpdate', userId: owner, notes: 'Shipped', redeployed: true, backedUp: true },
+      { type: 'LogQuickUpdate', userId: owner, notes: 'Shipped', redeployed: true, backedUp: true, subscribed: true },
       state,
       now,
     );
@@ -88,10 +88,23 @@ describe('project decide', () => {
     const after = events.reduce(evolveProject, state);
     expect(
       decideProject(
-        { type: 'LogQuickUpdate', userId: owner, notes: 'Again', redeployed: true, backedUp: false },
+        { type: 'LogQuickUpdate', userId: owner, notes: 'Again', redeployed: true, backedUp: false, subscribed: true },
         after,
         now,
       ).map((e) => e.type),
     ).toEqual(['QuickUpdateLogged']);
+  });
+
+  it('decides ownership before the plan: a stranger gets 404 whatever their plan, the owner without a plan 403', () => {
+    const state = created();
+    const quickUpdate = (userId: string, subscribed: boolean) => () =>
+      decideProject(
+        { type: 'LogQuickUpdate', userId, notes: 'Shipped', redeployed: false, backedUp: false, subscribed },
+        state,
+        now,
+      );
+    expect(quickUpdate(stranger, false)).toThrow(expect.objectContaining({ status: 404 }));
+    expect(quickUpdate(stranger, true)).toThrow(expect.objectContaining({ status: 404 }));
+    expect(quickUpdate(owner, false)).toThrow(expect.objectContaining({ status: 403, code: 'SUBSCRIPTION_REQUIRED' }));
   });
 });

@@ -1,16 +1,14 @@
 import { ServiceUnavailableError } from '@shiplog/errors';
-import {
-  type Caller,
-  CONSISTENCY_HEADER,
-  CORRELATION_HEADER,
-  INTERNAL_TOKEN_HEADER,
-  type ServiceName,
-  TokenSigner,
-  traced,
-} from '@shiplog/service-kit';
 import { Pool } from 'undici';
+import { traced } from './command.ts';
+import type { ServiceName } from './config.ts';
+import { CONSISTENCY_HEADER } from './http.ts';
+import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, TokenSigner } from './internal-token.ts';
 
-/** Keep-alive connection pools to each service, and a JSON call helper for the gateway's own routes. */
+/**
+ * Keep-alive connection pools to each service, and a JSON call helper: the gateway's own routes, and
+ * the few questions a service must ask another's owner at the moment it decides (plan-gates.ts).
+ */
 export class ServiceClients {
   readonly #pools = new Map<ServiceName, Pool>();
   readonly #urls: Record<ServiceName, string>;

@@ -1,0 +1,23 @@
+import type { SubscriptionStatus } from '@shiplog/schemas';
+import type { Caller } from './internal-token.ts';
+import { type ServiceClients, unavailable } from './service-clients.ts';
+
+/**
+ * Plan gates (Quick Update, the chat tiers) decide from the subscription as billing, its owner, holds
+ * it at this moment: folded from `subscription-<userId>` in billing's own store, which every status
+ * change (an admin's, a Stripe webhook's, the end of a paid period) has already reached when it is
+ * answered. A projection of billing's events elsewhere would be right only once it caught up, and
+ * read-your-writes cannot help: the change was made by someone else's hand (decision 014).
+ */
+export async function currentSubscriptionStatus(
+  services: ServiceClients,
+  caller: Caller,
+): Promise<SubscriptionStatus | null> {
+  const answer = await services.call<{ status: SubscriptionStatus | null }>('billing', {
+    method: 'GET',
+    path: '/subscription/status',
+    caller,
+  });
+  if (answer.status !== 200) throw unavailable('billing', new Error(`subscription status answered ${answer.status}`));
+  return answer.body.status;
+}
