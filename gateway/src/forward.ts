@@ -23,14 +23,20 @@ import { SignedValues } from './signed-values.ts';
  */
 export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
-  { pattern: /^\/api\/admin\/users\/[^/]+\/subscription$/, service: 'billing' },
+  { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
+  // Stripe's deliveries carry no session: the signature over the raw body (passed on untouched) is the credential.
+  { pattern: /^\/api\/stripe\/webhook$/, methods: ['POST'], service: 'billing', public: true },
+  { pattern: /^\/api\/stripe\//, service: 'billing' },
+  // DELETE /api/admin/users/{id} is the gateway's own: every session of the deleted user ends with it.
+  { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
+  { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   { pattern: /^\/api\/profile$/, service: 'identity' },
-  { pattern: /^\/api\/admin\/comments$/, service: 'identity' },
+  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity' },
   { pattern: /^\/api\/contact-admin$/, service: 'identity' },
   { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },

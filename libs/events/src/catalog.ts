@@ -146,6 +146,35 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /** An administrator changed a comment's text or priority. */
+  AdminCommentEdited: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({
+      commentId: id,
+      message: z.string(),
+      priority: z.enum(['normal', 'high', 'urgent']),
+      editedBy: id,
+      at: isoDate,
+    }),
+  }),
+  /** Activate / Deactivate: only active, unexpired comments reach the users. */
+  AdminCommentActivationChanged: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ commentId: id, isActive: z.boolean(), changedBy: id, at: isoDate }),
+  }),
+  AdminCommentDeleted: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ commentId: id, deletedBy: id, at: isoDate }),
+  }),
   /** `contact-<id>` streams: a user's message to the administrators. */
   ContactMessageSent: event({
     owner: 'identity',
@@ -159,6 +188,14 @@ export const catalog = {
       message: z.string(),
       at: isoDate,
     }),
+  }),
+  /** An administrator marked a contact message handled (or not): ids only, read by the admin's inbox. */
+  ContactMessageHandled: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ messageId: id, handled: z.boolean(), handledBy: id, at: isoDate }),
   }),
   NotificationSettingsChanged: event({
     owner: 'identity',
@@ -193,6 +230,57 @@ export const catalog = {
       to: subscriptionStatus,
       changedBy: id.nullable(),
       reason: z.string(),
+    }),
+  }),
+
+  /** An administrator extended the trial: it ends `days` after the later of then and its old end. */
+  TrialExtended: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, days: z.number().int(), trialEndDate: isoDate, extendedBy: id, at: isoDate }),
+  }),
+  /** The user's Stripe customer, created once at their first checkout and reused after. */
+  StripeCustomerCreated: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, customerId: z.string(), at: isoDate }),
+  }),
+  /**
+   * The subscription as Stripe held it when a webhook told us it changed (re-read from Stripe, so
+   * deliveries out of order cannot leave an old state). `stripeEventId` makes a retried delivery a no-op.
+   */
+  StripeSubscriptionSynced: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      stripeEventId: z.string(),
+      customerId: z.string(),
+      subscriptionId: z.string(),
+      stripeStatus: z.string(),
+      priceId: z.string().nullable(),
+      plan: z.enum(['month', 'year']).nullable(),
+      currentPeriodEnd: isoDate.nullable(),
+      cancelAtPeriodEnd: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  /** An invoice was paid (`invoice.paid`), or its payment failed (`invoice.payment_failed`). */
+  InvoicePaymentRecorded: event({
+    owner: 'billing',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      stripeEventId: z.string(),
+      invoiceId: z.string(),
+      outcome: z.enum(['paid', 'failed']),
+      amount: z.number().int().nullable(),
+      currency: z.string().nullable(),
+      at: isoDate,
     }),
   }),
 

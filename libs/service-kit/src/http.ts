@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { Consumer } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
@@ -30,6 +30,17 @@ export function callerOf(req: Request): Caller {
 /** The signed-in user's id, or 401. */
 export function requireUserId(req: Request): string {
   return signedInUserId(callerOf(req));
+}
+
+/**
+ * An administrator's request: 401 signed out, 403 for anyone else. Decided here, in the service, from
+ * the gateway's signed caller (never from anything the client sends).
+ */
+export function requireAdmin(req: Request): Caller & { userId: string } {
+  const caller = callerOf(req);
+  const userId = signedInUserId(caller);
+  if (!caller.isAdmin) throw new ForbiddenError('Only administrators can do this', 'ADMIN_REQUIRED');
+  return { ...caller, userId };
 }
 
 /** The caller's user id, or 401 (a call the gateway made without a session). */
@@ -70,6 +81,8 @@ export interface HttpAppOptions {
   routes: (router: express.Router) => void;
   /** Reads answered without Express, by exact path (`LeanRead`). */
   reads?: Record<string, LeanRead>;
+  /** Exact paths whose body reaches the route as the bytes sent (a Buffer), unparsed: signed webhooks. */
+  rawBodyPaths?: string[];
   /** Each request becomes a span, child of the caller's `traceparent` (see @shiplog/telemetry). */
   tracing?: Tracing;
 }
@@ -101,7 +114,15 @@ function createExpressApp(options: HttpAppOptions): Express {
   if (options.tracing?.enabled) app.use(requestSpans(options.tracing, { trustParent: true }));
   app.use(accessLog(logger));
   app.use(internalAuth(options.internalTokenSecret));
-  app.use(express.json({ limit: '1mb' }));
+  const raw = new Set(options.rawBodyPaths ?? []);
+  // A signed body must reach its check byte for byte: no JSON parser runs on those paths.
+  if (raw.size > 0) app.use([...raw], express.raw({ type: () => true, limit: '1mb' }));
+  app.use(
+    express.json({
+      limit: '1mb',
+      type: (req) => !raw.has((req as Request).path) && Boolean((req as Request).is('application/json')),
+    }),
+  );
   app.use(consistency(options.consumers ?? [], logger));
   const router = express.Router();
   options.routes(router);

@@ -68,6 +68,8 @@ export interface ServiceParts {
   routes: (router: express.Router) => void;
   /** Reads answered without Express, by exact path: for the few that carry the load (`LeanRead`). */
   reads?: Record<string, LeanRead>;
+  /** Exact paths whose body the route gets unparsed, as a Buffer (signed webhooks). */
+  rawBodyPaths?: string[];
   /** Runs first when the service stops (e.g. a scheduler's loop). */
   onStop?: () => Promise<void>;
   consumers?: ConsumerDefinition[];
@@ -194,6 +196,7 @@ export async function startService<Env extends ServiceEnv>(
     tracing,
     routes: parts.routes,
     ...(parts.reads ? { reads: parts.reads } : {}),
+    ...(parts.rawBodyPaths ? { rawBodyPaths: parts.rawBodyPaths } : {}),
     readiness: {
       database: () => pool.query('SELECT 1'),
       bus: () => bus.nc.flush(),

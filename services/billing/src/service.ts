@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@shiplog/service-kit';
 import { type BillingEnv, billingEnv } from './env.ts';
-import { billingApi } from './subscription/api.ts';
+import { startTrialReaction } from './reactions/start-trial/index.ts';
+import { billingApi, WEBHOOK_PATH } from './subscription/api.ts';
 
-/** billing: trials and subscriptions. Streams `subscription-<userId>`. */
+/** billing: trials, subscriptions and Stripe. Streams `subscription-<userId>`. */
 export const billingService: ServiceDefinition<BillingEnv> = {
   name: 'billing',
   env: billingEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   setup(context) {
-    const api = billingApi(context);
-    return { routes: api.routes, consumers: api.consumers };
+    return {
+      routes: billingApi(context).routes,
+      rawBodyPaths: [WEBHOOK_PATH],
+      consumers: [startTrialReaction(context)],
+    };
   },
 };

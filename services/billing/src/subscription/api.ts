@@ -1,94 +1,248 @@
-import { ForbiddenError, NotFoundError } from '@shiplog/errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { subscriptionStatuses } from '@shiplog/schemas';
+import { changeSubscriptionStatusSchema, checkoutSchema, extendTrialSchema, isSubscribed } from '@shiplog/schemas';
 import {
   callerOf,
-  type Handler,
   handleCommand,
   loadAggregate,
   parseInput,
   reportPosition,
+  requireAdmin,
   requireUserId,
   type ServiceContext,
 } from '@shiplog/service-kit';
-import type { Router } from 'express';
-import { z } from 'zod';
+import type { Request, Response, Router } from 'express';
+import type Stripe from 'stripe';
 import type { BillingEnv } from '../env.ts';
-import { subscriptionDecider, TRIAL_DAYS } from './decide.ts';
-import { type Subscription, subscriptionStream } from './subscription.ts';
+import { type SubscriptionCommand, subscriptionDecider } from './decide.ts';
+import { idOf, PriceList, snapshotOf, stripeClient, stripeUnavailable } from './stripe.ts';
+import { type StripeSnapshot, subscriptionStream, subscriptionView } from './subscription.ts';
 
-const changeStatusSchema = z.object({
-  subscriptionStatus: z.enum(subscriptionStatuses, {
-    error: `Status must be one of ${subscriptionStatuses.join(', ')}`,
-  }),
-});
+export const WEBHOOK_PATH = '/stripe/webhook';
 
 export function billingApi(context: ServiceContext<BillingEnv>) {
-  const { store } = context;
+  const { store, config, logger } = context;
+  const stripe = stripeClient(config);
+  const prices = new PriceList(stripe, config, logger);
 
-  /** Reaction: every new account starts its trial, in the same transaction as the handled record. */
-  const startTrial: Handler = async (event, tx) => {
-    const { userId } = event.data as { userId: string };
-    await handleCommand(
-      store,
-      subscriptionStream(userId),
-      subscriptionDecider,
-      { type: 'StartTrial', userId, days: TRIAL_DAYS },
-      {
-        userId,
-        correlationId: event.metadata.correlationId,
-        causationId: event.id,
-        now: new Date(event.occurredAt),
-        transaction: tx,
-        idempotencyKey: `trial:${event.id}`,
-      },
-    );
+  const load = (userId: string) => loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
+
+  async function run(
+    userId: string,
+    command: SubscriptionCommand,
+    ctx: { userId: string | null; correlationId: string },
+    res?: Response,
+  ) {
+    const result = await handleCommand(store, subscriptionStream(userId), subscriptionDecider, command, ctx);
+    if (res && result.position) reportPosition(res, 'billing', result.position);
+    return result;
+  }
+
+  const requireStripe = (): Stripe => {
+    if (!stripe)
+      throw new ServiceUnavailableError(
+        'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).',
+        'PAYMENTS_NOT_CONFIGURED',
+      );
+    return stripe;
   };
 
+  /** The path's user id; a malformed one is a user that does not exist. */
+  function userIdOf(req: Request): string {
+    const userId = req.params.userId;
+    if (!isId(userId)) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    return userId;
+  }
+
+  /** The user's Stripe customer: created once (Stripe's idempotency key covers a race), recorded as an event. */
+  async function customerOf(req: Request, res: Response, userId: string): Promise<string> {
+    const { state } = await load(userId);
+    if (state.status === 'none') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    if (state.customerId) return state.customerId;
+    const customer = await requireStripe()
+      .customers.create({ metadata: { userId } }, { idempotencyKey: `shiplog-customer-${userId}` })
+      .catch(stripeUnavailable);
+    const caller = callerOf(req);
+    const result = await run(userId, { type: 'RecordStripeCustomer', customerId: customer.id }, caller, res);
+    return result.state.status === 'none' ? customer.id : (result.state.customerId ?? customer.id);
+  }
+
+  /**
+   * One Stripe event applied to its user's subscription. The subscription is re-read from Stripe, so
+   * whatever order the deliveries come in, the state recorded is Stripe's latest; the event's id goes
+   * into the same append, so a retry or replay changes nothing.
+   */
+  async function applyStripeEvent(event: Stripe.Event): Promise<void> {
+    const client = requireStripe();
+    let subscriptionId: string | null = null;
+    let userId: string | null = null;
+    let invoice: Extract<SubscriptionCommand, { type: 'ApplyStripeEvent' }>['invoice'] = null;
+    switch (event.type) {
+      case 'checkout.session.completed': {
+        const session = event.data.object;
+        subscriptionId = idOf(session.subscription);
+        userId = session.client_reference_id ?? session.metadata?.userId ?? null;
+        break;
+      }
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        subscriptionId = event.data.object.id;
+        break;
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const paid = event.type === 'invoice.paid';
+        const object = event.data.object;
+        subscriptionId = idOf(object.parent?.subscription_details?.subscription);
+        userId = object.parent?.subscription_details?.metadata?.userId ?? null;
+        invoice = {
+          invoiceId: object.id ?? event.id,
+          outcome: paid ? 'paid' : 'failed',
+          amount: paid ? object.amount_paid : object.amount_due,
+          currency: object.currency,
+        };
+        break;
+      }
+      default:
+        return;
+    }
+    let snapshot: StripeSnapshot | null = null;
+    if (subscriptionId) {
+      const subscription = await client.subscriptions.retrieve(subscriptionId).catch(stripeUnavailable);
+      snapshot = snapshotOf(subscription);
+      userId ??= subscription.metadata?.userId ?? null;
+    }
+    if (!userId && snapshot) {
+      const customer = await client.customers.retrieve(snapshot.customerId).catch(stripeUnavailable);
+      userId = 'metadata' in customer ? (customer.metadata?.userId ?? null) : null;
+    }
+    if (!userId || !isId(userId)) {
+      logger.warn({ stripeEvent: event.id, type: event.type }, 'Stripe event names no Shiplog user; ignored');
+      return;
+    }
+    const command: SubscriptionCommand = {
+      type: 'ApplyStripeEvent',
+      stripeEventId: event.id,
+      subscription: snapshot,
+      invoice,
+    };
+    const ctx = { userId: null, correlationId: event.id };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run(userId, command, ctx);
+        return;
+      } catch (error) {
+        // A deleted account: nothing to update, and Stripe must stop retrying.
+        if (error instanceof NotFoundError) {
+          logger.warn({ stripeEvent: event.id, userId }, 'Stripe event for an account that no longer exists');
+          return;
+        }
+        // Two deliveries for one user at once: decide again from the stream as it now stands.
+        if (!(error instanceof ConflictError) || attempt >= 5) throw error;
+      }
+    }
+  }
+
   function routes(router: Router) {
-    // GET /api/subscription/status (spec/account.md §7); the gateway also composes GET /api/user from it.
+    // GET /api/subscription/status (spec/account.md §7); the gateway also composes GET /api/user from it,
+    // and plan gates ask it (service-kit's plan-gates.ts).
     router.get('/subscription/status', async (req, res) => {
-      const userId = requireUserId(req);
-      const { state } = await loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
-      res.json(subscriptionStatus(state, new Date()));
+      const { state } = await load(requireUserId(req));
+      res.json(subscriptionView(state, new Date()));
     });
 
-    // PUT /api/admin/users/{id}/subscription (spec/account.md §7): admins set a user's status.
+    // PUT /api/admin/users/{id}/subscription: admins set a user's status.
     router.put('/admin/users/:userId/subscription', async (req, res) => {
-      const caller = callerOf(req);
-      requireUserId(req);
-      if (!caller.isAdmin) throw new ForbiddenError('Only administrators can change subscriptions', 'ADMIN_REQUIRED');
-      const { subscriptionStatus: status } = parseInput(changeStatusSchema, req.body);
-      const userId = req.params.userId;
-      if (!isId(userId)) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      const result = await handleCommand(
-        store,
-        subscriptionStream(userId),
-        subscriptionDecider,
+      const caller = requireAdmin(req);
+      const { subscriptionStatus: status } = parseInput(changeSubscriptionStatusSchema, req.body);
+      const userId = userIdOf(req);
+      const result = await run(
+        userId,
         { type: 'ChangeStatus', status, changedBy: caller.userId, reason: 'admin' },
-        { userId: caller.userId, correlationId: caller.correlationId },
+        caller,
+        res,
       );
-      if (result.position) reportPosition(res, 'billing', result.position);
-      res.json(subscriptionStatus(result.state, new Date()));
+      res.json(subscriptionView(result.state, new Date()));
+    });
+
+    // POST /api/admin/users/{id}/extend-trial { days }.
+    router.post('/admin/users/:userId/extend-trial', async (req, res) => {
+      const caller = requireAdmin(req);
+      const { days } = parseInput(extendTrialSchema, req.body);
+      const userId = userIdOf(req);
+      const result = await run(userId, { type: 'ExtendTrial', days, extendedBy: caller.userId }, caller, res);
+      res.json(subscriptionView(result.state, new Date()));
+    });
+
+    router.get('/stripe/prices', async (req, res) => {
+      requireUserId(req);
+      res.json(await prices.list());
+    });
+
+    router.post('/stripe/create-checkout-session', async (req, res) => {
+      const userId = requireUserId(req);
+      const { priceId, mode } = parseInput(checkoutSchema, req.body);
+      if (!prices.ids().includes(priceId)) throw new ValidationError({ priceId: ['Unknown plan'] });
+      const client = requireStripe();
+      const { state } = await load(userId);
+      if (state.status !== 'none' && isSubscribed(subscriptionView(state, new Date()).status) && state.stripe)
+        throw new ConflictError(
+          'You already have an active subscription. Manage it from the billing portal.',
+          'ALREADY_SUBSCRIBED',
+        );
+      const customer = await customerOf(req, res, userId);
+      const session = await client.checkout.sessions
+        .create({
+          mode,
+          customer,
+          client_reference_id: userId,
+          metadata: { userId },
+          subscription_data: { metadata: { userId } },
+          line_items: [{ price: priceId, quantity: 1 }],
+          success_url: new URL('/?success=true', config.APP_URL).toString(),
+          cancel_url: new URL('/?cancelled=true', config.APP_URL).toString(),
+        })
+        .catch(stripeUnavailable);
+      if (!session.url) throw new ServiceUnavailableError('The payment provider returned no checkout page.');
+      res.json({ url: session.url });
+    });
+
+    router.post('/stripe/create-customer-portal', async (req, res) => {
+      const userId = requireUserId(req);
+      const client = requireStripe();
+      const { state } = await load(userId);
+      if (state.status === 'none' || !state.customerId)
+        throw new ConflictError(
+          'There is no billing account yet: choose a plan first, then manage it here.',
+          'NO_BILLING_ACCOUNT',
+        );
+      const portal = await client.billingPortal.sessions
+        .create({ customer: state.customerId, return_url: new URL('/subscription', config.APP_URL).toString() })
+        .catch(stripeUnavailable);
+      res.json({ url: portal.url });
+    });
+
+    // Stripe's deliveries: the raw body, exactly as sent, against the signature (rawBodyPaths).
+    router.post(WEBHOOK_PATH, async (req, res) => {
+      const client = requireStripe();
+      if (!config.STRIPE_WEBHOOK_SECRET)
+        throw new ServiceUnavailableError(
+          'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).',
+          'WEBHOOKS_NOT_CONFIGURED',
+        );
+      const signature = req.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body))
+        throw new ValidationError({ 'stripe-signature': ['Missing Stripe signature'] }, 'Missing Stripe signature');
+      let event: Stripe.Event;
+      try {
+        event = client.webhooks.constructEvent(req.body, signature, config.STRIPE_WEBHOOK_SECRET);
+      } catch {
+        throw new ValidationError({ 'stripe-signature': ['Invalid Stripe signature'] }, 'Invalid Stripe signature');
+      }
+      await applyStripeEvent(event);
+      res.json({ received: true });
     });
   }
 
-  return { routes, consumers: [{ name: 'trials', sources: ['identity'], handlers: { UserRegistered: startTrial } }] };
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `status` is null only before billing has seen the account (its trial starts on UserRegistered). */
-export function subscriptionStatus(state: Subscription, now: Date) {
-  if (state.status === 'none') return { status: null, daysRemaining: null, trialStartDate: null, trialEndDate: null };
-  const daysRemaining =
-    state.status === 'trialing'
-      ? Math.max(0, Math.ceil((new Date(state.trialEndDate).getTime() - now.getTime()) / DAY_MS))
-      : null;
-  return {
-    status: state.status,
-    daysRemaining,
-    trialStartDate: state.trialStartDate,
-    trialEndDate: state.trialEndDate,
-  };
+  return { routes };
 }

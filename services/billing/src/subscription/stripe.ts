@@ -1,0 +1,110 @@
+import { ServiceUnavailableError } from '@shiplog/errors';
+import type { PlanInterval, Price } from '@shiplog/schemas';
+import type { Logger } from '@shiplog/service-kit';
+import Stripe from 'stripe';
+import type { BillingEnv } from '../env.ts';
+import type { StripeSnapshot } from './subscription.ts';
+
+/** The real SDK, pointed at `STRIPE_API_URL` when set; null without `STRIPE_SECRET_KEY`. */
+export function stripeClient(config: BillingEnv): Stripe | null {
+  if (!config.STRIPE_SECRET_KEY) return null;
+  const options: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: 10_000 };
+  if (config.STRIPE_API_URL) {
+    const url = new URL(config.STRIPE_API_URL);
+    const protocol = url.protocol === 'http:' ? 'http' : 'https';
+    options.protocol = protocol;
+    options.host = url.hostname;
+    options.port = url.port || (protocol === 'http' ? 80 : 443);
+  }
+  return new Stripe(config.STRIPE_SECRET_KEY, options);
+}
+
+/** Stripe could not be reached or failed: a 503 the client can retry (a webhook delivery is retried by Stripe). */
+export function stripeUnavailable(error: unknown): never {
+  if (error instanceof Stripe.errors.StripeError && error.statusCode && error.statusCode < 500) throw error;
+  const unavailable = new ServiceUnavailableError(
+    'The payment provider is not reachable right now. Please try again in a moment.',
+    'PAYMENTS_UNAVAILABLE',
+  );
+  unavailable.cause = error;
+  throw unavailable;
+}
+
+const PRICES_FRESH_MS = 5 * 60_000;
+
+/**
+ * The two plans' prices (spec/account.md §9: $7 a month, $49.99 a year), read from Stripe and kept
+ * five minutes. When Stripe is not configured, or does not answer, the last prices read (or the
+ * configured defaults) are served: the subscription page must not break with Stripe.
+ */
+export class PriceList {
+  readonly #stripe: Stripe | null;
+  readonly #defaults: Price[];
+  readonly #logger: Logger;
+  #held: { prices: Price[]; at: number } | null = null;
+  #reading: Promise<Price[]> | null = null;
+
+  constructor(stripe: Stripe | null, config: BillingEnv, logger: Logger) {
+    this.#stripe = stripe;
+    this.#logger = logger;
+    this.#defaults = [
+      { id: config.STRIPE_PRICE_MONTHLY, unit_amount: 700, currency: 'usd', recurring: { interval: 'month' } },
+      { id: config.STRIPE_PRICE_YEARLY, unit_amount: 4999, currency: 'usd', recurring: { interval: 'year' } },
+    ];
+  }
+
+  /** The configured ids: the only prices a checkout may use. */
+  ids(): string[] {
+    return this.#defaults.map((p) => p.id);
+  }
+
+  async list(now = Date.now()): Promise<Price[]> {
+    if (!this.#stripe) return this.#defaults;
+    if (this.#held && now - this.#held.at < PRICES_FRESH_MS) return this.#held.prices;
+    this.#reading ??= this.#read(this.#stripe).finally(() => {
+      this.#reading = null;
+    });
+    return this.#reading;
+  }
+
+  async #read(stripe: Stripe): Promise<Price[]> {
+    try {
+      const prices = await Promise.all(
+        this.#defaults.map(async (fallback) => {
+          const price = await stripe.prices.retrieve(fallback.id);
+          return {
+            id: price.id,
+            unit_amount: price.unit_amount ?? fallback.unit_amount,
+            currency: price.currency,
+            recurring: { interval: planOf(price.recurring?.interval) ?? fallback.recurring.interval },
+          } satisfies Price;
+        }),
+      );
+      this.#held = { prices, at: Date.now() };
+      return prices;
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'Stripe prices not read; serving the last known or configured ones');
+      return this.#held?.prices ?? this.#defaults;
+    }
+  }
+}
+
+/** A Stripe subscription as billing keeps it (the period end sits on its item since API 2025-03-31). */
+export function snapshotOf(subscription: Stripe.Subscription): StripeSnapshot {
+  const item = subscription.items.data[0];
+  return {
+    customerId: typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id,
+    subscriptionId: subscription.id,
+    stripeStatus: subscription.status,
+    priceId: item?.price.id ?? null,
+    plan: planOf(item?.price.recurring?.interval),
+    currentPeriodEnd: item?.current_period_end ? new Date(item.current_period_end * 1000).toISOString() : null,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+  };
+}
+
+const planOf = (interval: string | undefined): PlanInterval | null =>
+  interval === 'month' || interval === 'year' ? interval : null;
+
+export const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
