@@ -19,7 +19,14 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import { callerFor, foreignOrigin, foreignOriginError, SessionReader, servicePath } from './forward.ts';
+import {
+  callerFor,
+  foreignOrigin,
+  foreignOriginError,
+  SessionReader,
+  SharedPositions,
+  servicePath,
+} from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { PositionCookies } from './positions.ts';
@@ -74,6 +81,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       positions,
     }),
     positions,
+    shared: new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`),
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
     appOrigin: appOrigin(deps.config),
@@ -295,6 +303,22 @@ function createExpressApp(
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     forgetPositions(req, res);
     res.json({ message: 'Account deleted' });
+  });
+
+  // An administrator deletes an account: identity refuses anyone else and the admin account itself; the
+  // cascade runs as for a user deleting themselves, and every session of the deleted account ends.
+  api.delete('/admin/users/:userId', async (req, res) => {
+    if (!req.session.user) throw new UnauthorizedError();
+    const userId = req.params.userId!;
+    const result = await services.call('identity', {
+      method: 'DELETE',
+      path: `/admin/users/${encodeURIComponent(userId)}`,
+      caller: callerOf(req),
+    });
+    if (result.status !== 204) return sendUpstreamError(res, result);
+    rememberPosition(req, res, result.headers[POSITION_HEADER]);
+    await endSessions(userId);
+    res.status(204).end();
   });
 
   api.post('/logout', async (req, res) => {

@@ -36,7 +36,8 @@ export const apiRoutes: ApiRoute[] = [
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   { pattern: /^\/api\/profile$/, service: 'identity' },
-  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity' },
+  // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
+  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
   { pattern: /^\/api\/contact-admin$/, service: 'identity' },
   { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
@@ -51,6 +52,11 @@ export interface ApiRoute {
   service: ServiceName;
   /** Answered without a session. */
   public?: boolean;
+  /**
+   * Writes here change what every user reads here: each write's position is kept for everyone
+   * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
+   */
+  shared?: string;
 }
 
 export function routeFor(method: string, url: string): ApiRoute | undefined {
@@ -180,6 +186,30 @@ export class SessionReader {
   }
 }
 
+/**
+ * Read-your-writes for writes whose effect every user reads (an administrator's message): the latest
+ * such write's position, per route, in Redis. One connection for both sides, so a read that arrives
+ * after a write's answer is queued behind that write's SET.
+ */
+export class SharedPositions {
+  readonly #redis: RedisClientType;
+  readonly #prefix: string;
+
+  constructor(redis: RedisClientType, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  async after(name: string): Promise<string | null> {
+    return this.#redis.get(`${this.#prefix}shared-position:${name}`);
+  }
+
+  async record(name: string, reported: string | string[] | undefined): Promise<void> {
+    if (typeof reported !== 'string' || !/^[a-z]+=\d{1,20}\/\d{1,20}$/.test(reported)) return;
+    await this.#redis.set(`${this.#prefix}shared-position:${name}`, reported);
+  }
+}
+
 /** The request's scheme as Express computes `req.protocol`: X-Forwarded-Proto only from a trusted proxy. */
 export function requestProtocol(req: IncomingMessage, trustProxy: TrustProxy): string {
   const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
@@ -221,28 +251,39 @@ export function servicePath(options: {
   services: ServiceClients;
   sessions: SessionReader;
   positions: PositionCookies;
+  shared: SharedPositions;
   logger: Logger;
   trustProxy: TrustProxy;
   /** APP_URL's origin, also accepted as a write's Origin. */
   appOrigin: string | null;
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { services, sessions, positions, logger, trustProxy, appOrigin, spans } = options;
+  const { services, sessions, positions, shared, logger, trustProxy, appOrigin, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
     try {
+      const reading = req.method === 'GET' || req.method === 'HEAD';
       // A write: the Origin check, and its position back to the client as a cookie.
       let onPosition: ((header: string | string[] | undefined) => void) | undefined;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
+      let reported: string | string[] | undefined;
+      if (!reading) {
         const protocol = requestProtocol(req, trustProxy);
         if (foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
         onPosition = (header) => {
+          reported = header;
           const setCookie = positions.setCookie(header, protocol === 'https');
           if (setCookie) res.appendHeader('Set-Cookie', setCookie);
         };
       }
-      const { user, after } = await sessions.read(req.headers.cookie);
+      const session = await sessions.read(req.headers.cookie);
+      const { user } = session;
       if (!user && !route.public) throw new UnauthorizedError();
+      let { after } = session;
+      if (route.shared && reading) {
+        const latest = await shared.after(route.shared);
+        if (latest) after = after ? `${after},${latest}` : latest;
+      }
       await forward(services, route, req, res, callerFor(user ?? undefined), after, onPosition);
+      if (route.shared && !reading) await shared.record(route.shared, reported);
     } catch (error) {
       sendError(req, res, error, logger);
     }

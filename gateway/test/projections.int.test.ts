@@ -10,6 +10,8 @@ const tables = {
   'activity.activities': 'id',
   'activity.project_stats': 'project_id',
   'projects.project_list': 'id',
+  'identity.admin_users': 'user_id',
+  'identity.admin_comments': 'id',
 };
 
 async function snapshot() {
@@ -97,6 +99,7 @@ describe('projections', () => {
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
       'activity-timeline',
+      'identity-admin-users',
       'identity-messages',
       'projects-project-list',
       'reminders-reminder-list',

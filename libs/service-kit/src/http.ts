@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
-import { formatPosition, type Position, parsePosition } from '@shiplog/events';
+import { comparePositions, formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { Consumer } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import express, {
@@ -53,12 +53,15 @@ export function reportPosition(res: Response, source: string, position: Position
   res.setHeader(POSITION_HEADER, `${source}=${formatPosition(position)}`);
 }
 
+/** `<source>=<position>,…`; a source named twice (the user's own write and a shared one) keeps the later. */
 export function parsePositions(header: string | undefined): Map<string, Position> {
   const out = new Map<string, Position>();
   for (const part of (header ?? '').split(',')) {
     const [source, text] = part.trim().split('=');
     const position = text ? parsePosition(text) : null;
-    if (source && position) out.set(source, position);
+    if (!source || !position) continue;
+    const held = out.get(source);
+    if (!held || comparePositions(position, held) > 0) out.set(source, position);
   }
   return out;
 }

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { adminCommentsApi } from './admin-comment/api.ts';
+import { contactMessagesApi } from './contact-message/api.ts';
 import { type IdentityEnv, identityEnv } from './env.ts';
-import { messagesApi } from './messages/api.ts';
-import { messagesProjection } from './read-models/messages.ts';
+import { adminUsersProjection } from './read-models/admin-users/index.ts';
+import { messagesProjection } from './read-models/messages/index.ts';
 import { identityApi } from './user/api.ts';
 
 /** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
@@ -10,17 +12,17 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
   name: 'identity',
   env: identityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [messagesProjection],
-  // What the user wrote to the administrators goes with the account; the rest is in shredded events.
-  forgetUser: deleteUserRows('identity.contact_messages'),
+  projections: [messagesProjection, adminUsersProjection],
+  // What the user wrote to the administrators and their row in the admin's table go with the account;
+  // the rest is in shredded events.
+  forgetUser: deleteUserRows('identity.contact_messages', 'identity.admin_users'),
   async setup(context) {
     const api = identityApi(context);
-    const messages = messagesApi(context);
+    const parts = [api, adminCommentsApi(context), contactMessagesApi(context)];
     await api.ensureAdmin();
     return {
       routes: (router) => {
-        api.routes(router);
-        messages.routes(router);
+        for (const part of parts) part.routes(router);
       },
     };
   },

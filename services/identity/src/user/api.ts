@@ -1,7 +1,8 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
-import { newId } from '@shiplog/events';
+import { isId, newId } from '@shiplog/events';
 import {
   accountInfoSchema,
+  adminUsersQuerySchema,
   changePasswordSchema,
   loginSchema,
   notificationSettingsSchema,
@@ -15,11 +16,13 @@ import {
   loadAggregate,
   parseInput,
   reportPosition,
+  requireAdmin,
   requireUserId,
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
+import { adminUserCounts, adminUsersPage } from '../read-models/admin-users/index.ts';
 import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type User, usernameStream, userStream } from './user.ts';
@@ -243,6 +246,31 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     router.delete('/user', async (req, res) => {
       const user = await currentUser(req);
       const position = await deleteUser(user, user.id, req);
+      if (position) reportPosition(res, 'identity', position);
+      res.status(204).end();
+    });
+
+    // The admin dashboard's User Management: searched and paged here, the total in X-Total-Count.
+    router.get('/admin/users', async (req, res) => {
+      requireAdmin(req);
+      const query = parseInput(adminUsersQuerySchema, req.query);
+      const { users, total } = await adminUsersPage(context.pool, query);
+      res.setHeader('X-Total-Count', String(total));
+      res.json(users);
+    });
+
+    router.get('/admin/users/summary', async (req, res) => {
+      requireAdmin(req);
+      res.json(await adminUserCounts(context.pool));
+    });
+
+    // The same cascade as a user deleting themselves; the gateway then ends every session of the account.
+    router.delete('/admin/users/:userId', async (req, res) => {
+      const admin = requireAdmin(req);
+      const userId = req.params.userId;
+      const user = isId(userId) ? await loadUser(userId) : null;
+      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      const position = await deleteUser(user, admin.userId, req);
       if (position) reportPosition(res, 'identity', position);
       res.status(204).end();
     });

@@ -1,0 +1,94 @@
+import type { AdminUser, AdminUserCounts } from '@shiplog/schemas';
+import type { ProjectionDefinition } from '@shiplog/service-kit';
+import type pg from 'pg';
+
+/** Upserts one side of a user's row (each source fills its own columns, in whichever order they come). */
+const upsert = (tx: pg.ClientBase, userId: string, columns: Record<string, unknown>) => {
+  const names = Object.keys(columns);
+  return tx.query(
+    `INSERT INTO identity.admin_users (user_id, ${names.join(', ')})
+     VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})
+     ON CONFLICT (user_id) DO UPDATE SET ${names.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}`,
+    [userId, ...Object.values(columns)],
+  );
+};
+
+/** The admin dashboard's User Management table: every account with its plan, searchable and paged. */
+export const adminUsersProjection: ProjectionDefinition = {
+  name: 'admin-users',
+  sources: ['identity', 'billing'],
+  tables: ['admin_users'],
+  handlers: {
+    UserRegistered: async (event, tx) => {
+      const d = event.data as { userId: string; username: string; email: string | null; registeredAt: string };
+      await upsert(tx, d.userId, { username: d.username, email: d.email, created_at: d.registeredAt });
+    },
+    AccountInfoUpdated: async (event, tx) => {
+      const d = event.data as { userId: string; email: string | null };
+      await tx.query('UPDATE identity.admin_users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);
+    },
+    TrialStarted: async (event, tx) => {
+      const d = event.data as { userId: string; trialStartDate: string; trialEndDate: string };
+      await upsert(tx, d.userId, {
+        subscription_status: 'trialing',
+        trial_start: d.trialStartDate,
+        trial_end: d.trialEndDate,
+      });
+    },
+    TrialExtended: async (event, tx) => {
+      const d = event.data as { userId: string; trialEndDate: string };
+      await tx.query('UPDATE identity.admin_users SET trial_end = $2 WHERE user_id = $1', [d.userId, d.trialEndDate]);
+    },
+    SubscriptionStatusChanged: async (event, tx) => {
+      const d = event.data as { userId: string; to: string };
+      await tx.query('UPDATE identity.admin_users SET subscription_status = $2 WHERE user_id = $1', [d.userId, d.to]);
+    },
+  },
+};
+
+const iso = (column: string, alias: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
+
+/** One page of users, newest first, matching `q` in the username or email; and how many match in all. */
+export async function adminUsersPage(
+  pool: pg.Pool,
+  query: { q: string; page: number; limit: number },
+): Promise<{ users: AdminUser[]; total: number }> {
+  // A substring search: % and _ in what the admin typed are literal characters.
+  const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null;
+  const { rows } = await pool.query<AdminUser & { total: string }>(
+    `SELECT user_id AS id, username, email, subscription_status AS "subscriptionStatus",
+            ${iso('trial_start', 'trialStartDate')}, ${iso('trial_end', 'trialEndDate')}, ${iso('created_at', 'createdAt')},
+            count(*) OVER () AS total
+     FROM identity.admin_users
+     WHERE username IS NOT NULL
+       AND ($1::text IS NULL OR lower(username) LIKE $1 OR lower(coalesce(email, '')) LIKE $1)
+     ORDER BY created_at DESC, user_id DESC
+     LIMIT $2 OFFSET $3`,
+    [pattern, query.limit, (query.page - 1) * query.limit],
+  );
+  const total = rows[0] ? Number(rows[0].total) : await countMatching(pool, pattern);
+  return { users: rows.map(({ total: _total, ...user }) => user), total };
+}
+
+/** A page past the end has no rows to carry the count. */
+async function countMatching(pool: pg.Pool, pattern: string | null): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM identity.admin_users
+     WHERE username IS NOT NULL AND ($1::text IS NULL OR lower(username) LIKE $1 OR lower(coalesce(email, '')) LIKE $1)`,
+    [pattern],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The dashboard's four counters, by each user's status (active and paid are both subscriptions). */
+export async function adminUserCounts(pool: pg.Pool): Promise<AdminUserCounts> {
+  const { rows } = await pool.query<AdminUserCounts>(
+    `SELECT count(*)::int AS "totalUsers",
+            count(*) FILTER (WHERE subscription_status IN ('active', 'paid'))::int AS "activeSubscriptions",
+            count(*) FILTER (WHERE subscription_status = 'trialing')::int AS "trialUsers",
+            count(*) FILTER (WHERE subscription_status = 'unpaid')::int AS "unpaidUsers"
+     FROM identity.admin_users WHERE username IS NOT NULL`,
+  );
+  return rows[0]!;
+}
