@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
  * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
  * their own), on free ports with its own database and NATS namespace.
  */
-export async function startApp() {
+export async function startApp(options: { env?: Record<string, string> } = {}) {
   const db = await createTestDatabase('e2e');
   const bus = createTestBusNamespace('e2e');
   const port = await freePort();
@@ -25,6 +25,9 @@ export async function startApp() {
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'admin-e2e-password',
+      // Checkout's return links come back here.
+      APP_URL: `http://localhost:${port}`,
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

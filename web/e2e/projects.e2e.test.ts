@@ -191,18 +191,9 @@ describe('dashboard extras and activity history', () => {
     await popover.getByText('Notes must be at least 3 characters').waitFor();
     await popover.getByLabel('What changed?').fill('Shipped the login fix');
     await popover.getByRole('checkbox', { name: 'Redeployed' }).click();
-    // The projects service learns of the subscription from billing's event; retry until it has.
-    await expect
-      .poll(
-        async () => {
-          if (await popover.isVisible()) await popover.getByRole('button', { name: 'Save Update' }).click();
-          return page
-            .getByText('Your changes have been recorded in the project timeline.', { exact: true })
-            .isVisible();
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(true);
+    // The gate asks billing at that moment: the first click after the admin's change is accepted.
+    await popover.getByRole('button', { name: 'Save Update' }).click();
+    await page.getByText('Your changes have been recorded in the project timeline.', { exact: true }).waitFor();
     await page.getByText('Shipped the login fix').waitFor();
     await expect
       .poll(() => card('Quick App').getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'))

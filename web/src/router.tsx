@@ -31,6 +31,8 @@ const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'),
 const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage');
 const ComingSoonPage = lazyRouteComponent(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
+const SubscriptionPage = lazyRouteComponent(() => import('./pages/subscription-page'), 'SubscriptionPage');
+const AdminPage = lazyRouteComponent(() => import('./pages/admin-page'), 'AdminPage');
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -111,15 +113,8 @@ const page = <TPath extends string>(path: TPath, title: string | undefined, comp
 const section = <TPath extends string>(path: TPath, title: string) =>
   createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component: SectionPage });
 
-const adminRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/admin',
-  staticData: { title: 'Admin Dashboard' },
-  beforeLoad: ({ context }) => {
-    if (!context.user.isAdmin) throw redirect({ to: '/' });
-  },
-  component: SectionPage,
-});
+// The services refuse anyone else; the page says so instead of breaking.
+const adminRoute = page('/admin', 'Admin Dashboard', AdminPage);
 
 // Reached from an email: it checks the session itself, to say 'Please log in' and come back after.
 const reminderCompleteRoute = createRoute({
@@ -143,7 +138,7 @@ const routeTree = rootRoute.addChildren([
     page('/profile', 'Profile', ProfilePage),
     page('/settings', 'Settings', SettingsPage),
     page('/replit', 'Replit', ComingSoonPage),
-    section('/subscription', 'Subscription'),
+    page('/subscription', 'Subscription', SubscriptionPage),
     section('/chat', 'AI Assistant'),
     section('/integrations', 'External API'),
     section('/integration-config', 'External API'),

@@ -8,7 +8,8 @@ import type {
   UpdateProjectInput,
 } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { ApiError, apiRequest } from '../lib/api';
+import { userQuery } from '../lib/queries';
 
 /**
  * Project mutations. Each refreshes the project list and the timelines (TanStack Query keys) and the
@@ -66,6 +67,7 @@ export function useDeleteProject() {
 
 export function useQuickUpdate() {
   const refresh = useRefresh();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: QuickUpdateInput) =>
       apiRequest<unknown>('POST', '/api/activities', {
@@ -76,6 +78,11 @@ export function useQuickUpdate() {
         metadata: { redeployed: input.redeployed, backedUp: input.backedUp, timestamp: new Date().toISOString() },
       }),
     onSuccess: refresh,
+    // The plan changed elsewhere (cancelled, say): read it again so the button shows the truth.
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'SUBSCRIPTION_REQUIRED')
+        void queryClient.invalidateQueries({ queryKey: userQuery.queryKey });
+    },
   });
 }
 

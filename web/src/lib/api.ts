@@ -26,19 +26,29 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
         : { accept: 'application/json', 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if (!response.ok) throw await errorOf(response);
+  return (await jsonOrNull(response)) as T;
+}
+
+async function jsonOrNull(response: Response): Promise<unknown> {
   const text = await response.text();
-  let json: unknown = null;
   try {
-    json = text ? JSON.parse(text) : null;
+    return text ? JSON.parse(text) : null;
   } catch {
-    json = null;
+    return null;
   }
-  if (!response.ok) {
-    const parsed = json as { message?: unknown; code?: string; fieldErrors?: Record<string, string[]> } | null;
-    const message = typeof parsed?.message === 'string' ? parsed.message : text || response.statusText;
-    throw new ApiError(response.status, message, parsed);
-  }
-  return json as T;
+}
+
+/** A non-OK answer as an `ApiError`: the server's `message` from our fixed error body, or the raw text. */
+export async function errorOf(response: Response): Promise<ApiError> {
+  const text = await response.clone().text();
+  const parsed = (await jsonOrNull(response)) as {
+    message?: unknown;
+    code?: string;
+    fieldErrors?: Record<string, string[]>;
+  } | null;
+  const message = typeof parsed?.message === 'string' ? parsed.message : text || response.statusText;
+  return new ApiError(response.status, message, parsed);
 }
 
 export function isUnauthorized(error: unknown): boolean {

@@ -1,14 +1,21 @@
 import {
+  ADMIN_USERS_PAGE_SIZE,
   type AdminComment,
+  type AdminCommentRow,
+  type AdminUser,
+  type AdminUserCounts,
+  type ContactMessage,
   type CurrentUser,
   type NotificationSettings,
   notificationTimeOptions,
+  type Price,
   type Profile,
   type Project,
   type Reminder,
+  type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiRequest, isUnauthorized } from './api';
+import { apiRequest, errorOf, isUnauthorized } from './api';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
 export function createQueryClient(): QueryClient {
@@ -141,4 +148,50 @@ export const notificationSettingsQuery = queryOptions({
 export const adminCommentsQuery = queryOptions({
   queryKey: ['admin-comments'],
   queryFn: () => apiRequest<AdminComment[]>('GET', '/api/admin/comments'),
+});
+
+/** The caller's plan: status, trial days, the paid period (`GET /api/subscription/status`). */
+export const subscriptionQuery = queryOptions({
+  queryKey: ['subscription'],
+  queryFn: () => apiRequest<SubscriptionView>('GET', '/api/subscription/status'),
+});
+
+/** The two plans' prices; the server falls back to the configured ones when Stripe is away. */
+export const pricesQuery = queryOptions({
+  queryKey: ['prices'],
+  queryFn: () => apiRequest<Price[]>('GET', '/api/stripe/prices'),
+  staleTime: 5 * 60_000,
+});
+
+/** The admin dashboard's user table: one page of a server-side search. */
+export const adminUsersQuery = (search: { q: string; page: number }) =>
+  queryOptions({
+    queryKey: ['admin', 'users', search],
+    queryFn: async () => {
+      const response = await fetch(
+        `/api/admin/users?q=${encodeURIComponent(search.q)}&page=${search.page}&limit=${ADMIN_USERS_PAGE_SIZE}`,
+        { credentials: 'include', headers: { accept: 'application/json' } },
+      );
+      if (!response.ok) throw await errorOf(response);
+      return {
+        users: (await response.json()) as AdminUser[],
+        total: Number(response.headers.get('x-total-count') ?? 0),
+      };
+    },
+    placeholderData: (previous) => previous,
+  });
+
+export const adminUserCountsQuery = queryOptions({
+  queryKey: ['admin', 'users', 'summary'],
+  queryFn: () => apiRequest<AdminUserCounts>('GET', '/api/admin/users/summary'),
+});
+
+export const allAdminCommentsQuery = queryOptions({
+  queryKey: ['admin-comments', 'all'],
+  queryFn: () => apiRequest<AdminCommentRow[]>('GET', '/api/admin/comments/all'),
+});
+
+export const contactMessagesQuery = queryOptions({
+  queryKey: ['admin', 'contact-messages'],
+  queryFn: () => apiRequest<ContactMessage[]>('GET', '/api/admin/contact-messages'),
 });

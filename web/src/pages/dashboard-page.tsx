@@ -1,4 +1,5 @@
-import type { Project, Reminder } from '@shiplog/schemas';
+import { isSubscribed, type Project, type Reminder } from '@shiplog/schemas';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -13,7 +14,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
 import { DASHBOARD_QUERY } from '../lib/graphql';
-import type { Activity } from '../lib/queries';
+import { type Activity, subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
 interface DashboardData {
@@ -216,16 +217,29 @@ function StatCard({
   );
 }
 
-/** Back from the payment provider: one toast, then the query string is cleared. */
+/**
+ * Back from the payment provider: one toast, then the query string is cleared. After a payment the
+ * plan is read again at once, and again each second until Stripe's webhook has made it active (the
+ * redirect and the webhook race), so Quick Update unlocks without a reload.
+ */
 function usePaymentReturnToast() {
   const search = useSearch({ strict: false });
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (String(search.success) === 'true') {
       toast({
         title: 'Payment Successful!',
         description: 'Your subscription is active. Pro features are now available.',
       });
+      void (async () => {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const user = await queryClient.fetchQuery({ ...userQuery, staleTime: 0 }).catch(() => null);
+          if (isSubscribed(user?.subscriptionStatus)) break;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        await queryClient.invalidateQueries({ queryKey: subscriptionQuery.queryKey });
+      })();
     } else if (String(search.cancelled) === 'true') {
       toast({
         title: 'Payment Cancelled',
@@ -236,5 +250,5 @@ function usePaymentReturnToast() {
       return;
     }
     void navigate({ to: '/', search: {}, replace: true });
-  }, [search.success, search.cancelled, navigate]);
+  }, [search.success, search.cancelled, navigate, queryClient]);
 }

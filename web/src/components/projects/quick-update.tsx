@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isSubscribed } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Zap } from 'lucide-react';
 import { useState } from 'react';
@@ -25,7 +26,7 @@ export const QUICK_UPDATE_HINT = 'Quick updates require an active subscription. 
 /** The Quick Update popover: notes, Redeployed, Backed Up; subscribed users only. */
 export function QuickUpdate({ projectId }: { projectId: string }) {
   const { data: user } = useQuery(userQuery);
-  const subscribed = user?.subscriptionStatus === 'active' || user?.subscriptionStatus === 'paid';
+  const subscribed = isSubscribed(user?.subscriptionStatus);
   const [open, setOpen] = useState(false);
   const quickUpdate = useQuickUpdate();
   const form = useForm<QuickUpdateForm>({

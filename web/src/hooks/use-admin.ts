@@ -1,0 +1,89 @@
+import type { SubscriptionStatus } from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../components/ui/toast';
+import { apiRequest } from '../lib/api';
+
+/** After any admin change: the dashboard's lists and counters, and everyone's messages. */
+function useAdminRefresh() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['admin'] }),
+      queryClient.invalidateQueries({ queryKey: ['admin-comments'] }),
+    ]);
+}
+
+const failed = (title: string) => (error: Error) =>
+  toast({ title, description: error.message, variant: 'destructive' });
+
+export function useChangeSubscriptionStatus() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: ({ userId, status }: { userId: string; status: SubscriptionStatus }) =>
+      apiRequest('PUT', `/api/admin/users/${userId}/subscription`, { subscriptionStatus: status }),
+    onSuccess: refresh,
+    onError: failed('Failed to update subscription'),
+  });
+}
+
+export function useExtendTrial() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: ({ userId, days }: { userId: string; days: number }) =>
+      apiRequest('POST', `/api/admin/users/${userId}/extend-trial`, { days }),
+    onSuccess: refresh,
+    onError: failed('Failed to extend trial'),
+  });
+}
+
+export function useDeleteUser() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: (userId: string) => apiRequest('DELETE', `/api/admin/users/${userId}`),
+    onSuccess: refresh,
+    onError: failed('Failed to delete user'),
+  });
+}
+
+type Priority = 'normal' | 'high' | 'urgent';
+
+export function useCreateComment() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: (input: { message: string; priority: Priority }) => apiRequest('POST', '/api/admin/comments', input),
+    onSuccess: refresh,
+    onError: failed('Failed to create comment'),
+  });
+}
+
+export function useUpdateComment() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: ({
+      id,
+      ...change
+    }: { id: string } & ({ message: string; priority: Priority } | { isActive: boolean })) =>
+      apiRequest('PUT', `/api/admin/comments/${id}`, { id, ...change }),
+    onSuccess: refresh,
+    onError: failed('Failed to update comment'),
+  });
+}
+
+export function useDeleteComment() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/api/admin/comments/${id}`),
+    onSuccess: refresh,
+    onError: failed('Failed to delete comment'),
+  });
+}
+
+export function useMarkContactMessage() {
+  const refresh = useAdminRefresh();
+  return useMutation({
+    mutationFn: ({ id, handled }: { id: string; handled: boolean }) =>
+      apiRequest('PUT', `/api/admin/contact-messages/${id}`, { handled }),
+    onSuccess: refresh,
+    onError: failed('Failed to update message'),
+  });
+}
