@@ -4,20 +4,11 @@
  * throughput; and the projector's lag (append → timeline row) at the 99th percentile.
  * The app runs as `npm start` runs it: every service and the gateway as processes of their own.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import {
-  cookiesFrom,
-  createTestBusNamespace,
-  createTestDatabase,
-  freePort,
-  freeServicePortBase,
-} from '@shiplog/testing';
+import type { ChildProcess } from 'node:child_process';
+import { cookiesFrom, createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuByGroup, cpuPerRequest } from './cpu.ts';
-
-const root = join(import.meta.dirname, '..');
+import { launch, load, signUp, startBenchApp, stop } from './app.ts';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -75,81 +66,13 @@ async function projectorLag(pool: pg.Pool, userId: string) {
   return { p50: Math.round(rows[0]!.p50 * 10) / 10, p99: Math.round(rows[0]!.p99 * 10) / 10, n: rows[0]!.n };
 }
 
-function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(ready)) resolve(child);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function load(options: autocannon.Options) {
-  const before = cpuByGroup();
-  const result = await autocannon({ connections: 32, duration: 10, ...options });
-  const after = cpuByGroup();
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    cpuMicrosPerRequest: cpuPerRequest(before, after, result.requests.total),
-  };
-}
-
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-
-async function signUp(url: string, username: string): Promise<{ cookie: string; id: string }> {
-  const response = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'bench-password' }),
-  });
-  if (response.status !== 201) throw new Error(`register answered ${response.status}`);
-  return {
-    cookie: cookiesFrom(response),
-    id: ((await response.json()) as { id: string }).id,
-  };
-}
 
 export async function runProjects(): Promise<ProjectsResult> {
   const db = await createTestDatabase('bench_app');
   const ns = createTestBusNamespace('bench_app');
   const port = await freePort();
-  const app = await launch(
-    ['scripts/start.ts'],
-    {
-      PORT: String(port),
-      SERVICE_PORT_BASE: String(await freeServicePortBase()),
-      DATABASE_URL: db.url,
-      BUS_NAMESPACE: ns.namespace,
-      SKIP_WEB_BUILD: '1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-      INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
-      VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
-    },
-    'Shiplog is running',
-  );
+  const app = await startBenchApp(db.url, ns.namespace, port);
   const url = `http://127.0.0.1:${port}`;
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => {});

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
 import { runProjects } from './projects.ts';
 import { runScheduler } from './scheduler.ts';
@@ -104,4 +105,19 @@ if (!only || only === 'scheduler') {
     ['delay past send time p99 (ms)', String(s.delayP99Ms), '<= 5000', met(s.delayP99Ms <= 5000)],
   ]);
   save('scheduler', s);
+}
+
+if (!only || only === 'admin-users') {
+  process.stdout.write('\nadmin users: GET /api/admin/users with 10,000 users, first page and a search…\n');
+  const a = await runAdminUsers();
+  table([
+    ['users in the table', String(a.users), '', ''],
+    ['first page req/s (8 connections)', String(a.firstPage.requestsPerSecond), '', ''],
+    ['first page p99 (ms)', String(a.firstPage.p99Ms), '<= 50', met(a.firstPage.p99Ms <= 50)],
+    [`search (${a.search.matches} matches) req/s`, String(a.search.requestsPerSecond), '', ''],
+    ['search p99 (ms)', String(a.search.p99Ms), '<= 50', met(a.search.p99Ms <= 50)],
+    ['counters p99 (ms)', String(a.summary.p99Ms), '', ''],
+    ['CPU µs per first-page GET', cpuLine(a.firstPage.cpuMicrosPerRequest), '', ''],
+  ]);
+  save('admin-users', a);
 }

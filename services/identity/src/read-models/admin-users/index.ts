@@ -49,36 +49,30 @@ export const adminUsersProjection: ProjectionDefinition = {
 const iso = (column: string, alias: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
 
-/** One page of users, newest first, matching `q` in the username or email; and how many match in all. */
+const MATCHING = `username IS NOT NULL AND ($1::text IS NULL OR search LIKE $1)`;
+
+/**
+ * One page of users, newest first, matching `q` in the username or email; and how many match in all.
+ * Two queries side by side: the page stops after `limit` rows of the newest-first index, and the count
+ * (the trigram index on `search` when searching) sorts nothing.
+ */
 export async function adminUsersPage(
   pool: pg.Pool,
   query: { q: string; page: number; limit: number },
 ): Promise<{ users: AdminUser[]; total: number }> {
   // A substring search: % and _ in what the admin typed are literal characters.
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null;
-  const { rows } = await pool.query<AdminUser & { total: string }>(
-    `SELECT user_id AS id, username, email, subscription_status AS "subscriptionStatus",
-            ${iso('trial_start', 'trialStartDate')}, ${iso('trial_end', 'trialEndDate')}, ${iso('created_at', 'createdAt')},
-            count(*) OVER () AS total
-     FROM identity.admin_users
-     WHERE username IS NOT NULL
-       AND ($1::text IS NULL OR lower(username) LIKE $1 OR lower(coalesce(email, '')) LIKE $1)
-     ORDER BY created_at DESC, user_id DESC
-     LIMIT $2 OFFSET $3`,
-    [pattern, query.limit, (query.page - 1) * query.limit],
-  );
-  const total = rows[0] ? Number(rows[0].total) : await countMatching(pool, pattern);
-  return { users: rows.map(({ total: _total, ...user }) => user), total };
-}
-
-/** A page past the end has no rows to carry the count. */
-async function countMatching(pool: pg.Pool, pattern: string | null): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM identity.admin_users
-     WHERE username IS NOT NULL AND ($1::text IS NULL OR lower(username) LIKE $1 OR lower(coalesce(email, '')) LIKE $1)`,
-    [pattern],
-  );
-  return rows[0]?.n ?? 0;
+  const [page, count] = await Promise.all([
+    pool.query<AdminUser>(
+      `SELECT user_id AS id, username, email, subscription_status AS "subscriptionStatus",
+              ${iso('trial_start', 'trialStartDate')}, ${iso('trial_end', 'trialEndDate')}, ${iso('created_at', 'createdAt')}
+       FROM identity.admin_users WHERE ${MATCHING}
+       ORDER BY created_at DESC, user_id DESC LIMIT $2 OFFSET $3`,
+      [pattern, query.limit, (query.page - 1) * query.limit],
+    ),
+    pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.admin_users WHERE ${MATCHING}`, [pattern]),
+  ]);
+  return { users: page.rows, total: count.rows[0]?.n ?? 0 };
 }
 
 /** The dashboard's four counters, by each user's status (active and paid are both subscriptions). */

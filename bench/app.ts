@@ -1,0 +1,90 @@
+/**
+ * What the benchmarks share: the app started as `npm start` starts it (every service and the gateway
+ * a process of its own, in production mode), a load run with the CPU each process group spent, and a
+ * signed-up user.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
+import autocannon from 'autocannon';
+import { cpuByGroup, cpuPerRequest } from './cpu.ts';
+
+const root = join(import.meta.dirname, '..');
+
+export async function startBenchApp(
+  databaseUrl: string,
+  namespace: string,
+  port: number,
+  env: Record<string, string> = {},
+) {
+  return launch(
+    ['scripts/start.ts'],
+    {
+      PORT: String(port),
+      SERVICE_PORT_BASE: String(await freeServicePortBase()),
+      DATABASE_URL: databaseUrl,
+      BUS_NAMESPACE: namespace,
+      SKIP_WEB_BUILD: '1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+      INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
+      VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
+      ...env,
+    },
+    'Shiplog is running',
+  );
+}
+
+export function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function load(options: autocannon.Options) {
+  const before = cpuByGroup();
+  const result = await autocannon({ connections: 32, duration: 10, ...options });
+  const after = cpuByGroup();
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: cpuPerRequest(before, after, result.requests.total),
+  };
+}
+
+export async function signUp(url: string, username: string): Promise<{ cookie: string; id: string }> {
+  const response = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'bench-password' }),
+  });
+  if (response.status !== 201) throw new Error(`register answered ${response.status}`);
+  return {
+    cookie: cookiesFrom(response),
+    id: ((await response.json()) as { id: string }).id,
+  };
+}
