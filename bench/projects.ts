@@ -6,7 +6,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { cookiesFrom, createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { launch, load, signUp, startBenchApp, stop } from './app.ts';
 
