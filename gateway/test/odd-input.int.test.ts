@@ -122,7 +122,22 @@ describe('odd input', () => {
     for (const body of bodies) {
       await expectNo5xx(admin, 'POST', '/api/admin/comments', body);
       await expectNo5xx(admin, 'PUT', `/api/admin/users/${projectId}/subscription`, body);
+      for (const id of ids()) {
+        await expectNo5xx(admin, 'POST', `/api/admin/users/${id}/extend-trial`, body);
+        await expectNo5xx(admin, 'PUT', `/api/admin/comments/${id}`, body);
+        await expectNo5xx(admin, 'PUT', `/api/admin/contact-messages/${id}`, body);
+      }
     }
+    for (const query of [
+      '?q=%00',
+      '?q=%25_%5C',
+      '?page=0',
+      '?page=1e99&limit=-1',
+      `?q=${'x'.repeat(3000)}`,
+      '?q[]=a&q[]=b',
+    ])
+      await expectNo5xx(admin, 'GET', `/api/admin/users${query}`);
+    for (const id of ids()) await expectNo5xx(admin, 'DELETE', `/api/admin/users/${id}`);
   });
 
   it('leaves every projection flowing: nothing stored that a projector cannot write', async () => {
