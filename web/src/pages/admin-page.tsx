@@ -2,7 +2,9 @@ import {
   ADMIN_USERS_PAGE_SIZE,
   type AdminCommentRow,
   type AdminUser,
+  adminCommentSchema,
   commentPriorities,
+  extendTrialSchema,
   type SubscriptionStatus,
   subscriptionStatuses,
 } from '@shiplog/schemas';
@@ -145,6 +147,18 @@ function PriorityBadge({ priority }: { priority: string }) {
 
 type Priority = (typeof commentPriorities)[number];
 
+function PrioritySelect({ id, value, onChange }: { id: string; value: Priority; onChange: (p: Priority) => void }) {
+  return (
+    <Select id={id} value={value} onChange={(event) => onChange(event.target.value as Priority)}>
+      {commentPriorities.map((p) => (
+        <option key={p} value={p}>
+          {p[0]!.toUpperCase() + p.slice(1)}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
 function AdminCommentsCard() {
   const comments = useQuery(allAdminCommentsQuery);
   const create = useCreateComment();
@@ -163,9 +177,13 @@ function AdminCommentsCard() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            if (!message.trim()) return setError('Message is required');
+            const parsed = adminCommentSchema.safeParse({ message, priority });
+            if (!parsed.success) return setError(parsed.error.issues[0]?.message);
             setError(undefined);
-            create.mutate({ message: message.trim(), priority }, { onSuccess: () => setMessage('') });
+            create.mutate(
+              { message: parsed.data.message, priority: parsed.data.priority },
+              { onSuccess: () => setMessage('') },
+            );
           }}
         >
           <div className="space-y-2">
@@ -183,17 +201,7 @@ function AdminCommentsCard() {
           <div className="flex flex-wrap items-end gap-3">
             <div className="space-y-2">
               <Label htmlFor="comment-priority">Priority</Label>
-              <Select
-                id="comment-priority"
-                value={priority}
-                onChange={(event) => setPriority(event.target.value as Priority)}
-              >
-                {commentPriorities.map((p) => (
-                  <option key={p} value={p}>
-                    {p[0]!.toUpperCase() + p.slice(1)}
-                  </option>
-                ))}
-              </Select>
+              <PrioritySelect id="comment-priority" value={priority} onChange={setPriority} />
             </div>
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? 'Adding...' : 'Add Comment'}
@@ -253,17 +261,7 @@ function CommentItem({ comment }: { comment: AdminCommentRow }) {
             <Label htmlFor={`${id}-priority`} className="sr-only">
               Priority
             </Label>
-            <Select
-              id={`${id}-priority`}
-              value={priority}
-              onChange={(event) => setPriority(event.target.value as Priority)}
-            >
-              {commentPriorities.map((p) => (
-                <option key={p} value={p}>
-                  {p[0]!.toUpperCase() + p.slice(1)}
-                </option>
-              ))}
-            </Select>
+            <PrioritySelect id={`${id}-priority`} value={priority} onChange={setPriority} />
             <Button type="submit" size="sm" disabled={update.isPending || !message.trim()}>
               Save
             </Button>
@@ -482,11 +480,10 @@ function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => v
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            const value = Number(days);
-            if (!/^\d+$/.test(days.trim()) || !Number.isInteger(value) || value < 1)
-              return setError('Please enter a valid number of days');
+            const parsed = extendTrialSchema.safeParse({ days });
+            if (!parsed.success) return setError(parsed.error.issues[0]?.message);
             setError(undefined);
-            if (open) extend.mutate({ userId: dialog.user.id, days: value }, { onSuccess: onClose });
+            if (open) extend.mutate({ userId: dialog.user.id, days: parsed.data.days }, { onSuccess: onClose });
           }}
         >
           <div className="space-y-2">
