@@ -89,7 +89,7 @@ function AdminDashboard() {
   return (
     <div className="space-y-6">
       <BackLink to="/">Back to Dashboard</BackLink>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <Counter title="Total Users" value={counts.data?.totalUsers} icon={Users} />
         <Counter title="Active Subscriptions" value={counts.data?.activeSubscriptions} icon={CreditCard} />
         <Counter title="Trial Users" value={counts.data?.trialUsers} icon={CalendarPlus} />
@@ -400,8 +400,8 @@ function UserManagementCard() {
           {users.isError ? <p className="py-6 text-center text-sm text-destructive">{users.error.message}</p> : null}
         </div>
         <div className="flex items-center justify-between text-sm text-muted-foreground">
-          <span>
-            {total} user{total === 1 ? '' : 's'} · Page {page} of {pages}
+          <span aria-live="polite">
+            {users.isPending ? 'Loading users...' : `${total} user${total === 1 ? '' : 's'} · Page ${page} of ${pages}`}
           </span>
           <div className="flex gap-2">
             <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

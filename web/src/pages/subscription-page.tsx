@@ -22,7 +22,7 @@ const PRO_FEATURES = [
 const FAQ = [
   {
     q: 'What happens when my trial ends?',
-    a: 'Nothing you made is lost. Your projects, reminders and timeline stay, and you keep tracking them on the free account. Pro features such as Quick Update and the full AI assistant wait until you choose a plan.',
+    a: 'Nothing you made is lost. Your projects, reminders and timeline stay, and you keep tracking them on the free account. Pro features (Quick Update, the full AI assistant with memory) come with a paid plan, during the trial or after it.',
   },
   {
     q: 'How do I cancel?',
@@ -168,7 +168,7 @@ function StatusCard({ subscription, loading }: { subscription: SubscriptionView 
                   : subscribed
                     ? 'Your plan is active.'
                     : status === 'trialing'
-                      ? `Your trial ends on ${date(subscription.trialEndDate)}. Choose a plan to keep Pro features.`
+                      ? `Your trial ends on ${date(subscription.trialEndDate)}. Quick Update and the full AI assistant come with a paid plan.`
                       : status === 'past_due'
                         ? 'Your last payment failed. Update your card in the billing portal to keep Pro.'
                         : 'Choose a plan to unlock Quick Update and the full AI assistant.'}
