@@ -160,7 +160,45 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await visit('/settings', () => page.getByRole('tab', { name: 'Notifications' }).waitFor());
     await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
     await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
+    await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());
+    await visit('/admin', () => page.getByText('Administrators only').waitFor());
     await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
+    expect(found).toEqual([]);
+    await close();
+  });
+
+  it('finds nothing on the admin dashboard and its dialogs', async () => {
+    const { page, close } = await open(false);
+    await page.goto('/auth');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('admin-e2e-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.evaluate(() =>
+      fetch('/api/admin/comments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Maintenance tonight', priority: 'urgent' }),
+      }),
+    );
+    await page.goto('/admin');
+    const row = page.getByTestId('admin-user-row').first();
+    await row.waitFor();
+    await page.getByTestId('admin-comment').first().waitFor();
+    const found = await violations(page, '/admin');
+    for (const [button, title] of [
+      ['Status', 'Update Subscription Status'],
+      ['Extend Trial', 'Extend Trial Period'],
+    ] as const) {
+      await row.getByRole('button', { name: button, exact: true }).click();
+      await page.getByRole('dialog', { name: title }).waitFor();
+      found.push(...(await violations(page, title, '[role=dialog]')));
+      await page.keyboard.press('Escape');
+    }
+    await row.getByRole('button', { name: /^Delete / }).click();
+    await page.getByRole('alertdialog').waitFor();
+    found.push(...(await violations(page, 'Delete User', '[role=alertdialog]')));
+    await page.keyboard.press('Escape');
     expect(found).toEqual([]);
     await close();
   });
