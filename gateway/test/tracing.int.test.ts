@@ -72,8 +72,12 @@ describe('tracing', () => {
     await expect
       .poll(
         () => {
-          const gateway = received.filter((s) => s.service === 'shiplog-gateway' && s.name === 'POST /api/projects');
-          return gateway.length > 0 && received.some((s) => s.name === 'handle ProjectCreated');
+          // Each process exports its spans in its own batches: wait for all three kinds to have come.
+          return (
+            find('shiplog-gateway', 'POST /api/projects') !== undefined &&
+            find('shiplog-projects', 'POST /projects') !== undefined &&
+            received.some((s) => s.name === 'handle ProjectCreated')
+          );
         },
         { timeout: 10_000, interval: 200 },
       )
