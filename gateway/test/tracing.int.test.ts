@@ -76,7 +76,9 @@ describe('tracing', () => {
           return (
             find('shiplog-gateway', 'POST /api/projects') !== undefined &&
             find('shiplog-projects', 'POST /projects') !== undefined &&
-            received.some((s) => s.name === 'handle ProjectCreated')
+            ['shiplog-activity', 'shiplog-projects', 'shiplog-reminders'].every(
+              (service) => find(service, 'handle ProjectCreated') !== undefined,
+            )
           );
         },
         { timeout: 10_000, interval: 200 },
