@@ -238,6 +238,18 @@ describe('billing with Stripe', () => {
     expect((await client.get('/api/subscription/status')).body.status).toBe('past_due');
   });
 
+  it('answers 502 with the error body when Stripe refuses a request (a customer it no longer knows)', async () => {
+    const { client } = await signUp(backend);
+    await checkout(client);
+    stripe.customers.clear();
+    const response = await client.post('/api/stripe/create-customer-portal');
+    expect(response.status).toBe(502);
+    expect(response.body).toMatchObject({
+      code: 'PAYMENTS_REFUSED',
+      message: expect.stringContaining('No such customer'),
+    });
+  });
+
   it('answers 503 with the error body while Stripe is down, and still serves the prices', async () => {
     const { client } = await signUp(backend);
     stripe.failing = true;

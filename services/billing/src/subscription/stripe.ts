@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@shiplog/errors';
+import { AppError, ServiceUnavailableError } from '@shiplog/errors';
 import type { PlanInterval, Price } from '@shiplog/schemas';
 import type { Logger } from '@shiplog/service-kit';
 import Stripe from 'stripe';
@@ -19,9 +19,17 @@ export function stripeClient(config: BillingEnv): Stripe | null {
   return new Stripe(config.STRIPE_SECRET_KEY, options);
 }
 
-/** Stripe could not be reached or failed: a 503 the client can retry (a webhook delivery is retried by Stripe). */
+/**
+ * Stripe could not be reached or failed: a 503 the client can retry (a webhook delivery is retried by
+ * Stripe). Stripe refusing a request (a price or customer it does not know: our configuration, never
+ * the user's input, which is checked before) is a 502 that says so.
+ */
 export function stripeUnavailable(error: unknown): never {
-  if (error instanceof Stripe.errors.StripeError && error.statusCode && error.statusCode < 500) throw error;
+  if (error instanceof Stripe.errors.StripeError && error.statusCode && error.statusCode < 500) {
+    const refused = new AppError(502, 'PAYMENTS_REFUSED', `The payment provider refused the request: ${error.message}`);
+    refused.cause = error;
+    throw refused;
+  }
   const unavailable = new ServiceUnavailableError(
     'The payment provider is not reachable right now. Please try again in a moment.',
     'PAYMENTS_UNAVAILABLE',
