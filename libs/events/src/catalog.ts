@@ -1,5 +1,6 @@
 import {
   checklistKeys,
+  commentPriorities,
   projectStatuses,
   reminderFrequencies,
   reminderTimes,
@@ -39,6 +40,7 @@ const isoDate = z.iso.datetime({ offset: true });
 const id = z.uuid();
 // The value lists the API validates with: an event can hold whatever a command accepted.
 const subscriptionStatus = z.enum(subscriptionStatuses);
+const commentPriority = z.enum(commentPriorities);
 const projectStatus = z.enum(projectStatuses);
 const checklistKey = z.enum(checklistKeys);
 const checklist = z.object(
@@ -139,7 +141,7 @@ export const catalog = {
     schema: z.object({
       commentId: id,
       message: z.string(),
-      priority: z.enum(['normal', 'high', 'urgent']),
+      priority: commentPriority,
       createdBy: id,
       adminUsername: z.string(),
       expiresAt: isoDate.nullable(),
@@ -155,7 +157,7 @@ export const catalog = {
     schema: z.object({
       commentId: id,
       message: z.string(),
-      priority: z.enum(['normal', 'high', 'urgent']),
+      priority: commentPriority,
       editedBy: id,
       at: isoDate,
     }),
