@@ -116,7 +116,11 @@ describe('auth and shell', () => {
 
   it('shows the Replit coming-soon page, which returns to the dashboard after 5 seconds', async () => {
     await register(uniqueUsername('soon'));
-    await page.clock.install();
+    // A paused clock: with a running one, the real time the page takes to load also counts toward
+    // the 5 seconds, and the check at 4.9 s failed whenever loading took more than 0.1 s.
+    const start = new Date('2026-01-05T09:00:00.000Z');
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(new Date(start.getTime() + 1000));
     await page.goto('/replit');
     await page.getByRole('heading', { name: 'Coming Soon' }).waitFor();
     for (const feature of ['View your Replit projects', 'Fork projects with one click']) {
@@ -128,6 +132,7 @@ describe('auth and shell', () => {
     expect(new URL(page.url()).pathname).toBe('/replit');
     await page.clock.runFor(200);
     await page.waitForURL(`${app.url}/`);
+    await page.clock.resume();
   });
 
   it('shows Page Not Found for an unknown path', async () => {
