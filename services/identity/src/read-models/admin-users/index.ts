@@ -23,6 +23,12 @@ export const adminUsersProjection: ProjectionDefinition = {
       const d = event.data as { userId: string; username: string; email: string | null; registeredAt: string };
       await upsert(tx, d.userId, { username: d.username, email: d.email, created_at: d.registeredAt });
     },
+    // The erasure consumer deletes the row too, but reads wait only for projections: the admin who just
+    // deleted an account must not see it in the table they reload.
+    UserDeleted: async (event, tx) => {
+      const { userId } = event.data as { userId: string };
+      await tx.query('DELETE FROM identity.admin_users WHERE user_id = $1', [userId]);
+    },
     AccountInfoUpdated: async (event, tx) => {
       const d = event.data as { userId: string; email: string | null };
       await tx.query('UPDATE identity.admin_users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);
