@@ -5,7 +5,7 @@
  */
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
-import { connectBus, type Logger, startConsumer, startRelay } from '@shiplog/messaging';
+import { connectBus, type Logger, pipelined, startConsumer, startRelay } from '@shiplog/messaging';
 import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
 import pg from 'pg';
 
@@ -53,7 +53,7 @@ async function appendRate(store: PostgresEventStore, writers: number, seconds: n
 export async function runBackbone(): Promise<BackboneResult> {
   const db = await createTestDatabase('bench');
   const ns = createTestBusNamespace('bench');
-  const pool = new pg.Pool({ connectionString: db.url, max: 24 });
+  const pool = new pg.Pool({ ...pipelined, connectionString: db.url, max: 24 });
   pool.on('error', () => {});
   const bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
   try {

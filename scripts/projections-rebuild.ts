@@ -7,10 +7,11 @@
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { identityService } from '@shiplog/identity';
-import { publishedEvents, rebuildProjection } from '@shiplog/messaging';
+import { pipelined, publishedEvents, rebuildProjection } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import {
+  busHandlers,
   checkServiceEnv,
   loadConfig,
   openEventStore,
@@ -28,7 +29,7 @@ export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ projection: string; events: number }[]> {
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+  const pool = new pg.Pool({ ...pipelined, connectionString: config.DATABASE_URL, max: 4 });
   const results: { projection: string; events: number }[] = [];
   const open = vaultOpener(new Vault(pool, vaultKeys(config)));
   try {
@@ -43,7 +44,7 @@ export async function rebuildAll(
             schema: service.name,
             consumer: `${service.name}-${projection.name}`,
             tables: projection.tables,
-            handlers: projection.handlers,
+            handlers: busHandlers(projection.handlers),
             open,
             sources: Object.fromEntries(
               stores.map(([source, store]) => [source, () => publishedEvents(store, source)]),

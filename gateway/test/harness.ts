@@ -104,8 +104,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
      * consumer's next batch waits on the lock.
      */
     async holdConsumer(schema: string, consumer: string) {
-      // Two connections: the held transaction, and one to watch from (pg_stat_activity is read once
-      // per transaction, so the held one would never see the consumer arrive).
+      // Two connections: the held transaction, and one to watch the consumer arrive at the lock from.
       const pool = new pg.Pool({ connectionString: db.url, max: 2 });
       const held = await pool.connect();
       await held.query('BEGIN');
@@ -116,8 +115,10 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
           waitUntil(
             async () =>
               (
+                // An advisory lock on one bigint key: its low 32 bits are the lock's objid.
                 await pool.query(
-                  "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
+                  `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+                     AND objid::bigint = (hashtext($1)::bigint & 4294967295)`,
                   [`consumer:${schema}.${consumer}`],
                 )
               ).rows.length > 0,

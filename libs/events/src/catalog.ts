@@ -18,8 +18,11 @@ import { z } from 'zod';
  * Personal data: every event whose `data.userId` names a user is sealed with that user's key
  * (`personal`, below); deleting the account destroys the key (crypto-shredding).
  */
+/** The services that append events. */
+export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders';
+
 interface CatalogEntry<S extends z.ZodType> {
-  owner: 'identity' | 'billing' | 'projects' | 'reminders';
+  owner: EventOwner;
   version: number;
   publish: boolean;
   schema: S;
@@ -32,7 +35,10 @@ interface CatalogEntry<S extends z.ZodType> {
   personal?: false;
 }
 
-function event<S extends z.ZodType>(entry: CatalogEntry<S>): CatalogEntry<S> {
+// Keeps each entry's owner and publish flag as literals, for PublishedEventType.
+function event<S extends z.ZodType, O extends EventOwner, P extends boolean>(
+  entry: CatalogEntry<S> & { owner: O; publish: P },
+): CatalogEntry<S> & { owner: O; publish: P } {
   return entry;
 }
 
@@ -532,6 +538,10 @@ export type EventData<T extends EventType> = z.infer<Catalog[T]['schema']>;
 /** A domain event as `decide` returns it: a tagged union over the whole catalog. */
 export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+/** The event types a service publishes on the bus (what a consumer of that source can receive). */
+export type PublishedEventType<O extends EventOwner> = {
+  [T in EventType]: Catalog[T] extends { owner: O; publish: true } ? T : never;
+}[EventType];
 
 export function isEventType(type: string): type is EventType {
   return Object.hasOwn(catalog, type);
@@ -547,6 +557,15 @@ export function parseEventData<T extends EventType>(type: T, data: unknown, vers
     current = upcast(current);
   }
   return entry.schema.parse(current) as EventData<T>;
+}
+
+/**
+ * The one way an event as stored or carried becomes a typed domain event: its type checked against the
+ * catalog, its data upcast from `schemaVersion` and validated. Unknown types throw.
+ */
+export function toDomainEvent(type: string, data: unknown, schemaVersion = 1): DomainEvent {
+  if (!isEventType(type)) throw new Error(`Unknown event type: ${type}`);
+  return { type, data: parseEventData(type, data, schemaVersion) } as DomainEvent;
 }
 
 export function eventVersion(type: EventType): number {
@@ -567,6 +586,8 @@ export function isPublished(type: string): boolean {
 }
 
 /** Every published event type a service appends: what a consumer of that source subscribes to. */
-export function publishedEventTypesOf(owner: CatalogEntry<z.ZodType>['owner']): EventType[] {
-  return (Object.keys(catalog) as EventType[]).filter((type) => catalog[type].owner === owner && catalog[type].publish);
+export function publishedEventTypesOf<O extends EventOwner>(owner: O): PublishedEventType<O>[] {
+  return (Object.keys(catalog) as EventType[]).filter(
+    (type) => catalog[type].owner === owner && catalog[type].publish,
+  ) as PublishedEventType<O>[];
 }

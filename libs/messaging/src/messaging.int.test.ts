@@ -11,11 +11,13 @@ import {
 } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Handler, pipelined } from './batch.ts';
 import { type Bus, connectBus } from './bus.ts';
-import { type ConsumerOptions, type Handler, rebuildProjection, startConsumer } from './consumer.ts';
+import { type ConsumerOptions, startConsumer } from './consumer.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { parkedEvents, replayParked } from './parking.ts';
+import { rebuildProjection } from './rebuild.ts';
 import { startRelay } from './relay.ts';
 
 const errors: unknown[] = [];
@@ -30,7 +32,7 @@ let store: PostgresEventStore;
 beforeAll(async () => {
   db = await createTestDatabase('messaging');
   ns = createTestBusNamespace('messaging');
-  pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  pool = new pg.Pool({ ...pipelined, connectionString: db.url, max: 10 });
   pool.on('error', () => {});
   bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
   store = new PostgresEventStore(pool, 'relayed', { pollIntervalMs: 20 });
@@ -201,40 +203,27 @@ describe('consumer', () => {
   });
 
   it('runs deferred writes in order with the batch commit, and retries the whole batch when one fails', async () => {
-    // Names that must survive being written in as literals.
+    // Names that would break SQL text built from them: values travel as parameters.
     const names = ["o'brien", 'back\\slash', "'); DROP TABLE relayed.greetings; --", 'émile'];
     const events = names.map((name) => ({ ...registered(name), source: 'identity' }));
     let failed = 0;
     const consumer = await consume('greeter-deferred', {
       UserRegistered: async (event, tx, batch) => {
-        const { defer, literal } = batch;
+        const { defer } = batch;
         const name = (event.data as { username: string }).username;
         if (!names.includes(name)) return;
         expect(batch.events.map((e) => e.id)).toContain(event.id);
-        defer(`INSERT INTO relayed.greetings (event_id, username) VALUES (${literal(event.id)}, ${literal(name)})`);
+        defer('INSERT INTO relayed.greetings (event_id, username) VALUES ($1, $2)', [event.id, name]);
         // Queued after the insert, so it runs after it.
-        defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = ${literal(event.id)}`);
+        defer(`UPDATE relayed.greetings SET username = username || '!' WHERE event_id = $1`, [event.id]);
         // flush runs them now, so that this reaction (or a later one) can read them.
         await batch.flush();
         const flushed = await tx.query('SELECT username FROM relayed.greetings WHERE event_id = $1', [event.id]);
         expect(flushed.rows).toEqual([{ username: `${name}!` }]);
-        const typed = await tx.query(
-          `SELECT ${literal(2n ** 40n)}::bigint AS big, ${literal(-1.5)}::float8 AS num, ${literal(true)}::bool AS yes,
-             ${literal(undefined)}::text AS none, ${literal(new Date(0))}::timestamptz AS at,
-             ${literal({ quote: "it's", slash: '\\' })}::jsonb AS doc`,
-        );
-        expect(typed.rows[0]).toEqual({
-          big: String(2 ** 40),
-          num: -1.5,
-          yes: true,
-          none: null,
-          at: new Date(0),
-          doc: { quote: "it's", slash: '\\' },
-        });
         // Fails on the first attempt: the batch's writes and handled records roll back together.
         const { rows } = await tx.query("SELECT to_regclass('relayed.deferred_late') IS NOT NULL AS ready");
         if (!rows[0].ready) failed += 1;
-        defer(`INSERT INTO relayed.deferred_late (username) VALUES (${literal(name)})`);
+        defer('INSERT INTO relayed.deferred_late (username) VALUES ($1)', [name]);
       },
     });
     const stored = [];

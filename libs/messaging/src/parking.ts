@@ -1,9 +1,10 @@
 import { newId } from '@shiplog/events';
 import type pg from 'pg';
+import type { Statement } from './batch.ts';
 import type { Bus } from './bus.ts';
 import { lockConsumer } from './consumer-tables.ts';
 import { type BusEvent, isUuid } from './envelope.ts';
-import { inTransaction, sqlLiteral, storable } from './sql.ts';
+import { inTransaction, storable } from './sql.ts';
 
 /**
  * Parked events (docs/decisions/013-parked-events.md): an event whose reaction keeps failing for a
@@ -29,21 +30,20 @@ export function isLastingFailure(error: unknown): boolean {
   return !/connection|connect|terminated|timeout|not queryable|pool/i.test(message);
 }
 
-/** The statement recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
-export function parkStatement(
-  tx: pg.ClientBase,
-  schema: string,
-  consumer: string,
-  event: BusEvent,
-  failure: unknown,
-): string {
-  const literal = (value: unknown) => sqlLiteral(tx, value);
+/** The statements recording `event` (as carried) as handled and parked by `consumer`, with the failure. */
+export function parkStatements(schema: string, consumer: string, event: BusEvent, failure: unknown): Statement[] {
   const userId = event.metadata?.userId;
   const error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
-  return `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES (${literal(consumer)}, ${literal(event.id)})
-      ON CONFLICT DO NOTHING;
-    INSERT INTO ${schema}.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
-      VALUES (${[
+  return [
+    {
+      text: `INSERT INTO ${schema}.handled_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      values: [consumer, event.id],
+    },
+    {
+      text: `INSERT INTO ${schema}.parked_events (consumer, event_id, event_type, source, position, user_id, event, error)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (consumer, event_id) DO UPDATE SET error = EXCLUDED.error, parked_at = now()`,
+      values: [
         consumer,
         event.id,
         event.type,
@@ -52,10 +52,9 @@ export function parkStatement(
         isUuid(userId) ? userId : null,
         JSON.stringify(event),
         storable(error.slice(0, 2000)),
-      ]
-        .map(literal)
-        .join(', ')})
-      ON CONFLICT (consumer, event_id) DO UPDATE SET error = EXCLUDED.error, parked_at = now()`;
+      ],
+    },
+  ];
 }
 
 export interface ParkedEvent {

@@ -16,23 +16,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/**
- * A value as an SQL literal: NULL, a number, a boolean, or an escaped string (dates in ISO form,
- * objects as JSON text), which PostgreSQL reads as the type its place wants.
- */
-export function sqlLiteral(tx: pg.ClientBase, value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'string') return tx.escapeLiteral(value);
-  if (value instanceof Date) return tx.escapeLiteral(value.toISOString());
-  return tx.escapeLiteral(JSON.stringify(value));
-}
-
 /** Whether PostgreSQL can store the text: no NUL character, no half of a surrogate pair. */
 export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
 const badText = (text: string) => !isStorableText(text);

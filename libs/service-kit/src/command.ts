@@ -4,11 +4,10 @@ import {
   type DomainEvent,
   type EventMetadata,
   eventVersion,
-  isEventType,
   isPublished,
   newId,
   type Position,
-  parseEventData,
+  toDomainEvent,
 } from '@shiplog/events';
 import { currentTraceparent } from '@shiplog/telemetry';
 import { SHREDDED } from '@shiplog/vault';
@@ -62,8 +61,7 @@ export interface CommandResult<State, Event> {
 export function toDomainEvents<Event extends DomainEvent>(recorded: RecordedEvent[]): Event[] {
   return recorded.flatMap((e) => {
     if (e.data === SHREDDED) return [];
-    if (!isEventType(e.type)) throw new Error(`Unknown event type in store: ${e.type}`);
-    return [{ type: e.type, data: parseEventData(e.type, e.data, e.metadata.schemaVersion ?? 1) } as Event];
+    return [toDomainEvent(e.type, e.data, e.metadata.schemaVersion) as Event];
   });
 }
 

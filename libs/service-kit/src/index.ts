@@ -1,6 +1,7 @@
 export type { Batch, Handler } from '@shiplog/messaging';
 export * from './command.ts';
 export * from './config.ts';
+export * from './consumers.ts';
 export * from './http.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';

@@ -10,9 +10,9 @@ import {
   type ConsumerOptions,
   connectBus,
   type EventOpener,
-  type Handler,
   inTransaction,
   lockConsumer,
+  pipelined,
   type Relay,
   startConsumer,
   startRelay,
@@ -31,6 +31,7 @@ import {
   serviceUrlsOf,
   vaultKeys,
 } from './config.ts';
+import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
 import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations } from './migrations.ts';
@@ -50,18 +51,6 @@ export interface ServiceContext<Env extends ServiceEnv> {
   internalTokenSecret: string;
   /** Calls to the other services, as the signed caller (see plan-gates.ts). */
   services: ServiceClients;
-}
-
-export interface ConsumerDefinition {
-  /** Unique within the service; the durable name is `<service>-<name>`. */
-  name: string;
-  sources: string[];
-  handlers: Record<string, Handler>;
-}
-
-/** A read model: a consumer whose handlers only write its own tables, so it can be rebuilt from the stores. */
-export interface ProjectionDefinition extends ConsumerDefinition {
-  tables: string[];
 }
 
 export interface ServiceParts {
@@ -111,6 +100,7 @@ export async function startService<Env extends ServiceEnv>(
   const { name } = definition;
   const logger = createLogger(name, config.LOG_LEVEL);
   const pool = new pg.Pool({
+    ...pipelined,
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_MAX,
     application_name: `shiplog-${name}`,
@@ -158,7 +148,7 @@ export async function startService<Env extends ServiceEnv>(
       schema,
       name: `${name}-${c.name}`,
       sources: c.sources,
-      handlers: c.handlers,
+      handlers: busHandlers(c.handlers),
       logger,
       open,
       around,
@@ -180,7 +170,7 @@ export async function startService<Env extends ServiceEnv>(
       handlers: {
         UserDeleted: async (event, tx) => {
           for (const other of others) await lockConsumer(tx, schema, other);
-          const { userId } = event.data as { userId: string };
+          const { userId } = event.data;
           await forgetUser(userId, tx);
           // Parked events hold their personal data sealed, but their errors may quote it.
           await tx.query(`DELETE FROM ${schema}.parked_events WHERE user_id = $1`, [userId]);
@@ -299,7 +289,7 @@ function tracedReaction(tracing: Tracing) {
 export function vaultOpener(vault: Vault): EventOpener {
   return {
     // The keys are read in the batch's first round trip, after its consumer lock.
-    prefetch: (events, literal) => vault.keysStatement(events, literal),
+    prefetch: (events) => vault.keysStatement(events),
     open: (events, tx, keyRows) =>
       vault.open(events, { client: tx, fresh: true, ...(keyRows ? { keyRows: keyRows as KeyRow[] } : {}) }),
   };

@@ -185,14 +185,16 @@ export class Vault {
   }
 
   /**
-   * The statement that reads the keys `open` needs for these events (values written in with
-   * `literal`), for a caller that sends it in a round trip with others and passes its rows to `open`
-   * as `keyRows`. Undefined when none is sealed.
+   * The statement that reads the keys `open` needs for these events, for a caller that sends it in a
+   * round trip with others and passes its rows to `open` as `keyRows`. Undefined when none is sealed.
    */
-  keysStatement(events: EventLike[], literal: (value: unknown) => string): string | undefined {
+  keysStatement(events: EventLike[]): { text: string; values: unknown[] } | undefined {
     const subjects = subjectsOf(events);
     if (subjects.size === 0) return undefined;
-    return `SELECT subject, key FROM vault.subject_keys WHERE subject = ANY(${literal(`{${[...subjects].join(',')}}`)}::uuid[])`;
+    return {
+      text: 'SELECT subject, key FROM vault.subject_keys WHERE subject = ANY($1::uuid[])',
+      values: [[...subjects]],
+    };
   }
 
   /** Destroys the subject's key for good. Idempotent; join the caller's transaction with `client`. */

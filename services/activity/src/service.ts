@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type ActivityEnv, activityEnv } from './env.ts';
-import { activityApi } from './timeline/api.ts';
-import { timelineProjection } from './timeline/projector.ts';
+import { activityApi } from './read-models/timeline/api.ts';
+import { timelineProjection } from './read-models/timeline/index.ts';
 
 /** activity: the timeline and the dashboard counters, both projections of other services' events. */
 export const activityService: ServiceDefinition<ActivityEnv> = {

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
-import { projectsReaction } from './read-models/projects.ts';
-import { reminderListProjection } from './read-models/reminder-list.ts';
+import { projectsReaction } from './reactions/project-cascade/index.ts';
+import { createScheduler } from './reactions/send-due-reminders/index.ts';
+import { createMailer } from './reactions/send-due-reminders/mailer.ts';
+import { reminderListProjection } from './read-models/reminder-list/index.ts';
 import { remindersApi } from './reminder/api.ts';
-import { createMailer } from './scheduler/mailer.ts';
-import { createScheduler } from './scheduler/scheduler.ts';
 
 /** reminders: dated reminders on projects. Streams `reminder-<id>`. */
 export const remindersService: ServiceDefinition<RemindersEnv> = {
@@ -15,16 +15,14 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [reminderListProjection],
   // Nothing more is sent to a deleted account: its reminders, schedule, projects, address and calendar link go.
-  async forgetUser(userId, tx) {
-    await tx.query(
-      `DELETE FROM reminders.project_reminders
-       WHERE project_id IN (SELECT project_id FROM reminders.projects WHERE user_id = $1)`,
-      [userId],
-    );
-    for (const table of ['schedule', 'reminder_list', 'projects', 'calendar_feeds', 'users']) {
-      await tx.query(`DELETE FROM reminders.${table} WHERE user_id = $1`, [userId]);
-    }
-  },
+  forgetUser: deleteUserRows(
+    'reminders.project_reminders',
+    'reminders.schedule',
+    'reminders.reminder_list',
+    'reminders.projects',
+    'reminders.calendar_feeds',
+    'reminders.users',
+  ),
   setup(context) {
     const scheduler = createScheduler(
       context,

@@ -21,6 +21,8 @@ export type UserCommand =
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
   | { type: 'ChangeNotificationSettings'; settings: NotificationSettings };
 
+const userNotFound = () => new NotFoundError('User not found', 'USER_NOT_FOUND');
+
 export function decideUser(command: UserCommand, state: User, now: Date): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser':
@@ -38,22 +40,22 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
         { type: 'PasswordSet', data: { userId: command.userId, passwordHash: command.passwordHash } },
       ];
     case 'SetPassword':
-      if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       return [
         { type: 'PasswordSet', data: { userId: state.id, passwordHash: command.passwordHash } },
         { type: 'PasswordChanged', data: { userId: state.id, at: now.toISOString() } },
       ];
     case 'DeleteUser':
-      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       return [{ type: 'UserDeleted', data: { userId: state.id, deletedBy: command.deletedBy, at: now.toISOString() } }];
     case 'RecordLogin':
-      if (state.status !== 'registered') throw new ConflictError('No such user', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       return [{ type: 'UserLoggedIn', data: { userId: state.id, at: now.toISOString() } }];
     case 'UpdateProfile':
-      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       return [{ type: 'ProfileUpdated', data: { userId: state.id, profile: command.profile, at: now.toISOString() } }];
     case 'UpdateAccountInfo':
-      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       if (state.email === command.email && state.phoneNumber === command.phoneNumber) return [];
       return [
         {
@@ -62,7 +64,7 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
         },
       ];
     case 'ChangeNotificationSettings':
-      if (state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+      if (state.status !== 'registered') throw userNotFound();
       return [
         {
           type: 'NotificationSettingsChanged',

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from '@shiplog/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '@shiplog/errors';
 import {
   type Checklist,
   type ChecklistKey,
@@ -45,7 +45,8 @@ function ownProject(state: Project, userId: string): ActiveProject {
 export function decideProject(command: ProjectCommand, state: Project, now: Date): ProjectEvent[] {
   const at = now.toISOString();
   if (command.type === 'CreateProject') {
-    if (state.lifecycle !== 'none') throw notFound();
+    // The id was generated for this command: an existing stream is a conflict, never someone's project.
+    if (state.lifecycle !== 'none') throw new ConflictError('Project already exists', 'PROJECT_EXISTS');
     const { input } = command;
     return [
       {

@@ -3,7 +3,7 @@ import { NotFoundError } from '@shiplog/errors';
 import { requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { RemindersEnv } from '../env.ts';
-import { listReminders } from '../read-models/reminder-list.ts';
+import { listReminders } from '../read-models/reminder-list/index.ts';
 import { remindersCalendar } from './ics.ts';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -12,8 +12,8 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { RemindersEnv } from '../env.ts';
-import { findOwnedProject } from '../read-models/projects.ts';
-import { findReminder, listReminders } from '../read-models/reminder-list.ts';
+import { findOwnedProject } from '../reactions/project-cascade/index.ts';
+import { findReminder, listReminders } from '../read-models/reminder-list/index.ts';
 import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';
 

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@shiplog/errors';
 import type { CreateReminderInput, UpdateReminderInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
-import { dueEvents } from '../scheduler/due.ts';
+import { dueEvents } from './due.ts';
 import { type ActiveReminder, evolveReminder, initialReminder, type Reminder, type ReminderEvent } from './reminder.ts';
 
 /** The project a new reminder attaches to, as the service's projection of project ownership knows it. */
@@ -23,7 +23,8 @@ export type ReminderCommand =
   | { type: 'CompleteReminder'; userId: string }
   | { type: 'ReactivateReminder'; userId: string }
   | { type: 'DeleteReminder'; userId: string; reason: 'user' | 'project_deleted' }
-  | { type: 'ProcessDue'; now: Date; channel: 'email' | 'log' };
+  /** The scheduler's tick: what is due at the decision's `now`. */
+  | { type: 'ProcessDue'; channel: 'email' | 'log' };
 
 const reminderNotFound = () => new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
 
@@ -60,8 +61,7 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
       },
     ];
   }
-  if (command.type === 'ProcessDue')
-    return state.lifecycle === 'active' ? dueEvents(state, command.now, command.channel) : [];
+  if (command.type === 'ProcessDue') return state.lifecycle === 'active' ? dueEvents(state, now, command.channel) : [];
   const reminder = ownReminder(state, command.userId);
   const base = {
     reminderId: reminder.id,

@@ -11,7 +11,7 @@ export function startTrialReaction({ store }: ServiceContext<BillingEnv>): Consu
     sources: ['identity'],
     handlers: {
       UserRegistered: async (event, tx) => {
-        const { userId } = event.data as { userId: string };
+        const { userId } = event.data;
         await handleCommand(
           store,
           subscriptionStream(userId),

@@ -20,21 +20,21 @@ export const adminUsersProjection: ProjectionDefinition = {
   tables: ['admin_users'],
   handlers: {
     UserRegistered: async (event, tx) => {
-      const d = event.data as { userId: string; username: string; email: string | null; registeredAt: string };
+      const d = event.data;
       await upsert(tx, d.userId, { username: d.username, email: d.email, created_at: d.registeredAt });
     },
     // The erasure consumer deletes the row too, but reads wait only for projections: the admin who just
     // deleted an account must not see it in the table they reload.
     UserDeleted: async (event, tx) => {
-      const { userId } = event.data as { userId: string };
+      const { userId } = event.data;
       await tx.query('DELETE FROM identity.admin_users WHERE user_id = $1', [userId]);
     },
     AccountInfoUpdated: async (event, tx) => {
-      const d = event.data as { userId: string; email: string | null };
+      const d = event.data;
       await tx.query('UPDATE identity.admin_users SET email = $2 WHERE user_id = $1', [d.userId, d.email]);
     },
     TrialStarted: async (event, tx) => {
-      const d = event.data as { userId: string; trialStartDate: string; trialEndDate: string };
+      const d = event.data;
       await upsert(tx, d.userId, {
         subscription_status: 'trialing',
         trial_start: d.trialStartDate,
@@ -42,11 +42,11 @@ export const adminUsersProjection: ProjectionDefinition = {
       });
     },
     TrialExtended: async (event, tx) => {
-      const d = event.data as { userId: string; trialEndDate: string };
+      const d = event.data;
       await tx.query('UPDATE identity.admin_users SET trial_end = $2 WHERE user_id = $1', [d.userId, d.trialEndDate]);
     },
     SubscriptionStatusChanged: async (event, tx) => {
-      const d = event.data as { userId: string; to: string };
+      const d = event.data;
       await tx.query('UPDATE identity.admin_users SET subscription_status = $2 WHERE user_id = $1', [d.userId, d.to]);
     },
   },

@@ -9,15 +9,7 @@ export const messagesProjection: ProjectionDefinition = {
   tables: ['admin_comments', 'contact_messages'],
   handlers: {
     AdminCommentPosted: async (event, tx) => {
-      const d = event.data as {
-        commentId: string;
-        message: string;
-        priority: string;
-        createdBy: string;
-        adminUsername: string;
-        expiresAt: string | null;
-        at: string;
-      };
+      const d = event.data;
       await tx.query(
         `INSERT INTO identity.admin_comments (id, message, priority, created_by, admin_username, expires_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
@@ -25,7 +17,7 @@ export const messagesProjection: ProjectionDefinition = {
       );
     },
     AdminCommentEdited: async (event, tx) => {
-      const d = event.data as { commentId: string; message: string; priority: string; at: string };
+      const d = event.data;
       await tx.query('UPDATE identity.admin_comments SET message = $2, priority = $3, updated_at = $4 WHERE id = $1', [
         d.commentId,
         d.message,
@@ -34,7 +26,7 @@ export const messagesProjection: ProjectionDefinition = {
       ]);
     },
     AdminCommentActivationChanged: async (event, tx) => {
-      const d = event.data as { commentId: string; isActive: boolean; at: string };
+      const d = event.data;
       await tx.query('UPDATE identity.admin_comments SET is_active = $2, updated_at = $3 WHERE id = $1', [
         d.commentId,
         d.isActive,
@@ -42,18 +34,11 @@ export const messagesProjection: ProjectionDefinition = {
       ]);
     },
     AdminCommentDeleted: async (event, tx) => {
-      const d = event.data as { commentId: string };
+      const d = event.data;
       await tx.query('DELETE FROM identity.admin_comments WHERE id = $1', [d.commentId]);
     },
     ContactMessageSent: async (event, tx) => {
-      const d = event.data as {
-        messageId: string;
-        userId: string;
-        username: string;
-        subject: string;
-        message: string;
-        at: string;
-      };
+      const d = event.data;
       await tx.query(
         `INSERT INTO identity.contact_messages (id, user_id, username, subject, message, created_at)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
@@ -61,7 +46,7 @@ export const messagesProjection: ProjectionDefinition = {
       );
     },
     ContactMessageHandled: async (event, tx) => {
-      const d = event.data as { messageId: string; handled: boolean; at: string };
+      const d = event.data;
       await tx.query('UPDATE identity.contact_messages SET handled_at = $2 WHERE id = $1', [
         d.messageId,
         d.handled ? d.at : null,

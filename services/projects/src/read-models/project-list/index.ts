@@ -1,6 +1,6 @@
-import { isEventType, parseEventData, publishedEventTypesOf } from '@shiplog/events';
+import { type PublishedEventType, publishedEventTypesOf } from '@shiplog/events';
 import type { Project as ProjectView } from '@shiplog/schemas';
-import type { Batch, Handler, ProjectionDefinition } from '@shiplog/service-kit';
+import { type Batch, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import {
   evolveProject,
@@ -17,25 +17,19 @@ import {
  * reads the documents it changes in one query, evolves them in memory in event order, and defers the
  * writes to its commit (see Batch).
  */
-const apply: Handler = async (event, tx, batch) => {
-  if (!isEventType(event.type)) return;
-  const domainEvent = {
-    type: event.type,
-    data: parseEventData(event.type, event.data, event.metadata.schemaVersion),
-  } as ProjectEvent;
-  const projectId = (event.data as { projectId: string }).projectId;
+const apply: EventHandler<PublishedEventType<'projects'>> = async (event, tx, batch) => {
+  const { projectId } = event.data;
   const projects = await projectsOf(batch, tx);
-  const after = evolveProject(projects.get(projectId) ?? initialProject(), domainEvent);
+  const after = evolveProject(projects.get(projectId) ?? initialProject(), event satisfies ProjectEvent);
   projects.set(projectId, after);
-  const { defer, literal } = batch;
   if (after.lifecycle === 'active') {
-    defer(
-      `INSERT INTO projects.project_list (id, user_id, created_at, doc)
-       VALUES (${literal(after.id)}, ${literal(after.userId)}, ${literal(after.createdAt)}, ${literal(toView(after))})
+    batch.defer(
+      `INSERT INTO projects.project_list (id, user_id, created_at, doc) VALUES ($1, $2, $3, $4)
        ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+      [after.id, after.userId, after.createdAt, JSON.stringify(toView(after))],
     );
   } else if (after.lifecycle === 'deleted') {
-    defer(`DELETE FROM projects.project_list WHERE id = ${literal(projectId)}`);
+    batch.defer('DELETE FROM projects.project_list WHERE id = $1', [projectId]);
   }
 };
 
@@ -51,6 +45,7 @@ async function projectsOf(batch: Batch, tx: pg.PoolClient): Promise<Map<string, 
   projects = new Map();
   const first = new Map<string, string>();
   for (const event of batch.events) {
+    // Every projects event names its project (see the catalog).
     const id = (event.data as { projectId: string }).projectId;
     if (!first.has(id)) first.set(id, event.type);
   }
@@ -70,7 +65,7 @@ export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',
   sources: ['projects'],
   tables: ['project_list'],
-  handlers: Object.fromEntries(publishedEventTypesOf('projects').map((type) => [type, apply])),
+  handlers: onEach(publishedEventTypesOf('projects'), apply),
 };
 
 /** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */

@@ -3,7 +3,7 @@ import { isId } from '@shiplog/events';
 import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { ActivityEnv } from '../env.ts';
+import type { ActivityEnv } from '../../env.ts';
 
 const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
   version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;

@@ -1,6 +1,6 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 let ada: Client;

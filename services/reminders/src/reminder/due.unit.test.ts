@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ActiveReminder, evolveReminder } from '../reminder/reminder.ts';
 import { dueEvents, nextOccurrence, nextRunAt } from './due.ts';
+import { type ActiveReminder, evolveReminder } from './reminder.ts';
 
 const due = '2026-12-01T12:00:00.000Z';
 const reminder: ActiveReminder = {

@@ -1,6 +1,6 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 

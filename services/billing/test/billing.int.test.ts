@@ -1,6 +1,6 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 const ADMIN_PASSWORD = 'admin-secret-1';
 const DAY_MS = 86_400_000;

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { createMailer } from '@shiplog/reminders/mailer';
-import { createScheduler } from '@shiplog/reminders/scheduler';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { createScheduler } from '../src/reactions/send-due-reminders/index.ts';
+import { createMailer } from '../src/reactions/send-due-reminders/mailer.ts';
 
 interface Received {
   to: string[];

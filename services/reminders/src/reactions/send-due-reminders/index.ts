@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { reminderTimeOffsets } from '@shiplog/schemas';
 import { handleCommand, type ServiceContext } from '@shiplog/service-kit';
-import type { RemindersEnv } from '../env.ts';
-import { reminderDecider } from '../reminder/decide.ts';
-import { type ActiveReminder, reminderStream } from '../reminder/reminder.ts';
+import type { RemindersEnv } from '../../env.ts';
+import { reminderDecider } from '../../reminder/decide.ts';
+import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
 import type { Mailer, ReminderEmail } from './mailer.ts';
 
 /**
@@ -35,7 +35,7 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
               store,
               reminderStream(reminderId),
               reminderDecider,
-              { type: 'ProcessDue', now, channel },
+              { type: 'ProcessDue', channel },
               { userId: null, correlationId: randomUUID(), now },
             );
             for (const event of result.events) {

@@ -1,5 +1,5 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 const ADMIN_PASSWORD = 'admin-secret-1';

@@ -1,5 +1,5 @@
 import { type ReminderFrequency, reminderTimeOffsets } from '@shiplog/schemas';
-import { type ActiveReminder, type ReminderEvent, sendKey } from '../reminder/reminder.ts';
+import { type ActiveReminder, type ReminderEvent, sendKey } from './reminder.ts';
 
 /** The next occurrence of a recurring reminder after `due` (a month on the 31st lands on the 1st–3rd). */
 export function nextOccurrence(due: Date, frequency: Exclude<ReminderFrequency, 'once'>): Date {

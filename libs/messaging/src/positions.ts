@@ -1,0 +1,73 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { comparePositions, type Position, parsePosition } from '@shiplog/events';
+import type pg from 'pg';
+import type { Statement } from './batch.ts';
+
+/** The statement recording the positions a consumer's batch reached, per source (never moving one back). */
+export function positionsStatement(schema: string, consumer: string, reached: Map<string, Position>): Statement {
+  const entries = [...reached];
+  return {
+    text: `INSERT INTO ${schema}.consumer_positions (consumer, source, commit_position, prepare_position)
+           SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::bigint[])
+           ON CONFLICT (consumer, source) DO UPDATE
+             SET commit_position = EXCLUDED.commit_position, prepare_position = EXCLUDED.prepare_position
+             WHERE (consumer_positions.commit_position, consumer_positions.prepare_position)
+                 < (EXCLUDED.commit_position, EXCLUDED.prepare_position)`,
+    values: [
+      consumer,
+      entries.map(([source]) => source),
+      entries.map(([, p]) => p.commit.toString()),
+      entries.map(([, p]) => p.prepare.toString()),
+    ],
+  };
+}
+
+/**
+ * How far a consumer has handled each source: what this process has seen it commit (positions only
+ * grow, so "at or past the target here" is a safe yes without a query), else the recorded position,
+ * which other replicas' progress reaches.
+ */
+export class ConsumerProgress {
+  readonly #seen = new Map<string, Position>();
+  readonly #pool: pg.Pool;
+  readonly #schema: string;
+  readonly #consumer: string;
+
+  constructor(pool: pg.Pool, schema: string, consumer: string) {
+    this.#pool = pool;
+    this.#schema = schema;
+    this.#consumer = consumer;
+  }
+
+  remember(source: string, position: Position): void {
+    const known = this.#seen.get(source);
+    if (!known || comparePositions(position, known) > 0) this.#seen.set(source, position);
+  }
+
+  hasReached(source: string, target: Position): boolean {
+    const local = this.#seen.get(source);
+    return local !== undefined && comparePositions(local, target) >= 0;
+  }
+
+  async recorded(source: string): Promise<Position | undefined> {
+    const { rows } = await this.#pool.query<{ commit_position: string; prepare_position: string }>(
+      `SELECT commit_position, prepare_position FROM ${this.#schema}.consumer_positions WHERE consumer = $1 AND source = $2`,
+      [this.#consumer, source],
+    );
+    const row = rows[0];
+    return row ? (parsePosition(`${row.commit_position}/${row.prepare_position}`) ?? undefined) : undefined;
+  }
+
+  /** Resolves true once `source` is handled up to `target`, false after `timeoutMs`. */
+  async waitFor(source: string, target: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.hasReached(source, target)) return true;
+      const current = await this.recorded(source);
+      if (current) this.remember(source, current);
+      if (this.hasReached(source, target)) return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(3);
+    }
+  }
+}

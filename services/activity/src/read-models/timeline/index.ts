@@ -1,0 +1,60 @@
+import { publishedEventTypesOf } from '@shiplog/events';
+import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
+import { type TimelineEventType, toTimelineEntry } from './timeline.ts';
+
+const timelineEventTypes: TimelineEventType[] = [
+  ...publishedEventTypesOf('projects'),
+  ...publishedEventTypesOf('reminders'),
+  'PasswordChanged',
+  'AccountInfoUpdated',
+];
+
+/**
+ * The activity projector: timeline rows and the dashboard counters' project table, from the projects
+ * and reminders services' events, and the security changes of identity. Idempotent (a row's id is
+ * its event's id) and deterministic (times come from the events), so a rebuild reproduces the live
+ * tables exactly. It never reads its tables, so every write is deferred to the batch's commit (one
+ * round trip for the batch: see Batch).
+ */
+export const timelineProjection: ProjectionDefinition = {
+  name: 'timeline',
+  sources: ['projects', 'reminders', 'identity'],
+  tables: ['activities', 'project_stats'],
+  handlers: onEach(timelineEventTypes, async (event: ReceivedEvent<TimelineEventType>, _tx, { defer }) => {
+    if (event.type === 'ProjectDeleted') {
+      // A deleted project's activities stay, no longer linked to it.
+      defer('UPDATE activity.activities SET project_id = NULL WHERE project_id = $1', [event.data.projectId]);
+      defer('DELETE FROM activity.project_stats WHERE project_id = $1', [event.data.projectId]);
+    } else if (event.type === 'ProjectCreated') {
+      const d = event.data;
+      defer(
+        `INSERT INTO activity.project_stats (project_id, user_id, status, created_at)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (project_id) DO NOTHING`,
+        [d.projectId, d.userId, d.status, d.createdAt],
+      );
+    } else if (event.type === 'ProjectStatusChanged') {
+      defer('UPDATE activity.project_stats SET status = $1 WHERE project_id = $2', [
+        event.data.to,
+        event.data.projectId,
+      ]);
+    }
+    const entry = toTimelineEntry(event);
+    if (!entry) return;
+    defer(
+      `INSERT INTO activity.activities (id, user_id, project_id, event_type, action, details, metadata, version, status, timestamp)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+      [
+        event.id,
+        entry.userId,
+        entry.projectId,
+        entry.eventType,
+        entry.action,
+        entry.details,
+        JSON.stringify(entry.metadata),
+        entry.version,
+        entry.status,
+        event.occurredAt,
+      ],
+    );
+  }),
+};
