@@ -114,8 +114,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
         untilWaiting: () =>
           waitUntil(
             async () =>
+              // An advisory lock on one bigint key: its low 32 bits are the lock's objid.
               (
-                // An advisory lock on one bigint key: its low 32 bits are the lock's objid.
                 await pool.query(
                   `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
                      AND objid::bigint = (hashtext($1)::bigint & 4294967295)`,

@@ -10,8 +10,8 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { z } from 'zod';
-import { AppShell } from './components/app-shell';
 import { FullPageSpinner } from './components/full-page-spinner';
+import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';

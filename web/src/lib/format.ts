@@ -13,3 +13,9 @@ export function formatDate(iso: string): string {
 export function projectNameOf(details: string): string | undefined {
   return details.split(': ')[1];
 }
+
+/** The avatar's initials: the username's first two letters in upper case, or 'U' without a name. */
+export function initials(username: string | null | undefined): string {
+  const name = username?.trim();
+  return name ? name.slice(0, 2).toUpperCase() : 'U';
+}

@@ -28,6 +28,7 @@ import {
   useMarkContactMessage,
   useUpdateComment,
 } from '../hooks/use-admin';
+import { cn } from '../lib/class-names';
 import {
   adminUserCountsQuery,
   adminUsersQuery,
@@ -35,7 +36,6 @@ import {
   contactMessagesQuery,
   userQuery,
 } from '../lib/queries';
-import { cn } from '../lib/utils';
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   trialing: 'Trialing',

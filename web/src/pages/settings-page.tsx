@@ -16,8 +16,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { toast } from '../components/ui/toast';
 import { useDeleteAccount } from '../hooks/use-auth';
 import { apiRequest } from '../lib/api';
+import { cn } from '../lib/class-names';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
-import { cn } from '../lib/utils';
 
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);

@@ -1,8 +1,8 @@
 import { formatDistanceToNow } from 'date-fns';
 import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
+import { cn } from '../../lib/class-names';
 import { projectNameOf } from '../../lib/format';
 import type { Activity } from '../../lib/queries';
-import { cn } from '../../lib/utils';
 
 /** Fixed labels and icons for created, updated, completed and deleted; other actions shown as they are. */
 const actions: Record<string, { label: string; icon: LucideIcon; className: string }> = {

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '../../lib/class-names';
 
 /** The platform's own select: accessible and native on phones. */
 export function Select({ className, ...props }: ComponentProps<'select'>) {

@@ -1,7 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { type ReactNode, useSyncExternalStore } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '../../lib/class-names';
 
 /**
  * Toasts (spec/core.md §9): one at a time; shown 5000 ms by default; swipe threshold 50; F8 focuses

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useRouteContext } from '@tanstack/react-router';
 import {
-  Bell,
   Bot,
   Code2,
   CreditCard,
@@ -9,38 +7,24 @@ import {
   LayoutDashboard,
   LogOut,
   Menu,
-  Monitor,
-  Moon,
   Plug,
   PlusCircle,
   Settings,
   Shield,
-  Sun,
   User,
 } from 'lucide-react';
 import { type ComponentType, useState } from 'react';
-import { useLogout } from '../hooks/use-auth';
-import { PageTitleProvider, usePageTitleOverride } from '../lib/page-title';
-import { bellRemindersQuery } from '../lib/queries';
-import { activeByDueDate, relativeDueLabel } from '../lib/reminders';
-import { type Theme, useTheme } from '../lib/theme';
-import { cn, initials } from '../lib/utils';
-import { AdminMessagesPanel, ContactAdminDialog } from './admin-messages';
-import { Logo } from './logo';
-import { Button } from './ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from './ui/dropdown-menu';
-import { Popover, PopoverContent, PopoverTrigger } from './ui/popover';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from './ui/sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from './ui/tooltip';
+import { useLogout } from '../../hooks/use-auth';
+import { PageTitleProvider, usePageTitleOverride } from '../../lib/page-title';
+import { AdminMessagesPanel, ContactAdminDialog } from '../admin-messages';
+import { Logo } from '../logo';
+import { Button } from '../ui/button';
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../ui/sheet';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
+import { AccountMenu } from './account-menu';
+import { Avatar } from './avatar';
+import { NotificationsBell } from './notifications-bell';
+import { ThemeMenu } from './theme-menu';
 
 interface NavItem {
   label: string;
@@ -202,138 +186,5 @@ function SidebarContents({
         </Button>
       </div>
     </div>
-  );
-}
-
-export function Avatar({ username, className }: { username: string | null | undefined; className?: string }) {
-  return (
-    <span
-      aria-hidden
-      data-testid="avatar"
-      className={cn(
-        'flex size-9 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground',
-        className,
-      )}
-    >
-      {initials(username)}
-    </span>
-  );
-}
-
-const themes: { value: Theme; label: string; icon: ComponentType<{ className?: string }> }[] = [
-  { value: 'light', label: 'Light', icon: Sun },
-  { value: 'dark', label: 'Dark', icon: Moon },
-  { value: 'system', label: 'System', icon: Monitor },
-];
-
-function ThemeMenu() {
-  const { theme, setTheme } = useTheme();
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Theme">
-          <Sun className="size-5 dark:hidden" />
-          <Moon className="hidden size-5 dark:block" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuRadioGroup value={theme} onValueChange={(value) => setTheme(value as Theme)}>
-          {themes.map((t) => (
-            <DropdownMenuRadioItem key={t.value} value={t.value}>
-              <t.icon /> {t.label}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
-  );
-}
-
-/** The bell: active reminders, refreshed every 60 s; a failure shows as an empty list (spec/core.md §2, §7). */
-function NotificationsBell() {
-  const { data } = useQuery(bellRemindersQuery);
-  const active = activeByDueDate(data ?? []);
-  const count = active.length;
-  return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative">
-          <Bell className="size-5" aria-hidden />
-          {/* The name, with the exact count; the badge shows it (or 9+) to the eye. */}
-          <span className="sr-only">{`Notifications (${count})`}</span>
-          {count > 0 ? (
-            <span
-              data-testid="bell-count"
-              aria-hidden
-              className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-bold text-destructive-foreground"
-            >
-              {count > 9 ? '9+' : count}
-            </span>
-          ) : null}
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent aria-labelledby="notifications-title">
-        <p id="notifications-title" className="font-semibold">
-          Notifications
-        </p>
-        <p className="text-sm text-muted-foreground">You have {count} active reminders</p>
-        {count === 0 ? (
-          <p className="mt-4 text-center text-sm text-muted-foreground">No active reminders</p>
-        ) : (
-          <ul className="mt-3 space-y-1">
-            {active.slice(0, 5).map((reminder) => (
-              <li key={reminder.id}>
-                <Link
-                  to="/projects/$id"
-                  params={{ id: reminder.projectId }}
-                  className="block rounded-md px-2 py-1.5 hover:bg-accent"
-                >
-                  <span className="block text-sm font-medium">{reminder.title}</span>
-                  <span className="block text-xs text-muted-foreground">Due: {relativeDueLabel(reminder.dueDate)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-        {count > 5 ? (
-          <Button variant="link" asChild className="mt-2 w-full">
-            {/* spec/core.md §2: the bell's link goes to /projects (the dashboard's goes to /reminders). */}
-            <Link to="/projects">View all reminders</Link>
-          </Button>
-        ) : null}
-      </PopoverContent>
-    </Popover>
-  );
-}
-
-function AccountMenu({ username }: { username: string }) {
-  const logout = useLogout();
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full">
-          <Avatar username={username} className="size-8 text-xs" />
-          <span className="sr-only">Account menu</span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-48">
-        <DropdownMenuLabel>My Account</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to="/profile">
-            <User /> Profile
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link to="/settings">
-            <Settings /> Settings
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem disabled={logout.isPending} onSelect={() => logout.mutate()}>
-          <LogOut /> Log out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
   );
 }

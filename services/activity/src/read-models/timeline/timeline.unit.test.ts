@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { toTimelineEntry } from './timeline.ts';
+
+const userId = '0190a000-0000-7000-8000-000000000001';
+const projectId = '0190a000-0000-7000-8000-000000000002';
+const reminderId = '0190a000-0000-7000-8000-000000000003';
+const at = '2026-11-20T10:00:00.000Z';
+const checklist = { authenticationAdded: true, backedUp: false, databaseAdded: true, deployed: false, hasTests: false };
+
+const quickUpdate = (redeployed: boolean, backedUp: boolean) =>
+  toTimelineEntry({
+    type: 'QuickUpdateLogged',
+    data: { projectId, userId, name: 'Shiplog', notes: 'fixed the build', redeployed, backedUp, at },
+  });
+
+describe('toTimelineEntry', () => {
+  it('names the project after ": " in the details, as the activity card reads it', () => {
+    const entry = toTimelineEntry({
+      type: 'DeploymentRecorded',
+      data: {
+        projectId,
+        userId,
+        name: 'Shiplog',
+        environment: 'production',
+        version: '1.2.0',
+        url: 'https://shiplog.dev',
+        notes: null,
+        method: null,
+        duration: null,
+        at,
+      },
+    });
+    expect(entry).toMatchObject({
+      userId,
+      projectId,
+      eventType: 'deployment',
+      action: 'deployed',
+      details: 'Deployed to production: Shiplog',
+      version: '1.2.0',
+      status: 'success',
+      metadata: { environment: 'production', deploymentUrl: 'https://shiplog.dev' },
+    });
+  });
+
+  it('files a quick update as a redeploy before a backup, and as a plain update with neither', () => {
+    expect(quickUpdate(true, true)).toMatchObject({ eventType: 'deployment', action: 'redeployed' });
+    expect(quickUpdate(false, true)).toMatchObject({ eventType: 'backup_created', action: 'backed up' });
+    expect(quickUpdate(false, false)).toMatchObject({ eventType: 'project_updated', action: 'updated' });
+    expect(quickUpdate(false, false)?.details).toBe('Quick update: Shiplog');
+  });
+
+  it('shows a checklist toggle, but not the ticks that come with another entry', () => {
+    const checklistEvent = (cause: 'toggle' | 'quick_update' | 'deployment' | 'backup') =>
+      toTimelineEntry({
+        type: 'ChecklistUpdated',
+        data: { projectId, userId, name: 'Shiplog', checklist, changed: ['databaseAdded'], cause, at },
+      });
+    expect(checklistEvent('toggle')).toMatchObject({ details: 'Updated checklist: Shiplog' });
+    for (const cause of ['quick_update', 'deployment', 'backup'] as const) expect(checklistEvent(cause)).toBeNull();
+  });
+
+  it('keeps a deleted project’s row unlinked from it', () => {
+    const entry = toTimelineEntry({ type: 'ProjectDeleted', data: { projectId, userId, name: 'Old', at } });
+    expect(entry).toMatchObject({ projectId: null, eventType: 'project_deleted', details: 'Deleted project: Old' });
+  });
+
+  it('records a password change as a security update of no project', () => {
+    expect(toTimelineEntry({ type: 'PasswordChanged', data: { userId, at } })).toEqual({
+      userId,
+      projectId: null,
+      eventType: 'security_update',
+      action: 'updated',
+      details: 'Password changed',
+      metadata: { change: 'password' },
+      version: null,
+      status: 'success',
+    });
+  });
+
+  it('leaves the scheduler’s bookkeeping off the timeline', () => {
+    expect(
+      toTimelineEntry({
+        type: 'ReminderNotificationSent',
+        data: { reminderId, userId, projectId, reminderTime: 'at_time', occurrence: at, channel: 'log', at },
+      }),
+    ).toBeNull();
+    expect(
+      toTimelineEntry({ type: 'ReminderRescheduled', data: { reminderId, userId, projectId, from: at, to: at, at } }),
+    ).toBeNull();
+  });
+});
