@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// A console.error during any test fails it (see the file).
+const setupFiles = ['./libs/testing/src/fail-on-console-error.ts'];
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          setupFiles,
           include: ['{libs,services,gateway,web}/**/*.unit.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
         },
@@ -13,6 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'int',
+          setupFiles,
           include: ['{libs,services,gateway}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 20_000,
@@ -22,6 +27,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          setupFiles,
           include: ['web/e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -86,8 +86,11 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     getParentRoute: () => appRoute,
     path,
     staticData: { title: 'Dashboard' },
-    // Return from the payment provider: ?success=true or ?cancelled=true (the router parses them as JSON).
     validateSearch: z.object({
+      // The project list's filter and sort, so a reload or a shared link keeps them.
+      status: z.enum(projectFilters).optional().catch(undefined),
+      sort: z.enum(projectSorts).optional().catch(undefined),
+      // Return from the payment provider: ?success=true or ?cancelled=true (the router parses them as JSON).
       success: z.union([z.boolean(), z.string()]).optional().catch(undefined),
       cancelled: z.union([z.boolean(), z.string()]).optional().catch(undefined),
     }),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { BusEvent } from './envelope.ts';
 import { storable, unstorable } from './sql.ts';
@@ -14,10 +15,28 @@ export interface Statement {
  * the transaction aborted).
  */
 export async function send(client: pg.ClientBase, statements: Statement[]): Promise<pg.QueryResult[]> {
-  const settled = await Promise.allSettled(statements.map((s) => client.query(s.text, s.values)));
+  const settled = await Promise.allSettled(
+    statements.map((s) =>
+      s.values ? client.query({ name: statementName(s.text), text: s.text, values: s.values }) : client.query(s.text),
+    ),
+  );
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   return settled.map((r) => (r as PromiseFulfilledResult<pg.QueryResult>).value);
+}
+
+const names = new Map<string, string>();
+/**
+ * A name for the statement's text: named statements are parsed and planned once per connection, not
+ * once per batch (the same few statements run in every batch).
+ */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `shiplog_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
 }
 
 /**

@@ -62,6 +62,14 @@ export const accountInfoSchema = z.object({
   phoneNumber: optionalText(20, 'Phone number'),
 });
 
+const passwordChangeFields = z.object({
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+  newPassword: z
+    .string({ error: 'Password must be at least 6 characters' })
+    .min(6, 'Password must be at least 6 characters')
+    .max(200, 'Password must be at most 200 characters'),
+});
+
 /** POST /api/user/change-password; the spec's client sends oldPassword, currentPassword is accepted too. */
 export const changePasswordSchema = z.preprocess(
   (body) =>
@@ -72,14 +80,19 @@ export const changePasswordSchema = z.preprocess(
             (body as Record<string, unknown>).currentPassword ?? (body as Record<string, unknown>).oldPassword,
         }
       : body,
-  z.object({
-    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
-    newPassword: z
-      .string({ error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(200, 'Password must be at most 200 characters'),
-  }),
+  passwordChangeFields,
 );
+
+/** The Settings password form: the server's rules, and the new password typed twice alike. */
+export const changePasswordFormSchema = passwordChangeFields
+  .extend({ confirmPassword: z.string().min(6, 'Password must be at least 6 characters') })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
+
+/** The Edit Profile form: the profile's own fields with the account's email and phone, by the server's rules. */
+export const profileFormSchema = profileSchema
+  .pick({ displayName: true, bio: true, github: true, twitter: true, linkedin: true, website: true })
+  .extend({ projectVisibility: z.enum(projectVisibilities) })
+  .extend(accountInfoSchema.shape);
 
 export const notificationSettingsSchema = z.object({
   emailNotifications: z.boolean({ error: 'emailNotifications must be true or false' }),

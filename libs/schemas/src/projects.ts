@@ -229,6 +229,22 @@ export const recordVersionSchema = z.object({
     .transform((list) => list.map((c) => c.trim()).filter(Boolean)),
 });
 
+/** The record dialogs' forms: the same rules as the calls, with the details' fields flat. */
+export const recordBackupFormSchema = z.object({
+  version: optionalShort('Version'),
+  notes: optionalText(2000, 'Notes'),
+  location: optionalShort('Backup location'),
+  size: optionalShort('Backup size'),
+});
+export const recordDeploymentFormSchema = z.object({
+  environment: z.enum(deploymentEnvironments),
+  version: optionalShort('Version'),
+  url: recordDeploymentSchema.shape.url,
+  notes: optionalText(2000, 'Notes'),
+  method: optionalShort('Method'),
+});
+export const recordVersionFormSchema = recordVersionSchema.pick({ version: true, notes: true });
+
 export type RecordBackupInput = z.infer<typeof recordBackupSchema>;
 export type RecordDeploymentInput = z.infer<typeof recordDeploymentSchema>;
 export type RecordVersionInput = z.infer<typeof recordVersionSchema>;

@@ -1,12 +1,17 @@
 export type { Batch, Handler } from '@shiplog/messaging';
+export * from './access-log.ts';
+export * from './caller.ts';
 export * from './command.ts';
 export * from './config.ts';
 export * from './consumers.ts';
+export * from './error-body.ts';
+export * from './health.ts';
 export * from './http.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';
 export * from './migrations.ts';
 export * from './plan-gates.ts';
+export * from './read-your-writes.ts';
 export * from './service.ts';
 export * from './service-clients.ts';
 export * from './validation.ts';

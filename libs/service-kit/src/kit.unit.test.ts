@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deterministicId } from './command.ts';
 import { checkServiceEnv, loadConfig, serviceEnv } from './config.ts';
-import { parsePositions } from './http.ts';
 import { signInternalToken, verifyInternalToken } from './internal-token.ts';
+import { parsePositions } from './read-your-writes.ts';
 import { parseInput, UNSTORABLE_TEXT_MESSAGE } from './validation.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';

@@ -2,8 +2,8 @@ import { ServiceUnavailableError } from '@shiplog/errors';
 import { Pool } from 'undici';
 import { traced } from './command.ts';
 import type { ServiceName } from './config.ts';
-import { CONSISTENCY_HEADER } from './http.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, TokenSigner } from './internal-token.ts';
+import { CONSISTENCY_HEADER } from './read-your-writes.ts';
 
 /**
  * Keep-alive connection pools to each service, and a JSON call helper: the gateway's own routes, and

@@ -3,15 +3,32 @@ import { createServer } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
+import { z } from 'zod';
 
 /**
  * Test isolation: every test file gets its own PostgreSQL database and its own NATS namespace
  * (JetStream stream and subject prefix), so suites run in parallel and again and again on the same
  * servers without seeing each other's data.
  */
-export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shiplog';
-export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const testEnv = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/shiplog'),
+  NATS_URL: z.url({ protocol: /^nats$/ }).default('nats://127.0.0.1:4222'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+});
+
+/** The servers the tests use, from the environment (an empty variable means unset), checked at load. */
+function readTestEnv(): z.infer<typeof testEnv> {
+  const set = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
+  const result = testEnv.safeParse(set);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid test configuration:\n${lines.join('\n')}`);
+}
+
+const env = readTestEnv();
+export const baseDatabaseUrl = env.DATABASE_URL;
+export const natsUrl = env.NATS_URL;
+export const redisUrl = env.REDIS_URL;
 
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;

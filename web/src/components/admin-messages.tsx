@@ -1,8 +1,8 @@
 import { contactAdminSchema } from '@shiplog/schemas';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useState } from 'react';
-import { apiRequest } from '../lib/api';
+import { useContactAdmin } from '../hooks/use-account';
 import { cn } from '../lib/class-names';
 import { adminCommentsQuery } from '../lib/queries';
 import { Button } from './ui/button';
@@ -52,17 +52,21 @@ export function ContactAdminDialog() {
   const [open, setOpen] = useState(false);
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
-  const send = useMutation({
-    mutationFn: () => apiRequest<unknown>('POST', '/api/contact-admin', { subject, message }),
-    onSuccess: () => {
-      toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
-      setSubject('');
-      setMessage('');
-      setOpen(false);
-    },
-    onError: (error) =>
-      toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
-  });
+  const send = useContactAdmin();
+  const sendMessage = () =>
+    send.mutate(
+      { subject, message },
+      {
+        onSuccess: () => {
+          toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
+          setSubject('');
+          setMessage('');
+          setOpen(false);
+        },
+        onError: (error) =>
+          toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
+      },
+    );
   const ready = contactAdminSchema.safeParse({ subject, message }).success && !send.isPending;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -76,7 +80,7 @@ export function ContactAdminDialog() {
           className="space-y-4"
           onSubmit={(event) => {
             event.preventDefault();
-            if (ready) send.mutate();
+            if (ready) sendMessage();
           }}
         >
           <div className="space-y-2">

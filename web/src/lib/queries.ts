@@ -144,6 +144,12 @@ export const notificationSettingsQuery = queryOptions({
   queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
 });
 
+/** The user's private calendar link, if they made one. */
+export const calendarFeedQuery = queryOptions({
+  queryKey: ['reminders', 'calendar'],
+  queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),
+});
+
 /** Active messages from the administrators (the sidebar and Settings). */
 export const adminCommentsQuery = queryOptions({
   queryKey: ['admin-comments'],

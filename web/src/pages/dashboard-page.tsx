@@ -1,4 +1,4 @@
-import { isSubscribed, type Project, type Reminder } from '@shiplog/schemas';
+import { isSubscribed, type Project, type ProjectFilter, type ProjectSort, type Reminder } from '@shiplog/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
@@ -42,8 +42,13 @@ interface DashboardData {
 }
 
 export function DashboardPage() {
-  const [filter, setFilter] = useState('all');
-  const [sort, setSort] = useState('newest');
+  // Shared by `/` and `/dashboard`: the same search schema (router.tsx).
+  const search = useSearch({ strict: false });
+  const filter = search.status ?? 'all';
+  const sort = search.sort ?? 'newest';
+  const navigate = useNavigate();
+  const setSearch = (next: { status?: ProjectFilter; sort?: ProjectSort }) =>
+    navigate({ to: '.', search: (prev) => ({ ...prev, ...next }), replace: true });
   const [{ data, error, fetching }, refetch] = useQuery<DashboardData>({
     query: DASHBOARD_QUERY,
     variables: { filter, sort },
@@ -82,8 +87,16 @@ export function DashboardPage() {
             My Projects
           </h2>
           <div className="ml-auto flex flex-wrap gap-2">
-            <ProjectFilterSelect id="dashboard-filter" value={filter} onChange={setFilter} />
-            <ProjectSortSelect id="dashboard-sort" value={sort} onChange={setSort} />
+            <ProjectFilterSelect
+              id="dashboard-filter"
+              value={filter}
+              onChange={(value) => setSearch({ status: value as ProjectFilter })}
+            />
+            <ProjectSortSelect
+              id="dashboard-sort"
+              value={sort}
+              onChange={(value) => setSearch({ sort: value as ProjectSort })}
+            />
             <Button asChild>
               <Link to="/new-project">
                 <Plus /> New Project

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { arrangeProjects } from '@shiplog/schemas';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { arrangeProjects, profileFormSchema } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ExternalLink, Plus } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { StatusBadge } from '../components/projects/status-badge';
 import { Avatar } from '../components/shell/avatar';
 import { TextField } from '../components/text-field';
@@ -15,9 +15,9 @@ import { Select, Textarea } from '../components/ui/select';
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { toast } from '../components/ui/toast';
-import { apiRequest } from '../lib/api';
+import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
-import { type ProfileView, profileQuery, projectsQuery, userQuery } from '../lib/queries';
+import { type ProfileView, profileQuery, projectsQuery } from '../lib/queries';
 
 const links = ['github', 'twitter', 'linkedin', 'website'] as const;
 const linkLabels = { github: 'GitHub', twitter: 'Twitter', linkedin: 'LinkedIn', website: 'Website' } as const;
@@ -131,23 +131,11 @@ function Overview() {
   );
 }
 
-const editForm = z.object({
-  displayName: z.string().trim().min(1, 'Display name is required'),
-  bio: z.string(),
-  github: z.string(),
-  twitter: z.string(),
-  linkedin: z.string(),
-  website: z.string(),
-  projectVisibility: z.enum(['public', 'private']),
-  email: z.union([z.literal(''), z.email('Invalid email')]),
-  phoneNumber: z.string().max(20, 'Phone number must be at most 20 characters'),
-});
-type EditForm = z.infer<typeof editForm>;
+type EditForm = z.input<typeof profileFormSchema>;
 
 function EditProfile({ profile }: { profile: ProfileView }) {
-  const queryClient = useQueryClient();
-  const form = useForm<EditForm>({
-    resolver: zodResolver(editForm),
+  const form = useForm<EditForm, unknown, z.output<typeof profileFormSchema>>({
+    resolver: zodResolver(profileFormSchema),
     defaultValues: {
       displayName: profile.displayName ?? '',
       bio: profile.bio ?? '',
@@ -160,43 +148,32 @@ function EditProfile({ profile }: { profile: ProfileView }) {
       phoneNumber: profile.phoneNumber ?? '',
     },
   });
-  const save = useMutation({
-    mutationFn: async ({ email, phoneNumber, ...fields }: EditForm) => {
-      try {
-        await apiRequest('POST', '/api/profile', {
-          ...fields,
-          phoneNumber,
-          replitUsername: profile.replitUsername,
-          avatar: profile.avatar,
-        });
-      } catch (error) {
-        throw Object.assign(error as Error, { title: 'Failed to update profile' });
-      }
-      try {
-        await apiRequest('POST', '/api/user/account-info', { email, phoneNumber });
-      } catch (error) {
-        throw Object.assign(error as Error, { title: 'Failed to update account information' });
-      }
-    },
-    onSuccess: async () => {
-      toast({ title: 'Profile updated', description: 'Your profile has been saved.' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['profile'] }),
-        queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
-      ]);
-    },
-    onError: (error) =>
-      toast({
-        title: (error as Error & { title?: string }).title ?? 'Failed to update profile',
-        description: error.message,
-        variant: 'destructive',
-      }),
-  });
+  const updateProfile = useUpdateProfile();
+  const updateAccountInfo = useUpdateAccountInfo();
+  const failed = (title: string) => (error: Error) =>
+    toast({ title, description: error.message, variant: 'destructive' });
+  // The profile first, then the account's email and phone: each failure says which part did not save.
+  const submit = ({ email, phoneNumber, ...fields }: z.output<typeof profileFormSchema>) =>
+    updateProfile.mutate(
+      { ...fields, phoneNumber, replitUsername: profile.replitUsername, avatar: profile.avatar },
+      {
+        onSuccess: () =>
+          updateAccountInfo.mutate(
+            { email, phoneNumber },
+            {
+              onSuccess: () => toast({ title: 'Profile updated', description: 'Your profile has been saved.' }),
+              onError: failed('Failed to update account information'),
+            },
+          ),
+        onError: failed('Failed to update profile'),
+      },
+    );
+  const saving = updateProfile.isPending || updateAccountInfo.isPending;
   const { errors } = form.formState;
   return (
     <Card>
       <CardContent className="pt-6">
-        <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
           <TextField
             id="profile-display-name"
             label="Display name"
@@ -242,8 +219,8 @@ function EditProfile({ profile }: { profile: ProfileView }) {
               {...form.register('phoneNumber')}
             />
           </div>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Profile'}
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Profile'}
           </Button>
         </form>
       </CardContent>

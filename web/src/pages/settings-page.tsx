@@ -1,10 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type NotificationSettings, type Profile, projectVisibilities } from '@shiplog/schemas';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  accountInfoSchema,
+  changePasswordFormSchema,
+  type NotificationSettings,
+  projectVisibilities,
+} from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { TextField } from '../components/text-field';
 import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
@@ -14,8 +19,13 @@ import { Skeleton } from '../components/ui/skeleton';
 import { Switch } from '../components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { toast } from '../components/ui/toast';
+import {
+  useChangePassword,
+  useUpdateAccountInfo,
+  useUpdateNotificationSettings,
+  useUpdateProfile,
+} from '../hooks/use-account';
 import { useDeleteAccount } from '../hooks/use-auth';
-import { apiRequest } from '../lib/api';
 import { cn } from '../lib/class-names';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 
@@ -75,30 +85,19 @@ export function SettingsPage() {
   );
 }
 
-const accountForm = z.object({
-  email: z.union([z.literal(''), z.email('Invalid email')]),
-  phoneNumber: z.string().max(20, 'Phone number must be at most 20 characters'),
-});
-
 function AccountInfoCard() {
-  const queryClient = useQueryClient();
   const { data: profile, isPending } = useQuery(profileQuery);
-  const save = useMutation({
-    mutationFn: (values: z.infer<typeof accountForm>) => apiRequest('POST', '/api/user/account-info', values),
-    onSuccess: async () => {
-      toast({ title: 'Account information updated' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['profile'] }),
-        queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
-      ]);
-    },
-    onError: (error) =>
-      toast({ title: 'Failed to update account information', description: error.message, variant: 'destructive' }),
-  });
-  const form = useForm<z.infer<typeof accountForm>>({
-    resolver: zodResolver(accountForm),
+  const save = useUpdateAccountInfo();
+  const form = useForm<z.input<typeof accountInfoSchema>, unknown, z.output<typeof accountInfoSchema>>({
+    resolver: zodResolver(accountInfoSchema),
     values: { email: profile?.email ?? '', phoneNumber: profile?.phoneNumber ?? '' },
   });
+  const submit = (values: z.output<typeof accountInfoSchema>) =>
+    save.mutate(values, {
+      onSuccess: () => toast({ title: 'Account information updated' }),
+      onError: (error) =>
+        toast({ title: 'Failed to update account information', description: error.message, variant: 'destructive' }),
+    });
   return (
     <Card>
       <CardHeader>
@@ -108,7 +107,7 @@ function AccountInfoCard() {
         {isPending ? (
           <Skeleton className="h-24 w-full" />
         ) : (
-          <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+          <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
             <TextField
               id="account-email"
               label="Email"
@@ -133,33 +132,22 @@ function AccountInfoCard() {
   );
 }
 
-const passwordForm = z
-  .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
-    newPassword: z.string().min(6, 'Password must be at least 6 characters'),
-    confirmPassword: z.string().min(6, 'Password must be at least 6 characters'),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
-
 function PasswordCard() {
   const [changed, setChanged] = useState(false);
-  const form = useForm<z.infer<typeof passwordForm>>({
-    resolver: zodResolver(passwordForm),
+  const form = useForm<z.infer<typeof changePasswordFormSchema>>({
+    resolver: zodResolver(changePasswordFormSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
-  const change = useMutation({
-    mutationFn: (values: z.infer<typeof passwordForm>) =>
-      apiRequest('POST', '/api/user/change-password', {
-        oldPassword: values.currentPassword,
-        newPassword: values.newPassword,
-      }),
-    onSuccess: () => {
-      form.reset();
-      setChanged(true);
-    },
-    onError: (error) =>
-      toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' }),
-  });
+  const change = useChangePassword();
+  const submit = (values: z.infer<typeof changePasswordFormSchema>) =>
+    change.mutate(values, {
+      onSuccess: () => {
+        form.reset();
+        setChanged(true);
+      },
+      onError: (error) =>
+        toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' }),
+    });
   const { errors } = form.formState;
   return (
     <Card>
@@ -176,7 +164,7 @@ function PasswordCard() {
             </Button>
           </p>
         ) : (
-          <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => change.mutate(values))}>
+          <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
             <TextField
               id="password-current"
               label="Current password"
@@ -219,15 +207,8 @@ const notificationLabels: Record<keyof NotificationSettings, [string, string]> =
 };
 
 function NotificationsCard() {
-  const queryClient = useQueryClient();
   const { data: settings, isPending } = useQuery(notificationSettingsQuery);
-  const save = useMutation({
-    mutationFn: (next: NotificationSettings) =>
-      apiRequest<NotificationSettings>('POST', '/api/notifications/settings', next),
-    onSuccess: (saved) => queryClient.setQueryData(notificationSettingsQuery.queryKey, saved),
-    onError: (error) =>
-      toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' }),
-  });
+  const save = useUpdateNotificationSettings();
   return (
     <Card>
       <CardHeader>
@@ -247,7 +228,19 @@ function NotificationsCard() {
                 id={`setting-${key}`}
                 checked={settings[key]}
                 disabled={save.isPending}
-                onCheckedChange={(value) => save.mutate({ ...settings, [key]: value })}
+                onCheckedChange={(value) =>
+                  save.mutate(
+                    { ...settings, [key]: value },
+                    {
+                      onError: (error) =>
+                        toast({
+                          title: 'Failed to update settings',
+                          description: error.message,
+                          variant: 'destructive',
+                        }),
+                    },
+                  )
+                }
               />
             </div>
           ))
@@ -258,25 +251,24 @@ function NotificationsCard() {
 }
 
 function PrivacyCard() {
-  const queryClient = useQueryClient();
   const { data: profile } = useQuery(profileQuery);
   // Shown at once; put back if the save fails.
   const [choice, setChoice] = useState<(typeof projectVisibilities)[number] | null>(null);
   const selected = choice ?? profile?.projectVisibility;
-  const save = useMutation({
-    mutationFn: (projectVisibility: (typeof projectVisibilities)[number]) => {
-      const { email: _email, isReplitLinked: _linked, ...current } = profile!;
-      return apiRequest<Profile>('POST', '/api/profile', { ...current, projectVisibility });
-    },
-    onSuccess: async () => {
-      toast({ title: 'Privacy updated' });
-      await queryClient.invalidateQueries({ queryKey: ['profile'] });
-    },
-    onError: (error) => {
-      setChoice(null);
-      toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' });
-    },
-  });
+  const update = useUpdateProfile();
+  const saveVisibility = (projectVisibility: (typeof projectVisibilities)[number]) => {
+    const { email: _email, isReplitLinked: _linked, username: _username, ...current } = profile!;
+    update.mutate(
+      { ...current, projectVisibility },
+      {
+        onSuccess: () => toast({ title: 'Privacy updated' }),
+        onError: (error) => {
+          setChoice(null);
+          toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' });
+        },
+      },
+    );
+  };
   return (
     <Card>
       <CardHeader>
@@ -301,7 +293,7 @@ function PrivacyCard() {
                 checked={selected === value}
                 onChange={() => {
                   setChoice(value);
-                  save.mutate(value);
+                  saveVisibility(value);
                 }}
               />
               <span>

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { deploymentEnvironments } from '@shiplog/schemas';
+import { recordBackupFormSchema, recordDeploymentFormSchema, recordVersionFormSchema } from '@shiplog/schemas';
 import { Archive, Plus, Rocket, Tag, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../hooks/use-projects';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
@@ -33,14 +33,11 @@ function RecordDialog({
   );
 }
 
-const optional = z.string();
-
-const backupForm = z.object({ version: optional, notes: optional, location: optional, size: optional });
 export function RecordBackupDialog({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const record = useRecordBackup(projectId);
-  const form = useForm<z.infer<typeof backupForm>>({
-    resolver: zodResolver(backupForm),
+  const form = useForm<z.input<typeof recordBackupFormSchema>, unknown, z.output<typeof recordBackupFormSchema>>({
+    resolver: zodResolver(recordBackupFormSchema),
     defaultValues: { version: '', notes: '', location: '', size: '' },
   });
   return (
@@ -59,11 +56,7 @@ export function RecordBackupDialog({ projectId }: { projectId: string }) {
         noValidate
         onSubmit={form.handleSubmit((v) =>
           record.mutate(
-            {
-              version: v.version || null,
-              notes: v.notes || null,
-              backupDetails: { location: v.location || null, size: v.size || null },
-            },
+            { version: v.version, notes: v.notes, backupDetails: { location: v.location, size: v.size } },
             {
               onSuccess: () => {
                 toast({ title: 'Backup recorded', description: 'The backup is on the project timeline.' });
@@ -76,14 +69,24 @@ export function RecordBackupDialog({ projectId }: { projectId: string }) {
           ),
         )}
       >
-        <TextField id="backup-version" label="Version (optional)" error={undefined} {...form.register('version')} />
+        <TextField
+          id="backup-version"
+          label="Version (optional)"
+          error={form.formState.errors.version?.message}
+          {...form.register('version')}
+        />
         <TextField
           id="backup-location"
           label="Backup location (optional)"
-          error={undefined}
+          error={form.formState.errors.location?.message}
           {...form.register('location')}
         />
-        <TextField id="backup-size" label="Backup size (optional)" error={undefined} {...form.register('size')} />
+        <TextField
+          id="backup-size"
+          label="Backup size (optional)"
+          error={form.formState.errors.size?.message}
+          {...form.register('size')}
+        />
         <div className="space-y-2">
           <Label htmlFor="backup-notes">Notes (optional)</Label>
           <Textarea id="backup-notes" {...form.register('notes')} />
@@ -96,18 +99,15 @@ export function RecordBackupDialog({ projectId }: { projectId: string }) {
   );
 }
 
-const deploymentForm = z.object({
-  environment: z.enum(deploymentEnvironments),
-  version: optional,
-  url: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'Please enter a valid URL' })]),
-  notes: optional,
-  method: optional,
-});
 export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const record = useRecordDeployment(projectId);
-  const form = useForm<z.infer<typeof deploymentForm>>({
-    resolver: zodResolver(deploymentForm),
+  const form = useForm<
+    z.input<typeof recordDeploymentFormSchema>,
+    unknown,
+    z.output<typeof recordDeploymentFormSchema>
+  >({
+    resolver: zodResolver(recordDeploymentFormSchema),
     defaultValues: { environment: 'production', version: '', url: '', notes: '', method: '' },
   });
   return (
@@ -128,10 +128,10 @@ export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
           record.mutate(
             {
               environment: v.environment,
-              version: v.version || null,
-              url: v.url || null,
-              notes: v.notes || null,
-              deploymentDetails: { method: v.method || null, duration: null },
+              version: v.version,
+              url: v.url,
+              notes: v.notes,
+              deploymentDetails: { method: v.method, duration: null },
             },
             {
               onSuccess: () => {
@@ -153,7 +153,12 @@ export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
             <option value="production">Production</option>
           </Select>
         </div>
-        <TextField id="deployment-version" label="Version (optional)" error={undefined} {...form.register('version')} />
+        <TextField
+          id="deployment-version"
+          label="Version (optional)"
+          error={form.formState.errors.version?.message}
+          {...form.register('version')}
+        />
         <TextField
           id="deployment-url"
           label="URL (optional)"
@@ -165,7 +170,7 @@ export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
           id="deployment-method"
           label="Method (optional)"
           placeholder="CI, manual, …"
-          error={undefined}
+          error={form.formState.errors.method?.message}
           {...form.register('method')}
         />
         <div className="space-y-2">
@@ -180,14 +185,13 @@ export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
   );
 }
 
-const versionForm = z.object({ version: z.string().trim().min(1, 'Version is required'), notes: optional });
 export function RecordVersionDialog({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const [changes, setChanges] = useState<{ key: number; text: string }[]>([]);
   const [draft, setDraft] = useState('');
   const record = useRecordVersion(projectId);
-  const form = useForm<z.infer<typeof versionForm>>({
-    resolver: zodResolver(versionForm),
+  const form = useForm<z.input<typeof recordVersionFormSchema>, unknown, z.output<typeof recordVersionFormSchema>>({
+    resolver: zodResolver(recordVersionFormSchema),
     defaultValues: { version: '', notes: '' },
   });
   // Changes are added one at a time; a blank one is ignored.
@@ -211,7 +215,7 @@ export function RecordVersionDialog({ projectId }: { projectId: string }) {
         noValidate
         onSubmit={form.handleSubmit((v) =>
           record.mutate(
-            { version: v.version.trim(), notes: v.notes || null, changes: changes.map((c) => c.text) },
+            { version: v.version, notes: v.notes, changes: changes.map((c) => c.text) },
             {
               onSuccess: () => {
                 toast({ title: 'Version release recorded', description: 'The release is on the project timeline.' });

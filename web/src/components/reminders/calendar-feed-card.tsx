@@ -1,34 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { CalendarPlus, Copy, RefreshCw, Trash2 } from 'lucide-react';
-import { apiRequest } from '../../lib/api';
+import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-account';
+import { calendarFeedQuery } from '../../lib/queries';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Input } from '../ui/input';
 import { toast } from '../ui/toast';
 
-const calendarKey = ['reminders', 'calendar'];
-
 /** The private calendar link: calendar apps subscribe to it and show active reminders with alarms. */
 export function CalendarFeedCard() {
-  const queryClient = useQueryClient();
-  const { data } = useQuery({
-    queryKey: calendarKey,
-    queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),
-  });
-  const update = (url: string | null) => queryClient.setQueryData(calendarKey, { url });
-  const create = useMutation({
-    mutationFn: () => apiRequest<{ url: string }>('POST', '/api/reminders/calendar'),
-    onSuccess: ({ url }) => update(url),
-    onError: (error) => toast({ title: 'Error', description: error.message, variant: 'destructive' }),
-  });
-  const revoke = useMutation({
-    mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
-    onSuccess: () => {
-      update(null);
-      toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' });
-    },
-    onError: (error) => toast({ title: 'Error', description: error.message, variant: 'destructive' }),
-  });
+  const { data } = useQuery(calendarFeedQuery);
+  const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
+  const create = useCreateCalendarFeed();
+  const revoke = useRevokeCalendarFeed();
+  const createLink = () => create.mutate(undefined, { onError });
+  const revokeLink = () =>
+    revoke.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' }),
+      onError,
+    });
   const url = data?.url ?? null;
   return (
     <Card>
@@ -59,16 +49,16 @@ export function CalendarFeedCard() {
               Keep this link private: anyone with it can see your reminders.
             </p>
             <div className="flex gap-2">
-              <Button variant="outline" size="sm" disabled={create.isPending} onClick={() => create.mutate()}>
+              <Button variant="outline" size="sm" disabled={create.isPending} onClick={createLink}>
                 <RefreshCw /> New link
               </Button>
-              <Button variant="ghost" size="sm" disabled={revoke.isPending} onClick={() => revoke.mutate()}>
+              <Button variant="ghost" size="sm" disabled={revoke.isPending} onClick={revokeLink}>
                 <Trash2 /> Revoke
               </Button>
             </div>
           </>
         ) : (
-          <Button disabled={create.isPending} onClick={() => create.mutate()}>
+          <Button disabled={create.isPending} onClick={createLink}>
             <CalendarPlus /> Create calendar link
           </Button>
         )}

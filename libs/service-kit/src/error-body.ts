@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '@shiplog/errors';
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from './logger.ts';
+
+/** The fixed error body `{ message, code, fieldErrors? }` and status for anything thrown while answering. */
+export function errorResponse(
+  error: unknown,
+  logger: Logger,
+  request: { method?: string | undefined; url?: string | undefined },
+): { status: number; body: { message: string; code: string; fieldErrors?: unknown } } {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      body: {
+        message: error.message,
+        code: error.code,
+        ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+      },
+    };
+  }
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError.type === 'entity.parse.failed') {
+    return { status: 400, body: { message: 'The request body is not valid JSON', code: 'INVALID_JSON' } };
+  }
+  if (bodyError.type === 'entity.too.large') {
+    return { status: 400, body: { message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+  }
+  if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    return { status: 400, body: { message: 'The request could not be read', code: 'BAD_REQUEST' } };
+  }
+  logger.error({ err: error, method: request.method, url: request.url }, 'unhandled error');
+  return {
+    status: 500,
+    body: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
+  };
+}
+
+/**
+ * `errorResponse` written on Node's own response, for the paths that run without Express. An answer
+ * already under way can only be cut off.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, logger: Logger): void {
+  if (res.headersSent) {
+    res.destroy(error as Error);
+    return;
+  }
+  const { status, body } = errorResponse(error, logger, { method: req.method, url: req.url });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const { status, body } = errorResponse(error, logger, { method: req.method, url: req.originalUrl });
+    res.status(status).json(body);
+  };
+}

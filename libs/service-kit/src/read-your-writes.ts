@@ -1,0 +1,76 @@
+import { comparePositions, formatPosition, type Position, parsePosition } from '@shiplog/events';
+import type { Consumer } from '@shiplog/messaging';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from './logger.ts';
+
+/** Read-your-writes: the gateway sends the positions of the user's own last writes, per source. */
+export const CONSISTENCY_HEADER = 'x-shiplog-after';
+/** Services answer a write with the position it reached: `<source>=<commit>/<prepare>`. */
+export const POSITION_HEADER = 'x-shiplog-position';
+
+export function reportPosition(res: Response, source: string, position: Position): void {
+  res.setHeader(POSITION_HEADER, `${source}=${formatPosition(position)}`);
+}
+
+/** `<source>=<position>,…`; a source named twice (the user's own write and a shared one) keeps the later. */
+export function parsePositions(header: string | undefined): Map<string, Position> {
+  const out = new Map<string, Position>();
+  for (const part of (header ?? '').split(',')) {
+    const [source, text] = part.trim().split('=');
+    const position = text ? parsePosition(text) : null;
+    if (!source || !position) continue;
+    const held = out.get(source);
+    if (!held || comparePositions(position, held) > 0) out.set(source, position);
+  }
+  return out;
+}
+
+const catchUps = new WeakMap<Request, () => Promise<void>>();
+
+/**
+ * Waits until this service's consumers have handled the caller's own earlier writes. Reads do it
+ * before their handler; a write that decides from a projection of another service's events (is this
+ * the caller's project?) calls it itself.
+ */
+export async function catchUp(req: Request): Promise<void> {
+  await catchUps.get(req)?.();
+}
+
+export type Behind = { consumer: Consumer; source: string; position: Position }[];
+
+/**
+ * The consumers still short of the caller's positions (the `x-shiplog-after` header), or undefined in
+ * the usual case: this process has already seen every consumer past the caller's writes.
+ */
+export function positionsBehind(consumers: Consumer[], header: string | string[] | undefined): Behind | undefined {
+  if (typeof header !== 'string' || !header || consumers.length === 0) return undefined;
+  const wanted = parsePositions(header);
+  const behind = consumers.flatMap((consumer) =>
+    [...wanted]
+      .filter(([source, position]) => consumer.sources.includes(source) && !consumer.hasReached(source, position))
+      .map(([source, position]) => ({ consumer, source, position })),
+  );
+  return behind.length > 0 ? behind : undefined;
+}
+
+export async function waitFor(behind: Behind, logger: Logger): Promise<void> {
+  await Promise.all(
+    behind.map(async ({ consumer, source, position }) => {
+      const caughtUp = await consumer.waitForPosition(source, position, 2000);
+      if (!caughtUp)
+        logger.warn({ consumer: consumer.name, source }, 'read-your-writes wait timed out; answering with older data');
+    }),
+  );
+}
+
+export function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
+  return async (req, _res, next) => {
+    const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
+    if (!behind) return next();
+    const wait = () => waitFor(behind, logger);
+    catchUps.set(req, wait);
+    // Reads wait here; a write decides from the event store, which is never behind.
+    if (req.method === 'GET' || req.method === 'HEAD') await wait();
+    next();
+  };
+}

@@ -1,0 +1,74 @@
+import type { NotificationSettings, Profile } from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
+
+/**
+ * The account's mutations, one hook per action. Each refreshes what it changed by query key; the
+ * component that calls it says what the user sees (toasts) through `mutate`'s own callbacks.
+ */
+
+/** POST /api/user/account-info: email and phone, shown on the profile and in the user menu. */
+export function useUpdateAccountInfo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: { email: string | null; phoneNumber: string | null }) =>
+      apiRequest<unknown>('POST', '/api/user/account-info', values),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
+      ]),
+  });
+}
+
+/** POST /api/profile: the whole profile, as the API takes it. */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (profile: Omit<Profile, 'isReplitLinked'>) => apiRequest<Profile>('POST', '/api/profile', profile),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),
+  });
+}
+
+/** POST /api/user/change-password (the spec's client names the current one oldPassword). */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
+      apiRequest<unknown>('POST', '/api/user/change-password', { oldPassword: currentPassword, newPassword }),
+  });
+}
+
+export function useUpdateNotificationSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (next: NotificationSettings) =>
+      apiRequest<NotificationSettings>('POST', '/api/notifications/settings', next),
+    onSuccess: (saved) => queryClient.setQueryData(notificationSettingsQuery.queryKey, saved),
+  });
+}
+
+/** A new private calendar link (replacing any other). */
+export function useCreateCalendarFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<{ url: string }>('POST', '/api/reminders/calendar'),
+    onSuccess: ({ url }) => queryClient.setQueryData(calendarFeedQuery.queryKey, { url }),
+  });
+}
+
+export function useRevokeCalendarFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
+    onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { url: null }),
+  });
+}
+
+/** Contact Admin's message. */
+export function useContactAdmin() {
+  return useMutation({
+    mutationFn: (message: { subject: string; message: string }) =>
+      apiRequest<unknown>('POST', '/api/contact-admin', message),
+  });
+}
