@@ -2,7 +2,7 @@ import { isSubscribed, type Project, type ProjectFilter, type ProjectSort, type 
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, useEffect } from 'react';
 import { useQuery } from 'urql';
 import { ActivityCard } from '../components/activity/activity-card';
 import { ProjectCard } from '../components/projects/project-card';
