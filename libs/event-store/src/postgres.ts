@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { comparePositions, formatPosition, type Position, START } from '@shiplog/events';
+import { type MigrationSource, runMigrations } from '@shiplog/migrations';
 import type pg from 'pg';
 import {
   type AppendOptions,
@@ -13,6 +15,12 @@ import {
 } from './index.ts';
 
 const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The store's tables and functions, run in each service's schema by the one runner (@shiplog/migrations). */
+export const eventStoreMigrations: MigrationSource = {
+  directory: join(import.meta.dirname, '..', 'migrations'),
+  prefix: 'event-store',
+};
 
 /**
  * PostgreSQL adapter. One `events` table per service schema.
@@ -59,125 +67,9 @@ export class PostgresEventStore implements EventStore {
     return `SELECT pg_advisory_xact_lock_shared(${APPEND_LOCK_CLASS}, ${this.#lockKey})`;
   }
 
-  /** Creates the schema's event tables and the append function; safe to run on every start. */
+  /** Creates the schema's event tables and functions (the store's versioned migrations); safe on every start. */
   async migrate(): Promise<void> {
-    const s = this.#schema;
-    await this.#pool.query(`
-      CREATE SCHEMA IF NOT EXISTS ${s};
-      CREATE TABLE IF NOT EXISTS ${s}.events (
-        global_position bigserial PRIMARY KEY,
-        transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-        event_id uuid NOT NULL UNIQUE,
-        stream_id text NOT NULL,
-        stream_revision bigint NOT NULL,
-        type text NOT NULL,
-        data jsonb NOT NULL,
-        metadata jsonb NOT NULL,
-        occurred_at timestamptz NOT NULL DEFAULT now(),
-        UNIQUE (stream_id, stream_revision)
-      );
-      CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
-      CREATE TABLE IF NOT EXISTS ${s}.streams (
-        stream_id text PRIMARY KEY,
-        revision bigint NOT NULL
-      );
-      -- One round trip per append: idempotency check, revision check under a row lock, insert, and
-      -- the subscribers' wake-up when no other appender is sending one (see #notify); notified
-      -- tells the caller whether it must still send it.
-      -- Conflicts raise SQLSTATE P0409 with the stream's current revision in DETAIL.
-      CREATE OR REPLACE FUNCTION ${s}.append_events_v2(
-        p_stream_id text, p_mode text, p_expected bigint,
-        p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
-      ) RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint, notified boolean)
-      LANGUAGE plpgsql AS $fn$
-      DECLARE
-        v_current bigint;
-        v_count int := cardinality(p_ids);
-        v_existing int;
-        v_notified boolean := false;
-      BEGIN
-        -- Readers' horizon is the oldest transaction holding this lock (see readAll), so an appender
-        -- must hold it before it gets a transaction id.
-        IF pg_current_xact_id_if_assigned() IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory' AND granted
-            AND classid = ${APPEND_LOCK_CLASS} AND objid = ${this.#lockKey} AND objsubid = 2
-        ) THEN
-          RAISE EXCEPTION USING ERRCODE = 'P0410',
-            MESSAGE = 'this transaction wrote before taking the append lock: call lockForAppend first';
-        END IF;
-        PERFORM pg_advisory_xact_lock_shared(${APPEND_LOCK_CLASS}, ${this.#lockKey});
-        SELECT count(*) INTO v_existing FROM ${s}.events WHERE event_id = ANY(p_ids);
-        IF v_existing > 0 THEN
-          IF v_existing = v_count AND NOT EXISTS (
-            SELECT 1 FROM unnest(p_ids) WITH ORDINALITY AS i(id, n)
-            LEFT JOIN ${s}.events e ON e.event_id = i.id
-            WHERE e.stream_id IS DISTINCT FROM p_stream_id
-               OR e.stream_revision <> (SELECT stream_revision FROM ${s}.events WHERE event_id = p_ids[1]) + i.n - 1
-          ) THEN
-            RETURN QUERY SELECT e.stream_revision, e.transaction_id, e.global_position, true
-              FROM ${s}.events e WHERE e.event_id = p_ids[v_count];
-            RETURN;
-          END IF;
-          SELECT revision INTO v_current FROM ${s}.streams WHERE stream_id = p_stream_id;
-          RAISE EXCEPTION USING ERRCODE = 'P0409', MESSAGE = 'event ids already stored', DETAIL = coalesce(v_current, -1)::text;
-        END IF;
-
-        SELECT revision INTO v_current FROM ${s}.streams WHERE stream_id = p_stream_id FOR UPDATE;
-        IF NOT FOUND THEN v_current := -1; END IF;
-        IF (p_mode = 'exact' AND v_current <> p_expected)
-           OR (p_mode = 'no_stream' AND v_current <> -1)
-           OR (p_mode = 'stream_exists' AND v_current = -1) THEN
-          RAISE EXCEPTION USING ERRCODE = 'P0409', MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
-        END IF;
-
-        IF v_current = -1 THEN
-          -- A concurrent first append to the same stream fails here with a unique violation.
-          INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1);
-        ELSE
-          UPDATE ${s}.streams SET revision = v_current + v_count WHERE stream_id = p_stream_id;
-        END IF;
-
-        INSERT INTO ${s}.events (event_id, stream_id, stream_revision, type, data, metadata)
-          SELECT i.id, p_stream_id, v_current + i.n, i.t, i.d, i.m
-          FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i(id, t, d, m, n);
-
-        -- PostgreSQL holds its notify lock through a notifying transaction's commit: if every appender
-        -- notified, their commits would run one at a time. So only one appender at a time notifies in
-        -- its transaction; the others' callers notify after their commit.
-        IF pg_try_advisory_xact_lock(${NOTIFY_LOCK_CLASS}, ${this.#lockKey}) THEN
-          PERFORM pg_notify('${this.#channel}', '');
-          v_notified := true;
-        END IF;
-        RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(),
-          currval(pg_get_serial_sequence('${s}.events', 'global_position')), v_notified;
-      END
-      $fn$;
-
-      -- Reads in global order up to the horizon: the oldest running transaction that holds the append
-      -- lock (transactions that only write read models do not count), or with none, the end of the
-      -- snapshot. VOLATILE under READ COMMITTED: the second statement takes a later snapshot than the
-      -- first, in which every appender older than the horizon has finished. One round trip.
-      CREATE OR REPLACE FUNCTION ${s}.read_events(p_commit xid8, p_prepare bigint, p_limit int)
-      RETURNS SETOF ${s}.events
-      LANGUAGE plpgsql VOLATILE AS $fn$
-      DECLARE
-        v_horizon xid8;
-      BEGIN
-        SELECT coalesce(
-          (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
-           WHERE (x::text::numeric % 4294967296)::text IN (
-             SELECT a.backend_xid::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-             WHERE l.locktype = 'advisory' AND l.classid = ${APPEND_LOCK_CLASS} AND l.objid = ${this.#lockKey}
-               AND l.objsubid = 2 AND a.backend_xid IS NOT NULL)),
-          pg_snapshot_xmax(pg_current_snapshot()))
-        INTO v_horizon;
-        RETURN QUERY SELECT * FROM ${s}.events e
-          WHERE (e.transaction_id, e.global_position) > (p_commit, p_prepare) AND e.transaction_id < v_horizon
-          ORDER BY e.transaction_id, e.global_position
-          LIMIT p_limit;
-      END
-      $fn$;
-    `);
+    await runMigrations(this.#pool, this.#schema, [eventStoreMigrations]);
   }
 
   async append(streamId: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -185,6 +77,7 @@ export class PostgresEventStore implements EventStore {
     const { expectedRevision } = options;
     const mode = typeof expectedRevision === 'number' ? 'exact' : expectedRevision;
     const params = [
+      this.#lockKey,
       streamId,
       mode,
       typeof expectedRevision === 'number' ? expectedRevision : null,
@@ -194,7 +87,7 @@ export class PostgresEventStore implements EventStore {
       events.map((e) => JSON.stringify(e.metadata)),
     ];
     const sql = `SELECT next_revision, commit_position::text AS commit_position, prepare_position, notified
-      FROM ${this.#schema}.append_events_v2($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`;
+      FROM ${this.#schema}.append_events($1, $2, $3, $4, $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[])`;
     const external = options.transaction as pg.PoolClient | undefined;
     try {
       if (external) {
@@ -265,9 +158,9 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     const result = await this.#pool.query(
-      `SELECT ${columns} FROM ${this.#schema}.read_events($1::xid8, $2::bigint, $3) AS events
+      `SELECT ${columns} FROM ${this.#schema}.read_events($1, $2::xid8, $3::bigint, $4) AS events
        ORDER BY events.transaction_id, events.global_position`,
-      [after.commit.toString(), after.prepare.toString(), options.limit ?? 500],
+      [this.#lockKey, after.commit.toString(), after.prepare.toString(), options.limit ?? 500],
     );
     return result.rows.map(toRecorded);
   }
@@ -349,10 +242,11 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** First key of every store's append lock ('SHLG'); the second is per schema. */
+/**
+ * First key of every store's append lock ('SHLG'); the second is per schema. The migration's functions
+ * hold the same number, and 0x53484c4e ('SHLN') for the lock an appender holds while it notifies.
+ */
 const APPEND_LOCK_CLASS = 0x53484c47;
-/** First key of the lock an appender holds while it notifies in its transaction ('SHLN'). */
-const NOTIFY_LOCK_CLASS = 0x53484c4e;
 
 /** A positive 31-bit FNV-1a hash: a stable advisory-lock key. */
 function fnv1a(text: string): number {

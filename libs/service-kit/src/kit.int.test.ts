@@ -1,7 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConflictError } from '@shiplog/errors';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { type EventOf, newId } from '@shiplog/events';
@@ -13,7 +10,6 @@ import { type Decider, handleCommand } from './command.ts';
 import { createHttpApp } from './http.ts';
 import { signInternalToken } from './internal-token.ts';
 import { createLogger } from './logger.ts';
-import { runMigrations } from './migrations.ts';
 import { parseInput } from './validation.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';
@@ -146,32 +142,6 @@ describe('HTTP app', () => {
     // Only GET and HEAD of the exact path: anything else is Express's (here: no such route).
     expect((await call('/lean', { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await call('/lean/')).status).toBe(404);
-  });
-});
-
-describe('migrations', () => {
-  it('applies each file once, in order, inside the service schema', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    writeFileSync(join(dir, '001-things.sql'), 'CREATE TABLE things (id int PRIMARY KEY);');
-    writeFileSync(join(dir, '002-seed.sql'), 'INSERT INTO things VALUES (1);');
-    expect(await runMigrations(pool, 'kitschema', dir)).toEqual(['001-things.sql', '002-seed.sql']);
-    expect(await runMigrations(pool, 'kitschema', dir)).toEqual([]);
-    writeFileSync(join(dir, '003-broken.sql'), 'INSERT INTO nowhere VALUES (1);');
-    await expect(runMigrations(pool, 'kitschema', dir)).rejects.toThrow('Migration kitschema/003-broken.sql failed');
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM kitschema.things');
-    expect(rows[0].n).toBe(1);
-  });
-
-  it('lets concurrent starters apply a migration exactly once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    writeFileSync(join(dir, '001-counter.sql'), 'CREATE TABLE counter (n int); INSERT INTO counter VALUES (1);');
-    await Promise.all([
-      runMigrations(pool, 'racing', dir),
-      runMigrations(pool, 'racing', dir),
-      runMigrations(pool, 'racing', dir),
-    ]);
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM racing.counter');
-    expect(rows[0].n).toBe(1);
   });
 });
 

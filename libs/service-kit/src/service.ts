@@ -2,13 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore } from '@shiplog/event-store';
 import { EsdbEventStore } from '@shiplog/event-store/esdb';
-import { PostgresEventStore } from '@shiplog/event-store/postgres';
+import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/postgres';
 import {
   type Bus,
   type BusEvent,
   type Consumer,
   type ConsumerOptions,
   connectBus,
+  consumerTableMigrations,
   type EventOpener,
   inTransaction,
   lockConsumer,
@@ -17,6 +18,7 @@ import {
   startConsumer,
   startRelay,
 } from '@shiplog/messaging';
+import { runMigrations } from '@shiplog/migrations';
 import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
 import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
@@ -34,7 +36,7 @@ import {
 import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
 import { createHttpApp, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { runMigrations } from './migrations.ts';
+
 import { ServiceClients } from './service-clients.ts';
 
 export interface ServiceContext<Env extends ServiceEnv> {
@@ -108,11 +110,15 @@ export async function startService<Env extends ServiceEnv>(
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
   const schema = name;
 
-  const applied = await runMigrations(pool, schema, definition.migrationsDir);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  // Every table by the one runner: the store's (PostgreSQL only), the consumers', the service's own; the vault's.
   const rawStore = openEventStore(config, pool, name);
-  if (rawStore instanceof PostgresEventStore) await rawStore.migrate();
+  const applied = await runMigrations(pool, schema, [
+    ...(rawStore instanceof PostgresEventStore ? [eventStoreMigrations] : []),
+    consumerTableMigrations,
+    { directory: definition.migrationsDir },
+  ]);
   await Vault.migrate(pool);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const vault = new Vault(pool, vaultKeys(config));
   const wrapped = await vault.rewrapKeys();
   if (wrapped > 0) logger.info({ wrapped }, 'data keys wrapped with the vault master key');

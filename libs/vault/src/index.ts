@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { NotFoundError } from '@shiplog/errors';
 import type {
   AppendOptions,
@@ -9,6 +10,7 @@ import type {
   RecordedEvent,
 } from '@shiplog/event-store';
 import { dataSubjectOf } from '@shiplog/events';
+import { runMigrations } from '@shiplog/migrations';
 import type pg from 'pg';
 
 /**
@@ -82,33 +84,9 @@ export class Vault {
     this.#cacheSize = options.cacheSize ?? 10_000;
   }
 
-  /** Creates the vault's tables; safe to run from every service at every start. */
+  /** Creates the vault's tables (its versioned migrations, in the `vault` schema); safe from every service at every start. */
   static async migrate(pool: pg.Pool): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('shiplog-vault-migrate'))");
-      await client.query(`
-        CREATE SCHEMA IF NOT EXISTS vault;
-        CREATE TABLE IF NOT EXISTS vault.subject_keys (
-          subject uuid PRIMARY KEY,
-          key bytea NOT NULL,
-          created_at timestamptz NOT NULL DEFAULT now()
-        );
-        -- Keys from before wrapping, found at every start without reading the table (see rewrapKeys).
-        CREATE INDEX IF NOT EXISTS subject_keys_bare ON vault.subject_keys (subject) WHERE length(key) = 32;
-        -- Ids only: who was forgotten, so that no key is ever made for them again.
-        CREATE TABLE IF NOT EXISTS vault.forgotten_subjects (
-          subject uuid PRIMARY KEY,
-          forgotten_at timestamptz NOT NULL DEFAULT now()
-        );`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await runMigrations(pool, 'vault', [{ directory: join(import.meta.dirname, '..', 'migrations'), prefix: 'vault' }]);
   }
 
   /** Seals the personal events (see the catalog's `personal`); others pass unchanged. */
