@@ -1,4 +1,5 @@
 import signature from 'cookie-signature';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Values signed with `cookie-signature` (the library express-session uses), checked once each: the
@@ -6,7 +7,7 @@ import signature from 'cookie-signature';
  */
 export class SignedValues {
   readonly #secret: string;
-  readonly #verified = new Map<string, string>();
+  readonly #verified = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(secret: string) {
     this.#secret = secret;
@@ -22,7 +23,6 @@ export class SignedValues {
     if (known !== undefined) return known;
     const value = signature.unsign(signed, this.#secret);
     if (value === false) return undefined;
-    if (this.#verified.size >= 10_000) this.#verified.clear();
     this.#verified.set(signed, value);
     return value;
   }

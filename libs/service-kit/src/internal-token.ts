@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The gateway's signed statement of who is calling, sent to services on every request. Services trust
@@ -37,7 +38,7 @@ export function signInternalToken(secret: string, caller: Identity, ttlSeconds =
 }
 
 /** Verified tokens, kept until they expire: a user's requests reuse one token (see TokenSigner). */
-const verified = new Map<string, { identity: Identity; exp: number }>();
+const verified = new LRUCache<string, { identity: Identity; exp: number }>({ max: 10_000 });
 
 export function verifyInternalToken(secret: string, token: string | undefined): Identity | null {
   if (!token) return null;
@@ -48,7 +49,6 @@ export function verifyInternalToken(secret: string, token: string | undefined): 
   }
   const identity = verifyUncached(secret, token);
   if (identity) {
-    if (verified.size > 10_000) verified.clear();
     verified.set(`${secret.length}:${token}`, { identity: identity.identity, exp: identity.exp });
   }
   return identity?.identity ?? null;
@@ -80,7 +80,7 @@ function mac(secret: string, payload: string): string {
 /** Signs once per identity and reuses the token for half its life. */
 export class TokenSigner {
   readonly #secret: string;
-  readonly #tokens = new Map<string, { token: string; renewAt: number }>();
+  readonly #tokens = new LRUCache<string, { token: string; renewAt: number }>({ max: 10_000 });
 
   constructor(secret: string) {
     this.#secret = secret;
@@ -91,7 +91,6 @@ export class TokenSigner {
     const cached = this.#tokens.get(key);
     if (cached && cached.renewAt > Date.now()) return cached.token;
     const token = signInternalToken(this.#secret, identity, 60);
-    if (this.#tokens.size > 10_000) this.#tokens.clear();
     this.#tokens.set(key, { token, renewAt: Date.now() + 30_000 });
     return token;
   }

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type Attributes,
+  context,
   defaultTextMapGetter,
   defaultTextMapSetter,
   ROOT_CONTEXT,
@@ -10,6 +10,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -30,7 +31,8 @@ export interface Tracing {
 }
 
 const propagator = new W3CTraceContextPropagator();
-const active = new AsyncLocalStorage<string>();
+// The current span travels in OpenTelemetry's own context (one AsyncLocalStorage, the SDK's).
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 export { SpanKind, SpanStatusCode };
 
@@ -79,13 +81,13 @@ export function traceparentOf(span: Span): string | undefined {
 
 /** Runs `work` inside the span: calls and events it makes carry the span as their parent. */
 export function withSpan<T>(span: Span, work: () => T): T {
-  const traceparent = traceparentOf(span);
-  return traceparent ? active.run(traceparent, work) : work();
+  return context.with(trace.setSpan(ROOT_CONTEXT, span), work);
 }
 
 /** The `traceparent` of the span the current work runs in, if any. */
 export function currentTraceparent(): string | undefined {
-  return active.getStore();
+  const span = trace.getSpan(context.active());
+  return span ? traceparentOf(span) : undefined;
 }
 
 /** Runs a unit of work as a span that ends with it, marked failed if it throws. */
