@@ -13,35 +13,20 @@ import {
   type ServiceName,
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
-import { RedisStore } from 'connect-redis';
 import cookie from 'cookie';
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import session from 'express-session';
+import express, { type Express, type Request, type Response } from 'express';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
-import {
-  callerFor,
-  foreignOrigin,
-  foreignOriginError,
-  SessionReader,
-  SharedPositions,
-  servicePath,
-} from './forward.ts';
+import { callerFor, servicePath } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
+import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './origin.ts';
 import { PositionCookies } from './positions.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache, SessionUser } from './session-cache.ts';
+import { SESSION_COOKIE, SessionReader, sessionMiddleware, sessionPrefix, UserSessions } from './sessions.ts';
+import { SharedPositions } from './shared-positions.ts';
 import { webApp } from './web-app.ts';
-
-declare module 'express-session' {
-  interface SessionData {
-    user: SessionUser;
-  }
-}
-
-export const SESSION_COOKIE = 'shiplog.sid';
-const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Services the gateway depends on today: its /readyz checks each. */
 export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'activity'];
@@ -94,10 +79,6 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   };
 }
 
-const appOrigin = (config: GatewayEnv) => (config.APP_URL ? new URL(config.APP_URL).origin : null);
-
-export const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
-
 function createExpressApp(
   { config, secrets, redis, services, logger, tracing }: GatewayDeps,
   positions: PositionCookies,
@@ -135,19 +116,7 @@ function createExpressApp(
 
   const api = express.Router();
   if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false }));
-  api.use(
-    session({
-      name: SESSION_COOKIE,
-      // No TTL refresh on every request (a Redis write per read): a session lasts its fixed 30 days.
-      store: new RedisStore({ client: redis, prefix: sessionPrefix(config), disableTouch: true }),
-      secret: secrets.session,
-      resave: false,
-      saveUninitialized: false,
-      rolling: false,
-      proxy: Boolean(config.TRUST_PROXY),
-      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE_MS, path: '/' },
-    }),
-  );
+  api.use(sessionMiddleware(config, redis, secrets.session));
   api.use(refuseForeignOrigins(config));
 
   const callerOf = (req: Request): Caller => callerFor(req.session.user);
@@ -211,16 +180,8 @@ function createExpressApp(
     };
   }
 
-  // Each user's session ids, so a password change can end the others.
-  const userSessionsKey = (userId: string) => `${config.BUS_NAMESPACE}:user-sessions:${userId}`;
-  const sessionKey = (sid: string) => `${sessionPrefix(config)}${sid}`;
-
-  /** Ends the user's sessions, all of them or all but `keep`. */
-  async function endSessions(userId: string, keep?: string) {
-    const key = userSessionsKey(userId);
-    const ended = (await redis.sMembers(key)).filter((sid) => sid !== keep);
-    if (ended.length > 0) await redis.multi().del(ended.map(sessionKey)).sRem(key, ended).exec();
-  }
+  const userSessions = new UserSessions(redis, config);
+  const endSessions = (userId: string, keep?: string) => userSessions.end(userId, keep);
 
   async function signIn(req: Request, res: Response, user: SessionUser, positionHeader: unknown) {
     // A new session id at every sign-in: a session id planted before login is worth nothing after it.
@@ -229,11 +190,7 @@ function createExpressApp(
     );
     req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
     rememberPosition(req, res, positionHeader as string | undefined);
-    await redis
-      .multi()
-      .sAdd(userSessionsKey(user.id), req.sessionID)
-      .expire(userSessionsKey(user.id), SESSION_MAX_AGE_MS / 1000)
-      .exec();
+    await userSessions.add(user.id, req.sessionID);
   }
 
   // The calls the gateway passes on send the body's bytes as they came, not a re-serialisation:
@@ -322,7 +279,7 @@ function createExpressApp(
   });
 
   api.post('/logout', async (req, res) => {
-    if (req.session?.user) await redis.sRem(userSessionsKey(req.session.user.id), req.sessionID);
+    if (req.session?.user) await userSessions.remove(req.session.user.id, req.sessionID);
     await destroySession(req);
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     forgetPositions(req, res);
@@ -359,19 +316,4 @@ function sendUpstreamError(res: Response, result: { status: number; body: unknow
     code: typeof body.code === 'string' ? body.code : 'UPSTREAM_ERROR',
     ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}),
   });
-}
-
-/** The Origin check of forward.ts's `foreignOrigin`, for the gateway's own writes (sign-in, sign-out…). */
-function refuseForeignOrigins(config: GatewayEnv): RequestHandler {
-  const configured = appOrigin(config);
-  return (req, _res, next) => {
-    if (foreignOrigin(req, req.protocol, configured)) return next(foreignOriginError());
-    next();
-  };
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

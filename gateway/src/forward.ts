@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
+import { UnauthorizedError } from '@shiplog/errors';
 import {
   type Caller,
   type Logger,
@@ -10,11 +10,11 @@ import {
   sendError,
   unavailable,
 } from '@shiplog/service-kit';
-import cookie from 'cookie';
-import type { RedisClientType } from 'redis';
+import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
 import type { PositionCookies } from './positions.ts';
-import type { SessionCache, SessionUser } from './session-cache.ts';
-import { SignedValues } from './signed-values.ts';
+import type { SessionUser } from './session-cache.ts';
+import type { SessionReader } from './sessions.ts';
+import type { SharedPositions } from './shared-positions.ts';
 
 /**
  * Forwarding: which service owns which part of the `/api` surface, and the one way a call is passed on
@@ -130,113 +130,6 @@ export async function forward(
       throw unavailable(route.service, error);
     });
 }
-
-/**
- * Reads the session express-session keeps: the same signed cookie, the same Redis key and JSON. It
- * never writes: only the Express pipeline changes sessions.
- *
- * `redis` is a connection with server-assisted client-side caching (RESP3 tracking) whose cache is
- * `cache` (see server.ts): a session changes only at sign-in and sign-out, so nearly every read is
- * answered from the users the cache holds, and Redis tells every gateway replica the moment a session
- * it holds is changed, ended or expires. The read-your-writes positions are not in the session; they
- * come with the request (`PositionCookies`).
- */
-export class SessionReader {
-  readonly #redis: RedisClientType;
-  readonly #cache: SessionCache;
-  readonly #prefix: string;
-  readonly #cookieName: string;
-  readonly #signed: SignedValues;
-  readonly #positions: PositionCookies;
-
-  constructor(options: {
-    redis: RedisClientType;
-    cache: SessionCache;
-    prefix: string;
-    cookieName: string;
-    secret: string;
-    positions: PositionCookies;
-  }) {
-    this.#redis = options.redis;
-    this.#cache = options.cache;
-    this.#prefix = options.prefix;
-    this.#cookieName = options.cookieName;
-    this.#signed = new SignedValues(options.secret);
-    this.#positions = options.positions;
-  }
-
-  /** The signed-in user (or null) and the positions of their own last writes. */
-  async read(cookieHeader: string | undefined): Promise<{ user: SessionUser | null; after: string | undefined }> {
-    if (!cookieHeader) return { user: null, after: undefined };
-    const cookies = cookie.parse(cookieHeader);
-    return { user: await this.#user(cookies[this.#cookieName]), after: this.#positions.after(cookies) };
-  }
-
-  async #user(raw: string | undefined): Promise<SessionUser | null> {
-    // express-session's cookie value: `s:` and the signed session id.
-    const sid = raw?.startsWith('s:') ? this.#signed.open(raw.slice(2)) : undefined;
-    if (sid === undefined) return null;
-    const held = this.#cache.user(sid);
-    if (held !== undefined) return held;
-    const generation = this.#cache.generation;
-    const stored = await this.#redis.get(`${this.#prefix}${sid}`);
-    const user = stored ? ((JSON.parse(stored) as { user?: SessionUser }).user ?? null) : null;
-    this.#cache.remember(sid, user, generation);
-    return user;
-  }
-}
-
-/**
- * Read-your-writes for writes whose effect every user reads (an administrator's message): the latest
- * such write's position, per route, in Redis. One connection for both sides, so a read that arrives
- * after a write's answer is queued behind that write's SET.
- */
-export class SharedPositions {
-  readonly #redis: RedisClientType;
-  readonly #prefix: string;
-
-  constructor(redis: RedisClientType, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
-  async after(name: string): Promise<string | null> {
-    return this.#redis.get(`${this.#prefix}shared-position:${name}`);
-  }
-
-  async record(name: string, reported: string | string[] | undefined): Promise<void> {
-    if (typeof reported !== 'string' || !/^[a-z]+=\d{1,20}\/\d{1,20}$/.test(reported)) return;
-    await this.#redis.set(`${this.#prefix}shared-position:${name}`, reported);
-  }
-}
-
-/** The request's scheme as Express computes `req.protocol`: X-Forwarded-Proto only from a trusted proxy. */
-export function requestProtocol(req: IncomingMessage, trustProxy: TrustProxy): string {
-  const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  if (!trustProxy(req.socket.remoteAddress ?? '', 0)) return own;
-  const header = req.headers['x-forwarded-proto'];
-  const value = (typeof header === 'string' ? header : own).split(',')[0]!.trim();
-  return value || own;
-}
-
-/** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`). */
-export type TrustProxy = (address: string, hop: number) => boolean;
-
-/**
- * State-changing requests must come from our own pages. Browsers send Origin on cross-site POSTs
- * (and Sec-Fetch-Site); either naming another site is refused. Calls without them (curl, servers)
- * carry no ambient cookie risk from a browser and pass.
- */
-export function foreignOrigin(req: IncomingMessage, protocol: string, configuredOrigin: string | null): boolean {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return false;
-  const origin = req.headers.origin;
-  const own = `${protocol}://${req.headers.host}`;
-  const foreign = origin !== undefined && origin !== own && origin !== configuredOrigin;
-  return foreign || req.headers['sec-fetch-site'] === 'cross-site';
-}
-
-export const foreignOriginError = () =>
-  new ForbiddenError('Requests from other sites are not allowed', 'FOREIGN_ORIGIN');
 
 /**
  * The gateway's hot path: a call to a service-owned path goes from Node's HTTP server straight to the

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
-import { createGateway, sessionPrefix } from './app.ts';
+import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { SessionCache } from './session-cache.ts';
+import { sessionPrefix } from './sessions.ts';
 
 export interface RunningGateway {
   url: string;

@@ -7,9 +7,9 @@ import { redisUrl } from '@shiplog/testing';
 import signature from 'cookie-signature';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionReader } from './forward.ts';
 import { PositionCookies } from './positions.ts';
 import { SessionCache } from './session-cache.ts';
+import { SessionReader } from './sessions.ts';
 
 const secret = 'a-session-secret-of-at-least-32-characters';
 const prefix = `test-${randomUUID().slice(0, 8)}:sess:`;

@@ -1,0 +1,25 @@
+import type { RedisClientType } from 'redis';
+
+/**
+ * Read-your-writes for writes whose effect every user reads (an administrator's message): the latest
+ * such write's position, per route, in Redis. One connection for both sides, so a read that arrives
+ * after a write's answer is queued behind that write's SET.
+ */
+export class SharedPositions {
+  readonly #redis: RedisClientType;
+  readonly #prefix: string;
+
+  constructor(redis: RedisClientType, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  async after(name: string): Promise<string | null> {
+    return this.#redis.get(`${this.#prefix}shared-position:${name}`);
+  }
+
+  async record(name: string, reported: string | string[] | undefined): Promise<void> {
+    if (typeof reported !== 'string' || !/^[a-z]+=\d{1,20}\/\d{1,20}$/.test(reported)) return;
+    await this.#redis.set(`${this.#prefix}shared-position:${name}`, reported);
+  }
+}
