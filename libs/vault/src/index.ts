@@ -1,18 +1,12 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { NotFoundError } from '@shiplog/errors';
-import type {
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ReadStreamOptions,
-  RecordedEvent,
-} from '@shiplog/event-store';
 import { dataSubjectOf } from '@shiplog/events';
 import { runMigrations } from '@shiplog/migrations';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
+import { BARE_KEY_LENGTH, KeyWrapping } from './key-wrapping.ts';
+import { type EventLike, isSealed, type Queryable, type SealedData } from './sealed-data.ts';
 
 /**
  * Crypto-shredding. Each user has a data key; every event holding a user's personal data is stored
@@ -24,30 +18,6 @@ import type pg from 'pg';
  * each wrapped with a master key from the environment (VAULT_KEY_SECRET), so the database alone opens
  * nothing.
  */
-
-/** What an event's `data` holds once sealed. */
-export interface SealedData {
-  $sealed: 'aes-256-gcm';
-  subject: string;
-  iv: string;
-  /** Ciphertext then the 16-byte tag, base64. */
-  data: string;
-}
-
-/** An opened event whose key is gone: its data no longer exists. */
-export const SHREDDED: unique symbol = Symbol('shredded');
-
-export function isSealed(data: unknown): data is SealedData {
-  return typeof data === 'object' && data !== null && (data as { $sealed?: unknown }).$sealed === 'aes-256-gcm';
-}
-
-interface EventLike {
-  id: string;
-  type: string;
-  data: unknown;
-}
-
-type Queryable = Pick<pg.Pool, 'query'> | pg.ClientBase;
 
 export interface VaultOptions {
   /**
@@ -70,15 +40,12 @@ export class Vault {
   /** Keys as KeyObjects: a cipher made from one costs ~5 µs, from the raw bytes ~18 µs. */
   readonly #cache: LRUCache<string, KeyObject>;
 
-  /** Wraps the data keys (see VaultOptions.masterKey). */
-  readonly #wrapping: KeyObject;
-  /** Unwraps those wrapped before a rotation (see VaultOptions.previousMasterKeys). */
-  readonly #previous: KeyObject[];
+  /** Wraps the data keys (VaultOptions.masterKey) and opens those of earlier ones (previousMasterKeys). */
+  readonly #keys: KeyWrapping;
 
   constructor(pool: pg.Pool, options: VaultOptions) {
     this.#pool = pool;
-    this.#wrapping = wrappingKey(options.masterKey);
-    this.#previous = (options.previousMasterKeys ?? []).map(wrappingKey);
+    this.#keys = new KeyWrapping(options.masterKey, options.previousMasterKeys);
     this.#cache = new LRUCache({ max: options.cacheSize ?? 10_000, ttl: options.cacheTtlMs ?? 60_000 });
   }
 
@@ -141,7 +108,7 @@ export class Vault {
           )
         ).rows;
       for (const row of rows) {
-        const key = createSecretKey(this.#unwrap(row.subject, row.key));
+        const key = createSecretKey(this.#keys.unwrap(row.subject, row.key));
         keys.set(row.subject, key);
         this.#remember(row.subject, key);
       }
@@ -195,13 +162,13 @@ export class Vault {
           `INSERT INTO vault.subject_keys (subject, key)
            SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM vault.forgotten_subjects WHERE subject = $1)
            ON CONFLICT (subject) DO NOTHING RETURNING key`,
-          [subject, this.#wrap(subject, randomBytes(32))],
+          [subject, this.#keys.wrap(subject, randomBytes(32))],
         )
       ).rows[0];
       row ??= (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
     }
     if (!row) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    const key = createSecretKey(this.#unwrap(subject, row.key));
+    const key = createSecretKey(this.#keys.unwrap(subject, row.key));
     this.#remember(subject, key);
     return key;
   }
@@ -214,7 +181,7 @@ export class Vault {
    * ones, through their partial index. Answers how many.
    */
   async rewrapKeys(): Promise<number> {
-    const which = this.#previous.length > 0 ? '' : ` AND length(key) = ${BARE_KEY_LENGTH}`;
+    const which = this.#keys.rotating ? '' : ` AND length(key) = ${BARE_KEY_LENGTH}`;
     let rewrapped = 0;
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
@@ -225,54 +192,15 @@ export class Vault {
       if (rows.length === 0) return rewrapped;
       after = rows.at(-1)!.subject;
       for (const { subject, key } of rows) {
-        const { key: plain, current } = this.#unwrapAny(subject, key);
+        const { key: plain, current } = this.#keys.unwrapAny(subject, key);
         if (current) continue;
         const { rowCount } = await this.#pool.query(
           'UPDATE vault.subject_keys SET key = $3 WHERE subject = $1 AND key = $2',
-          [subject, key, this.#wrap(subject, plain)],
+          [subject, key, this.#keys.wrap(subject, plain)],
         );
         rewrapped += rowCount ?? 0;
       }
     }
-  }
-
-  /** A data key as stored: version 1, IV, the key encrypted with the master key (bound to its subject), tag. */
-  #wrap(subject: string, key: Buffer): Buffer {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#wrapping, iv);
-    cipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
-    return Buffer.concat([Buffer.of(1), iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
-  }
-
-  /** The data key a stored one holds. */
-  #unwrap(subject: string, stored: Buffer): Buffer {
-    return this.#unwrapAny(subject, stored).key;
-  }
-
-  /**
-   * The data key a stored one holds, and whether it is wrapped with the current master key (a bare
-   * one, from before wrapping, is taken as is; one wrapped with a previous master key is opened with it).
-   */
-  #unwrapAny(subject: string, stored: Buffer): { key: Buffer; current: boolean } {
-    if (stored.length === BARE_KEY_LENGTH) return { key: stored, current: false };
-    if (stored.length !== WRAPPED_KEY_LENGTH || stored[0] !== 1) {
-      throw new Error(`The data key of ${subject} is in no format this vault knows`);
-    }
-    for (const [i, wrapping] of [this.#wrapping, ...this.#previous].entries()) {
-      const decipher = createDecipheriv('aes-256-gcm', wrapping, stored.subarray(1, 13));
-      decipher.setAAD(Buffer.from(`subject-key:${subject}`, 'utf8'));
-      decipher.setAuthTag(stored.subarray(WRAPPED_KEY_LENGTH - 16));
-      try {
-        const key = Buffer.concat([decipher.update(stored.subarray(13, WRAPPED_KEY_LENGTH - 16)), decipher.final()]);
-        return { key, current: i === 0 };
-      } catch {
-        // Not this master key: try the next.
-      }
-    }
-    throw new Error(
-      `The data key of ${subject} cannot be unwrapped: VAULT_KEY_SECRET is not the one it was wrapped with` +
-        ' (while rotating, give the old one as VAULT_KEY_SECRET_PREVIOUS)',
-    );
   }
 
   #cached(subject: string): KeyObject | undefined {
@@ -283,15 +211,6 @@ export class Vault {
     this.#cache.set(subject, key);
   }
 }
-
-/** The key that wraps data keys, from a master key secret (at least 32 characters). */
-function wrappingKey(secret: string): KeyObject {
-  if (secret.length < 32) throw new Error('A vault master key must be at least 32 characters');
-  return createSecretKey(Buffer.from(hkdfSync('sha256', secret, 'shiplog-vault', 'data-key-wrapping', 32)));
-}
-
-const BARE_KEY_LENGTH = 32;
-const WRAPPED_KEY_LENGTH = 1 + 12 + 32 + 16;
 
 /** A row of vault.subject_keys as `open` reads it. */
 export interface KeyRow {
@@ -309,45 +228,5 @@ function aad(event: EventLike): Buffer {
   return Buffer.from(`${event.id}:${event.type}`, 'utf8');
 }
 
-/**
- * The store services use: appends are sealed on the way in and a stream reads back opened, with a
- * forgotten user's events as `SHREDDED`. The global feeds (`readAll`, `subscribeToAll`) stay sealed:
- * they are what the relay publishes and rebuilds replay, and their readers open them (fresh).
- */
-export class SealedEventStore implements EventStore {
-  readonly inner: EventStore;
-  readonly vault: Vault;
-
-  constructor(inner: EventStore, vault: Vault) {
-    this.inner = inner;
-    this.vault = vault;
-  }
-
-  async append(streamId: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult> {
-    return this.inner.append(streamId, await this.vault.seal(events), options);
-  }
-
-  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    const recorded = await this.inner.readStream(streamId, options);
-    // In the caller's transaction, a key that is not cached is read there too.
-    const client = options?.transaction as Queryable | undefined;
-    const opened = await this.vault.open(recorded, client ? { client } : {});
-    return opened.map((event, index) => event ?? { ...recorded[index]!, data: SHREDDED });
-  }
-
-  readAll(...args: Parameters<EventStore['readAll']>) {
-    return this.inner.readAll(...args);
-  }
-
-  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
-    return this.inner.subscribeToAll(...args);
-  }
-
-  deleteStream(streamId: string): Promise<void> {
-    return this.inner.deleteStream(streamId);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
+export { isSealed, type Queryable, type SealedData, SHREDDED } from './sealed-data.ts';
+export { SealedEventStore } from './sealed-store.ts';
