@@ -1,17 +1,10 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, type Client, startBackend } from '@shiplog/gateway/testing';
 import { signInternalToken } from '@shiplog/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let ada: { client: Client; id: string };
-
-async function signUp(prefix: string) {
-  const client = new Client(backend.url);
-  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' });
-  expect(response.status).toBe(201);
-  return { client, id: response.body.id as string };
-}
 
 async function createProject(client: Client, body: Record<string, unknown> = {}) {
   const response = await client.post('/api/projects', { name: 'Shiplog', ...body });
@@ -34,7 +27,7 @@ async function counters(userId: string) {
 
 beforeAll(async () => {
   backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
-  ada = await signUp('ada');
+  ada = await backend.signUp('ada');
 });
 afterAll(async () => {
   await backend?.stop();
@@ -100,7 +93,7 @@ describe('recorded events and the timeline', () => {
   });
 
   it('pages the activity history by 10', async () => {
-    const { client } = await signUp('pager');
+    const { client } = await backend.signUp('pager');
     const project = await createProject(client, { name: 'Pager' });
     for (let i = 0; i < 11; i++)
       await client.request('PUT', `/api/projects/${project.id}`, { description: `take ${i}` });
@@ -139,7 +132,7 @@ describe('recorded events and the timeline', () => {
 
 describe('dashboard counters', () => {
   it('counts total, active (development) and completed (deployed), with this week’s additions, at once', async () => {
-    const { client, id } = await signUp('counter');
+    const { client, id } = await backend.signUp('counter');
     expect(await counters(id)).toEqual({
       totalProjects: 0,
       activeProjects: 0,

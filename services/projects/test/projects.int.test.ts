@@ -1,17 +1,10 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let ada: { client: Client; id: string };
 let eve: { client: Client; id: string };
-
-async function signUp(prefix: string) {
-  const client = new Client(backend.url);
-  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' });
-  expect(response.status).toBe(201);
-  return { client, id: response.body.id as string };
-}
 
 async function createProject(client: Client, body: Record<string, unknown> = {}) {
   const response = await client.post('/api/projects', { name: 'Shiplog', ...body });
@@ -21,8 +14,8 @@ async function createProject(client: Client, body: Record<string, unknown> = {})
 
 beforeAll(async () => {
   backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
-  ada = await signUp('ada');
-  eve = await signUp('eve');
+  ada = await backend.signUp('ada');
+  eve = await backend.signUp('eve');
 });
 afterAll(async () => {
   await backend?.stop();
@@ -172,7 +165,7 @@ describe('projects', () => {
 
 describe('quick update', () => {
   it('requires an active or paid subscription, as billing holds it at that moment', async () => {
-    const { client, id } = await signUp('quick');
+    const { client, id } = await backend.signUp('quick');
     const project = await createProject(client, { name: 'Quickie' });
     const body = { projectId: project.id, notes: 'Shipped the fix', redeployed: true, backedUp: true };
     const refused = await client.post('/api/activities', body);
