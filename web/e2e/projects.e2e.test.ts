@@ -75,6 +75,23 @@ describe('projects in the browser', () => {
     await card('Weather API').waitFor();
   });
 
+  it('keeps the dashboard’s filter and sort in the address, so a reload or a shared link keeps them', async () => {
+    await page.goto('/');
+    await card('Weather API').waitFor();
+    await page.locator('#dashboard-filter').selectOption('blocked');
+    await page.waitForURL(/[?&]status=blocked/);
+    await page.getByText('No projects match this filter.').waitFor();
+    await page.locator('#dashboard-sort').selectOption('name_asc');
+    await page.waitForURL(/[?&]sort=name_asc/);
+    await page.reload();
+    await page.getByText('No projects match this filter.').waitFor();
+    expect(await page.locator('#dashboard-filter').inputValue()).toBe('blocked');
+    expect(await page.locator('#dashboard-sort').inputValue()).toBe('name_asc');
+    await page.goto('/?status=development');
+    await card('Weather API').waitFor();
+    expect(await page.locator('#dashboard-filter').inputValue()).toBe('development');
+  });
+
   it('saves a checklist tick at once, and it is still ticked after a reload', async () => {
     await page.goto('/projects');
     const box = card('Weather API').getByRole('checkbox', { name: 'Database added' });
