@@ -8,9 +8,11 @@
  * 4100: identity 4101, billing 4104, …) moves the services' ports, and SKIP_WEB_BUILD=1 serves the
  * existing web/dist.
  */
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const root = join(import.meta.dirname, '..');
@@ -97,7 +99,7 @@ async function waitUntilReady(url: string, seconds: number): Promise<boolean> {
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   return false;
 }

@@ -2,7 +2,9 @@
  * The read path's session cache against a real Redis: a held user must go the moment Redis says its
  * session changed, and everything held must go when the connection that Redis tracks for us is lost.
  */
+
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { redisUrl } from '@shiplog/testing';
 import signature from 'cookie-signature';
 import { createClient, type RedisClientType } from 'redis';
@@ -52,7 +54,7 @@ async function until(check: () => Promise<boolean>, ms = 2000) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }
 

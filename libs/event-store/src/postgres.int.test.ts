@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newId, type Position } from '@shiplog/events';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@shiplog/testing';
 import pg from 'pg';
@@ -55,7 +56,7 @@ describe('PostgreSQL event store: late commits', () => {
         if (seen.length === 2) controller.abort();
       }
     })();
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     // While A is open, B is held back too: passing it would move the checkpoint beyond A.
     expect(seen).toEqual([]);
     await slow.query('COMMIT');
@@ -123,7 +124,7 @@ describe('PostgreSQL event store: late commits', () => {
             const id = newId();
             await store.append(`writer-${w}-${i % 4}`, [event(id)], { expectedRevision: 'any', transaction: client });
             // Hold the transaction open for a random moment so commits land out of sequence order.
-            await new Promise((r) => setTimeout(r, Math.random() * 8));
+            await sleep(Math.random() * 8);
             await client.query('COMMIT');
             appended.add(id);
           } finally {
@@ -134,7 +135,7 @@ describe('PostgreSQL event store: late commits', () => {
     );
     await waitUntil(() => [...appended].every((id) => seen.includes(id)), 10_000, 'every appended event to arrive');
     // Give a duplicate, if the reader would produce one, the chance to show up.
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     controller.abort();
     await reading;
     expect(appended.size).toBe(writers * perWriter);

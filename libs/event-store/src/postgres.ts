@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { comparePositions, formatPosition, type Position, START } from '@shiplog/events';
 import { type MigrationSource, runMigrations } from '@shiplog/migrations';
 import type pg from 'pg';
@@ -199,7 +200,7 @@ export class PostgresEventStore implements EventStore {
         // Committed rows past our position that the horizon still holds back (an older transaction is
         // open): re-read shortly. Its commit may not notify (it need not be an append).
         if (await this.#heldBack(position)) {
-          await new Promise((r) => setTimeout(r, 2));
+          await sleep(2);
           continue;
         }
         // Sleep until an append commits. Every append notifies, in its transaction or just after its

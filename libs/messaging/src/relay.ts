@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { headers } from '@nats-io/nats-core';
 import type { EventStore } from '@shiplog/event-store';
 import { isPublished, type Position } from '@shiplog/events';
@@ -116,7 +117,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
           logger.error({ err: error, source }, 'relay failed; resuming from its checkpoint');
           await Promise.allSettled(inFlight.map((e) => e.done));
           await flush().catch(() => undefined);
-          await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
+          await sleep(options.retryDelayMs ?? 1000);
         } finally {
           await Promise.allSettled(inFlight.map((e) => e.done));
         }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -60,7 +61,7 @@ describe('projects', () => {
       const unaware = await new Client(backend.url).get('/api/projects', { cookie: ada.client.sessionCookie! });
       expect(unaware.body).toHaveLength(before);
       const read = ada.client.get('/api/projects');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       await held.release();
       const list = await read;
       expect(list.status).toBe(200);

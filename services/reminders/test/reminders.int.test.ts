@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,7 @@ describe('reminders', () => {
       const brief = await project(ada, 'Brief');
       expect((await ada.request('DELETE', `/api/projects/${brief.id}`)).status).toBe(204);
       // Time for the relay to publish the deletion and the consumer to queue it behind the creation.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       await held.release();
       // Decided once the consumer has handled the deletion (the write waits for it).
       expect(
