@@ -5,7 +5,14 @@
  */
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
-import { connectBus, type Logger, pipelined, startConsumer, startRelay } from '@shiplog/messaging';
+import {
+  connectBus,
+  type Logger,
+  migrateMessagingTables,
+  pipelined,
+  startConsumer,
+  startRelay,
+} from '@shiplog/messaging';
 import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
 import pg from 'pg';
 
@@ -59,6 +66,7 @@ export async function runBackbone(): Promise<BackboneResult> {
   try {
     const store = new PostgresEventStore(pool, 'bench');
     await store.migrate();
+    await migrateMessagingTables(pool, 'bench');
     await appendRate(store, 4, 1); // warm-up
     const appendsPerSecond1 = await appendRate(store, 1, 5);
     const appendsPerSecond16 = await appendRate(store, 16, 5);

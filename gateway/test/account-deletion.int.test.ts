@@ -52,12 +52,10 @@ async function everyBusMessage(): Promise<string[]> {
 }
 
 async function signUp(prefix: string) {
-  const client = new Client(backend.url);
   const username = uniqueUsername(prefix);
   const email = `${username}@example.com`;
-  expect((await client.post('/api/register', { username, password: 'secret1', email })).status).toBe(201);
-  const me = (await client.get('/api/user')).body;
-  return { client, username, email, id: me.id as string };
+  const user = await backend.signUp(prefix, { username, email });
+  return { ...user, email };
 }
 
 describe('account deletion', () => {

@@ -81,10 +81,10 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     /** A new account, signed in: its client (holding the session), id and username. */
     async signUp(prefix = 'user', fields: Record<string, unknown> = {}) {
       const client = new Client(gateway.url);
-      const username = uniqueUsername(prefix);
-      const response = await client.post('/api/register', { username, password: 'secret1', ...fields });
+      const body = { username: uniqueUsername(prefix), password: 'secret1', ...fields };
+      const response = await client.post('/api/register', body);
       if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${response.text}`);
-      return { client, username, id: response.body.id as string };
+      return { client, username: body.username as string, id: response.body.id as string };
     },
     /**
      * Stops every service and the gateway, runs `between` (with nothing running), and starts them all

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { type Backend, Client, startBackend } from './harness.ts';
 
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let admin: Client;
 
 async function signUp(prefix: string) {
-  const client = new Client(backend.url);
-  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' });
-  expect(response.status).toBe(201);
-  const project = await client.post('/api/projects', { name: `${prefix} project` });
+  const user = await backend.signUp(prefix);
+  const project = await user.client.post('/api/projects', { name: `${prefix} project` });
   expect(project.status).toBe(201);
-  return { client, id: response.body.id as string, projectId: project.body.id as string };
+  return { ...user, projectId: project.body.id as string };
 }
 
 const setStatus = (userId: string, subscriptionStatus: string) =>

@@ -12,12 +12,16 @@ export async function lockConsumer(tx: pg.ClientBase, schema: string, name: stri
 
 export const lockName = (schema: string, name: string) => `consumer:${schema}.${name}`;
 
-/** The consumer tables (handled records, positions, parked events), by the one runner (@shiplog/migrations). */
-export const consumerTableMigrations: MigrationSource = {
+/**
+ * The messaging tables of a service's schema (the relay's checkpoint; each consumer's handled records,
+ * positions and parked events), by the one runner (@shiplog/migrations). A service runs them at start,
+ * before its relay and consumers.
+ */
+export const messagingMigrations: MigrationSource = {
   directory: join(import.meta.dirname, '..', 'migrations'),
   prefix: 'messaging',
 };
 
-export async function migrateConsumerTables(pool: pg.Pool, schema: string): Promise<void> {
-  await runMigrations(pool, schema, [consumerTableMigrations]);
+export async function migrateMessagingTables(pool: pg.Pool, schema: string): Promise<void> {
+  await runMigrations(pool, schema, [messagingMigrations]);
 }

@@ -5,7 +5,7 @@ import type { Position } from '@shiplog/events';
 import type pg from 'pg';
 import { type EventOpener, type Handler, react, type Statement, send } from './batch.ts';
 import type { Bus } from './bus.ts';
-import { lockName, migrateConsumerTables } from './consumer-tables.ts';
+import { lockName } from './consumer-tables.ts';
 import { asBusEvent, type BusEvent, busEventPosition } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { isLastingFailure, parkStatements } from './parking.ts';
@@ -62,7 +62,6 @@ export interface Consumer {
  */
 export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
   const { bus, pool, schema, name, handlers, logger } = options;
-  await migrateConsumerTables(pool, schema);
   if (options.only && options.sources.length !== 1) throw new Error(`${name}: 'only' needs exactly one source`);
   const filter =
     options.sources.length === 1

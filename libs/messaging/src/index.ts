@@ -1,7 +1,7 @@
 export { type Batch, type EventOpener, type Handler, pipelined, type Statement } from './batch.ts';
 export * from './bus.ts';
 export * from './consumer.ts';
-export { consumerTableMigrations, lockConsumer, migrateConsumerTables } from './consumer-tables.ts';
+export { lockConsumer, messagingMigrations, migrateMessagingTables } from './consumer-tables.ts';
 export * from './envelope.ts';
 export type { Logger } from './logger.ts';
 export * from './parking.ts';

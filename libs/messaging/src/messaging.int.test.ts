@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Handler, pipelined } from './batch.ts';
 import { type Bus, connectBus } from './bus.ts';
 import { type ConsumerOptions, startConsumer } from './consumer.ts';
+import { migrateMessagingTables } from './consumer-tables.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { parkedEvents, replayParked } from './parking.ts';
@@ -37,6 +38,7 @@ beforeAll(async () => {
   bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
   store = new PostgresEventStore(pool, 'relayed', { pollIntervalMs: 20 });
   await store.migrate();
+  await migrateMessagingTables(pool, 'relayed');
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { type EventOpener, type Handler, react, send } from './batch.ts';
-import { lockConsumer, migrateConsumerTables } from './consumer-tables.ts';
+import { lockConsumer } from './consumer-tables.ts';
 import { type BusEvent, busEventPosition } from './envelope.ts';
 import { isLastingFailure, parkStatements } from './parking.ts';
 import { positionsStatement } from './positions.ts';
@@ -27,7 +27,6 @@ export interface ProjectionRebuild {
  */
 export async function rebuildProjection(rebuild: ProjectionRebuild): Promise<{ events: number }> {
   const { pool, schema, consumer, tables, handlers } = rebuild;
-  await migrateConsumerTables(pool, schema);
   let events = 0;
   await inTransaction(pool, async (client) => {
     await lockConsumer(client, schema, consumer);

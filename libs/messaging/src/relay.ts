@@ -32,12 +32,6 @@ export interface Relay {
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const { store, bus, pool, schema, source, logger } = options;
-  await pool.query(`
-    CREATE TABLE IF NOT EXISTS ${schema}.relay_checkpoint (
-      id boolean PRIMARY KEY DEFAULT true CHECK (id),
-      commit_position numeric(20) NOT NULL,
-      prepare_position bigint NOT NULL
-    )`);
   const controller = new AbortController();
 
   const readCheckpoint = async (): Promise<Position | undefined> => {

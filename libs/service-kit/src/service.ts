@@ -9,10 +9,10 @@ import {
   type Consumer,
   type ConsumerOptions,
   connectBus,
-  consumerTableMigrations,
   type EventOpener,
   inTransaction,
   lockConsumer,
+  messagingMigrations,
   pipelined,
   type Relay,
   startConsumer,
@@ -110,11 +110,11 @@ export async function startService<Env extends ServiceEnv>(
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
   const schema = name;
 
-  // Every table by the one runner: the store's (PostgreSQL only), the consumers', the service's own; the vault's.
+  // Every table by the one runner: the store's (PostgreSQL only), the relay's and consumers', the service's own; the vault's.
   const rawStore = openEventStore(config, pool, name);
   const applied = await runMigrations(pool, schema, [
     ...(rawStore instanceof PostgresEventStore ? [eventStoreMigrations] : []),
-    consumerTableMigrations,
+    messagingMigrations,
     { directory: definition.migrationsDir },
   ]);
   await Vault.migrate(pool);

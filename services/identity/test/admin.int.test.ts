@@ -1,4 +1,4 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -6,13 +6,7 @@ const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let admin: Client;
 
-async function signUp(prefix = 'member', email?: string) {
-  const client = new Client(backend.url);
-  const username = uniqueUsername(prefix);
-  const response = await client.post('/api/register', { username, password: 'secret1', ...(email ? { email } : {}) });
-  expect(response.status).toBe(201);
-  return { client, id: response.body.id as string, username };
-}
+const signUp = (prefix = 'member', email?: string) => backend.signUp(prefix, email ? { email } : {});
 
 beforeAll(async () => {
   backend = await startBackend({ adminPassword: ADMIN_PASSWORD });

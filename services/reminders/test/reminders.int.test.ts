@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -7,13 +7,7 @@ let backend: Backend;
 let ada: Client;
 let eve: Client;
 
-async function signUp(prefix: string) {
-  const client = new Client(backend.url);
-  expect((await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' })).status).toBe(
-    201,
-  );
-  return client;
-}
+const signUp = async (prefix: string) => (await backend.signUp(prefix)).client;
 
 async function project(client: Client, name = 'Launchpad') {
   const response = await client.post('/api/projects', { name });
