@@ -213,6 +213,8 @@ describe('auth and shell', () => {
     await page.getByLabel('Email', { exact: true }).fill('settings@example.com');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Account information updated', { exact: true }).waitFor();
+    // The sidebar shows the new address at once, without a reload.
+    await page.getByTestId('desktop-sidebar').getByText('settings@example.com').waitFor();
 
     await page.getByLabel('Current password').fill('secret1');
     await page.getByLabel('New password', { exact: true }).fill('another-secret');

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useRouteContext } from '@tanstack/react-router';
 import {
   Bot,
@@ -16,6 +17,7 @@ import {
 import { type ComponentType, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
 import { PageTitleProvider, usePageTitleOverride } from '../../lib/page-title';
+import { userQuery } from '../../lib/queries';
 import { AdminMessagesPanel, ContactAdminDialog } from '../admin-messages';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
@@ -54,7 +56,9 @@ export function AppShell() {
 }
 
 function Shell() {
-  const { user } = useRouteContext({ from: '/app' });
+  // The guard's user, kept current by the same query (an email or name change shows at once).
+  const { user: signedIn } = useRouteContext({ from: '/app' });
+  const user = useQuery(userQuery).data ?? signedIn;
   const [menuOpen, setMenuOpen] = useState(false);
   const matches = useMatches();
   const override = usePageTitleOverride();
