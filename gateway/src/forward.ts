@@ -6,64 +6,17 @@ import {
   type Logger,
   POSITION_HEADER,
   type ServiceClients,
-  type ServiceName,
   sendError,
   unavailable,
 } from '@shiplog/service-kit';
 import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
 import type { PositionCookies } from './positions.ts';
+import { isServiceRoute, routeFor, type ServiceRoute } from './routes.ts';
 import type { SessionUser } from './session-cache.ts';
 import type { SessionReader } from './sessions.ts';
 import type { SharedPositions } from './shared-positions.ts';
 
-/**
- * Forwarding: which service owns which part of the `/api` surface, and the one way a call is passed on
- * to it. The gateway answers the session calls itself (register, login, logout, user, GraphQL) and
- * forwards the rest with the `/api` prefix removed.
- */
-export const apiRoutes: ApiRoute[] = [
-  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
-  { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
-  // Stripe's deliveries carry no session: the signature over the raw body (passed on untouched) is the credential.
-  { pattern: /^\/api\/stripe\/webhook$/, methods: ['POST'], service: 'billing', public: true },
-  { pattern: /^\/api\/stripe\//, service: 'billing' },
-  // DELETE /api/admin/users/{id} is the gateway's own: every session of the deleted user ends with it.
-  { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
-  { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
-  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
-  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
-  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
-  { pattern: /^\/api\/profile$/, service: 'identity' },
-  // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
-  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
-  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
-  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
-  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
-  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
-  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
-];
-
-export interface ApiRoute {
-  pattern: RegExp;
-  /** Only these methods (the same path can belong to two services: reads to activity, writes to projects). */
-  methods?: string[];
-  service: ServiceName;
-  /** Answered without a session. */
-  public?: boolean;
-  /**
-   * Writes here change what every user reads here: each write's position is kept for everyone
-   * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
-   */
-  shared?: string;
-}
-
-export function routeFor(method: string, url: string): ApiRoute | undefined {
-  const path = url.split('?')[0]!;
-  return apiRoutes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
-}
-
+/** Who the services see as calling: the session's user (or nobody), with a fresh correlation id. */
 export function callerFor(user: SessionUser | undefined): Caller {
   return {
     userId: user?.id ?? null,
@@ -91,7 +44,7 @@ const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-en
  */
 export async function forward(
   services: ServiceClients,
-  route: ApiRoute,
+  route: ServiceRoute,
   req: IncomingMessage,
   res: ServerResponse,
   caller: Caller,
@@ -152,7 +105,7 @@ export function servicePath(options: {
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { services, sessions, positions, shared, logger, trustProxy, appOrigin, spans } = options;
-  const answer = async (req: IncomingMessage, res: ServerResponse, route: ApiRoute) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse, route: ServiceRoute) => {
     try {
       const reading = req.method === 'GET' || req.method === 'HEAD';
       // A write: the Origin check, and its position back to the client as a cookie.
@@ -184,7 +137,7 @@ export function servicePath(options: {
   return (req, res) => {
     if (!req.url?.startsWith('/api/')) return false;
     const route = routeFor(req.method ?? 'GET', req.url);
-    if (!route) return false;
+    if (!route || !isServiceRoute(route)) return false;
     if (spans) spans(req, res, () => void answer(req, res, route));
     else void answer(req, res, route);
     return true;

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parsePosition } from '@shiplog/events';
 import { serviceDirectory } from '@shiplog/service-kit';
 import cookie from 'cookie';
@@ -59,5 +60,41 @@ export class PositionCookies {
   #open(signed: string | undefined): string | undefined {
     const position = signed ? this.#signed.open(signed) : undefined;
     return position && parsePosition(position) ? position : undefined;
+  }
+}
+
+/**
+ * The positions of one request handled by the Express pipeline: those the client sent, and those
+ * reached by writes earlier in the same request (sign-in reads the user it just wrote).
+ */
+export class RequestPositions {
+  readonly #cookies: PositionCookies;
+  readonly #reachedNow = new WeakMap<IncomingMessage, string>();
+
+  constructor(cookies: PositionCookies) {
+    this.#cookies = cookies;
+  }
+
+  /** The consistency header for the services this request calls. */
+  of(req: IncomingMessage): string | undefined {
+    const sent = this.#cookies.after(cookie.parse(req.headers.cookie ?? ''));
+    const now = this.#reachedNow.get(req);
+    return now && sent ? `${sent},${now}` : (now ?? sent);
+  }
+
+  /** A write's position goes back to the client, which sends it with every later call. */
+  remember(req: IncomingMessage & { secure: boolean }, res: ServerResponse, reported: string | string[] | undefined) {
+    const setCookie = this.#cookies.setCookie(reported, req.secure);
+    if (!setCookie) return;
+    res.appendHeader('Set-Cookie', setCookie);
+    const now = this.#reachedNow.get(req);
+    this.#reachedNow.set(req, now ? `${now},${reported}` : (reported as string));
+  }
+
+  /** Sign-out: the client forgets every position it held. */
+  forget(req: IncomingMessage, res: ServerResponse) {
+    for (const setCookie of this.#cookies.clearCookies(cookie.parse(req.headers.cookie ?? ''))) {
+      res.appendHeader('Set-Cookie', setCookie);
+    }
   }
 }

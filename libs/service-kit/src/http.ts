@@ -6,7 +6,7 @@ import express, { type Express, type Request } from 'express';
 import { accessLog } from './access-log.ts';
 import { identify, internalAuth, internalTokenRequired } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
-import { runChecks } from './health.ts';
+import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER } from './internal-token.ts';
 import type { Logger } from './logger.ts';
 import { CONSISTENCY_HEADER, consistency, positionsBehind, waitFor } from './read-your-writes.ts';
@@ -23,7 +23,7 @@ export interface HttpAppOptions {
   logger: Logger;
   internalTokenSecret: string;
   /** Named readiness checks; `/readyz` answers 200 only when all pass. */
-  readiness: Record<string, () => Promise<unknown>>;
+  readiness: ReadinessChecks;
   /** This service's consumers, for read-your-writes waits. */
   consumers?: Consumer[];
   routes: (router: express.Router) => void;
@@ -51,13 +51,7 @@ function createExpressApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await runChecks(options.readiness);
-    res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
-  });
+  healthRoutes(app, options.readiness);
 
   if (options.tracing?.enabled) app.use(requestSpans(options.tracing, { trustParent: true }));
   app.use(accessLog(logger));

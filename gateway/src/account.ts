@@ -1,0 +1,188 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import type { CurrentUser } from '@shiplog/schemas';
+import { type Logger, POSITION_HEADER, type ServiceClients } from '@shiplog/service-kit';
+import type { Request, Response } from 'express';
+import { callerFor } from './forward.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import type { RequestPositions } from './positions.ts';
+import type { GatewayAction } from './routes.ts';
+import type { SessionUser } from './session-cache.ts';
+import { SESSION_COOKIE, type UserSessions } from './sessions.ts';
+
+/** A gateway action: `params` are the named groups of its route's pattern (routes.ts). */
+export type Action = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+
+/**
+ * The gateway's own actions on the account: they read or change the session, so the gateway answers
+ * them itself, calling identity (and billing for the current user) for the facts.
+ */
+export function accountActions(deps: {
+  services: ServiceClients;
+  positions: RequestPositions;
+  sessions: UserSessions;
+  limiter: LoginLimiter;
+  logger: Logger;
+  /** The body's bytes as they came (see app.ts). */
+  bodyOf: (req: IncomingMessage) => Buffer | undefined;
+}): Record<Exclude<GatewayAction, 'graphql'>, Action> {
+  const { services, positions, sessions, limiter, logger, bodyOf } = deps;
+  const callerOf = (req: Request) => callerFor(req.session.user);
+
+  /** GET /api/user's answer: the account from identity, the subscription from billing. */
+  async function currentUser(req: Request): Promise<CurrentUser | null> {
+    if (!req.session.user) return null;
+    const caller = callerOf(req);
+    const after = positions.of(req);
+    const [account, subscription] = await Promise.all([
+      services.call<{ id: string; username: string; email: string | null; isAdmin: boolean }>('identity', {
+        method: 'GET',
+        path: '/users/me',
+        caller,
+        after,
+      }),
+      services
+        .call<{ status: CurrentUser['subscriptionStatus']; trialEndDate: string | null }>('billing', {
+          method: 'GET',
+          path: '/subscription/status',
+          caller,
+          after,
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'billing unavailable; answering the user without a subscription status');
+          return null;
+        }),
+    ]);
+    if (account.status === 404 || account.status === 401) {
+      await destroySession(req);
+      return null;
+    }
+    if (account.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', 'The account service did not answer');
+    const sub = subscription?.status === 200 ? subscription.body : null;
+    return {
+      id: account.body.id,
+      username: account.body.username,
+      email: account.body.email,
+      subscriptionStatus: sub?.status ?? null,
+      trialEndDate: sub?.trialEndDate ?? null,
+      isAdmin: account.body.isAdmin,
+    };
+  }
+
+  async function signIn(req: Request, res: Response, user: SessionUser, positionHeader: unknown) {
+    // A new session id at every sign-in: a session id planted before login is worth nothing after it.
+    await new Promise<void>((resolve, reject) =>
+      req.session.regenerate((error) => (error ? reject(error) : resolve())),
+    );
+    req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
+    positions.remember(req, res, positionHeader as string | undefined);
+    await sessions.add(user.id, req.sessionID);
+  }
+
+  function signedOut(req: Request, res: Response) {
+    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    positions.forget(req, res);
+  }
+
+  return {
+    async register(req, res) {
+      const result = await services.call<SessionUser>('identity', {
+        method: 'POST',
+        path: '/register',
+        body: bodyOf(req),
+        caller: callerOf(req),
+      });
+      if (result.status !== 201) return sendUpstreamError(res, result);
+      await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
+      res.status(201).json(await currentUser(req));
+    },
+
+    async login(req, res) {
+      const username = typeof req.body?.username === 'string' ? req.body.username : '';
+      const ip = req.ip ?? 'unknown';
+      const wait = await limiter.retryAfter(username, ip);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(wait));
+        throw new TooManyRequestsError(
+          `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+        );
+      }
+      const result = await services.call<SessionUser>('identity', {
+        method: 'POST',
+        path: '/login',
+        body: bodyOf(req),
+        caller: callerOf(req),
+      });
+      if (result.status === 401) await limiter.recordFailure(username, ip);
+      if (result.status !== 200) return sendUpstreamError(res, result);
+      await limiter.recordSuccess(username, ip);
+      await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
+      res.json(await currentUser(req));
+    },
+
+    async logout(req, res) {
+      if (req.session?.user) await sessions.remove(req.session.user.id, req.sessionID);
+      await destroySession(req);
+      signedOut(req, res);
+      res.json({ message: 'Logged out' });
+    },
+
+    async user(req, res) {
+      const user = await currentUser(req);
+      if (!user) throw new UnauthorizedError();
+      res.json(user);
+    },
+
+    // Identity checks the current password; then every other session of the user ends.
+    async changePassword(req, res) {
+      const result = await services.call('identity', {
+        method: 'POST',
+        path: '/user/change-password',
+        body: bodyOf(req),
+        caller: callerOf(req),
+      });
+      if (result.status !== 200) return sendUpstreamError(res, result);
+      positions.remember(req, res, result.headers[POSITION_HEADER]);
+      await sessions.end(req.session.user!.id, req.sessionID);
+      res.json(result.body);
+    },
+
+    // Identity deletes the account (every service follows); every session of it ends.
+    async deleteAccount(req, res) {
+      const result = await services.call('identity', { method: 'DELETE', path: '/user', caller: callerOf(req) });
+      if (result.status !== 204) return sendUpstreamError(res, result);
+      await sessions.end(req.session.user!.id);
+      await destroySession(req);
+      signedOut(req, res);
+      res.json({ message: 'Account deleted' });
+    },
+
+    // An administrator deletes an account: identity refuses anyone else and the admin account itself;
+    // the cascade runs as for a user deleting themselves, and every session of the deleted account ends.
+    async deleteUser(req, res, { userId }) {
+      const result = await services.call('identity', {
+        method: 'DELETE',
+        path: `/admin/users/${encodeURIComponent(userId!)}`,
+        caller: callerOf(req),
+      });
+      if (result.status !== 204) return sendUpstreamError(res, result);
+      positions.remember(req, res, result.headers[POSITION_HEADER]);
+      await sessions.end(userId!);
+      res.status(204).end();
+    },
+  };
+}
+
+async function destroySession(req: Request) {
+  if (!req.session) return;
+  await new Promise<void>((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
+}
+
+function sendUpstreamError(res: Response, result: { status: number; body: unknown }) {
+  const body = (result.body ?? {}) as Record<string, unknown>;
+  res.status(result.status).json({
+    message: typeof body.message === 'string' ? body.message : 'Request failed',
+    code: typeof body.code === 'string' ? body.code : 'UPSTREAM_ERROR',
+    ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}),
+  });
+}

@@ -1,0 +1,84 @@
+import type { ServiceName } from '@shiplog/service-kit';
+
+/**
+ * The `/api` surface, one route a line: who answers it, and the rules every call to it follows
+ * whichever way it is served. A service's route is forwarded by the lean service path (forward.ts) with
+ * the `/api` prefix removed; a gateway action is answered by the Express pipeline (app.ts) because it
+ * reads or changes the session. Either way, a route that is not `public` answers 401 without a session,
+ * a write from a foreign Origin answers 403, a write's position goes back as a cookie and later reads
+ * wait for it, and every error has the one error body. The first line that matches takes the call;
+ * anything else under `/api` is a 404. Adding a route to the product is one line here plus its handler.
+ */
+export const apiRoutes = [
+  // The gateway's own: the session and the current user.
+  { pattern: /^\/api\/register$/, methods: ['POST'], gateway: 'register', public: true },
+  { pattern: /^\/api\/login$/, methods: ['POST'], gateway: 'login', public: true },
+  { pattern: /^\/api\/logout$/, methods: ['POST'], gateway: 'logout', public: true },
+  { pattern: /^\/api\/user$/, methods: ['GET', 'HEAD'], gateway: 'user' },
+  // Ends the user's other sessions, so it is the gateway's.
+  { pattern: /^\/api\/user\/change-password$/, methods: ['POST'], gateway: 'changePassword' },
+  { pattern: /^\/api\/user$/, methods: ['DELETE'], gateway: 'deleteAccount' },
+  // Every session of the deleted user ends with it.
+  { pattern: /^\/api\/admin\/users\/(?<userId>[^/]+)$/, methods: ['DELETE'], gateway: 'deleteUser' },
+  // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
+  // itself: a 401 with a GraphQL error body, which GraphQL clients read.
+  { pattern: /^\/api\/graphql$/, gateway: 'graphql', ownBody: true, public: true },
+
+  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
+  { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
+  // Stripe's deliveries carry no session: the signature over the raw body (passed on untouched) is the credential.
+  { pattern: /^\/api\/stripe\/webhook$/, methods: ['POST'], service: 'billing', public: true },
+  { pattern: /^\/api\/stripe\//, service: 'billing' },
+  { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
+  { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
+  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
+  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
+  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
+  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
+  { pattern: /^\/api\/profile$/, service: 'identity' },
+  // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
+  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
+  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
+  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
+  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
+  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
+  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
+] as const satisfies readonly ApiRoute[];
+
+interface RouteRules {
+  pattern: RegExp;
+  /** Only these methods (the same path can belong to two owners: reads to activity, writes to projects). */
+  methods?: readonly string[];
+  /** Answered without a session. */
+  public?: boolean;
+}
+
+export interface ServiceRoute extends RouteRules {
+  service: ServiceName;
+  /**
+   * Writes here change what every user reads here: each write's position is kept for everyone
+   * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
+   */
+  shared?: string;
+}
+
+export interface GatewayRoute extends RouteRules {
+  gateway: string;
+  /** The action reads the request body itself (no JSON parsing before it). */
+  ownBody?: boolean;
+}
+
+export type ApiRoute = ServiceRoute | GatewayRoute;
+
+/** The gateway's actions, by name: app.ts must give a handler for each. */
+export type GatewayAction = Extract<(typeof apiRoutes)[number], { gateway: string }>['gateway'];
+
+export function routeFor(method: string, url: string): ApiRoute | undefined {
+  const path = url.split('?')[0]!;
+  return (apiRoutes as readonly ApiRoute[]).find(
+    (r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)),
+  );
+}
+
+export const isServiceRoute = (route: ApiRoute): route is ServiceRoute => 'service' in route;

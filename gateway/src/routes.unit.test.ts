@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { apiRoutes, routeFor } from './routes.ts';
+
+const ownerOf = (method: string, url: string) => {
+  const route = routeFor(method, url);
+  if (!route) return undefined;
+  return 'service' in route ? route.service : `gateway:${route.gateway}`;
+};
+
+describe('the /api route table', () => {
+  it.each([
+    ['POST', '/api/login', 'gateway:login'],
+    ['GET', '/api/user', 'gateway:user'],
+    ['DELETE', '/api/user', 'gateway:deleteAccount'],
+    ['PUT', '/api/user/account-info', 'identity'],
+    ['POST', '/api/user/change-password', 'gateway:changePassword'],
+    ['DELETE', '/api/admin/users/abc', 'gateway:deleteUser'],
+    ['GET', '/api/admin/users?page=2', 'identity'],
+    ['PUT', '/api/admin/users/abc/subscription', 'billing'],
+    ['GET', '/api/projects/abc/activities', 'activity'],
+    ['DELETE', '/api/projects/abc', 'projects'],
+    ['POST', '/api/activities', 'projects'],
+    ['GET', '/api/activities?page=1', 'activity'],
+    ['GET', '/api/calendar/secret.ics', 'reminders'],
+    ['POST', '/api/graphql', 'gateway:graphql'],
+  ])('gives %s %s to %s', (method, url, owner) => {
+    expect(ownerOf(method, url)).toBe(owner);
+  });
+
+  it('owns nothing it does not list', () => {
+    expect(routeFor('GET', '/api/login')).toBeUndefined();
+    expect(routeFor('GET', '/api/nothing-here')).toBeUndefined();
+    expect(routeFor('POST', '/api/calendar/secret.ics')).toBeUndefined();
+  });
+
+  it('names each gateway action once', () => {
+    const actions = apiRoutes.flatMap((r) => ('gateway' in r ? [r.gateway] : []));
+    expect(new Set(actions).size).toBe(actions.length);
+  });
+});
