@@ -154,6 +154,20 @@ describe('projects in the browser', () => {
     await page.goto('/activities');
     await page.getByText('Deleted project').waitFor();
   });
+
+  it('shows the project-not-found state, inside the app, for an unknown id and for a path whose id is not one', async () => {
+    for (const path of [
+      '/projects/0190a1b2-0000-7000-8000-000000000000',
+      '/projects/not-an-id',
+      '/projects/edit/not-an-id',
+    ]) {
+      await page.goto(path);
+      await page.getByText("The project you're looking for doesn't exist or has been deleted.").waitFor();
+      // Still inside the shell, with the way back.
+      await page.getByRole('link', { name: 'Back to Projects' }).waitFor();
+      await page.getByRole('navigation').first().waitFor();
+    }
+  });
 });
 
 describe('dashboard extras and activity history', () => {

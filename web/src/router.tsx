@@ -1,16 +1,18 @@
-import { projectFilters, projectSorts } from '@shiplog/schemas';
+import { idSchema, projectFilters, projectSorts } from '@shiplog/schemas';
 import type { QueryClient } from '@tanstack/react-query';
 import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
   lazyRouteComponent,
+  notFound,
   Outlet,
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
 import { z } from 'zod';
 import { FullPageSpinner } from './components/full-page-spinner';
+import { ProjectNotFound } from './components/project-load-states';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
@@ -112,6 +114,36 @@ const projectsRoute = createRoute({
 const page = <TPath extends string>(path: TPath, title: string | undefined, component: RouteComponent) =>
   createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component });
 
+/**
+ * A project page's `$id` is parsed with the services' id schema. A path whose id is not an id never
+ * reaches the page or the API: it is the project-not-found state, as a missing project is.
+ */
+const projectPage = {
+  params: {
+    parse: ({ id }: { id: string }) => {
+      const parsed = idSchema.safeParse(id);
+      if (!parsed.success) throw notFound();
+      return { id: parsed.data };
+    },
+    stringify: ({ id }: { id: string }) => ({ id }),
+  },
+  notFoundComponent: ProjectNotFound,
+};
+const projectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$id',
+  staticData: { title: 'Project' },
+  component: ProjectDetailPage,
+  ...projectPage,
+});
+const editProjectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/edit/$id',
+  staticData: { title: 'Edit Project' },
+  component: EditProjectPage,
+  ...projectPage,
+});
+
 /** Navigation targets of the shell whose screens arrive with later issues: the shell and title only. */
 const section = <TPath extends string>(path: TPath, title: string) =>
   createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component: SectionPage });
@@ -134,8 +166,8 @@ const routeTree = rootRoute.addChildren([
     dashboard('/dashboard'),
     projectsRoute,
     page('/new-project', 'Create New Project', NewProjectPage),
-    page('/projects/$id', 'Project', ProjectDetailPage),
-    page('/projects/edit/$id', 'Edit Project', EditProjectPage),
+    projectRoute,
+    editProjectRoute,
     page('/activities', 'Activity History', ActivitiesPage),
     page('/reminders', 'Reminders', RemindersPage),
     page('/profile', 'Profile', ProfilePage),

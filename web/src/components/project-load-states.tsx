@@ -16,18 +16,7 @@ export function ProjectLoading() {
 
 /** The detail and edit pages' failure states (spec/core.md §2). */
 export function ProjectLoadError({ error }: { error: Error }) {
-  if (isNotFound(error)) {
-    return (
-      <Card>
-        <CardContent className="space-y-4 pt-6">
-          <p>
-            <strong>Project not found:</strong> The project you're looking for doesn't exist or has been deleted.
-          </p>
-          <BackLink to="/projects">Back to Projects</BackLink>
-        </CardContent>
-      </Card>
-    );
-  }
+  if (isNotFound(error)) return <ProjectNotFound />;
   return (
     <Card>
       <CardContent className="space-y-4 pt-6">
@@ -36,6 +25,20 @@ export function ProjectLoadError({ error }: { error: Error }) {
           <h2 className="font-semibold">Error loading project</h2>
         </div>
         <p className="text-sm text-muted-foreground">{error.message}</p>
+        <BackLink to="/projects">Back to Projects</BackLink>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A project the services do not have for this user, or a path whose id is not an id at all. */
+export function ProjectNotFound() {
+  return (
+    <Card>
+      <CardContent className="space-y-4 pt-6">
+        <p>
+          <strong>Project not found:</strong> The project you're looking for doesn't exist or has been deleted.
+        </p>
         <BackLink to="/projects">Back to Projects</BackLink>
       </CardContent>
     </Card>

@@ -1,3 +1,4 @@
+import { idSchema } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { AlertCircle } from 'lucide-react';
@@ -9,8 +10,6 @@ import { toast } from '../components/ui/toast';
 import { useReminderAction } from '../hooks/use-reminders';
 import { apiRequest, isNotFound } from '../lib/api';
 import { userQuery } from '../lib/queries';
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The one-tap link of a reminder email: complete it, then go to its project. */
 export function ReminderCompletePage() {
@@ -30,7 +29,7 @@ export function ReminderCompletePage() {
       return;
     }
     if (!id) return setFailure('Invalid reminder ID');
-    if (!uuid.test(id)) return setFailure('Invalid reminder ID format');
+    if (!idSchema.safeParse(id).success) return setFailure('Invalid reminder ID format');
     apiRequest<{ projectId: string }>('GET', `/api/reminders/${id}`)
       .then(async (reminder) => {
         await complete.mutateAsync(id);
