@@ -6,6 +6,7 @@
  */
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
+import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { pipelined, publishedEvents, rebuildProjection } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
@@ -23,7 +24,7 @@ import {
 import { Vault } from '@shiplog/vault';
 import pg from 'pg';
 
-const services = [identityService, billingService, projectsService, remindersService, activityService];
+const services = [identityService, billingService, projectsService, remindersService, chatService, activityService];
 
 export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,

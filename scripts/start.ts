@@ -21,6 +21,7 @@ const services = [
   { name: 'projects', offset: 2 },
   { name: 'reminders', offset: 3 },
   { name: 'billing', offset: 4 },
+  { name: 'chat', offset: 5 },
   { name: 'activity', offset: 7 },
 ] as const;
 

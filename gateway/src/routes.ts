@@ -36,6 +36,8 @@ export const apiRoutes = [
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
+  // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
+  { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
   { pattern: /^\/api\/profile$/, service: 'identity' },
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },

@@ -352,7 +352,15 @@ describe('gateway boundaries', () => {
     const ready = await fetch(`${backend.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
-      checks: { redis: 'ok', identity: 'ok', billing: 'ok', projects: 'ok', reminders: 'ok', activity: 'ok' },
+      checks: {
+        redis: 'ok',
+        identity: 'ok',
+        billing: 'ok',
+        projects: 'ok',
+        reminders: 'ok',
+        activity: 'ok',
+        chat: 'ok',
+      },
     });
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
+import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { lockConsumer } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
@@ -52,11 +53,18 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       startService(remindersService, env),
       startService(activityService, env),
     ]);
-    return { identity, billing, projects, reminders, activity };
+    // The assistant reads the user's data through the owning services' APIs.
+    const chat = await startService(chatService, {
+      ...env,
+      PROJECTS_URL: projects.url,
+      REMINDERS_URL: reminders.url,
+      ACTIVITY_URL: activity.url,
+    });
+    return { identity, billing, projects, reminders, activity, chat };
   };
   let running = await startServices();
   const services = () => Object.values(running) as RunningService<never>[];
-  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity }: typeof running) => ({
+  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity, chat }: typeof running) => ({
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
@@ -68,6 +76,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     PROJECTS_URL: projects.url,
     ACTIVITY_URL: activity.url,
     REMINDERS_URL: reminders.url,
+    CHAT_URL: chat.url,
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
@@ -157,7 +166,12 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     get activity() {
       return running.activity;
     },
+    get chat() {
+      return running.chat;
+    },
     databaseUrl: db.url,
+    /** The environment every service started with: to start another copy of one, configured otherwise. */
+    serviceEnv,
     /** The test's own connections to the backend's database, to look at what the services wrote. */
     pool,
     busNamespace: bus.namespace,

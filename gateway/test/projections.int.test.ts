@@ -1,5 +1,6 @@
 import { headers } from '@nats-io/nats-core';
 import { toBusEvent } from '@shiplog/messaging';
+import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../../scripts/projections-rebuild.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -12,6 +13,7 @@ const tables = {
   'projects.project_list': 'id',
   'identity.admin_users': 'user_id',
   'identity.admin_comments': 'id',
+  'chat.daily_chat_usage': 'id',
 };
 
 async function snapshot() {
@@ -29,11 +31,14 @@ async function signUp() {
   return client;
 }
 
+let model: OpenAIStandIn;
 beforeAll(async () => {
-  backend = await startBackend();
+  model = await startOpenAIStandIn();
+  backend = await startBackend({ env: model.env });
 });
 afterAll(async () => {
   await backend?.stop();
+  await model?.stop();
 });
 
 describe('projections', () => {
@@ -86,12 +91,17 @@ describe('projections', () => {
     const gone = (await client.post('/api/projects', { name: 'Gone' })).body;
     await client.post(`/api/projects/${gone.id}/backup`, {});
     await client.request('DELETE', `/api/projects/${gone.id}`);
+    await client.post('/api/chat', { message: 'Can I have more messages?' });
+    await client.post('/api/chat', { message: 'Thanks' });
     // Reading through the gateway waits for the projections to include every write above.
     expect((await client.get('/api/activities?limit=100')).body.length).toBeGreaterThan(5);
     expect((await client.get('/api/projects')).body).toHaveLength(1);
 
     const live = await snapshot();
     expect(live['activity.activities']!.length).toBeGreaterThan(5);
+    await expect.poll(async () => (await snapshot())['chat.daily_chat_usage']).toHaveLength(1);
+    Object.assign(live, await snapshot());
+    expect(live['chat.daily_chat_usage']).toEqual([expect.objectContaining({ messages_used: 2, boost_used: true })]);
     const results = await rebuildAll({
       DATABASE_URL: backend.databaseUrl,
       BUS_NAMESPACE: backend.busNamespace,
@@ -99,6 +109,7 @@ describe('projections', () => {
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
       'activity-timeline',
+      'chat-daily-chat-usage',
       'identity-admin-users',
       'identity-messages',
       'projects-project-list',

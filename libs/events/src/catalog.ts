@@ -19,7 +19,7 @@ import { z } from 'zod';
  * (`personal`, below); deleting the account destroys the key (crypto-shredding).
  */
 /** The services that append events. */
-export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders';
+export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders' | 'chat';
 
 interface CatalogEntry<S extends z.ZodType> {
   owner: EventOwner;
@@ -44,6 +44,8 @@ function event<S extends z.ZodType, O extends EventOwner, P extends boolean>(
 
 const isoDate = z.iso.datetime({ offset: true });
 const id = z.uuid();
+/** A UTC calendar day, `YYYY-MM-DD`. */
+const usageDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 // The value lists the API validates with: an event can hold whatever a command accepted.
 const subscriptionStatus = z.enum(subscriptionStatuses);
 const commentPriority = z.enum(commentPriorities);
@@ -527,6 +529,35 @@ export const catalog = {
       projectId: id,
       title: z.string(),
       reason: z.enum(['user', 'project_deleted']),
+      at: isoDate,
+    }),
+  }),
+
+  // chat — `chat-usage-<userId>-<YYYY-MM-DD>` streams: a user's messages on one UTC day. They count
+  // messages; the text of a conversation is never stored.
+  ChatMessageCounted: event({
+    owner: 'chat',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, date: usageDate, at: isoDate }),
+  }),
+  /** The model failed to answer: the message is given back. */
+  ChatMessageRefunded: event({
+    owner: 'chat',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, date: usageDate, reason: z.enum(['provider_failed']), at: isoDate }),
+  }),
+  DailyBoostGranted: event({
+    owner: 'chat',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      date: usageDate,
+      extraMessages: z.number().int().positive(),
+      /** How it was asked for: a plain request the service recognised, or the model's tool call. */
+      via: z.enum(['request', 'tool']),
       at: isoDate,
     }),
   }),

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { AppendResult, EventStore, ExpectedRevision, RecordedEvent } from '@shiplog/event-store';
+import {
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type RecordedEvent,
+} from '@shiplog/event-store';
 import {
   type DomainEvent,
   type EventMetadata,
@@ -39,6 +45,12 @@ export interface CommandContext {
    * read, and the append expects no stream, so a stream that does exist still fails as a conflict.
    */
   newStream?: boolean;
+  /**
+   * On a concurrent change to the stream, decide again from the stream as it now stands, up to this
+   * many more times (default 0: the conflict surfaces as a 409). For commands whose outcome depends only
+   * on the stream, such as counting against a limit: two racing for the last unit get one each way.
+   */
+  retries?: number;
 }
 
 export interface CommandResult<State, Event> {
@@ -76,8 +88,27 @@ export async function loadAggregate<State, Command, Event extends DomainEvent>(
   return { state, revision: recorded.length > 0 ? recorded.at(-1)!.revision : null };
 }
 
-/** load → decide → append with the expected revision. A concurrent change surfaces as a 409. */
+/**
+ * load → decide → append with the expected revision. A concurrent change surfaces as a 409, or is
+ * decided again (`retries`).
+ */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+): Promise<CommandResult<State, Event>> {
+  for (let retriesLeft = context.retries ?? 0; ; retriesLeft--) {
+    try {
+      return await decideAndAppend(store, streamId, decider, command, context);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || retriesLeft <= 0) throw error;
+    }
+  }
+}
+
+async function decideAndAppend<State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError 
 import { isId } from '@shiplog/events';
 import { changeSubscriptionStatusSchema, checkoutSchema, extendTrialSchema, isSubscribed } from '@shiplog/schemas';
 import {
+  type CommandContext,
   callerOf,
   handleCommand,
   loadAggregate,
@@ -27,12 +28,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
 
   const load = (userId: string) => loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
 
-  async function run(
-    userId: string,
-    command: SubscriptionCommand,
-    ctx: { userId: string | null; correlationId: string },
-    res?: Response,
-  ) {
+  async function run(userId: string, command: SubscriptionCommand, ctx: CommandContext, res?: Response) {
     const result = await handleCommand(store, subscriptionStream(userId), subscriptionDecider, command, ctx);
     if (res && result.position) reportPosition(res, 'billing', result.position);
     return result;
@@ -126,20 +122,13 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
       subscription: snapshot,
       invoice,
     };
-    const ctx = { userId: null, correlationId: event.id };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await run(userId, command, ctx);
-        return;
-      } catch (error) {
-        // A deleted account: nothing to update, and Stripe must stop retrying.
-        if (error instanceof NotFoundError) {
-          logger.warn({ stripeEvent: event.id, userId }, 'Stripe event for an account that no longer exists');
-          return;
-        }
-        // Two deliveries for one user at once: decide again from the stream as it now stands.
-        if (!(error instanceof ConflictError) || attempt >= 5) throw error;
-      }
+    try {
+      // Two deliveries for one user at once: decided again from the stream as it then stands.
+      await run(userId, command, { userId: null, correlationId: event.id, retries: 4 });
+    } catch (error) {
+      // A deleted account: nothing to update, and Stripe must stop retrying.
+      if (!(error instanceof NotFoundError)) throw error;
+      logger.warn({ stripeEvent: event.id, userId }, 'Stripe event for an account that no longer exists');
     }
   }
 

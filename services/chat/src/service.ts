@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { chatApi } from './daily-usage/api.ts';
+import { type ChatEnv, chatEnv } from './env.ts';
+import { dailyChatUsageProjection } from './read-models/daily-chat-usage/index.ts';
+
+/**
+ * chat: the AI assistant over the user's own projects, reminders and timeline, and each user's daily
+ * message count and boost. Streams `chat-usage-<userId>-<date>`; conversations are never stored.
+ */
+export const chatService: ServiceDefinition<ChatEnv> = {
+  name: 'chat',
+  env: chatEnv,
+  migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  projections: [dailyChatUsageProjection],
+  forgetUser: deleteUserRows('chat.daily_chat_usage'),
+  setup(context) {
+    return { routes: chatApi(context).routes };
+  },
+};
