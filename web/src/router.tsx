@@ -35,6 +35,7 @@ const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage
 const ComingSoonPage = lazyRouteComponent(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
 const SubscriptionPage = lazyRouteComponent(() => import('./pages/subscription-page'), 'SubscriptionPage');
 const AdminPage = lazyRouteComponent(() => import('./pages/admin-page'), 'AdminPage');
+const ChatPage = lazyRouteComponent(() => import('./pages/chat-page'), 'ChatPage');
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -174,7 +175,7 @@ const routeTree = rootRoute.addChildren([
     page('/settings', 'Settings', SettingsPage),
     page('/replit', 'Replit', ComingSoonPage),
     page('/subscription', 'Subscription', SubscriptionPage),
-    section('/chat', 'AI Assistant'),
+    page('/chat', 'AI Assistant', ChatPage),
     section('/integrations', 'External API'),
     section('/integration-config', 'External API'),
     adminRoute,

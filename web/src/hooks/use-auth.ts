@@ -37,8 +37,8 @@ export function useRegister(redirectTo?: string) {
 }
 
 /**
- * Signed out (logout, or the account deleted): clears the user, resets the cache, clears local storage
- * and goes to /auth. The theme preference is the one key kept: it is the device's setting, not the
+ * Signed out (logout, or the account deleted): clears the user, resets the cache, clears local and
+ * session storage (the chat's conversation) and goes to /auth. The theme preference is the one key kept: it is the device's setting, not the
  * account's data.
  */
 function useSignedOut() {
@@ -50,6 +50,8 @@ function useSignedOut() {
     const theme = localStorage.getItem(THEME_STORAGE_KEY);
     localStorage.clear();
     if (theme) localStorage.setItem(THEME_STORAGE_KEY, theme);
+    // The chat's conversation, and anything else kept for the browser session.
+    sessionStorage.clear();
     await navigate({ to: '/auth' });
   };
 }

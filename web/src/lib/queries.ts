@@ -4,6 +4,7 @@ import {
   type AdminCommentRow,
   type AdminUser,
   type AdminUserCounts,
+  type ChatUsage,
   type ContactMessage,
   type CurrentUser,
   type NotificationSettings,
@@ -200,4 +201,10 @@ export const allAdminCommentsQuery = queryOptions({
 export const contactMessagesQuery = queryOptions({
   queryKey: ['admin', 'contact-messages'],
   queryFn: () => apiRequest<ContactMessage[]>('GET', '/api/admin/contact-messages'),
+});
+
+/** Today's chat allowance: remaining messages, the boost, the cap (`GET /api/chat/usage`). */
+export const chatUsageQuery = queryOptions({
+  queryKey: ['chat-usage'],
+  queryFn: () => apiRequest<ChatUsage>('GET', '/api/chat/usage'),
 });

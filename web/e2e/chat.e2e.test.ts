@@ -1,0 +1,92 @@
+/// <reference lib="dom" />
+import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+
+let model: OpenAIStandIn;
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  model = await startOpenAIStandIn({ chunkDelayMs: 80 });
+  [app, browser] = await Promise.all([startApp({ env: model.env }), launchBrowser()]);
+  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await registerThroughForm(page, uniqueUsername('chat'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await model?.stop();
+});
+
+const banner = () => page.getByTestId('chat-usage-banner');
+const replies = () => page.getByTestId('assistant-message');
+const ask = async (text: string) => {
+  await page.getByLabel('Chat message').fill(text);
+  await page.getByRole('button', { name: 'Send message' }).click();
+};
+
+describe('the AI assistant in the browser', () => {
+  it('streams a reply in as Markdown while the banner counts down', async () => {
+    await page.goto('/chat');
+    await page.getByText('Start a conversation with the AI assistant').waitFor();
+    await banner().getByText('3 messages remaining today').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
+
+    await ask('Hello assistant');
+    await page.getByText('Thinking...').waitFor();
+    // Part of the answer is on screen before the rest has been written.
+    const partial = await page.waitForFunction(() => {
+      const text = document.querySelector('[data-testid="assistant-message"]')?.textContent ?? '';
+      return text.length > 0 && !text.includes('this way') ? text : false;
+    });
+    expect(await partial.jsonValue()).toMatch(/^You asked/);
+    await replies().getByText('I answer every question this way.').waitFor();
+    // A Markdown list, rendered as one.
+    expect(await replies().first().locator('li').count()).toBe(2);
+    await banner().getByText('2 messages remaining today').waitFor();
+    expect(await page.getByTestId('user-message').textContent()).toBe('Hello assistant');
+  });
+
+  it('renders no HTML from a reply', async () => {
+    model.respond = () => ({ content: 'Look: <img src="x" onerror="window.__pwned = 1"> and **bold**' });
+    await ask('Show me something');
+    await replies().nth(1).locator('strong', { hasText: 'bold' }).waitFor();
+    expect(await replies().nth(1).locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    model.useDefaultModel();
+  });
+
+  it('blocks a free user at the limit, with the boost tip, and grants the boost when asked', async () => {
+    await ask('Third one');
+    await banner().getByText('0 messages remaining today').waitFor();
+    await page.getByLabel('Chat message').fill('One more question');
+    expect(await page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
+    await page.getByLabel('Chat message').press('Enter');
+    await page.getByText('Daily Limit Reached', { exact: true }).waitFor();
+    await page.getByText('Try asking the AI for more messages to get a daily boost!').first().waitFor();
+
+    await ask('Can I have more messages?');
+    await page.getByText('Daily Boost Granted!', { exact: true }).waitFor();
+    await page.getByText('You now have 9 additional messages for today.').first().waitFor();
+    await banner().getByText('8 messages remaining today').waitFor();
+  });
+
+  it('keeps the conversation for the browser session and forgets it at sign-out', async () => {
+    await page.reload();
+    await page.getByTestId('user-message').first().waitFor();
+    // The blocked send never joined it.
+    expect(await page.getByTestId('user-message').count()).toBe(4);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/auth/);
+    expect(await page.evaluate(() => sessionStorage.getItem('shiplog.chat'))).toBeNull();
+  });
+});

@@ -1,0 +1,148 @@
+import { BOOST_MESSAGES, FREE_DAILY_MESSAGES, isSubscribed } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { format } from 'date-fns';
+import { Bot, Crown, Send, Sparkles } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import Markdown from 'react-markdown';
+import { BackLink } from '../components/back-link';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { Input } from '../components/ui/input';
+import { toast } from '../components/ui/toast';
+import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
+import { cn } from '../lib/class-names';
+import { chatUsageQuery, userQuery } from '../lib/queries';
+
+/** /chat (spec/account.md §2): the assistant, the free tier's banner, the conversation. */
+export function ChatPage() {
+  const { data: user } = useQuery(userQuery);
+  const { data: usage } = useQuery(chatUsageQuery);
+  const pro = usage ? usage.messagesRemaining === null : isSubscribed(user?.subscriptionStatus);
+  const { messages, send } = useChat(pro);
+  const [text, setText] = useState('');
+  const end = useRef<HTMLDivElement>(null);
+  const last = messages.at(-1);
+  const thinking = send.isPending && last?.role === 'user';
+  const atLimit = !pro && usage?.messagesRemaining === 0;
+  const blocked = blockedSend(text, usage);
+
+  // The newest text in view: each streamed piece makes a new list.
+  useEffect(() => {
+    if (messages.length > 0 || thinking) end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages, thinking]);
+
+  function submit(event: FormEvent | KeyboardEvent) {
+    event.preventDefault();
+    const question = text.trim();
+    if (!question || send.isPending) return;
+    if (blocked) {
+      toast({ ...blocked });
+      return;
+    }
+    setText('');
+    send.mutate(question);
+  }
+
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-4">
+      <BackLink to="/">Back to Dashboard</BackLink>
+      {!pro && usage && usage.messagesRemaining !== null && (
+        <Card className="border-primary/30 bg-primary/5" data-testid="chat-usage-banner">
+          <CardContent className="flex flex-col gap-3 pt-6 sm:flex-row sm:items-center sm:justify-between">
+            <div className="space-y-1 text-sm">
+              <p className="font-medium">
+                {usage.messagesRemaining} {usage.messagesRemaining === 1 ? 'message' : 'messages'} remaining today
+              </p>
+              <p className="text-muted-foreground">
+                {usage.boostAvailable
+                  ? `Tip: ask the AI for more messages to get a one-time daily boost of ${BOOST_MESSAGES} extra messages (${FREE_DAILY_MESSAGES + BOOST_MESSAGES} in total today).`
+                  : `Today's boost is used: ${usage.totalLimit} messages in total today.`}
+              </p>
+            </div>
+            <Button asChild size="sm">
+              <Link to="/subscription">
+                <Crown /> Upgrade to Pro
+              </Link>
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+      <Card className="flex min-h-[60vh] flex-col">
+        <CardHeader className="flex flex-row items-center justify-between space-y-0 border-b">
+          <CardTitle className="flex items-center gap-2 text-lg">
+            <Bot className="size-5" aria-hidden /> Chat Session
+          </CardTitle>
+          {pro && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-primary px-2.5 py-0.5 text-xs font-semibold text-primary-foreground">
+              <Sparkles className="size-3" aria-hidden /> Pro
+            </span>
+          )}
+        </CardHeader>
+        <CardContent className="flex flex-1 flex-col gap-4 pt-4">
+          <div className="flex max-h-[60vh] flex-1 flex-col gap-3 overflow-y-auto" role="log" aria-label="Conversation">
+            {messages.length === 0 && (
+              <p className="m-auto text-center text-sm text-muted-foreground">
+                Start a conversation with the AI assistant
+              </p>
+            )}
+            {messages.map((m) => (
+              <Bubble key={m.id} message={m} />
+            ))}
+            {thinking && (
+              <p className="self-start rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground" aria-live="polite">
+                Thinking...
+              </p>
+            )}
+            <div ref={end} />
+          </div>
+          <form onSubmit={submit} className="flex gap-2">
+            <Input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              // Enter sends even while the button is disabled, so a blocked send can say why.
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) submit(e);
+              }}
+              placeholder={atLimit ? 'Daily limit reached' : 'Ask about your projects, reminders or anything else...'}
+              aria-label="Chat message"
+              maxLength={4000}
+              autoComplete="off"
+            />
+            <Button
+              type="submit"
+              aria-label="Send message"
+              disabled={!text.trim() || send.isPending || (atLimit && blocked !== null)}
+            >
+              <Send />
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function Bubble({ message }: { message: ChatMessage }) {
+  const mine = message.role === 'user';
+  return (
+    <div className={cn('flex max-w-[85%] flex-col gap-1', mine ? 'self-end items-end' : 'self-start')}>
+      <div
+        data-testid={mine ? 'user-message' : 'assistant-message'}
+        className={cn('rounded-lg px-3 py-2 text-sm', mine ? 'bg-primary text-primary-foreground' : 'bg-muted')}
+      >
+        {mine ? (
+          <p className="whitespace-pre-wrap break-words">{message.content}</p>
+        ) : (
+          // Markdown without raw HTML: react-markdown never renders HTML from the text.
+          <div className="chat-markdown space-y-2 break-words [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-background/60 [&_pre]:p-2 [&_ul]:list-disc [&_ul]:pl-5">
+            <Markdown>{message.content}</Markdown>
+          </div>
+        )}
+      </div>
+      <time className="text-xs text-muted-foreground" dateTime={message.timestamp}>
+        {format(new Date(message.timestamp), 'p')}
+      </time>
+    </div>
+  );
+}
