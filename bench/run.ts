@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
+import { runChat } from './chat.ts';
 import { runProjects } from './projects.ts';
 import { runScheduler } from './scheduler.ts';
 
@@ -120,4 +121,16 @@ if (!only || only === 'admin-users') {
     ['CPU µs per first-page GET', cpuLine(a.firstPage.cpuMicrosPerRequest), '', ''],
   ]);
   save('admin-users', a);
+}
+
+if (!only || only === 'chat') {
+  process.stdout.write('\nchat: POST /api/chat through the gateway, the model answering at once…\n');
+  const c = await runChat();
+  table([
+    ['messages/s (one at a time)', String(c.requestsPerSecond), '', ''],
+    ['per-message overhead p50 (ms)', String(c.p50Ms), '', ''],
+    ['per-message overhead p99 (ms)', String(c.p99Ms), '<= 20', met(c.p99Ms <= 20)],
+    ['CPU µs per message', cpuLine(c.cpuMicrosPerRequest), '', ''],
+  ]);
+  save('chat', c);
 }

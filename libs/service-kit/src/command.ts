@@ -46,6 +46,12 @@ export interface CommandContext {
    */
   newStream?: boolean;
   /**
+   * The decision does not depend on the stream's history (an unlimited user's message is counted
+   * whatever came before): the history is not read, `decide` sees the initial state, and the append
+   * expects any revision. A stream that only grows this way stays cheap to write however long it gets.
+   */
+  appendOnly?: boolean;
+  /**
    * On a concurrent change to the stream, decide again from the stream as it now stands, up to this
    * many more times (default 0: the conflict surfaces as a 409). For commands whose outcome depends only
    * on the stream, such as counting against a limit: two racing for the last unit get one each way.
@@ -115,12 +121,13 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
   command: Command,
   context: CommandContext,
 ): Promise<CommandResult<State, Event>> {
-  const { state, revision } = context.newStream
-    ? { state: decider.initialState(), revision: null }
-    : await loadAggregate(store, streamId, decider, context.transaction);
+  const { state, revision } =
+    context.newStream || context.appendOnly
+      ? { state: decider.initialState(), revision: null }
+      : await loadAggregate(store, streamId, decider, context.transaction);
   const events = decider.decide(command, state, context.now ?? new Date());
   if (events.length === 0) return { state, events, appended: null, position: null };
-  const expectedRevision: ExpectedRevision = revision ?? 'no_stream';
+  const expectedRevision: ExpectedRevision = context.appendOnly ? 'any' : (revision ?? 'no_stream');
   const appended = await store.append(
     streamId,
     events.map((event, index) => ({

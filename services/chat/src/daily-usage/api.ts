@@ -38,6 +38,8 @@ export function chatApi(context: ServiceContext<ChatEnv>) {
       userId: caller.userId,
       correlationId: caller.correlationId,
       retries: RACE_RETRIES,
+      // A pro user's message counts whatever came before: the day's stream is not read to count it.
+      appendOnly: command.type === 'CountMessage' && command.unlimited,
     });
     // Once an answer is streaming its headers are gone: the final event carries the usage instead.
     if (result.position && !res.headersSent) reportPosition(res, 'chat', result.position);
