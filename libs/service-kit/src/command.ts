@@ -107,47 +107,41 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandResult<State, Event>> {
   for (let retriesLeft = context.retries ?? 0; ; retriesLeft--) {
     try {
-      return await decideAndAppend(store, streamId, decider, command, context);
+      return await decideAndAppend();
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || retriesLeft <= 0) throw error;
     }
   }
-}
 
-async function decideAndAppend<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-  command: Command,
-  context: CommandContext,
-): Promise<CommandResult<State, Event>> {
-  const { state, revision } =
-    context.newStream || context.appendOnly
-      ? { state: decider.initialState(), revision: null }
-      : await loadAggregate(store, streamId, decider, context.transaction);
-  const events = decider.decide(command, state, context.now ?? new Date());
-  if (events.length === 0) return { state, events, appended: null, position: null };
-  const expectedRevision: ExpectedRevision = context.appendOnly ? 'any' : (revision ?? 'no_stream');
-  const appended = await store.append(
-    streamId,
-    events.map((event, index) => ({
-      id: context.idempotencyKey ? deterministicId(`${context.idempotencyKey}:${index}`) : newId(),
-      type: event.type,
-      data: event.data,
-      metadata: metadataFor(context, event.type),
-    })),
-    { expectedRevision, transaction: context.transaction },
-  );
-  return { state: events.reduce(decider.evolve, state), events, appended, position: await publishedPosition() };
+  async function decideAndAppend(): Promise<CommandResult<State, Event>> {
+    const { state, revision } =
+      context.newStream || context.appendOnly
+        ? { state: decider.initialState(), revision: null }
+        : await loadAggregate(store, streamId, decider, context.transaction);
+    const events = decider.decide(command, state, context.now ?? new Date());
+    if (events.length === 0) return { state, events, appended: null, position: null };
+    const expectedRevision: ExpectedRevision = context.appendOnly ? 'any' : (revision ?? 'no_stream');
+    const appended = await store.append(
+      streamId,
+      events.map((event, index) => ({
+        id: context.idempotencyKey ? deterministicId(`${context.idempotencyKey}:${index}`) : newId(),
+        type: event.type,
+        data: event.data,
+        metadata: metadataFor(context, event.type),
+      })),
+      { expectedRevision, transaction: context.transaction },
+    );
+    return { state: events.reduce(decider.evolve, state), events, appended, position: await publishedPosition() };
 
-  async function publishedPosition(): Promise<Position | null> {
-    const lastPublished = events.findLastIndex((e) => isPublished(e.type));
-    if (lastPublished === -1 || context.transaction) return null;
-    if (lastPublished === events.length - 1) return appended.position;
-    // An unpublished event came last: read back the appended events for the published one's position.
-    const firstRevision = appended.nextExpectedRevision - events.length + 1;
-    const stored = await store.readStream(streamId, { fromRevision: firstRevision + lastPublished });
-    return stored[0]?.position ?? null;
+    async function publishedPosition(): Promise<Position | null> {
+      const lastPublished = events.findLastIndex((e) => isPublished(e.type));
+      if (lastPublished === -1 || context.transaction) return null;
+      if (lastPublished === events.length - 1) return appended.position;
+      // An unpublished event came last: read back the appended events for the published one's position.
+      const firstRevision = appended.nextExpectedRevision - events.length + 1;
+      const stored = await store.readStream(streamId, { fromRevision: firstRevision + lastPublished });
+      return stored[0]?.position ?? null;
+    }
   }
 }
 
