@@ -46,7 +46,9 @@ export function ChatPage() {
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4">
-      <BackLink to="/">Back to Dashboard</BackLink>
+      <div>
+        <BackLink to="/">Back to Dashboard</BackLink>
+      </div>
       {!pro && usage && usage.messagesRemaining !== null && (
         <Card className="border-primary/30 bg-primary/5" data-testid="chat-usage-banner">
           <CardContent className="flex flex-col gap-3 pt-6 sm:flex-row sm:items-center sm:justify-between">
