@@ -67,6 +67,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     options.sources.length === 1
       ? `${bus.namespace}.${options.sources[0]}.${options.only ?? '>'}`
       : `${bus.namespace}.>`;
+  const reads = new Set(options.sources);
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const config = {
     durable_name: name,
@@ -106,7 +107,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
    * One transaction for a batch, in stream order: handled records, each fresh event's reaction,
    * positions. Answers the failure, rolled back, or undefined once committed.
    */
-  const handleBatch = async (batch: Item[]): Promise<{ error: unknown } | undefined> => {
+  const handleBatch = async (received: Item[]): Promise<{ error: unknown } | undefined> => {
+    // Events of a source this consumer does not read (a multi-source consumer's subject is the whole
+    // bus) concern it in no way: no reaction, no position anyone waits for. They are acked with the
+    // batch and cost no transaction; a batch of nothing else costs nothing.
+    const batch = received.filter((b) => reads.has(b.event.source) || handlers[b.event.type]);
+    if (batch.length === 0) return undefined;
     let client: pg.PoolClient | undefined;
     try {
       client = await pool.connect();
@@ -125,7 +131,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         // The last round trip: the reactions' deferred writes, the positions reached, and the commit.
         await send(client, [...deferred, ...closing(reached)]);
       } else {
-        // Nothing to react to (another service's events on a shared subject): one round trip.
+        // Nothing to react to (events of a source it reads, with no handler here): one round trip, for the positions.
         await send(client, [...opening, ...closing(reached)]);
       }
       for (const [source, position] of reached) progress.remember(source, position);

@@ -393,6 +393,32 @@ describe('consumer', () => {
     await consumer.stop();
   });
 
+  it('acks the events of a source it does not read, without recording anything for them', async () => {
+    // Two sources: the consumer's subject is the whole bus, so a chat event reaches it too.
+    const consumer = await consume(
+      'greeter-two-sources',
+      { UserRegistered: greet },
+      { sources: ['identity', 'billing'] },
+    );
+    const publishAs = async (source: string, appended: ReturnType<typeof registered>) => {
+      await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+      const event = { ...(await carried(appended.id)), source };
+      return bus.js.publish(bus.subject(source, event.type), JSON.stringify(event), { msgID: newId() });
+    };
+    await publishAs('chat', { ...registered('foreign'), type: 'ChatMessageCounted' });
+    const last = await publishAs('identity', registered('mine'));
+    await waitUntil(
+      async () => (await bus.jsm.consumers.info(bus.stream, 'greeter-two-sources')).ack_floor.stream_seq >= last.seq,
+      5000,
+      'both acked',
+    );
+    const { rows } = await pool.query('SELECT source FROM relayed.consumer_positions WHERE consumer = $1', [
+      'greeter-two-sources',
+    ]);
+    expect(rows.map((r) => r.source)).toEqual(['identity']);
+    await consumer.stop();
+  });
+
   it('waits for a position it has not reached yet, and gives up after the timeout', async () => {
     const consumer = await consume('greeter-wait', {});
     expect(await consumer.waitForPosition('identity', { commit: 2n ** 62n, prepare: 1n }, 50)).toBe(false);
