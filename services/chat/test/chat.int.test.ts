@@ -163,6 +163,25 @@ describe('chat usage and the daily limit', () => {
     expect((await usage(client)).messagesRemaining).toBe(3);
   });
 
+  it('keeps the stored daily_chat_usage row as the API counts: messages, refunds and the boost', async () => {
+    const { client, id } = await backend.signUp('ledger');
+    expect((await send(client, 'one')).status).toBe(200);
+    model.respond = () => ({ fail: 500 });
+    expect((await send(client, 'two')).status).toBe(502);
+    model.useDefaultModel();
+    expect((await send(client, 'I need more messages')).status).toBe(200);
+    const row = async () =>
+      (
+        await backend.pool.query(
+          'SELECT date, messages_used, boost_used FROM chat.daily_chat_usage WHERE user_id = $1',
+          [id],
+        )
+      ).rows;
+    const expected = [{ date: new Date().toISOString().slice(0, 10), messages_used: 2, boost_used: true }];
+    await waitUntil(async () => JSON.stringify(await row()) === JSON.stringify(expected), 5000, 'the usage row');
+    expect(await usage(client)).toMatchObject({ messagesRemaining: 10, totalLimit: 12, boostUsed: true });
+  });
+
   it('answers 503 when no model is configured, while usage still answers', async () => {
     const unconfigured = await startService(chatService, {
       ...backend.serviceEnv,

@@ -1,11 +1,6 @@
 import { publishedEventTypesOf } from '@shiplog/events';
 import { deterministicId, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
-import {
-  type DailyUsage,
-  type DailyUsageEvent,
-  evolveDailyUsage,
-  initialDailyUsage,
-} from '../../daily-usage/daily-usage.ts';
+import { type DailyUsageEvent, evolveDailyUsage, initialDailyUsage } from '../../daily-usage/daily-usage.ts';
 
 /**
  * `daily_chat_usage` (spec/account.md §3): one row per user and UTC day, each event applied with the
@@ -17,27 +12,28 @@ export const dailyChatUsageProjection: ProjectionDefinition = {
   name: 'daily-chat-usage',
   sources: ['chat'],
   tables: ['daily_chat_usage'],
-  handlers: onEach(publishedEventTypesOf('chat'), async (event, tx) => {
+  handlers: onEach(publishedEventTypesOf('chat'), async (event, _tx, batch) => {
     const { userId, date } = event.data;
-    const { rows } = await tx.query<{ messages_used: number; boost_used: boolean }>(
-      'SELECT messages_used, boost_used FROM chat.daily_chat_usage WHERE user_id = $1 AND date = $2 FOR UPDATE',
-      [userId, date],
-    );
-    const before: DailyUsage = rows[0]
-      ? { messagesUsed: rows[0].messages_used, boostUsed: rows[0].boost_used }
-      : initialDailyUsage();
-    const after = evolveDailyUsage(before, event satisfies DailyUsageEvent);
-    await tx.query(
+    // What the event does, as the aggregate's `evolve` says, applied to the row in the upsert itself:
+    // its change to the count (evolved from 1, so a refund's floor at 0 is applied by the SQL, against
+    // the row's real count) and whether it uses the boost. No read first: one deferred write per event,
+    // sent with the batch's commit.
+    const counted = evolveDailyUsage({ messagesUsed: 1, boostUsed: false }, event satisfies DailyUsageEvent);
+    const fresh = evolveDailyUsage(initialDailyUsage(), event);
+    batch.defer(
       `INSERT INTO chat.daily_chat_usage (id, user_id, date, messages_used, boost_used, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)
+       VALUES ($1, $2, $3, $4, $5, $7, $7)
        ON CONFLICT (user_id, date) DO UPDATE
-         SET messages_used = EXCLUDED.messages_used, boost_used = EXCLUDED.boost_used, updated_at = EXCLUDED.updated_at`,
+         SET messages_used = GREATEST(0, daily_chat_usage.messages_used + $6),
+             boost_used = daily_chat_usage.boost_used OR EXCLUDED.boost_used,
+             updated_at = EXCLUDED.updated_at`,
       [
         deterministicId(`daily-chat-usage:${userId}:${date}`),
         userId,
         date,
-        after.messagesUsed,
-        after.boostUsed,
+        fresh.messagesUsed,
+        fresh.boostUsed,
+        counted.messagesUsed - 1,
         event.data.at,
       ],
     );
