@@ -8,6 +8,7 @@ import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
+import { integrationsService } from '@shiplog/integrations';
 import { pipelined, publishedEvents, rebuildProjection } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
@@ -24,7 +25,15 @@ import {
 import { Vault } from '@shiplog/vault';
 import pg from 'pg';
 
-const services = [identityService, billingService, projectsService, remindersService, chatService, activityService];
+const services = [
+  identityService,
+  billingService,
+  projectsService,
+  remindersService,
+  chatService,
+  integrationsService,
+  activityService,
+];
 
 export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,

@@ -22,6 +22,7 @@ const services = [
   { name: 'reminders', offset: 3 },
   { name: 'billing', offset: 4 },
   { name: 'chat', offset: 5 },
+  { name: 'integrations', offset: 6 },
   { name: 'activity', offset: 7 },
 ] as const;
 

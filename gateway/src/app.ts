@@ -27,7 +27,15 @@ import { SharedPositions } from './shared-positions.ts';
 import { webApp } from './web-app.ts';
 
 /** Services the gateway depends on today: its /readyz checks each. */
-export const requiredServices: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'activity', 'chat'];
+export const requiredServices: ServiceName[] = [
+  'identity',
+  'billing',
+  'projects',
+  'reminders',
+  'activity',
+  'chat',
+  'integrations',
+];
 
 export interface GatewayDeps {
   /** Each /api request is a span; the services' spans and the events they append join its trace. */

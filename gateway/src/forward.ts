@@ -34,6 +34,8 @@ const forwardedRequestHeaders = [
   'accept-language',
   'user-agent',
   'stripe-signature',
+  // A create's retry key (service-kit's createdId).
+  'idempotency-key',
 ];
 const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', POSITION_HEADER]);
 
@@ -116,8 +118,8 @@ export function servicePath(options: {
         if (foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
         onPosition = (header) => {
           reported = header;
-          const setCookie = positions.setCookie(header, protocol === 'https');
-          if (setCookie) res.appendHeader('Set-Cookie', setCookie);
+          for (const setCookie of positions.setCookies(header, protocol === 'https'))
+            res.appendHeader('Set-Cookie', setCookie);
         };
       }
       const session = await sessions.read(req.headers.cookie);

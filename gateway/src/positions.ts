@@ -39,14 +39,15 @@ export class PositionCookies {
   }
 
   /** A `Set-Cookie` value for the position a write reported (`x-shiplog-position: <source>=<position>`). */
-  setCookie(reported: string | string[] | undefined, secure: boolean): string | undefined {
-    if (typeof reported !== 'string') return undefined;
-    const [source, position, extra] = reported.split('=');
-    if (!source || !sources.has(source) || !position || extra !== undefined || !parsePosition(position))
-      return undefined;
-    return cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, this.#signed.sign(position), {
-      ...attributes,
-      secure,
+  setCookies(reported: string | string[] | undefined, secure: boolean): string[] {
+    if (typeof reported !== 'string') return [];
+    // A write can reach several sources (an import creates projects and reminders): `<source>=<position>,…`.
+    return reported.split(',').flatMap((part) => {
+      const [source, position, extra] = part.trim().split('=');
+      if (!source || !sources.has(source) || !position || extra !== undefined || !parsePosition(position)) return [];
+      return [
+        cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, this.#signed.sign(position), { ...attributes, secure }),
+      ];
     });
   }
 
@@ -84,9 +85,9 @@ export class RequestPositions {
 
   /** A write's position goes back to the client, which sends it with every later call. */
   remember(req: IncomingMessage & { secure: boolean }, res: ServerResponse, reported: string | string[] | undefined) {
-    const setCookie = this.#cookies.setCookie(reported, req.secure);
-    if (!setCookie) return;
-    res.appendHeader('Set-Cookie', setCookie);
+    const setCookies = this.#cookies.setCookies(reported, req.secure);
+    if (setCookies.length === 0) return;
+    for (const setCookie of setCookies) res.appendHeader('Set-Cookie', setCookie);
     const now = this.#reachedNow.get(req);
     this.#reachedNow.set(req, now ? `${now},${reported}` : (reported as string));
   }

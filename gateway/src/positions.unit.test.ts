@@ -9,23 +9,30 @@ const sentBack = (setCookie: string | undefined) => cookie.parse(setCookie!.spli
 
 describe('PositionCookies', () => {
   it('turns a reported position into a signed cookie and back into the consistency header', () => {
-    const setCookie = positions.setCookie('projects=120/118', false);
+    const setCookie = positions.setCookies('projects=120/118', false)[0];
     expect(setCookie).toMatch(/^shiplog\.after\.projects=120%2F118\.[^;]+; Path=\/api; HttpOnly; SameSite=Lax$/);
     expect(positions.after(sentBack(setCookie))).toBe('projects=120/118');
-    expect(positions.setCookie('projects=120/118', true)).toMatch(/; Secure/);
+    expect(positions.setCookies('projects=120/118', true)[0]).toMatch(/; Secure/);
   });
 
   it('sends one entry per source', () => {
     const cookies = {
-      ...sentBack(positions.setCookie('projects=120/118', false)),
-      ...sentBack(positions.setCookie('identity=7/7', false)),
+      ...sentBack(positions.setCookies('projects=120/118', false)[0]),
+      ...sentBack(positions.setCookies('identity=7/7', false)[0]),
       'shiplog.sid': 's:whatever',
     };
     expect(positions.after(cookies)?.split(',').sort()).toEqual(['identity=7/7', 'projects=120/118']);
   });
 
+  it('sets a cookie for each source a write reached', () => {
+    const setCookies = positions.setCookies('projects=120/118,reminders=9/9', false);
+    expect(setCookies).toHaveLength(2);
+    const cookies = Object.assign({}, ...setCookies.map(sentBack));
+    expect(positions.after(cookies)?.split(',').sort()).toEqual(['projects=120/118', 'reminders=9/9']);
+  });
+
   it('ignores cookies it did not sign, unknown sources and malformed positions', () => {
-    const valid = sentBack(positions.setCookie('projects=120/118', false))['shiplog.after.projects']!;
+    const valid = sentBack(positions.setCookies('projects=120/118', false)[0])['shiplog.after.projects']!;
     expect(positions.after({ 'shiplog.after.projects': `${valid.slice(0, -2)}xx` })).toBeUndefined();
     expect(positions.after({ 'shiplog.after.projects': '999/999' })).toBeUndefined();
     expect(positions.after({ 'shiplog.after.nosuch': valid })).toBeUndefined();
@@ -35,7 +42,7 @@ describe('PositionCookies', () => {
       ),
     ).toBeUndefined();
     for (const reported of [undefined, ['projects=1/1'], 'projects', 'projects=1', 'nosuch=1/1', 'projects=1/1=2'])
-      expect(positions.setCookie(reported, false)).toBeUndefined();
+      expect(positions.setCookies(reported, false)).toEqual([]);
   });
 
   it('clears every position cookie at sign-out', () => {

@@ -38,6 +38,8 @@ export const apiRoutes = [
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
   { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
+  { pattern: /^\/api\/integrations(\/[^/]+(\/(projects|import))?)?$/, service: 'integrations' },
+  { pattern: /^\/api\/integration\/(test|diagnostics)$/, methods: ['POST'], service: 'integrations' },
   { pattern: /^\/api\/profile$/, service: 'identity' },
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },

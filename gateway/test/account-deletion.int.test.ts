@@ -18,38 +18,7 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-const schemas = ['identity', 'billing', 'projects', 'reminders', 'activity', 'vault'];
 const eventTables = new Set(['events', 'streams']);
-
-/** Every row of every table of every service's schema, as text, by table. */
-async function everyRow(): Promise<Map<string, string[]>> {
-  const { rows: tables } = await backend.pool.query<{ schema: string; table: string }>(
-    `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
-     WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
-    [schemas],
-  );
-  const out = new Map<string, string[]>();
-  for (const { schema, table } of tables) {
-    const { rows } = await backend.pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.${table} t`);
-    out.set(
-      `${schema}.${table}`,
-      rows.map((r) => r.row),
-    );
-  }
-  return out;
-}
-
-/** Every message the bus holds for this backend, as text. */
-async function everyBusMessage(): Promise<string[]> {
-  const { bus } = backend.identity.context;
-  const info = await bus.jsm.streams.info(bus.stream);
-  const out: string[] = [];
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-    const message = await bus.jsm.streams.getMessage(bus.stream, { seq }).catch(() => null);
-    if (message) out.push(message.string());
-  }
-  return out;
-}
 
 async function signUp(prefix: string) {
   const username = uniqueUsername(prefix);
@@ -138,7 +107,7 @@ describe('account deletion', () => {
        VALUES ('activity-timeline', $1, 'ProjectCreated', 'projects', '1/1', $2, '{}', $3)`,
       [newId(), ada.id, `error: value too long for "Launchpad ${marker}"`],
     );
-    const before = [...(await everyRow()).values()].flat();
+    const before = [...(await backend.everyRow()).values()].flat();
     expect(before.some((row) => row.includes(ada.id))).toBe(true);
     expect(before.some((row) => row.includes(ada.username))).toBe(true);
 
@@ -162,7 +131,7 @@ describe('account deletion', () => {
     const secrets = [ada.username, ada.email, marker, '+44 20 7946 0000'];
     const noTrace = async () => {
       const leftovers: string[] = [];
-      for (const [table, rows] of await everyRow()) {
+      for (const [table, rows] of await backend.everyRow()) {
         const [, name] = table.split('.');
         // The event tables keep ids (the shredded events' stream ids and metadata); the vault keeps
         // the id of whom it forgot. No other table may even name her id.
@@ -183,7 +152,7 @@ describe('account deletion', () => {
     );
     expect(hers.length).toBeGreaterThan(3);
     expect(hers.every((e) => isSealed(e.data))).toBe(true);
-    const messages = await everyBusMessage();
+    const messages = await backend.everyBusMessage();
     expect(messages.some((m) => m.includes(ada.id))).toBe(true);
     expect(messages.filter((m) => secrets.some((s) => m.includes(s)))).toEqual([]);
 

@@ -360,6 +360,7 @@ describe('gateway boundaries', () => {
         reminders: 'ok',
         activity: 'ok',
         chat: 'ok',
+        integrations: 'ok',
       },
     });
   });

@@ -57,7 +57,15 @@ describe('a lost NATS stream', () => {
 
     await backend.restart(async () => {
       await backend.loseBusStream();
-      expect(await republishAll(env)).toEqual(['identity', 'projects', 'reminders', 'billing', 'chat', 'activity']);
+      expect(await republishAll(env)).toEqual([
+        'identity',
+        'projects',
+        'reminders',
+        'billing',
+        'chat',
+        'integrations',
+        'activity',
+      ]);
     });
 
     // Every event is on the bus again, once, and every read model is as it was: nothing doubled.

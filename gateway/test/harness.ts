@@ -3,6 +3,7 @@ import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
+import { integrationsService } from '@shiplog/integrations';
 import { lockConsumer } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
@@ -60,11 +61,17 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       REMINDERS_URL: reminders.url,
       ACTIVITY_URL: activity.url,
     });
-    return { identity, billing, projects, reminders, activity, chat };
+    // Imports create projects and reminders through those services' APIs.
+    const integrations = await startService(integrationsService, {
+      ...env,
+      PROJECTS_URL: projects.url,
+      REMINDERS_URL: reminders.url,
+    });
+    return { identity, billing, projects, reminders, activity, chat, integrations };
   };
   let running = await startServices();
   const services = () => Object.values(running) as RunningService<never>[];
-  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity, chat }: typeof running) => ({
+  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity, chat, integrations }: typeof running) => ({
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
@@ -77,6 +84,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ACTIVITY_URL: activity.url,
     REMINDERS_URL: reminders.url,
     CHAT_URL: chat.url,
+    INTEGRATIONS_URL: integrations.url,
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
@@ -168,6 +176,37 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     },
     get chat() {
       return running.chat;
+    },
+    get integrations() {
+      return running.integrations;
+    },
+    /** Every row of every table of every service's schema and of the vault, as text, by table. */
+    async everyRow(): Promise<Map<string, string[]>> {
+      const { rows: tables } = await pool.query<{ schema: string; table: string }>(
+        `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
+         WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
+        [[...Object.keys(running), 'vault']],
+      );
+      const out = new Map<string, string[]>();
+      for (const { schema, table } of tables) {
+        const { rows } = await pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.${table} t`);
+        out.set(
+          `${schema}.${table}`,
+          rows.map((r) => r.row),
+        );
+      }
+      return out;
+    },
+    /** Every message the bus holds for this backend, as text. */
+    async everyBusMessage(): Promise<string[]> {
+      const { bus } = running.identity.context;
+      const info = await bus.jsm.streams.info(bus.stream);
+      const out: string[] = [];
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+        const message = await bus.jsm.streams.getMessage(bus.stream, { seq }).catch(() => null);
+        if (message) out.push(message.string());
+      }
+      return out;
     },
     databaseUrl: db.url,
     /** The environment every service started with: to start another copy of one, configured otherwise. */

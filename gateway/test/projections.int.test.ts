@@ -14,6 +14,7 @@ const tables = {
   'identity.admin_users': 'user_id',
   'identity.admin_comments': 'id',
   'chat.daily_chat_usage': 'id',
+  'integrations.api_integrations': 'id',
 };
 
 async function snapshot() {
@@ -93,6 +94,10 @@ describe('projections', () => {
     await client.request('DELETE', `/api/projects/${gone.id}`);
     await client.post('/api/chat', { message: 'Can I have more messages?' });
     await client.post('/api/chat', { message: 'Thanks' });
+    const integration = { baseUrl: 'https://registrar.example.com', apiKey: 'a-registrar-api-key' };
+    await client.post('/api/integrations', { ...integration, siteName: 'Registrar' });
+    const removed = (await client.post('/api/integrations', { ...integration, siteName: 'Removed' })).body;
+    await client.request('DELETE', `/api/integrations/${removed.id}`);
     // Reading through the gateway waits for the projections to include every write above.
     expect((await client.get('/api/activities?limit=100')).body.length).toBeGreaterThan(5);
     expect((await client.get('/api/projects')).body).toHaveLength(1);
@@ -102,6 +107,8 @@ describe('projections', () => {
     await expect.poll(async () => (await snapshot())['chat.daily_chat_usage']).toHaveLength(1);
     Object.assign(live, await snapshot());
     expect(live['chat.daily_chat_usage']).toEqual([expect.objectContaining({ messages_used: 2, boost_used: true })]);
+    await expect.poll(async () => (await snapshot())['integrations.api_integrations']).toHaveLength(1);
+    Object.assign(live, await snapshot());
     const results = await rebuildAll({
       DATABASE_URL: backend.databaseUrl,
       BUS_NAMESPACE: backend.busNamespace,
@@ -112,6 +119,7 @@ describe('projections', () => {
       'chat-daily-chat-usage',
       'identity-admin-users',
       'identity-messages',
+      'integrations-integration-list',
       'projects-project-list',
       'reminders-reminder-list',
     ]);

@@ -19,7 +19,7 @@ import { z } from 'zod';
  * (`personal`, below); deleting the account destroys the key (crypto-shredding).
  */
 /** The services that append events. */
-export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders' | 'chat';
+export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders' | 'chat' | 'integrations';
 
 interface CatalogEntry<S extends z.ZodType> {
   owner: EventOwner;
@@ -560,6 +560,54 @@ export const catalog = {
       via: z.enum(['request', 'tool']),
       at: isoDate,
     }),
+  }),
+
+  // integrations — `integrations-<userId>` streams: one user's connections to external
+  // domain-management APIs. A connection's API key is only ever in IntegrationKeySet, which is not
+  // published, and sealed twice there: with INTEGRATION_KEY_SECRET, then with the event (the user's key).
+  IntegrationConfigured: event({
+    owner: 'integrations',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      integrationId: id,
+      userId: id,
+      siteName: z.string(),
+      baseUrl: z.string(),
+      at: isoDate,
+    }),
+  }),
+  IntegrationKeySet: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ integrationId: id, userId: id, sealedKey: z.string() }),
+  }),
+  /** The integration's domains were read (its `lastUsed`). */
+  IntegrationUsed: event({
+    owner: 'integrations',
+    version: 1,
+    publish: true,
+    schema: z.object({ integrationId: id, userId: id, at: isoDate }),
+  }),
+  /** Domains became projects (created through the projects service); each domain is imported once. */
+  DomainsImported: event({
+    owner: 'integrations',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      integrationId: id,
+      userId: id,
+      domains: z.array(z.object({ domainId: z.string(), domainName: z.string(), projectId: id })),
+      at: isoDate,
+    }),
+  }),
+  /** The connection is gone; the projects it imported stay. */
+  IntegrationDeleted: event({
+    owner: 'integrations',
+    version: 1,
+    publish: true,
+    schema: z.object({ integrationId: id, userId: id, at: isoDate }),
   }),
 } as const;
 

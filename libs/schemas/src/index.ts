@@ -4,5 +4,6 @@ export * from './auth.ts';
 export * from './billing.ts';
 export * from './chat.ts';
 export * from './ids.ts';
+export * from './integrations.ts';
 export * from './projects.ts';
 export * from './reminders.ts';

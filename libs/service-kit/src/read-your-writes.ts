@@ -9,7 +9,16 @@ export const CONSISTENCY_HEADER = 'x-shiplog-after';
 export const POSITION_HEADER = 'x-shiplog-position';
 
 export function reportPosition(res: Response, source: string, position: Position): void {
-  res.setHeader(POSITION_HEADER, `${source}=${formatPosition(position)}`);
+  reportPositions(res, new Map([[source, position]]));
+}
+
+/** A write that reached several sources (one through another service's API): each source's position. */
+export function reportPositions(res: Response, positions: Map<string, Position>): void {
+  if (positions.size === 0) return;
+  res.setHeader(
+    POSITION_HEADER,
+    [...positions].map(([source, position]) => `${source}=${formatPosition(position)}`).join(','),
+  );
 }
 
 /** `<source>=<position>,…`; a source named twice (the user's own write and a shared one) keeps the later. */

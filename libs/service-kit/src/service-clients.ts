@@ -51,6 +51,7 @@ export class ServiceClients {
       body?: unknown;
       caller: Caller;
       after?: string | undefined;
+      headers?: Record<string, string>;
     },
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
     const response = await this.pool(service)
@@ -60,6 +61,7 @@ export class ServiceClients {
         headers: {
           accept: 'application/json',
           ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...request.headers,
           ...this.internalHeaders(request.caller, request.after),
         },
         body:

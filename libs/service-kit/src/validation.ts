@@ -1,6 +1,8 @@
 import { type FieldErrors, ValidationError } from '@shiplog/errors';
+import { newId } from '@shiplog/events';
 import { isStorableText } from '@shiplog/messaging';
 import type { z } from 'zod';
+import { deterministicId } from './command.ts';
 
 /**
  * Parses input with the same zod schema the web form uses; failure is a 400 whose `fieldErrors` carry
@@ -43,4 +45,26 @@ function findUnstorable(value: unknown, path: string[], out: FieldErrors): void 
       findUnstorable(item, [...path, key], out);
     }
   }
+}
+
+/** A create's `Idempotency-Key` header: the same key from the same user creates one thing, once. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/**
+ * The id a create gives what it makes: derived from the caller and their `Idempotency-Key` when they
+ * send one (a retried request then appends the same event ids, which the store takes as a no-op and
+ * answers as before), else a fresh one.
+ */
+export function createdId(
+  req: { headers: Record<string, string | string[] | undefined> },
+  userId: string,
+  kind: string,
+) {
+  const key = req.headers[IDEMPOTENCY_HEADER];
+  if (key === undefined) return { id: newId(), idempotencyKey: undefined };
+  if (typeof key !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(key)) {
+    throw new ValidationError({ 'Idempotency-Key': ['Idempotency-Key must be 1 to 200 visible ASCII characters'] });
+  }
+  const id = deterministicId(`${kind}:${userId}:${key}`);
+  return { id, idempotencyKey: id };
 }

@@ -230,3 +230,4 @@ function aad(event: EventLike): Buffer {
 
 export { isSealed, type Queryable, type SealedData, SHREDDED } from './sealed-data.ts';
 export { SealedEventStore } from './sealed-store.ts';
+export { SecretBox } from './secret-box.ts';

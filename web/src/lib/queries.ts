@@ -7,6 +7,8 @@ import {
   type ChatUsage,
   type ContactMessage,
   type CurrentUser,
+  type Domain,
+  type Integration,
   type NotificationSettings,
   notificationTimeOptions,
   type Price,
@@ -208,3 +210,16 @@ export const chatUsageQuery = queryOptions({
   queryKey: ['chat-usage'],
   queryFn: () => apiRequest<ChatUsage>('GET', '/api/chat/usage'),
 });
+
+export const integrationsQuery = queryOptions({
+  queryKey: ['integrations'],
+  queryFn: () => apiRequest<Integration[]>('GET', '/api/integrations'),
+});
+
+/** An integration's domains, read from its external API when the domains dialog opens (never cached stale). */
+export const integrationDomainsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['integrations', id, 'domains'],
+    queryFn: () => apiRequest<(Domain & { imported: boolean })[]>('GET', `/api/integrations/${id}/projects`),
+    staleTime: 0,
+  });

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { isId } from '@shiplog/events';
 import {
   createProjectSchema,
   isSubscribed,
@@ -11,6 +11,7 @@ import {
 } from '@shiplog/schemas';
 import {
   callerOf,
+  createdId,
   currentSubscriptionStatus,
   handleCommand,
   type LeanRead,
@@ -36,13 +37,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     return id;
   }
 
-  async function run(req: Request, res: Response, projectId: string, command: ProjectCommand) {
+  async function run(req: Request, res: Response, projectId: string, command: ProjectCommand, idempotencyKey?: string) {
     const caller = callerOf(req);
     const result = await handleCommand(store, projectStream(projectId), projectDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
-      // A create names its project with a fresh id: there is no history to read.
+      // A create names its project with a new id: there is no history to read.
       newStream: command.type === 'CreateProject',
+      idempotencyKey,
     });
     if (result.position) reportPosition(res, 'projects', result.position);
     return result;
@@ -65,8 +67,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     router.post('/projects', async (req, res) => {
       const userId = requireUserId(req);
       const input = parseInput(createProjectSchema, req.body);
-      const projectId = newId();
-      const { state } = await run(req, res, projectId, { type: 'CreateProject', projectId, userId, input });
+      const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
+      const { state } = await run(
+        req,
+        res,
+        projectId,
+        { type: 'CreateProject', projectId, userId, input },
+        idempotencyKey,
+      );
       if (state.lifecycle !== 'active') throw new Error('project was not created');
       res.status(201).json(toView(state));
     });

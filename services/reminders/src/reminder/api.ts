@@ -1,9 +1,10 @@
 import { NotFoundError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { isId } from '@shiplog/events';
 import { createReminderSchema, notificationTimeOptions, updateReminderSchema } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
+  createdId,
   handleCommand,
   parseInput,
   reportPosition,
@@ -30,11 +31,18 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
     return id;
   }
 
-  async function run(req: Request, res: Response, reminderId: string, command: ReminderCommand) {
+  async function run(
+    req: Request,
+    res: Response,
+    reminderId: string,
+    command: ReminderCommand,
+    idempotencyKey?: string,
+  ) {
     const caller = callerOf(req);
     const result = await handleCommand(store, reminderStream(reminderId), reminderDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
+      idempotencyKey,
     });
     if (result.position) reportPosition(res, 'reminders', result.position);
     if (result.state.lifecycle !== 'active') throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
@@ -69,10 +77,12 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
       const project = isId(input.projectId) ? await findOwnedProject(pool, input.projectId) : null;
-      const reminderId = newId();
+      const { id: reminderId, idempotencyKey } = createdId(req, userId, 'reminder');
       res
         .status(201)
-        .json(await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }));
+        .json(
+          await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }, idempotencyKey),
+        );
     });
 
     router.patch('/reminders/:id', async (req, res) => {

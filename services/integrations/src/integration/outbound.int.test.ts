@@ -1,0 +1,120 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicAddress, Outbound, RefusedAddressError, ResponseTooLargeError } from './outbound.ts';
+
+/** A port on 127.0.0.1 that must never be reached: it counts every connection made to it. */
+let trap: TcpServer;
+let trapPort: number;
+let connections = 0;
+/** An allowed host (as INTEGRATION_ALLOWED_HOSTS would list it) that redirects, or answers. */
+let api: Server;
+let apiPort: number;
+
+const listen = (server: Server | TcpServer) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+
+beforeAll(async () => {
+  trap = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  trapPort = await listen(trap);
+  api = createHttpServer((req, res) => {
+    if (req.url === '/to-loopback') {
+      res.writeHead(302, { location: `http://127.0.0.1:${trapPort}/api/domains` }).end();
+    } else if (req.url === '/to-self') {
+      res.writeHead(301, { location: '/api/domains' }).end();
+    } else if (req.url === '/huge') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(Buffer.alloc(2048, 'x'));
+    } else {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ auth: req.headers.authorization }));
+    }
+  });
+  apiPort = await listen(api);
+});
+afterAll(async () => {
+  await new Promise((resolve) => trap.close(resolve));
+  await new Promise((resolve) => api.close(resolve));
+});
+
+describe('outbound requests to addresses users type in', () => {
+  it('knows public unicast addresses from every private, local and reserved kind', () => {
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
+      expect(isPublicAddress(address)).toBe(true);
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      'not an address',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+  });
+
+  it('refuses every private address however it is written, before any packet leaves for it', async () => {
+    const outbound = new Outbound({
+      allowedHosts: [`127.0.0.1:${apiPort}`],
+      // A name the test's own resolver sends to loopback, as a hostile DNS server would.
+      lookup: (hostname, _options, callback) =>
+        hostname === 'rebound.example'
+          ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+          : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []),
+    });
+    const targets = [
+      `http://127.0.0.1:${trapPort}/`,
+      `http://localhost:${trapPort}/`,
+      `http://127.1:${trapPort}/`,
+      `http://2130706433:${trapPort}/`,
+      `http://0x7f000001:${trapPort}/`,
+      `http://0.0.0.0:${trapPort}/`,
+      `http://[::1]:${trapPort}/`,
+      `http://[::ffff:127.0.0.1]:${trapPort}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+      `http://rebound.example:${trapPort}/`,
+      // An allowed host that redirects to a loopback port: the hop is checked like the first.
+      `http://127.0.0.1:${apiPort}/to-loopback`,
+    ];
+    for (const target of targets) {
+      const refused = await outbound.get(new URL(target), {}).catch((error: unknown) => error);
+      expect(refused, target).toBeInstanceOf(RefusedAddressError);
+      expect((refused as Error).message, target).toMatch(/^Refused: .* is a private, loopback or reserved address/);
+    }
+    expect(outbound.refusalOf(new URL('ftp://example.com/'))).toBe('Only http:// and https:// addresses can be used');
+    expect(outbound.refusalOf(new URL('https://api.example.com/'))).toBeNull();
+    expect(connections).toBe(0);
+    await outbound.close();
+  });
+
+  it('calls an allowed host, follows its redirects on the same origin with the credential, and caps the body', async () => {
+    const outbound = new Outbound({ allowedHosts: [`127.0.0.1:${apiPort}`], maxBytes: 1024 });
+    const answered = await outbound.get(new URL(`http://127.0.0.1:${apiPort}/to-self`), { authorization: 'Bearer k' });
+    expect(answered).toMatchObject({ status: 200, statusText: 'OK', contentType: 'application/json' });
+    expect(JSON.parse(answered.body)).toEqual({ auth: 'Bearer k' });
+    await expect(outbound.get(new URL(`http://127.0.0.1:${apiPort}/huge`), {})).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+    await outbound.close();
+  });
+});

@@ -1,0 +1,203 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { STATUS_CODES } from 'node:http';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector, request } from 'undici';
+
+/**
+ * Requests to addresses that users type in (an integration's base URL), made so that they can never
+ * reach inside Shiplog's network (SSRF). Only http and https, only public unicast addresses: never
+ * loopback, private, link-local (the cloud metadata service at 169.254.169.254), CGNAT, unique-local,
+ * multicast, unspecified, reserved, or IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4,
+ * Teredo). The address is checked where the connection is made, on what the name resolved to then,
+ * so a name that changes its answer after a check (DNS rebinding) gains nothing. Redirects are
+ * followed by hand, each hop checked again, and credentials are not carried to another origin.
+ * `allowedHosts` (INTEGRATION_ALLOWED_HOSTS: `host:port`) are exempt: local development and tests.
+ */
+export interface OutboundOptions {
+  allowedHosts?: readonly string[];
+  /** How names are resolved: the system's resolver unless a test gives its own. */
+  lookup?: ResolveAll;
+  timeoutMs?: number;
+  /** Larger bodies are cut off with an error, never held in memory. */
+  maxBytes?: number;
+  maxRedirects?: number;
+}
+
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/** Refused before any packet left for the address: the message says why, for the person who typed it. */
+export class RefusedAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedAddressError';
+  }
+}
+
+export class ResponseTooLargeError extends Error {
+  constructor(maxBytes: number) {
+    super(`The response is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+export interface OutboundResponse {
+  url: string;
+  status: number;
+  statusText: string;
+  contentType: string | null;
+  body: string;
+}
+
+/** Whether an address is one the public internet routes to (and so may be called). */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return false;
+  // `process` turns an IPv4-mapped IPv6 address into the IPv4 address it is.
+  return ipaddr.process(bare).range() === 'unicast';
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Headers that carry the credential: never sent on to another origin by a redirect. */
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'api-key'];
+
+export class Outbound {
+  readonly #allowed: Set<string>;
+  readonly #guarded: Agent;
+  readonly #exempt: Agent;
+  readonly #timeoutMs: number;
+  readonly #maxBytes: number;
+  readonly #maxRedirects: number;
+
+  constructor(options: OutboundOptions = {}) {
+    this.#allowed = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean));
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.#maxRedirects = options.maxRedirects ?? 3;
+    const resolve: ResolveAll = options.lookup ?? ((hostname, opts, callback) => dnsLookup(hostname, opts, callback));
+    // net.connect calls `lookup` only for names; an address in the URL is checked in `connect` below.
+    const guardedLookup = (
+      hostname: string,
+      opts: { all?: boolean; family?: number },
+      callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
+      resolve(hostname, { ...opts, all: true } as LookupAllOptions, (error, addresses) => {
+        if (error) return callback(error, []);
+        // Any private answer refuses the name: the connection could be steered to it.
+        const refused = addresses.find((a) => !isPublicAddress(a.address));
+        if (refused) return callback(refusal(`${hostname} resolves to ${refused.address}`), []);
+        if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), []);
+        if (opts.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    };
+    const connectTimeout = Math.min(this.#timeoutMs, 10_000);
+    const guardedConnector = buildConnector({ timeout: connectTimeout, lookup: guardedLookup } as never);
+    this.#guarded = new Agent({
+      connect: (opts, callback) => {
+        const host = opts.hostname.replace(/^\[|\]$/g, '');
+        if (isIP(host) && !isPublicAddress(host)) return callback(refusal(host), null);
+        guardedConnector(opts, callback);
+      },
+    });
+    this.#exempt = new Agent({ connect: { timeout: connectTimeout } });
+  }
+
+  /**
+   * Why this URL may not be called, or null: the check made before a request, so that a typed address
+   * is refused with a clear message. Names are checked again at connect time (see above).
+   */
+  refusalOf(target: URL): string | null {
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return 'Only http:// and https:// addresses can be used';
+    if (this.#isExempt(target)) return null;
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !isPublicAddress(host)) return refusal(host).message;
+    if (host === 'localhost' || host.endsWith('.localhost')) return refusal(host).message;
+    return null;
+  }
+
+  /** A GET, following at most `maxRedirects` redirects, each hop checked; the body read up to `maxBytes`. */
+  async get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OutboundResponse> {
+    let target = url;
+    let sent = { ...headers };
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    for (let hop = 0; ; hop++) {
+      const refused = this.refusalOf(target);
+      if (refused) throw new RefusedAddressError(refused);
+      const response = await request(target, {
+        method: 'GET',
+        headers: sent,
+        dispatcher: this.#isExempt(target) ? this.#exempt : this.#guarded,
+        signal: abort,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      }).catch((error: unknown) => {
+        throw refusedCause(error) ?? error;
+      });
+      const location = response.headers.location;
+      if (REDIRECTS.has(response.statusCode) && typeof location === 'string') {
+        await response.body.dump();
+        if (hop >= this.#maxRedirects) throw new Error(`More than ${this.#maxRedirects} redirects`);
+        const next = new URL(location, target);
+        if (next.origin !== target.origin) {
+          sent = Object.fromEntries(
+            Object.entries(sent).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())),
+          );
+        }
+        target = next;
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += chunk.length;
+        if (size > this.#maxBytes) {
+          response.body.destroy();
+          throw new ResponseTooLargeError(this.#maxBytes);
+        }
+        chunks.push(chunk);
+      }
+      const contentType = response.headers['content-type'];
+      return {
+        url: target.toString(),
+        status: response.statusCode,
+        statusText: STATUS_CODES[response.statusCode] ?? '',
+        contentType: typeof contentType === 'string' ? contentType : null,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#guarded.close(), this.#exempt.close()]);
+  }
+
+  #isExempt(target: URL): boolean {
+    const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+    return this.#allowed.has(`${target.hostname.toLowerCase()}:${port}`);
+  }
+}
+
+function refusal(what: string): RefusedAddressError {
+  return new RefusedAddressError(
+    `Refused: ${what} is a private, loopback or reserved address. Shiplog only connects to public addresses.`,
+  );
+}
+
+/** The refusal behind a failed request (undici wraps what the connector reported), if that is what it was. */
+function refusedCause(error: unknown): RefusedAddressError | null {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof RefusedAddressError) return e;
+    if (e instanceof AggregateError) {
+      const inner = e.errors.find((x) => x instanceof RefusedAddressError);
+      if (inner) return inner;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@shiplog/service-kit';
+import { integrationsService } from './service.ts';
+
+await runServiceProcess(integrationsService);

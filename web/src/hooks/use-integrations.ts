@@ -1,0 +1,62 @@
+import type {
+  DiagnosticsResponse,
+  ImportDomainsInput,
+  ImportDomainsResponse,
+  Integration,
+  IntegrationForm,
+  TestConnectionResponse,
+} from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { integrationsQuery } from '../lib/queries';
+import { dashboardChanged } from './use-projects';
+
+/** Integration mutations; the page says what the user sees (toasts) through `mutate`'s callbacks. */
+
+export function useSaveIntegration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (form: IntegrationForm) => apiRequest<Integration>('POST', '/api/integrations', form),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey }),
+  });
+}
+
+/** Test Connection: the form's values, nothing stored. */
+export function useTestConnection() {
+  return useMutation({
+    mutationFn: (form: IntegrationForm) => apiRequest<TestConnectionResponse>('POST', '/api/integration/test', form),
+  });
+}
+
+/** Advanced Diagnostics: each way of sending the key, tried (up to 30 seconds). */
+export function useDiagnostics() {
+  return useMutation({
+    mutationFn: (form: IntegrationForm) =>
+      apiRequest<DiagnosticsResponse>('POST', '/api/integration/diagnostics', form),
+  });
+}
+
+export function useDeleteIntegration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/integrations/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey }),
+  });
+}
+
+/** Imports the selected domains as projects: every screen that shows projects, the timeline or reminders refreshes. */
+export function useImportDomains(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ImportDomainsInput) =>
+      apiRequest<ImportDomainsResponse>('POST', `/api/integrations/${id}/import`, input),
+    onSuccess: async () => {
+      await Promise.all(
+        ['integrations', 'projects', 'activities', 'reminders'].map((key) =>
+          queryClient.invalidateQueries({ queryKey: [key] }),
+        ),
+      );
+      dashboardChanged();
+    },
+  });
+}
