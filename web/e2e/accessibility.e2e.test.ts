@@ -161,6 +161,10 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
     await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
     await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());
+    await visit('/integrations', () => page.getByText('No integrations configured yet.').waitFor());
+    await page.getByRole('button', { name: 'Test Connection' }).click(); // the validation messages
+    await page.getByText('Site name must be at least 3 characters').waitFor();
+    found.push(...(await violations(page, 'integration form')));
     await visit('/admin', () => page.getByText('Administrators only').waitFor());
     await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
     expect(found).toEqual([]);

@@ -18,7 +18,6 @@ import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
 import { NotFoundPage } from './pages/not-found-page';
-import { SectionPage } from './pages/section-page';
 
 // Each page is its own chunk, loaded when first visited: the first load carries only the shell.
 const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
@@ -36,6 +35,7 @@ const ComingSoonPage = lazyRouteComponent(() => import('./pages/coming-soon-page
 const SubscriptionPage = lazyRouteComponent(() => import('./pages/subscription-page'), 'SubscriptionPage');
 const AdminPage = lazyRouteComponent(() => import('./pages/admin-page'), 'AdminPage');
 const ChatPage = lazyRouteComponent(() => import('./pages/chat-page'), 'ChatPage');
+const IntegrationsPage = lazyRouteComponent(() => import('./pages/integrations-page'), 'IntegrationsPage');
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -145,10 +145,6 @@ const editProjectRoute = createRoute({
   ...projectPage,
 });
 
-/** Navigation targets of the shell whose screens arrive with later issues: the shell and title only. */
-const section = <TPath extends string>(path: TPath, title: string) =>
-  createRoute({ getParentRoute: () => appRoute, path, staticData: { title }, component: SectionPage });
-
 // The services refuse anyone else; the page says so instead of breaking.
 const adminRoute = page('/admin', 'Admin Dashboard', AdminPage);
 
@@ -176,8 +172,8 @@ const routeTree = rootRoute.addChildren([
     page('/replit', 'Replit', ComingSoonPage),
     page('/subscription', 'Subscription', SubscriptionPage),
     page('/chat', 'AI Assistant', ChatPage),
-    section('/integrations', 'External API'),
-    section('/integration-config', 'External API'),
+    page('/integrations', 'External API', IntegrationsPage),
+    page('/integration-config', 'External API', IntegrationsPage),
     adminRoute,
   ]),
 ]);

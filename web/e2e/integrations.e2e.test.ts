@@ -1,0 +1,113 @@
+/// <reference lib="dom" />
+import { type DomainStandIn, standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+
+let api: DomainStandIn;
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  api = await startDomainStandIn({ domains: standInDomains(30) });
+  [app, browser] = await Promise.all([startApp({ env: { INTEGRATION_ALLOWED_HOSTS: api.host } }), launchBrowser()]);
+  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await registerThroughForm(page, uniqueUsername('domains'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await api?.stop();
+});
+
+describe('integrations in the browser', () => {
+  it('validates, tests, diagnoses and saves a connection', async () => {
+    await page.goto('/integrations');
+    await page.getByText('No integrations configured yet.').waitFor();
+    expect(await page.getByLabel('Base URL').inputValue()).toBe(app.url);
+    await page.getByLabel('Base URL').fill('not a url');
+    await page.getByRole('button', { name: 'Test Connection' }).click();
+    for (const message of [
+      'Site name must be at least 3 characters',
+      'Please enter a valid URL including http:// or https://',
+      'API key appears to be too short',
+    ]) {
+      await page.getByText(message).waitFor();
+    }
+    expect(api.requests).toHaveLength(0);
+
+    await page.getByLabel('Site name').fill('Stand-in Registrar');
+    await page.getByLabel('Base URL').fill(api.url);
+    await page.getByLabel('API key').fill(api.apiKey);
+    await page.getByRole('button', { name: 'Test Connection' }).click();
+    await page.getByText(/^Connection successful! Found 30 domains\./).waitFor();
+    expect(await page.getByTestId('test-message').textContent()).toContain('Content-Type: application/json');
+    await page.getByRole('button', { name: 'Advanced Diagnostics' }).click();
+    await page.getByText('Recommended authentication method: Bearer token (Authorization: Bearer <key>).').waitFor();
+
+    await page.getByRole('button', { name: 'Save Configuration' }).click();
+    await page.getByText('Integration configured successfully', { exact: true }).waitFor();
+    const saved = page.getByRole('article', { name: 'Stand-in Registrar' });
+    await saved.getByText('Active').waitFor();
+    expect(await saved.getByText('Last used: Never').isVisible()).toBe(true);
+    // The key is not kept in the form, nor anywhere on the page.
+    expect(await page.getByLabel('API key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(api.apiKey);
+  });
+
+  it('lists the domains in a 400 px scrolling area, imports the selected ones, and they are on the dashboard', async () => {
+    await page.getByRole('button', { name: 'View Domains' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Domains from Stand-in Registrar' });
+    await dialog.getByRole('cell', { name: 'project-1.example.com', exact: true }).waitFor();
+    for (const header of ['Domain Name', 'Status', 'Hosting Provider', 'Expiry Date', 'Last Checked']) {
+      expect(await dialog.getByRole('columnheader', { name: header }).isVisible()).toBe(true);
+    }
+    const list = dialog.getByTestId('domain-list');
+    expect(await list.evaluate((element) => getComputedStyle(element).maxHeight)).toBe('400px');
+    expect((await list.boundingBox())!.height).toBeLessThanOrEqual(400);
+
+    await expect.poll(() => dialog.getByRole('button', { name: 'Import Selected Domains' }).isDisabled()).toBe(true);
+    await dialog.getByRole('checkbox', { name: 'Select project-1.example.com' }).click();
+    await dialog.getByRole('checkbox', { name: 'Select project-2.example.com' }).click();
+    await dialog.getByText('2 domains selected').waitFor();
+    await dialog.getByRole('button', { name: 'Import Selected Domains' }).click();
+    await page.getByText('Domains imported successfully', { exact: true }).waitFor();
+    await page.getByText('Imported 2 of 2 domains', { exact: true }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = page.getByRole('article', { name: 'Stand-in Registrar' });
+    await expect.poll(() => saved.textContent()).toMatch(/Last used: [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+
+    // The toast sits over the list's buttons: closed, as a person would.
+    await page.getByRole('button', { name: 'Close' }).first().click();
+    // Opened again: the imported ones are marked, and nothing is selected.
+    await page.getByRole('button', { name: 'View Domains' }).click();
+    await dialog.getByText('0 domains selected').waitFor();
+    expect(await dialog.getByRole('checkbox', { name: 'Select project-1.example.com' }).isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto('/');
+    await page.getByText('project-1.example.com').first().waitFor();
+    await page.getByText('project-2.example.com').first().waitFor();
+  });
+
+  it('deletes an integration after its confirmation, keeping the imported projects', async () => {
+    await page.goto('/integration-config');
+    await page.getByRole('button', { name: 'Delete Stand-in Registrar' }).click();
+    await page
+      .getByText(
+        'This will delete the integration configuration permanently. Your imported projects will remain in your dashboard.',
+      )
+      .waitFor();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Integration deleted', { exact: true }).waitFor();
+    await page.getByText('No integrations configured yet.').waitFor();
+    await page.goto('/projects');
+    await page.getByText('project-1.example.com').first().waitFor();
+  });
+});
