@@ -30,6 +30,7 @@ export async function startBenchApp(
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
       INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
       VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
+      INTEGRATION_KEY_SECRET: 'bench-integration-secret-bench-integration-0123',
       ...env,
     },
     'Shiplog is running',

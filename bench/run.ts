@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
 import { runChat } from './chat.ts';
+import { runIntegrations } from './integrations.ts';
 import { runProjects } from './projects.ts';
 import { runScheduler } from './scheduler.ts';
 
@@ -133,4 +134,16 @@ if (!only || only === 'chat') {
     ['CPU µs per message', cpuLine(c.cpuMicrosPerRequest), '', ''],
   ]);
   save('chat', c);
+}
+
+if (!only || only === 'integrations') {
+  process.stdout.write('\nintegrations: one call importing 500 domains as projects…\n');
+  const i = await runIntegrations();
+  table([
+    ['domains imported', `${i.domains} (${i.message})`, '', ''],
+    ['import call (s)', String(i.importSeconds), '<= 5', met(i.importSeconds <= 5)],
+    ['projects/s', String(i.projectsPerSecond), '', ''],
+    ['until the dashboard and timeline show all (s)', String(i.shownOnDashboardSeconds), '', ''],
+  ]);
+  save('integrations', i);
 }
