@@ -71,6 +71,29 @@ describe('projects', () => {
     }
   });
 
+  it('creates one project for a retried create with the same Idempotency-Key, per user', async () => {
+    const { client } = await backend.signUp('retrier');
+    const key = { 'idempotency-key': 'import-42' };
+    const first = await client.request('POST', '/api/projects', { name: 'Once' }, key);
+    const again = await client.request('POST', '/api/projects', { name: 'Once' }, key);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.id).toBe(first.body.id);
+    expect((await client.get('/api/projects')).body).toHaveLength(1);
+    // Another user's key of the same text is theirs alone.
+    const other = await eve.client.request('POST', '/api/projects', { name: 'Once' }, key);
+    expect(other.body.id).not.toBe(first.body.id);
+    const bad = await client.request(
+      'POST',
+      '/api/projects',
+      { name: 'Bad key' },
+      { 'idempotency-key': 'x'.repeat(201) },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual({
+      'Idempotency-Key': ['Idempotency-Key must be 1 to 200 visible ASCII characters'],
+    });
+  });
+
   it('validates with the spec messages', async () => {
     const missing = await ada.client.post('/api/projects', { description: 'no name' });
     expect(missing.status).toBe(400);
