@@ -7,7 +7,7 @@ import {
   RENEWAL_REMINDER_DAYS,
   type TestConnectionResponse,
 } from '@shiplog/schemas';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Globe, Loader2, ShieldCheck, Trash2, XCircle } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -310,6 +310,12 @@ function DomainsDialog({ integration, onClose }: { integration: Integration; onC
   const importDomains = useImportDomains(integration.id);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [renewalReminders, setRenewalReminders] = useState(true);
+  // Reading the domains marks the integration used: its "Last used" shows it.
+  const queryClient = useQueryClient();
+  const loadedAt = domains.dataUpdatedAt;
+  useEffect(() => {
+    if (loadedAt) void queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey, exact: true });
+  }, [loadedAt, queryClient]);
   const failure = domains.error?.message;
   useEffect(() => {
     if (failure) toast({ title: 'Failed to fetch domains', description: failure, variant: 'destructive' });
