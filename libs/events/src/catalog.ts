@@ -590,7 +590,7 @@ export const catalog = {
     publish: true,
     schema: z.object({ integrationId: id, userId: id, at: isoDate }),
   }),
-  /** Domains became projects (created through the projects service); each domain is imported once. */
+  /** Domains became projects (created through the projects service), each imported once: a use of the integration too. */
   DomainsImported: event({
     owner: 'integrations',
     version: 1,

@@ -1,5 +1,5 @@
 import { AppError, ValidationError } from '@shiplog/errors';
-import { comparePositions, formatPosition, isId, newId, type Position } from '@shiplog/events';
+import { formatPosition, isId, newId } from '@shiplog/events';
 import {
   type CreateProjectInput,
   type CreateReminderInput,
@@ -93,30 +93,6 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
     const refused = domainApi.refusalOf(form.baseUrl);
     if (refused) throw new ValidationError({ baseUrl: [refused] });
     return form;
-  }
-
-  /** Runs `task` over `items`, at most `limit` at a time, answers in order. */
-  async function inTurn<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-    const results: R[] = new Array(items.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(limit, items.length) }, async () => {
-        while (next < items.length) {
-          const i = next++;
-          results[i] = await task(items[i]!);
-        }
-      }),
-    );
-    return results;
-  }
-
-  /** Keeps the furthest position each source reached, for the caller's later reads to wait for. */
-  function reached(positions: Map<string, Position>, header: string | string[] | undefined) {
-    if (typeof header !== 'string') return;
-    for (const [source, position] of parsePositions(header)) {
-      const held = positions.get(source);
-      if (!held || comparePositions(position, held) > 0) positions.set(source, position);
-    }
   }
 
   /**
@@ -231,17 +207,18 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       const selected = domains.filter((d) => wanted.has(d.id));
       const fresh = selected.filter((d) => !integration.imported.has(d.id));
 
-      const positions = new Map<string, Position>();
+      // Every source this import wrote to: the caller's next reads wait for all of them.
+      const reached: string[] = [];
       const created = (await inTurn(fresh, IMPORT_CONCURRENCY, (d) => createProject(caller, integration, d))).flatMap(
         (result, i) => {
           if (!result) return [];
-          reached(positions, result.position);
+          if (typeof result.position === 'string') reached.push(result.position);
           return [{ project: result.project, domain: fresh[i]! }];
         },
       );
       let remindersCreated = 0;
       if (input.renewalReminders && created.length > 0) {
-        const projectsReached = positions.get('projects');
+        const projectsReached = parsePositions(reached.join(',')).get('projects');
         const after = projectsReached ? `projects=${formatPosition(projectsReached)}` : undefined;
         const reminders = await inTurn(created, IMPORT_CONCURRENCY, ({ project, domain }) =>
           createRenewalReminder(caller, after, project, domain, input.reminderDaysBefore),
@@ -249,9 +226,10 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
         for (const reminder of reminders) {
           if (!reminder) continue;
           remindersCreated++;
-          reached(positions, reminder.position);
+          if (typeof reminder.position === 'string') reached.push(reminder.position);
         }
       }
+      // The import is a use of the integration too (DomainsImported sets its lastUsed).
       const recorded = await run(caller, {
         type: 'RecordImport',
         userId,
@@ -262,9 +240,8 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
           projectId: project.id,
         })),
       });
-      await run(caller, { type: 'RecordUse', userId, integrationId: integration.id });
-      if (recorded.position) positions.set('integrations', recorded.position);
-      reportPositions(res, positions);
+      if (recorded.position) reached.push(`integrations=${formatPosition(recorded.position)}`);
+      reportPositions(res, parsePositions(reached.join(',')));
       res.json({
         projects: created.map(({ project, domain }) => ({ id: project.id, name: project.name, domainId: domain.id })),
         message: `Imported ${created.length} of ${input.projectIds.length} domains`,
@@ -285,4 +262,19 @@ function describe(integration: ConfiguredIntegration, domain: Domain): string {
     domain.expiryDate && `Expires: ${domain.expiryDate.slice(0, 10)}`,
   ].filter(Boolean);
   return [`Imported from ${integration.siteName}.`, ...facts].join(' ').slice(0, 5000);
+}
+
+/** Runs `task` over `items`, at most `limit` at a time, answers in order. */
+async function inTurn<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i]!);
+      }
+    }),
+  );
+  return results;
 }

@@ -56,6 +56,8 @@ describe('integrations', () => {
   it('records an import once per domain: a repeated domain adds nothing', () => {
     const { when, state } = given([...configured, imported]);
     expect(state.integrations.get(integrationId)?.imported.get('7')).toBe(projectId);
+    // An import is a use of the integration.
+    expect(state.integrations.get(integrationId)?.lastUsed).toBe(at);
     const second = { domainId: '8', domainName: 'example.org', projectId };
     expect(
       when({

@@ -62,7 +62,7 @@ export function evolveUserIntegrations(state: UserIntegrations, event: Integrati
       if (!current) return state;
       const imported = new Map(current.imported);
       for (const domain of event.data.domains) imported.set(domain.domainId, domain.projectId);
-      integrations.set(integrationId, { ...current, imported, updatedAt: event.data.at });
+      integrations.set(integrationId, { ...current, imported, lastUsed: event.data.at, updatedAt: event.data.at });
       return { ...state, integrations };
     }
     case 'IntegrationDeleted':

@@ -24,7 +24,7 @@ export const integrationListProjection: ProjectionDefinition = {
       ]);
     },
     DomainsImported: async (event, _tx, batch) => {
-      batch.defer('UPDATE integrations.api_integrations SET updated_at = $2 WHERE id = $1', [
+      batch.defer('UPDATE integrations.api_integrations SET last_used = $2, updated_at = $2 WHERE id = $1', [
         event.data.integrationId,
         event.data.at,
       ]);
