@@ -21,6 +21,7 @@ import {
   POSITION_HEADER,
   parseInput,
   parsePositions,
+  reportPosition,
   reportPositions,
   requireUserId,
   type ServiceContext,
@@ -167,7 +168,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
         baseUrl: form.baseUrl,
         sealedKey: keys.seal(integrationId, form.apiKey),
       });
-      if (position) reportPositions(res, new Map([['integrations', position]]));
+      if (position) reportPosition(res, 'integrations', position);
       res.status(201).json(integrationView(userId, integrationOf(state, integrationId), true));
     });
 
@@ -177,7 +178,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       if (!isId(integrationId)) throw new IntegrationNotFoundError();
       // The projects it imported are the user's own now: they stay.
       const { position } = await run(callerOf(req), { type: 'DeleteIntegration', userId, integrationId });
-      if (position) reportPositions(res, new Map([['integrations', position]]));
+      if (position) reportPosition(res, 'integrations', position);
       res.status(204).end();
     });
 
