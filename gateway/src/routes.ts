@@ -11,18 +11,18 @@ import type { ServiceName } from '@shiplog/service-kit';
  */
 export const apiRoutes = [
   // The gateway's own: the session and the current user.
-  { pattern: /^\/api\/register$/, methods: ['POST'], gateway: 'register', public: true },
-  { pattern: /^\/api\/login$/, methods: ['POST'], gateway: 'login', public: true },
-  { pattern: /^\/api\/logout$/, methods: ['POST'], gateway: 'logout', public: true },
-  { pattern: /^\/api\/user$/, methods: ['GET', 'HEAD'], gateway: 'user' },
+  { path: '/api/register', methods: ['POST'], gateway: 'register', public: true },
+  { path: '/api/login', methods: ['POST'], gateway: 'login', public: true },
+  { path: '/api/logout', methods: ['POST'], gateway: 'logout', public: true },
+  { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user' },
   // Ends the user's other sessions, so it is the gateway's.
-  { pattern: /^\/api\/user\/change-password$/, methods: ['POST'], gateway: 'changePassword' },
-  { pattern: /^\/api\/user$/, methods: ['DELETE'], gateway: 'deleteAccount' },
+  { path: '/api/user/change-password', methods: ['POST'], gateway: 'changePassword' },
+  { path: '/api/user', methods: ['DELETE'], gateway: 'deleteAccount' },
   // Every session of the deleted user ends with it.
-  { pattern: /^\/api\/admin\/users\/(?<userId>[^/]+)$/, methods: ['DELETE'], gateway: 'deleteUser' },
+  { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
   // itself: a 401 with a GraphQL error body, which GraphQL clients read.
-  { pattern: /^\/api\/graphql$/, gateway: 'graphql', ownBody: true, public: true },
+  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', ownBody: true, public: true },
 
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
@@ -48,10 +48,9 @@ export const apiRoutes = [
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
   { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
-] as const satisfies readonly ApiRoute[];
+] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
 
 interface RouteRules {
-  pattern: RegExp;
   /** Only these methods (the same path can belong to two owners: reads to activity, writes to projects). */
   methods?: readonly string[];
   /** Answered without a session. */
@@ -59,6 +58,8 @@ interface RouteRules {
 }
 
 export interface ServiceRoute extends RouteRules {
+  /** The paths it takes: a service answers each with its own routes, or 404. */
+  pattern: RegExp;
   service: ServiceName;
   /**
    * Writes here change what every user reads here: each write's position is kept for everyone
@@ -67,10 +68,18 @@ export interface ServiceRoute extends RouteRules {
   shared?: string;
 }
 
-export interface GatewayRoute extends RouteRules {
+interface GatewayRouteEntry extends RouteRules {
+  /** The one path it answers, Express style: `:name` is a path segment the action gets as `params.name`. */
+  path: string;
+  methods: readonly string[];
   gateway: string;
   /** The action reads the request body itself (no JSON parsing before it). */
   ownBody?: boolean;
+}
+
+export interface GatewayRoute extends GatewayRouteEntry {
+  /** `path` as a pattern, its `:name` segments as named groups. */
+  pattern: RegExp;
 }
 
 export type ApiRoute = ServiceRoute | GatewayRoute;
@@ -78,11 +87,25 @@ export type ApiRoute = ServiceRoute | GatewayRoute;
 /** The gateway's actions, by name: app.ts must give a handler for each. */
 export type GatewayAction = Extract<(typeof apiRoutes)[number], { gateway: string }>['gateway'];
 
+/** An Express-style path (`/api/admin/users/:userId`) as an exact pattern with named groups. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? `(?<${segment.slice(1)}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('\\/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The table as routes are matched: every gateway action with its path's pattern. */
+export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute | GatewayRouteEntry)[]).map((r) =>
+  'gateway' in r ? { ...r, pattern: pathPattern(r.path) } : r,
+);
+
 export function routeFor(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
-  return (apiRoutes as readonly ApiRoute[]).find(
-    (r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)),
-  );
+  return routes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
 }
 
 export const isServiceRoute = (route: ApiRoute): route is ServiceRoute => 'service' in route;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiRoutes, routeFor } from './routes.ts';
+import { apiRoutes, pathPattern, routeFor } from './routes.ts';
 
 const ownerOf = (method: string, url: string) => {
   const route = routeFor(method, url);
@@ -31,6 +31,14 @@ describe('the /api route table', () => {
     expect(routeFor('GET', '/api/login')).toBeUndefined();
     expect(routeFor('GET', '/api/nothing-here')).toBeUndefined();
     expect(routeFor('POST', '/api/calendar/secret.ics')).toBeUndefined();
+  });
+
+  it('reads a gateway path’s :name segments as named groups, and nothing else', () => {
+    const pattern = pathPattern('/api/admin/users/:userId');
+    expect(pattern.exec('/api/admin/users/abc')?.groups).toEqual({ userId: 'abc' });
+    expect(pattern.test('/api/admin/users/abc/more')).toBe(false);
+    expect(pattern.test('/api/admin/users/')).toBe(false);
+    expect(pathPattern('/api/a.b').test('/api/aXb')).toBe(false);
   });
 
   it('names each gateway action once', () => {

@@ -35,17 +35,51 @@ export interface HttpAppOptions {
   tracing?: Tracing;
 }
 
-/** The service's request handler: its lean reads first, then the Express app for everything else. */
-export function createHttpApp(options: HttpAppOptions): RequestListener {
-  const app = createExpressApp(options);
-  if (!options.reads || Object.keys(options.reads).length === 0) return app;
+/** One route a service answers: its method and its Express path (`/projects/:id`). */
+export interface DeclaredRoute {
+  method: string;
+  path: string;
+}
+
+export interface HttpApp {
+  /** The service's request handler: its lean reads first, then the Express app for everything else. */
+  listener: RequestListener;
+  /** Every route it answers, read off the router it built: what tests generate their matrices from. */
+  routes: DeclaredRoute[];
+}
+
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const router = express.Router();
+  options.routes(router);
+  const app = createExpressApp(options, router);
+  const routes = [
+    ...Object.keys(options.reads ?? {}).map((path) => ({ method: 'GET', path })),
+    ...declaredRoutes(router),
+  ];
+  if (!options.reads || Object.keys(options.reads).length === 0) return { listener: app, routes };
   const reads = leanReads(options, new Map(Object.entries(options.reads)));
-  return (req, res) => {
-    if (!reads(req, res)) app(req, res);
+  return {
+    listener: (req, res) => {
+      if (!reads(req, res)) app(req, res);
+    },
+    routes,
   };
 }
 
-function createExpressApp(options: HttpAppOptions): Express {
+/** The router's routes (its `router.get(…)` and the like), in the order they were declared. */
+function declaredRoutes(router: express.Router): DeclaredRoute[] {
+  const stack = (router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] })
+    .stack;
+  return stack.flatMap(({ route }) =>
+    route
+      ? Object.keys(route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => ({ method: method.toUpperCase(), path: route.path }))
+      : [],
+  );
+}
+
+function createExpressApp(options: HttpAppOptions, router: express.Router): Express {
   const { logger } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -66,8 +100,6 @@ function createExpressApp(options: HttpAppOptions): Express {
     }),
   );
   app.use(consistency(options.consumers ?? [], logger));
-  const router = express.Router();
-  options.routes(router);
   app.use(router);
   app.use((_req, _res, next) => next(new NotFoundError('Not found')));
   app.use(errorHandler(logger));

@@ -29,6 +29,7 @@ afterAll(async () => {
 describe('HTTP app', () => {
   let base: string;
   let close: () => void;
+  let routes: { method: string; path: string }[];
 
   beforeAll(async () => {
     const app = createHttpApp({
@@ -57,7 +58,8 @@ describe('HTTP app', () => {
         },
       },
     });
-    const server = createServer(app).listen(0, '127.0.0.1');
+    routes = app.routes;
+    const server = createServer(app.listener).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     close = () => server.close();
@@ -70,6 +72,17 @@ describe('HTTP app', () => {
       ...init,
       headers: { 'x-shiplog-internal-token': token(), 'content-type': 'application/json', ...init.headers },
     });
+
+  it('lists every route it answers, lean reads included', () => {
+    expect(routes).toEqual([
+      { method: 'GET', path: '/lean' },
+      { method: 'GET', path: '/lean/conflict' },
+      { method: 'GET', path: '/lean/boom' },
+      { method: 'POST', path: '/things' },
+      { method: 'GET', path: '/conflict' },
+      { method: 'GET', path: '/boom' },
+    ]);
+  });
 
   it('answers health and readiness without a token', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

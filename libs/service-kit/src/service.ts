@@ -34,7 +34,7 @@ import {
   vaultKeys,
 } from './config.ts';
 import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
-import { createHttpApp, type LeanRead } from './http.ts';
+import { createHttpApp, type DeclaredRoute, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 import { ServiceClients } from './service-clients.ts';
@@ -84,6 +84,8 @@ export interface ServiceDefinition<Env extends ServiceEnv> {
 
 export interface RunningService<Env extends ServiceEnv> {
   url: string;
+  /** Every route the service answers (see `createHttpApp`). */
+  routes: DeclaredRoute[];
   context: ServiceContext<Env>;
   consumers: Consumer[];
   stop: () => Promise<void>;
@@ -201,7 +203,7 @@ export async function startService<Env extends ServiceEnv>(
     },
   });
   const port = config.SERVICE_PORT ?? serviceDirectory[name];
-  const server = createServer(app).listen(port, config.SERVICE_HOST);
+  const server = createServer(app.listener).listen(port, config.SERVICE_HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -232,7 +234,7 @@ export async function startService<Env extends ServiceEnv>(
     })();
     return stopping;
   };
-  return { url, context, consumers, stop };
+  return { url, routes: app.routes, context, consumers, stop };
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */
