@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import {
   errorHandler,
   healthRoutes,
@@ -134,7 +134,12 @@ function createExpressApp(
       logger,
       bodyOf: (req) => received.get(req),
     }),
-    graphql: async (req, res) => graphql.requestListener(req, res),
+    graphql: async (req, res) => {
+      // Yoga would answer another body type with a bare 415; the error body says what it wants.
+      if (req.method === 'POST' && !req.is(['application/json', 'application/graphql-response+json']))
+        throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the query as application/json');
+      return graphql.requestListener(req, res);
+    },
   };
 
   const api = express.Router();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { UnauthorizedError } from '@shiplog/errors';
 import {
   type Caller,
@@ -69,7 +70,9 @@ export async function forward(
         method: method as 'GET',
         path: url.replace(/^\/api/, ''),
         headers,
-        body: hasBody ? req : null,
+        // Through a pipe: undici destroys a body it stops sending, and the client's request must
+        // outlive that (its rest is drained below) for the connection to stay usable.
+        body: hasBody ? req.pipe(new PassThrough()) : null,
       },
       ({ statusCode, headers: upstreamHeaders }) => {
         onPosition?.(upstreamHeaders[POSITION_HEADER]);
@@ -83,6 +86,14 @@ export async function forward(
     .catch((error: unknown) => {
       if (res.headersSent) throw error;
       throw unavailable(route.service, error);
+    })
+    .finally(() => {
+      // A service may answer before reading the whole body (a type it does not take): what is left
+      // is read and dropped, or it would stall the connection's next request behind it.
+      if (hasBody && !req.complete) {
+        req.unpipe();
+        req.resume();
+      }
     });
 }
 

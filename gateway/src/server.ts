@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
+import { answerClientError, createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
 import { createGateway } from './app.ts';
@@ -36,6 +36,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   const server = createServer(
     createGateway({ config, secrets, redis, sessionRedis, sessionCache, services, logger, tracing }),
   );
+  server.on('clientError', answerClientError);
   server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

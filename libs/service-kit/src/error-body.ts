@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError } from '@shiplog/errors';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from './logger.ts';
@@ -54,4 +55,32 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const { status, body } = errorResponse(error, logger, { method: req.method, url: req.originalUrl });
     res.status(status).json(body);
   };
+}
+
+/**
+ * Node's `clientError`: a request its HTTP parser refused (headers too large, a malformed request
+ * line, a bad encoding) never reaches a handler. It still gets the fixed error body, not Node's bare
+ * status line, and the connection closes once the client has read it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, { message: 'The request headers are too large', code: 'HEADERS_TOO_LARGE' }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { message: 'The request took too long to arrive', code: 'REQUEST_TIMEOUT' }]
+        : [400, { message: 'The request could not be read', code: 'BAD_REQUEST' }];
+  const text = JSON.stringify(body);
+  // A lingering close: what the client is still sending is read and dropped until it has read the
+  // answer and closed; closing with bytes unread would reset the connection before it could.
+  socket.on('data', () => undefined);
+  const linger = setTimeout(() => socket.destroy(), 5_000).unref();
+  socket.once('close', () => clearTimeout(linger));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }

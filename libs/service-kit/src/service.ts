@@ -34,6 +34,7 @@ import {
   vaultKeys,
 } from './config.ts';
 import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
+import { answerClientError } from './error-body.ts';
 import { createHttpApp, type DeclaredRoute, type LeanRead } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 
@@ -204,6 +205,7 @@ export async function startService<Env extends ServiceEnv>(
   });
   const port = config.SERVICE_PORT ?? serviceDirectory[name];
   const server = createServer(app.listener).listen(port, config.SERVICE_HOST);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
