@@ -75,6 +75,7 @@ export function accountActions(deps: {
       req.session.regenerate((error) => (error ? reject(error) : resolve())),
     );
     req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
+    req.session.since = Date.now();
     positions.remember(req, res, positionHeader as string | undefined);
     await sessions.add(user.id, req.sessionID);
   }

@@ -22,7 +22,14 @@ import { PositionCookies, RequestPositions } from './positions.ts';
 import { type GatewayAction, isServiceRoute, routeFor } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache } from './session-cache.ts';
-import { SESSION_COOKIE, SessionReader, sessionMiddleware, sessionPrefix, UserSessions } from './sessions.ts';
+import {
+  SESSION_COOKIE,
+  SessionLifetime,
+  SessionReader,
+  sessionMiddleware,
+  sessionPrefix,
+  UserSessions,
+} from './sessions.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { webApp } from './web-app.ts';
 
@@ -61,7 +68,8 @@ export interface GatewayDeps {
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
-  const app = createExpressApp(deps, positions);
+  const lifetime = new SessionLifetime(deps.config, deps.redis);
+  const app = createExpressApp(deps, positions, lifetime);
   const services = servicePath({
     services: deps.services,
     sessions: new SessionReader({
@@ -71,6 +79,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       cookieName: SESSION_COOKIE,
       secret: deps.secrets.session,
       positions,
+      lifetime,
     }),
     positions,
     shared: new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`),
@@ -89,6 +98,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 function createExpressApp(
   { config, secrets, redis, services, logger, tracing }: GatewayDeps,
   cookies: PositionCookies,
+  lifetime: SessionLifetime,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -144,7 +154,7 @@ function createExpressApp(
 
   const api = express.Router();
   if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false }));
-  api.use(sessionMiddleware(config, redis, secrets.session));
+  api.use(sessionMiddleware(config, redis, secrets.session, lifetime));
   api.use(refuseForeignOrigins(config));
   // The gateway's actions, by the route table: the same rules as the service path (a session unless
   // public), then the body, then the action. Service routes never get here (forward.ts takes them).

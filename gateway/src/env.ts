@@ -15,6 +15,18 @@ export const gatewayEnv = processEnv
     /** Express `trust proxy`: set behind a reverse proxy so client IPs and HTTPS are seen (e.g. `loopback`, `1`). */
     TRUST_PROXY: z.string().optional(),
     WEB_DIST: z.string().optional(),
+    /** A session ends after this long without a request (OWASP ASVS 3.3.2: 30 minutes)… */
+    SESSION_IDLE_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(30 * 60),
+    /** …and this long after sign-in, however active (12 hours). */
+    SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(12 * 60 * 60),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
     LOGIN_WINDOW_SECONDS: z.coerce
       .number()

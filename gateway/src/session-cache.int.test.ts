@@ -5,13 +5,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '@shiplog/service-kit';
 import { redisUrl } from '@shiplog/testing';
 import signature from 'cookie-signature';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayEnv } from './env.ts';
 import { PositionCookies } from './positions.ts';
 import { SessionCache } from './session-cache.ts';
-import { SessionReader } from './sessions.ts';
+import { SessionLifetime, SessionReader } from './sessions.ts';
 
 const secret = 'a-session-secret-of-at-least-32-characters';
 const prefix = `test-${randomUUID().slice(0, 8)}:sess:`;
@@ -34,6 +36,7 @@ beforeAll(async () => {
     cookieName: 'sid',
     secret,
     positions: new PositionCookies(secret),
+    lifetime: new SessionLifetime(loadConfig(gatewayEnv, { NODE_ENV: 'test' }), writer),
   });
 });
 afterAll(async () => {
@@ -46,7 +49,10 @@ afterAll(async () => {
 /** A stored session and the cookie header a browser holding it sends. */
 async function storedSession(username: string) {
   const sid = randomUUID();
-  await writer.set(`${prefix}${sid}`, JSON.stringify({ cookie: {}, user: { id: sid, username, isAdmin: false } }));
+  await writer.set(
+    `${prefix}${sid}`,
+    JSON.stringify({ cookie: {}, since: Date.now(), user: { id: sid, username, isAdmin: false } }),
+  );
   return { sid, cookie: `sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}` };
 }
 
@@ -62,13 +68,13 @@ describe('SessionCache', () => {
   it('holds a read session, and forgets it when Redis says it changed or was deleted', async () => {
     const { sid, cookie } = await storedSession('ada');
     expect((await sessions.read(cookie)).user?.username).toBe('ada');
-    expect(cache.user(sid)?.username).toBe('ada');
+    expect(cache.session(sid)?.user.username).toBe('ada');
 
     await writer.set(
       `${prefix}${sid}`,
-      JSON.stringify({ cookie: {}, user: { id: sid, username: 'grace', isAdmin: true } }),
+      JSON.stringify({ cookie: {}, since: Date.now(), user: { id: sid, username: 'grace', isAdmin: true } }),
     );
-    await until(async () => cache.user(sid) === undefined);
+    await until(async () => cache.session(sid) === undefined);
     expect((await sessions.read(cookie)).user).toEqual({ id: sid, username: 'grace', isAdmin: true });
 
     await writer.del(`${prefix}${sid}`);
@@ -79,24 +85,24 @@ describe('SessionCache', () => {
     const { sid } = await storedSession('lin');
     const generation = cache.generation;
     cache.invalidate(`${prefix}other`);
-    cache.remember(sid, { id: sid, username: 'lin', isAdmin: false }, generation);
-    expect(cache.user(sid)).toBeUndefined();
-    cache.remember(sid, { id: sid, username: 'lin', isAdmin: false }, cache.generation);
-    expect(cache.user(sid)?.username).toBe('lin');
+    cache.remember(sid, { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now() }, generation);
+    expect(cache.session(sid)).toBeUndefined();
+    cache.remember(sid, { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now() }, cache.generation);
+    expect(cache.session(sid)?.user.username).toBe('lin');
   });
 
   it('forgets everything when the tracked connection is lost, and reads again once it is back', async () => {
     const { sid, cookie } = await storedSession('kay');
     expect((await sessions.read(cookie)).user?.username).toBe('kay');
-    expect(cache.user(sid)).toBeDefined();
+    expect(cache.session(sid)).toBeDefined();
 
     const id = await tracked.clientId();
     await writer.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
-    await until(async () => cache.user(sid) === undefined);
+    await until(async () => cache.session(sid) === undefined);
     // Changed while nothing tracked it: the answer after the reconnect must be the new one.
     await writer.set(
       `${prefix}${sid}`,
-      JSON.stringify({ cookie: {}, user: { id: sid, username: 'kim', isAdmin: false } }),
+      JSON.stringify({ cookie: {}, since: Date.now(), user: { id: sid, username: 'kim', isAdmin: false } }),
     );
     await until(async () => tracked.isReady);
     expect((await sessions.read(cookie)).user?.username).toBe('kim');

@@ -1,10 +1,16 @@
 import { BasicClientSideCache, type RedisArgument } from 'redis';
 
-/** What a session holds (express-session writes it; the read path only reads it). */
+/** Who a session's user is (express-session writes it; the read path only reads it). */
 export interface SessionUser {
   id: string;
   username: string;
   isAdmin: boolean;
+}
+
+/** What the read path needs of a stored session: its user, and when they signed in (ms since the epoch). */
+export interface SignedIn {
+  user: SessionUser;
+  since: number;
 }
 
 /**
@@ -19,7 +25,7 @@ export interface SessionUser {
  */
 export class SessionCache extends BasicClientSideCache {
   readonly #prefix: string;
-  readonly #users = new Map<string, { user: SessionUser | null; until: number }>();
+  readonly #users = new Map<string, { session: SignedIn | null; until: number }>();
   #generation = 0;
 
   constructor(options: { prefix: string; ttlMs: number; maxEntries: number }) {
@@ -32,20 +38,20 @@ export class SessionCache extends BasicClientSideCache {
     return this.#generation;
   }
 
-  /** The session's user; `undefined` when not held (read it from Redis, then `remember`). */
-  user(sid: string): SessionUser | null | undefined {
+  /** The session (null: none); `undefined` when not held (read it from Redis, then `remember`). */
+  session(sid: string): SignedIn | null | undefined {
     const held = this.#users.get(sid);
     if (!held) return undefined;
-    if (held.until > Date.now()) return held.user;
+    if (held.until > Date.now()) return held.session;
     this.#users.delete(sid);
     return undefined;
   }
 
-  /** Keeps a user read from Redis, unless an invalidation arrived since `generation` was taken. */
-  remember(sid: string, user: SessionUser | null, generation: number): void {
+  /** Keeps a session read from Redis, unless an invalidation arrived since `generation` was taken. */
+  remember(sid: string, session: SignedIn | null, generation: number): void {
     if (generation !== this.#generation) return;
     if (this.#users.size >= this.maxEntries) this.#users.delete(this.#users.keys().next().value!);
-    this.#users.set(sid, { user, until: Date.now() + this.ttl });
+    this.#users.set(sid, { session, until: Date.now() + this.ttl });
   }
 
   override invalidate(key: RedisArgument | null): void {

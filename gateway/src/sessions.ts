@@ -5,12 +5,14 @@ import session from 'express-session';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from './env.ts';
 import type { PositionCookies } from './positions.ts';
-import type { SessionCache, SessionUser } from './session-cache.ts';
+import type { SessionCache, SessionUser, SignedIn } from './session-cache.ts';
 import { SignedValues } from './signed-values.ts';
 
 declare module 'express-session' {
   interface SessionData {
     user: SessionUser;
+    /** When the user signed in (ms since the epoch): the absolute timeout counts from here. */
+    since: number;
   }
 }
 
@@ -19,23 +21,97 @@ declare module 'express-session' {
  * by both paths; each user's session ids, so a password change or a deletion can end them.
  */
 export const SESSION_COOKIE = 'shiplog.sid';
-export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
 
-/** express-session with the session in Redis: HttpOnly, SameSite=Lax, Secure over HTTPS, 30 days fixed. */
-export function sessionMiddleware(config: GatewayEnv, redis: RedisClientType, secret: string): RequestHandler {
-  return session({
+/**
+ * How long a session lives (OWASP ASVS 3.3): it ends after `idleMs` without a request and `absoluteMs`
+ * after sign-in, whichever comes first. Redis holds the idle part as the key's TTL, which use pushes
+ * back (`touch`); the absolute part is checked on every read against the session's `since`.
+ */
+export class SessionLifetime {
+  readonly idleMs: number;
+  readonly absoluteMs: number;
+  readonly #redis: RedisClientType;
+  readonly #prefix: string;
+  /** When each session's TTL was last pushed back by this replica. */
+  readonly #touched = new Map<string, number>();
+
+  constructor(config: GatewayEnv, redis: RedisClientType) {
+    this.idleMs = config.SESSION_IDLE_TIMEOUT_SECONDS * 1000;
+    this.absoluteMs = config.SESSION_ABSOLUTE_TIMEOUT_SECONDS * 1000;
+    this.#redis = redis;
+    this.#prefix = sessionPrefix(config);
+  }
+
+  /** How long the session may live from now if no request comes: its Redis TTL (0: over). */
+  remainingMs(since: number, now = Date.now()): number {
+    return Math.max(0, Math.min(this.idleMs, since + this.absoluteMs - now));
+  }
+
+  /** Past its absolute end, or from before sessions had one. */
+  over(since: number | undefined, now = Date.now()): boolean {
+    return typeof since !== 'number' || now >= since + this.absoluteMs;
+  }
+
+  /**
+   * A request used the session: push its idle end back. At most once a minute (a tenth of the idle
+   * time when that is shorter) per session and replica, so a read costs no Redis write.
+   */
+  touch(sid: string, since: number): void {
+    const now = Date.now();
+    const every = Math.min(60_000, this.idleMs / 10);
+    if (now - (this.#touched.get(sid) ?? 0) < every) return;
+    if (this.#touched.size >= 100_000) this.#touched.clear();
+    this.#touched.set(sid, now);
+    const ttl = this.remainingMs(since, now);
+    if (ttl > 0) void this.#redis.pExpire(`${this.#prefix}${sid}`, ttl).catch(() => this.#touched.delete(sid));
+  }
+}
+
+/**
+ * express-session with the session in Redis: HttpOnly, SameSite=Lax, Secure over HTTPS. The key's TTL
+ * is the session's idle end (never past its absolute end); the cookie lasts the absolute time.
+ */
+export function sessionMiddleware(
+  config: GatewayEnv,
+  redis: RedisClientType,
+  secret: string,
+  lifetime: SessionLifetime,
+): RequestHandler {
+  const store = session({
     name: SESSION_COOKIE,
-    // No TTL refresh on every request (a Redis write per read): a session lasts its fixed 30 days.
-    store: new RedisStore({ client: redis, prefix: sessionPrefix(config), disableTouch: true }),
+    // express-session's own touch would rewrite the session on every request; `lifetime.touch` only
+    // moves the TTL, and rarely.
+    store: new RedisStore({
+      client: redis,
+      prefix: sessionPrefix(config),
+      disableTouch: true,
+      ttl: (sess: { since?: number }) => Math.max(1, Math.ceil(lifetime.remainingMs(sess.since ?? Date.now()) / 1000)),
+    }),
     secret,
     resave: false,
     saveUninitialized: false,
     rolling: false,
     proxy: Boolean(config.TRUST_PROXY),
-    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE_MS, path: '/' },
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: lifetime.absoluteMs, path: '/' },
   });
+  return (req, res, next) =>
+    store(req, res, (error?: unknown) => {
+      if (error || !req.session?.user) return next(error);
+      if (!lifetime.over(req.session.since)) {
+        lifetime.touch(req.sessionID, req.session.since!);
+        return next();
+      }
+      // Past its absolute end: signed out, with a fresh (unsaved) session in its place.
+      const ended = req.session.user.id;
+      const sid = req.sessionID;
+      req.session.regenerate((failed) => {
+        if (failed) return next(failed);
+        void redis.sRem(`${config.BUS_NAMESPACE}:user-sessions:${ended}`, sid).catch(() => undefined);
+        next();
+      });
+    });
 }
 
 /** Each user's session ids in a Redis set, so all of a user's sessions (or all but one) can be ended. */
@@ -56,7 +132,7 @@ export class UserSessions {
     await this.#redis
       .multi()
       .sAdd(this.#key(userId), sid)
-      .expire(this.#key(userId), SESSION_MAX_AGE_MS / 1000)
+      .expire(this.#key(userId), this.#config.SESSION_ABSOLUTE_TIMEOUT_SECONDS)
       .exec();
   }
 
@@ -95,6 +171,7 @@ export class SessionReader {
   readonly #cookieName: string;
   readonly #signed: SignedValues;
   readonly #positions: PositionCookies;
+  readonly #lifetime: SessionLifetime;
 
   constructor(options: {
     redis: RedisClientType;
@@ -103,6 +180,7 @@ export class SessionReader {
     cookieName: string;
     secret: string;
     positions: PositionCookies;
+    lifetime: SessionLifetime;
   }) {
     this.#redis = options.redis;
     this.#cache = options.cache;
@@ -110,6 +188,7 @@ export class SessionReader {
     this.#cookieName = options.cookieName;
     this.#signed = new SignedValues(options.secret);
     this.#positions = options.positions;
+    this.#lifetime = options.lifetime;
   }
 
   /** The signed-in user (or null) and the positions of their own last writes. */
@@ -123,12 +202,16 @@ export class SessionReader {
     // express-session's cookie value: `s:` and the signed session id.
     const sid = raw?.startsWith('s:') ? this.#signed.open(raw.slice(2)) : undefined;
     if (sid === undefined) return null;
-    const held = this.#cache.user(sid);
-    if (held !== undefined) return held;
-    const generation = this.#cache.generation;
-    const stored = await this.#redis.get(`${this.#prefix}${sid}`);
-    const user = stored ? ((JSON.parse(stored) as { user?: SessionUser }).user ?? null) : null;
-    this.#cache.remember(sid, user, generation);
-    return user;
+    let session = this.#cache.session(sid);
+    if (session === undefined) {
+      const generation = this.#cache.generation;
+      const stored = await this.#redis.get(`${this.#prefix}${sid}`);
+      const parsed = stored ? (JSON.parse(stored) as Partial<SignedIn>) : null;
+      session = parsed?.user ? { user: parsed.user, since: parsed.since ?? 0 } : null;
+      this.#cache.remember(sid, session, generation);
+    }
+    if (!session || this.#lifetime.over(session.since)) return null;
+    this.#lifetime.touch(sid, session.since);
+    return session.user;
   }
 }
