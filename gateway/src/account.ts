@@ -101,22 +101,25 @@ export function accountActions(deps: {
     async login(req, res) {
       const username = typeof req.body?.username === 'string' ? req.body.username : '';
       const ip = req.ip ?? 'unknown';
-      const wait = await limiter.retryAfter(username, ip);
+      const wait = await limiter.attempt(username, ip);
       if (wait > 0) {
         res.setHeader('Retry-After', String(wait));
         throw new TooManyRequestsError(
           `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
         );
       }
-      const result = await services.call<SessionUser>('identity', {
-        method: 'POST',
-        path: '/login',
-        body: bodyOf(req),
-        caller: callerOf(req),
-      });
-      if (result.status === 401) await limiter.recordFailure(username, ip);
+      const result = await services
+        .call<SessionUser>('identity', { method: 'POST', path: '/login', body: bodyOf(req), caller: callerOf(req) })
+        .catch(async (error: unknown) => {
+          await limiter.settle(username, ip, 'not-counted');
+          throw error;
+        });
+      await limiter.settle(
+        username,
+        ip,
+        result.status === 401 ? 'failed' : result.status === 200 ? 'succeeded' : 'not-counted',
+      );
       if (result.status !== 200) return sendUpstreamError(res, result);
-      await limiter.recordSuccess(username, ip);
       await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
       res.json(await currentUser(req));
     },

@@ -139,6 +139,7 @@ function createExpressApp(
         prefix: `${config.BUS_NAMESPACE}:`,
         secret: secrets.session,
         maxFailures: config.LOGIN_MAX_FAILURES,
+        maxFailuresPerName: config.LOGIN_MAX_FAILURES_PER_NAME,
         windowSeconds: config.LOGIN_WINDOW_SECONDS,
       }),
       logger,

@@ -27,7 +27,10 @@ export const gatewayEnv = processEnv
       .int()
       .min(1)
       .default(12 * 60 * 60),
+    /** Failed sign-ins for one name from one address per window (ten times this from one address). */
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+    /** Failed sign-ins for one name from all addresses per window, before only known addresses may try. */
+    LOGIN_MAX_FAILURES_PER_NAME: z.coerce.number().int().min(1).default(50),
     LOGIN_WINDOW_SECONDS: z.coerce
       .number()
       .int()

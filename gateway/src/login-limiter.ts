@@ -2,26 +2,34 @@ import { createHmac } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 
 /**
- * Failed sign-ins are counted per (username, client IP) and per IP. Ten failures for one name from
- * one address within the window answer 429 there, while the owner signing in from elsewhere is not
- * locked out; an address spraying many names is stopped by its own, larger budget. Successful
- * sign-ins are never counted. Redis sees neither names nor addresses: each key holds a keyed hash of
- * them (every replica derives the same key from the session secret).
+ * Sign-in throttling (OWASP ASVS 2.2.1), counted in three budgets over a fixed window:
+ * - one name from one address: `maxFailures` (10), so a guesser is stopped while the owner signing
+ *   in from elsewhere is not;
+ * - one address, whatever the names: ten times that, against spraying many names;
+ * - one name, whatever the addresses: `maxFailuresPerName`, against a guesser with many addresses.
+ *   Once spent, only addresses the name has signed in from before may try it, so the owner keeps
+ *   getting in.
+ * Each attempt takes its place in the budgets before the password is checked (one atomic round
+ * trip), so a burst of parallel attempts cannot slip past a count read before any was recorded. A
+ * success gives its place back; only failures stay counted. Redis sees neither names nor addresses:
+ * each key holds a keyed hash of them (every replica derives the same key from the session secret).
  */
 export class LoginLimiter {
   readonly #redis: RedisClientType;
   readonly #prefix: string;
   readonly #maxFailures: number;
+  readonly #maxFailuresPerName: number;
   readonly #windowSeconds: number;
   readonly #hashKey: Buffer;
 
   constructor(
     redis: RedisClientType,
-    options: { prefix: string; secret: string; maxFailures: number; windowSeconds: number },
+    options: { prefix: string; secret: string; maxFailures: number; maxFailuresPerName: number; windowSeconds: number },
   ) {
     this.#redis = redis;
     this.#prefix = options.prefix;
     this.#maxFailures = options.maxFailures;
+    this.#maxFailuresPerName = options.maxFailuresPerName;
     this.#windowSeconds = options.windowSeconds;
     this.#hashKey = createHmac('sha256', options.secret).update('shiplog login limiter').digest();
   }
@@ -31,39 +39,61 @@ export class LoginLimiter {
   }
 
   #keys(username: string, ip: string) {
-    const name = username.trim().toLowerCase();
+    const name = this.#hash(`name\n${username.trim().toLowerCase()}`);
+    const address = this.#hash(`ip\n${ip}`);
     return {
-      pair: `${this.#prefix}login-fail:${this.#hash(`${ip}\n${name}`)}`,
-      ip: `${this.#prefix}login-fail-ip:${this.#hash(ip)}`,
+      address,
+      pair: `${this.#prefix}login-fail:${this.#hash(`${ip}\n${username.trim().toLowerCase()}`)}`,
+      ip: `${this.#prefix}login-fail-ip:${address}`,
+      name: `${this.#prefix}login-fail-name:${name}`,
+      known: `${this.#prefix}login-known:${name}`,
     };
   }
 
-  /** Seconds until another attempt is allowed, or 0 when allowed now. */
-  async retryAfter(username: string, ip: string): Promise<number> {
+  /**
+   * Takes this attempt's place in the budgets: 0 when it may go ahead (then `settle` it), else the
+   * seconds until it may.
+   */
+  async attempt(username: string, ip: string): Promise<number> {
     const keys = this.#keys(username, ip);
-    const [pair, perIp] = await Promise.all([this.#redis.get(keys.pair), this.#redis.get(keys.ip)]);
+    const window = this.#windowSeconds;
+    const [pair, , perIp, , perName, , known] = (await this.#redis
+      .multi()
+      .incr(keys.pair)
+      .expire(keys.pair, window, 'NX')
+      .incr(keys.ip)
+      .expire(keys.ip, window, 'NX')
+      .incr(keys.name)
+      .expire(keys.name, window, 'NX')
+      .sIsMember(keys.known, keys.address)
+      .exec()) as unknown as [number, unknown, number, unknown, number, unknown, number | boolean];
     const blocked =
-      Number(pair ?? 0) >= this.#maxFailures
+      pair > this.#maxFailures
         ? keys.pair
-        : Number(perIp ?? 0) >= this.#maxFailures * 10
+        : perIp > this.#maxFailures * 10
           ? keys.ip
-          : null;
+          : perName > this.#maxFailuresPerName && !known
+            ? keys.name
+            : null;
     if (!blocked) return 0;
     return Math.max(1, await this.#redis.ttl(blocked));
   }
 
-  async recordFailure(username: string, ip: string): Promise<void> {
+  /**
+   * The attempt's outcome: a wrong password stays counted; a success clears the name's count at this
+   * address, gives its place back and makes the address known for the name; anything else (the input
+   * was invalid, a service was down) gives its place back.
+   */
+  async settle(username: string, ip: string, outcome: 'failed' | 'succeeded' | 'not-counted'): Promise<void> {
+    if (outcome === 'failed') return;
     const keys = this.#keys(username, ip);
-    await this.#redis
-      .multi()
-      .incr(keys.pair)
-      .expire(keys.pair, this.#windowSeconds, 'NX')
-      .incr(keys.ip)
-      .expire(keys.ip, this.#windowSeconds, 'NX')
-      .exec();
-  }
-
-  async recordSuccess(username: string, ip: string): Promise<void> {
-    await this.#redis.del(this.#keys(username, ip).pair);
+    const multi = this.#redis.multi();
+    if (outcome === 'succeeded') {
+      multi
+        .del(keys.pair)
+        .sAdd(keys.known, keys.address)
+        .expire(keys.known, 30 * 24 * 60 * 60);
+    } else multi.decr(keys.pair);
+    await multi.decr(keys.ip).decr(keys.name).exec();
   }
 }

@@ -31,7 +31,7 @@ describe('account deletion', () => {
   it('records password and account-information changes on the timeline as security updates', async () => {
     const { client } = await signUp('sec');
     await client.post('/api/user/account-info', { email: 'moved@example.com', phoneNumber: '+1 555 0101' });
-    await client.post('/api/user/change-password', { oldPassword: 'secret1', newPassword: 'secret2' });
+    await client.post('/api/user/change-password', { oldPassword: 'secret-pass-1', newPassword: 'secret-pass-2' });
     const timeline = (await client.get('/api/activities')).body;
     expect(
       timeline.map((a: { eventType: string; action: string; details: string; projectId: string | null }) => [
@@ -50,7 +50,7 @@ describe('account deletion', () => {
     const ada = await signUp('gone');
     const bob = await signUp('stays');
     const laptop = new Client(backend.url);
-    expect((await laptop.post('/api/login', { username: ada.username, password: 'secret1' })).status).toBe(200);
+    expect((await laptop.post('/api/login', { username: ada.username, password: 'secret-pass-1' })).status).toBe(200);
 
     // Ada leaves traces in every service.
     const marker = `Zq${Date.now().toString(36)}`;
@@ -94,7 +94,7 @@ describe('account deletion', () => {
     expect(
       (await ada.client.post('/api/contact-admin', { subject: `Help ${marker}`, message: `Message ${marker}` })).status,
     ).toBe(201);
-    await ada.client.post('/api/user/change-password', { oldPassword: 'secret1', newPassword: 'secret2' });
+    await ada.client.post('/api/user/change-password', { oldPassword: 'secret-pass-1', newPassword: 'secret-pass-2' });
     const bobProject = (await bob.client.post('/api/projects', { name: 'Bob keeps this' })).body;
 
     // Every read model has caught up with Ada's traces before she goes.
@@ -124,7 +124,7 @@ describe('account deletion', () => {
     expect((await laptop.get('/api/user')).status).toBe(401);
     expect((await laptop.get('/api/projects')).status).toBe(401);
     expect(
-      (await new Client(backend.url).post('/api/login', { username: ada.username, password: 'secret2' })).status,
+      (await new Client(backend.url).post('/api/login', { username: ada.username, password: 'secret-pass-2' })).status,
     ).toBe(401);
 
     // Nothing of Ada is left in any service's tables: not her id, name, address or anything she wrote.
@@ -168,7 +168,7 @@ describe('account deletion', () => {
 
     // Her username is free again, for a new account that starts empty.
     const again = new Client(backend.url);
-    const registered = await again.post('/api/register', { username: ada.username, password: 'another1' });
+    const registered = await again.post('/api/register', { username: ada.username, password: 'another-pass-1' });
     expect(registered.status).toBe(201);
     expect(registered.body.id).not.toBe(ada.id);
     expect((await again.get('/api/projects')).body).toEqual([]);

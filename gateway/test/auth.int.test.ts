@@ -19,7 +19,7 @@ async function registered(prefix = 'user') {
   const username = uniqueUsername(prefix);
   const response = await client.post('/api/register', {
     username,
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: `${username}@example.com`,
   });
   expect(response.status).toBe(201);
@@ -30,7 +30,11 @@ describe('register', () => {
   it('creates the account, signs in, and shows the trial that billing started from the event', async () => {
     const client = new Client(backend.url);
     const username = uniqueUsername('ada');
-    const response = await client.post('/api/register', { username, password: 'secret1', email: 'ada@example.com' });
+    const response = await client.post('/api/register', {
+      username,
+      password: 'secret-pass-1',
+      email: 'ada@example.com',
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -61,7 +65,7 @@ describe('register', () => {
     const response = await fetch(`${backend.identity.url}/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-shiplog-internal-token': token },
-      body: JSON.stringify({ username: uniqueUsername('rw'), password: 'secret1' }),
+      body: JSON.stringify({ username: uniqueUsername('rw'), password: 'secret-pass-1' }),
     });
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: string };
@@ -75,7 +79,7 @@ describe('register', () => {
 
   it('sets an HttpOnly, SameSite=Lax session cookie (not Secure over plain HTTP), and the write’s position beside it', async () => {
     const client = new Client(backend.url);
-    const response = await client.post('/api/register', { username: uniqueUsername(), password: 'secret1' });
+    const response = await client.post('/api/register', { username: uniqueUsername(), password: 'secret-pass-1' });
     const session = response.setCookies.filter((c) => c.startsWith('shiplog.sid='));
     expect(session).toHaveLength(1);
     expect(session[0]).toMatch(/HttpOnly/i);
@@ -91,7 +95,7 @@ describe('register', () => {
     const client = new Client(backend.url);
     const response = await client.post(
       '/api/register',
-      { username: uniqueUsername(), password: 'secret1' },
+      { username: uniqueUsername(), password: 'secret-pass-1' },
       { 'x-forwarded-proto': 'https' },
     );
     expect(response.status).toBe(201);
@@ -118,7 +122,11 @@ describe('register', () => {
     const wrongTypes = await client.post('/api/register', { username: 42, password: ['x'] });
     expect(wrongTypes.status).toBe(400);
     // Empty email is allowed and stored as none.
-    const noEmail = await client.post('/api/register', { username: uniqueUsername(), password: 'secret1', email: '' });
+    const noEmail = await client.post('/api/register', {
+      username: uniqueUsername(),
+      password: 'secret-pass-1',
+      email: '',
+    });
     expect(noEmail.status).toBe(201);
     expect(noEmail.body.email).toBeNull();
   });
@@ -127,7 +135,7 @@ describe('register', () => {
     const { username } = await registered('taken');
     const again = await new Client(backend.url).post('/api/register', {
       username: username.toUpperCase(),
-      password: 'secret1',
+      password: 'secret-pass-1',
     });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'USERNAME_TAKEN', message: 'Username already exists' });
@@ -135,7 +143,10 @@ describe('register', () => {
 
   it('never lets anyone register the admin username', async () => {
     for (const name of ['admin', 'Admin']) {
-      const response = await new Client(backend.url).post('/api/register', { username: name, password: 'secret1' });
+      const response = await new Client(backend.url).post('/api/register', {
+        username: name,
+        password: 'secret-pass-1',
+      });
       expect(response.status).toBe(409);
     }
   });
@@ -151,7 +162,7 @@ describe('register', () => {
   it('answers a deeply nested body with 400 on the calls the gateway passes on itself', async () => {
     // Valid JSON that JSON.parse reads but JSON.stringify cannot write back (its stack runs out).
     const nested = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    const deep = `{"username":${nested},"password":"secret1","currentPassword":${nested},"newPassword":"secret2"}`;
+    const deep = `{"username":${nested},"password":"secret-pass-1","currentPassword":${nested},"newPassword":"secret-pass-2"}`;
     const client = new Client(backend.url);
     for (const path of ['/api/register', '/api/login']) {
       const response = await client.request('POST', path, deep);
@@ -168,7 +179,7 @@ describe('login and logout', () => {
   it('signs in with the right password and answers the user', async () => {
     const { username, user } = await registered('login');
     const client = new Client(backend.url);
-    const response = await client.post('/api/login', { username, password: 'secret1' });
+    const response = await client.post('/api/login', { username, password: 'secret-pass-1' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(user);
     expect((await client.get('/api/user')).body.username).toBe(username);
@@ -186,7 +197,7 @@ describe('login and logout', () => {
     const wrong = await client.post('/api/login', { username, password: 'not-the-one' });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ message: 'Invalid username or password', code: 'INVALID_CREDENTIALS' });
-    const unknown = await client.post('/api/login', { username: uniqueUsername('ghost'), password: 'whatever1' });
+    const unknown = await client.post('/api/login', { username: uniqueUsername('ghost'), password: 'whatever-pass-1' });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(client.cookie).toBeUndefined();
@@ -195,7 +206,7 @@ describe('login and logout', () => {
   it('gives a new session id at login and the old one stops working', async () => {
     const { client, username } = await registered('fixation');
     const before = client.cookie;
-    const response = await client.post('/api/login', { username, password: 'secret1' });
+    const response = await client.post('/api/login', { username, password: 'secret-pass-1' });
     expect(response.status).toBe(200);
     expect(client.cookie).toBeDefined();
     expect(client.cookie).not.toBe(before);
@@ -241,7 +252,7 @@ describe('login rate limit', () => {
         (await attacker.post('/api/login', { username, password: 'guess-wrong' }, from('203.0.113.7'))).status,
       ).toBe(401);
     }
-    const blocked = await attacker.post('/api/login', { username, password: 'secret1' }, from('203.0.113.7'));
+    const blocked = await attacker.post('/api/login', { username, password: 'secret-pass-1' }, from('203.0.113.7'));
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -260,7 +271,7 @@ describe('login rate limit', () => {
     }
     // The owner, from another address, still signs in.
     expect(
-      (await new Client(backend.url).post('/api/login', { username, password: 'secret1' }, from('198.51.100.9')))
+      (await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' }, from('198.51.100.9')))
         .status,
     ).toBe(200);
     // Another account from the attacker's address is not blocked by this one's failures.
@@ -269,7 +280,7 @@ describe('login rate limit', () => {
       (
         await new Client(backend.url).post(
           '/api/login',
-          { username: other.username, password: 'secret1' },
+          { username: other.username, password: 'secret-pass-1' },
           from('203.0.113.7'),
         )
       ).status,
@@ -280,7 +291,7 @@ describe('login rate limit', () => {
     const { username } = await registered('busy');
     const results = [];
     for (let i = 0; i < 25; i++)
-      results.push((await new Client(backend.url).post('/api/login', { username, password: 'secret1' })).status);
+      results.push((await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' })).status);
     expect(results.every((s) => s === 200)).toBe(true);
   });
 });
@@ -291,7 +302,7 @@ describe('gateway boundaries', () => {
     const foreign = { origin: 'https://evil.example' };
     expect((await client.post('/api/logout', undefined, foreign)).status).toBe(403);
     expect((await client.get('/api/user')).status).toBe(200);
-    const login = await new Client(backend.url).post('/api/login', { username, password: 'secret1' }, foreign);
+    const login = await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' }, foreign);
     expect(login.status).toBe(403);
     expect(login.body.code).toBe('FOREIGN_ORIGIN');
     expect((await client.post('/api/logout', undefined, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);

@@ -30,9 +30,9 @@ describe('a lost NATS stream', () => {
   it('is published again from the event stores, with no second effect, and the app carries on', async () => {
     const env = { DATABASE_URL: backend.databaseUrl, NODE_ENV: 'test' };
     const client = new Client(backend.url);
-    expect((await client.post('/api/register', { username: uniqueUsername('lost'), password: 'secret1' })).status).toBe(
-      201,
-    );
+    expect(
+      (await client.post('/api/register', { username: uniqueUsername('lost'), password: 'secret-pass-1' })).status,
+    ).toBe(201);
     const project = (await client.post('/api/projects', { name: 'Harbour', status: 'development' })).body;
     await client.post('/api/projects', { name: 'Lighthouse' });
     await client.post(`/api/projects/${project.id}/deployment`, { version: '1.0.0' });

@@ -144,7 +144,7 @@ const body: fc.Arbitrary<Buffer | undefined> = fc.oneof(
       Buffer.from(
         `{"name":"a${bad}b","description":"${bad}","title":"Odd ${bad}","notes":"n ${bad}","version":"1.0${bad}",` +
           `"message":"Hello ${bad}","subject":"Hi ${bad}","email":"a${bad}@example.com","displayName":"${bad}",` +
-          `"bio":"${bad}","username":"n${bad}ul","password":"secret1","projectId":"PROJECT_ID",` +
+          `"bio":"${bad}","username":"n${bad}ul","password":"secret-pass-1","projectId":"PROJECT_ID",` +
           `"dueDate":"2030-01-01T00:00:00.000Z","siteName":"S${bad}te","apiKey":"key${bad}12345678"}`,
       ),
     ),

@@ -25,7 +25,7 @@ describe('dashboard GraphQL query', () => {
   it('gives the dashboard everything in one round trip, including writes made just before', async () => {
     const client = new Client(backend.url);
     const username = uniqueUsername('dash');
-    await client.post('/api/register', { username, password: 'secret1' });
+    await client.post('/api/register', { username, password: 'secret-pass-1' });
     const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
     for (const [i, name] of names.entries()) {
       await client.post('/api/projects', { name, status: i % 2 === 0 ? 'development' : 'deployed' });
@@ -67,7 +67,7 @@ describe('dashboard GraphQL query', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.errors[0].message).toBe('Not signed in');
     const client = new Client(backend.url);
-    await client.post('/api/register', { username: uniqueUsername('dash'), password: 'secret1' });
+    await client.post('/api/register', { username: uniqueUsername('dash'), password: 'secret-pass-1' });
     expect((await client.post('/api/graphql', { query: DASHBOARD }, { origin: 'https://evil.example' })).status).toBe(
       403,
     );
@@ -91,7 +91,7 @@ describe('dashboard GraphQL query', () => {
 describe('dashboard upcoming reminders', () => {
   it('lists active reminders by due date, at most 5, each with its project name', async () => {
     const client = new Client(backend.url);
-    await client.post('/api/register', { username: uniqueUsername('rem'), password: 'secret1' });
+    await client.post('/api/register', { username: uniqueUsername('rem'), password: 'secret-pass-1' });
     const project = (await client.post('/api/projects', { name: 'Reminder Host' })).body;
     const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     const ids: string[] = [];

@@ -98,7 +98,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     /** A new account, signed in: its client (holding the session), id and username. */
     async signUp(prefix = 'user', fields: Record<string, unknown> = {}) {
       const client = new Client(gateway.url);
-      const body = { username: uniqueUsername(prefix), password: 'secret1', ...fields };
+      const body = { username: uniqueUsername(prefix), password: 'secret-pass-1', ...fields };
       const response = await client.post('/api/register', body);
       if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${response.text}`);
       return { client, username: body.username as string, id: response.body.id as string };

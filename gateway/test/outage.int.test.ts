@@ -14,7 +14,7 @@ describe('when a service is down', () => {
   it('answers 503 for what it owns, keeps the session usable, and readiness reports it', async () => {
     const client = new Client(backend.url);
     const username = uniqueUsername('outage');
-    expect((await client.post('/api/register', { username, password: 'secret1' })).status).toBe(201);
+    expect((await client.post('/api/register', { username, password: 'secret-pass-1' })).status).toBe(201);
 
     await backend.billing.stop();
     const status = await client.get('/api/subscription/status');
@@ -32,7 +32,7 @@ describe('when a service is down', () => {
     expect(((await ready.json()) as { checks: Record<string, string> }).checks.billing).not.toBe('ok');
 
     await backend.identity.stop();
-    const login = await new Client(backend.url).post('/api/login', { username, password: 'secret1' });
+    const login = await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' });
     expect(login.status).toBe(503);
     expect(login.body.code).toBe('SERVICE_UNAVAILABLE');
   });

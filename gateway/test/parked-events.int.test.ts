@@ -22,7 +22,10 @@ afterAll(async () => {
 
 async function signUp() {
   const client = new Client(backend.url);
-  const response = await client.post('/api/register', { username: uniqueUsername('parked'), password: 'secret1' });
+  const response = await client.post('/api/register', {
+    username: uniqueUsername('parked'),
+    password: 'secret-pass-1',
+  });
   expect(response.status).toBe(201);
   const projectId = (await client.post('/api/projects', { name: 'Domain Watch' })).body.id as string;
   return { client, id: response.body.id as string, projectId };

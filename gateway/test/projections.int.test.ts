@@ -26,9 +26,9 @@ async function snapshot() {
 
 async function signUp() {
   const client = new Client(backend.url);
-  expect((await client.post('/api/register', { username: uniqueUsername('proj'), password: 'secret1' })).status).toBe(
-    201,
-  );
+  expect(
+    (await client.post('/api/register', { username: uniqueUsername('proj'), password: 'secret-pass-1' })).status,
+  ).toBe(201);
   return client;
 }
 

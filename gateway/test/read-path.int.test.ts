@@ -14,9 +14,9 @@ let projectId: string;
 beforeAll(async () => {
   backend = await startBackend();
   owner = new Client(backend.url);
-  expect((await owner.post('/api/register', { username: uniqueUsername('reader'), password: 'secret1' })).status).toBe(
-    201,
-  );
+  expect(
+    (await owner.post('/api/register', { username: uniqueUsername('reader'), password: 'secret-pass-1' })).status,
+  ).toBe(201);
   for (const name of ['First', 'Second', 'Third']) {
     const created = await owner.post('/api/projects', { name });
     expect(created.status).toBe(201);
@@ -66,7 +66,7 @@ describe('the read path', () => {
 
   it('another user reads only their own projects, and another’s project is a 404', async () => {
     const other = new Client(backend.url);
-    await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret1' });
+    await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret-pass-1' });
     expect((await other.get('/api/projects')).body).toEqual([]);
     const foreign = await other.get(`/api/projects/${projectId}`);
     expect(foreign.status).toBe(404);
@@ -75,7 +75,7 @@ describe('the read path', () => {
 
   it('stops answering a session once it is ended', async () => {
     const client = new Client(backend.url);
-    await client.post('/api/register', { username: uniqueUsername('leaver'), password: 'secret1' });
+    await client.post('/api/register', { username: uniqueUsername('leaver'), password: 'secret-pass-1' });
     const cookie = client.cookie!;
     expect((await client.get('/api/projects')).status).toBe(200);
     expect((await client.post('/api/logout')).status).toBe(200);

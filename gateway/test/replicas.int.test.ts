@@ -22,7 +22,7 @@ afterAll(async () => {
 async function signedInOnBoth(prefix: string) {
   const a = new Client(backend.url);
   const username = uniqueUsername(prefix);
-  expect((await a.post('/api/register', { username, password: 'secret1' })).status).toBe(201);
+  expect((await a.post('/api/register', { username, password: 'secret-pass-1' })).status).toBe(201);
   const b = new Client(replicaUrl);
   b.cookie = a.cookie;
   return { a, b, username };
@@ -75,9 +75,12 @@ describe('two gateway replicas', () => {
   it('a password change on one replica ends the user’s other sessions on the other', async () => {
     const { a, username } = await signedInOnBoth('password');
     const other = new Client(replicaUrl);
-    expect((await other.post('/api/login', { username, password: 'secret1' })).status).toBe(200);
+    expect((await other.post('/api/login', { username, password: 'secret-pass-1' })).status).toBe(200);
     expect((await other.get('/api/projects')).status).toBe(200);
-    const changed = await a.post('/api/user/change-password', { currentPassword: 'secret1', newPassword: 'secret2' });
+    const changed = await a.post('/api/user/change-password', {
+      currentPassword: 'secret-pass-1',
+      newPassword: 'secret-pass-2',
+    });
     expect(changed.status).toBe(200);
     await endsWithinMoments(() => other.get('/api/projects'));
     // The session that changed the password goes on, on either replica.

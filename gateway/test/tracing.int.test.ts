@@ -63,7 +63,7 @@ describe('tracing', () => {
   it('follows one request from the gateway through the service to the reactions to its events', async () => {
     const client = new Client(backend.url);
     expect(
-      (await client.post('/api/register', { username: uniqueUsername('trace'), password: 'secret1' })).status,
+      (await client.post('/api/register', { username: uniqueUsername('trace'), password: 'secret-pass-1' })).status,
     ).toBe(201);
     const created = await client.post('/api/projects', { name: 'Traced' });
     expect(created.status).toBe(201);

@@ -84,14 +84,14 @@ export function uniqueUsername(prefix = 'e2e'): string {
   return `${prefix}${Date.now().toString(36)}${counter}`;
 }
 
-/** Registers `username` (password secret1) through the Register tab of /auth, and waits for the dashboard. */
+/** Registers `username` (password secret-pass-1) through the Register tab of /auth, and waits for the dashboard. */
 export async function registerThroughForm(page: Page, username: string, options: { email?: string } = {}) {
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Register' }).click();
   await page.getByLabel('Username').fill(username);
   if (options.email) await page.getByLabel('Email (optional)').fill(options.email);
-  await page.getByLabel('Password', { exact: true }).fill('secret1');
-  await page.getByLabel('Confirm password').fill('secret1');
+  await page.getByLabel('Password', { exact: true }).fill('secret-pass-1');
+  await page.getByLabel('Confirm password').fill('secret-pass-1');
   await page.getByRole('button', { name: 'Register' }).click();
   await page.waitForURL((url) => url.pathname === '/');
 }

@@ -13,7 +13,7 @@ let reminderId: string;
 
 async function signIn(target: Page) {
   await target.getByLabel('Username').fill(username);
-  await target.getByLabel('Password').fill('secret1');
+  await target.getByLabel('Password').fill('secret-pass-1');
   await target.getByRole('button', { name: 'Login' }).click();
 }
 

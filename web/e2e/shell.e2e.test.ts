@@ -216,7 +216,7 @@ describe('auth and shell', () => {
     // The sidebar shows the new address at once, without a reload.
     await page.getByTestId('desktop-sidebar').getByText('settings@example.com').waitFor();
 
-    await page.getByLabel('Current password').fill('secret1');
+    await page.getByLabel('Current password').fill('secret-pass-1');
     await page.getByLabel('New password', { exact: true }).fill('another-secret');
     await page.getByLabel('Confirm new password').fill('different');
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -252,7 +252,7 @@ describe('auth and shell', () => {
     const username = uniqueUsername('leaver');
     await register(username);
     await page.goto('/settings');
-    await page.getByLabel('Current password').fill('secret1');
+    await page.getByLabel('Current password').fill('secret-pass-1');
     await page.getByLabel('New password', { exact: true }).fill('brand-new-1');
     await page.getByLabel('Confirm new password').fill('brand-new-1');
     await page.getByRole('button', { name: 'Change password' }).click();

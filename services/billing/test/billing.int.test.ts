@@ -7,7 +7,7 @@ const DAY_MS = 86_400_000;
 
 async function signUp(backend: Backend, prefix = 'payer') {
   const client = new Client(backend.url);
-  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret1' });
+  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret-pass-1' });
   expect(response.status).toBe(201);
   return { client, id: response.body.id as string };
 }

@@ -11,7 +11,7 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-async function signUp(prefix = 'acct', password = 'secret1') {
+async function signUp(prefix = 'acct', password = 'secret-pass-1') {
   const client = new Client(backend.url);
   const username = uniqueUsername(prefix);
   expect((await client.post('/api/register', { username, password, email: `${username}@example.com` })).status).toBe(
@@ -105,7 +105,7 @@ describe('password change', () => {
   it('needs the current password, ends every other session of the user, and keeps this one', async () => {
     const { client, username } = await signUp('pw');
     const laptop = new Client(backend.url);
-    expect((await laptop.post('/api/login', { username, password: 'secret1' })).status).toBe(200);
+    expect((await laptop.post('/api/login', { username, password: 'secret-pass-1' })).status).toBe(200);
 
     const empty = await client.post('/api/user/change-password', { newPassword: 'x' });
     expect(empty.body.fieldErrors).toEqual({
@@ -118,13 +118,15 @@ describe('password change', () => {
     expect((await laptop.get('/api/user')).status).toBe(200);
 
     const changed = await client.post('/api/user/change-password', {
-      oldPassword: 'secret1',
+      oldPassword: 'secret-pass-1',
       newPassword: 'brand-new-1',
     });
     expect(changed.status).toBe(200);
     expect((await client.get('/api/user')).status).toBe(200);
     expect((await laptop.get('/api/user')).status).toBe(401);
-    expect((await new Client(backend.url).post('/api/login', { username, password: 'secret1' })).status).toBe(401);
+    expect((await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' })).status).toBe(
+      401,
+    );
     expect((await new Client(backend.url).post('/api/login', { username, password: 'brand-new-1' })).status).toBe(200);
     expect(
       (await new Client(backend.url).post('/api/user/change-password', { oldPassword: 'a', newPassword: 'bbbbbb' }))

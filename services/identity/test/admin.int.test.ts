@@ -120,7 +120,10 @@ describe('user management', () => {
     expect(deleted.status).toBe(204);
     expect((await doomed.client.get('/api/user')).status).toBe(401);
     expect((await doomed.client.get('/api/projects')).status).toBe(401);
-    const signIn = await new Client(backend.url).post('/api/login', { username: doomed.username, password: 'secret1' });
+    const signIn = await new Client(backend.url).post('/api/login', {
+      username: doomed.username,
+      password: 'secret-pass-1',
+    });
     expect(signIn.status).toBe(401);
     expect((await admin.get(`/api/admin/users?q=${doomed.username}`)).body).toEqual([]);
     expect((await other.client.get('/api/user')).status).toBe(200);

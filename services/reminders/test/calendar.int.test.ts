@@ -14,7 +14,7 @@ afterAll(async () => {
 describe('calendar feed', () => {
   it('serves the active reminders, with alarms and recurrence, at a private, replaceable, revocable link', async () => {
     const client = new Client(backend.url);
-    await client.post('/api/register', { username: uniqueUsername('cal'), password: 'secret1' });
+    await client.post('/api/register', { username: uniqueUsername('cal'), password: 'secret-pass-1' });
     expect((await new Client(backend.url).get('/api/reminders/calendar')).status).toBe(401);
     expect((await client.get('/api/reminders/calendar')).body).toEqual({ url: null });
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   client = new Client(backend.url);
   await client.post('/api/register', {
     username: uniqueUsername('mail'),
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: 'builder@example.com',
   });
   projectId = (await client.post('/api/projects', { name: 'Mail Project' })).body.id;
@@ -158,7 +158,7 @@ describe('reminder scheduler', () => {
 
   it('logs instead of emailing when the account has no email address', async () => {
     const nomail = new Client(backend.url);
-    await nomail.post('/api/register', { username: uniqueUsername('nomail'), password: 'secret1' });
+    await nomail.post('/api/register', { username: uniqueUsername('nomail'), password: 'secret-pass-1' });
     const project = (await nomail.post('/api/projects', { name: 'Quiet' })).body.id;
     const due = new Date(Date.now() + 5 * 86_400_000);
     const created = await nomail.post('/api/reminders', {

@@ -9,6 +9,7 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useLogin, useRegister } from '../hooks/use-auth';
+import { showServerFieldErrors } from '../lib/server-errors';
 
 export function AuthPage() {
   const { redirect } = useSearch({ from: '/auth' });
@@ -134,7 +135,10 @@ function RegisterFormCard({ redirectTo }: { redirectTo: string | undefined }) {
           className="space-y-4"
           noValidate
           onSubmit={form.handleSubmit(({ confirmPassword: _confirm, email, ...values }) =>
-            register.mutate({ ...values, ...(email ? { email } : {}) }),
+            register.mutate(
+              { ...values, ...(email ? { email } : {}) },
+              { onError: (error) => showServerFieldErrors(error, form.setError, ['username', 'email', 'password']) },
+            ),
           )}
         >
           {field('username', 'Username', 'text', 'username')}

@@ -28,6 +28,7 @@ import {
 import { useDeleteAccount } from '../hooks/use-auth';
 import { cn } from '../lib/class-names';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
+import { showServerFieldErrors } from '../lib/server-errors';
 
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);
@@ -145,8 +146,10 @@ function PasswordCard() {
         form.reset();
         setChanged(true);
       },
-      onError: (error) =>
-        toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' }),
+      onError: (error) => {
+        showServerFieldErrors(error, form.setError, ['currentPassword', 'newPassword']);
+        toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' });
+      },
     });
   const { errors } = form.formState;
   return (

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
 import { isId, newId } from '@shiplog/events';
 import {
@@ -24,7 +25,7 @@ import type { Request, Response, Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import { adminUserCounts, adminUsersPage } from '../read-models/admin-users/index.ts';
 import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 import { type User, usernameStream, userStream } from './user.ts';
 
 export interface PublicUser {
@@ -33,6 +34,9 @@ export interface PublicUser {
   email: string | null;
   isAdmin: boolean;
 }
+
+/** How long after the request every failed sign-in is answered (longer than the slowest lookup and check). */
+const FAILED_LOGIN_ANSWER_MS = 250;
 
 export function identityApi(context: ServiceContext<IdentityEnv>) {
   const { store, config } = context;
@@ -179,6 +183,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
   function routes(router: Router) {
     router.post('/register', async (req, res) => {
       const input = parseInput(registerSchema, req.body);
+      if (isCommonPassword(input.password)) throw new ValidationError({ password: [COMMON_PASSWORD_MESSAGE] });
       // Nobody registers the admin's name, whether or not that account exists yet.
       if (isAdminName(input.username)) throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
       const result = await register(
@@ -192,9 +197,15 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
 
     router.post('/login', async (req, res) => {
       const input = parseInput(loginSchema, req.body);
+      const started = Date.now();
       const user = await findByUsername(input.username);
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
-      if (!user || !valid) throw new UnauthorizedError('Invalid username or password', 'INVALID_CREDENTIALS');
+      if (!user || !valid) {
+        // A known name costs a little more to look up than an unknown one: every failure answers at the
+        // same moment after the request, so the time tells nothing about which it was (ASVS 2.2.1).
+        await sleep(Math.max(0, FAILED_LOGIN_ANSWER_MS - (Date.now() - started)));
+        throw new UnauthorizedError('Invalid username or password', 'INVALID_CREDENTIALS');
+      }
       const result = await handleCommand(
         store,
         userStream(user.id),
@@ -228,6 +239,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new ValidationError({ currentPassword: ['Current password is incorrect'] });
       }
+      if (isCommonPassword(newPassword)) throw new ValidationError({ newPassword: [COMMON_PASSWORD_MESSAGE] });
       await changeCurrentUser(req, res, { type: 'SetPassword', passwordHash: await hashPassword(newPassword) });
       res.json({ message: 'Password changed' });
     });
