@@ -15,7 +15,7 @@ export interface RunningGateway {
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   const config = loadConfig(gatewayEnv, env);
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
   const secrets = secretsOf(config);
   const redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
   redis.on('error', (error) => logger.error({ err: error }, 'redis connection error'));

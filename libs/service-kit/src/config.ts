@@ -44,6 +44,8 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 export const processEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
+  /** Log lines go to this file (appended) instead of standard output. */
+  LOG_FILE: z.string().min(1).optional(),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** OTLP/HTTP collector for traces; unset → tracing off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),

@@ -2,6 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { AppError } from '@shiplog/errors';
 import type { ErrorRequestHandler } from 'express';
+import { loggedUrl } from './access-log.ts';
 import type { Logger } from './logger.ts';
 
 /** The fixed error body `{ message, code, fieldErrors? }` and status for anything thrown while answering. */
@@ -30,7 +31,7 @@ export function errorResponse(
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return { status: 400, body: { message: 'The request could not be read', code: 'BAD_REQUEST' } };
   }
-  logger.error({ err: error, method: request.method, url: request.url }, 'unhandled error');
+  logger.error({ err: error, method: request.method, url: loggedUrl(request.url ?? '') }, 'unhandled error');
   return {
     status: 500,
     body: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },

@@ -103,7 +103,7 @@ export async function startService<Env extends ServiceEnv>(
 ): Promise<RunningService<Env>> {
   const config = loadConfig(definition.env, env);
   const { name } = definition;
-  const logger = createLogger(name, config.LOG_LEVEL);
+  const logger = createLogger(name, config.LOG_LEVEL, config.LOG_FILE);
   const pool = new pg.Pool({
     ...pipelined,
     connectionString: config.DATABASE_URL,
