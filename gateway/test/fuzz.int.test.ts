@@ -3,7 +3,7 @@ import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai'
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiCall, apiSurface, fill } from './api-surface.ts';
+import { type ApiCall, fill } from './api-surface.ts';
 import { type Backend, Client, startBackend } from './harness.ts';
 
 /**
@@ -31,15 +31,7 @@ beforeAll(async () => {
   stripe = await startStripeStandIn();
   model = await startOpenAIStandIn();
   backend = await startBackend({ adminPassword: ADMIN_PASSWORD, env: { ...stripe.env, ...model.env } });
-  surface = apiSurface({
-    identity: backend.identity,
-    billing: backend.billing,
-    projects: backend.projects,
-    reminders: backend.reminders,
-    activity: backend.activity,
-    chat: backend.chat,
-    integrations: backend.integrations,
-  }).calls;
+  surface = backend.apiSurface().calls;
   user = await backend.signUp('fuzz');
   admin = new Client(backend.url);
   expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);

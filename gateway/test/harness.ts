@@ -18,6 +18,7 @@ import {
 } from '@shiplog/testing';
 import pg from 'pg';
 import { type RunningGateway, startGateway } from '../src/server.ts';
+import { apiSurface } from './api-surface.ts';
 
 /**
  * The whole backend in one test process: identity, billing and the gateway on free ports, with a
@@ -159,6 +160,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
         },
       };
     },
+    /** The whole `/api` surface, read off the route table and each running service (api-surface.ts). */
+    apiSurface: () => apiSurface(running),
     get identity() {
       return running.identity;
     },

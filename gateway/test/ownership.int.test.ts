@@ -1,7 +1,7 @@
 import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiCall, apiSurface, fill } from './api-surface.ts';
+import { type ApiCall, fill } from './api-surface.ts';
 import { type Backend, Client, startBackend } from './harness.ts';
 
 /**
@@ -13,7 +13,7 @@ import { type Backend, Client, startBackend } from './harness.ts';
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let domains: DomainStandIn;
-let surface: ReturnType<typeof apiSurface>;
+let surface: ReturnType<Backend['apiSurface']>;
 let a: Client;
 let b: Client;
 let admin: Client;
@@ -98,15 +98,7 @@ beforeAll(async () => {
       INTEGRATION_KEY_SECRET: 'an-integration-key-secret-for-the-tests-0123',
     },
   });
-  surface = apiSurface({
-    identity: backend.identity,
-    billing: backend.billing,
-    projects: backend.projects,
-    reminders: backend.reminders,
-    activity: backend.activity,
-    chat: backend.chat,
-    integrations: backend.integrations,
-  });
+  surface = backend.apiSurface();
   const userA = await backend.signUp('owner');
   a = userA.client;
   aId = userA.id;
