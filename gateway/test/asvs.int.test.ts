@@ -42,16 +42,22 @@ describe('V3.3 session timeouts: 30 minutes idle and 12 hours in all by default,
 
   it('ends a session at its absolute time however busy it is', async () => {
     const { client } = await shortLived.signUp('absolute');
+    // Signed in before this moment, so the session's end is less than 5 s from it.
     const started = Date.now();
+    /** When the last request that found the session signed in was sent. */
     let lastSignedIn = 0;
     while (Date.now() - started < 7_000) {
+      const sent = Date.now() - started;
       const [projects, user] = await signedIn(client);
-      if (projects === 200 && user === 200) lastSignedIn = Date.now() - started;
-      else expect([projects, user]).toEqual([401, 401]);
+      if (projects === 200 && user === 200) lastSignedIn = sent;
+      // At the very end the two may straddle it; either answer is one of the two.
+      expect([200, 401]).toContain(projects);
+      expect([200, 401]).toContain(user);
       await sleep(250);
     }
-    expect(lastSignedIn).toBeGreaterThan(4_000);
-    expect(lastSignedIn).toBeLessThan(5_300);
+    expect(await signedIn(client)).toEqual([401, 401]);
+    expect(lastSignedIn).toBeGreaterThan(3_500);
+    expect(lastSignedIn).toBeLessThan(5_000);
   });
 
   it('defaults to 30 minutes idle and 12 hours in all', async () => {
