@@ -125,6 +125,7 @@ function createExpressApp(
   const received = new WeakMap<IncomingMessage, Buffer>();
   const json = express.json({ limit: '100kb', verify: (req, _res, body) => received.set(req, body) });
   const positions = new RequestPositions(cookies);
+  const sessions = new UserSessions(redis, config);
   const graphql = createGraphql({
     services,
     callerOf: (req) => callerFor(req.session.user),
@@ -134,7 +135,7 @@ function createExpressApp(
     ...accountActions({
       services,
       positions,
-      sessions: new UserSessions(redis, config),
+      sessions,
       limiter: new LoginLimiter(redis, {
         prefix: `${config.BUS_NAMESPACE}:`,
         secret: secrets.session,
@@ -155,7 +156,7 @@ function createExpressApp(
 
   const api = express.Router();
   if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false }));
-  api.use(sessionMiddleware(config, redis, secrets.session, lifetime));
+  api.use(sessionMiddleware(config, redis, secrets.session, lifetime, sessions));
   api.use(refuseForeignOrigins(config));
   // The gateway's actions, by the route table: the same rules as the service path (a session unless
   // public), then the body, then the action. Service routes never get here (forward.ts takes them).

@@ -39,11 +39,12 @@ export class LoginLimiter {
   }
 
   #keys(username: string, ip: string) {
-    const name = this.#hash(`name\n${username.trim().toLowerCase()}`);
+    const lowered = username.trim().toLowerCase();
+    const name = this.#hash(`name\n${lowered}`);
     const address = this.#hash(`ip\n${ip}`);
     return {
       address,
-      pair: `${this.#prefix}login-fail:${this.#hash(`${ip}\n${username.trim().toLowerCase()}`)}`,
+      pair: `${this.#prefix}login-fail:${this.#hash(`${ip}\n${lowered}`)}`,
       ip: `${this.#prefix}login-fail-ip:${address}`,
       name: `${this.#prefix}login-fail-name:${name}`,
       known: `${this.#prefix}login-known:${name}`,

@@ -78,6 +78,7 @@ export function sessionMiddleware(
   redis: RedisClientType,
   secret: string,
   lifetime: SessionLifetime,
+  sessions: UserSessions,
 ): RequestHandler {
   const store = session({
     name: SESSION_COOKIE,
@@ -108,7 +109,7 @@ export function sessionMiddleware(
       const sid = req.sessionID;
       req.session.regenerate((failed) => {
         if (failed) return next(failed);
-        void redis.sRem(`${config.BUS_NAMESPACE}:user-sessions:${ended}`, sid).catch(() => undefined);
+        void sessions.remove(ended, sid).catch(() => undefined);
         next();
       });
     });
