@@ -4,7 +4,6 @@
  * proves none was sent twice. Real PostgreSQL, NATS and SMTP; identity, projects and reminders
  * services in this process; the scheduler ticking every 250 ms as in production.
  */
-import type { AddressInfo } from 'node:net';
 import { identityService } from '@shiplog/identity';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
@@ -12,7 +11,7 @@ import { createMailer } from '@shiplog/reminders/mailer';
 import { createScheduler } from '@shiplog/reminders/scheduler';
 import { signInternalToken, startService } from '@shiplog/service-kit';
 import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpStandIn } from '@shiplog/testing/smtp';
 
 export interface SchedulerResult {
   reminders: number;
@@ -29,25 +28,12 @@ const percentile = (sorted: number[], p: number) =>
 export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
   const db = await createTestDatabase('bench_sched');
   const ns = createTestBusNamespace('bench_sched');
-  const arrivals: { id: string; at: number }[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString();
-      });
-      stream.on('end', () => {
-        const id = /reminders\/([0-9a-f-]{36})\/complete/.exec(raw.replace(/=\r?\n/g, ''))?.[1] ?? 'unknown';
-        arrivals.push({ id, at: Date.now() });
-        callback();
-      });
-    },
+  const smtp = await startSmtpStandIn();
+  const smtpUrl = smtp.url;
+  const arrivalOf = ({ raw, at }: { raw: string; at: number }) => ({
+    id: /reminders\/([0-9a-f-]{36})\/complete/.exec(raw)?.[1] ?? 'unknown',
+    at,
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
   const secret = 'bench-internal-secret-bench-internal-secret';
   const env = {
     DATABASE_URL: db.url,
@@ -129,7 +115,7 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     );
     scheduler.start();
     const deadline = due.getTime() + 180_000;
-    while (arrivals.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (smtp.received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // A moment more, for any duplicate to show itself.
     await new Promise((r) => setTimeout(r, 2000));
     await scheduler.stop();
@@ -142,6 +128,7 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
       'SELECT id, due_date AS due FROM reminders.reminder_list',
     );
     for (const row of rows) sendAt.set(row.id, row.due.getTime());
+    const arrivals = smtp.received.map(arrivalOf);
     for (const arrival of arrivals) {
       if (ids.has(arrival.id)) duplicates += 1;
       ids.add(arrival.id);
@@ -160,7 +147,7 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     };
   } finally {
     await Promise.all([reminders.stop(), projects.stop(), identity.stop()]);
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.stop();
     await ns.drop();
     await db.drop();
   }

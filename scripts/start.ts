@@ -12,19 +12,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-
-const root = join(import.meta.dirname, '..');
-const services = [
-  { name: 'identity', offset: 1 },
-  { name: 'projects', offset: 2 },
-  { name: 'reminders', offset: 3 },
-  { name: 'billing', offset: 4 },
-  { name: 'chat', offset: 5 },
-  { name: 'integrations', offset: 6 },
-  { name: 'activity', offset: 7 },
-] as const;
+import { type AppProcess, appProcesses, ensureDatabase, root, waitUntilReady } from './app-processes.ts';
 
 const env = { ...process.env };
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/shiplog';
@@ -35,29 +23,10 @@ function log(message: string) {
   process.stdout.write(`[shiplog] ${message}\n`);
 }
 
-async function ensureDatabase(url: string) {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) throw new Error(`Unsupported database name in DATABASE_URL: ${name}`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (rowCount === 0) {
-      await client.query(`CREATE DATABASE ${name}`);
-      log(`created database ${name}`);
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 const children: { name: string; process: ChildProcess }[] = [];
 let stopping = false;
 
-function launch(name: string, entry: string, extraEnv: Record<string, string>) {
+function launch({ name, entry, env: extraEnv }: AppProcess) {
   const child = spawn(process.execPath, [join(root, entry)], {
     cwd: root,
     env: { ...env, ...extraEnv },
@@ -92,24 +61,10 @@ async function stopAll(exitCode: number) {
   process.exit(exitCode);
 }
 
-async function waitUntilReady(url: string, seconds: number): Promise<boolean> {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline && !stopping) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  return false;
-}
-
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
-await ensureDatabase(databaseUrl);
+await ensureDatabase(databaseUrl, log);
 if (env.SKIP_WEB_BUILD !== '1') {
   log('building the web app');
   const build = spawnSync('pnpm', ['--filter', '@shiplog/web', 'build'], { cwd: root, stdio: 'inherit', env });
@@ -119,25 +74,17 @@ if (env.SKIP_WEB_BUILD !== '1') {
   }
 }
 
-const serviceUrls = Object.fromEntries(
-  services.map(({ name, offset }) => [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${portBase + offset}`]),
-);
-for (const { name, offset } of services) {
-  // Every process learns where the services answer: the gateway forwards there, a service asks another.
-  launch(name, `services/${name}/src/main.ts`, {
-    SERVICE_PORT: String(portBase + offset),
-    DATABASE_URL: databaseUrl,
-    ...serviceUrls,
-  });
-}
-for (const { name } of services) {
-  if (!(await waitUntilReady(`${serviceUrls[`${name.toUpperCase()}_URL`]}/healthz`, 60))) {
-    log(`${name} did not start`);
+const processes = appProcesses({ databaseUrl, portBase, gatewayPort });
+const gateway = processes.at(-1)!;
+for (const service of processes.slice(0, -1)) launch(service);
+for (const service of processes.slice(0, -1)) {
+  if (!(await waitUntilReady(service.readyUrl, 60, () => stopping))) {
+    log(`${service.name} did not start`);
     await stopAll(1);
   }
 }
-launch('gateway', 'gateway/src/main.ts', { PORT: String(gatewayPort), ...serviceUrls });
-if (!(await waitUntilReady(`http://127.0.0.1:${gatewayPort}/readyz`, 60))) {
+launch(gateway);
+if (!(await waitUntilReady(gateway.readyUrl, 60, () => stopping))) {
   log('the gateway did not become ready');
   await stopAll(1);
 }

@@ -1,47 +1,21 @@
-import type { AddressInfo } from 'node:net';
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
-import { SMTPServer } from 'smtp-server';
+import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler } from '../src/reactions/send-due-reminders/index.ts';
 import { createMailer } from '../src/reactions/send-due-reminders/mailer.ts';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
 let backend: Backend;
-let smtp: SMTPServer;
-let smtpUrl: string;
-const received: Received[] = [];
+let smtp: SmtpStandIn;
+let received: SmtpStandIn['received'];
 let client: Client;
 let projectId: string;
 
 beforeAll(async () => {
   backend = await startBackend();
   // A real SMTP server on a free port: nodemailer speaks the real protocol to it.
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString();
-      });
-      stream.on('end', () => {
-        // Undo quoted-printable soft breaks and escapes, so assertions read the text as sent.
-        const decoded = raw
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: decoded });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpStandIn();
+  received = smtp.received;
   client = new Client(backend.url);
   await client.post('/api/register', {
     username: uniqueUsername('mail'),
@@ -51,7 +25,7 @@ beforeAll(async () => {
   projectId = (await client.post('/api/projects', { name: 'Mail Project' })).body.id;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.stop();
   await backend?.stop();
 });
 
@@ -59,7 +33,7 @@ function scheduler() {
   const { context } = backend.reminders;
   return createScheduler(
     context,
-    createMailer({ smtpUrl, from: 'Shiplog <reminders@shiplog.test>', logger: context.logger }),
+    createMailer({ smtpUrl: smtp.url, from: 'Shiplog <reminders@shiplog.test>', logger: context.logger }),
   );
 }
 

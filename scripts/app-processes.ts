@@ -1,0 +1,95 @@
+/**
+ * The app as `npm start` runs it: which processes (every service and the gateway, each a process of
+ * its own), where each answers, and the environment each is started with. `scripts/start.ts` starts
+ * them and stops all when one dies; the chaos run (`pnpm chaos`) kills and restarts them one by one.
+ */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export const root = join(import.meta.dirname, '..');
+
+/** The services, in start order; each answers at SERVICE_PORT_BASE + offset. */
+export const appServices = [
+  { name: 'identity', offset: 1 },
+  { name: 'projects', offset: 2 },
+  { name: 'reminders', offset: 3 },
+  { name: 'billing', offset: 4 },
+  { name: 'chat', offset: 5 },
+  { name: 'integrations', offset: 6 },
+  { name: 'activity', offset: 7 },
+] as const;
+
+export type AppProcessName = (typeof appServices)[number]['name'] | 'gateway';
+
+export interface AppProcess {
+  name: AppProcessName;
+  /** The script node runs, relative to the repository. */
+  entry: string;
+  /** Its environment on top of the caller's. */
+  env: Record<string, string>;
+  /** Answers 200 once the process serves. */
+  readyUrl: string;
+}
+
+/** The services first (in order), then the gateway, which forwards to them. */
+export function appProcesses(options: { databaseUrl: string; portBase: number; gatewayPort: number }): AppProcess[] {
+  const serviceUrls = Object.fromEntries(
+    appServices.map(({ name, offset }) => [
+      `${name.toUpperCase()}_URL`,
+      `http://127.0.0.1:${options.portBase + offset}`,
+    ]),
+  );
+  // Every process learns where the services answer: the gateway forwards there, a service asks another.
+  const services = appServices.map(
+    ({ name, offset }): AppProcess => ({
+      name,
+      entry: `services/${name}/src/main.ts`,
+      env: { SERVICE_PORT: String(options.portBase + offset), DATABASE_URL: options.databaseUrl, ...serviceUrls },
+      readyUrl: `http://127.0.0.1:${options.portBase + offset}/healthz`,
+    }),
+  );
+  const gateway: AppProcess = {
+    name: 'gateway',
+    entry: 'gateway/src/main.ts',
+    env: { PORT: String(options.gatewayPort), ...serviceUrls },
+    readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz`,
+  };
+  return [...services, gateway];
+}
+
+/** Creates the database DATABASE_URL names when it does not exist yet. */
+export async function ensureDatabase(url: string, log: (message: string) => void = () => {}) {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) throw new Error(`Unsupported database name in DATABASE_URL: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) {
+      await client.query(`CREATE DATABASE ${name}`);
+      log(`created database ${name}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls `url` until it answers 2xx (true) or the time is up, or `cancelled()` says to stop (false). */
+export async function waitUntilReady(url: string, seconds: number, cancelled = () => false): Promise<boolean> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline && !cancelled()) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  return false;
+}
