@@ -25,6 +25,15 @@ export default defineConfig({
         },
       },
       {
+        // A small chaos run (bench/chaos): its own NATS, Redis and app processes, killed one at a time.
+        test: {
+          name: 'chaos',
+          setupFiles,
+          include: ['bench/chaos/**/*.chaos.test.ts'],
+          testTimeout: 600_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           setupFiles,

@@ -22,6 +22,7 @@ const tasks = {
   start: ['run', 'app:start'],
   test: ['run', 'test:all'],
   bench: ['run', 'bench:all'],
+  chaos: ['run', 'chaos:run'],
 };
 
 function log(message) {

@@ -235,9 +235,12 @@ export class Client {
   /** Every cookie held, as a `Cookie` header (see `cookiesFrom`); undefined when none. */
   cookie: string | undefined;
   readonly baseUrl: string;
+  /** A request not answered within this many ms is abandoned (fetch rejects); none by default. */
+  readonly timeoutMs: number | undefined;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, options: { timeoutMs?: number } = {}) {
     this.baseUrl = baseUrl;
+    this.timeoutMs = options.timeoutMs;
   }
 
   /** The session cookie alone, `shiplog.sid=…`. */
@@ -255,6 +258,7 @@ export class Client {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       redirect: 'manual',
+      ...(this.timeoutMs ? { signal: AbortSignal.timeout(this.timeoutMs) } : {}),
     });
     const setCookie = response.headers.get('set-cookie');
     this.cookie = cookiesFrom(response, this.cookie) || undefined;

@@ -101,6 +101,44 @@ describe('PostgreSQL event store: late commits', () => {
     }
   });
 
+  it('ends a subscription whose LISTEN connection is lost, with the error, so its caller resumes', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const ended = (async () => {
+      for await (const e of store.subscribeToAll({ signal: controller.signal })) seen.push(e.id);
+    })().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    // Once it sleeps on LISTEN, its backend is ended (a server restart or a pause does the same).
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await waitUntil(
+        async () =>
+          (
+            await admin.query(
+              `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+            )
+          ).rowCount === 1,
+        5000,
+        'the subscription to listen',
+      );
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+      );
+    } finally {
+      await admin.end();
+    }
+    expect(String(await ended)).toMatch(/terminating connection/);
+    controller.abort();
+    // The pool goes on: a new subscription reads what is appended next.
+    const id = newId();
+    await store.append(`s-${newId()}`, [event(id)], { expectedRevision: 'no_stream' });
+    const again = new AbortController();
+    for await (const e of store.subscribeToAll({ signal: again.signal })) if (e.id === id) again.abort();
+  });
+
   it('delivers every event exactly once while many concurrent writers commit in random order', async () => {
     const writers = 16;
     const perWriter = 40;

@@ -171,11 +171,20 @@ export class PostgresEventStore implements EventStore {
     const listener = await this.#pool.connect();
     let dirty = true;
     let wake: (() => void) | undefined;
+    // The LISTEN connection sits idle between notifications: if it is lost (the server restarted, the
+    // backend was terminated), the subscription ends with the error and its caller resumes with a new
+    // one, rather than sleeping deaf to notifications (or the process dying of an unheard 'error').
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+      wake?.();
+    };
     const onNotification = () => {
       dirty = true;
       wake?.();
     };
     const onAbort = () => wake?.();
+    listener.on('error', onError);
     listener.on('notification', onNotification);
     signal?.addEventListener('abort', onAbort);
     try {
@@ -183,6 +192,7 @@ export class PostgresEventStore implements EventStore {
       let position = options.after ?? START;
       const pageSize = 500;
       while (!signal?.aborted) {
+        if (lost) throw lost;
         dirty = false;
         const page = await this.readAll({ after: position, limit: pageSize });
         for (const event of page) {
@@ -215,14 +225,16 @@ export class PostgresEventStore implements EventStore {
             resolve();
           }
           wake = done;
-          if (dirty || signal?.aborted) done();
+          if (dirty || lost || signal?.aborted) done();
         });
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
       listener.off('notification', onNotification);
-      await listener.query(`UNLISTEN ${this.#channel}`).catch(() => undefined);
-      listener.release();
+      // A lost connection goes back to be discarded, not reused.
+      if (!lost) await listener.query(`UNLISTEN ${this.#channel}`).catch(() => undefined);
+      listener.release(lost);
+      listener.off('error', onError);
     }
   }
 

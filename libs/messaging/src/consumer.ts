@@ -84,8 +84,32 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   } catch {
     await bus.jsm.consumers.add(bus.stream, config);
   }
-  const consumer = await bus.js.consumers.get(bus.stream, name);
+  let consumer = await bus.js.consumers.get(bus.stream, name);
   let messages: ConsumerMessages | undefined;
+
+  /**
+   * Messages handed to an earlier pull of this durable and never acknowledged (its process was killed,
+   * its pull ended) come back only when their ack wait runs out, behind newer ones: handled then, they
+   * would be out of order (an update before its create). So each (re)start of the pull first moves the
+   * durable back to its ack floor when anything is outstanding: it is recreated to deliver from the
+   * first unacknowledged message, in stream order. Whatever was handled but not acknowledged comes
+   * again and is skipped as handled (`handled_events`). One process consumes a durable at a time.
+   */
+  const resumeFromAckFloor = async () => {
+    const info = await bus.jsm.consumers.info(bus.stream, name);
+    if (info.num_ack_pending === 0) return;
+    await bus.jsm.consumers.delete(bus.stream, name);
+    await bus.jsm.consumers.add(bus.stream, {
+      ...config,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: info.ack_floor.stream_seq + 1,
+    });
+    consumer = await bus.js.consumers.get(bus.stream, name);
+    logger.info(
+      { consumer: name, unacknowledged: info.num_ack_pending, from: info.ack_floor.stream_seq + 1 },
+      'consumer resumed from its ack floor',
+    );
+  };
   let stopped = false;
   const progress = new ConsumerProgress(pool, schema, name);
 
@@ -228,6 +252,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       let wake: (() => void) | undefined;
       let ended = false;
       try {
+        await messages?.close()?.catch(() => undefined);
+        await resumeFromAckFloor();
         messages = await consumer.consume({ max_messages: 256 });
         const current = messages;
         void (async () => {

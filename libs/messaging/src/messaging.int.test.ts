@@ -1,4 +1,5 @@
-import { headers } from '@nats-io/nats-core';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { headers, nanos } from '@nats-io/nats-core';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
 import {
@@ -201,6 +202,40 @@ describe('consumer', () => {
     );
     const { rows } = await pool.query('SELECT * FROM relayed.greetings WHERE event_id = $1', [appended.id]);
     expect(rows).toHaveLength(1);
+    await revived.stop();
+  });
+
+  it('handles in stream order what a dead process was handed but never acknowledged, before what came after', async () => {
+    const name = 'greeter-orphaned';
+    const handled: string[] = [];
+    const record: Handler = async (event) => {
+      handled.push((event.data as { username: string }).username);
+    };
+    // The durable exists, as a service makes it, and has handled what the stream already holds; then a
+    // process pulls the next event and dies before its ack.
+    await bus.jsm.consumers.add(bus.stream, {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: `${bus.namespace}.identity.>`,
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+    });
+    const durable = await bus.js.consumers.get(bus.stream, name);
+    for (let m = await durable.next({ expires: 1000 }); m; m = await durable.next({ expires: 1000 })) await m.ackAck();
+    const first = registered('first');
+    await store.append(`user-${newId()}`, [first], { expectedRevision: 'no_stream' });
+    await publishCopy(await carried(first.id));
+    const orphaned = await durable.next({ expires: 5000 });
+    expect(orphaned?.json<BusEvent>().id).toBe(first.id);
+    // Then another event, and the service comes back: the first must not wait out its ack wait (30 s)
+    // behind the second.
+    const second = registered('second');
+    await store.append(`user-${newId()}`, [second], { expectedRevision: 'no_stream' });
+    await publishCopy(await carried(second.id));
+    const revived = await consume(name, { UserRegistered: record });
+    await waitUntil(() => handled.length >= 2, 5000, 'both events');
+    expect(handled).toEqual(['first', 'second']);
     await revived.stop();
   });
 

@@ -5,6 +5,26 @@ import type { ErrorRequestHandler } from 'express';
 import { loggedUrl } from './access-log.ts';
 import type { Logger } from './logger.ts';
 
+export const DATABASE_UNAVAILABLE_MESSAGE = 'Shiplog is not available right now. Please try again in a moment.';
+
+/** SQLSTATE classes 08 (connection exception) and 57P (the server shutting down or starting up). */
+const UNAVAILABLE_STATE = /^(08|57P0[1-3])/;
+const UNAVAILABLE_TEXT =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)|is not currently accepting connections/;
+
+/**
+ * A request that failed because PostgreSQL could not be reached (down, restarting, refusing
+ * connections, or a connection cut): nothing was wrong with the request, and trying again soon is the
+ * answer (503), not "something went wrong" (500).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_STATE.test(code) || /^(ECONNREFUSED|ECONNRESET|EPIPE)$/.test(code)))
+    return true;
+  return UNAVAILABLE_TEXT.test(error.message);
+}
+
 /** The fixed error body `{ message, code, fieldErrors? }` and status for anything thrown while answering. */
 export function errorResponse(
   error: unknown,
@@ -30,6 +50,10 @@ export function errorResponse(
   }
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return { status: 400, body: { message: 'The request could not be read', code: 'BAD_REQUEST' } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, method: request.method, url: loggedUrl(request.url ?? '') }, 'database unavailable');
+    return { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' } };
   }
   logger.error({ err: error, method: request.method, url: loggedUrl(request.url ?? '') }, 'unhandled error');
   return {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deterministicId } from './command.ts';
 import { checkServiceEnv, loadConfig, serviceEnv } from './config.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, errorResponse } from './error-body.ts';
 import { signInternalToken, verifyInternalToken } from './internal-token.ts';
+import { createLogger } from './logger.ts';
 import { parsePositions } from './read-your-writes.ts';
 import { parseInput, UNSTORABLE_TEXT_MESSAGE } from './validation.ts';
 
@@ -119,5 +121,29 @@ describe('positions header and deterministic ids', () => {
     expect(deterministicId('trial:1')).toBe(deterministicId('trial:1'));
     expect(deterministicId('trial:1')).not.toBe(deterministicId('trial:2'));
     expect(deterministicId('trial:1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('errorResponse', () => {
+  const logger = createLogger('test', 'silent');
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it('answers 503 when the database could not be reached, and 500 for anything else unexpected', () => {
+    for (const error of [
+      withCode('terminating connection due to administrator command', '57P01'),
+      withCode('the database system is starting up', '57P03'),
+      withCode('database "shiplog" is not currently accepting connections', '55000'),
+      withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+    ]) {
+      expect(errorResponse(error, logger, {}), error.message).toEqual({
+        status: 503,
+        body: { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' },
+      });
+    }
+    for (const error of [new TypeError('x is undefined'), withCode('duplicate key', '23505'), 'a string']) {
+      expect(errorResponse(error, logger, {}).status).toBe(500);
+    }
   });
 });

@@ -111,6 +111,12 @@ export async function startService<Env extends ServiceEnv>(
     application_name: `shiplog-${name}`,
   });
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  // A connection lost while checked out (its backend terminated, the server restarted) emits 'error'
+  // on its client; heard here, it fails the work using it, which retries on a new one, instead of
+  // ending the process.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+  });
   const schema = name;
 
   // Every table by the one runner: the store's (PostgreSQL only), the relay's and consumers', the service's own; the vault's.

@@ -23,8 +23,14 @@ export interface StripeStandIn {
   subscriptions: Map<string, StripeObject>;
   /** While true, every API request answers 500 (an outage). */
   failing: boolean;
-  /** Pays a checkout session: creates its subscription and delivers what Stripe would. */
-  completeCheckout(sessionId: string): Promise<{ subscriptionId: string; events: Stripe.Event[] }>;
+  /**
+   * Pays a checkout session: creates its subscription and delivers what Stripe would (unless
+   * `deliver: false`: the caller delivers the events it is given, e.g. retrying as Stripe does).
+   */
+  completeCheckout(
+    sessionId: string,
+    options?: { deliver?: boolean },
+  ): Promise<{ subscriptionId: string; events: Stripe.Event[] }>;
   /** Changes a subscription as the portal or Stripe's billing would; no event is sent. */
   updateSubscription(id: string, changes: Partial<SubscriptionFields>): StripeObject;
   /** An event as Stripe would send it, holding a copy of `object`. */
@@ -159,7 +165,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (changes.price !== undefined) item.price = price(changes.price);
       return subscription;
     },
-    async completeCheckout(sessionId) {
+    async completeCheckout(sessionId, options = {}) {
       const session = checkoutSessions.get(sessionId);
       if (!session) throw new Error(`no checkout session ${sessionId}`);
       const metadata = (session.subscription_data as { metadata?: Record<string, string> } | undefined)?.metadata ?? {};
@@ -182,7 +188,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         standIn.event('customer.subscription.created', subscription),
         standIn.event('invoice.paid', invoice),
       ];
-      for (const event of events) if (webhookUrl) await standIn.deliver(event);
+      if (options.deliver !== false) for (const event of events) if (webhookUrl) await standIn.deliver(event);
       return { subscriptionId: subscription.id, events };
     },
     async stop() {

@@ -1,0 +1,185 @@
+/**
+ * The processes a chaos run starts, and only those: its own NATS (JetStream on a scratch directory)
+ * and Redis, and the app as `npm start` runs it (every service and the gateway a process of its own,
+ * from scripts/app-processes.ts). Each is known by the id it was spawned with; `kill` sends SIGKILL to
+ * that id alone, and `restart` spawns the same command again on the same port.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { appProcesses, root, waitUntilReady } from '../../scripts/app-processes.ts';
+
+export interface Managed {
+  name: string;
+  pid(): number | undefined;
+  /** The last lines it printed. */
+  output(): string;
+  /** SIGKILL to this process's id; resolves once it has exited. */
+  kill(): Promise<void>;
+  /** Spawns it again and waits until it answers. */
+  restart(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+function findBinary(name: string): string {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'];
+  for (const dir of dirs) if (dir && existsSync(join(dir, name))) return join(dir, name);
+  throw new Error(`${name} was not found: the chaos run starts (and kills) a ${name} of its own`);
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(port: number, seconds: number): Promise<boolean> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (await portAnswers(port)) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * One process under the run's control. `output` keeps the last lines it printed, for the report of a
+ * process that would not start.
+ */
+function managed(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: () => Promise<boolean>,
+): Managed & { start(): Promise<void> } {
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async () => {
+    output = '';
+    child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on('data', (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-4000);
+      });
+    if (!(await ready())) throw new Error(`${name} did not start:\n${output}`);
+  };
+  return {
+    name,
+    start,
+    pid: () => child?.pid,
+    output: () => output,
+    async kill() {
+      if (!child?.pid) return;
+      const done = exited(child);
+      process.kill(child.pid, 'SIGKILL');
+      await done;
+    },
+    async restart() {
+      await start();
+    },
+    async stop() {
+      if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+      const done = exited(child);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface Fleet {
+  natsUrl: string;
+  redisUrl: string;
+  gatewayUrl: string;
+  /** NATS, Redis, then every service, then the gateway. */
+  all: Managed[];
+  byName(name: string): Managed;
+  stopApp(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startFleet(options: {
+  databaseUrl: string;
+  ports: { nats: number; redis: number; gateway: number; serviceBase: number };
+  env: Record<string, string>;
+}): Promise<Fleet> {
+  const { ports } = options;
+  const natsDir = mkdtempSync(join(tmpdir(), 'shiplog-chaos-nats-'));
+  const nats = managed(
+    'nats',
+    findBinary('nats-server'),
+    ['-a', '127.0.0.1', '-p', String(ports.nats), '-js', '-sd', natsDir],
+    process.env,
+    () => waitForPort(ports.nats, 20),
+  );
+  const redis = managed(
+    'redis',
+    findBinary('redis-server'),
+    ['--bind', '127.0.0.1', '--port', String(ports.redis), '--save', '', '--appendonly', 'no'],
+    process.env,
+    () => waitForPort(ports.redis, 20),
+  );
+  const natsUrl = `nats://127.0.0.1:${ports.nats}`;
+  const redisUrl = `redis://127.0.0.1:${ports.redis}`;
+  const app = appProcesses({
+    databaseUrl: options.databaseUrl,
+    portBase: ports.serviceBase,
+    gatewayPort: ports.gateway,
+  }).map((spec) =>
+    managed(
+      spec.name,
+      process.execPath,
+      [join(root, spec.entry)],
+      { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
+      () => waitUntilReady(spec.readyUrl, 60),
+    ),
+  );
+  const all = [nats, redis, ...app];
+  const stopApp = async () => {
+    await Promise.all(app.map((p) => p.stop()));
+  };
+  try {
+    await nats.start();
+    await redis.start();
+    // The services at once, then the gateway (its readiness asks every service).
+    await Promise.all(app.slice(0, -1).map((p) => p.start()));
+    await app.at(-1)!.start();
+  } catch (error) {
+    await Promise.all(all.map((p) => p.stop()));
+    rmSync(natsDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    natsUrl,
+    redisUrl,
+    gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+    all,
+    byName(name) {
+      const found = all.find((p) => p.name === name);
+      if (!found) throw new Error(`no process ${name}`);
+      return found;
+    },
+    stopApp,
+    async stop() {
+      await stopApp();
+      await Promise.all([nats.stop(), redis.stop()]);
+      rmSync(natsDir, { recursive: true, force: true });
+    },
+  };
+}

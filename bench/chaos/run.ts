@@ -1,0 +1,230 @@
+/**
+ * One chaos run: the app started as `npm start` starts it (with NATS and Redis of the run's own), the
+ * stand-ins for Stripe, the model, the registrar and the mail server, a load of a few hundred users,
+ * and the faults one at a time during it; then the checks of verify.ts. Everything is on 127.0.0.1,
+ * and every process it ends is one it started. `pnpm chaos` runs the full size (bench/chaos/main.ts);
+ * `npm test` a small one (bench/chaos/chaos.test.ts).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase, freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
+import { startDomainStandIn } from '@shiplog/testing/domains';
+import { startOpenAIStandIn } from '@shiplog/testing/openai';
+import { startSmtpStandIn } from '@shiplog/testing/smtp';
+import { startStripeStandIn } from '@shiplog/testing/stripe';
+import pg from 'pg';
+import { type FaultTiming, runFaults } from './faults.ts';
+import { runLoad, type Sent } from './load.ts';
+import { startFleet } from './processes.ts';
+import { compareWithRebuild, type Findings, type TableComparison, verify, waitUntilQuiet } from './verify.ts';
+
+export const allFaults = [
+  'identity',
+  'projects',
+  'reminders',
+  'billing',
+  'chat',
+  'integrations',
+  'activity',
+  'gateway',
+  'nats',
+  'redis',
+  'postgres',
+];
+
+export interface ChaosOptions {
+  users: number;
+  operations: number;
+  concurrency: number;
+  faults: string[];
+  downSeconds: number;
+  gapSeconds: number;
+  seed: number;
+  log?: (line: string) => void;
+}
+
+/** What the users met during one fault, from the fault until the probe saw it healed. */
+export interface FaultReport {
+  fault: string;
+  action: string;
+  downSeconds: number;
+  /** From the probe's first failure to its first success after the restart; 0 if it never failed. */
+  failingSeconds: number;
+  /** From the restart (or the end of the pause) to the first success. */
+  healSeconds: number;
+  requests: number;
+  serverErrors: number;
+  noAnswer: number;
+  serverErrorShare: number;
+  /** Answers of 400 and above without the fixed error body. */
+  withoutErrorBody: number;
+  /** The answers of 500 and above, by status and code: what the users were told. */
+  serverErrorCodes: Record<string, number>;
+}
+
+export interface ChaosResult {
+  users: number;
+  operations: number;
+  operationsByKind: Record<string, number>;
+  requests: number;
+  loadSeconds: number;
+  operationsPerSecond: number;
+  lostTotal: number;
+  duplicatesTotal: number;
+  findings: Findings;
+  rebuild: { equal: boolean; seconds: number; tables: TableComparison[] };
+  faults: FaultReport[];
+  signedInAgain: number;
+  unresolvedCreates: number;
+  /** Over the whole run: answers of 500 and above, and answers of 400 and above without the fixed body. */
+  serverErrors: number;
+  withoutErrorBody: number;
+}
+
+const secrets = {
+  SESSION_SECRET: 'chaos-session-secret-chaos-session-secret',
+  INTERNAL_TOKEN_SECRET: 'chaos-internal-secret-chaos-internal-secret',
+  VAULT_KEY_SECRET: 'chaos-vault-secret-chaos-vault-secret-0123',
+  INTEGRATION_KEY_SECRET: 'chaos-integration-secret-chaos-integration-0123',
+};
+
+function tally(keys: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of keys) out[key] = (out[key] ?? 0) + 1;
+  return out;
+}
+
+function report(timing: FaultTiming, sent: Sent[]): FaultReport {
+  const during = sent.filter((s) => s.at >= timing.at && s.at <= timing.healedAt);
+  const serverErrors = during.filter((s) => s.status >= 500).length;
+  const noAnswer = during.filter((s) => s.status === 0).length;
+  const seconds = (ms: number) => Math.round(ms / 100) / 10;
+  return {
+    fault: timing.fault,
+    action: timing.action,
+    downSeconds: seconds(timing.restartedAt - timing.at),
+    failingSeconds: timing.firstFailureAt === null ? 0 : seconds(timing.healedAt - timing.firstFailureAt),
+    healSeconds: seconds(timing.healedAt - timing.restartedAt),
+    requests: during.length,
+    serverErrors,
+    noAnswer,
+    serverErrorShare: during.length === 0 ? 0 : Math.round((serverErrors / during.length) * 1000) / 1000,
+    withoutErrorBody: during.filter((s) => s.fixedBody === false).length,
+    serverErrorCodes: tally(during.filter((s) => s.status >= 500).map((s) => `${s.status} ${s.code ?? ''}`.trim())),
+  };
+}
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const log = options.log ?? (() => {});
+  const db = await createTestDatabase('chaos');
+  const namespace = uniqueName('chaos').toLowerCase();
+  const [stripe, model, domains, smtp] = await Promise.all([
+    startStripeStandIn(),
+    startOpenAIStandIn(),
+    startDomainStandIn(),
+    startSmtpStandIn(),
+  ]);
+  const env = {
+    ...secrets,
+    ...stripe.env,
+    ...model.env,
+    ...smtp.env,
+    BUS_NAMESPACE: namespace,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    SCHEDULER_INTERVAL_MS: '1000',
+    INTEGRATION_ALLOWED_HOSTS: domains.host,
+  };
+  const ports = {
+    nats: await freePort(),
+    redis: await freePort(),
+    gateway: await freePort(),
+    serviceBase: await freeServicePortBase(),
+  };
+  log(`starting NATS, Redis, seven services and the gateway (database ${db.name})`);
+  const fleet = await startFleet({ databaseUrl: db.url, ports, env });
+  stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
+  let appStopped = false;
+  try {
+    let faultsOver = false;
+    const started = Date.now();
+    log(
+      `load: ${options.users} users, at least ${options.operations} operations; faults: ${options.faults.join(', ')}`,
+    );
+    const loadRun = runLoad({
+      url: fleet.gatewayUrl,
+      users: options.users,
+      operations: options.operations,
+      concurrency: options.concurrency,
+      mayStop: () => faultsOver,
+      deadline: started + 30 * 60_000,
+      stripe,
+      domains,
+      seed: options.seed,
+    });
+    const faultRun = runFaults({
+      fleet,
+      faults: options.faults,
+      databaseUrl: db.url,
+      downSeconds: options.downSeconds,
+      gapSeconds: options.gapSeconds,
+      log,
+    }).finally(() => {
+      faultsOver = true;
+    });
+    const [load, timings] = await Promise.all([loadRun, faultRun]);
+    log(`load done: ${load.operations} operations, ${load.sent.length} requests in ${load.seconds} s`);
+
+    // Reminders created late in the run fall due after it: wait for their emails too.
+    const lastDue = started + (load.seconds + 70) * 1000;
+    if (!(await waitUntilQuiet(fleet.natsUrl, namespace))) log('the bus did not go quiet within two minutes');
+    while (Date.now() < lastDue && !allEmailsIn(load.users, smtp.received.length)) await sleep(500);
+
+    const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    let findings: Findings;
+    try {
+      findings = await verify({
+        pool,
+        env: { ...env, DATABASE_URL: db.url, NATS_URL: fleet.natsUrl, REDIS_URL: fleet.redisUrl },
+        users: load.users,
+        emails: smtp.received,
+      });
+    } finally {
+      await pool.end();
+    }
+    await fleet.stopApp();
+    appStopped = true;
+    log('comparing every read model with a rebuild from the stores');
+    const rebuild = await compareWithRebuild(db.url, { ...env, NATS_URL: fleet.natsUrl, REDIS_URL: fleet.redisUrl });
+
+    const sum = (tally: Record<string, number>) => Object.values(tally).reduce((a, b) => a + b, 0);
+    return {
+      users: options.users,
+      operations: load.operations,
+      operationsByKind: load.operationsByKind,
+      requests: load.sent.length,
+      loadSeconds: load.seconds,
+      operationsPerSecond: Math.round(load.operations / load.seconds),
+      lostTotal: sum(findings.lost),
+      duplicatesTotal: sum(findings.duplicates),
+      findings,
+      rebuild,
+      faults: timings.map((t) => report(t, load.sent)),
+      signedInAgain: load.signedInAgain,
+      unresolvedCreates: load.unresolvedCreates,
+      serverErrors: load.sent.filter((s) => s.status >= 500).length,
+      withoutErrorBody: load.sent.filter((s) => s.fixedBody === false).length,
+    };
+  } finally {
+    if (!appStopped) await fleet.stopApp();
+    await fleet.stop();
+    await Promise.all([stripe.stop(), model.stop(), domains.stop(), smtp.stop()]);
+    await db.drop();
+  }
+}
+
+/** Every reminder due during the run has had its email (or the wait is over). */
+function allEmailsIn(users: { reminders: Map<string, { dueDuringRun: boolean }> }[], received: number) {
+  let due = 0;
+  for (const user of users) for (const r of user.reminders.values()) if (r.dueDuringRun) due += 1;
+  return received >= due;
+}
