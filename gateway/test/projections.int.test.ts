@@ -91,6 +91,18 @@ describe('projections', () => {
     await client.post(`/api/projects/${keep.id}/version`, { version: '1.0.0', changes: ['First'] });
     const gone = (await client.post('/api/projects', { name: 'Gone' })).body;
     await client.post(`/api/projects/${gone.id}/backup`, {});
+    // A reminder's timeline rows come from another source than the project's deletion: live they are
+    // written first and then unlinked; a rebuild replays the projects' events first. Same rows either way.
+    const reminder = await client.post('/api/reminders', {
+      projectId: gone.id,
+      title: 'Renew the domain',
+      dueDate: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    });
+    expect(reminder.status).toBe(201);
+    expect((await client.post(`/api/reminders/${reminder.body.id}/complete`)).status).toBe(200);
+    expect(
+      (await client.get('/api/activities?limit=100')).body.some((a: { action: string }) => a.action === 'completed'),
+    ).toBe(true);
     await client.request('DELETE', `/api/projects/${gone.id}`);
     await client.post('/api/chat', { message: 'Can I have more messages?' });
     await client.post('/api/chat', { message: 'Thanks' });

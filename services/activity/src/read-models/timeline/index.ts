@@ -12,9 +12,10 @@ const timelineEventTypes: TimelineEventType[] = [
 /**
  * The activity projector: timeline rows and the dashboard counters' project table, from the projects
  * and reminders services' events, and the security changes of identity. Idempotent (a row's id is
- * its event's id) and deterministic (times come from the events), so a rebuild reproduces the live
- * tables exactly. It never reads its tables, so every write is deferred to the batch's commit (one
- * round trip for the batch: see Batch).
+ * its event's id) and deterministic (times come from the events, and a row's link to its project does
+ * not depend on how the sources' events interleave), so a rebuild reproduces the live tables exactly.
+ * It reads nothing before writing, so every write is deferred to the batch's commit (one round trip
+ * for the batch: see Batch).
  */
 export const timelineProjection: ProjectionDefinition = {
   name: 'timeline',
@@ -40,9 +41,14 @@ export const timelineProjection: ProjectionDefinition = {
     }
     const entry = toTimelineEntry(event);
     if (!entry) return;
+    // The row names its project only while the project exists (has its counters row): the same
+    // whichever source's events come first. Live, a reminder's row is written before its project's
+    // deletion unlinks it; a rebuild replays the projects' events, deletions included, before the
+    // reminders'.
     defer(
       `INSERT INTO activity.activities (id, user_id, project_id, event_type, action, details, metadata, version, status, timestamp)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+       VALUES ($1, $2, (SELECT project_id FROM activity.project_stats WHERE project_id = $3), $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (id) DO NOTHING`,
       [
         event.id,
         entry.userId,
