@@ -1,6 +1,6 @@
 /**
  * `npm test` (after scripts/bootstrap.mjs): typecheck, lint, the web build, every unit and integration
- * test, then the browser tests against the app as `npm start` runs it. Ends with one plain line,
+ * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs it. Ends with one plain line,
  * `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawnSync } from 'node:child_process';
@@ -85,6 +85,8 @@ else {
   failures.push('web build');
 }
 tests('unit and integration tests', ['unit', 'int']);
+// Alone, after the others: it starts its own NATS, Redis and app processes and kills them one by one.
+tests('faults under load (a small chaos run)', ['chaos']);
 if (built) tests('browser tests', ['e2e']);
 
 process.stdout.write('\n');
