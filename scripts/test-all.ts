@@ -1,7 +1,7 @@
 /**
  * `npm test` (after scripts/bootstrap.mjs): typecheck, lint, the web build, every unit and integration
- * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs it. Ends with one plain line,
- * `N passed, N failed`, over all of them (each check counts as one; each test as one).
+ * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs
+ * it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
