@@ -89,6 +89,8 @@ export async function runFaults(options: {
   /** Calm between one fault's healing and the next. */
   gapSeconds: number;
   log: (line: string) => void;
+  /** Checked before each fault: the run is over (the load failed), so no more faults. */
+  cancelled: () => boolean;
 }): Promise<FaultTiming[]> {
   const { fleet } = options;
   const credentials = { username: `chaosprobe${Date.now().toString(36)}`, password: 'chaos-pass-123' };
@@ -98,6 +100,7 @@ export async function runFaults(options: {
   const timings: FaultTiming[] = [];
   for (const fault of options.faults) {
     await sleep(options.gapSeconds * 1000);
+    if (options.cancelled()) break;
     const probe = probeFor(fault, credentials);
     const attempt = async () => {
       try {

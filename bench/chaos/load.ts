@@ -248,8 +248,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         user.id = answer.body.id;
         return user;
       }
-      // Registered before the answer was lost, or taken: signing in tells.
-      if (answer.status === 400 || unknown(answer)) {
+      // Registered already (an earlier try whose answer was lost answers 409 now): signing in tells.
+      {
         const login = await send(user, 'register', 'POST', '/api/login', { username, password: PASSWORD });
         if (acknowledged(login)) {
           user.id = login.body.id ?? (await send(user, 'register', 'GET', '/api/user')).body?.id ?? null;

@@ -150,6 +150,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     log(
       `load: ${options.users} users, at least ${options.operations} operations; faults: ${options.faults.join(', ')}`,
     );
+    let loadFailed = false;
     const loadRun = runLoad({
       url: fleet.gatewayUrl,
       users: options.users,
@@ -160,6 +161,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       stripe,
       domains,
       seed: options.seed,
+    }).catch((error: unknown) => {
+      loadFailed = true;
+      throw error;
     });
     const faultRun = runFaults({
       fleet,
@@ -168,10 +172,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       downSeconds: options.downSeconds,
       gapSeconds: options.gapSeconds,
       log,
+      cancelled: () => loadFailed,
     }).finally(() => {
       faultsOver = true;
     });
-    const [load, timings] = await Promise.all([loadRun, faultRun]);
+    // Both settle before the processes are stopped, whichever fails.
+    const [loadResult, faultResult] = await Promise.allSettled([loadRun, faultRun]);
+    if (loadResult.status === 'rejected') throw loadResult.reason;
+    if (faultResult.status === 'rejected') throw faultResult.reason;
+    const [load, timings] = [loadResult.value, faultResult.value];
     log(`load done: ${load.operations} operations, ${load.sent.length} requests in ${load.seconds} s`);
 
     // Reminders created late in the run fall due after it: wait for their emails too.
