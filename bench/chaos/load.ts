@@ -237,7 +237,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       subscribed: false,
       imports: [],
     };
-    const until = Date.now() + 60_000;
+    // Long enough for a name left claimed by a sign-up killed half-way to come free (a minute).
+    const until = Date.now() + 150_000;
+    const met: string[] = [];
+    let signedIn = false;
     while (Date.now() < until) {
       const answer = await send(user, 'register', 'POST', '/api/register', {
         username,
@@ -248,17 +251,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         user.id = answer.body.id;
         return user;
       }
-      // Registered already (an earlier try whose answer was lost answers 409 now): signing in tells.
-      {
+      met.push(`${answer.status} ${answer.body?.code ?? ''}`);
+      // An earlier try whose answer was lost took the name: 409 now, and signing in tells, once. (A
+      // sign-in for a name with no account is a failed sign-in, and every user here shares an address.)
+      if (answer.status === 409 && !signedIn) {
+        signedIn = true;
         const login = await send(user, 'register', 'POST', '/api/login', { username, password: PASSWORD });
         if (acknowledged(login)) {
           user.id = login.body.id ?? (await send(user, 'register', 'GET', '/api/user')).body?.id ?? null;
           return user;
         }
+        met.push(`sign-in ${login.status} ${login.body?.code ?? ''}`);
       }
-      await sleep(500);
+      await sleep(answer.status === 409 ? 5000 : 500);
     }
-    throw new Error(`could not register ${username} within a minute`);
+    throw new Error(`could not register ${username}: ${met.slice(-4).join('; ')}`);
   }
 
   const operationsList: { kind: string; weight: number; run: (user: UserLedger) => Promise<boolean> }[] = [

@@ -1,5 +1,8 @@
+import { newId } from '@shiplog/events';
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORPHANED_CLAIM_MS } from '../src/user/api.ts';
+import { usernameStream } from '../src/user/user.ts';
 
 let backend: Backend;
 const ADMIN_PASSWORD = 'admin-secret-1';
@@ -201,5 +204,41 @@ describe('admin messages and contact admin', () => {
           ).rows,
       )
       .toEqual([{ username, subject: 'Billing question', message: 'Can I pay yearly?' }]);
+  });
+});
+
+describe('registration', () => {
+  it('frees a name claimed by no account once the claim is a minute old (a sign-up killed half-way)', async () => {
+    const username = uniqueUsername('orphan');
+    const { store } = backend.identity.context;
+    // What a registration leaves when its process dies between its two appends: the claim alone.
+    await store.append(
+      usernameStream(username),
+      [
+        {
+          id: newId(),
+          type: 'UsernameClaimed',
+          data: { username, userId: newId() },
+          metadata: { userId: null, correlationId: newId(), causationId: null, schemaVersion: 1 },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const client = new Client(backend.url);
+    const body = { username, password: 'secret-pass-1' };
+    // Young, it may be a registration still under way: the name is taken.
+    expect((await client.post('/api/register', body)).status).toBe(409);
+    await backend.pool.query(
+      `UPDATE identity.events SET occurred_at = now() - make_interval(secs => $2) WHERE stream_id = $1`,
+      [usernameStream(username), ORPHANED_CLAIM_MS / 1000 + 1],
+    );
+    const registered = await client.post('/api/register', body);
+    expect(registered.status).toBe(201);
+    expect((await new Client(backend.url).post('/api/login', body)).status).toBe(200);
+    // A claim with its account behind it is never released, however old.
+    await backend.pool.query(`UPDATE identity.events SET occurred_at = now() - interval '1 day' WHERE stream_id = $1`, [
+      usernameStream(username),
+    ]);
+    expect((await new Client(backend.url).post('/api/register', body)).status).toBe(409);
   });
 });

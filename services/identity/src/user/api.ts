@@ -37,6 +37,8 @@ export interface PublicUser {
 
 /** How long after the request every failed sign-in is answered (longer than the slowest lookup and check). */
 const FAILED_LOGIN_ANSWER_MS = 250;
+/** How old a claim with no account must be before its name is free again (see releaseOrphanedClaim). */
+export const ORPHANED_CLAIM_MS = 60_000;
 
 export function identityApi(context: ServiceContext<IdentityEnv>) {
   const { store, config } = context;
@@ -94,13 +96,20 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
   ) {
     const userId = newId();
     const passwordHash = await hashPassword(input.password);
-    await handleCommand(
-      store,
-      usernameStream(input.username),
-      usernameDecider,
-      { type: 'ClaimUsername', username: input.username, userId },
-      ctx,
-    );
+    const claim = () =>
+      handleCommand(
+        store,
+        usernameStream(input.username),
+        usernameDecider,
+        { type: 'ClaimUsername', username: input.username, userId },
+        ctx,
+      );
+    try {
+      await claim();
+    } catch (error) {
+      if (!(error instanceof ConflictError) || !(await releaseOrphanedClaim(input.username, ctx))) throw error;
+      await claim();
+    }
     try {
       const result = await handleCommand(
         store,
@@ -120,6 +129,23 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       ).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * A claim with no account behind it, a minute old: a registration that stopped between its two
+   * appends (its process was killed) or an account whose deletion stopped before removing the claim.
+   * Its name is released, so that it can be registered again; true if it was. A claim younger than that
+   * may be a registration still under way.
+   */
+  async function releaseOrphanedClaim(username: string, ctx: { userId: string | null; correlationId: string }) {
+    const stream = usernameStream(username);
+    const { state } = await loadAggregate(store, stream, usernameDecider);
+    const last = (await store.readStream(stream)).at(-1);
+    if (state.status !== 'claimed' || !last || Date.now() - last.occurredAt.getTime() < ORPHANED_CLAIM_MS) return false;
+    if (await loadUser(state.userId)) return false;
+    await handleCommand(store, stream, usernameDecider, { type: 'ReleaseUsername', userId: state.userId }, ctx);
+    context.logger.warn({ userId: state.userId }, 'released a username claimed by no account');
+    return true;
   }
 
   /**
