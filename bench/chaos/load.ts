@@ -85,6 +85,8 @@ export interface LoadOptions {
   stripe: StripeStandIn;
   domains: DomainStandIn;
   seed: number;
+  /** Called once most users have signed up and the mixed load begins. */
+  onReady?: () => void;
 }
 
 export interface LoadResult {
@@ -519,26 +521,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     return operationsList[0]!;
   }
 
-  // Sign-ups first (each an operation), a few at a time.
+  // Most sign-ups first (each an operation), a few at a time; the rest join during the run.
   const users: UserLedger[] = [];
-  let next = 0;
+  const idle: UserLedger[] = [];
+  let signUps = 0;
+  const signUp = async () => {
+    pending += 1;
+    const user = await register(signUps++);
+    pending -= 1;
+    users.push(user);
+    idle.push(user);
+    operations += 1;
+    byKind.register = (byKind.register ?? 0) + 1;
+  };
+  let pending = 0;
+  const first = Math.ceil(options.users * 0.8);
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
-      while (next < options.users) {
-        const index = next++;
-        users[index] = await register(index);
-        operations += 1;
-        byKind.register = (byKind.register ?? 0) + 1;
-      }
+      while (users.length + pending < first) await signUp();
     }),
   );
+  options.onReady?.();
 
   // Then each worker takes the next user and does one thing as them; a user is never in two workers.
-  const idle = [...users];
   const done = () => Date.now() > options.deadline || (operations >= options.operations && options.mayStop());
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
       while (!done()) {
+        if (users.length + pending < options.users && rand() < 0.02) {
+          await signUp();
+          continue;
+        }
         const user = idle.splice(Math.floor(rand() * idle.length), 1)[0];
         if (!user) {
           await sleep(5);

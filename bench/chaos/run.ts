@@ -151,6 +151,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       `load: ${options.users} users, at least ${options.operations} operations; faults: ${options.faults.join(', ')}`,
     );
     let loadFailed = false;
+    let ready: () => void = () => {};
+    const loadReady = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
     const loadRun = runLoad({
       url: fleet.gatewayUrl,
       users: options.users,
@@ -161,21 +165,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       stripe,
       domains,
       seed: options.seed,
+      onReady: ready,
     }).catch((error: unknown) => {
       loadFailed = true;
+      ready();
       throw error;
     });
-    const faultRun = runFaults({
-      fleet,
-      faults: options.faults,
-      databaseUrl: db.url,
-      downSeconds: options.downSeconds,
-      gapSeconds: options.gapSeconds,
-      log,
-      cancelled: () => loadFailed,
-    }).finally(() => {
-      faultsOver = true;
-    });
+    // The faults start once the mixed load runs (most users signed up; the rest join during it).
+    const faultRun = loadReady
+      .then(() =>
+        runFaults({
+          fleet,
+          faults: options.faults,
+          databaseUrl: db.url,
+          downSeconds: options.downSeconds,
+          gapSeconds: options.gapSeconds,
+          log,
+          cancelled: () => loadFailed,
+        }),
+      )
+      .finally(() => {
+        faultsOver = true;
+      });
     // Both settle before the processes are stopped, whichever fails.
     const [loadResult, faultResult] = await Promise.allSettled([loadRun, faultRun]);
     if (loadResult.status === 'rejected') throw loadResult.reason;
