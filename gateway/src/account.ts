@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import { AppError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
 import { type Logger, POSITION_HEADER, type ServiceClients } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
@@ -57,6 +57,11 @@ export function accountActions(deps: {
       await destroySession(req);
       return null;
     }
+    // Identity could not answer for a moment (its database, say): a 503 the user can retry, as it said.
+    if (account.status === 503)
+      throw new ServiceUnavailableError(
+        (account.body as { message?: string } | null)?.message ?? 'The account service is not available right now.',
+      );
     if (account.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', 'The account service did not answer');
     const sub = subscription?.status === 200 ? subscription.body : null;
     return {
