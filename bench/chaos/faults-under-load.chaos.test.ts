@@ -24,6 +24,7 @@ describe('faults under load (a small chaos run)', () => {
     expect(result.lostTotal).toBe(0);
     expect(result.duplicatesTotal).toBe(0);
     expect(result.findings.parked).toBe(0);
+    expect(result.crashes).toEqual([]);
     expect(result.rebuild.tables.filter((t) => t.onlyLive + t.onlyRebuilt > 0).map((t) => t.examples)).toEqual([]);
     expect(result.withoutErrorBody).toBe(0);
     expect(result.faults.map((f) => f.fault)).toEqual(['projects', 'gateway', 'nats', 'redis', 'postgres']);

@@ -39,6 +39,12 @@ export function printChaos(r: ChaosResult) {
       ['handled twice (store, timeline, emails, chat)', r.duplicatesTotal, '0', pass(r.duplicatesTotal === 0)],
       ['read models equal to a rebuild', r.rebuild.equal ? 'equal' : 'DIFFER', 'equal', pass(r.rebuild.equal)],
       ['events parked', r.findings.parked, '0', pass(r.findings.parked === 0)],
+      [
+        'processes that died on their own',
+        r.crashes.map((c) => `${c.name} (${c.exit})`).join(', ') || 0,
+        '0',
+        pass(r.crashes.length === 0),
+      ],
       ['answers >= 400 without the fixed error body', r.withoutErrorBody, '0', pass(r.withoutErrorBody === 0)],
       ['answers >= 500 over the whole run', r.serverErrors, '', ''],
       ['users signed in again (sessions lost with Redis)', r.signedInAgain, '', ''],
@@ -102,6 +108,7 @@ export function printChaos(r: ChaosResult) {
   for (const t of r.rebuild.tables)
     for (const [side, rows] of Object.entries(t.examples))
       for (const row of rows) process.stdout.write(`${t.table} only ${side}: ${row}\n`);
+  for (const crash of r.crashes) process.stdout.write(`\n${crash.name} died (${crash.exit}):\n${crash.output}\n`);
   if (r.findings.examples.length > 0) process.stdout.write(`\n${r.findings.examples.join('\n')}\n`);
   process.stdout.write(`\nby kind: ${JSON.stringify(r.operationsByKind)}\n`);
 }
@@ -111,7 +118,8 @@ export const chaosPassed = (r: ChaosResult) =>
   r.duplicatesTotal === 0 &&
   r.rebuild.equal &&
   r.findings.parked === 0 &&
-  r.withoutErrorBody === 0;
+  r.withoutErrorBody === 0 &&
+  r.crashes.length === 0;
 
 if (import.meta.main) {
   const result = await runChaos({ ...options, log: (line) => process.stdout.write(`[chaos] ${line}\n`) });

@@ -66,16 +66,24 @@ function managed(
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: () => Promise<boolean>,
+  crashes: Crash[],
 ): Managed & { start(): Promise<void> } {
   let child: ChildProcess | undefined;
   let output = '';
+  let ending = false;
   const start = async () => {
     output = '';
-    child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout, child.stderr])
+    ending = false;
+    const spawned = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawned;
+    for (const stream of [spawned.stdout, spawned.stderr])
       stream?.on('data', (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-4000);
       });
+    // An exit the run did not cause is a crash: reported, and the process is not brought back.
+    spawned.once('exit', (code, signal) => {
+      if (!ending) crashes.push({ name, at: Date.now(), exit: signal ?? `code ${code}`, output: output.slice(-1500) });
+    });
     if (!(await ready())) throw new Error(`${name} did not start:\n${output}`);
   };
   return {
@@ -85,6 +93,7 @@ function managed(
     output: () => output,
     async kill() {
       if (!child?.pid) return;
+      ending = true;
       const done = exited(child);
       process.kill(child.pid, 'SIGKILL');
       await done;
@@ -94,6 +103,7 @@ function managed(
     },
     async stop() {
       if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+      ending = true;
       const done = exited(child);
       child.kill('SIGTERM');
       const timer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
@@ -103,6 +113,14 @@ function managed(
   };
 }
 
+/** A process that exited without the run ending it. */
+export interface Crash {
+  name: string;
+  at: number;
+  exit: string;
+  output: string;
+}
+
 export interface Fleet {
   natsUrl: string;
   redisUrl: string;
@@ -110,6 +128,8 @@ export interface Fleet {
   /** NATS, Redis, then every service, then the gateway. */
   all: Managed[];
   byName(name: string): Managed;
+  /** Every exit the run did not cause. */
+  crashes: Crash[];
   stopApp(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -121,12 +141,14 @@ export async function startFleet(options: {
 }): Promise<Fleet> {
   const { ports } = options;
   const natsDir = mkdtempSync(join(tmpdir(), 'shiplog-chaos-nats-'));
+  const crashes: Crash[] = [];
   const nats = managed(
     'nats',
     findBinary('nats-server'),
     ['-a', '127.0.0.1', '-p', String(ports.nats), '-js', '-sd', natsDir],
     process.env,
     () => waitForPort(ports.nats, 20),
+    crashes,
   );
   const redis = managed(
     'redis',
@@ -134,6 +156,7 @@ export async function startFleet(options: {
     ['--bind', '127.0.0.1', '--port', String(ports.redis), '--save', '', '--appendonly', 'no'],
     process.env,
     () => waitForPort(ports.redis, 20),
+    crashes,
   );
   const natsUrl = `nats://127.0.0.1:${ports.nats}`;
   const redisUrl = `redis://127.0.0.1:${ports.redis}`;
@@ -148,6 +171,7 @@ export async function startFleet(options: {
       [join(root, spec.entry)],
       { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
       () => waitUntilReady(spec.readyUrl, 60),
+      crashes,
     ),
   );
   const all = [nats, redis, ...app];
@@ -170,6 +194,7 @@ export async function startFleet(options: {
     redisUrl,
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
     all,
+    crashes,
     byName(name) {
       const found = all.find((p) => p.name === name);
       if (!found) throw new Error(`no process ${name}`);

@@ -78,6 +78,8 @@ export interface ChaosResult {
   /** Over the whole run: answers of 500 and above, and answers of 400 and above without the fixed body. */
   serverErrors: number;
   withoutErrorBody: number;
+  /** Processes that exited without the run ending them (must be none). */
+  crashes: { name: string; exit: string; output: string }[];
 }
 
 const secrets = {
@@ -233,6 +235,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       unresolvedCreates: load.unresolvedCreates,
       serverErrors: load.sent.filter((s) => s.status >= 500).length,
       withoutErrorBody: load.sent.filter((s) => s.fixedBody === false).length,
+      crashes: fleet.crashes.map(({ name, exit, output }) => ({ name, exit, output })),
     };
   } finally {
     if (!appStopped) await fleet.stopApp();
