@@ -25,16 +25,18 @@ const handleSites: Partial<Record<SocialLinkKey, string>> = {
 };
 
 /**
- * What a user types into a link field, as a URL: '@handle' (or a bare handle) for twitter and
- * instagram becomes the profile URL, anything without http(s) gets https:// in front.
+ * What a user types into a link field, as a URL. For twitter and instagram a handle becomes the
+ * profile URL: '@name' always (Instagram names may hold dots: '@pixelforge.art'), a bare name when it
+ * has no dot or slash. Anything else without http(s) gets https:// in front ('x.com/ada').
  */
 export function normalizeSocialLink(key: SocialLinkKey, raw: string): string {
   const value = raw.trim();
   if (!value) return '';
   if (/^https?:\/\//i.test(value)) return value;
   const site = handleSites[key];
-  if (site && !value.includes('.') && !value.includes('/')) return site + value.replace(/^@+/, '');
-  return `https://${value.replace(/^@+/, '')}`;
+  const handle = value.replace(/^@+/, '');
+  if (site && !handle.includes('/') && (value.startsWith('@') || !handle.includes('.'))) return site + handle;
+  return `https://${handle}`;
 }
 
 /** Normalises each link and drops the empty ones. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrangeProjects, normalizeSocialLink, normalizeSocialLinks } from './projects.ts';
+import { arrangeProjects, normalizeSocialLink, normalizeSocialLinks, type SocialLinkKey } from './projects.ts';
 
 const p = (name: string, status: string, createdAt: string, description: string | null = null) => ({
   name,
@@ -36,6 +36,21 @@ describe('social links', () => {
     expect(normalizeSocialLink('twitter', '@ada')).toBe('https://twitter.com/ada');
     expect(normalizeSocialLink('instagram', 'ada')).toBe('https://instagram.com/ada');
     expect(normalizeSocialLink('twitter', 'x.com/ada')).toBe('https://x.com/ada');
+    // Handles as people type them, and links to the sites, with and without a scheme.
+    const table: [SocialLinkKey, string, string][] = [
+      ['instagram', '@pixelforge.art', 'https://instagram.com/pixelforge.art'],
+      ['instagram', '@pixel_forge', 'https://instagram.com/pixel_forge'],
+      ['instagram', 'pixel_forge', 'https://instagram.com/pixel_forge'],
+      ['instagram', ' @@pixel.forge ', 'https://instagram.com/pixel.forge'],
+      ['instagram', 'instagram.com/pixel.forge', 'https://instagram.com/pixel.forge'],
+      ['instagram', 'https://www.instagram.com/pixel.forge/', 'https://www.instagram.com/pixel.forge/'],
+      ['twitter', '@ada_dev', 'https://twitter.com/ada_dev'],
+      ['twitter', 'twitter.com/ada', 'https://twitter.com/ada'],
+      ['twitter', 'http://x.com/ada', 'http://x.com/ada'],
+      ['twitter', '@x.com/ada', 'https://x.com/ada'],
+      ['website', '@ada.dev', 'https://ada.dev'],
+    ];
+    for (const [key, typed, url] of table) expect(normalizeSocialLink(key, typed), `${key} ${typed}`).toBe(url);
     expect(normalizeSocialLinks({ github: '  ', docs: 'docs.ada.dev', bogus: 'x' })).toEqual({
       docs: 'https://docs.ada.dev',
     });
