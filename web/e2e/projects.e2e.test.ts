@@ -109,6 +109,7 @@ describe('projects in the browser', () => {
     await page.goto('/projects');
     await card('Weather API').getByRole('link', { name: 'Weather API' }).click();
     await page.getByText('Project Events').waitFor();
+    await expect.poll(() => page.title()).toBe('Weather API · Shiplog');
     await page.getByRole('button', { name: 'Record Deployment' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('URL (optional)').fill('nope');

@@ -31,8 +31,12 @@ const register = (username: string) => registerThroughForm(page, username, { ema
 describe('auth and shell', () => {
   it('registers and lands on the dashboard shell with the username and initials', async () => {
     const username = uniqueUsername('ada');
+    await page.goto('/auth');
+    await expect.poll(() => page.title()).toBe('Sign in · Shiplog');
     await register(username);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
+    // Each page names the tab, for history, bookmarks and screen readers.
+    await expect.poll(() => page.title()).toBe('Dashboard · Shiplog');
     const sidebar = page.getByTestId('desktop-sidebar');
     await expect.poll(() => sidebar.getByTestId('sidebar-username').textContent()).toBe(username);
     expect(await sidebar.getByTestId('avatar').textContent()).toBe(username.slice(0, 2).toUpperCase());

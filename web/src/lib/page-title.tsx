@@ -22,3 +22,13 @@ export function usePageTitle(title: string | null | undefined) {
     return () => setTitle(null);
   }, [title, setTitle]);
 }
+
+/**
+ * The tab's title: the page's, then the app's ("Dashboard · Shiplog"), so history, bookmarks and
+ * screen readers can tell the pages apart.
+ */
+export function useDocumentTitle(title: string | null | undefined) {
+  useEffect(() => {
+    document.title = title && title !== 'Shiplog' ? `${title} · Shiplog` : 'Shiplog';
+  }, [title]);
+}

@@ -9,10 +9,12 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useLogin, useRegister } from '../hooks/use-auth';
+import { useDocumentTitle } from '../lib/page-title';
 import { showServerFieldErrors } from '../lib/server-errors';
 
 export function AuthPage() {
   const { redirect } = useSearch({ from: '/auth' });
+  useDocumentTitle('Sign in');
   return (
     <main className="grid min-h-screen lg:grid-cols-2">
       <section className="flex items-center justify-center p-6">

@@ -16,7 +16,7 @@ import {
 } from 'lucide-react';
 import { type ComponentType, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
-import { PageTitleProvider, usePageTitleOverride } from '../../lib/page-title';
+import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
 import { userQuery } from '../../lib/queries';
 import { AdminMessagesPanel, ContactAdminDialog } from '../admin-messages';
 import { Logo } from '../logo';
@@ -63,6 +63,7 @@ function Shell() {
   const matches = useMatches();
   const override = usePageTitleOverride();
   const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
+  useDocumentTitle(title);
 
   return (
     <div className="flex min-h-screen bg-background">
