@@ -25,7 +25,8 @@ import {
 import { Vault } from '@shiplog/vault';
 import pg from 'pg';
 
-const services = [
+/** Every service's definition: their projections are the read models. */
+export const serviceDefinitions = [
   identityService,
   billingService,
   projectsService,
@@ -43,7 +44,7 @@ export async function rebuildAll(
   const results: { projection: string; events: number }[] = [];
   const open = vaultOpener(new Vault(pool, vaultKeys(config)));
   try {
-    for (const service of services) {
+    for (const service of serviceDefinitions) {
       for (const projection of service.projections ?? []) {
         const stores = projection.sources.map(
           (source) => [source, openEventStore(config, pool, source as ServiceName)] as const,

@@ -12,24 +12,14 @@ import { startOpenAIStandIn } from '@shiplog/testing/openai';
 import { startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startStripeStandIn } from '@shiplog/testing/stripe';
 import pg from 'pg';
+import { appServices } from '../../scripts/app-processes.ts';
 import { type FaultTiming, runFaults } from './faults.ts';
 import { runLoad, type Sent } from './load.ts';
 import { startFleet } from './processes.ts';
 import { compareWithRebuild, type Findings, type TableComparison, verify, waitUntilQuiet } from './verify.ts';
 
-export const allFaults = [
-  'identity',
-  'projects',
-  'reminders',
-  'billing',
-  'chat',
-  'integrations',
-  'activity',
-  'gateway',
-  'nats',
-  'redis',
-  'postgres',
-];
+/** Every part that can fail, in the order the full run fails them: each service, then the rest. */
+export const allFaults = [...appServices.map((s) => s.name), 'gateway', 'nats', 'redis', 'postgres'];
 
 export interface ChaosOptions {
   users: number;

@@ -7,34 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { activityService } from '@shiplog/activity';
-import { billingService } from '@shiplog/billing';
-import { chatService } from '@shiplog/chat';
 import type { EventStore, RecordedEvent } from '@shiplog/event-store';
-import { identityService } from '@shiplog/identity';
-import { integrationsService } from '@shiplog/integrations';
-import { projectsService } from '@shiplog/projects';
-import { remindersService } from '@shiplog/reminders';
 import { checklistKeys, type Project } from '@shiplog/schemas';
 import { loadConfig, openEventStore, serviceEnv, vaultKeys } from '@shiplog/service-kit';
 import type { ReceivedEmail } from '@shiplog/testing/smtp';
 import { SealedEventStore, Vault } from '@shiplog/vault';
 import pg from 'pg';
 import { root } from '../../scripts/app-processes.ts';
+import { serviceDefinitions } from '../../scripts/projections-rebuild.ts';
 import type { UserLedger } from './load.ts';
 
-const services = [
-  identityService,
-  billingService,
-  projectsService,
-  remindersService,
-  chatService,
-  integrationsService,
-  activityService,
-];
-
 /** `schema.table` of every read model, from the services' own projection definitions. */
-export const readModelTables = services.flatMap((service) =>
+export const readModelTables = serviceDefinitions.flatMap((service) =>
   (service.projections ?? []).flatMap((projection) => projection.tables.map((table) => `${service.name}.${table}`)),
 );
 
