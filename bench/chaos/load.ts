@@ -223,6 +223,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     else if (acknowledged(answer)) project.deleted = 'no';
   }
 
+  /**
+   * A PUT of one project: an acknowledged answer is its whole state; after an unknown one,
+   * `unsure` marks what the change touched as uncertain.
+   */
+  async function putProject(
+    user: UserLedger,
+    project: ProjectLedger,
+    op: string,
+    change: Record<string, unknown>,
+    unsure: () => void,
+  ) {
+    const answer = await act(user, op, 'PUT', `/api/projects/${project.id}`, change);
+    settleExistence(project, answer);
+    if (acknowledged(answer)) learnProject(user, answer.body);
+    else if (unknown(answer)) unsure();
+  }
+
   const live = (user: UserLedger) => [...user.projects.values()].filter((p) => p.deleted !== 'yes');
 
   async function register(index: number): Promise<UserLedger> {
@@ -295,11 +312,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const change: Record<string, string> =
           rand() < 0.5 ? { description: `edited ${randomUUID()}` } : { status: pick(projectStatuses) };
         if (rand() < 0.3) change.name = `Chaos ${randomUUID().slice(0, 8)}`;
-        const answer = await act(user, 'update project', 'PUT', `/api/projects/${project.id}`, change);
-        settleExistence(project, answer);
-        if (acknowledged(answer)) learnProject(user, answer.body);
-        else if (unknown(answer))
+        await putProject(user, project, 'update project', change, () => {
           for (const key of Object.keys(change)) project.fields[key as keyof ProjectLedger['fields']].certain = false;
+        });
         return true;
       },
     },
@@ -310,12 +325,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const project = pickLive(user);
         if (!project) return false;
         const key = pick(checklistKeys);
-        const answer = await act(user, 'toggle checklist', 'PUT', `/api/projects/${project.id}`, {
-          [key]: !project.checklist[key].value,
+        await putProject(user, project, 'toggle checklist', { [key]: !project.checklist[key].value }, () => {
+          project.checklist[key].certain = false;
         });
-        settleExistence(project, answer);
-        if (acknowledged(answer)) learnProject(user, answer.body);
-        else if (unknown(answer)) project.checklist[key].certain = false;
         return true;
       },
     },
