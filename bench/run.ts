@@ -11,6 +11,7 @@ import { runChat } from './chat.ts';
 import { runIntegrations } from './integrations.ts';
 import { runProjects } from './projects.ts';
 import { runScheduler } from './scheduler.ts';
+import { runWeb } from './web.ts';
 
 const resultsDir = join(import.meta.dirname, 'results');
 mkdirSync(resultsDir, { recursive: true });
@@ -146,4 +147,33 @@ if (!only || only === 'integrations') {
     ['until the dashboard and timeline show all (s)', String(i.shownOnDashboardSeconds), '', ''],
   ]);
   save('integrations', i);
+}
+
+if (!only || only === 'web') {
+  process.stdout.write("\nweb: each route's first load in Chromium, and the dashboard with the CPU throttled 4×…\n");
+  const w = await runWeb();
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  table([
+    ...w.routes.map(
+      (r): Row => [
+        `first load ${r.path}: transferred (built files)`,
+        `${kb(r.transferredBytes)} (${kb(r.builtBytes)})`,
+        '<= 150 KB',
+        met(Math.max(r.transferredBytes, r.builtBytes) <= 150 * 1024),
+      ],
+    ),
+    [
+      'dashboard LCP, CPU 4x slower (median of 5)',
+      `${w.dashboard.lcpMs} ms`,
+      '<= 1000 ms',
+      met(w.dashboard.lcpMs <= 1000),
+    ],
+    ['dashboard cards interactive (median of 5)', `${w.dashboard.interactiveMs} ms`, '', ''],
+    ['dashboard GraphQL round trips', String(w.dashboard.graphqlCalls), '1', met(w.dashboard.graphqlCalls === 1)],
+    ['dashboard API calls in all', String(w.dashboard.apiCalls), '', ''],
+    ...w.topModules.map(
+      (m, i): Row => [`first load of /, module ${i + 1} (before minifying)`, `${m.module} ${kb(m.bytes)}`, '', ''],
+    ),
+  ]);
+  save('web', w);
 }

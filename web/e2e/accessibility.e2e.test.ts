@@ -127,9 +127,12 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     expect(await bell.getByRole('link', { name: 'View all reminders' }).getAttribute('href')).toBe('/projects');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Actions for Weather API' }).click();
+    // Menus and dialogs load on first use (lib/on-demand.tsx): wait for each to be there.
+    await page.getByRole('menu').waitFor();
     found.push(...(await violations(page, 'card menu', '[role=menu]')));
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Contact Admin' }).click();
+    await page.getByRole('dialog').waitFor();
     found.push(...(await violations(page, 'contact admin', '[role=dialog]')));
     await page.keyboard.press('Escape');
 
@@ -213,6 +216,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByText('Renew the domain 1').waitFor();
     const found = await violations(page, 'phone dashboard');
     await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('dialog').waitFor();
     found.push(...(await violations(page, 'phone menu', '[role=dialog]')));
     expect(found).toEqual([]);
     await close();

@@ -193,11 +193,26 @@ describe('dashboard extras and activity history', () => {
     );
     await page.goto('/');
     await card('Quick App').waitFor();
-    // Without a subscription the button is disabled, with the spec's hint.
-    expect(await card('Quick App').getByRole('button', { name: 'Quick Update' }).isDisabled()).toBe(true);
-    await card('Quick App')
-      .getByText('Quick updates require an active subscription. Please upgrade to use this feature.')
-      .waitFor();
+    // Without a subscription the button is disabled, described by the spec's hint, shown once a page.
+    const hint = 'Quick updates require an active subscription. Please upgrade to use this feature.';
+    const disabled = card('Quick App').getByRole('button', { name: 'Quick Update' });
+    expect(await disabled.isDisabled()).toBe(true);
+    expect(
+      await disabled.evaluate(
+        (button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent,
+      ),
+    ).toBe(hint);
+    await page.evaluate(() =>
+      fetch('/api/projects', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Second App' }),
+      }),
+    );
+    await page.goto('/projects');
+    await card('Second App').waitFor();
+    expect(await page.getByText(hint).count()).toBe(1);
+    await page.goto('/');
 
     const userId = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: string }).id);
     const login = await fetch(`${app.url}/api/login`, {

@@ -80,6 +80,14 @@ describe('reminders in the browser', () => {
     );
     await page.getByText(`Due: In ${days} days`).waitFor();
     await page.keyboard.press('Escape');
+
+    // The reminders page groups them; this one is upcoming.
+    await page.goto('/reminders');
+    await page
+      .getByRole('region', { name: /Upcoming/ })
+      .getByText('Renew the domain')
+      .waitFor();
+    expect(await page.getByRole('region', { name: /Overdue|Due today|Completed/ }).count()).toBe(0);
   });
 
   it('completes it with the one-tap link, after asking a signed-out visitor to log in', async () => {
@@ -92,6 +100,12 @@ describe('reminders in the browser', () => {
     await other.waitForURL(`${app.url}/projects/${projectId}`);
     const item = other.getByTestId('project-reminders').getByTestId('reminder-item');
     await expect.poll(() => item.getAttribute('data-state')).toBe('completed');
+    await other.goto('/reminders');
+    await other
+      .getByRole('region', { name: /Completed/ })
+      .getByText('Renew the domain')
+      .waitFor();
+    expect(await other.getByRole('region', { name: /Upcoming/ }).count()).toBe(0);
     await stranger.close();
 
     await page.goto('/reminders/not-a-reminder/complete');

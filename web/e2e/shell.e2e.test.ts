@@ -72,6 +72,18 @@ describe('auth and shell', () => {
     for (const asset of assets) expect(asset.encoding).toBe('br');
   });
 
+  it('keeps the sign-in column still when switching between Login and Register', async () => {
+    await page.goto('/auth');
+    const tabs = page.getByRole('tablist');
+    const top = async () => (await tabs.boundingBox())!.y;
+    const atLogin = await top();
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByLabel('Confirm password').waitFor();
+    expect(await top()).toBe(atLogin);
+    await page.getByRole('tab', { name: 'Login' }).click();
+    expect(await top()).toBe(atLogin);
+  });
+
   it('shows the spec validation messages on the Register tab', async () => {
     await page.goto('/auth');
     await page.getByRole('tab', { name: 'Register' }).click();

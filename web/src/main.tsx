@@ -2,9 +2,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Provider as UrqlProvider } from 'urql';
-import { TooltipProvider } from './components/ui/tooltip';
-import { graphqlClient } from './lib/graphql';
 import { createQueryClient } from './lib/queries';
 import { ThemeProvider } from './lib/theme';
 import { createAppRouter } from './router';
@@ -17,11 +14,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
-        <UrqlProvider value={graphqlClient}>
-          <TooltipProvider delayDuration={200}>
-            <RouterProvider router={router} />
-          </TooltipProvider>
-        </UrqlProvider>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </ThemeProvider>
   </StrictMode>,

@@ -1,4 +1,4 @@
-import { idSchema, projectFilters, projectSorts } from '@shiplog/schemas';
+import { isId, type ProjectFilter, type ProjectSort, projectFilters, projectSorts } from '@shiplog/schemas';
 import type { QueryClient } from '@tanstack/react-query';
 import {
   createRootRouteWithContext,
@@ -10,16 +10,15 @@ import {
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import { z } from 'zod';
 import { FullPageSpinner } from './components/full-page-spinner';
 import { ProjectNotFound } from './components/project-load-states';
-import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
 import { NotFoundPage } from './pages/not-found-page';
 
-// Each page is its own chunk, loaded when first visited: the first load carries only the shell.
+// Each page is its own chunk, loaded when first visited, and so is the signed-in shell (/auth has none).
+const AppShell = lazyRouteComponent(() => import('./components/shell/app-shell'), 'AppShell');
 const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
 const DashboardPage = lazyRouteComponent(() => import('./pages/dashboard-page'), 'DashboardPage');
 const EditProjectPage = lazyRouteComponent(() => import('./pages/edit-project-page'), 'EditProjectPage');
@@ -36,6 +35,16 @@ const SubscriptionPage = lazyRouteComponent(() => import('./pages/subscription-p
 const AdminPage = lazyRouteComponent(() => import('./pages/admin-page'), 'AdminPage');
 const ChatPage = lazyRouteComponent(() => import('./pages/chat-page'), 'ChatPage');
 const IntegrationsPage = lazyRouteComponent(() => import('./pages/integrations-page'), 'IntegrationsPage');
+
+/**
+ * Search params are read by hand, not with zod: the router is in every page's first load, and zod
+ * loads only with the forms that need it. Whatever is not one of the expected values is dropped.
+ */
+const oneOf = <T extends string>(values: readonly T[], value: unknown): T | undefined =>
+  values.includes(value as T) ? (value as T) : undefined;
+/** `?success=true` arrives parsed as JSON (a boolean); anything else as text. */
+const flag = (value: unknown): boolean | string | undefined =>
+  typeof value === 'boolean' || typeof value === 'string' ? value : undefined;
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -61,7 +70,9 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
 const authRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth',
-  validateSearch: z.object({ redirect: z.string().startsWith('/').optional() }),
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({
+    redirect: typeof search.redirect === 'string' && search.redirect.startsWith('/') ? search.redirect : undefined,
+  }),
   beforeLoad: async ({ context, search }) => {
     // Signed-in visitors have nothing to do here.
     const user = await context.queryClient.ensureQueryData(userQuery);
@@ -89,13 +100,15 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     getParentRoute: () => appRoute,
     path,
     staticData: { title: 'Dashboard' },
-    validateSearch: z.object({
+    validateSearch: (
+      search: Record<string, unknown>,
+    ): { status?: ProjectFilter; sort?: ProjectSort; success?: boolean | string; cancelled?: boolean | string } => ({
       // The project list's filter and sort, so a reload or a shared link keeps them.
-      status: z.enum(projectFilters).optional().catch(undefined),
-      sort: z.enum(projectSorts).optional().catch(undefined),
-      // Return from the payment provider: ?success=true or ?cancelled=true (the router parses them as JSON).
-      success: z.union([z.boolean(), z.string()]).optional().catch(undefined),
-      cancelled: z.union([z.boolean(), z.string()]).optional().catch(undefined),
+      status: oneOf(projectFilters, search.status),
+      sort: oneOf(projectSorts, search.sort),
+      // Return from the payment provider: ?success=true or ?cancelled=true.
+      success: flag(search.success),
+      cancelled: flag(search.cancelled),
     }),
     component: DashboardPage,
   });
@@ -104,10 +117,10 @@ const projectsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects',
   staticData: { title: 'My Projects' },
-  validateSearch: z.object({
-    q: z.string().optional(),
-    status: z.enum(projectFilters).optional().catch(undefined),
-    sort: z.enum(projectSorts).optional().catch(undefined),
+  validateSearch: (search: Record<string, unknown>): { q?: string; status?: ProjectFilter; sort?: ProjectSort } => ({
+    q: typeof search.q === 'string' ? search.q : undefined,
+    status: oneOf(projectFilters, search.status),
+    sort: oneOf(projectSorts, search.sort),
   }),
   component: ProjectsPage,
 });
@@ -122,9 +135,8 @@ const page = <TPath extends string>(path: TPath, title: string | undefined, comp
 const projectPage = {
   params: {
     parse: ({ id }: { id: string }) => {
-      const parsed = idSchema.safeParse(id);
-      if (!parsed.success) throw notFound();
-      return { id: parsed.data };
+      if (!isId(id)) throw notFound();
+      return { id };
     },
     stringify: ({ id }: { id: string }) => ({ id }),
   },

@@ -15,8 +15,4 @@ export function newId(now: number = Date.now()): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isId(value: unknown): value is string {
-  return typeof value === 'string' && uuidPattern.test(value);
-}
+export { isId } from '@shiplog/schemas';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeSocialLink } from './projects.ts';
+import { normalizeSocialLink } from './project-values.ts';
 import { isStorableDate } from './reminders.ts';
 
 /** Profile, account and settings input (spec/account.md §3, §5), shared by the web and identity. */

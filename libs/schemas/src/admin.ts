@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commentPriorities } from './account.ts';
-import type { SubscriptionStatus } from './auth.ts';
+import type { SubscriptionStatus } from './subscription-values.ts';
 
 /** A row of the admin dashboard's User Management table (`GET /api/admin/users`). */
 export interface AdminUser {

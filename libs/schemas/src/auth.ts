@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SubscriptionStatus } from './subscription-values.ts';
 
 /**
  * Sign-in and registration input, shared by the web forms and the identity service, with the messages
@@ -52,18 +53,3 @@ export interface CurrentUser {
   trialEndDate: string | null;
   isAdmin: boolean;
 }
-
-export const subscriptionStatuses = [
-  'trialing',
-  'active',
-  'paid',
-  'past_due',
-  'unpaid',
-  'canceled',
-  'incomplete',
-] as const;
-export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
-
-/** Active and paid count as subscribed (pro): the tier Quick Update and the full chat need. */
-export const isSubscribed = (status: SubscriptionStatus | null | undefined): boolean =>
-  status === 'active' || status === 'paid';

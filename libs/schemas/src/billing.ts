@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type SubscriptionStatus, subscriptionStatuses } from './auth.ts';
+import { type SubscriptionStatus, subscriptionStatuses } from './subscription-values.ts';
 
 /** `PUT /api/admin/users/{id}/subscription` (spec/account.md §7): any status of the fixed list. */
 export const changeSubscriptionStatusSchema = z.object({

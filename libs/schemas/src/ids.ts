@@ -1,7 +1,9 @@
-import { z } from 'zod';
+const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A resource id in a path: the UUID text the services accept (`isId` in @shiplog/events reads the
- * same). The web app parses its `$id` route params with it; anything else is a page not found.
+ * A resource id: the UUID text the services accept. The web app checks its `$id` route params with it
+ * (anything else is a page not found), and the services their path params (@shiplog/events).
  */
-export const idSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+export function isId(value: unknown): value is string {
+  return typeof value === 'string' && idPattern.test(value);
+}

@@ -5,5 +5,8 @@ export * from './billing.ts';
 export * from './chat.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
+export * from './project-values.ts';
 export * from './projects.ts';
+export * from './reminder-values.ts';
 export * from './reminders.ts';
+export * from './subscription-values.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrangeProjects, normalizeSocialLink, normalizeSocialLinks, type SocialLinkKey } from './projects.ts';
+import { arrangeProjects, normalizeSocialLink, normalizeSocialLinks, type SocialLinkKey } from './project-values.ts';
 
 const p = (name: string, status: string, createdAt: string, description: string | null = null) => ({
   name,

@@ -1,15 +1,10 @@
-import { contactAdminSchema } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
-import { useState } from 'react';
-import { useContactAdmin } from '../hooks/use-account';
+import type { ComponentProps } from 'react';
 import { cn } from '../lib/class-names';
+import { onDemand } from '../lib/on-demand';
 import { adminCommentsQuery } from '../lib/queries';
 import { Button } from './ui/button';
-import { Dialog, DialogContent, DialogTrigger } from './ui/dialog';
-import { Input, Label } from './ui/input';
-import { Textarea } from './ui/select';
-import { toast } from './ui/toast';
 
 const priorityStyles: Record<string, string> = {
   urgent: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
@@ -47,55 +42,16 @@ export function AdminMessagesPanel() {
   );
 }
 
-/** Contact Admin: Send Message stays disabled until both fields have text, and while sending. */
-export function ContactAdminDialog() {
-  const [open, setOpen] = useState(false);
-  const [subject, setSubject] = useState('');
-  const [message, setMessage] = useState('');
-  const send = useContactAdmin();
-  const sendMessage = () =>
-    send.mutate(
-      { subject, message },
-      {
-        onSuccess: () => {
-          toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
-          setSubject('');
-          setMessage('');
-          setOpen(false);
-        },
-        onError: (error) =>
-          toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
-      },
-    );
-  const ready = contactAdminSchema.safeParse({ subject, message }).success && !send.isPending;
+/** The sidebar's Contact Admin button; its dialog (contact-admin-dialog.tsx) loads on first use. */
+export function ContactAdminButton(props: ComponentProps<'button'>) {
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" className="w-full">
-          <Mail /> Contact Admin
-        </Button>
-      </DialogTrigger>
-      <DialogContent title="Contact Admin" description="Send a message to the administrators.">
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (ready) sendMessage();
-          }}
-        >
-          <div className="space-y-2">
-            <Label htmlFor="contact-subject">Subject</Label>
-            <Input id="contact-subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="contact-message">Message</Label>
-            <Textarea id="contact-message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} />
-          </div>
-          <Button type="submit" className="w-full" disabled={!ready}>
-            {send.isPending ? 'Sending...' : 'Send Message'}
-          </Button>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <Button variant="ghost" size="sm" className="w-full" {...props}>
+      <Mail /> Contact Admin
+    </Button>
   );
 }
+
+export const ContactAdmin = onDemand(
+  () => import('./contact-admin-dialog').then((m) => m.ContactAdminDialog),
+  ContactAdminButton,
+);

@@ -46,3 +46,18 @@ export function dueBadge(dueDate: string, now = new Date()): { text: string; cla
 export function activeByDueDate<R extends Pick<Reminder, 'dueDate' | 'isCompleted'>>(reminders: R[]): R[] {
   return reminders.filter((r) => !r.isCompleted).sort((a, b) => a.dueDate.localeCompare(b.dueDate));
 }
+
+/**
+ * The reminders page's groups, in the order shown: overdue, due today, upcoming (each by due date),
+ * then completed (latest due first).
+ */
+export function groupByState<R extends Pick<Reminder, 'dueDate' | 'isCompleted'>>(
+  reminders: R[],
+  now = new Date(),
+): Record<ReminderState, R[]> {
+  const groups: Record<ReminderState, R[]> = { overdue: [], today: [], upcoming: [], completed: [] };
+  for (const reminder of [...reminders].sort((a, b) => a.dueDate.localeCompare(b.dueDate)))
+    groups[reminderState(reminder, now)].push(reminder);
+  groups.completed.reverse();
+  return groups;
+}

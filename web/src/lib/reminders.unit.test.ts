@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeByDueDate, dueBadge, relativeDueLabel, reminderState } from './reminders';
+import { activeByDueDate, dueBadge, groupByState, relativeDueLabel, reminderState } from './reminders';
 
 const now = new Date('2026-11-21T10:00:00');
 const at = (iso: string) => new Date(iso).toISOString();
@@ -40,5 +40,30 @@ describe('reminder labels', () => {
       { id: 'a', dueDate: at('2026-11-23T00:00:00'), isCompleted: false },
     ];
     expect(activeByDueDate(list).map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('groupByState', () => {
+  it('puts each reminder in one group: overdue, today and upcoming by due date, completed latest first', () => {
+    const now = new Date(2026, 10, 24, 12, 0);
+    const at = (day: number, hour: number) => new Date(2026, 10, day, hour, 0).toISOString();
+    const r = (title: string, dueDate: string, isCompleted = false) => ({ title, dueDate, isCompleted });
+    const groups = groupByState(
+      [
+        r('next week', at(30, 9)),
+        r('this evening', at(24, 18)),
+        r('yesterday', at(23, 9)),
+        r('this morning', at(24, 9)),
+        r('tomorrow', at(25, 9)),
+        r('done long ago', at(1, 9), true),
+        r('done tomorrow', at(25, 9), true),
+      ],
+      now,
+    );
+    const titles = (list: { title: string }[]) => list.map((x) => x.title);
+    expect(titles(groups.overdue)).toEqual(['yesterday', 'this morning']);
+    expect(titles(groups.today)).toEqual(['this evening']);
+    expect(titles(groups.upcoming)).toEqual(['tomorrow', 'next week']);
+    expect(titles(groups.completed)).toEqual(['done tomorrow', 'done long ago']);
   });
 });

@@ -17,7 +17,9 @@ export function AuthPage() {
   useDocumentTitle('Sign in');
   return (
     <main className="grid min-h-screen lg:grid-cols-2">
-      <section className="flex items-center justify-center p-6">
+      {/* Top-aligned, not centred: the Register form is taller than Login, and a centred column would
+          move the tabs under the pointer when switching. */}
+      <section className="flex justify-center p-6 sm:pt-[12vh]">
         <div className="w-full max-w-md space-y-6">
           <h1 className="sr-only">Sign in to Shiplog</h1>
           <Logo />

@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
 import { type ComponentType, useEffect } from 'react';
-import { useQuery } from 'urql';
+import { Provider as UrqlProvider, useQuery } from 'urql';
 import { ActivityCard } from '../components/activity/activity-card';
-import { ProjectCard } from '../components/projects/project-card';
+import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
 import { ReminderListState } from '../components/reminders/reminder-list';
 import { Button } from '../components/ui/button';
@@ -13,7 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card'
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
-import { DASHBOARD_QUERY } from '../lib/graphql';
+import { DASHBOARD_QUERY, graphqlClient } from '../lib/graphql';
 import { type Activity, subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
@@ -41,7 +41,16 @@ interface DashboardData {
   };
 }
 
+/** urql comes with this page, the one that reads GraphQL, not with the app's first load. */
 export function DashboardPage() {
+  return (
+    <UrqlProvider value={graphqlClient}>
+      <Dashboard />
+    </UrqlProvider>
+  );
+}
+
+function Dashboard() {
   // Shared by `/` and `/dashboard`: the same search schema (router.tsx).
   const search = useSearch({ strict: false });
   const filter = search.status ?? 'all';
@@ -119,11 +128,7 @@ export function DashboardPage() {
             </CardContent>
           </Card>
         ) : (
-          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {dashboard?.projects.map((project) => (
-              <ProjectCard key={project.id} project={project} />
-            ))}
-          </div>
+          <ProjectGrid projects={dashboard?.projects ?? []} />
         )}
         {dashboard && dashboard.counters.totalProjects > 6 ? (
           <div className="text-center">

@@ -2,7 +2,7 @@ import { arrangeProjects } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { FolderPlus, Plus, Search } from 'lucide-react';
-import { ProjectCard } from '../components/projects/project-card';
+import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
@@ -66,11 +66,7 @@ export function ProjectsPage() {
       ) : shown.length === 0 ? (
         <EmptyState title="No matching projects found" text="Try adjusting your search or filters" />
       ) : (
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {shown.map((project) => (
-            <ProjectCard key={project.id} project={project} />
-          ))}
-        </div>
+        <ProjectGrid projects={shown} />
       )}
 
       {data ? (

@@ -1,4 +1,4 @@
-import { idSchema } from '@shiplog/schemas';
+import { isId } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { AlertCircle } from 'lucide-react';
@@ -29,7 +29,7 @@ export function ReminderCompletePage() {
       return;
     }
     if (!id) return setFailure('Invalid reminder ID');
-    if (!idSchema.safeParse(id).success) return setFailure('Invalid reminder ID format');
+    if (!isId(id)) return setFailure('Invalid reminder ID format');
     apiRequest<{ projectId: string }>('GET', `/api/reminders/${id}`)
       .then(async (reminder) => {
         await complete.mutateAsync(id);

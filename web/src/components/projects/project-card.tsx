@@ -1,17 +1,16 @@
 import type { ChecklistKey, Project } from '@shiplog/schemas';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { Eye, MoreVertical, Pencil, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { MoreVertical } from 'lucide-react';
+import type { ComponentProps } from 'react';
 import { useUpdateProject } from '../../hooks/use-projects';
 import { formatCost, formatDate } from '../../lib/format';
+import { onDemand } from '../../lib/on-demand';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../ui/dropdown-menu';
 import { toast } from '../ui/toast';
-import { DeleteProjectDialog } from './delete-project';
 import { ProjectIcon } from './project-icon';
-import { QuickUpdate } from './quick-update';
+import { QuickUpdate, QuickUpdateHint } from './quick-update';
 import { StatusBadge } from './status-badge';
 
 const cardChecklist: { key: ChecklistKey; label: string }[] = [
@@ -20,10 +19,33 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
   { key: 'deployed', label: 'Deployed' },
 ];
 
+/** The cards of a project list, with the Quick Update hint once above them. */
+export function ProjectGrid({ projects }: { projects: Project[] }) {
+  return (
+    <div className="space-y-3">
+      <QuickUpdateHint />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {projects.map((project) => (
+          <ProjectCard key={project.id} project={project} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export function ProjectActionsButton({ project, ...props }: { project: Project } & ComponentProps<'button'>) {
+  return (
+    <Button variant="ghost" size="icon" aria-label={`Actions for ${project.name}`} {...props}>
+      <MoreVertical />
+    </Button>
+  );
+}
+
+/** The card's menu and its delete confirmation (project-actions.tsx) load on first use. */
+const ProjectActions = onDemand(() => import('./project-actions').then((m) => m.ProjectActions), ProjectActionsButton);
+
 export function ProjectCard({ project }: { project: Project }) {
-  const navigate = useNavigate();
   const update = useUpdateProject(project.id);
-  const [confirmDelete, setConfirmDelete] = useState(false);
 
   // A tick saves at once with all five flags; the boxes wait while it saves.
   const toggle = (key: ChecklistKey, value: boolean) =>
@@ -47,27 +69,7 @@ export function ProjectCard({ project }: { project: Project }) {
           </Link>
           <StatusBadge status={project.status} />
         </div>
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon" aria-label={`Actions for ${project.name}`}>
-              <MoreVertical />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            <DropdownMenuItem onSelect={() => navigate({ to: '/projects/$id', params: { id: project.id } })}>
-              <Eye /> View Details
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => navigate({ to: '/projects/edit/$id', params: { id: project.id } })}>
-              <Pencil /> Edit Project
-            </DropdownMenuItem>
-            <DropdownMenuItem
-              className="text-destructive focus:text-destructive"
-              onSelect={() => setConfirmDelete(true)}
-            >
-              <Trash2 /> Delete Project
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <ProjectActions project={project} />
       </div>
       <p className="line-clamp-2 text-sm text-muted-foreground">{project.description || 'No description provided.'}</p>
       <fieldset className="space-y-2" aria-label={`${project.name} checklist`}>
@@ -99,7 +101,6 @@ export function ProjectCard({ project }: { project: Project }) {
         </div>
       </dl>
       <QuickUpdate projectId={project.id} />
-      <DeleteProjectDialog project={project} open={confirmDelete} onOpenChange={setConfirmDelete} />
     </Card>
   );
 }

@@ -1,107 +1,59 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { isSubscribed } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Zap } from 'lucide-react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
-import { useQuickUpdate } from '../../hooks/use-projects';
+import type { ComponentProps } from 'react';
+import { onDemand } from '../../lib/on-demand';
 import { userQuery } from '../../lib/queries';
 import { Button } from '../ui/button';
-import { Checkbox } from '../ui/checkbox';
-import { FieldError, Label } from '../ui/input';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
-import { Textarea } from '../ui/select';
-import { toast } from '../ui/toast';
-
-const quickUpdateForm = z.object({
-  notes: z.string().trim().min(3, 'Notes must be at least 3 characters'),
-  redeployed: z.boolean(),
-  backedUp: z.boolean(),
-});
-type QuickUpdateForm = z.infer<typeof quickUpdateForm>;
 
 export const QUICK_UPDATE_HINT = 'Quick updates require an active subscription. Please upgrade to use this feature.';
+/** The one hint on a page of cards; each card's disabled button points to it. */
+const QUICK_UPDATE_HINT_ID = 'quick-update-hint';
 
-/** The Quick Update popover: notes, Redeployed, Backed Up; subscribed users only. */
-export function QuickUpdate({ projectId }: { projectId: string }) {
+export function useSubscribed(): boolean {
   const { data: user } = useQuery(userQuery);
-  const subscribed = isSubscribed(user?.subscriptionStatus);
-  const [open, setOpen] = useState(false);
-  const quickUpdate = useQuickUpdate();
-  const form = useForm<QuickUpdateForm>({
-    resolver: zodResolver(quickUpdateForm),
-    defaultValues: { notes: '', redeployed: false, backedUp: false },
-  });
+  return isSubscribed(user?.subscriptionStatus);
+}
 
-  if (!subscribed) {
-    return (
-      <div className="space-y-1">
-        <Button variant="outline" size="sm" disabled className="w-full">
-          <Zap /> Quick Update
-        </Button>
-        <p className="text-xs text-muted-foreground">{QUICK_UPDATE_HINT}</p>
-      </div>
-    );
-  }
-  const id = `quick-${projectId}`;
+export function QuickUpdateButton({
+  projectId: _projectId,
+  ...props
+}: { projectId: string } & ComponentProps<'button'>) {
   return (
-    <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" className="w-full">
-          <Zap /> Quick Update
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent align="start">
-        <form
-          className="space-y-3"
-          noValidate
-          onSubmit={form.handleSubmit((values) =>
-            quickUpdate.mutate(
-              { projectId, ...values },
-              {
-                onSuccess: () => {
-                  toast({
-                    title: 'Update saved',
-                    description: 'Your changes have been recorded in the project timeline.',
-                  });
-                  form.reset();
-                  setOpen(false);
-                },
-                onError: (error) =>
-                  toast({
-                    title: 'Error',
-                    description: `Failed to save update: ${error.message}`,
-                    variant: 'destructive',
-                  }),
-              },
-            ),
-          )}
-        >
-          <div className="space-y-2">
-            <Label htmlFor={`${id}-notes`}>What changed?</Label>
-            <Textarea
-              id={`${id}-notes`}
-              aria-invalid={Boolean(form.formState.errors.notes)}
-              {...form.register('notes')}
-            />
-            <FieldError id={`${id}-notes-error`} message={form.formState.errors.notes?.message} />
-          </div>
-          {(['redeployed', 'backedUp'] as const).map((name) => (
-            <div key={name} className="flex items-center gap-2">
-              <Checkbox
-                id={`${id}-${name}`}
-                checked={form.watch(name)}
-                onCheckedChange={(checked) => form.setValue(name, checked === true)}
-              />
-              <Label htmlFor={`${id}-${name}`}>{name === 'redeployed' ? 'Redeployed' : 'Backed Up'}</Label>
-            </div>
-          ))}
-          <Button type="submit" size="sm" className="w-full" disabled={quickUpdate.isPending}>
-            {quickUpdate.isPending ? 'Saving...' : 'Save Update'}
-          </Button>
-        </form>
-      </PopoverContent>
-    </Popover>
+    <Button variant="outline" size="sm" className="w-full" {...props}>
+      <Zap /> Quick Update
+    </Button>
+  );
+}
+
+/** The popover's form (quick-update-popover.tsx) loads on first use. */
+const QuickUpdatePopover = onDemand(
+  () => import('./quick-update-popover').then((m) => m.QuickUpdatePopover),
+  QuickUpdateButton,
+);
+
+/**
+ * The card's Quick Update: for subscribed users the popover; for others a disabled button described by
+ * the page's one hint (`QuickUpdateHint`), which is also its tooltip.
+ */
+export function QuickUpdate({ projectId }: { projectId: string }) {
+  const subscribed = useSubscribed();
+  if (subscribed) return <QuickUpdatePopover projectId={projectId} />;
+  return (
+    // A disabled button gets no pointer events; the wrapper carries the tooltip.
+    <span title={QUICK_UPDATE_HINT} className="block">
+      <QuickUpdateButton projectId={projectId} disabled aria-describedby={QUICK_UPDATE_HINT_ID} />
+    </span>
+  );
+}
+
+/** Shown once above a page's project cards when Quick Update is not available (spec/core.md §5). */
+export function QuickUpdateHint() {
+  const subscribed = useSubscribed();
+  if (subscribed) return null;
+  return (
+    <p id={QUICK_UPDATE_HINT_ID} className="text-xs text-muted-foreground">
+      {QUICK_UPDATE_HINT}
+    </p>
   );
 }

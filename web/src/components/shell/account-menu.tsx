@@ -1,45 +1,16 @@
-import { Link } from '@tanstack/react-router';
-import { LogOut, Settings, User } from 'lucide-react';
-import { useLogout } from '../../hooks/use-auth';
+import type { ComponentProps } from 'react';
+import { onDemand } from '../../lib/on-demand';
 import { Button } from '../ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../ui/dropdown-menu';
 import { Avatar } from './avatar';
 
-export function AccountMenu({ username }: { username: string }) {
-  const logout = useLogout();
+/** The header's avatar button; its menu (account-dropdown.tsx) loads on first use. */
+export function AccountButton({ username, ...props }: { username: string } & ComponentProps<'button'>) {
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full">
-          <Avatar username={username} className="size-8 text-xs" />
-          <span className="sr-only">Account menu</span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-48">
-        <DropdownMenuLabel>My Account</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to="/profile">
-            <User /> Profile
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link to="/settings">
-            <Settings /> Settings
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem disabled={logout.isPending} onSelect={() => logout.mutate()}>
-          <LogOut /> Log out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="ghost" size="icon" className="rounded-full" {...props}>
+      <Avatar username={username} className="size-8 text-xs" />
+      <span className="sr-only">Account menu</span>
+    </Button>
   );
 }
+
+export const AccountMenu = onDemand(() => import('./account-dropdown').then((m) => m.AccountDropdown), AccountButton);

@@ -14,15 +14,14 @@ import {
   Shield,
   User,
 } from 'lucide-react';
-import { type ComponentType, useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
+import { onDemand } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
 import { userQuery } from '../../lib/queries';
-import { AdminMessagesPanel, ContactAdminDialog } from '../admin-messages';
+import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../ui/sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
 import { AccountMenu } from './account-menu';
 import { Avatar } from './avatar';
 import { NotificationsBell } from './notifications-bell';
@@ -47,6 +46,12 @@ const navItems: NavItem[] = [
   { label: 'Admin Dashboard', to: '/admin', icon: Shield, adminOnly: true },
 ];
 
+/** The mobile menu's sheet (Radix dialog) loads when the menu is first opened. */
+const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
+const preloadMobileMenu = () => void import('./mobile-menu');
+
+export type ShellUser = { username: string; email: string | null; isAdmin: boolean };
+
 export function AppShell() {
   return (
     <PageTitleProvider>
@@ -60,6 +65,7 @@ function Shell() {
   const { user: signedIn } = useRouteContext({ from: '/app' });
   const user = useQuery(userQuery).data ?? signedIn;
   const [menuOpen, setMenuOpen] = useState(false);
+  const [menuLoaded, setMenuLoaded] = useState(false);
   const matches = useMatches();
   const override = usePageTitleOverride();
   const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
@@ -75,13 +81,11 @@ function Shell() {
         <SidebarContents variant="desktop" user={user} />
       </aside>
 
-      <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
-        <SheetContent aria-label="Menu">
-          <SheetTitle className="sr-only">Menu</SheetTitle>
-          <SheetDescription className="sr-only">Navigate Shiplog</SheetDescription>
-          <SidebarContents variant="mobile" user={user} onNavigate={() => setMenuOpen(false)} />
-        </SheetContent>
-      </Sheet>
+      {menuLoaded ? (
+        <Suspense fallback={null}>
+          <MobileMenu open={menuOpen} onOpenChange={setMenuOpen} user={user} />
+        </Suspense>
+      ) : null}
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-background/95 px-4 backdrop-blur md:px-8">
@@ -90,7 +94,12 @@ function Shell() {
             size="icon"
             className="md:hidden"
             aria-label="Open menu"
-            onClick={() => setMenuOpen(true)}
+            onPointerEnter={preloadMobileMenu}
+            onFocus={preloadMobileMenu}
+            onClick={() => {
+              setMenuLoaded(true);
+              setMenuOpen(true);
+            }}
           >
             <Menu className="size-5" />
           </Button>
@@ -109,13 +118,35 @@ function Shell() {
   );
 }
 
-function SidebarContents({
+/** The disabled coding-platform entry; its 'Coming soon!' tooltip (replit-tooltip.tsx) loads when pointed at. */
+export function ReplitEntry(props: ComponentProps<'span'>) {
+  return (
+    // A disabled button does not receive pointer events; the span carries the tooltip.
+    <span
+      className="flex cursor-not-allowed items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground/60"
+      aria-disabled="true"
+      {...props}
+    >
+      <Code2 className="size-4" />
+      Replit
+      <span className="ml-auto rounded-full bg-muted px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-muted-foreground">
+        Coming Soon
+      </span>
+    </span>
+  );
+}
+
+const ReplitWithTooltip = onDemand(() => import('./replit-tooltip').then((m) => m.ReplitTooltip), ReplitEntry, {
+  openOn: 'hover',
+});
+
+export function SidebarContents({
   variant,
   user,
   onNavigate,
 }: {
   variant: 'desktop' | 'mobile';
-  user: { username: string; email: string | null; isAdmin: boolean };
+  user: ShellUser;
   onNavigate?: () => void;
 }) {
   const logout = useLogout();
@@ -143,22 +174,7 @@ function SidebarContents({
             {item.label}
           </Link>
         ))}
-        <Tooltip>
-          <TooltipTrigger asChild>
-            {/* A disabled button does not receive pointer events; the span carries the tooltip. */}
-            <span
-              className="flex cursor-not-allowed items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground/60"
-              aria-disabled="true"
-            >
-              <Code2 className="size-4" />
-              Replit
-              <span className="ml-auto rounded-full bg-muted px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-muted-foreground">
-                Coming Soon
-              </span>
-            </span>
-          </TooltipTrigger>
-          <TooltipContent side="right">Coming soon!</TooltipContent>
-        </Tooltip>
+        <ReplitWithTooltip />
       </nav>
       <div className="space-y-3 border-t p-4">
         <AdminMessagesPanel />
@@ -176,7 +192,7 @@ function SidebarContents({
             <User /> View Profile
           </Link>
         </Button>
-        <ContactAdminDialog />
+        <ContactAdmin />
         <Button
           variant="ghost"
           size="sm"

@@ -1,40 +1,16 @@
-import { Monitor, Moon, Sun } from 'lucide-react';
-import type { ComponentType } from 'react';
-import { type Theme, useTheme } from '../../lib/theme';
+import { Moon, Sun } from 'lucide-react';
+import type { ComponentProps } from 'react';
+import { onDemand } from '../../lib/on-demand';
 import { Button } from '../ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from '../ui/dropdown-menu';
 
-const themes: { value: Theme; label: string; icon: ComponentType<{ className?: string }> }[] = [
-  { value: 'light', label: 'Light', icon: Sun },
-  { value: 'dark', label: 'Dark', icon: Moon },
-  { value: 'system', label: 'System', icon: Monitor },
-];
-
-export function ThemeMenu() {
-  const { theme, setTheme } = useTheme();
+/** The header's theme button; its menu (theme-dropdown.tsx) loads on first use. */
+export function ThemeButton(props: ComponentProps<'button'>) {
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Theme">
-          <Sun className="size-5 dark:hidden" />
-          <Moon className="hidden size-5 dark:block" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuRadioGroup value={theme} onValueChange={(value) => setTheme(value as Theme)}>
-          {themes.map((t) => (
-            <DropdownMenuRadioItem key={t.value} value={t.value}>
-              <t.icon /> {t.label}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="ghost" size="icon" aria-label="Theme" {...props}>
+      <Sun className="size-5 dark:hidden" />
+      <Moon className="hidden size-5 dark:block" />
+    </Button>
   );
 }
+
+export const ThemeMenu = onDemand(() => import('./theme-dropdown').then((m) => m.ThemeDropdown), ThemeButton);

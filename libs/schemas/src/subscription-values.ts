@@ -1,0 +1,15 @@
+/** Subscription statuses and the subscribed tier (spec/account.md §6), without zod. */
+export const subscriptionStatuses = [
+  'trialing',
+  'active',
+  'paid',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'incomplete',
+] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/** Active and paid count as subscribed (pro): the tier Quick Update and the full chat need. */
+export const isSubscribed = (status: SubscriptionStatus | null | undefined): boolean =>
+  status === 'active' || status === 'paid';

@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useQuickUpdate } from '../../hooks/use-projects';
+import { Button } from '../ui/button';
+import { Checkbox } from '../ui/checkbox';
+import { FieldError, Label } from '../ui/input';
+import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
+import { Textarea } from '../ui/select';
+import { toast } from '../ui/toast';
+import { QuickUpdateButton } from './quick-update';
+
+const quickUpdateForm = z.object({
+  notes: z.string().trim().min(3, 'Notes must be at least 3 characters'),
+  redeployed: z.boolean(),
+  backedUp: z.boolean(),
+});
+type QuickUpdateForm = z.infer<typeof quickUpdateForm>;
+
+/** The Quick Update popover: notes, Redeployed, Backed Up (spec/core.md §4, §5). */
+export function QuickUpdatePopover({ projectId, defaultOpen = false }: { projectId: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const quickUpdate = useQuickUpdate();
+  const form = useForm<QuickUpdateForm>({
+    resolver: zodResolver(quickUpdateForm),
+    defaultValues: { notes: '', redeployed: false, backedUp: false },
+  });
+
+  const id = `quick-${projectId}`;
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <QuickUpdateButton projectId={projectId} />
+      </PopoverTrigger>
+      <PopoverContent align="start">
+        <form
+          className="space-y-3"
+          noValidate
+          onSubmit={form.handleSubmit((values) =>
+            quickUpdate.mutate(
+              { projectId, ...values },
+              {
+                onSuccess: () => {
+                  toast({
+                    title: 'Update saved',
+                    description: 'Your changes have been recorded in the project timeline.',
+                  });
+                  form.reset();
+                  setOpen(false);
+                },
+                onError: (error) =>
+                  toast({
+                    title: 'Error',
+                    description: `Failed to save update: ${error.message}`,
+                    variant: 'destructive',
+                  }),
+              },
+            ),
+          )}
+        >
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-notes`}>What changed?</Label>
+            <Textarea
+              id={`${id}-notes`}
+              aria-invalid={Boolean(form.formState.errors.notes)}
+              {...form.register('notes')}
+            />
+            <FieldError id={`${id}-notes-error`} message={form.formState.errors.notes?.message} />
+          </div>
+          {(['redeployed', 'backedUp'] as const).map((name) => (
+            <div key={name} className="flex items-center gap-2">
+              <Checkbox
+                id={`${id}-${name}`}
+                checked={form.watch(name)}
+                onCheckedChange={(checked) => form.setValue(name, checked === true)}
+              />
+              <Label htmlFor={`${id}-${name}`}>{name === 'redeployed' ? 'Redeployed' : 'Backed Up'}</Label>
+            </div>
+          ))}
+          <Button type="submit" size="sm" className="w-full" disabled={quickUpdate.isPending}>
+            {quickUpdate.isPending ? 'Saving...' : 'Save Update'}
+          </Button>
+        </form>
+      </PopoverContent>
+    </Popover>
+  );
+}

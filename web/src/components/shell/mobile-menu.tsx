@@ -1,0 +1,22 @@
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../ui/sheet';
+import { type ShellUser, SidebarContents } from './app-shell';
+
+export function MobileMenu({
+  open,
+  onOpenChange,
+  user,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  user: ShellUser;
+}) {
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent aria-label="Menu">
+        <SheetTitle className="sr-only">Menu</SheetTitle>
+        <SheetDescription className="sr-only">Navigate Shiplog</SheetDescription>
+        <SidebarContents variant="mobile" user={user} onNavigate={() => onOpenChange(false)} />
+      </SheetContent>
+    </Sheet>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Reminder } from '@shiplog/schemas';
+import { Link } from '@tanstack/react-router';
+import { relativeDueLabel } from '../../lib/reminders';
+import { Button } from '../ui/button';
+import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
+import { BellButton } from './notifications-bell';
+
+export function NotificationsPopover({ active, defaultOpen }: { active: Reminder[]; defaultOpen?: boolean }) {
+  const count = active.length;
+  return (
+    <Popover defaultOpen={defaultOpen}>
+      <PopoverTrigger asChild>
+        <BellButton active={active} />
+      </PopoverTrigger>
+      <PopoverContent aria-labelledby="notifications-title">
+        <p id="notifications-title" className="font-semibold">
+          Notifications
+        </p>
+        <p className="text-sm text-muted-foreground">You have {count} active reminders</p>
+        {count === 0 ? (
+          <p className="mt-4 text-center text-sm text-muted-foreground">No active reminders</p>
+        ) : (
+          <ul className="mt-3 space-y-1">
+            {active.slice(0, 5).map((reminder) => (
+              <li key={reminder.id}>
+                <Link
+                  to="/projects/$id"
+                  params={{ id: reminder.projectId }}
+                  className="block rounded-md px-2 py-1.5 hover:bg-accent"
+                >
+                  <span className="block text-sm font-medium">{reminder.title}</span>
+                  <span className="block text-xs text-muted-foreground">Due: {relativeDueLabel(reminder.dueDate)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        {count > 5 ? (
+          <Button variant="link" asChild className="mt-2 w-full">
+            {/* spec/core.md §2: the bell's link goes to /projects (the dashboard's goes to /reminders). */}
+            <Link to="/projects">View all reminders</Link>
+          </Button>
+        ) : null}
+      </PopoverContent>
+    </Popover>
+  );
+}
