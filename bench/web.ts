@@ -169,11 +169,15 @@ async function measureRoute(browser: Browser, url: string, path: string, cookie?
   return { bytes, files: sizes.length };
 }
 
+/** What the page records for the bench (`window.__marks`), in ms since navigation start. */
+type Marks = { lcp: number; interactive: number };
+type MarkedWindow = { __marks: Marks };
+
 async function measureDashboard(browser: Browser, url: string, cookie: string): Promise<DashboardLoad> {
   const context = await newContext(browser, url, cookie);
   await context.addInitScript(() => {
-    const marks = { lcp: 0, interactive: 0 };
-    (window as unknown as { __marks: typeof marks }).__marks = marks;
+    const marks: Marks = { lcp: 0, interactive: 0 };
+    (window as unknown as MarkedWindow).__marks = marks;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) marks.lcp = entry.startTime;
     }).observe({ type: 'largest-contentful-paint', buffered: true });
@@ -198,11 +202,9 @@ async function measureDashboard(browser: Browser, url: string, cookie: string): 
     if (pathname.startsWith('/api/')) apiCalls.push(`${request.method()} ${pathname}`);
   });
   await page.goto('/', { waitUntil: 'load' });
-  await page.waitForFunction(() => (window as unknown as { __marks: { interactive: number } }).__marks.interactive > 0);
+  await page.waitForFunction(() => (window as unknown as MarkedWindow).__marks.interactive > 0);
   await page.waitForTimeout(300);
-  const marks = await page.evaluate(
-    () => (window as unknown as { __marks: { lcp: number; interactive: number } }).__marks,
-  );
+  const marks = await page.evaluate(() => (window as unknown as MarkedWindow).__marks);
   await context.close();
   return { lcpMs: Math.round(marks.lcp), interactiveMs: Math.round(marks.interactive), apiCalls };
 }

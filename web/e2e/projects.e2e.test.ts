@@ -24,6 +24,12 @@ afterAll(async () => {
   await app?.stop();
 });
 
+/** A project made through the API, as the signed-in page. */
+const createProject = (name: string) =>
+  page.evaluate(
+    (body) => fetch('/api/projects', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    JSON.stringify({ name }),
+  );
 const card = (name: string) =>
   page.getByTestId('project-card').filter({ has: page.getByRole('link', { name, exact: true }) });
 
@@ -184,13 +190,7 @@ describe('dashboard extras and activity history', () => {
   it('records a Quick Update once an admin has activated the subscription', async () => {
     await page.goto('/projects');
     await page.getByText('No projects found').waitFor();
-    await page.evaluate(() =>
-      fetch('/api/projects', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Quick App' }),
-      }),
-    );
+    await createProject('Quick App');
     await page.goto('/');
     await card('Quick App').waitFor();
     // Without a subscription the button is disabled, described by the spec's hint, shown once a page.
@@ -202,13 +202,7 @@ describe('dashboard extras and activity history', () => {
         (button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent,
       ),
     ).toBe(hint);
-    await page.evaluate(() =>
-      fetch('/api/projects', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Second App' }),
-      }),
-    );
+    await createProject('Second App');
     await page.goto('/projects');
     await card('Second App').waitFor();
     expect(await page.getByText(hint).count()).toBe(1);

@@ -10,7 +10,7 @@ export const QUICK_UPDATE_HINT = 'Quick updates require an active subscription. 
 /** The one hint on a page of cards; each card's disabled button points to it. */
 const QUICK_UPDATE_HINT_ID = 'quick-update-hint';
 
-export function useSubscribed(): boolean {
+function useSubscribed(): boolean {
   const { data: user } = useQuery(userQuery);
   return isSubscribed(user?.subscriptionStatus);
 }
