@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { normalizeSocialLink } from './project-values.ts';
+import { normalizeSocialLink, projectVisibilities } from './project-values.ts';
 import { isStorableDate } from './reminders.ts';
 
 /** Profile, account and settings input (spec/account.md §3, §5), shared by the web and identity. */
-export const projectVisibilities = ['public', 'private'] as const;
 
 const optionalText = (max: number, label: string) =>
   z

@@ -49,9 +49,3 @@ export interface SubscriptionView {
   /** A Stripe customer exists: the billing portal can open. */
   hasBillingAccount: boolean;
 }
-
-/** The yearly saving against 12 monthly payments, in whole percent (spec/account.md §9). */
-export function yearlySavingsPercent(monthly: number, yearly: number): number {
-  if (monthly <= 0) return 0;
-  return Math.max(0, Math.round((1 - yearly / (monthly * 12)) * 100));
-}

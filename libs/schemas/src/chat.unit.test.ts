@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForMoreMessages, chatRequestSchema } from './chat.ts';
+import { chatRequestSchema } from './chat.ts';
+import { asksForMoreMessages } from './chat-values.ts';
 
 describe('asksForMoreMessages', () => {
   it.each([

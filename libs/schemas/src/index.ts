@@ -3,6 +3,7 @@ export * from './admin.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './chat.ts';
+export * from './chat-values.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './project-values.ts';

@@ -83,3 +83,6 @@ export function arrangeProjects<P extends Pick<Project, 'name' | 'description' |
   };
   return [...filtered].sort(order[options.sort as ProjectSort] ?? order.newest);
 }
+
+/** Whether a profile is public or private (projectVisibility, spec/account.md). */
+export const projectVisibilities = ['public', 'private'] as const;

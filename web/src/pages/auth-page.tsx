@@ -1,14 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type LoginInput, loginSchema, type RegisterForm, registerFormSchema } from '@shiplog/schemas';
+import type { RegisterForm } from '@shiplog/schemas';
 import { useSearch } from '@tanstack/react-router';
 import { Bot, FolderKanban, UserCircle } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { Logo } from '../components/logo';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useLogin, useRegister } from '../hooks/use-auth';
+import { useSchemaForm } from '../lib/forms';
 import { useDocumentTitle } from '../lib/page-title';
 import { showServerFieldErrors } from '../lib/server-errors';
 
@@ -74,8 +73,7 @@ function MarketingCard({ icon: Icon, title, children }: { icon: typeof Bot; titl
 
 function LoginForm({ redirectTo }: { redirectTo: string | undefined }) {
   const login = useLogin(redirectTo);
-  const form = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
+  const form = useSchemaForm('loginSchema', {
     defaultValues: { username: '', password: '' },
   });
   const { errors } = form.formState;
@@ -113,8 +111,7 @@ function LoginForm({ redirectTo }: { redirectTo: string | undefined }) {
 
 function RegisterFormCard({ redirectTo }: { redirectTo: string | undefined }) {
   const register = useRegister(redirectTo);
-  const form = useForm<RegisterForm>({
-    resolver: zodResolver(registerFormSchema),
+  const form = useSchemaForm('registerFormSchema', {
     defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;

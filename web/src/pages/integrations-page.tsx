@@ -1,16 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type DiagnosticsResponse,
   type Integration,
   type IntegrationForm,
-  integrationFormSchema,
   RENEWAL_REMINDER_DAYS,
   type TestConnectionResponse,
 } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Globe, Loader2, ShieldCheck, Trash2, XCircle } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { TextField } from '../components/text-field';
 import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
@@ -29,6 +26,7 @@ import {
 } from '../hooks/use-integrations';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
+import { useSchemaForm } from '../lib/forms';
 import { integrationDomainsQuery, integrationsQuery } from '../lib/queries';
 
 /** `/integrations` and `/integration-config` (spec/account.md §2): one page. */
@@ -42,8 +40,7 @@ export function IntegrationsPage() {
 }
 
 function ConfigurationCard() {
-  const form = useForm<IntegrationForm>({
-    resolver: zodResolver(integrationFormSchema),
+  const form = useSchemaForm('integrationFormSchema', {
     defaultValues: { siteName: '', baseUrl: window.location.origin, apiKey: '' },
   });
   const save = useSaveIntegration();

@@ -1,10 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { arrangeProjects, profileFormSchema } from '@shiplog/schemas';
+import { arrangeProjects } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ExternalLink, Plus } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { StatusBadge } from '../components/projects/status-badge';
 import { Avatar } from '../components/shell/avatar';
 import { TextField } from '../components/text-field';
@@ -17,6 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { toast } from '../components/ui/toast';
 import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
+import { type FormInput, type FormOutput, useSchemaForm } from '../lib/forms';
 import { type ProfileView, profileQuery, projectsQuery } from '../lib/queries';
 
 const links = ['github', 'twitter', 'linkedin', 'website'] as const;
@@ -131,11 +129,10 @@ function Overview() {
   );
 }
 
-type EditForm = z.input<typeof profileFormSchema>;
+type EditForm = FormInput<'profileFormSchema'>;
 
 function EditProfile({ profile }: { profile: ProfileView }) {
-  const form = useForm<EditForm, unknown, z.output<typeof profileFormSchema>>({
-    resolver: zodResolver(profileFormSchema),
+  const form = useSchemaForm('profileFormSchema', {
     defaultValues: {
       displayName: profile.displayName ?? '',
       bio: profile.bio ?? '',
@@ -153,7 +150,7 @@ function EditProfile({ profile }: { profile: ProfileView }) {
   const failed = (title: string) => (error: Error) =>
     toast({ title, description: error.message, variant: 'destructive' });
   // The profile first, then the account's email and phone: each failure says which part did not save.
-  const submit = ({ email, phoneNumber, ...fields }: z.output<typeof profileFormSchema>) =>
+  const submit = ({ email, phoneNumber, ...fields }: FormOutput<'profileFormSchema'>) =>
     updateProfile.mutate(
       { ...fields, phoneNumber, replitUsername: profile.replitUsername, avatar: profile.avatar },
       {

@@ -1,15 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  accountInfoSchema,
-  changePasswordFormSchema,
-  type NotificationSettings,
-  projectVisibilities,
-} from '@shiplog/schemas';
+import { type NotificationSettings, projectVisibilities } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { TextField } from '../components/text-field';
 import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
@@ -27,6 +19,7 @@ import {
 } from '../hooks/use-account';
 import { useDeleteAccount } from '../hooks/use-auth';
 import { cn } from '../lib/class-names';
+import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { showServerFieldErrors } from '../lib/server-errors';
 
@@ -89,11 +82,10 @@ export function SettingsPage() {
 function AccountInfoCard() {
   const { data: profile, isPending } = useQuery(profileQuery);
   const save = useUpdateAccountInfo();
-  const form = useForm<z.input<typeof accountInfoSchema>, unknown, z.output<typeof accountInfoSchema>>({
-    resolver: zodResolver(accountInfoSchema),
+  const form = useSchemaForm('accountInfoSchema', {
     values: { email: profile?.email ?? '', phoneNumber: profile?.phoneNumber ?? '' },
   });
-  const submit = (values: z.output<typeof accountInfoSchema>) =>
+  const submit = (values: FormOutput<'accountInfoSchema'>) =>
     save.mutate(values, {
       onSuccess: () => toast({ title: 'Account information updated' }),
       onError: (error) =>
@@ -135,12 +127,11 @@ function AccountInfoCard() {
 
 function PasswordCard() {
   const [changed, setChanged] = useState(false);
-  const form = useForm<z.infer<typeof changePasswordFormSchema>>({
-    resolver: zodResolver(changePasswordFormSchema),
+  const form = useSchemaForm('changePasswordFormSchema', {
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const change = useChangePassword();
-  const submit = (values: z.infer<typeof changePasswordFormSchema>) =>
+  const submit = (values: FormOutput<'changePasswordFormSchema'>) =>
     change.mutate(values, {
       onSuccess: () => {
         form.reset();

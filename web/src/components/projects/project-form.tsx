@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type CreateProjectInput,
   checklistKeys,
-  normalizeSocialLink,
   normalizeSocialLinks,
   type Project,
   projectStatuses,
@@ -10,54 +8,13 @@ import {
   socialLinkKeys,
 } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
 import { Select, Textarea } from '../ui/select';
-
-const INVALID_URL = 'Please enter a valid URL';
-
-function isLink(key: SocialLinkKey, value: string): boolean {
-  if (!value.trim()) return true;
-  try {
-    const url = new URL(normalizeSocialLink(key, value));
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
-  } catch {
-    return false;
-  }
-}
-
-/** The form's own shape: cost typed in dollars, links as typed; `toProjectInput` turns it into the API's. */
-const projectFormSchema = z.object({
-  name: z.string().trim().min(1, 'Project name is required'),
-  status: z.enum(projectStatuses),
-  description: z.string(),
-  cost: z
-    .string()
-    .refine(
-      (v) => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0),
-      'Cost estimate must be 0 or more',
-    ),
-  replitId: z.string(),
-  isPublic: z.boolean(),
-  checklist: z.object(
-    Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
-      (typeof checklistKeys)[number],
-      z.ZodBoolean
-    >,
-  ),
-  socialLinks: z.object(
-    Object.fromEntries(socialLinkKeys.map((k) => [k, z.string().refine((v) => isLink(k, v), INVALID_URL)])) as Record<
-      SocialLinkKey,
-      z.ZodString
-    >,
-  ),
-});
-export type ProjectFormValues = z.infer<typeof projectFormSchema>;
 
 /** Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. */
 export function toProjectInput(
@@ -107,6 +64,8 @@ const checklistLabels: Record<(typeof checklistKeys)[number], string> = {
   backedUp: 'Backed up',
   hasTests: 'Has tests',
 };
+export type ProjectFormValues = FormOutput<'projectFormSchema'>;
+
 const statusLabels = {
   planning: 'Planning',
   development: 'Development',
@@ -132,8 +91,7 @@ export function ProjectForm({
   submitLabel: 'Create Project' | 'Update Project';
   onSubmit: (values: ProjectFormValues) => void;
 }) {
-  const form = useForm<ProjectFormValues>({
-    resolver: zodResolver(projectFormSchema),
+  const form = useSchemaForm('projectFormSchema', {
     defaultValues: defaultsFrom(project),
   });
   const { errors } = form.formState;

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { useQuickUpdate } from '../../hooks/use-projects';
+import { useSchemaForm } from '../../lib/forms';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
@@ -11,19 +9,11 @@ import { Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
 import { QuickUpdateButton } from './quick-update';
 
-const quickUpdateForm = z.object({
-  notes: z.string().trim().min(3, 'Notes must be at least 3 characters'),
-  redeployed: z.boolean(),
-  backedUp: z.boolean(),
-});
-type QuickUpdateForm = z.infer<typeof quickUpdateForm>;
-
 /** The Quick Update popover: notes, Redeployed, Backed Up (spec/core.md §4, §5). */
 export function QuickUpdatePopover({ projectId, defaultOpen = false }: { projectId: string; defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const quickUpdate = useQuickUpdate();
-  const form = useForm<QuickUpdateForm>({
-    resolver: zodResolver(quickUpdateForm),
+  const form = useSchemaForm('quickUpdateFormSchema', {
     defaultValues: { notes: '', redeployed: false, backedUp: false },
   });
 

@@ -1,10 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { recordBackupFormSchema, recordDeploymentFormSchema, recordVersionFormSchema } from '@shiplog/schemas';
 import { Archive, Plus, Rocket, Tag, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../hooks/use-projects';
+import { useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
@@ -36,8 +33,7 @@ function RecordDialog({
 export function RecordBackupDialog({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const record = useRecordBackup(projectId);
-  const form = useForm<z.input<typeof recordBackupFormSchema>, unknown, z.output<typeof recordBackupFormSchema>>({
-    resolver: zodResolver(recordBackupFormSchema),
+  const form = useSchemaForm('recordBackupFormSchema', {
     defaultValues: { version: '', notes: '', location: '', size: '' },
   });
   return (
@@ -102,12 +98,7 @@ export function RecordBackupDialog({ projectId }: { projectId: string }) {
 export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const record = useRecordDeployment(projectId);
-  const form = useForm<
-    z.input<typeof recordDeploymentFormSchema>,
-    unknown,
-    z.output<typeof recordDeploymentFormSchema>
-  >({
-    resolver: zodResolver(recordDeploymentFormSchema),
+  const form = useSchemaForm('recordDeploymentFormSchema', {
     defaultValues: { environment: 'production', version: '', url: '', notes: '', method: '' },
   });
   return (
@@ -190,8 +181,7 @@ export function RecordVersionDialog({ projectId }: { projectId: string }) {
   const [changes, setChanges] = useState<{ key: number; text: string }[]>([]);
   const [draft, setDraft] = useState('');
   const record = useRecordVersion(projectId);
-  const form = useForm<z.input<typeof recordVersionFormSchema>, unknown, z.output<typeof recordVersionFormSchema>>({
-    resolver: zodResolver(recordVersionFormSchema),
+  const form = useSchemaForm('recordVersionFormSchema', {
     defaultValues: { version: '', notes: '' },
   });
   // Changes are added one at a time; a blank one is ignored.

@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type Reminder, reminderFrequencies } from '@shiplog/schemas';
+import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { type ReactNode, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { useSaveReminder } from '../../hooks/use-reminders';
+import { useSchemaForm } from '../../lib/forms';
 import { notificationTimesQuery } from '../../lib/queries';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
@@ -14,22 +12,6 @@ import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
 import { FieldError, Label } from '../ui/input';
 import { Select, Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
-
-/** The reminder form (spec/core.md §5): date and time are combined into one ISO datetime on submit. */
-const reminderForm = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(3, 'Title must be at least 3 characters')
-    .max(100, 'Title must be at most 100 characters'),
-  description: z.string(),
-  dueDate: z.string().min(1, 'Due date is required'),
-  dueTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Invalid time format'),
-  reminderTimes: z.array(z.string()).min(1, 'Select at least one reminder time'),
-  frequency: z.enum(reminderFrequencies),
-  isCompleted: z.boolean(),
-});
-type ReminderForm = z.infer<typeof reminderForm>;
 
 export function ReminderFormDialog({
   projectId,
@@ -44,8 +26,7 @@ export function ReminderFormDialog({
   const save = useSaveReminder(reminder?.id);
   const { data: times } = useQuery(notificationTimesQuery);
   const due = reminder ? new Date(reminder.dueDate) : null;
-  const form = useForm<ReminderForm>({
-    resolver: zodResolver(reminderForm),
+  const form = useSchemaForm('reminderFormSchema', {
     defaultValues: {
       title: reminder?.title ?? '',
       description: reminder?.description ?? '',

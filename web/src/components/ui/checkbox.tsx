@@ -1,11 +1,30 @@
-import * as CheckboxPrimitive from '@radix-ui/react-checkbox';
 import { Check } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/class-names';
 
-export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {
+/**
+ * A checkbox drawn as the design has it: a button with the checkbox role, toggled by a click or Space
+ * (not Enter, as for a native checkbox), its state in `aria-checked` and `data-state`.
+ */
+export function Checkbox({
+  checked = false,
+  onCheckedChange,
+  className,
+  ...props
+}: Omit<ComponentProps<'button'>, 'onChange' | 'value'> & {
+  checked?: boolean;
+  onCheckedChange?: (checked: boolean) => void;
+}) {
   return (
-    <CheckboxPrimitive.Root
+    <button
+      type="button"
+      role="checkbox"
+      aria-checked={checked}
+      data-state={checked ? 'checked' : 'unchecked'}
+      onClick={() => onCheckedChange?.(!checked)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') event.preventDefault();
+      }}
       className={cn(
         'peer size-4 shrink-0 rounded-sm border border-primary ring-offset-background focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
         'disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-primary data-[state=checked]:text-primary-foreground',
@@ -13,9 +32,11 @@ export function Checkbox({ className, ...props }: ComponentProps<typeof Checkbox
       )}
       {...props}
     >
-      <CheckboxPrimitive.Indicator className="flex items-center justify-center">
-        <Check className="size-3.5" strokeWidth={3} />
-      </CheckboxPrimitive.Indicator>
-    </CheckboxPrimitive.Root>
+      {checked && (
+        <span className="flex items-center justify-center">
+          <Check className="size-3.5" strokeWidth={3} />
+        </span>
+      )}
+    </button>
   );
 }

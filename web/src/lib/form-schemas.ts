@@ -1,0 +1,88 @@
+/**
+ * Every form's zod schema, with the resolver that applies it, in one module that forms load when first
+ * used (lib/form-resolver.ts): pages render their forms without shipping zod. The API's own schemas come
+ * from @shiplog/schemas; the ones here are the web forms' shapes, which the page turns into the API's.
+ */
+import {
+  checklistKeys,
+  normalizeSocialLink,
+  projectStatuses,
+  reminderFrequencies,
+  type SocialLinkKey,
+  socialLinkKeys,
+} from '@shiplog/schemas';
+import { z } from 'zod';
+
+export { zodResolver } from '@hookform/resolvers/zod';
+export {
+  accountInfoSchema,
+  changePasswordFormSchema,
+  integrationFormSchema,
+  loginSchema,
+  profileFormSchema,
+  recordBackupFormSchema,
+  recordDeploymentFormSchema,
+  recordVersionFormSchema,
+  registerFormSchema,
+} from '@shiplog/schemas';
+
+const INVALID_URL = 'Please enter a valid URL';
+
+function isLink(key: SocialLinkKey, value: string): boolean {
+  if (!value.trim()) return true;
+  try {
+    const url = new URL(normalizeSocialLink(key, value));
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
+  } catch {
+    return false;
+  }
+}
+
+/** The form's own shape: cost typed in dollars, links as typed; `toProjectInput` turns it into the API's. */
+export const projectFormSchema = z.object({
+  name: z.string().trim().min(1, 'Project name is required'),
+  status: z.enum(projectStatuses),
+  description: z.string(),
+  cost: z
+    .string()
+    .refine(
+      (v) => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0),
+      'Cost estimate must be 0 or more',
+    ),
+  replitId: z.string(),
+  isPublic: z.boolean(),
+  checklist: z.object(
+    Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
+      (typeof checklistKeys)[number],
+      z.ZodBoolean
+    >,
+  ),
+  socialLinks: z.object(
+    Object.fromEntries(socialLinkKeys.map((k) => [k, z.string().refine((v) => isLink(k, v), INVALID_URL)])) as Record<
+      SocialLinkKey,
+      z.ZodString
+    >,
+  ),
+});
+
+/** The Quick Update popover's notes and boxes (spec/core.md §4). */
+export const quickUpdateFormSchema = z.object({
+  notes: z.string().trim().min(3, 'Notes must be at least 3 characters'),
+  redeployed: z.boolean(),
+  backedUp: z.boolean(),
+});
+
+/** The reminder form (spec/core.md §5): date and time are combined into one ISO datetime on submit. */
+export const reminderFormSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(3, 'Title must be at least 3 characters')
+    .max(100, 'Title must be at most 100 characters'),
+  description: z.string(),
+  dueDate: z.string().min(1, 'Due date is required'),
+  dueTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Invalid time format'),
+  reminderTimes: z.array(z.string()).min(1, 'Select at least one reminder time'),
+  frequency: z.enum(reminderFrequencies),
+  isCompleted: z.boolean(),
+});
