@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useContactAdmin } from '../hooks/use-account';
 import { ContactAdminButton } from './admin-messages';
 import { Button } from './ui/button';
-import { Dialog, DialogContent, DialogTrigger } from './ui/dialog';
+import { Dialog } from './ui/dialog';
 import { Input, Label } from './ui/input';
 import { Textarea } from './ui/select';
 import { toast } from './ui/toast';
@@ -30,31 +30,32 @@ export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: bool
     );
   const ready = contactAdminSchema.safeParse({ subject, message }).success && !send.isPending;
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <ContactAdminButton />
-      </DialogTrigger>
-      <DialogContent title="Contact Admin" description="Send a message to the administrators.">
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (ready) sendMessage();
-          }}
-        >
-          <div className="space-y-2">
-            <Label htmlFor="contact-subject">Subject</Label>
-            <Input id="contact-subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="contact-message">Message</Label>
-            <Textarea id="contact-message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} />
-          </div>
-          <Button type="submit" className="w-full" disabled={!ready}>
-            {send.isPending ? 'Sending...' : 'Send Message'}
-          </Button>
-        </form>
-      </DialogContent>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={<ContactAdminButton />}
+      title="Contact Admin"
+      description="Send a message to the administrators."
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (ready) sendMessage();
+        }}
+      >
+        <div className="space-y-2">
+          <Label htmlFor="contact-subject">Subject</Label>
+          <Input id="contact-subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="contact-message">Message</Label>
+          <Textarea id="contact-message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} />
+        </div>
+        <Button type="submit" className="w-full" disabled={!ready}>
+          {send.isPending ? 'Sending...' : 'Send Message'}
+        </Button>
+      </form>
     </Dialog>
   );
 }

@@ -13,10 +13,9 @@ import { format } from 'date-fns';
 import { CalendarPlus, CreditCard, Search, ShieldAlert, Trash2, Users } from 'lucide-react';
 import { type ComponentType, useEffect, useState } from 'react';
 import { BackLink } from '../components/back-link';
-import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { Dialog, DialogContent } from '../components/ui/dialog';
+import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { FieldError, Input, Label } from '../components/ui/input';
 import { Select, Textarea } from '../components/ui/select';
 import {
@@ -428,35 +427,38 @@ function StatusDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => 
     if (open) setStatus(dialog.user.subscriptionStatus ?? 'trialing');
   }, [open, dialog]);
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
-      <DialogContent title="Update Subscription Status" description={open ? `For ${dialog.user.username}` : undefined}>
-        <div className="space-y-2">
-          <Label htmlFor="admin-status">Subscription status</Label>
-          <Select
-            id="admin-status"
-            className="w-full"
-            value={status}
-            onChange={(event) => setStatus(event.target.value as SubscriptionStatus)}
-          >
-            {subscriptionStatuses.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={change.isPending}
-            onClick={() => open && change.mutate({ userId: dialog.user.id, status }, { onSuccess: onClose })}
-          >
-            Update
-          </Button>
-        </div>
-      </DialogContent>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Update Subscription Status"
+      description={open ? `For ${dialog.user.username}` : undefined}
+    >
+      <div className="space-y-2">
+        <Label htmlFor="admin-status">Subscription status</Label>
+        <Select
+          id="admin-status"
+          className="w-full"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as SubscriptionStatus)}
+        >
+          {subscriptionStatuses.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          disabled={change.isPending}
+          onClick={() => open && change.mutate({ userId: dialog.user.id, status }, { onSuccess: onClose })}
+        >
+          Update
+        </Button>
+      </div>
     </Dialog>
   );
 }
@@ -473,43 +475,46 @@ function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => v
     }
   }, [open]);
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
-      <DialogContent title="Extend Trial Period" description={open ? `For ${dialog.user.username}` : undefined}>
-        <form
-          className="space-y-4"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            const parsed = extendTrialSchema.safeParse({ days });
-            if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-            setError(undefined);
-            if (open) extend.mutate({ userId: dialog.user.id, days: parsed.data.days }, { onSuccess: onClose });
-          }}
-        >
-          <div className="space-y-2">
-            <Label htmlFor="admin-days">Days to Add</Label>
-            <Input
-              id="admin-days"
-              type="number"
-              min={1}
-              step={1}
-              value={days}
-              aria-invalid={Boolean(error)}
-              aria-describedby="admin-days-error"
-              onChange={(event) => setDays(event.target.value)}
-            />
-            <FieldError id="admin-days-error" message={error} />
-          </div>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={extend.isPending}>
-              Extend Trial
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Extend Trial Period"
+      description={open ? `For ${dialog.user.username}` : undefined}
+    >
+      <form
+        className="space-y-4"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const parsed = extendTrialSchema.safeParse({ days });
+          if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+          setError(undefined);
+          if (open) extend.mutate({ userId: dialog.user.id, days: parsed.data.days }, { onSuccess: onClose });
+        }}
+      >
+        <div className="space-y-2">
+          <Label htmlFor="admin-days">Days to Add</Label>
+          <Input
+            id="admin-days"
+            type="number"
+            min={1}
+            step={1}
+            value={days}
+            aria-invalid={Boolean(error)}
+            aria-describedby="admin-days-error"
+            onChange={(event) => setDays(event.target.value)}
+          />
+          <FieldError id="admin-days-error" message={error} />
+        </div>
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={extend.isPending}>
+            Extend Trial
+          </Button>
+        </div>
+      </form>
     </Dialog>
   );
 }

@@ -3,8 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { format } from 'date-fns';
 import { Bot, Crown, Send, Sparkles } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import Markdown from 'react-markdown';
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BackLink } from '../components/back-link';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
@@ -13,6 +12,9 @@ import { toast } from '../components/ui/toast';
 import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
 import { cn } from '../lib/class-names';
 import { chatUsageQuery, userQuery } from '../lib/queries';
+
+/** The Markdown renderer comes with the first reply shown, not with the page. */
+const Markdown = lazy(() => import('react-markdown'));
 
 /** /chat (spec/account.md §2): the assistant, the free tier's banner, the conversation. */
 export function ChatPage() {
@@ -138,7 +140,9 @@ function Bubble({ message }: { message: ChatMessage }) {
         ) : (
           // Markdown without raw HTML: react-markdown never renders HTML from the text.
           <div className="chat-markdown space-y-2 break-words [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-background/60 [&_pre]:p-2 [&_ul]:list-disc [&_ul]:pl-5">
-            <Markdown>{message.content}</Markdown>
+            <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
+              <Markdown>{message.content}</Markdown>
+            </Suspense>
           </div>
         )}
       </div>

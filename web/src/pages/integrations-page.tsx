@@ -9,11 +9,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Globe, Loader2, ShieldCheck, Trash2, XCircle } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { TextField } from '../components/text-field';
-import { ConfirmDialog } from '../components/ui/alert-dialog';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Checkbox } from '../components/ui/checkbox';
-import { Dialog, DialogContent } from '../components/ui/dialog';
+import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { ScrollArea } from '../components/ui/scroll-area';
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
@@ -344,93 +343,93 @@ function DomainsDialog({ integration, onClose }: { integration: Integration; onC
     );
 
   return (
-    <Dialog open onOpenChange={(open) => !open && close()}>
-      <DialogContent
-        className="max-w-4xl"
-        title={`Domains from ${integration.siteName}`}
-        description="Select the domains to import as projects."
-      >
-        {domains.isPending ? (
-          <div className="space-y-2" role="status" aria-label="Loading domains">
-            <Skeleton className="h-8 w-full" />
-            <Skeleton className="h-8 w-full" />
-          </div>
-        ) : null}
-        {domains.isError ? <p className="text-sm text-destructive">{domains.error.message}</p> : null}
-        {domains.data?.length === 0 ? <p className="text-sm text-muted-foreground">No domains found.</p> : null}
-        {domains.data && domains.data.length > 0 ? (
-          <ScrollArea className="max-h-[400px] rounded-md border" data-testid="domain-list">
-            <table className="w-full text-sm">
-              <thead className="sticky top-0 bg-card text-left">
-                <tr className="border-b">
-                  <th className="w-10 p-2">
-                    <Checkbox
-                      aria-label="Select all domains"
-                      checked={allSelected}
-                      disabled={selectable.length === 0}
-                      onCheckedChange={(on) =>
-                        setSelected(on === true ? new Set(selectable.map((d) => d.id)) : new Set())
-                      }
-                    />
-                  </th>
-                  <th className="p-2">Domain Name</th>
-                  <th className="p-2">Status</th>
-                  <th className="p-2">Hosting Provider</th>
-                  <th className="p-2">Expiry Date</th>
-                  <th className="p-2">Last Checked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {domains.data.map((domain) => (
-                  <tr key={domain.id} className="border-b last:border-0">
-                    <td className="p-2">
-                      <Checkbox
-                        aria-label={`Select ${domain.domainName}`}
-                        checked={domain.imported || selected.has(domain.id)}
-                        disabled={domain.imported}
-                        onCheckedChange={(on) => toggle(domain.id, on === true)}
-                      />
-                    </td>
-                    <td className="p-2 font-medium">
-                      {domain.domainName}
-                      {domain.imported ? (
-                        <span className="ml-2 text-xs font-normal text-muted-foreground">Imported</span>
-                      ) : null}
-                    </td>
-                    <td className="p-2">{domain.status ?? 'N/A'}</td>
-                    <td className="p-2">{domain.hostingProvider ?? 'N/A'}</td>
-                    <td className="p-2">{dateOrText(domain.expiryDate)}</td>
-                    <td className="p-2">{dateOrText(domain.lastChecked)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollArea>
-        ) : null}
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <div className="space-y-2 text-sm">
-            <p aria-live="polite">
-              {selected.size} domain{selected.size === 1 ? '' : 's'} selected
-            </p>
-            <label className="flex items-center gap-2" htmlFor="renewal-reminders">
-              <Checkbox
-                id="renewal-reminders"
-                checked={renewalReminders}
-                onCheckedChange={(on) => setRenewalReminders(on === true)}
-              />
-              Remind me {RENEWAL_REMINDER_DAYS} days before each domain expires
-            </label>
-          </div>
-          <div className="flex gap-2">
-            <Button variant="outline" onClick={close}>
-              Cancel
-            </Button>
-            <Button disabled={selected.size === 0 || importDomains.isPending} onClick={runImport}>
-              {importDomains.isPending ? 'Importing...' : 'Import Selected Domains'}
-            </Button>
-          </div>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && close()}
+      className="max-w-4xl"
+      title={`Domains from ${integration.siteName}`}
+      description="Select the domains to import as projects."
+    >
+      {domains.isPending ? (
+        <div className="space-y-2" role="status" aria-label="Loading domains">
+          <Skeleton className="h-8 w-full" />
+          <Skeleton className="h-8 w-full" />
         </div>
-      </DialogContent>
+      ) : null}
+      {domains.isError ? <p className="text-sm text-destructive">{domains.error.message}</p> : null}
+      {domains.data?.length === 0 ? <p className="text-sm text-muted-foreground">No domains found.</p> : null}
+      {domains.data && domains.data.length > 0 ? (
+        <ScrollArea className="max-h-[400px] rounded-md border" data-testid="domain-list">
+          <table className="w-full text-sm">
+            <thead className="sticky top-0 bg-card text-left">
+              <tr className="border-b">
+                <th className="w-10 p-2">
+                  <Checkbox
+                    aria-label="Select all domains"
+                    checked={allSelected}
+                    disabled={selectable.length === 0}
+                    onCheckedChange={(on) =>
+                      setSelected(on === true ? new Set(selectable.map((d) => d.id)) : new Set())
+                    }
+                  />
+                </th>
+                <th className="p-2">Domain Name</th>
+                <th className="p-2">Status</th>
+                <th className="p-2">Hosting Provider</th>
+                <th className="p-2">Expiry Date</th>
+                <th className="p-2">Last Checked</th>
+              </tr>
+            </thead>
+            <tbody>
+              {domains.data.map((domain) => (
+                <tr key={domain.id} className="border-b last:border-0">
+                  <td className="p-2">
+                    <Checkbox
+                      aria-label={`Select ${domain.domainName}`}
+                      checked={domain.imported || selected.has(domain.id)}
+                      disabled={domain.imported}
+                      onCheckedChange={(on) => toggle(domain.id, on === true)}
+                    />
+                  </td>
+                  <td className="p-2 font-medium">
+                    {domain.domainName}
+                    {domain.imported ? (
+                      <span className="ml-2 text-xs font-normal text-muted-foreground">Imported</span>
+                    ) : null}
+                  </td>
+                  <td className="p-2">{domain.status ?? 'N/A'}</td>
+                  <td className="p-2">{domain.hostingProvider ?? 'N/A'}</td>
+                  <td className="p-2">{dateOrText(domain.expiryDate)}</td>
+                  <td className="p-2">{dateOrText(domain.lastChecked)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollArea>
+      ) : null}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="space-y-2 text-sm">
+          <p aria-live="polite">
+            {selected.size} domain{selected.size === 1 ? '' : 's'} selected
+          </p>
+          <label className="flex items-center gap-2" htmlFor="renewal-reminders">
+            <Checkbox
+              id="renewal-reminders"
+              checked={renewalReminders}
+              onCheckedChange={(on) => setRenewalReminders(on === true)}
+            />
+            Remind me {RENEWAL_REMINDER_DAYS} days before each domain expires
+          </label>
+        </div>
+        <div className="flex gap-2">
+          <Button variant="outline" onClick={close}>
+            Cancel
+          </Button>
+          <Button disabled={selected.size === 0 || importDomains.isPending} onClick={runImport}>
+            {importDomains.isPending ? 'Importing...' : 'Import Selected Domains'}
+          </Button>
+        </div>
+      </div>
     </Dialog>
   );
 }

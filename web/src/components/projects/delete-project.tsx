@@ -1,6 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useDeleteProject } from '../../hooks/use-projects';
-import { ConfirmDialog } from '../ui/alert-dialog';
+import { ConfirmDialog } from '../ui/dialog';
 import { toast } from '../ui/toast';
 
 /** Delete with the spec's confirmation and toasts; optionally goes somewhere afterwards. */

@@ -4,7 +4,7 @@ import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../ho
 import { useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
-import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
+import { Dialog, type DialogTrigger } from '../ui/dialog';
 import { Input, Label } from '../ui/input';
 import { Select, Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
@@ -16,16 +16,15 @@ function RecordDialog({
   onOpenChange,
   children,
 }: {
-  trigger: ReactNode;
+  trigger: DialogTrigger;
   title: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   children: ReactNode;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent title={title}>{children}</DialogContent>
+    <Dialog open={open} onOpenChange={onOpenChange} trigger={trigger} title={title}>
+      {children}
     </Dialog>
   );
 }

@@ -8,7 +8,7 @@ import { notificationTimesQuery } from '../../lib/queries';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
-import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog';
+import { Dialog, type DialogTrigger } from '../ui/dialog';
 import { FieldError, Label } from '../ui/input';
 import { Select, Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
@@ -20,7 +20,7 @@ export function ReminderFormDialog({
 }: {
   projectId: string;
   reminder?: Reminder;
-  trigger: ReactNode;
+  trigger: DialogTrigger;
 }) {
   const [open, setOpen] = useState(false);
   const save = useSaveReminder(reminder?.id);
@@ -67,79 +67,76 @@ export function ReminderFormDialog({
   });
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent title={reminder ? 'Edit Reminder' : 'Add Reminder'}>
-        <form className="space-y-4" noValidate onSubmit={submit}>
-          <TextField id={`${prefix}-title`} label="Title" error={errors.title?.message} {...form.register('title')} />
-          <div className="space-y-2">
-            <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
-            <Textarea id={`${prefix}-description`} {...form.register('description')} />
+    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={reminder ? 'Edit Reminder' : 'Add Reminder'}>
+      <form className="space-y-4" noValidate onSubmit={submit}>
+        <TextField id={`${prefix}-title`} label="Title" error={errors.title?.message} {...form.register('title')} />
+        <div className="space-y-2">
+          <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
+          <Textarea id={`${prefix}-description`} {...form.register('description')} />
+        </div>
+        <div className="grid grid-cols-2 gap-3">
+          {/* Past dates are not selectable. */}
+          <TextField
+            id={`${prefix}-date`}
+            label="Due date"
+            type="date"
+            min={format(new Date(), 'yyyy-MM-dd')}
+            error={errors.dueDate?.message}
+            {...form.register('dueDate')}
+          />
+          <TextField
+            id={`${prefix}-time`}
+            label="Time"
+            type="time"
+            error={errors.dueTime?.message}
+            {...form.register('dueTime')}
+          />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${prefix}-frequency`}>Repeat</Label>
+          <Select id={`${prefix}-frequency`} className="w-full" {...form.register('frequency')}>
+            <option value="once">Does not repeat</option>
+            <option value="daily">Every day</option>
+            <option value="weekly">Every week</option>
+            <option value="monthly">Every month</option>
+          </Select>
+        </div>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Remind me</legend>
+          <div className="grid grid-cols-2 gap-2">
+            {(times ?? []).map(({ value, label }) => (
+              <div key={value} className="flex items-center gap-2">
+                <Checkbox
+                  id={`${prefix}-time-${value}`}
+                  checked={chosen.includes(value)}
+                  onCheckedChange={(checked) =>
+                    form.setValue('reminderTimes', checked ? [...chosen, value] : chosen.filter((t) => t !== value), {
+                      shouldValidate: form.formState.isSubmitted,
+                    })
+                  }
+                />
+                <Label htmlFor={`${prefix}-time-${value}`} className="font-normal">
+                  {label}
+                </Label>
+              </div>
+            ))}
           </div>
-          <div className="grid grid-cols-2 gap-3">
-            {/* Past dates are not selectable. */}
-            <TextField
-              id={`${prefix}-date`}
-              label="Due date"
-              type="date"
-              min={format(new Date(), 'yyyy-MM-dd')}
-              error={errors.dueDate?.message}
-              {...form.register('dueDate')}
+          <FieldError id={`${prefix}-times-error`} message={errors.reminderTimes?.message} />
+        </fieldset>
+        {reminder ? (
+          <div className="flex items-center gap-2">
+            <Checkbox
+              id={`${prefix}-completed`}
+              checked={form.watch('isCompleted')}
+              onCheckedChange={(v) => form.setValue('isCompleted', v === true)}
             />
-            <TextField
-              id={`${prefix}-time`}
-              label="Time"
-              type="time"
-              error={errors.dueTime?.message}
-              {...form.register('dueTime')}
-            />
+            <Label htmlFor={`${prefix}-completed`}>Completed</Label>
           </div>
-          <div className="space-y-2">
-            <Label htmlFor={`${prefix}-frequency`}>Repeat</Label>
-            <Select id={`${prefix}-frequency`} className="w-full" {...form.register('frequency')}>
-              <option value="once">Does not repeat</option>
-              <option value="daily">Every day</option>
-              <option value="weekly">Every week</option>
-              <option value="monthly">Every month</option>
-            </Select>
-          </div>
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">Remind me</legend>
-            <div className="grid grid-cols-2 gap-2">
-              {(times ?? []).map(({ value, label }) => (
-                <div key={value} className="flex items-center gap-2">
-                  <Checkbox
-                    id={`${prefix}-time-${value}`}
-                    checked={chosen.includes(value)}
-                    onCheckedChange={(checked) =>
-                      form.setValue('reminderTimes', checked ? [...chosen, value] : chosen.filter((t) => t !== value), {
-                        shouldValidate: form.formState.isSubmitted,
-                      })
-                    }
-                  />
-                  <Label htmlFor={`${prefix}-time-${value}`} className="font-normal">
-                    {label}
-                  </Label>
-                </div>
-              ))}
-            </div>
-            <FieldError id={`${prefix}-times-error`} message={errors.reminderTimes?.message} />
-          </fieldset>
-          {reminder ? (
-            <div className="flex items-center gap-2">
-              <Checkbox
-                id={`${prefix}-completed`}
-                checked={form.watch('isCompleted')}
-                onCheckedChange={(v) => form.setValue('isCompleted', v === true)}
-              />
-              <Label htmlFor={`${prefix}-completed`}>Completed</Label>
-            </div>
-          ) : null}
-          <Button type="submit" className="w-full" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
-          </Button>
-        </form>
-      </DialogContent>
+        ) : null}
+        <Button type="submit" className="w-full" disabled={save.isPending}>
+          {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
+        </Button>
+      </form>
     </Dialog>
   );
 }

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useReminderAction } from '../../hooks/use-reminders';
 import { cn } from '../../lib/class-names';
 import { reminderState } from '../../lib/reminders';
-import { ConfirmDialog } from '../ui/alert-dialog';
 import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/dialog';
 import { toast } from '../ui/toast';
 import { ReminderFormDialog } from './reminder-form';
 

@@ -16,6 +16,7 @@ export function Checkbox({
   onCheckedChange?: (checked: boolean) => void;
 }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a button with the checkbox role, as Radix draws it, so the box can hold the check icon; its state is aria-checked
     <button
       type="button"
       role="checkbox"

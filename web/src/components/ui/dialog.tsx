@@ -1,47 +1,71 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
-import { cn } from '../../lib/class-names';
+import { type ComponentProps, cloneElement, lazy, type ReactElement, type ReactNode, Suspense, useState } from 'react';
 
-export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
+/** The button that opens a dialog: `Dialog` gives it the click and the preload. */
+export type DialogTrigger = ReactElement<ComponentProps<'button'>>;
 
-export function DialogContent({
-  className,
-  title,
-  description,
-  children,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: string;
+  pending?: boolean;
+  onConfirm: () => void;
+}
+
+const loadPanels = () => import('./dialog-panels');
+const DialogPanel = lazy(async () => ({ default: (await loadPanels()).DialogPanel }));
+const ConfirmPanel = lazy(async () => ({ default: (await loadPanels()).ConfirmPanel }));
+
+/** True from the first time `open` is: the panel stays mounted after, so it can close as Radix closes it. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened;
+}
+
+/**
+ * A modal dialog whose Radix part loads the first time it opens (issue 19: no page's first load carries
+ * it). `trigger`, if given, is the button that opens it: pointing at it or focusing it starts the
+ * download. Focus goes back to the trigger when the dialog closes.
+ */
+export function Dialog({ trigger, ...props }: DialogProps & { trigger?: DialogTrigger }) {
+  const opened = useOpenedOnce(props.open);
   return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
-      <DialogPrimitive.Content
-        className={cn(
-          'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-card p-6 shadow-lg',
-          className,
-        )}
-        {...props}
-      >
-        <div className="space-y-1.5">
-          <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
-          {description ? (
-            <DialogPrimitive.Description className="text-sm text-muted-foreground">
-              {description}
-            </DialogPrimitive.Description>
-          ) : (
-            <DialogPrimitive.Description className="sr-only">{title}</DialogPrimitive.Description>
-          )}
-        </div>
-        {children}
-        <DialogPrimitive.Close
-          className="absolute right-4 top-4 rounded-sm opacity-70 hover:opacity-100"
-          aria-label="Close"
-        >
-          <X className="size-4" />
-        </DialogPrimitive.Close>
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
+    <>
+      {trigger
+        ? cloneElement(trigger, {
+            'aria-haspopup': 'dialog',
+            'aria-expanded': props.open,
+            onClick: () => props.onOpenChange(true),
+            onPointerEnter: () => void loadPanels(),
+            onFocus: () => void loadPanels(),
+          })
+        : null}
+      {opened ? (
+        <Suspense fallback={null}>
+          <DialogPanel {...props} />
+        </Suspense>
+      ) : null}
+    </>
   );
+}
+
+/** A confirmation ('Are you sure?', Cancel and a destructive action), loaded the first time it opens. */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const opened = useOpenedOnce(props.open);
+  return opened ? (
+    <Suspense fallback={null}>
+      <ConfirmPanel {...props} />
+    </Suspense>
+  ) : null;
 }

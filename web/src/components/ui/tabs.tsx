@@ -105,6 +105,7 @@ export function TabsContent({ value, className, ...props }: ComponentProps<'div'
       role="tabpanel"
       id={panelId(tabs.id, value)}
       aria-labelledby={tabId(tabs.id, value)}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern puts the panel in the tab order, so a panel without a focusable control can be reached
       tabIndex={0}
       data-state="active"
       className={cn('mt-4 focus-visible:outline-none', className)}
