@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           setupFiles,
-          include: ['{libs,services,gateway,web}/**/*.unit.test.{ts,tsx}'],
+          include: ['{libs,services,gateway,web,deploy}/**/*.unit.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
         },
       },
