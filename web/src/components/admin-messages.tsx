@@ -52,6 +52,8 @@ export function ContactAdminButton(props: ComponentProps<'button'>) {
 }
 
 export const ContactAdmin = onDemand(
-  () => import('./contact-admin-dialog').then((m) => m.ContactAdminDialog),
+  // The dialog's Radix part in parallel, not after the dialog's module.
+  async () =>
+    (await Promise.all([import('./contact-admin-dialog'), import('./ui/dialog-panels')]))[0].ContactAdminDialog,
   ContactAdminButton,
 );
