@@ -38,17 +38,24 @@ export const serviceDefinitions = [
 
 export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ projection: string; events: number }[]> {
+): Promise<{ projection: string; events: number; seconds: number }[]> {
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
-  const pool = new pg.Pool({ ...pipelined, connectionString: config.DATABASE_URL, max: 4 });
-  const results: { projection: string; events: number }[] = [];
+  const projections = serviceDefinitions.flatMap((service) =>
+    (service.projections ?? []).map((projection) => ({ service, projection })),
+  );
+  // Every projection at once, each in its own transaction: one connection holds it, one reads the stores.
+  const pool = new pg.Pool({ ...pipelined, connectionString: config.DATABASE_URL, max: 2 * projections.length });
   const open = vaultOpener(new Vault(pool, vaultKeys(config)));
+  let results: { projection: string; events: number; seconds: number }[];
   try {
-    for (const service of serviceDefinitions) {
-      for (const projection of service.projections ?? []) {
-        const stores = projection.sources.map(
-          (source) => [source, openEventStore(config, pool, source as ServiceName)] as const,
+    results = await Promise.all(
+      projections.map(async ({ service, projection }) => {
+        const stores = await Promise.all(
+          projection.sources.map(
+            async (source) => [source, await openEventStore(config, pool, source as ServiceName)] as const,
+          ),
         );
+        const started = performance.now();
         try {
           const { events } = await rebuildProjection({
             pool,
@@ -61,12 +68,13 @@ export async function rebuildAll(
               stores.map(([source, store]) => [source, () => publishedEvents(store, source)]),
             ),
           });
-          results.push({ projection: `${service.name}-${projection.name}`, events });
+          const seconds = Math.round(performance.now() - started) / 1000;
+          return { projection: `${service.name}-${projection.name}`, events, seconds };
         } finally {
           await Promise.all(stores.map(([, store]) => store.close()));
         }
-      }
-    }
+      }),
+    );
   } finally {
     await pool.end();
   }
@@ -74,7 +82,7 @@ export async function rebuildAll(
 }
 
 if (import.meta.main) {
-  for (const { projection, events } of await rebuildAll()) {
-    process.stdout.write(`rebuilt ${projection} from ${events} events\n`);
+  for (const { projection, events, seconds } of await rebuildAll()) {
+    process.stdout.write(`rebuilt ${projection} from ${events} events in ${seconds} s\n`);
   }
 }

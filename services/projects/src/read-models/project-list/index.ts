@@ -1,6 +1,6 @@
 import { type PublishedEventType, publishedEventTypesOf } from '@shiplog/events';
 import type { Project as ProjectView } from '@shiplog/schemas';
-import { type Batch, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
+import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import {
   evolveProject,
@@ -33,33 +33,19 @@ const apply: EventHandler<PublishedEventType<'projects'>> = async (event, tx, ba
   }
 };
 
-const loaded = Symbol('project-list documents');
-
-/**
- * The batch's projects as stored, read once (locked) and then kept as the batch evolves them. A
- * project whose first event here is its creation has no document yet: it is not looked up.
- */
-async function projectsOf(batch: Batch, tx: pg.PoolClient): Promise<Map<string, Project>> {
-  let projects = batch.shared.get(loaded) as Map<string, Project> | undefined;
-  if (projects) return projects;
-  projects = new Map();
-  const first = new Map<string, string>();
-  for (const event of batch.events) {
-    // Every projects event names its project (see the catalog).
-    const id = (event.data as { projectId: string }).projectId;
-    if (!first.has(id)) first.set(id, event.type);
-  }
-  const stored = [...first].filter(([, type]) => type !== 'ProjectCreated').map(([id]) => id);
-  if (stored.length > 0) {
+/** The batch's projects as stored, read once (locked) and then kept as the batch evolves them. */
+const projectsOf = batchDocuments<Project>({
+  // Every projects event names its project (see the catalog).
+  idOf: (event) => (event.data as { projectId: string }).projectId,
+  creates: 'ProjectCreated',
+  async load(tx, ids) {
     const { rows } = await tx.query<{ id: string; doc: ProjectView }>(
       'SELECT id, doc FROM projects.project_list WHERE id = ANY($1::uuid[]) FOR UPDATE',
-      [stored],
+      [ids],
     );
-    for (const row of rows) projects.set(row.id, fromView(row.doc));
-  }
-  batch.shared.set(loaded, projects);
-  return projects;
-}
+    return new Map(rows.map((row) => [row.id, fromView(row.doc)]));
+  },
+});
 
 export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',

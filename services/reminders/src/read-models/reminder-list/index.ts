@@ -1,45 +1,66 @@
 import { publishedEventTypesOf } from '@shiplog/events';
 import type { Reminder } from '@shiplog/schemas';
-import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
+import { batchDocuments, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { nextRunAt } from '../../reminder/due.ts';
-import { evolveReminder, fromView, initialReminder, type ReminderEvent, toView } from '../../reminder/reminder.ts';
+import {
+  evolveReminder,
+  fromView,
+  initialReminder,
+  type ReminderEvent,
+  type Reminder as ReminderState,
+  toView,
+} from '../../reminder/reminder.ts';
 
-/** The reminder list: each event applied with the aggregate's own `evolve` to the stored document. */
+/**
+ * The reminder list and the send schedule: each event applied with the aggregate's own `evolve` to the
+ * stored document. A batch reads the documents it changes in one query, evolves them in memory in event
+ * order, and defers the writes to its commit (see Batch).
+ */
 export const reminderListProjection: ProjectionDefinition = {
   name: 'reminder-list',
   sources: ['reminders'],
   tables: ['reminder_list', 'schedule'],
-  handlers: onEach(publishedEventTypesOf('reminders'), async (event, tx) => {
+  handlers: onEach(publishedEventTypesOf('reminders'), async (event, tx, batch) => {
     const { reminderId } = event.data;
-    const { rows } = await tx.query<{ doc: Reminder }>(
-      'SELECT doc FROM reminders.reminder_list WHERE id = $1 FOR UPDATE',
-      [reminderId],
-    );
-    const before = rows[0] ? fromView(rows[0].doc) : initialReminder();
-    const after = evolveReminder(before, event satisfies ReminderEvent);
+    const reminders = await remindersOf(batch, tx);
+    const after = evolveReminder(reminders.get(reminderId) ?? initialReminder(), event satisfies ReminderEvent);
+    reminders.set(reminderId, after);
     if (after.lifecycle === 'active') {
-      await tx.query(
+      batch.defer(
         `INSERT INTO reminders.reminder_list (id, user_id, project_id, due_date, doc) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (id) DO UPDATE SET due_date = EXCLUDED.due_date, doc = EXCLUDED.doc`,
         [after.id, after.userId, after.projectId, after.dueDate, JSON.stringify(toView(after))],
       );
     } else if (after.lifecycle === 'deleted') {
-      await tx.query('DELETE FROM reminders.reminder_list WHERE id = $1', [reminderId]);
+      batch.defer('DELETE FROM reminders.reminder_list WHERE id = $1', [reminderId]);
     }
-    // The scheduler's index: when to look at this reminder next.
     const next = after.lifecycle === 'active' ? nextRunAt(after) : null;
     if (next && after.lifecycle === 'active') {
-      await tx.query(
+      batch.defer(
         `INSERT INTO reminders.schedule (reminder_id, user_id, next_at) VALUES ($1, $2, $3)
          ON CONFLICT (reminder_id) DO UPDATE SET next_at = EXCLUDED.next_at`,
         [after.id, after.userId, next],
       );
     } else {
-      await tx.query('DELETE FROM reminders.schedule WHERE reminder_id = $1', [reminderId]);
+      batch.defer('DELETE FROM reminders.schedule WHERE reminder_id = $1', [reminderId]);
     }
   }),
 };
+
+/** The batch's reminders as stored, read once (locked) and then kept as the batch evolves them. */
+const remindersOf = batchDocuments<ReminderState>({
+  // Every reminders event names its reminder (see the catalog).
+  idOf: (event) => (event.data as { reminderId: string }).reminderId,
+  creates: 'ReminderAdded',
+  async load(tx, ids) {
+    const { rows } = await tx.query<{ id: string; doc: Reminder }>(
+      'SELECT id, doc FROM reminders.reminder_list WHERE id = ANY($1::uuid[]) FOR UPDATE',
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, fromView(row.doc)]));
+  },
+});
 
 /** Reminders with their project's current name (resolved here: the web never fetches projects for it). */
 const SELECT_REMINDERS = `SELECT r.doc || jsonb_build_object('projectName', coalesce(p.name, r.doc->>'projectName')) AS doc
