@@ -70,10 +70,10 @@ export async function verify(options: {
   const { pool, users } = options;
   const config = loadConfig(serviceEnv, { ...process.env, ...options.env });
   const vault = new Vault(pool, vaultKeys(config));
-  const storeOf = (service: 'projects' | 'reminders'): EventStore =>
-    new SealedEventStore(openEventStore(config, pool, service), vault);
-  const projectEvents = storeOf('projects');
-  const reminderEvents = storeOf('reminders');
+  const storeOf = async (service: 'projects' | 'reminders'): Promise<EventStore> =>
+    new SealedEventStore(await openEventStore(config, pool, service), vault);
+  const projectEvents = await storeOf('projects');
+  const reminderEvents = await storeOf('reminders');
   const lost: Record<string, number> = {};
   const duplicates: Record<string, number> = {};
   const checked: Record<string, number> = {};

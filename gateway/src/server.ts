@@ -32,7 +32,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   sessionRedis.on('error', (error) => logger.error({ err: error }, 'redis (session cache) connection error'));
   await sessionRedis.connect();
   const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
-  const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const server = createServer(
     createGateway({ config, secrets, redis, sessionRedis, sessionCache, services, logger, tracing }),
   );

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore } from '@shiplog/event-store';
-import { EsdbEventStore } from '@shiplog/event-store/esdb';
 import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/postgres';
 import {
   type Bus,
@@ -120,7 +119,7 @@ export async function startService<Env extends ServiceEnv>(
   const schema = name;
 
   // Every table by the one runner: the store's (PostgreSQL only), the relay's and consumers', the service's own; the vault's.
-  const rawStore = openEventStore(config, pool, name);
+  const rawStore = await openEventStore(config, pool, name);
   const applied = await runMigrations(pool, schema, [
     ...(rawStore instanceof PostgresEventStore ? [eventStoreMigrations] : []),
     messagingMigrations,
@@ -133,7 +132,7 @@ export async function startService<Env extends ServiceEnv>(
   if (wrapped > 0) logger.info({ wrapped }, 'data keys wrapped with the vault master key');
   const store = new SealedEventStore(rawStore, vault);
   const open = vaultOpener(vault);
-  const tracing = startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracing = await startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const around = tracing.enabled ? tracedReaction(tracing) : undefined;
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
@@ -311,9 +310,14 @@ export function vaultOpener(vault: Vault): EventOpener {
   };
 }
 
-/** A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. */
-export function openEventStore(config: ServiceEnv, pool: pg.Pool, service: ServiceName): EventStore {
-  if (config.EVENT_STORE === 'esdb')
+/**
+ * A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. The
+ * EventStoreDB client (gRPC, about 14 MB of memory a process) is loaded only where it is chosen.
+ */
+export async function openEventStore(config: ServiceEnv, pool: pg.Pool, service: ServiceName): Promise<EventStore> {
+  if (config.EVENT_STORE === 'esdb') {
+    const { EsdbEventStore } = await import('@shiplog/event-store/esdb');
     return new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${service}`);
+  }
   return new PostgresEventStore(pool, service);
 }

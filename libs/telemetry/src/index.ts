@@ -12,9 +12,6 @@ import {
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /**
  * Traces (OpenTelemetry, exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT; unset → off). Spans
@@ -36,7 +33,8 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 export { SpanKind, SpanStatusCode };
 
-export function startTracing(service: string, endpoint: string | undefined): Tracing {
+/** Tracing for a process; the SDK and its exporter are loaded only when an endpoint is set (about 8 MB a process). */
+export async function startTracing(service: string, endpoint: string | undefined): Promise<Tracing> {
   if (!endpoint) {
     return {
       enabled: false,
@@ -45,6 +43,12 @@ export function startTracing(service: string, endpoint: string | undefined): Tra
       shutdown: async () => undefined,
     };
   }
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BasicTracerProvider, BatchSpanProcessor }] =
+    await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-base'),
+    ]);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': `shiplog-${service}` }),
     spanProcessors: [
