@@ -7,9 +7,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
+import { processMemoryEnv } from '../scripts/app-processes.ts';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
 
 const root = join(import.meta.dirname, '..');
+
+/** The secrets the bench app runs with; a bench that reads the stores itself opens them with these. */
+export const benchSecrets = {
+  SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+  INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
+  VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
+  INTEGRATION_KEY_SECRET: 'bench-integration-secret-bench-integration-0123',
+};
 
 export async function startBenchApp(
   databaseUrl: string,
@@ -27,10 +36,9 @@ export async function startBenchApp(
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
-      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-      INTERNAL_TOKEN_SECRET: 'bench-internal-secret-bench-internal-secret',
-      VAULT_KEY_SECRET: 'bench-vault-secret-bench-vault-secret-0123',
-      INTEGRATION_KEY_SECRET: 'bench-integration-secret-bench-integration-0123',
+      // The supervisor runs as the services do (see processMemoryEnv).
+      ...processMemoryEnv(),
+      ...benchSecrets,
       ...env,
     },
     'Shiplog is running',

@@ -19,6 +19,10 @@ import pg from 'pg';
 export interface BackboneResult {
   appendsPerSecond1: number;
   appendsPerSecond16: number;
+  /** A bare INSERT of the same event row into a plain table, with the same 16 writers, in the same run. */
+  bareInsertsPerSecond16: number;
+  /** appendsPerSecond16 / bareInsertsPerSecond16: comparable across days on a shared machine. */
+  appendRatio: number;
   lagP50Ms: number;
   lagP99Ms: number;
   lagMaxMs: number;
@@ -57,6 +61,33 @@ async function appendRate(store: PostgresEventStore, writers: number, seconds: n
   return count / ((performance.now() - start) / 1000);
 }
 
+/**
+ * The yardstick for appends: the same event row (id, stream, revision, type, data, metadata) inserted
+ * into a plain table with the events table's columns and keys, one INSERT per event, no checks.
+ */
+async function bareInsertRate(pool: pg.Pool, writers: number, seconds: number): Promise<number> {
+  await pool.query(`CREATE TABLE IF NOT EXISTS bench.bare_events (
+    global_position bigserial PRIMARY KEY, event_id uuid NOT NULL UNIQUE, stream_id text NOT NULL,
+    stream_revision bigint NOT NULL, type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
+    occurred_at timestamptz NOT NULL DEFAULT now(), UNIQUE (stream_id, stream_revision))`);
+  const deadline = performance.now() + seconds * 1000;
+  let count = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (performance.now() < deadline) {
+        const e = event({ userId: newId(), at: new Date().toISOString() });
+        await pool.query(
+          'INSERT INTO bench.bare_events (event_id, stream_id, stream_revision, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
+          [e.id, `bench-${newId()}`, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)],
+        );
+        count += 1;
+      }
+    }),
+  );
+  return count / ((performance.now() - start) / 1000);
+}
+
 export async function runBackbone(): Promise<BackboneResult> {
   const db = await createTestDatabase('bench');
   const ns = createTestBusNamespace('bench');
@@ -69,7 +100,16 @@ export async function runBackbone(): Promise<BackboneResult> {
     await migrateMessagingTables(pool, 'bench');
     await appendRate(store, 4, 1); // warm-up
     const appendsPerSecond1 = await appendRate(store, 1, 5);
-    const appendsPerSecond16 = await appendRate(store, 16, 5);
+    // The store and the bare yardstick alternate, twice each, so a slow spell lands on both alike.
+    await bareInsertRate(pool, 4, 1); // warm-up
+    const appends: number[] = [];
+    const bare: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      appends.push(await appendRate(store, 16, 5));
+      bare.push(await bareInsertRate(pool, 16, 5));
+    }
+    const appendsPerSecond16 = (appends[0]! + appends[1]!) / 2;
+    const bareInsertsPerSecond16 = (bare[0]! + bare[1]!) / 2;
 
     // Lag: events appended at a steady pace while the relay and a consumer run, as in a service.
     await pool.query(
@@ -123,6 +163,8 @@ export async function runBackbone(): Promise<BackboneResult> {
     return {
       appendsPerSecond1: Math.round(appendsPerSecond1),
       appendsPerSecond16: Math.round(appendsPerSecond16),
+      bareInsertsPerSecond16: Math.round(bareInsertsPerSecond16),
+      appendRatio: Math.round((appendsPerSecond16 / bareInsertsPerSecond16) * 100) / 100,
       lagP50Ms: Math.round(percentile(lags, 50) * 10) / 10,
       lagP99Ms: Math.round(percentile(lags, 99) * 10) / 10,
       lagMaxMs: Math.round((lags.at(-1) ?? Number.NaN) * 10) / 10,

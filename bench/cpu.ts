@@ -1,8 +1,8 @@
 /**
- * CPU time spent by each process on this machine, grouped by what it is (the gateway, a service,
- * PostgreSQL, Redis, the load generator…), read from /proc. Taken before and after a load run, the
- * difference divided by the requests served gives the CPU each request costs each part: where a
- * throughput goes on a machine whose cores every part shares.
+ * CPU time and memory of each process on this machine, grouped by what it is (the gateway, a service,
+ * PostgreSQL, Redis, the load generator…), read from /proc. CPU taken before and after a load run, the
+ * difference divided by the requests served, gives the CPU each request costs each part: where a
+ * throughput goes on a machine whose cores every part shares. Memory is each process's resident set.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
@@ -16,32 +16,112 @@ function groupOf(pid: string, command: string): string | undefined {
   const service = /services\/([a-z-]+)\/src\/main\.ts/.exec(command);
   if (service) return service[1];
   if (command.includes('gateway/src/main.ts')) return 'gateway';
+  if (command.includes('scripts/start.ts')) return 'supervisor';
   if (command.includes('bench/bare-server.ts')) return 'bare server';
   if (command.includes('bench/floor-proxy.ts')) return 'floor proxy';
   return undefined;
 }
 
-export type CpuReading = Map<string, { group: string; seconds: number }>;
-
-/** Seconds of CPU (user + system) each process of interest has used so far, by pid. */
-export function cpuByGroup(): CpuReading {
-  const reading: CpuReading = new Map();
+/** Each process of interest with a figure read from its /proc files, by pid. */
+function readProcesses<T>(read: (pid: string) => T): Map<string, { group: string } & T> {
+  const reading = new Map<string, { group: string } & T>();
   if (!existsSync('/proc/self/stat')) return reading; // not Linux: no breakdown
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
       const group = groupOf(pid, command);
-      if (!group) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      reading.set(pid, { group, seconds: ticks / ticksPerSecond });
+      if (group) reading.set(pid, { group, ...read(pid) });
     } catch {
       // The process ended while we looked.
     }
   }
   return reading;
+}
+
+export type CpuReading = Map<string, { group: string; seconds: number }>;
+
+/** Seconds of CPU (user + system) each process of interest has used so far, by pid. */
+export function cpuByGroup(): CpuReading {
+  return readProcesses((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond };
+  });
+}
+
+/** The app's own processes: what its memory budget counts (PostgreSQL, NATS and Redis are shown apart). */
+const infrastructure = new Set(['postgresql', 'nats', 'redis', 'load generator', 'bare server', 'floor proxy']);
+
+function readParent(pid: string): string {
+  try {
+    return /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+  } catch {
+    return '0';
+  }
+}
+
+export interface MemoryReading {
+  /** Resident set by process (MiB), the app's first: `gateway`, `projects`, … and `postgresql ×12`. */
+  byProcess: Record<string, number>;
+  /** The app's processes (the supervisor, the gateway and every service) together, MiB. */
+  appMiB: number;
+  /**
+   * The same processes' proportional set (PSS) together, MiB: each shared page counted once in all. The
+   * RSS sum counts the Node binary's pages (about 50 MB) once per process, though they are in memory once.
+   */
+  appProportionalMiB: number;
+  /** PostgreSQL, NATS and Redis together, MiB (shared with whatever else uses them). */
+  infrastructureMiB: number;
+}
+
+/**
+ * Each process's resident set now (VmRSS), the app's processes summed apart from the infrastructure's.
+ * The app's processes counted are `root` and those it started (another app running on this machine is
+ * not counted); PostgreSQL, NATS and Redis wherever they run.
+ */
+export function memoryByGroup(root: number): MemoryReading {
+  const reading = readProcesses((pid) => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
+    const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return {
+      mib: rss ? Number(rss[1]) / 1024 : 0,
+      pssMiB: pss ? Number(pss[1]) / 1024 : 0,
+      parent: /^PPid:\s+(\d+)/m.exec(status)?.[1] ?? '0',
+    };
+  });
+  const startedBy = (pid: string): boolean => {
+    for (let at = pid; at !== '0' && at !== '1'; ) {
+      if (at === String(root)) return true;
+      at = reading.get(at)?.parent ?? readParent(at);
+    }
+    return false;
+  };
+  const groups = new Map<string, { mib: number; processes: number }>();
+  let appProportionalMiB = 0;
+  for (const [pid, { group, mib, pssMiB }] of reading) {
+    if (!infrastructure.has(group) && !startedBy(pid)) continue;
+    if (!infrastructure.has(group)) appProportionalMiB += pssMiB;
+    const sum = groups.get(group) ?? { mib: 0, processes: 0 };
+    groups.set(group, { mib: sum.mib + mib, processes: sum.processes + 1 });
+  }
+  const byProcess: Record<string, number> = {};
+  let appMiB = 0;
+  let infrastructureMiB = 0;
+  const sorted = [...groups].sort(([a], [b]) => Number(infrastructure.has(a)) - Number(infrastructure.has(b)));
+  for (const [group, { mib, processes }] of sorted) {
+    if (group === 'load generator') continue;
+    byProcess[processes > 1 ? `${group} ×${processes}` : group] = Math.round(mib);
+    if (infrastructure.has(group)) infrastructureMiB += mib;
+    else appMiB += mib;
+  }
+  return {
+    byProcess,
+    appMiB: Math.round(appMiB),
+    appProportionalMiB: Math.round(appProportionalMiB),
+    infrastructureMiB: Math.round(infrastructureMiB),
+  };
 }
 
 /**

@@ -42,6 +42,12 @@ export interface ProjectsResult {
   floorP99Ratio: number;
   createsPerSecond: number;
   createP99Ms: number;
+  /** The bare server's POST (one INSERT of the same document), run right after the creates. */
+  bareCreates: LoadResult;
+  /** createsPerSecond / the bare server's: comparable across days on a shared machine. */
+  createRatio: number;
+  /** CPU each create cost each process group (µs): where the write path's time goes. */
+  createCpuMicros: Record<string, number>;
   /** How long the projector took, after the saturated run ended, to catch up. */
   drainSeconds: number;
   /** Lag while creates run flat out (the machine saturated). */
@@ -138,6 +144,13 @@ export async function runProjects(): Promise<ProjectsResult> {
       });
     }
     await stop(floor);
+    await load({
+      url: bareUrl,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"w"}',
+      duration: 3,
+    });
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const throughputRatio = median(rounds.map((r) => r.throughputRatio));
     const medianRound = rounds.find((r) => r.throughputRatio === throughputRatio)!;
@@ -167,6 +180,12 @@ export async function runProjects(): Promise<ProjectsResult> {
     await projectorCaughtUp();
     const writer = await signUp(url, `writer${Date.now().toString(36)}`);
     const creates = await load({ url: gatewayUrl, method: 'POST', headers: postAs(writer.cookie), body: createBody });
+    const bareCreates = await load({
+      url: bareUrl,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: createBody,
+    });
     // Let the projector drain the saturated run's backlog, so the steady run measures lag, not queue.
     const drainSeconds = await projectorCaughtUp();
     const steady = await signUp(url, `steady${Date.now().toString(36)}`);
@@ -193,6 +212,9 @@ export async function runProjects(): Promise<ProjectsResult> {
       floorP99Ratio: median(rounds.map((r) => r.floorP99Ratio)),
       createsPerSecond: creates.requestsPerSecond,
       createP99Ms: creates.p99Ms,
+      bareCreates,
+      createRatio: ratio(creates.requestsPerSecond, bareCreates.requestsPerSecond),
+      createCpuMicros: creates.cpuMicrosPerRequest,
       drainSeconds,
       saturatedLagP50Ms: saturated.p50,
       saturatedLagP99Ms: saturated.p99,

@@ -9,7 +9,9 @@ import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
 import { runChat } from './chat.ts';
 import { runIntegrations } from './integrations.ts';
+import { runMemory } from './memory.ts';
 import { runProjects } from './projects.ts';
+import { runRebuild } from './rebuild.ts';
 import { runScheduler } from './scheduler.ts';
 import { runWeb } from './web.ts';
 
@@ -59,6 +61,8 @@ if (!only || only === 'backbone') {
   table([
     ['event store appends/s, 1 writer', String(b.appendsPerSecond1), '', ''],
     ['event store appends/s, 16 writers', String(b.appendsPerSecond16), '>= 3000', met(b.appendsPerSecond16 >= 3000)],
+    ['bare INSERTs of the same row/s, 16 writers', String(b.bareInsertsPerSecond16), '', ''],
+    ['appends / bare INSERTs', String(b.appendRatio), '', ''],
     ['append → handled lag p50 (ms)', String(b.lagP50Ms), '', ''],
     ['append → handled lag p99 (ms)', String(b.lagP99Ms), '<= 50', met(b.lagP99Ms <= 50)],
     ['append → handled lag max (ms)', String(b.lagMaxMs), '', ''],
@@ -88,12 +92,46 @@ if (!only || only === 'projects') {
     ['CPU µs per GET, gateway path (median round)', cpuLine(p.gateway.cpuMicrosPerRequest), '', ''],
     ['POST /api/projects creates/s', String(p.createsPerSecond), '>= 500', met(p.createsPerSecond >= 500)],
     ['POST p99 (ms)', String(p.createP99Ms), '', ''],
+    [
+      'POST bare server (one INSERT) creates/s (p99 ms)',
+      `${p.bareCreates.requestsPerSecond} (${p.bareCreates.p99Ms})`,
+      '',
+      '',
+    ],
+    ['creates / bare INSERT server', String(p.createRatio), '>= 0.35', met(p.createRatio >= 0.35)],
+    ['CPU µs per create', cpuLine(p.createCpuMicros), '', ''],
     ['projector lag p99 at 250 creates/s (ms)', String(p.projectorLagP99Ms), '<= 50', met(p.projectorLagP99Ms <= 50)],
     ['projector lag p50 at 250 creates/s (ms)', String(p.projectorLagP50Ms), '', ''],
     ['projector lag p99 while saturated (ms)', String(p.saturatedLagP99Ms), '', ''],
     ['projector catch-up after saturation (s)', String(p.drainSeconds), '', ''],
   ]);
   save('projects', p);
+}
+
+if (!only || only === 'rebuild') {
+  process.stdout.write('\nrebuild: every projection from 100,000 events, the app stopped…\n');
+  const r = await runRebuild();
+  table([
+    ['events in the stores', `${r.storedEvents} (${r.users} users × ${r.templateEvents})`, '', ''],
+    ['rebuild of every projection (s)', String(r.seconds), '<= 20', met(r.seconds <= 20)],
+    ['stored events rebuilt per second', String(r.eventsPerSecond), '', ''],
+    ['events handled, over all projections', String(r.replayed), '', ''],
+    ...r.projections.map((p): Row => [`  ${p.projection}`, `${p.events} events, ${p.seconds} s`, '', '']),
+    ['seeding the stores (s)', String(r.seedSeconds), '', ''],
+  ]);
+  save('rebuild', r);
+}
+
+if (!only || only === 'memory') {
+  process.stdout.write('\nmemory: the whole app idle, after start-up and one sign-in…\n');
+  const m = await runMemory();
+  table([
+    ['the app idle, resident set of all its processes (MB)', String(m.appMiB), '<= 800', met(m.appMiB <= 800)],
+    ...Object.entries(m.byProcess).map(([process, mib]): Row => [`  ${process} (MB)`, String(mib), '', '']),
+    ['the app idle, proportional set (PSS) of all its processes (MB)', String(m.appProportionalMiB), '', ''],
+    ['PostgreSQL, NATS and Redis together (MB)', String(m.infrastructureMiB), '', ''],
+  ]);
+  save('memory', m);
 }
 
 if (!only || only === 'scheduler') {

@@ -47,6 +47,20 @@ export function printChaos(r: ChaosResult) {
       ],
       ['answers >= 400 without the fixed error body', r.withoutErrorBody, '0', pass(r.withoutErrorBody === 0)],
       ['answers >= 500 over the whole run', r.serverErrors, '', ''],
+      [
+        'the app at its largest under load: RSS (PSS) MB',
+        `${r.peakMemory.appMiB} (${r.peakMemory.appProportionalMiB})`,
+        '< 1536',
+        pass(r.peakMemory.appMiB < 1536),
+      ],
+      [
+        '  by process at that moment (MB)',
+        Object.entries(r.peakMemory.byProcess)
+          .map(([name, mib]) => `${name} ${mib}`)
+          .join(', '),
+        '',
+        '',
+      ],
       ['users signed in again (sessions lost with Redis)', r.signedInAgain, '', ''],
       ['creates still unknown after retries', r.unresolvedCreates, '', ''],
       [

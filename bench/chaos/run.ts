@@ -13,6 +13,7 @@ import { startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startStripeStandIn } from '@shiplog/testing/stripe';
 import pg from 'pg';
 import { appServices } from '../../scripts/app-processes.ts';
+import { type MemoryReading, memoryByGroup } from '../cpu.ts';
 import { type FaultTiming, runFaults } from './faults.ts';
 import { runLoad, type Sent } from './load.ts';
 import { startFleet } from './processes.ts';
@@ -68,6 +69,8 @@ export interface ChaosResult {
   /** Over the whole run: answers of 500 and above, and answers of 400 and above without the fixed body. */
   serverErrors: number;
   withoutErrorBody: number;
+  /** The app's memory at its highest during the load, read every second (target: under 1.5 GB RSS). */
+  peakMemory: MemoryReading;
   /** Processes that exited without the run ending them (must be none). */
   crashes: { name: string; exit: string; output: string }[];
 }
@@ -136,6 +139,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const fleet = await startFleet({ databaseUrl: db.url, ports, env });
   stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
   let appStopped = false;
+  // The processes the run started (the app, NATS, Redis) are this process's children.
+  let peakMemory = memoryByGroup(process.pid);
+  const sampler = setInterval(() => {
+    const now = memoryByGroup(process.pid);
+    if (now.appMiB > peakMemory.appMiB) peakMemory = now;
+  }, 1000);
   try {
     let faultsOver = false;
     const started = Date.now();
@@ -184,6 +193,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     if (loadResult.status === 'rejected') throw loadResult.reason;
     if (faultResult.status === 'rejected') throw faultResult.reason;
     const [load, timings] = [loadResult.value, faultResult.value];
+    clearInterval(sampler);
     log(`load done: ${load.operations} operations, ${load.sent.length} requests in ${load.seconds} s`);
 
     // Reminders created late in the run fall due after it: wait for their emails too.
@@ -225,9 +235,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       unresolvedCreates: load.unresolvedCreates,
       serverErrors: load.sent.filter((s) => s.status >= 500).length,
       withoutErrorBody: load.sent.filter((s) => s.fixedBody === false).length,
+      peakMemory,
       crashes: fleet.crashes.map(({ name, exit, output }) => ({ name, exit, output })),
     };
   } finally {
+    clearInterval(sampler);
     if (!appStopped) await fleet.stopApp();
     await fleet.stop();
     await Promise.all([stripe.stop(), model.stop(), domains.stop(), smtp.stop()]);

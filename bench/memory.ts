@@ -1,0 +1,43 @@
+/**
+ * Memory benchmark (issue 19): the whole app idle, as `npm start` runs it (the supervisor, the gateway
+ * and every service, each a process of its own, in production mode), after start-up and one sign-in;
+ * each process's resident set, read from /proc. Target: ≤ 800 MB for the app's processes together.
+ * PostgreSQL, NATS and Redis are printed apart: they are shared services an operator sizes on their
+ * own. Under the chaos load (`pnpm chaos`) the same reading is taken every second; its target is 1.5 GB.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
+import { signUp, startBenchApp, stop } from './app.ts';
+import { type MemoryReading, memoryByGroup } from './cpu.ts';
+
+export async function runMemory(): Promise<MemoryReading> {
+  const db = await createTestDatabase('bench_memory');
+  const ns = createTestBusNamespace('bench_memory');
+  const port = await freePort();
+  const app = await startBenchApp(db.url, ns.namespace, port);
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const { cookie } = await signUp(url, `idle${Date.now().toString(36)}`);
+    // The dashboard's first load, as the user's browser asks for it after signing in: the user, then
+    // the dashboard in one GraphQL query.
+    const user = await fetch(`${url}/api/user`, { headers: { cookie } });
+    const dashboard = await fetch(`${url}/api/graphql`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({
+        query:
+          '{ dashboard { counters { totalProjects } projects { id } upcomingReminders { id } recentActivities { id } } }',
+      }),
+    });
+    const answered = (await dashboard.json()) as { errors?: unknown };
+    if (!user.ok || !dashboard.ok || answered.errors)
+      throw new Error(`the dashboard's load answered ${user.status} and ${dashboard.status}`);
+    // Idle: let start-up's garbage be collected and the relays' and consumers' first polls settle.
+    await sleep(10_000);
+    return memoryByGroup(app.pid!);
+  } finally {
+    await stop(app);
+    await ns.drop();
+    await db.drop();
+  }
+}
