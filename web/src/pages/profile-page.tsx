@@ -14,7 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { toast } from '../components/ui/toast';
 import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
-import { type FormInput, type FormOutput, useSchemaForm } from '../lib/forms';
+import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { type ProfileView, profileQuery, projectsQuery } from '../lib/queries';
 
 const links = ['github', 'twitter', 'linkedin', 'website'] as const;
@@ -128,8 +128,6 @@ function Overview() {
     </div>
   );
 }
-
-type EditForm = FormInput<'profileFormSchema'>;
 
 function EditProfile({ profile }: { profile: ProfileView }) {
   const form = useSchemaForm('profileFormSchema', {

@@ -1,7 +1,7 @@
 import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useSaveReminder } from '../../hooks/use-reminders';
 import { useSchemaForm } from '../../lib/forms';
 import { notificationTimesQuery } from '../../lib/queries';
