@@ -43,23 +43,29 @@ const event = (data: unknown) => ({
   metadata: { userId: null, correlationId: newId(), causationId: null, schemaVersion: 1 },
 });
 
-async function appendRate(store: PostgresEventStore, writers: number, seconds: number): Promise<number> {
+/** Operations per second: `writers` loops each doing `once` until `seconds` are up. */
+async function rate(writers: number, seconds: number, once: () => Promise<unknown>): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let count = 0;
   const start = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async () => {
       while (performance.now() < deadline) {
-        // A create-style command: a new stream, expected to be absent.
-        await store.append(`bench-${newId()}`, [event({ userId: newId(), at: new Date().toISOString() })], {
-          expectedRevision: 'no_stream',
-        });
+        await once();
         count += 1;
       }
     }),
   );
   return count / ((performance.now() - start) / 1000);
 }
+
+// A create-style command: a new stream, expected to be absent.
+const appendRate = (store: PostgresEventStore, writers: number, seconds: number) =>
+  rate(writers, seconds, () =>
+    store.append(`bench-${newId()}`, [event({ userId: newId(), at: new Date().toISOString() })], {
+      expectedRevision: 'no_stream',
+    }),
+  );
 
 /**
  * The yardstick for appends: the same event row (id, stream, revision, type, data, metadata) inserted
@@ -70,22 +76,13 @@ async function bareInsertRate(pool: pg.Pool, writers: number, seconds: number): 
     global_position bigserial PRIMARY KEY, event_id uuid NOT NULL UNIQUE, stream_id text NOT NULL,
     stream_revision bigint NOT NULL, type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
     occurred_at timestamptz NOT NULL DEFAULT now(), UNIQUE (stream_id, stream_revision))`);
-  const deadline = performance.now() + seconds * 1000;
-  let count = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      while (performance.now() < deadline) {
-        const e = event({ userId: newId(), at: new Date().toISOString() });
-        await pool.query(
-          'INSERT INTO bench.bare_events (event_id, stream_id, stream_revision, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
-          [e.id, `bench-${newId()}`, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)],
-        );
-        count += 1;
-      }
-    }),
-  );
-  return count / ((performance.now() - start) / 1000);
+  return rate(writers, seconds, () => {
+    const e = event({ userId: newId(), at: new Date().toISOString() });
+    return pool.query(
+      'INSERT INTO bench.bare_events (event_id, stream_id, stream_revision, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)',
+      [e.id, `bench-${newId()}`, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)],
+    );
+  });
 }
 
 export async function runBackbone(): Promise<BackboneResult> {

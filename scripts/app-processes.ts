@@ -38,12 +38,14 @@ export interface AppProcess {
  *   strips types loads Node's TypeScript parser, about 17 MB that stay;
  * - a young generation of 1 MB semi-spaces instead of V8's 16: the processes' requests and events
  *   allocate little that lives, and the default's touched pages stay resident (about 17 MB each).
- * Options already in NODE_OPTIONS come after, so an operator's own win.
+ * A semi-space size already in NODE_OPTIONS is kept; other options there come after ours.
  */
 export function processMemoryEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return {
     NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || join(root, 'node_modules', '.cache', 'node-compile'),
-    NODE_OPTIONS: ['--max-semi-space-size=1', env.NODE_OPTIONS].filter(Boolean).join(' '),
+    NODE_OPTIONS: env.NODE_OPTIONS?.includes('--max-semi-space-size')
+      ? env.NODE_OPTIONS
+      : ['--max-semi-space-size=1', env.NODE_OPTIONS].filter(Boolean).join(' '),
   };
 }
 
