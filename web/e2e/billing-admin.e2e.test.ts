@@ -42,10 +42,11 @@ describe('subscription', () => {
     await page.goto('/subscription');
     await page.getByRole('heading', { name: 'Choose Your Plan' }).waitFor();
     await page.getByText('Trial - 30 days remaining').waitFor();
-    expect(await page.getByTestId('plan-month').getByText('$7.00').isVisible()).toBe(true);
-    expect(await page.getByTestId('plan-year').getByText('$49.99').isVisible()).toBe(true);
+    // The prices come from their own API call, which can answer after the trial's: wait for them.
+    await page.getByTestId('plan-month').getByText('$7.00').waitFor();
+    await page.getByTestId('plan-year').getByText('$49.99').waitFor();
     // 49.99 against 12 × 7.00 = 84.00.
-    expect(await page.getByTestId('plan-year').getByText('Save 40%').first().isVisible()).toBe(true);
+    await page.getByTestId('plan-year').getByText('Save 40%').first().waitFor();
     await page.getByText('What happens when my trial ends?').click();
     await page.getByText(/Nothing you made is lost/).waitFor();
   });
