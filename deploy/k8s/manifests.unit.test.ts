@@ -1,9 +1,8 @@
 /**
  * The Kubernetes manifests stay valid and true to the code: every document has the fields its kind
  * needs, each process's command is a file in this repository, probes are on /readyz and /healthz,
- * Services and the ConfigMap's URLs reach a container port, and the autoscaler targets only the
- * gateway; the services, whose relays and consumers are single-writer, run one replica each
- * (docs/scaling.md).
+ * Services and the ConfigMap's URLs reach a container port, and every process has an autoscaler from
+ * two replicas (a service's relay and consumers run on its elected leader only: docs/scaling.md).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,18 +91,21 @@ describe('deploy/k8s', () => {
     }
   });
 
-  it('autoscales the gateway on CPU, and keeps each single-writer service at one replica, recreated', () => {
+  it('autoscales every process on CPU, from two replicas: the services elect a leader for their relay and consumers', () => {
     const autoscalers = ofKind('HorizontalPodAutoscaler');
-    expect(autoscalers.map((a) => a.spec.scaleTargetRef.name)).toEqual(['gateway']);
+    expect(autoscalers.map((a) => a.spec.scaleTargetRef.name).sort()).toEqual(
+      deployments.map((d) => d.metadata.name).sort(),
+    );
     for (const autoscaler of autoscalers) {
       expect(autoscaler.spec.scaleTargetRef.kind).toBe('Deployment');
       expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(2);
       expect(autoscaler.spec.maxReplicas).toBeGreaterThanOrEqual(autoscaler.spec.minReplicas);
       expect(autoscaler.spec.metrics[0].resource.name).toBe('cpu');
     }
-    for (const deployment of deployments.filter((d) => d.metadata.name !== 'gateway')) {
-      expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
-      expect(deployment.spec.strategy, deployment.metadata.name).toEqual({ type: 'Recreate' });
+    for (const deployment of deployments) {
+      expect(deployment.spec.replicas, deployment.metadata.name).toBe(2);
+      // A rolling update is safe: a new replica waits for the lock the old one holds until it stops.
+      expect(deployment.spec.strategy?.type, deployment.metadata.name).not.toBe('Recreate');
     }
   });
 });

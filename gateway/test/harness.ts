@@ -118,9 +118,12 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     },
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
     loseBusStream: () => bus.drop(),
-    /** Another gateway over the same Redis and services, as a second replica behind a load balancer. */
-    async startReplica(): Promise<string> {
-      const replica = await startGateway(gatewayEnv);
+    /**
+     * Another gateway over the same Redis and services, as a second replica behind a load balancer;
+     * `env` changes its configuration (another address for a service, say).
+     */
+    async startReplica(env: Record<string, string> = {}): Promise<string> {
+      const replica = await startGateway({ ...gatewayEnv, ...env });
       replicas.push(replica);
       return replica.url;
     },

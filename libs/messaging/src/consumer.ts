@@ -42,9 +42,12 @@ export interface ConsumerOptions {
    * events, and before a single event that still fails is parked. Default 3.
    */
   attemptsBeforeParking?: number;
+  /** Where this process keeps the consumer's progress: given, it outlives the consumer (see followConsumer). */
+  progress?: ConsumerProgress;
 }
 
-export interface Consumer {
+/** How far a consumer has come, for read-your-writes waits: whichever process runs it. */
+export interface ConsumerView {
   name: string;
   sources: readonly string[];
   /** Resolves once this consumer has handled every event of `source` up to `position`. */
@@ -52,7 +55,27 @@ export interface Consumer {
   /** Whether this process has seen this consumer handle `source` up to `position`, without a query or a wait. */
   hasReached(source: string, position: Position): boolean;
   position(source: string): Promise<Position | undefined>;
+}
+
+export interface Consumer extends ConsumerView {
   stop(): Promise<void>;
+}
+
+/**
+ * A consumer's progress as `progress` knows it: what this process has seen it commit, else its recorded
+ * positions. A replica that does not run the consumer (not its service's leader) waits on this.
+ */
+export function followConsumer(
+  progress: ConsumerProgress,
+  { name, sources, only }: Pick<ConsumerOptions, 'name' | 'sources' | 'only'>,
+): ConsumerView {
+  return {
+    name,
+    sources: only ? [] : sources,
+    position: (source) => progress.recorded(source),
+    hasReached: (source, target) => progress.hasReached(source, target),
+    waitForPosition: (source, target, timeoutMs = 2000) => progress.waitFor(source, target, timeoutMs),
+  };
 }
 
 /**
@@ -111,7 +134,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     );
   };
   let stopped = false;
-  const progress = new ConsumerProgress(pool, schema, name);
+  const progress = options.progress ?? new ConsumerProgress(pool, schema, name);
 
   const attempts = options.attemptsBeforeParking ?? 3;
   type Item = { message: JsMsg; event: BusEvent };
@@ -302,11 +325,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const running = run();
 
   return {
-    name,
-    sources: options.only ? [] : options.sources,
-    position: (source) => progress.recorded(source),
-    hasReached: (source, target) => progress.hasReached(source, target),
-    waitForPosition: (source, target, timeoutMs = 2000) => progress.waitFor(source, target, timeoutMs),
+    ...followConsumer(progress, options),
     async stop() {
       stopped = true;
       stopping.abort();

@@ -5,6 +5,7 @@ export { lockConsumer, messagingMigrations, migrateMessagingTables } from './con
 export * from './envelope.ts';
 export type { Logger } from './logger.ts';
 export * from './parking.ts';
+export { ConsumerProgress } from './positions.ts';
 export * from './rebuild.ts';
 export * from './relay.ts';
 export { inTransaction, isStorableText } from './sql.ts';

@@ -99,6 +99,11 @@ export const serviceEnv = processEnv.extend({
    * holds one through its batch (a command inside a batch runs on that connection: handleCommand).
    */
   DATABASE_POOL_MAX: z.coerce.number().int().min(5).max(200).default(10),
+  /**
+   * With several replicas of a service, one (the leader, holding a PostgreSQL advisory lock) runs its
+   * relay and consumers; the others try for the lock this often, and the leader checks it holds it.
+   */
+  LEADER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   BUS_NAMESPACE: z
     .string()

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NotFoundError } from '@shiplog/errors';
-import type { Consumer } from '@shiplog/messaging';
+import type { ConsumerView } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import express, { type Express, type Request } from 'express';
 import { accessLog } from './access-log.ts';
@@ -25,7 +25,7 @@ export interface HttpAppOptions {
   /** Named readiness checks; `/readyz` answers 200 only when all pass. */
   readiness: ReadinessChecks;
   /** This service's consumers, for read-your-writes waits. */
-  consumers?: Consumer[];
+  consumers?: ConsumerView[];
   routes: (router: express.Router) => void;
   /** Reads answered without Express, by exact path (`LeanRead`). */
   reads?: Record<string, LeanRead>;

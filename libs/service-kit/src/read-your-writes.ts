@@ -1,5 +1,5 @@
 import { comparePositions, formatPosition, type Position, parsePosition } from '@shiplog/events';
-import type { Consumer } from '@shiplog/messaging';
+import type { ConsumerView } from '@shiplog/messaging';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.ts';
 
@@ -45,13 +45,13 @@ export async function catchUp(req: Request): Promise<void> {
   await catchUps.get(req)?.();
 }
 
-export type Behind = { consumer: Consumer; source: string; position: Position }[];
+export type Behind = { consumer: ConsumerView; source: string; position: Position }[];
 
 /**
  * The consumers still short of the caller's positions (the `x-shiplog-after` header), or undefined in
  * the usual case: this process has already seen every consumer past the caller's writes.
  */
-export function positionsBehind(consumers: Consumer[], header: string | string[] | undefined): Behind | undefined {
+export function positionsBehind(consumers: ConsumerView[], header: string | string[] | undefined): Behind | undefined {
   if (typeof header !== 'string' || !header || consumers.length === 0) return undefined;
   const wanted = parsePositions(header);
   const behind = consumers.flatMap((consumer) =>
@@ -72,7 +72,7 @@ export async function waitFor(behind: Behind, logger: Logger): Promise<void> {
   );
 }
 
-export function consistency(consumers: Consumer[], logger: Logger): RequestHandler {
+export function consistency(consumers: ConsumerView[], logger: Logger): RequestHandler {
   return async (req, _res, next) => {
     const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
     if (!behind) return next();

@@ -5,10 +5,12 @@ import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/p
 import {
   type Bus,
   type BusEvent,
-  type Consumer,
   type ConsumerOptions,
+  ConsumerProgress,
+  type ConsumerView,
   connectBus,
   type EventOpener,
+  followConsumer,
   inTransaction,
   lockConsumer,
   messagingMigrations,
@@ -35,6 +37,7 @@ import {
 import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
 import { answerClientError } from './error-body.ts';
 import { createHttpApp, type DeclaredRoute, type LeanRead } from './http.ts';
+import { holdLeadership } from './leadership.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 import { ServiceClients } from './service-clients.ts';
@@ -87,13 +90,15 @@ export interface RunningService<Env extends ServiceEnv> {
   /** Every route the service answers (see `createHttpApp`). */
   routes: DeclaredRoute[];
   context: ServiceContext<Env>;
-  consumers: Consumer[];
+  consumers: ConsumerView[];
+  /** Whether this replica runs the service's relay and consumers (see leadership.ts). */
+  readonly leading: boolean;
   stop: () => Promise<void>;
 }
 
 /**
- * Wires one service: config → logger → database (migrations) → event store → bus → relay → consumers
- * → HTTP. `stop` undoes it in reverse order: no new requests, in-flight ones finish, consumers and the
+ * Wires one service: config → logger → database (migrations) → event store → bus → leadership (relay,
+ * consumers) → HTTP. `stop` undoes it in reverse order: no new requests, in-flight ones finish, consumers and the
  * relay stop between events, connections drain.
  */
 export async function startService<Env extends ServiceEnv>(
@@ -150,31 +155,17 @@ export async function startService<Env extends ServiceEnv>(
     services,
   };
 
-  const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
   const parts = await definition.setup(context);
   // Reactions may append to this service's store inside their transaction; projections never do, so
   // only reactions take the append lock (which readers of the store wait for).
   const lockForAppend = rawStore instanceof PostgresEventStore ? rawStore.appendLockStatement : undefined;
-  const consume = (c: ConsumerDefinition, extra: Partial<ConsumerOptions> = {}) =>
-    startConsumer({
-      bus,
-      pool,
-      schema,
-      name: `${name}-${c.name}`,
-      sources: c.sources,
-      handlers: busHandlers(c.handlers),
-      logger,
-      open,
-      around,
-      ...extra,
-    });
-  const consumers = await Promise.all([
-    ...(definition.projections ?? []).map((c) => consume(c)),
-    ...(parts.consumers ?? []).map((c) => consume(c, { beforeHandling: lockForAppend })),
-  ]);
+  const consumed: { definition: ConsumerDefinition; extra: Partial<ConsumerOptions> }[] = [
+    ...(definition.projections ?? []).map((c) => ({ definition: c, extra: {} })),
+    ...(parts.consumers ?? []).map((c) => ({ definition: c, extra: { beforeHandling: lockForAppend } })),
+  ];
   if (definition.forgetUser) {
     const { forgetUser } = definition;
-    const others = consumers.map((c) => c.name).sort();
+    const others = consumed.map((c) => `${name}-${c.definition.name}`).sort();
     // Account deletion's reaction. It first waits out every batch in flight of this service's other
     // consumers (their locks): a batch that opened the user's events before the key was destroyed
     // commits before these deletes, and every later batch can no longer open them. So nothing is left.
@@ -191,8 +182,41 @@ export async function startService<Env extends ServiceEnv>(
         },
       },
     };
-    consumers.push(await consume(erasure, { only: 'UserDeleted' }));
+    consumed.push({ definition: erasure, extra: { only: 'UserDeleted' } });
   }
+  const tracked = consumed.map(({ definition: c, extra }) => {
+    const options: ConsumerOptions = {
+      bus,
+      pool,
+      schema,
+      name: `${name}-${c.name}`,
+      sources: c.sources,
+      handlers: busHandlers(c.handlers),
+      logger,
+      open,
+      around,
+      ...extra,
+    };
+    options.progress = new ConsumerProgress(pool, schema, options.name);
+    return { options, view: followConsumer(options.progress, options) };
+  });
+  // Every replica serves HTTP and waits on the consumers' progress; only the leader runs the relay and
+  // the consumers, which are single-writer (see leadership.ts and docs/scaling.md).
+  const leadership = await holdLeadership({
+    connectionString: config.DATABASE_URL,
+    key: schema,
+    intervalMs: config.LEADER_INTERVAL_MS,
+    logger,
+    lead: async () => {
+      const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
+      const consumers = await Promise.all(tracked.map((t) => startConsumer(t.options)));
+      return async () => {
+        await Promise.all(consumers.map((c) => c.stop()));
+        await relay.stop();
+      };
+    },
+  });
+  const consumers = tracked.map((t) => t.view);
   const app = createHttpApp({
     logger,
     internalTokenSecret,
@@ -231,8 +255,7 @@ export async function startService<Env extends ServiceEnv>(
       clearTimeout(forced);
       await parts.onStop?.();
       await services.close();
-      await Promise.all(consumers.map((c) => c.stop()));
-      await relay.stop();
+      await leadership.stop();
       await bus.close().catch(() => undefined);
       await store.close();
       await pool.end();
@@ -241,7 +264,16 @@ export async function startService<Env extends ServiceEnv>(
     })();
     return stopping;
   };
-  return { url, routes: app.routes, context, consumers, stop };
+  return {
+    url,
+    routes: app.routes,
+    context,
+    consumers,
+    get leading() {
+      return leadership.leading;
+    },
+    stop,
+  };
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */

@@ -6,6 +6,8 @@ import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { z } from 'zod';
 
+export { type RoundRobin, roundRobin } from './round-robin.ts';
+
 /**
  * Test isolation: every test file gets its own PostgreSQL database and its own NATS namespace
  * (JetStream stream and subject prefix), so suites run in parallel and again and again on the same

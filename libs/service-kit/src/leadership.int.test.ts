@@ -1,0 +1,92 @@
+/**
+ * One leader among replicas: the session advisory lock decides, a standby takes over when the leader
+ * stops or dies, and a leader whose lock connection is cut stops its work at once.
+ */
+import { createTestDatabase, type TestDatabase, waitUntil } from '@shiplog/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdLeadership, type Leadership } from './leadership.ts';
+import { createLogger } from './logger.ts';
+
+let db: TestDatabase;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase('leader');
+  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool.on('error', () => {});
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+/** A replica: leads `key`, recording when its work runs; `working` tells whether it runs now. */
+async function replica(key: string, log: string[], id: string) {
+  let working = false;
+  const leadership: Leadership = await holdLeadership({
+    connectionString: db.url,
+    key,
+    intervalMs: 50,
+    logger: createLogger('leader-test', 'silent'),
+    lead: async () => {
+      // Never two at once: whoever else leads has stopped before this starts.
+      log.push(`${id} starts`);
+      working = true;
+      return async () => {
+        working = false;
+        log.push(`${id} stops`);
+      };
+    },
+  });
+  return {
+    leadership,
+    get working() {
+      return working;
+    },
+  };
+}
+
+describe('leadership', () => {
+  it('one of two replicas leads; the other takes over when it stops', async () => {
+    const log: string[] = [];
+    const a = await replica('projects', log, 'a');
+    const b = await replica('projects', log, 'b');
+    expect([a.leadership.leading, b.leadership.leading]).toEqual([true, false]);
+    // Another key has a leader of its own.
+    const other = await replica('reminders', [], 'c');
+    expect(other.leadership.leading).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(b.working).toBe(false);
+
+    await a.leadership.stop();
+    await waitUntil(async () => b.leadership.leading, 2000, 'b to lead');
+    expect(log).toEqual(['a starts', 'a stops', 'b starts']);
+    await b.leadership.stop();
+    await other.leadership.stop();
+    expect(log).toEqual(['a starts', 'a stops', 'b starts', 'b stops']);
+  });
+
+  it('a leader whose lock connection is cut stops its work at once, and one replica leads again', async () => {
+    const log: string[] = [];
+    const a = await replica('activity', log, 'a');
+    const b = await replica('activity', log, 'b');
+    expect(a.working).toBe(true);
+    // As if the leader's host lost the database: PostgreSQL ends its session and frees the lock.
+    const { rowCount } = await pool.query(
+      `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
+        WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:activity'`,
+    );
+    expect(rowCount).toBe(1);
+    await waitUntil(async () => log.length >= 3, 2000, 'a new leader');
+    // a stopped before anyone started again: never two at once. Either may lead now (a reconnects too).
+    expect(log.slice(0, 3)).toEqual(['a starts', 'a stops', expect.stringMatching(/^[ab] starts$/)]);
+    expect([a.working, b.working].filter(Boolean)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(log).toHaveLength(3);
+    const [leader, standby] = a.working ? [a, b] : [b, a];
+    await standby.leadership.stop();
+    await leader.leadership.stop();
+    expect(log.slice(3)).toEqual([log[2]!.replace('starts', 'stops')]);
+  });
+});
