@@ -52,6 +52,11 @@ export function cpuByGroup(): CpuReading {
 
 /** The app's own processes: what its memory budget counts (PostgreSQL, NATS and Redis are shown apart). */
 const infrastructure = new Set(['postgresql', 'nats', 'redis', 'load generator', 'bare server', 'floor proxy']);
+/**
+ * `npm start`'s supervisor starts the processes and passes their logs on; a deployment has none (each
+ * process is a container of its own), so it is shown apart from the stack's figure.
+ */
+const localOnly = new Set(['supervisor']);
 
 function readParent(pid: string): string {
   try {
@@ -64,13 +69,15 @@ function readParent(pid: string): string {
 export interface MemoryReading {
   /** Resident set by process (MiB), the app's first: `gateway`, `projects`, … and `postgresql ×12`. */
   byProcess: Record<string, number>;
-  /** The app's processes (the supervisor, the gateway and every service) together, MiB. */
+  /** The stack as deployed, the gateway and every service, together, MiB. */
   appMiB: number;
   /**
    * The same processes' proportional set (PSS) together, MiB: each shared page counted once in all. The
    * RSS sum counts the Node binary's pages (about 50 MB) once per process, though they are in memory once.
    */
   appProportionalMiB: number;
+  /** `npm start`'s supervisor, when there is one, MiB (not part of a deployment: see localOnly). */
+  supervisorMiB: number;
   /** PostgreSQL, NATS and Redis together, MiB (shared with whatever else uses them). */
   infrastructureMiB: number;
 }
@@ -102,24 +109,27 @@ export function memoryByGroup(root: number): MemoryReading {
   let appProportionalMiB = 0;
   for (const [pid, { group, mib, pssMiB }] of reading) {
     if (!infrastructure.has(group) && !startedBy(pid)) continue;
-    if (!infrastructure.has(group)) appProportionalMiB += pssMiB;
+    if (!infrastructure.has(group) && !localOnly.has(group)) appProportionalMiB += pssMiB;
     const sum = groups.get(group) ?? { mib: 0, processes: 0 };
     groups.set(group, { mib: sum.mib + mib, processes: sum.processes + 1 });
   }
   const byProcess: Record<string, number> = {};
   let appMiB = 0;
+  let supervisorMiB = 0;
   let infrastructureMiB = 0;
   const sorted = [...groups].sort(([a], [b]) => Number(infrastructure.has(a)) - Number(infrastructure.has(b)));
   for (const [group, { mib, processes }] of sorted) {
     if (group === 'load generator') continue;
     byProcess[processes > 1 ? `${group} ×${processes}` : group] = Math.round(mib);
     if (infrastructure.has(group)) infrastructureMiB += mib;
+    else if (localOnly.has(group)) supervisorMiB += mib;
     else appMiB += mib;
   }
   return {
     byProcess,
     appMiB: Math.round(appMiB),
     appProportionalMiB: Math.round(appProportionalMiB),
+    supervisorMiB: Math.round(supervisorMiB),
     infrastructureMiB: Math.round(infrastructureMiB),
   };
 }

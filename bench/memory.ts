@@ -1,9 +1,9 @@
 /**
- * Memory benchmark (issue 19): the whole app idle, as `npm start` runs it (the supervisor, the gateway
- * and every service, each a process of its own, in production mode), after start-up and one sign-in;
- * each process's resident set, read from /proc. Target: ≤ 800 MB for the app's processes together.
- * PostgreSQL, NATS and Redis are printed apart: they are shared services an operator sizes on their
- * own. Under the chaos load (`pnpm chaos`) the same reading is taken every second; its target is 1.5 GB.
+ * Memory benchmark (issue 19): the whole app idle, as `npm start` runs it (the gateway and every
+ * service, each a process of its own, in production mode), after start-up and one sign-in; each
+ * process's resident set, read from /proc. Target: ≤ 800 MB for the gateway and the services together.
+ * `npm start`'s supervisor, which a deployment does not have, and PostgreSQL, NATS and Redis, shared
+ * services an operator sizes on their own, are printed apart. Under the chaos load (`pnpm chaos`) the same reading is taken every second; its target is 1.5 GB.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';

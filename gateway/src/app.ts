@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { AppError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import {
   errorHandler,
   healthRoutes,
@@ -111,7 +111,7 @@ function createExpressApp(
       requiredServices.map((service) => [
         service,
         async () => {
-          const response = await services.pool(service).request({ method: 'GET', path: '/readyz' });
+          const response = await (await services.pool(service)).request({ method: 'GET', path: '/readyz' });
           await response.body.dump();
           if (response.statusCode !== 200) throw new Error(`answered ${response.statusCode}`);
         },
@@ -128,6 +128,7 @@ function createExpressApp(
   const sessions = new UserSessions(redis, config);
   const graphql = createGraphql({
     services,
+    logger,
     callerOf: (req) => callerFor(req.session.user),
     positionsOf: (req) => positions.of(req),
   });
@@ -146,12 +147,7 @@ function createExpressApp(
       logger,
       bodyOf: (req) => received.get(req),
     }),
-    graphql: async (req, res) => {
-      // Yoga would answer another body type with a bare 415; the error body says what it wants.
-      if (req.method === 'POST' && !req.is(['application/json', 'application/graphql-response+json']))
-        throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the query as application/json');
-      return graphql.requestListener(req, res);
-    },
+    graphql,
   };
 
   const api = express.Router();
@@ -167,7 +163,6 @@ function createExpressApp(
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
     const run = () => actions[route.gateway as GatewayAction](req, res, params);
-    if (route.ownBody) return run();
     json(req, res, (error?: unknown) => (error ? next(error) : run().catch(next)));
   });
   api.use(errorHandler(logger));

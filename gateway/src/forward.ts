@@ -63,8 +63,7 @@ export async function forward(
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  await services
-    .pool(route.service)
+  await (await services.pool(route.service))
     .stream(
       {
         method: method as 'GET',

@@ -1,26 +1,23 @@
+import { AppError } from '@shiplog/errors';
 import { arrangeProjects, type Project } from '@shiplog/schemas';
-import type { Caller, ServiceClients } from '@shiplog/service-kit';
-import type { Request } from 'express';
-// Yoga's own error factory: `graphql` ships ESM and CJS builds, and an error from the other build
-// would not be recognised (and so be masked).
-import { createGraphQLError, createSchema, createYoga, type Plugin } from 'graphql-yoga';
-
-/**
- * A document over 1,000 tokens is refused as a syntax error (400) while it is parsed: the dashboard's
- * query has about 80, and one nested a few thousand deep ran the parser out of stack (a 500). The
- * parse function wrapped is yoga's own (see the note on createGraphQLError above).
- */
-const tokenLimit: Plugin = {
-  onParse({ parseFn, setParseFn }) {
-    setParseFn((source, parseOptions) => parseFn(source, { ...parseOptions, maxTokens: 1000 }));
-  },
-};
+import type { Caller, Logger, ServiceClients } from '@shiplog/service-kit';
+import type { Request, Response } from 'express';
+import {
+  buildSchema,
+  type DocumentNode,
+  execute,
+  type FormattedExecutionResult,
+  GraphQLError,
+  getOperationAST,
+  parse,
+  validate,
+} from 'graphql';
 
 /**
  * `/api/graphql`: the dashboard's data in one round trip. The gateway fans out to the services in
  * parallel (with the user's read-your-writes positions) and shapes the answer; REST stays for the rest.
  */
-const typeDefs = /* GraphQL */ `
+const schema = buildSchema(/* GraphQL */ `
   enum ProjectFilter { all planning development deployed blocked }
   enum ProjectSort { newest oldest name_asc name_desc }
 
@@ -103,20 +100,47 @@ const typeDefs = /* GraphQL */ `
   type Query {
     dashboard: Dashboard!
   }
-`;
+`);
 
 interface Context {
-  req: Request;
   caller: Caller;
   after: string | undefined;
 }
 
+/** A resolver's error the client may read: its message and code are meant for it. */
+const clientError = (message: string, code: string, status?: number) =>
+  new GraphQLError(message, { extensions: { code, ...(status ? { http: { status } } : {}) } });
+
+/** The request's GraphQL parameters: a POST's JSON body, or a GET's query string. */
+function paramsOf(req: Request): { query?: unknown; variables?: unknown; operationName?: unknown } {
+  if (req.method === 'POST') {
+    if (!req.is('application/json'))
+      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the query as application/json');
+    return typeof req.body === 'object' && req.body !== null ? req.body : {};
+  }
+  const variables = typeof req.query.variables === 'string' ? req.query.variables : undefined;
+  let parsed: unknown;
+  try {
+    parsed = variables === undefined ? undefined : JSON.parse(variables);
+  } catch {
+    throw new AppError(400, 'VALIDATION_FAILED', 'variables must be JSON');
+  }
+  return { query: req.query.query, variables: parsed, operationName: req.query.operationName };
+}
+
+/**
+ * The endpoint, GraphQL over HTTP with graphql-js alone: a document over 1,000 tokens is refused while
+ * it is parsed (the dashboard's query has about 80, and one nested a few thousand deep ran the parser
+ * out of stack); a request that cannot run (not GraphQL, invalid, bad variables, not a query) is a
+ * 400; an error a resolver did not make for the client is logged and masked.
+ */
 export function createGraphql(options: {
   services: ServiceClients;
+  logger: Logger;
   callerOf: (req: Request) => Caller;
   positionsOf: (req: Request) => string | undefined;
 }) {
-  const { services } = options;
+  const { services, logger } = options;
 
   async function fetchJson<T>(
     context: Context,
@@ -129,70 +153,104 @@ export function createGraphql(options: {
       caller: context.caller,
       after: context.after,
     });
-    if (result.status === 401)
-      throw createGraphQLError('Not signed in', { extensions: { code: 'UNAUTHORIZED', http: { status: 401 } } });
-    if (result.status !== 200)
-      throw createGraphQLError(`The ${service} service answered ${result.status}`, {
-        extensions: { code: 'UPSTREAM_ERROR' },
-      });
+    if (result.status === 401) throw clientError('Not signed in', 'UNAUTHORIZED', 401);
+    if (result.status !== 200) throw clientError(`The ${service} service answered ${result.status}`, 'UPSTREAM_ERROR');
     return result.body;
   }
 
-  const schema = createSchema<Context>({
-    typeDefs,
-    resolvers: {
-      Query: {
-        dashboard: (_root, _args, context) => {
-          if (!context.caller.userId)
-            throw createGraphQLError('Not signed in', { extensions: { code: 'UNAUTHORIZED', http: { status: 401 } } });
-          // Start every read at once; each field awaits only its own.
-          const projects = fetchJson<Project[]>(context, 'projects', '/projects');
-          return {
-            user: Promise.all([
-              fetchJson<{ id: string; username: string; email: string | null; isAdmin: boolean }>(
-                context,
-                'identity',
-                '/users/me',
-              ),
-              fetchJson<{ status: string | null }>(context, 'billing', '/subscription/status').catch(() => ({
-                status: null,
-              })),
-            ]).then(([user, subscription]) => ({ ...user, subscriptionStatus: subscription.status })),
-            counters: fetchJson(context, 'activity', '/dashboard/counters'),
-            projects: async ({ filter, sort, limit }: { filter: string; sort: string; limit: number }) =>
-              arrangeProjects(await projects, { filter, sort }).slice(0, Math.max(0, Math.min(limit, 100))),
-            upcomingReminders: async ({ limit }: { limit: number }) => {
-              const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string }[]>(
-                context,
-                'reminders',
-                '/reminders',
-              );
-              return reminders
-                .filter((r) => !r.isCompleted)
-                .sort((a, b) => a.dueDate.localeCompare(b.dueDate))
-                .slice(0, Math.max(0, Math.min(limit, 100)));
-            },
-            recentActivities: async ({ limit }: { limit: number }) => {
-              const rows = await fetchJson<Record<string, unknown>[]>(
-                context,
-                'activity',
-                `/activities?page=1&limit=${Math.max(1, Math.min(limit, 100))}`,
-              );
-              return rows.map((row) => ({ ...row, metadata: JSON.stringify(row.metadata ?? {}) }));
-            },
-          };
+  // Fields resolve by graphql-js's default: a value, or a function of (args, context) on the parent.
+  const rootValue = {
+    dashboard: (_args: unknown, context: Context) => {
+      if (!context.caller.userId) throw clientError('Not signed in', 'UNAUTHORIZED', 401);
+      // Start every read at once; each field awaits only its own.
+      const projects = fetchJson<Project[]>(context, 'projects', '/projects');
+      return {
+        user: Promise.all([
+          fetchJson<{ id: string; username: string; email: string | null; isAdmin: boolean }>(
+            context,
+            'identity',
+            '/users/me',
+          ),
+          fetchJson<{ status: string | null }>(context, 'billing', '/subscription/status').catch(() => ({
+            status: null,
+          })),
+        ]).then(([user, subscription]) => ({ ...user, subscriptionStatus: subscription.status })),
+        counters: fetchJson(context, 'activity', '/dashboard/counters'),
+        projects: async ({ filter, sort, limit }: { filter: string; sort: string; limit: number }) =>
+          arrangeProjects(await projects, { filter, sort }).slice(0, Math.max(0, Math.min(limit, 100))),
+        upcomingReminders: async ({ limit }: { limit: number }) => {
+          const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string }[]>(
+            context,
+            'reminders',
+            '/reminders',
+          );
+          return reminders
+            .filter((r) => !r.isCompleted)
+            .sort((a, b) => a.dueDate.localeCompare(b.dueDate))
+            .slice(0, Math.max(0, Math.min(limit, 100)));
         },
-      },
+        recentActivities: async ({ limit }: { limit: number }) => {
+          const rows = await fetchJson<Record<string, unknown>[]>(
+            context,
+            'activity',
+            `/activities?page=1&limit=${Math.max(1, Math.min(limit, 100))}`,
+          );
+          return rows.map((row) => ({ ...row, metadata: JSON.stringify(row.metadata ?? {}) }));
+        },
+      };
     },
-  });
+  };
 
-  return createYoga<{ req: Request }, Context>({
-    schema,
-    graphqlEndpoint: '/api/graphql',
-    graphiql: false,
-    landingPage: false,
-    maskedErrors: true,
-    context: ({ req }) => ({ req, caller: options.callerOf(req), after: options.positionsOf(req) }),
-    plugins: [tokenLimit],
-  });
+  const answer = (req: Request, res: Response, status: number, body: FormattedExecutionResult) => {
+    const modern = req.accepts(['application/graphql-response+json', 'application/json']);
+    res
+      .status(status)
+      .type(modern === 'application/graphql-response+json' ? modern : 'application/json')
+      .send(JSON.stringify(body));
+  };
+  const invalid = (req: Request, res: Response, errors: readonly GraphQLError[]) =>
+    answer(req, res, 400, { errors: errors.map((e) => e.toJSON()) });
+
+  return async (req: Request, res: Response): Promise<void> => {
+    const { query, variables, operationName } = paramsOf(req);
+    if (typeof query !== 'string') return invalid(req, res, [new GraphQLError('Must provide query string.')]);
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+      return invalid(req, res, [new GraphQLError('Variables must be an object.')]);
+    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+      return invalid(req, res, [new GraphQLError('Operation name must be a string.')]);
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: 1000 });
+    } catch (error) {
+      return invalid(req, res, [error as GraphQLError]);
+    }
+    const errors = validate(schema, document);
+    if (errors.length > 0) return invalid(req, res, errors);
+    const operation = getOperationAST(document, operationName ?? undefined);
+    if (!operation) return invalid(req, res, [new GraphQLError('Could not determine which operation to run.')]);
+    if (operation.operation !== 'query') return invalid(req, res, [new GraphQLError('Only queries can be run here.')]);
+    const contextValue: Context = { caller: options.callerOf(req), after: options.positionsOf(req) };
+    const result = await execute({
+      schema,
+      document,
+      rootValue,
+      contextValue,
+      variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
+      operationName: operationName ?? undefined,
+    });
+    // Variables that do not fit their types: nothing ran.
+    if (!('data' in result) || result.data === undefined) return invalid(req, res, result.errors ?? []);
+    let status = 200;
+    const shown = result.errors?.map((error) => {
+      const own = error.originalError;
+      if (own && !(own instanceof GraphQLError)) {
+        logger.error({ err: own, path: error.path }, 'GraphQL resolver failed');
+        return new GraphQLError('Unexpected error.', { path: error.path, nodes: error.nodes }).toJSON();
+      }
+      const { http, ...extensions } = (own ?? error).extensions as { http?: { status: number } };
+      if (http) status = Math.max(status, http.status);
+      return { ...error.toJSON(), extensions };
+    });
+    answer(req, res, status, shown ? { data: result.data, errors: shown } : { data: result.data });
+  };
 }

@@ -22,7 +22,7 @@ export const apiRoutes = [
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
   // itself: a 401 with a GraphQL error body, which GraphQL clients read.
-  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', ownBody: true, public: true },
+  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
 
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
@@ -73,8 +73,6 @@ interface GatewayRouteEntry extends RouteRules {
   path: string;
   methods: readonly string[];
   gateway: string;
-  /** The action reads the request body itself (no JSON parsing before it). */
-  ownBody?: boolean;
 }
 
 export interface GatewayRoute extends GatewayRouteEntry {

@@ -81,6 +81,20 @@ describe('dashboard GraphQL query', () => {
     expect(
       (await client.post('/api/graphql', 'not json', { ...modern, 'content-type': 'application/json' })).status,
     ).toBe(400);
+    expect((await client.post('/api/graphql', { query: 'mutation { dashboard }' }, modern)).status).toBe(400);
+    expect((await client.post('/api/graphql', { query: DASHBOARD, variables: [1] }, modern)).status).toBe(400);
+    expect((await client.post('/api/graphql', { nope: 1 }, modern)).body.errors[0].message).toBe(
+      'Must provide query string.',
+    );
+    expect((await client.post('/api/graphql', 'query', { 'content-type': 'text/plain' })).status).toBe(415);
+    // A query may come as a GET too; the answer's type follows what the client accepts.
+    const viaGet = await client.get(
+      `/api/graphql?query=${encodeURIComponent('{ dashboard { counters { totalProjects } } }')}`,
+      modern,
+    );
+    expect(viaGet.status).toBe(200);
+    expect(viaGet.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
+    expect(viaGet.body).toEqual({ data: { dashboard: { counters: { totalProjects: 0 } } } });
     // Nested thousands deep: refused by its size, not a stack overflow's 500.
     const deep = await client.post('/api/graphql', { query: `${'{ a '.repeat(3000)}${'}'.repeat(3000)}` }, modern);
     expect(deep.status).toBe(400);

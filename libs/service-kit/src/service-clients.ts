@@ -1,9 +1,15 @@
 import { ServiceUnavailableError } from '@shiplog/errors';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { traced } from './command.ts';
 import type { ServiceName } from './config.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, TokenSigner } from './internal-token.ts';
 import { CONSISTENCY_HEADER } from './read-your-writes.ts';
+
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => {
+  undici ??= import('undici');
+  return undici;
+};
 
 /**
  * Keep-alive connection pools to each service, and a JSON call helper: the gateway's own routes, and
@@ -19,13 +25,20 @@ export class ServiceClients {
     this.#signer = new TokenSigner(secret);
   }
 
-  pool(service: ServiceName): Pool {
-    let pool = this.#pools.get(service);
-    if (!pool) {
-      pool = new Pool(this.#urls[service], { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
-      this.#pools.set(service, pool);
+  /**
+   * The pool to `service`. undici is loaded with the first: a service that never calls another does
+   * not carry it (about 10 MB of a process's memory).
+   */
+  async pool(service: ServiceName): Promise<Pool> {
+    const pool = this.#pools.get(service);
+    if (pool) return pool;
+    const { Pool } = await loadUndici();
+    let made = this.#pools.get(service);
+    if (!made) {
+      made = new Pool(this.#urls[service], { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+      this.#pools.set(service, made);
     }
-    return pool;
+    return made;
   }
 
   url(service: ServiceName): string {
@@ -54,7 +67,7 @@ export class ServiceClients {
       headers?: Record<string, string>;
     },
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
-    const response = await this.pool(service)
+    const response = await (await this.pool(service))
       .request({
         method: request.method,
         path: request.path,

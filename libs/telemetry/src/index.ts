@@ -7,11 +7,10 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  type TextMapPropagator,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
  * Traces (OpenTelemetry, exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT; unset → off). Spans
@@ -27,13 +26,15 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-const propagator = new W3CTraceContextPropagator();
-// The current span travels in OpenTelemetry's own context (one AsyncLocalStorage, the SDK's).
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+/** The W3C `traceparent` format: set once tracing starts; without it no span is made or carried. */
+let propagator: TextMapPropagator | undefined;
 
 export { SpanKind, SpanStatusCode };
 
-/** Tracing for a process; the SDK and its exporter are loaded only when an endpoint is set (about 8 MB a process). */
+/**
+ * Tracing for a process. Everything beyond the API (the SDK, its exporter, the context manager and the
+ * propagator) is loaded only when an endpoint is set: about 10 MB of a process's memory otherwise.
+ */
 export async function startTracing(service: string, endpoint: string | undefined): Promise<Tracing> {
   if (!endpoint) {
     return {
@@ -43,12 +44,24 @@ export async function startTracing(service: string, endpoint: string | undefined
       shutdown: async () => undefined,
     };
   }
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BasicTracerProvider, BatchSpanProcessor }] =
-    await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace-base'),
-    ]);
+  const [
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { BasicTracerProvider, BatchSpanProcessor },
+    { AsyncLocalStorageContextManager },
+    { W3CTraceContextPropagator },
+  ] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+  ]);
+  if (!propagator) {
+    propagator = new W3CTraceContextPropagator();
+    // The current span travels in OpenTelemetry's own context (one AsyncLocalStorage, the SDK's).
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  }
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': `shiplog-${service}` }),
     spanProcessors: [
@@ -73,13 +86,14 @@ export function startSpan(
   traceparent: string | undefined,
   attributes?: Attributes,
 ): Span {
-  const parent = traceparent ? propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
+  const parent =
+    traceparent && propagator ? propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
   return tracing.tracer.startSpan(name, { kind, attributes }, parent);
 }
 
 export function traceparentOf(span: Span): string | undefined {
   const carrier: Record<string, string> = {};
-  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  propagator?.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
   return carrier.traceparent;
 }
 
