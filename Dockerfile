@@ -9,8 +9,9 @@ RUN pnpm install --frozen-lockfile && pnpm --filter @shiplog/web build
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # Memory (as scripts/app-processes.ts's processMemoryEnv, `pnpm bench memory`): types stripped and
-# compiled once, here, into a cache the containers read, and 1 MB young-generation semi-spaces.
-ENV NODE_COMPILE_CACHE=/app/.cache/node-compile NODE_OPTIONS=--max-semi-space-size=1
+# compiled once, here, into a cache the containers read, 1 MB young-generation semi-spaces, and two
+# malloc arenas.
+ENV NODE_COMPILE_CACHE=/app/.cache/node-compile NODE_OPTIONS=--max-semi-space-size=1 MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app /app
 RUN node --input-type=module -e "await import('/app/scripts/projections-rebuild.ts'); await import('/app/gateway/src/server.ts')"

@@ -34,13 +34,13 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
     return result;
   }
 
-  const requireStripe = (): Stripe => {
+  const requireStripe = async (): Promise<Stripe> => {
     if (!stripe)
       throw new ServiceUnavailableError(
         'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).',
         'PAYMENTS_NOT_CONFIGURED',
       );
-    return stripe;
+    return stripe();
   };
 
   /** The path's user id; a malformed one is a user that does not exist. */
@@ -55,8 +55,8 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
     const { state } = await load(userId);
     if (state.status === 'none') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
     if (state.customerId) return state.customerId;
-    const customer = await requireStripe()
-      .customers.create({ metadata: { userId } }, { idempotencyKey: `shiplog-customer-${userId}` })
+    const customer = await (await requireStripe()).customers
+      .create({ metadata: { userId } }, { idempotencyKey: `shiplog-customer-${userId}` })
       .catch(stripeUnavailable);
     const caller = callerOf(req);
     const result = await run(userId, { type: 'RecordStripeCustomer', customerId: customer.id }, caller, res);
@@ -69,7 +69,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
    * into the same append, so a retry or replay changes nothing.
    */
   async function applyStripeEvent(event: Stripe.Event): Promise<void> {
-    const client = requireStripe();
+    const client = await requireStripe();
     let subscriptionId: string | null = null;
     let userId: string | null = null;
     let invoice: Extract<SubscriptionCommand, { type: 'ApplyStripeEvent' }>['invoice'] = null;
@@ -172,7 +172,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
       const userId = requireUserId(req);
       const { priceId, mode } = parseInput(checkoutSchema, req.body);
       if (!prices.ids().includes(priceId)) throw new ValidationError({ priceId: ['Unknown plan'] });
-      const client = requireStripe();
+      const client = await requireStripe();
       const { state } = await load(userId);
       if (state.status !== 'none' && isSubscribed(subscriptionView(state, new Date()).status) && state.stripe)
         throw new ConflictError(
@@ -198,7 +198,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
 
     router.post('/stripe/create-customer-portal', async (req, res) => {
       const userId = requireUserId(req);
-      const client = requireStripe();
+      const client = await requireStripe();
       const { state } = await load(userId);
       if (state.status === 'none' || !state.customerId)
         throw new ConflictError(
@@ -213,7 +213,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
 
     // Stripe's deliveries: the raw body, exactly as sent, against the signature (rawBodyPaths).
     router.post(WEBHOOK_PATH, async (req, res) => {
-      const client = requireStripe();
+      const client = await requireStripe();
       if (!config.STRIPE_WEBHOOK_SECRET)
         throw new ServiceUnavailableError(
           'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).',

@@ -1,13 +1,23 @@
 import { AppError, ServiceUnavailableError } from '@shiplog/errors';
 import type { PlanInterval, Price } from '@shiplog/schemas';
 import type { Logger } from '@shiplog/service-kit';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { BillingEnv } from '../env.ts';
 import type { StripeSnapshot } from './subscription.ts';
 
-/** The real SDK, pointed at `STRIPE_API_URL` when set; null without `STRIPE_SECRET_KEY`. */
-export function stripeClient(config: BillingEnv): Stripe | null {
-  if (!config.STRIPE_SECRET_KEY) return null;
+/** The SDK's class, once loaded (see stripeClient). */
+let sdk: typeof Stripe | undefined;
+
+/** The client, made at its first use. */
+export type StripeClient = () => Promise<Stripe>;
+
+/**
+ * The real SDK, pointed at `STRIPE_API_URL` when set; null without `STRIPE_SECRET_KEY`. The SDK loads
+ * with the first payment call: a process that makes none does not carry it (about 14 MB).
+ */
+export function stripeClient(config: BillingEnv): StripeClient | null {
+  const key = config.STRIPE_SECRET_KEY;
+  if (!key) return null;
   const options: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: 10_000 };
   if (config.STRIPE_API_URL) {
     const url = new URL(config.STRIPE_API_URL);
@@ -16,7 +26,14 @@ export function stripeClient(config: BillingEnv): Stripe | null {
     options.host = url.hostname;
     options.port = url.port || (protocol === 'http' ? 80 : 443);
   }
-  return new Stripe(config.STRIPE_SECRET_KEY, options);
+  let client: Promise<Stripe> | undefined;
+  return () => {
+    client ??= import('stripe').then(({ default: Sdk }) => {
+      sdk = Sdk;
+      return new Sdk(key, options);
+    });
+    return client;
+  };
 }
 
 /**
@@ -25,7 +42,7 @@ export function stripeClient(config: BillingEnv): Stripe | null {
  * the user's input, which is checked before) is a 502 that says so.
  */
 export function stripeUnavailable(error: unknown): never {
-  if (error instanceof Stripe.errors.StripeError && error.statusCode && error.statusCode < 500) {
+  if (sdk && error instanceof sdk.errors.StripeError && error.statusCode && error.statusCode < 500) {
     const refused = new AppError(502, 'PAYMENTS_REFUSED', `The payment provider refused the request: ${error.message}`);
     refused.cause = error;
     throw refused;
@@ -46,13 +63,13 @@ const PRICES_FRESH_MS = 5 * 60_000;
  * configured defaults) are served: the subscription page must not break with Stripe.
  */
 export class PriceList {
-  readonly #stripe: Stripe | null;
+  readonly #stripe: StripeClient | null;
   readonly #defaults: Price[];
   readonly #logger: Logger;
   #held: { prices: Price[]; at: number } | null = null;
   #reading: Promise<Price[]> | null = null;
 
-  constructor(stripe: Stripe | null, config: BillingEnv, logger: Logger) {
+  constructor(stripe: StripeClient | null, config: BillingEnv, logger: Logger) {
     this.#stripe = stripe;
     this.#logger = logger;
     this.#defaults = [
@@ -75,8 +92,9 @@ export class PriceList {
     return this.#reading;
   }
 
-  async #read(stripe: Stripe): Promise<Price[]> {
+  async #read(client: StripeClient): Promise<Price[]> {
     try {
+      const stripe = await client();
       const prices = await Promise.all(
         this.#defaults.map(async (fallback) => {
           const price = await stripe.prices.retrieve(fallback.id);

@@ -1,6 +1,6 @@
 import { AppError, ServiceUnavailableError } from '@shiplog/errors';
 import type { ChatHistoryEntry } from '@shiplog/schemas';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
@@ -66,17 +66,28 @@ export function conversation(
  * answers. Any other failure (timeout, refused connection, 5xx, a bad key) is a `ProviderFailedError`.
  */
 export class Assistant {
-  readonly #client: OpenAI;
+  readonly #config: ChatEnv & { OPENAI_API_KEY: string };
   readonly #model: string;
+  /** The SDK's client, made with the first question: a process nobody asks does not load it (about 15 MB). */
+  #client: Promise<OpenAI> | undefined;
 
   constructor(config: ChatEnv & { OPENAI_API_KEY: string }) {
-    this.#client = new OpenAI({
-      apiKey: config.OPENAI_API_KEY,
-      ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
-      timeout: config.OPENAI_TIMEOUT_MS,
-      maxRetries: 1,
-    });
+    this.#config = config;
     this.#model = config.OPENAI_MODEL;
+  }
+
+  #sdk(): Promise<OpenAI> {
+    const config = this.#config;
+    this.#client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          apiKey: config.OPENAI_API_KEY,
+          ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
+          timeout: config.OPENAI_TIMEOUT_MS,
+          maxRetries: 1,
+        }),
+    );
+    return this.#client;
   }
 
   async reply(options: {
@@ -94,7 +105,7 @@ export class Assistant {
       try {
         turn = await this.#turn(messages, offered, options.onText, options.signal);
       } catch (error) {
-        if (offered.length > 0 && error instanceof OpenAI.BadRequestError) {
+        if (offered.length > 0 && error instanceof (await import('openai')).default.BadRequestError) {
           tools = [];
           continue;
         }
@@ -123,8 +134,9 @@ export class Assistant {
       messages,
       ...(tools.length > 0 ? { tools: tools.map((t) => t.definition) } : {}),
     };
+    const client = await this.#sdk();
     if (!onText) {
-      const completion = await this.#client.chat.completions.create(request, { signal });
+      const completion = await client.chat.completions.create(request, { signal });
       const message = completion.choices[0]?.message;
       return {
         text: message?.content ?? '',
@@ -133,7 +145,7 @@ export class Assistant {
         ),
       };
     }
-    const stream = await this.#client.chat.completions.create({ ...request, stream: true }, { signal });
+    const stream = await client.chat.completions.create({ ...request, stream: true }, { signal });
     let text = '';
     const calls: ChatCompletionMessageFunctionToolCall[] = [];
     for await (const chunk of stream) {

@@ -1,5 +1,5 @@
 import type { Logger } from '@shiplog/service-kit';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface ReminderEmail {
   to: string;
@@ -31,14 +31,15 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   }
   // Pooled connections: a busy minute sends many emails, and a connection per email is slow.
   const separator = options.smtpUrl.includes('?') ? '&' : '?';
-  const transport = nodemailer.createTransport(
-    `${options.smtpUrl}${separator}pool=true&maxConnections=8&maxMessages=1000`,
-  );
+  const url = `${options.smtpUrl}${separator}pool=true&maxConnections=8&maxMessages=1000`;
+  // nodemailer loads with the first email: a process that sends none does not carry it (about 10 MB).
+  let transport: Promise<Transporter> | undefined;
   return {
     sends: true,
     async send(email) {
-      await transport.sendMail({ from: options.from, ...email });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      await (await transport).sendMail({ from: options.from, ...email });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
