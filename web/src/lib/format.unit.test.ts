@@ -1,3 +1,4 @@
+import { format } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import { formatCost, formatDate, initials, projectNameOf } from './format';
 
@@ -16,7 +17,29 @@ describe('formatCost', () => {
 });
 
 describe('formatDate', () => {
-  it('reads as month, day and year', () => {
+  it('writes every pattern the app uses as date-fns does, at every hour and on every weekday and month', () => {
+    const patterns = [
+      'MMM d, yyyy',
+      'MMM d, yyyy h:mm a',
+      'yyyy-MM-dd',
+      'HH:mm',
+      'h:mm a',
+      'MMM d, h:mm a',
+      'EEEE',
+      'p',
+    ];
+    // Every hour of one day (midnight and noon included), and a day in each month of a leap year.
+    const dates = [
+      ...Array.from({ length: 24 }, (_, hour) => new Date(2026, 10, 24, hour, hour * 2 + 1)),
+      ...Array.from({ length: 12 }, (_, month) => new Date(2028, month, month + 1, 9, 5)),
+      new Date(2028, 1, 29, 23, 59),
+      new Date(1999, 11, 31, 0, 0),
+    ];
+    for (const date of dates)
+      for (const pattern of patterns) expect(formatDate(date, pattern)).toBe(format(date, pattern));
+  });
+
+  it('takes an ISO string, and shows month, day and year by default', () => {
     // Midday UTC: the same calendar day in every time zone the tests may run in.
     expect(formatDate('2026-03-07T12:00:00.000Z')).toBe('Mar 7, 2026');
   });

@@ -1,5 +1,6 @@
 import type { Reminder } from '@shiplog/schemas';
-import { differenceInCalendarDays, format } from 'date-fns';
+import { differenceInCalendarDays } from 'date-fns';
+import { formatDate } from './format';
 
 // Every label here reads one clock, the `now` it is passed: date-fns' isToday and isTomorrow read the
 // real one, so a label built on them was right only on the day its test was written.
@@ -27,10 +28,10 @@ export function relativeDueLabel(dueDate: string, now = new Date()): string {
 /** The dashboard's due badge: red overdue, amber today, blue tomorrow, green otherwise. */
 export function dueBadge(dueDate: string, now = new Date()): { text: string; className: string } {
   const due = new Date(dueDate);
-  const time = format(due, 'h:mm a');
+  const time = formatDate(due, 'h:mm a');
   if (due.getTime() < now.getTime())
     return {
-      text: `Overdue · ${format(due, 'MMM d, h:mm a')}`,
+      text: `Overdue · ${formatDate(due, 'MMM d, h:mm a')}`,
       className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
     };
   const days = differenceInCalendarDays(due, now);
@@ -38,7 +39,7 @@ export function dueBadge(dueDate: string, now = new Date()): { text: string; cla
     return { text: `Today, ${time}`, className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300' };
   if (days === 1)
     return { text: `Tomorrow, ${time}`, className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300' };
-  const text = days < 7 ? `${format(due, 'EEEE')}, ${time}` : format(due, 'MMM d, h:mm a');
+  const text = days < 7 ? `${formatDate(due, 'EEEE')}, ${time}` : formatDate(due, 'MMM d, h:mm a');
   return { text, className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' };
 }
 

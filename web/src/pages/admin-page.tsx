@@ -9,7 +9,6 @@ import {
   subscriptionStatuses,
 } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { CalendarPlus, CreditCard, Search, ShieldAlert, Trash2, Users } from 'lucide-react';
 import { type ComponentType, useEffect, useState } from 'react';
 import { BackLink } from '../components/back-link';
@@ -28,6 +27,7 @@ import {
   useUpdateComment,
 } from '../hooks/use-admin';
 import { cn } from '../lib/class-names';
+import { formatDate } from '../lib/format';
 import {
   adminUserCountsQuery,
   adminUsersQuery,
@@ -60,7 +60,7 @@ export function adminDaysRemaining(user: AdminUser, now = new Date()): number | 
   return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
 }
 
-const when = (iso: string | null) => (iso ? format(new Date(iso), 'MMM d, yyyy') : 'N/A');
+const when = (iso: string | null) => (iso ? formatDate(iso, 'MMM d, yyyy') : 'N/A');
 
 export function AdminPage() {
   const { data: me, isPending } = useQuery(userQuery);
@@ -238,7 +238,7 @@ function CommentItem({ comment }: { comment: AdminCommentRow }) {
         <span className="font-medium text-foreground">Admin {comment.adminUsername}</span>
         <PriorityBadge priority={comment.priority} />
         {!comment.isActive ? <span className="rounded-full bg-muted px-2 py-0.5 font-semibold">Inactive</span> : null}
-        <span>{format(new Date(comment.createdAt), 'MMM d, yyyy h:mm a')}</span>
+        <span>{formatDate(comment.createdAt, 'MMM d, yyyy h:mm a')}</span>
       </div>
       {editing ? (
         <form
@@ -560,7 +560,7 @@ function ContactInboxCard() {
               </Button>
             </div>
             <p className="text-xs text-muted-foreground">
-              From {message.username} · {format(new Date(message.createdAt), 'MMM d, yyyy h:mm a')}
+              From {message.username} · {formatDate(message.createdAt, 'MMM d, yyyy h:mm a')}
               {message.handled ? ' · Handled' : ''}
             </p>
             <p className="whitespace-pre-wrap text-sm">{message.message}</p>

@@ -1,7 +1,6 @@
 import { BOOST_MESSAGES, FREE_DAILY_MESSAGES, isSubscribed } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { format } from 'date-fns';
 import { Bot, Crown, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BackLink } from '../components/back-link';
@@ -11,6 +10,7 @@ import { Input } from '../components/ui/input';
 import { toast } from '../components/ui/toast';
 import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
 import { cn } from '../lib/class-names';
+import { formatDate } from '../lib/format';
 import { chatUsageQuery, userQuery } from '../lib/queries';
 
 /** The Markdown renderer comes with the first reply shown, not with the page. */
@@ -147,7 +147,7 @@ function Bubble({ message }: { message: ChatMessage }) {
         )}
       </div>
       <time className="text-xs text-muted-foreground" dateTime={message.timestamp}>
-        {format(new Date(message.timestamp), 'p')}
+        {formatDate(message.timestamp, 'p')}
       </time>
     </div>
   );

@@ -1,6 +1,5 @@
 import { type NotificationSettings, projectVisibilities } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { useState } from 'react';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
@@ -19,6 +18,7 @@ import {
 } from '../hooks/use-account';
 import { useDeleteAccount } from '../hooks/use-auth';
 import { cn } from '../lib/class-names';
+import { formatDate } from '../lib/format';
 import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { showServerFieldErrors } from '../lib/server-errors';
@@ -64,7 +64,7 @@ export function SettingsPage() {
             {comments?.map((comment) => (
               <article key={comment.id} className="rounded-lg border p-3">
                 <p className="text-xs text-muted-foreground">
-                  Admin {comment.adminUsername} · {format(new Date(comment.createdAt), 'MMM d, yyyy h:mm a')}
+                  Admin {comment.adminUsername} · {formatDate(comment.createdAt, 'MMM d, yyyy h:mm a')}
                   {comment.priority !== 'normal' ? (
                     <span className="ml-2 font-semibold uppercase">{comment.priority}</span>
                   ) : null}

@@ -1,11 +1,11 @@
 import { isSubscribed, type Price, type SubscriptionView, yearlySavingsPercent } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { Check, CreditCard, Crown } from 'lucide-react';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { useCheckout, useCustomerPortal } from '../hooks/use-billing';
+import { formatDate } from '../lib/format';
 import { pricesQuery, subscriptionQuery } from '../lib/queries';
 
 /** The paid tier's features (spec/account.md §1). */
@@ -142,7 +142,7 @@ function StatusCard({ subscription, loading }: { subscription: SubscriptionView 
   if (loading || !subscription) return <Skeleton className="h-28 w-full" />;
   const { status } = subscription;
   const subscribed = isSubscribed(status);
-  const date = (iso: string | null) => (iso ? format(new Date(iso), 'MMM d, yyyy') : null);
+  const date = (iso: string | null) => (iso ? formatDate(iso, 'MMM d, yyyy') : null);
   return (
     <Card data-testid="subscription-status">
       <CardContent className="flex flex-col gap-4 p-6 sm:flex-row sm:items-center sm:justify-between">

@@ -1,8 +1,8 @@
 import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { useState } from 'react';
 import { useSaveReminder } from '../../hooks/use-reminders';
+import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
 import { notificationTimesQuery } from '../../lib/queries';
 import { TextField } from '../text-field';
@@ -30,8 +30,8 @@ export function ReminderFormDialog({
     defaultValues: {
       title: reminder?.title ?? '',
       description: reminder?.description ?? '',
-      dueDate: due ? format(due, 'yyyy-MM-dd') : '',
-      dueTime: due ? format(due, 'HH:mm') : '12:00',
+      dueDate: due ? formatDate(due, 'yyyy-MM-dd') : '',
+      dueTime: due ? formatDate(due, 'HH:mm') : '12:00',
       reminderTimes: reminder?.reminderTimes ?? ['1_day_before'],
       frequency: reminder?.frequency ?? 'once',
       isCompleted: reminder?.isCompleted ?? false,
@@ -80,7 +80,7 @@ export function ReminderFormDialog({
             id={`${prefix}-date`}
             label="Due date"
             type="date"
-            min={format(new Date(), 'yyyy-MM-dd')}
+            min={formatDate(new Date(), 'yyyy-MM-dd')}
             error={errors.dueDate?.message}
             {...form.register('dueDate')}
           />

@@ -1,9 +1,9 @@
 import type { Reminder } from '@shiplog/schemas';
-import { format } from 'date-fns';
 import { Check, Pencil, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useReminderAction } from '../../hooks/use-reminders';
 import { cn } from '../../lib/class-names';
+import { formatDate } from '../../lib/format';
 import { reminderState } from '../../lib/reminders';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/dialog';
@@ -47,7 +47,7 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
         {showProject ? <p className="text-sm text-muted-foreground">{reminder.projectName}</p> : null}
         {reminder.description ? <p className="text-sm text-muted-foreground">{reminder.description}</p> : null}
         <p className="text-xs text-muted-foreground">
-          {stateStyles[state].label} · {format(new Date(reminder.dueDate), 'MMM d, yyyy h:mm a')}
+          {stateStyles[state].label} · {formatDate(reminder.dueDate, 'MMM d, yyyy h:mm a')}
         </p>
       </div>
       <div className="flex shrink-0 gap-1">
