@@ -1,281 +1,78 @@
-import { Archive, Plus, Rocket, Tag, X } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
-import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../hooks/use-projects';
-import { useSchemaForm } from '../../lib/forms';
-import { TextField } from '../text-field';
+import { Archive, Rocket, Tag } from 'lucide-react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { Button } from '../ui/button';
 import { Dialog, type DialogTrigger } from '../ui/dialog';
-import { Input, Label } from '../ui/input';
-import { Select, Textarea } from '../ui/select';
-import { toast } from '../ui/toast';
+import { Spinner } from '../ui/spinner';
+import type { RecordFormProps } from './record-forms';
+
+// The forms, with react-hook-form, load when a dialog first opens (or its button is pointed at).
+const loadForms = () => import('./record-forms');
+const BackupForm = lazy(async () => ({ default: (await loadForms()).RecordBackupForm }));
+const DeploymentForm = lazy(async () => ({ default: (await loadForms()).RecordDeploymentForm }));
+const VersionForm = lazy(async () => ({ default: (await loadForms()).RecordVersionForm }));
 
 function RecordDialog({
-  trigger,
+  projectId,
   title,
-  open,
-  onOpenChange,
-  children,
+  trigger,
+  form: Form,
 }: {
-  trigger: DialogTrigger;
+  projectId: string;
   title: string;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  children: ReactNode;
+  trigger: DialogTrigger;
+  form: ComponentType<RecordFormProps>;
 }) {
+  const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} trigger={trigger} title={title}>
-      {children}
+    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={loadForms}>
+      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+        <Form projectId={projectId} onDone={() => setOpen(false)} />
+      </Suspense>
     </Dialog>
   );
 }
 
 export function RecordBackupDialog({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
-  const record = useRecordBackup(projectId);
-  const form = useSchemaForm('recordBackupFormSchema', {
-    defaultValues: { version: '', notes: '', location: '', size: '' },
-  });
   return (
     <RecordDialog
-      open={open}
-      onOpenChange={setOpen}
+      projectId={projectId}
       title="Record Backup"
+      form={BackupForm}
       trigger={
         <Button variant="outline">
           <Archive /> Record Backup
         </Button>
       }
-    >
-      <form
-        className="space-y-4"
-        noValidate
-        onSubmit={form.handleSubmit((v) =>
-          record.mutate(
-            { version: v.version, notes: v.notes, backupDetails: { location: v.location, size: v.size } },
-            {
-              onSuccess: () => {
-                toast({ title: 'Backup recorded', description: 'The backup is on the project timeline.' });
-                form.reset();
-                setOpen(false);
-              },
-              onError: (error) =>
-                toast({ title: 'Failed to record backup', description: error.message, variant: 'destructive' }),
-            },
-          ),
-        )}
-      >
-        <TextField
-          id="backup-version"
-          label="Version (optional)"
-          error={form.formState.errors.version?.message}
-          {...form.register('version')}
-        />
-        <TextField
-          id="backup-location"
-          label="Backup location (optional)"
-          error={form.formState.errors.location?.message}
-          {...form.register('location')}
-        />
-        <TextField
-          id="backup-size"
-          label="Backup size (optional)"
-          error={form.formState.errors.size?.message}
-          {...form.register('size')}
-        />
-        <div className="space-y-2">
-          <Label htmlFor="backup-notes">Notes (optional)</Label>
-          <Textarea id="backup-notes" {...form.register('notes')} />
-        </div>
-        <Button type="submit" className="w-full" disabled={record.isPending}>
-          {record.isPending ? 'Saving...' : 'Record Backup'}
-        </Button>
-      </form>
-    </RecordDialog>
+    />
   );
 }
 
 export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
-  const record = useRecordDeployment(projectId);
-  const form = useSchemaForm('recordDeploymentFormSchema', {
-    defaultValues: { environment: 'production', version: '', url: '', notes: '', method: '' },
-  });
   return (
     <RecordDialog
-      open={open}
-      onOpenChange={setOpen}
+      projectId={projectId}
       title="Record Deployment"
+      form={DeploymentForm}
       trigger={
         <Button variant="outline">
           <Rocket /> Record Deployment
         </Button>
       }
-    >
-      <form
-        className="space-y-4"
-        noValidate
-        onSubmit={form.handleSubmit((v) =>
-          record.mutate(
-            {
-              environment: v.environment,
-              version: v.version,
-              url: v.url,
-              notes: v.notes,
-              deploymentDetails: { method: v.method, duration: null },
-            },
-            {
-              onSuccess: () => {
-                toast({ title: 'Deployment recorded', description: 'The deployment is on the project timeline.' });
-                form.reset();
-                setOpen(false);
-              },
-              onError: (error) =>
-                toast({ title: 'Failed to record deployment', description: error.message, variant: 'destructive' }),
-            },
-          ),
-        )}
-      >
-        <div className="space-y-2">
-          <Label htmlFor="deployment-environment">Environment</Label>
-          <Select id="deployment-environment" className="w-full" {...form.register('environment')}>
-            <option value="development">Development</option>
-            <option value="staging">Staging</option>
-            <option value="production">Production</option>
-          </Select>
-        </div>
-        <TextField
-          id="deployment-version"
-          label="Version (optional)"
-          error={form.formState.errors.version?.message}
-          {...form.register('version')}
-        />
-        <TextField
-          id="deployment-url"
-          label="URL (optional)"
-          placeholder="https://"
-          error={form.formState.errors.url?.message}
-          {...form.register('url')}
-        />
-        <TextField
-          id="deployment-method"
-          label="Method (optional)"
-          placeholder="CI, manual, …"
-          error={form.formState.errors.method?.message}
-          {...form.register('method')}
-        />
-        <div className="space-y-2">
-          <Label htmlFor="deployment-notes">Notes (optional)</Label>
-          <Textarea id="deployment-notes" {...form.register('notes')} />
-        </div>
-        <Button type="submit" className="w-full" disabled={record.isPending}>
-          {record.isPending ? 'Saving...' : 'Record Deployment'}
-        </Button>
-      </form>
-    </RecordDialog>
+    />
   );
 }
 
 export function RecordVersionDialog({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
-  const [changes, setChanges] = useState<{ key: number; text: string }[]>([]);
-  const [draft, setDraft] = useState('');
-  const record = useRecordVersion(projectId);
-  const form = useSchemaForm('recordVersionFormSchema', {
-    defaultValues: { version: '', notes: '' },
-  });
-  // Changes are added one at a time; a blank one is ignored.
-  const addChange = () => {
-    if (draft.trim()) setChanges((list) => [...list, { key: Date.now() + list.length, text: draft.trim() }]);
-    setDraft('');
-  };
   return (
     <RecordDialog
-      open={open}
-      onOpenChange={setOpen}
+      projectId={projectId}
       title="Record Version Release"
+      form={VersionForm}
       trigger={
         <Button variant="outline">
           <Tag /> Record Version
         </Button>
       }
-    >
-      <form
-        className="space-y-4"
-        noValidate
-        onSubmit={form.handleSubmit((v) =>
-          record.mutate(
-            { version: v.version, notes: v.notes, changes: changes.map((c) => c.text) },
-            {
-              onSuccess: () => {
-                toast({ title: 'Version release recorded', description: 'The release is on the project timeline.' });
-                form.reset();
-                setChanges([]);
-                setOpen(false);
-              },
-              onError: (error) =>
-                toast({
-                  title: 'Failed to record version release',
-                  description: error.message,
-                  variant: 'destructive',
-                }),
-            },
-          ),
-        )}
-      >
-        <TextField
-          id="version-version"
-          label="Version"
-          placeholder="1.0.0"
-          error={form.formState.errors.version?.message}
-          {...form.register('version')}
-        />
-        <div className="space-y-2">
-          <Label htmlFor="version-notes">Notes (optional)</Label>
-          <Textarea id="version-notes" {...form.register('notes')} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="version-change">Changes</Label>
-          <div className="flex gap-2">
-            <Input
-              id="version-change"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  addChange();
-                }
-              }}
-              placeholder="What changed?"
-            />
-            <Button type="button" variant="outline" onClick={addChange} aria-label="Add change">
-              <Plus />
-            </Button>
-          </div>
-          <ul className="space-y-1">
-            {changes.map((change) => (
-              <li
-                key={change.key}
-                className="flex items-center justify-between rounded-md bg-muted px-3 py-1.5 text-sm"
-              >
-                {change.text}
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Remove ${change.text}`}
-                  onClick={() => setChanges((list) => list.filter((c) => c.key !== change.key))}
-                >
-                  <X />
-                </Button>
-              </li>
-            ))}
-          </ul>
-        </div>
-        <Button type="submit" className="w-full" disabled={record.isPending}>
-          {record.isPending ? 'Saving...' : 'Record Release'}
-        </Button>
-      </form>
-    </RecordDialog>
+    />
   );
 }

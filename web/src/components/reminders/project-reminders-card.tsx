@@ -4,7 +4,7 @@ import { projectRemindersQuery } from '../../lib/queries';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
-import { ReminderFormDialog } from './reminder-form';
+import { ReminderFormDialog } from './reminder-form-dialog';
 import { ReminderItem } from './reminder-item';
 
 export function ProjectRemindersCard({ projectId }: { projectId: string }) {

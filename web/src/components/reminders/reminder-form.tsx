@@ -1,6 +1,5 @@
 import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useSaveReminder } from '../../hooks/use-reminders';
 import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
@@ -8,21 +7,24 @@ import { notificationTimesQuery } from '../../lib/queries';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
-import { Dialog, type DialogTrigger } from '../ui/dialog';
 import { FieldError, Label } from '../ui/input';
 import { Select, Textarea } from '../ui/select';
 import { toast } from '../ui/toast';
 
-export function ReminderFormDialog({
+/**
+ * Adding or editing a reminder (in ReminderFormDialog, reminder-form-dialog.tsx, which loads this the
+ * first time it opens: react-hook-form stays out of the pages' first load, decision 023).
+ */
+export function ReminderForm({
   projectId,
   reminder,
-  trigger,
+  onDone,
 }: {
   projectId: string;
   reminder?: Reminder;
-  trigger: DialogTrigger;
+  /** Saved: the dialog closes. */
+  onDone: () => void;
 }) {
-  const [open, setOpen] = useState(false);
   const save = useSaveReminder(reminder?.id);
   const { data: times } = useQuery(notificationTimesQuery);
   const due = reminder ? new Date(reminder.dueDate) : null;
@@ -54,8 +56,7 @@ export function ReminderFormDialog({
     save.mutate(body as Parameters<typeof save.mutate>[0], {
       onSuccess: () => {
         toast({ title: reminder ? 'Reminder updated' : 'Reminder added', description: values.title });
-        if (!reminder) form.reset();
-        setOpen(false);
+        onDone();
       },
       onError: (error) =>
         toast({
@@ -67,76 +68,74 @@ export function ReminderFormDialog({
   });
 
   return (
-    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={reminder ? 'Edit Reminder' : 'Add Reminder'}>
-      <form className="space-y-4" noValidate onSubmit={submit}>
-        <TextField id={`${prefix}-title`} label="Title" error={errors.title?.message} {...form.register('title')} />
-        <div className="space-y-2">
-          <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
-          <Textarea id={`${prefix}-description`} {...form.register('description')} />
+    <form className="space-y-4" noValidate onSubmit={submit}>
+      <TextField id={`${prefix}-title`} label="Title" error={errors.title?.message} {...form.register('title')} />
+      <div className="space-y-2">
+        <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
+        <Textarea id={`${prefix}-description`} {...form.register('description')} />
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        {/* Past dates are not selectable. */}
+        <TextField
+          id={`${prefix}-date`}
+          label="Due date"
+          type="date"
+          min={formatDate(new Date(), 'yyyy-MM-dd')}
+          error={errors.dueDate?.message}
+          {...form.register('dueDate')}
+        />
+        <TextField
+          id={`${prefix}-time`}
+          label="Time"
+          type="time"
+          error={errors.dueTime?.message}
+          {...form.register('dueTime')}
+        />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${prefix}-frequency`}>Repeat</Label>
+        <Select id={`${prefix}-frequency`} className="w-full" {...form.register('frequency')}>
+          <option value="once">Does not repeat</option>
+          <option value="daily">Every day</option>
+          <option value="weekly">Every week</option>
+          <option value="monthly">Every month</option>
+        </Select>
+      </div>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Remind me</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {(times ?? []).map(({ value, label }) => (
+            <div key={value} className="flex items-center gap-2">
+              <Checkbox
+                id={`${prefix}-time-${value}`}
+                checked={chosen.includes(value)}
+                onCheckedChange={(checked) =>
+                  form.setValue('reminderTimes', checked ? [...chosen, value] : chosen.filter((t) => t !== value), {
+                    shouldValidate: form.formState.isSubmitted,
+                  })
+                }
+              />
+              <Label htmlFor={`${prefix}-time-${value}`} className="font-normal">
+                {label}
+              </Label>
+            </div>
+          ))}
         </div>
-        <div className="grid grid-cols-2 gap-3">
-          {/* Past dates are not selectable. */}
-          <TextField
-            id={`${prefix}-date`}
-            label="Due date"
-            type="date"
-            min={formatDate(new Date(), 'yyyy-MM-dd')}
-            error={errors.dueDate?.message}
-            {...form.register('dueDate')}
+        <FieldError id={`${prefix}-times-error`} message={errors.reminderTimes?.message} />
+      </fieldset>
+      {reminder ? (
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id={`${prefix}-completed`}
+            checked={form.watch('isCompleted')}
+            onCheckedChange={(v) => form.setValue('isCompleted', v === true)}
           />
-          <TextField
-            id={`${prefix}-time`}
-            label="Time"
-            type="time"
-            error={errors.dueTime?.message}
-            {...form.register('dueTime')}
-          />
+          <Label htmlFor={`${prefix}-completed`}>Completed</Label>
         </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${prefix}-frequency`}>Repeat</Label>
-          <Select id={`${prefix}-frequency`} className="w-full" {...form.register('frequency')}>
-            <option value="once">Does not repeat</option>
-            <option value="daily">Every day</option>
-            <option value="weekly">Every week</option>
-            <option value="monthly">Every month</option>
-          </Select>
-        </div>
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium">Remind me</legend>
-          <div className="grid grid-cols-2 gap-2">
-            {(times ?? []).map(({ value, label }) => (
-              <div key={value} className="flex items-center gap-2">
-                <Checkbox
-                  id={`${prefix}-time-${value}`}
-                  checked={chosen.includes(value)}
-                  onCheckedChange={(checked) =>
-                    form.setValue('reminderTimes', checked ? [...chosen, value] : chosen.filter((t) => t !== value), {
-                      shouldValidate: form.formState.isSubmitted,
-                    })
-                  }
-                />
-                <Label htmlFor={`${prefix}-time-${value}`} className="font-normal">
-                  {label}
-                </Label>
-              </div>
-            ))}
-          </div>
-          <FieldError id={`${prefix}-times-error`} message={errors.reminderTimes?.message} />
-        </fieldset>
-        {reminder ? (
-          <div className="flex items-center gap-2">
-            <Checkbox
-              id={`${prefix}-completed`}
-              checked={form.watch('isCompleted')}
-              onCheckedChange={(v) => form.setValue('isCompleted', v === true)}
-            />
-            <Label htmlFor={`${prefix}-completed`}>Completed</Label>
-          </div>
-        ) : null}
-        <Button type="submit" className="w-full" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
-        </Button>
-      </form>
-    </Dialog>
+      ) : null}
+      <Button type="submit" className="w-full" disabled={save.isPending}>
+        {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
+      </Button>
+    </form>
   );
 }

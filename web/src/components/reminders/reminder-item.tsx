@@ -8,7 +8,7 @@ import { reminderState } from '../../lib/reminders';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/dialog';
 import { toast } from '../ui/toast';
-import { ReminderFormDialog } from './reminder-form';
+import { ReminderFormDialog } from './reminder-form-dialog';
 
 const stateStyles = {
   upcoming: { label: 'Upcoming', className: 'border-border' },

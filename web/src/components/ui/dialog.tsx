@@ -38,7 +38,15 @@ function useOpenedOnce(open: boolean): boolean {
  * it). `trigger`, if given, is the button that opens it: pointing at it or focusing it starts the
  * download. Focus goes back to the trigger when the dialog closes.
  */
-export function Dialog({ trigger, ...props }: DialogProps & { trigger?: DialogTrigger }) {
+export function Dialog({
+  trigger,
+  preload,
+  ...props
+}: DialogProps & {
+  trigger?: DialogTrigger;
+  /** What else the dialog's content loads (a form's code, say): fetched with the panel. */
+  preload?: () => Promise<unknown>;
+}) {
   const opened = useOpenedOnce(props.open);
   return (
     <>
@@ -47,8 +55,8 @@ export function Dialog({ trigger, ...props }: DialogProps & { trigger?: DialogTr
             'aria-haspopup': 'dialog',
             'aria-expanded': props.open,
             onClick: () => props.onOpenChange(true),
-            onPointerEnter: () => void loadPanels(),
-            onFocus: () => void loadPanels(),
+            onPointerEnter: () => void Promise.all([loadPanels(), preload?.()]),
+            onFocus: () => void Promise.all([loadPanels(), preload?.()]),
           })
         : null}
       {opened ? (
