@@ -1,8 +1,8 @@
-import { formatDistanceToNow } from 'date-fns';
 import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
 import { cn } from '../../lib/class-names';
 import { projectNameOf } from '../../lib/format';
 import type { Activity } from '../../lib/queries';
+import { formatTimeAgo } from '../../lib/time-ago';
 
 /** Fixed labels and icons for created, updated, completed and deleted; other actions shown as they are. */
 const actions: Record<string, { label: string; icon: LucideIcon; className: string }> = {
@@ -70,7 +70,7 @@ export function ActivityCard({ activity }: { activity: Activity }) {
           dateTime={activity.timestamp}
           title={new Date(activity.timestamp).toLocaleString()}
         >
-          {formatDistanceToNow(new Date(activity.timestamp), { addSuffix: true })}
+          {formatTimeAgo(activity.timestamp)}
         </time>
       </div>
     </article>
