@@ -11,13 +11,15 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { FullPageSpinner } from './components/full-page-spinner';
-import { ProjectNotFound } from './components/project-load-states';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
-import { NotFoundPage } from './pages/not-found-page';
 
 // Each page is its own chunk, loaded when first visited, and so is the signed-in shell (/auth has none).
+// Not-found pages are rare: they load when shown. The error page stays in the entry, since a failed
+// chunk download is one of the errors it shows.
+const NotFoundPage = lazyRouteComponent(() => import('./pages/not-found-page'), 'NotFoundPage');
+const ProjectNotFound = lazyRouteComponent(() => import('./components/project-load-states'), 'ProjectNotFound');
 const AppShell = lazyRouteComponent(() => import('./components/shell/app-shell'), 'AppShell');
 const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
 const DashboardPage = lazyRouteComponent(() => import('./pages/dashboard-page'), 'DashboardPage');

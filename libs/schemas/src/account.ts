@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commentPriorities } from './admin-values.ts';
 import { normalizeSocialLink, projectVisibilities } from './project-values.ts';
 import { isStorableDate } from './reminders.ts';
 
@@ -107,8 +108,6 @@ export const defaultNotificationSettings: NotificationSettings = {
   securityAlerts: true,
   marketingEmails: false,
 };
-
-export const commentPriorities = ['normal', 'high', 'urgent'] as const;
 
 /** An administrator's message to all users (spec/account.md §3, §5). */
 export const adminCommentSchema = z.object({

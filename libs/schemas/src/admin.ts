@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commentPriorities } from './account.ts';
+import { ADMIN_USERS_PAGE_SIZE, commentPriorities } from './admin-values.ts';
 import type { SubscriptionStatus } from './subscription-values.ts';
 
 /** A row of the admin dashboard's User Management table (`GET /api/admin/users`). */
@@ -20,8 +20,6 @@ export interface AdminUserCounts {
   trialUsers: number;
   unpaidUsers: number;
 }
-
-export const ADMIN_USERS_PAGE_SIZE = 25;
 
 /** `?q=&page=&limit=`: searched and paged on the server; the total comes in `X-Total-Count`. */
 export const adminUsersQuerySchema = z.object({

@@ -1,5 +1,6 @@
 export * from './account.ts';
 export * from './admin.ts';
+export * from './admin-values.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './chat.ts';

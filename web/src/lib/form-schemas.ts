@@ -16,7 +16,9 @@ import { z } from 'zod';
 export { zodResolver } from '@hookform/resolvers/zod';
 export {
   accountInfoSchema,
+  adminCommentSchema,
   changePasswordFormSchema,
+  extendTrialSchema,
   integrationFormSchema,
   loginSchema,
   profileFormSchema,

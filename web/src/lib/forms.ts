@@ -1,25 +1,13 @@
 import { type FieldValues, type Resolver, type UseFormProps, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type * as FormSchemas from './form-schemas';
+import { loadFormSchemas, type Schemas } from './load-form-schemas';
 
-type Schemas = typeof FormSchemas;
 /** The name of each form schema in lib/form-schemas.ts. */
 export type FormName = { [K in keyof Schemas]: Schemas[K] extends z.ZodType ? K : never }[keyof Schemas];
 type SchemaOf<N extends FormName> = Schemas[N] extends z.ZodType ? Schemas[N] : never;
 /** What a form holds while it is edited, and what its submit handler receives once the schema has parsed it. */
 export type FormInput<N extends FormName> = z.input<SchemaOf<N>> & FieldValues;
 export type FormOutput<N extends FormName> = z.output<SchemaOf<N>> & FieldValues;
-
-let schemas: Promise<Schemas> | undefined;
-
-/** The form schemas' chunk (zod and the resolver with it), fetched once. */
-export function loadFormSchemas(): Promise<Schemas> {
-  schemas ??= import('./form-schemas').catch((error: unknown) => {
-    schemas = undefined; // a failed fetch is tried again at the next validation
-    throw error;
-  });
-  return schemas;
-}
 
 /**
  * The one way a form gets its resolver: the named schema from lib/form-schemas.ts, loaded on the first

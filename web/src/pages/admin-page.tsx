@@ -2,9 +2,7 @@ import {
   ADMIN_USERS_PAGE_SIZE,
   type AdminCommentRow,
   type AdminUser,
-  adminCommentSchema,
   commentPriorities,
-  extendTrialSchema,
   type SubscriptionStatus,
   subscriptionStatuses,
 } from '@shiplog/schemas';
@@ -28,6 +26,7 @@ import {
 } from '../hooks/use-admin';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
+import { loadFormSchemas } from '../lib/load-form-schemas';
 import {
   adminUserCountsQuery,
   adminUsersQuery,
@@ -174,8 +173,10 @@ function AdminCommentsCard() {
         <form
           className="space-y-3"
           noValidate
-          onSubmit={(event) => {
+          onSubmit={async (event) => {
             event.preventDefault();
+            // zod comes with the form schemas, fetched at the first submit (lib/load-form-schemas.ts).
+            const { adminCommentSchema } = await loadFormSchemas();
             const parsed = adminCommentSchema.safeParse({ message, priority });
             if (!parsed.success) return setError(parsed.error.issues[0]?.message);
             setError(undefined);
@@ -484,8 +485,9 @@ function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => v
       <form
         className="space-y-4"
         noValidate
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
+          const { extendTrialSchema } = await loadFormSchemas();
           const parsed = extendTrialSchema.safeParse({ days });
           if (!parsed.success) return setError(parsed.error.issues[0]?.message);
           setError(undefined);
