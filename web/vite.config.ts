@@ -68,9 +68,9 @@ function modulesReport(): Plugin {
   };
 }
 
-/** The libraries every route's first paint runs on (React, the router, the query cache, class merging). */
+/** The libraries every route's first paint runs on (React, the router, the query cache, clsx). */
 const FRAMEWORK =
-  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|tailwind-merge|clsx)\//;
+  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\//;
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), modulesReport()],
