@@ -602,6 +602,13 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /** A project imported from a domain was deleted: the domain can be imported again. */
+  ImportedProjectDeleted: event({
+    owner: 'integrations',
+    version: 1,
+    publish: true,
+    schema: z.object({ integrationId: id, userId: id, domainId: z.string(), projectId: id, at: isoDate }),
+  }),
   /** The connection is gone; the projects it imported stay. */
   IntegrationDeleted: event({
     owner: 'integrations',

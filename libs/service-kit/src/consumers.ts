@@ -21,6 +21,11 @@ export interface ConsumerDefinition {
   /** Unique within the service; the durable name is `<service>-<name>`. */
   name: string;
   sources: string[];
+  /**
+   * Only this event type of the one source (e.g. identity's `UserDeleted`): the consumer is sent
+   * nothing else, and takes no part in read-your-writes waits.
+   */
+  only?: EventType;
   handlers: EventHandlers;
 }
 

@@ -172,6 +172,7 @@ export async function startService<Env extends ServiceEnv>(
     const erasure: ConsumerDefinition = {
       name: 'erasure',
       sources: ['identity'],
+      only: 'UserDeleted',
       handlers: {
         UserDeleted: async (event, tx) => {
           for (const other of others) await lockConsumer(tx, schema, other);
@@ -182,7 +183,7 @@ export async function startService<Env extends ServiceEnv>(
         },
       },
     };
-    consumed.push({ definition: erasure, extra: { only: 'UserDeleted' } });
+    consumed.push({ definition: erasure, extra: {} });
   }
   const tracked = consumed.map(({ definition: c, extra }) => {
     const options: ConsumerOptions = {
@@ -192,6 +193,7 @@ export async function startService<Env extends ServiceEnv>(
       name: `${name}-${c.name}`,
       sources: c.sources,
       handlers: busHandlers(c.handlers),
+      ...(c.only ? { only: c.only } : {}),
       logger,
       open,
       around,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type IntegrationsEnv, integrationsEnv } from './env.ts';
 import { integrationsApi } from './integration/api.ts';
+import { deletedProjectsReaction } from './reactions/deleted-projects.ts';
 import { integrationListProjection } from './read-models/integration-list/index.ts';
 
 /**
@@ -17,6 +18,6 @@ export const integrationsService: ServiceDefinition<IntegrationsEnv> = {
   forgetUser: deleteUserRows('integrations.api_integrations'),
   setup(context) {
     const api = integrationsApi(context);
-    return { routes: api.routes, onStop: api.close };
+    return { routes: api.routes, onStop: api.close, consumers: [deletedProjectsReaction(context)] };
   },
 };

@@ -278,6 +278,23 @@ describe('domains and import', () => {
     const marked = await client.get(`/api/integrations/${integration.id}/projects`);
     expect(marked.body.every((d: { imported: boolean }) => d.imported)).toBe(true);
 
+    // A project deleted frees its domain: it shows as not imported, and imports again.
+    const third = ((await client.get('/api/projects')).body as { id: string; name: string }[]).find(
+      (p) => p.name === 'project-3.example.com',
+    )!;
+    expect((await client.request('DELETE', `/api/projects/${third.id}`)).status).toBe(204);
+    const importedNow = async () =>
+      ((await client.get(`/api/integrations/${integration.id}/projects`)).body as { id: string; imported: boolean }[])
+        .filter((d) => d.imported)
+        .map((d) => d.id);
+    await expect.poll(importedNow, { timeout: 5000 }).toEqual(['1', '2']);
+    const again = await client.post(`/api/integrations/${integration.id}/import`, { projectIds: ['3'] });
+    expect(again.body).toMatchObject({ message: 'Imported 1 of 1 domains', alreadyImported: 0 });
+    expect(await importedNow()).toEqual(['1', '2', '3']);
+    // Deleting a project that came from no domain changes nothing here.
+    const own = (await client.post('/api/projects', { name: 'Hand-made' })).body as { id: string };
+    expect((await client.request('DELETE', `/api/projects/${own.id}`)).status).toBe(204);
+
     // Deleting the integration keeps what it imported.
     expect((await client.request('DELETE', `/api/integrations/${integration.id}`)).status).toBe(204);
     expect((await client.get('/api/integrations')).body).toEqual([]);

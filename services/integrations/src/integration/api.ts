@@ -113,7 +113,12 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       path: '/projects',
       body,
       caller,
-      headers: { [IDEMPOTENCY_HEADER]: `integration-${integration.id}-domain-${domain.id}` },
+      // A retry of this import is the same project; an import after its project was deleted is a new one.
+      headers: {
+        [IDEMPOTENCY_HEADER]: `integration-${integration.id}-domain-${domain.id}${
+          integration.deletions.has(domain.id) ? `-${integration.deletions.get(domain.id)}` : ''
+        }`,
+      },
     });
     return answer.status === 201 ? { project: answer.body, position: answer.headers[POSITION_HEADER] } : null;
   }

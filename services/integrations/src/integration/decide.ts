@@ -26,7 +26,9 @@ export type IntegrationCommand =
       integrationId: string;
       domains: { domainId: string; domainName: string; projectId: string }[];
     }
-  | { type: 'DeleteIntegration'; userId: string; integrationId: string };
+  | { type: 'DeleteIntegration'; userId: string; integrationId: string }
+  /** A project was deleted: if it came from a domain, that domain can be imported again. */
+  | { type: 'ForgetImportedProject'; userId: string; projectId: string };
 
 export class IntegrationNotFoundError extends NotFoundError {
   constructor() {
@@ -43,6 +45,17 @@ export function integrationOf(state: UserIntegrations, integrationId: string): C
 
 export function decideIntegration(command: IntegrationCommand, state: UserIntegrations, now: Date): IntegrationEvent[] {
   const at = now.toISOString();
+  if (command.type === 'ForgetImportedProject') {
+    const { userId, projectId } = command;
+    return [...state.integrations.values()].flatMap((integration) =>
+      [...integration.imported]
+        .filter(([, imported]) => imported === projectId)
+        .map(([domainId]) => ({
+          type: 'ImportedProjectDeleted' as const,
+          data: { integrationId: integration.id, userId, domainId, projectId, at },
+        })),
+    );
+  }
   const { userId, integrationId } = command;
   switch (command.type) {
     case 'ConfigureIntegration': {

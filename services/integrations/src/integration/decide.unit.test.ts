@@ -70,6 +70,22 @@ describe('integrations', () => {
     expect(when({ type: 'RecordImport', userId, integrationId, domains: imported.data.domains })).toEqual([]);
   });
 
+  it('frees a domain when its project is deleted, counting the deletions; another project frees nothing', () => {
+    const forget: IntegrationCommand = { type: 'ForgetImportedProject', userId, projectId };
+    const released = given([...configured, imported]).when(forget);
+    expect(released).toEqual([
+      { type: 'ImportedProjectDeleted', data: { integrationId, userId, domainId: '7', projectId, at } },
+    ]);
+    const after = given([...configured, imported, ...released]);
+    expect(after.state.integrations.get(integrationId)?.imported.has('7')).toBe(false);
+    expect(after.state.integrations.get(integrationId)?.deletions.get('7')).toBe(1);
+    expect(after.when(forget)).toEqual([]);
+    expect(given([]).when(forget)).toEqual([]);
+    expect(
+      given([...configured, imported]).when({ ...forget, projectId: '0190a1b2-0000-7000-8000-0000000000f2' }),
+    ).toEqual([]);
+  });
+
   it('answers not found for an integration the stream does not hold, or no longer holds', () => {
     const deleted: IntegrationEvent = { type: 'IntegrationDeleted', data: { integrationId, userId, at } };
     for (const events of [[], [...configured, deleted]]) {

@@ -12,6 +12,7 @@ export type IntegrationEvent =
   | EventOf<'IntegrationKeySet'>
   | EventOf<'IntegrationUsed'>
   | EventOf<'DomainsImported'>
+  | EventOf<'ImportedProjectDeleted'>
   | EventOf<'IntegrationDeleted'>;
 
 export interface ConfiguredIntegration {
@@ -25,6 +26,8 @@ export interface ConfiguredIntegration {
   updatedAt: string;
   /** Each domain imported from here, by its external id: the project it became. */
   imported: Map<string, string>;
+  /** How many times a domain's project was deleted: each import after one is a new project. */
+  deletions: Map<string, number>;
 }
 
 export interface UserIntegrations {
@@ -50,6 +53,7 @@ export function evolveUserIntegrations(state: UserIntegrations, event: Integrati
         createdAt: event.data.at,
         updatedAt: event.data.at,
         imported: new Map(),
+        deletions: new Map(),
       });
       return { userId: event.data.userId, integrations };
     case 'IntegrationKeySet':
@@ -63,6 +67,15 @@ export function evolveUserIntegrations(state: UserIntegrations, event: Integrati
       const imported = new Map(current.imported);
       for (const domain of event.data.domains) imported.set(domain.domainId, domain.projectId);
       integrations.set(integrationId, { ...current, imported, lastUsed: event.data.at, updatedAt: event.data.at });
+      return { ...state, integrations };
+    }
+    case 'ImportedProjectDeleted': {
+      if (!current) return state;
+      const imported = new Map(current.imported);
+      imported.delete(event.data.domainId);
+      const deletions = new Map(current.deletions);
+      deletions.set(event.data.domainId, (deletions.get(event.data.domainId) ?? 0) + 1);
+      integrations.set(integrationId, { ...current, imported, deletions });
       return { ...state, integrations };
     }
     case 'IntegrationDeleted':

@@ -1,0 +1,38 @@
+import { type ConsumerDefinition, handleCommand, type ServiceContext } from '@shiplog/service-kit';
+import type { IntegrationsEnv } from '../env.ts';
+import { integrationDecider } from '../integration/decide.ts';
+import { integrationsStream } from '../integration/integration.ts';
+
+/**
+ * A deleted project that was imported from a domain frees the domain: the integration's domain list
+ * shows it as not imported, and it can be imported again. Appends (ImportedProjectDeleted), so it is
+ * a reaction, in the consumer's transaction; a project that came from no domain changes nothing.
+ */
+export function deletedProjectsReaction(context: ServiceContext<IntegrationsEnv>): ConsumerDefinition {
+  return {
+    name: 'deleted-projects',
+    sources: ['projects'],
+    only: 'ProjectDeleted',
+    handlers: {
+      ProjectDeleted: async (event, tx) => {
+        const { userId, projectId } = event.data;
+        await handleCommand(
+          context.store,
+          integrationsStream(userId),
+          integrationDecider,
+          { type: 'ForgetImportedProject', userId, projectId },
+          {
+            userId,
+            correlationId: event.metadata.correlationId,
+            causationId: event.id,
+            now: new Date(event.occurredAt),
+            transaction: tx,
+            idempotencyKey: `forget:${event.id}`,
+            // An import racing this append: decided again on the new state.
+            retries: 3,
+          },
+        );
+      },
+    },
+  };
+}
