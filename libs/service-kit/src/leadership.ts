@@ -53,7 +53,13 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
   const round = async () => {
     try {
       if (!client) {
-        const next = new pg.Client({ connectionString, keepAlive: true, application_name: `shiplog-leader:${key}` });
+        const next = new pg.Client({
+          connectionString,
+          keepAlive: true,
+          // A connection that stops answering (its host cut off) fails the round instead of holding it.
+          query_timeout: Math.max(5 * intervalMs, 5000),
+          application_name: `shiplog-leader:${key}`,
+        });
         next.on('error', (error) => logger.warn({ err: error, key }, 'leadership connection failed'));
         // Lost while leading: the next round, at once, finds it so and resigns.
         next.on('end', () => {
@@ -73,7 +79,8 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
       release = await options.lead();
       logger.info({ key }, 'leading');
     } catch (error) {
-      await resign((error as Error).message);
+      if (release) await resign((error as Error).message);
+      else logger.warn({ err: error, key }, 'could not try for the leader lock, or start leading; trying again');
       await disconnect();
     }
   };

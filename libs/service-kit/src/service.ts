@@ -97,9 +97,9 @@ export interface RunningService<Env extends ServiceEnv> {
 }
 
 /**
- * Wires one service: config → logger → database (migrations) → event store → bus → leadership (relay,
- * consumers) → HTTP. `stop` undoes it in reverse order: no new requests, in-flight ones finish, consumers and the
- * relay stop between events, connections drain.
+ * Wires one service: config → logger → database (migrations) → event store → bus → leadership (the
+ * relay and consumers, on the leader) → HTTP. `stop` undoes it in reverse order: no new requests,
+ * in-flight ones finish, consumers and the relay stop between events, connections drain.
  */
 export async function startService<Env extends ServiceEnv>(
   definition: ServiceDefinition<Env>,
@@ -211,11 +211,19 @@ export async function startService<Env extends ServiceEnv>(
     logger,
     lead: async () => {
       const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
-      const consumers = await Promise.all(tracked.map((t) => startConsumer(t.options)));
-      return async () => {
+      const started = await Promise.allSettled(tracked.map((t) => startConsumer(t.options)));
+      const consumers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      const stop = async () => {
         await Promise.all(consumers.map((c) => c.stop()));
         await relay.stop();
       };
+      // One that did not start (NATS refused it, say): nothing runs half-led; the next round tries again.
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) {
+        await stop();
+        throw failed.reason;
+      }
+      return stop;
     },
   });
   const consumers = tracked.map((t) => t.view);
