@@ -2,19 +2,17 @@ import { Check } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/class-names';
 
+/** A two-state control drawn as a button (the checkbox, the switch): its state, and what changes it. */
+export type ToggleProps = Omit<ComponentProps<'button'>, 'onChange' | 'value'> & {
+  checked?: boolean;
+  onCheckedChange?: (checked: boolean) => void;
+};
+
 /**
  * A checkbox drawn as the design has it: a button with the checkbox role, toggled by a click or Space
  * (not Enter, as for a native checkbox), its state in `aria-checked` and `data-state`.
  */
-export function Checkbox({
-  checked = false,
-  onCheckedChange,
-  className,
-  ...props
-}: Omit<ComponentProps<'button'>, 'onChange' | 'value'> & {
-  checked?: boolean;
-  onCheckedChange?: (checked: boolean) => void;
-}) {
+export function Checkbox({ checked = false, onCheckedChange, className, ...props }: ToggleProps) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a button with the checkbox role, as Radix draws it, so the box can hold the check icon; its state is aria-checked
     <button

@@ -1,20 +1,12 @@
-import type { ComponentProps } from 'react';
 import { cn } from '../../lib/class-names';
+import type { ToggleProps } from './checkbox';
 
 /**
  * An on/off switch drawn as the design has it: a button with the switch role, toggled by a click,
  * Space or Enter (a native button's keys), its state in `aria-checked` and `data-state`. Our own few
  * lines, as the checkbox: Radix's Switch put about 4 KB gzipped into the settings page (decision 023).
  */
-export function Switch({
-  checked = false,
-  onCheckedChange,
-  className,
-  ...props
-}: Omit<ComponentProps<'button'>, 'onChange' | 'value'> & {
-  checked?: boolean;
-  onCheckedChange?: (checked: boolean) => void;
-}) {
+export function Switch({ checked = false, onCheckedChange, className, ...props }: ToggleProps) {
   const state = checked ? 'checked' : 'unchecked';
   return (
     <button
