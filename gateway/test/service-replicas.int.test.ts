@@ -38,11 +38,15 @@ afterAll(async () => {
 
 const replicas = () => [backend.projects, second];
 
-/** Cuts the projects leader's lock connection, as if its host lost the database for a moment. */
+/**
+ * Cuts the projects leader's lock connection, as if its host lost the database for a moment: this
+ * backend's only (other test files run projects services against databases of their own).
+ */
 async function cutLeadership(): Promise<void> {
   await backend.pool.query(
     `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
-      WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:projects'`,
+      WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:projects'
+        AND s.datname = current_database()`,
   );
 }
 

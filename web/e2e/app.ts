@@ -48,9 +48,16 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
       reject(new Error(`app exited with ${code}:\n${output}`));
     });
   });
+  // An app that ends while its tests run says why (its supervisor stops everything when one process exits).
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      process.stderr.write(`\n[e2e] the app exited during the tests (${signal ?? code}):\n${output.slice(-6000)}\n`);
+  });
   return {
     url: `http://localhost:${port}`,
     async stop() {
+      stopping = true;
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());

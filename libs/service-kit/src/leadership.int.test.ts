@@ -75,7 +75,8 @@ describe('leadership', () => {
     // As if the leader's host lost the database: PostgreSQL ends its session and frees the lock.
     const { rowCount } = await pool.query(
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
-        WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:activity'`,
+        WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:activity'
+          AND s.datname = current_database()`,
     );
     expect(rowCount).toBe(1);
     await waitUntil(async () => log.length >= 3, 2000, 'a new leader');
