@@ -51,9 +51,13 @@ async function stopAll(exitCode: number) {
     ({ process: child }) =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // Held, not unref'd: the supervisor stays until each child is gone, so none is left orphaned.
+        const forced = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(forced);
+          resolve();
+        });
         child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
       }),
   );
   await Promise.all(exits);
