@@ -11,6 +11,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { FullPageSpinner } from './components/full-page-spinner';
+import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
@@ -20,7 +21,6 @@ import { ErrorPage } from './pages/error-page';
 // chunk download is one of the errors it shows.
 const NotFoundPage = lazyRouteComponent(() => import('./pages/not-found-page'), 'NotFoundPage');
 const ProjectNotFound = lazyRouteComponent(() => import('./components/project-load-states'), 'ProjectNotFound');
-const AppShell = lazyRouteComponent(() => import('./components/shell/app-shell'), 'AppShell');
 const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
 const DashboardPage = lazyRouteComponent(() => import('./pages/dashboard-page'), 'DashboardPage');
 const EditProjectPage = lazyRouteComponent(() => import('./pages/edit-project-page'), 'EditProjectPage');

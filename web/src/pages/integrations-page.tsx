@@ -1,32 +1,23 @@
-import {
-  type DiagnosticsResponse,
-  type Integration,
-  type IntegrationForm,
-  RENEWAL_REMINDER_DAYS,
-  type TestConnectionResponse,
-} from '@shiplog/schemas';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DiagnosticsResponse, Integration, IntegrationForm, TestConnectionResponse } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Globe, Loader2, ShieldCheck, Trash2, XCircle } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { Checkbox } from '../components/ui/checkbox';
-import { ConfirmDialog, Dialog } from '../components/ui/dialog';
-import { ScrollArea } from '../components/ui/scroll-area';
+import { ConfirmDialog } from '../components/ui/dialog';
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
-import {
-  useDeleteIntegration,
-  useDiagnostics,
-  useImportDomains,
-  useSaveIntegration,
-  useTestConnection,
-} from '../hooks/use-integrations';
+import { useDeleteIntegration, useDiagnostics, useSaveIntegration, useTestConnection } from '../hooks/use-integrations';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
 import { useSchemaForm } from '../lib/forms';
-import { integrationDomainsQuery, integrationsQuery } from '../lib/queries';
+import { integrationsQuery } from '../lib/queries';
+
+// The domains dialog (its table, Radix's scroll area and the dialog's panel) loads on first use.
+const loadDomainsDialog = () => import('../components/integrations/domains-dialog');
+const preloadDomainsDialog = () => void loadDomainsDialog();
+const DomainsDialog = lazy(async () => ({ default: (await loadDomainsDialog()).DomainsDialog }));
 
 /** `/integrations` and `/integration-config` (spec/account.md §2): one page. */
 export function IntegrationsPage() {
@@ -261,7 +252,14 @@ function IntegrationsList() {
               </p>
             </div>
             <div className="flex shrink-0 gap-2">
-              <Button variant="outline" size="sm" onClick={() => setViewing(integration)}>
+              <Button
+                variant="outline"
+                size="sm"
+                aria-haspopup="dialog"
+                onClick={() => setViewing(integration)}
+                onPointerEnter={preloadDomainsDialog}
+                onFocus={preloadDomainsDialog}
+              >
                 <Globe className="size-4" aria-hidden />
                 View Domains
               </Button>
@@ -296,146 +294,11 @@ function IntegrationsList() {
           })
         }
       />
-      {viewing ? <DomainsDialog integration={viewing} onClose={() => setViewing(null)} /> : null}
+      {viewing ? (
+        <Suspense fallback={null}>
+          <DomainsDialog integration={viewing} onClose={() => setViewing(null)} />
+        </Suspense>
+      ) : null}
     </Card>
   );
-}
-
-function DomainsDialog({ integration, onClose }: { integration: Integration; onClose: () => void }) {
-  const domains = useQuery({ ...integrationDomainsQuery(integration.id), throwOnError: false });
-  const importDomains = useImportDomains(integration.id);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [renewalReminders, setRenewalReminders] = useState(true);
-  // Reading the domains marks the integration used: its "Last used" shows it.
-  const queryClient = useQueryClient();
-  const loadedAt = domains.dataUpdatedAt;
-  useEffect(() => {
-    if (loadedAt) void queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey, exact: true });
-  }, [loadedAt, queryClient]);
-  const failure = domains.error?.message;
-  useEffect(() => {
-    if (failure) toast({ title: 'Failed to fetch domains', description: failure, variant: 'destructive' });
-  }, [failure]);
-  const selectable = (domains.data ?? []).filter((d) => !d.imported);
-  const allSelected = selectable.length > 0 && selectable.every((d) => selected.has(d.id));
-  const toggle = (id: string, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  const close = () => {
-    setSelected(new Set());
-    onClose();
-  };
-  const runImport = () =>
-    importDomains.mutate(
-      { projectIds: [...selected], renewalReminders },
-      {
-        onSuccess: (result) => {
-          toast({ title: 'Domains imported successfully', description: result.message });
-          close();
-        },
-        onError: (error) =>
-          toast({ title: 'Failed to import domains', description: error.message, variant: 'destructive' }),
-      },
-    );
-
-  return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && close()}
-      className="max-w-4xl"
-      title={`Domains from ${integration.siteName}`}
-      description="Select the domains to import as projects."
-    >
-      {domains.isPending ? (
-        <div className="space-y-2" role="status" aria-label="Loading domains">
-          <Skeleton className="h-8 w-full" />
-          <Skeleton className="h-8 w-full" />
-        </div>
-      ) : null}
-      {domains.isError ? <p className="text-sm text-destructive">{domains.error.message}</p> : null}
-      {domains.data?.length === 0 ? <p className="text-sm text-muted-foreground">No domains found.</p> : null}
-      {domains.data && domains.data.length > 0 ? (
-        <ScrollArea className="max-h-[400px] rounded-md border" data-testid="domain-list">
-          <table className="w-full text-sm">
-            <thead className="sticky top-0 bg-card text-left">
-              <tr className="border-b">
-                <th className="w-10 p-2">
-                  <Checkbox
-                    aria-label="Select all domains"
-                    checked={allSelected}
-                    disabled={selectable.length === 0}
-                    onCheckedChange={(on) =>
-                      setSelected(on === true ? new Set(selectable.map((d) => d.id)) : new Set())
-                    }
-                  />
-                </th>
-                <th className="p-2">Domain Name</th>
-                <th className="p-2">Status</th>
-                <th className="p-2">Hosting Provider</th>
-                <th className="p-2">Expiry Date</th>
-                <th className="p-2">Last Checked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {domains.data.map((domain) => (
-                <tr key={domain.id} className="border-b last:border-0">
-                  <td className="p-2">
-                    <Checkbox
-                      aria-label={`Select ${domain.domainName}`}
-                      checked={domain.imported || selected.has(domain.id)}
-                      disabled={domain.imported}
-                      onCheckedChange={(on) => toggle(domain.id, on === true)}
-                    />
-                  </td>
-                  <td className="p-2 font-medium">
-                    {domain.domainName}
-                    {domain.imported ? (
-                      <span className="ml-2 text-xs font-normal text-muted-foreground">Imported</span>
-                    ) : null}
-                  </td>
-                  <td className="p-2">{domain.status ?? 'N/A'}</td>
-                  <td className="p-2">{domain.hostingProvider ?? 'N/A'}</td>
-                  <td className="p-2">{dateOrText(domain.expiryDate)}</td>
-                  <td className="p-2">{dateOrText(domain.lastChecked)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollArea>
-      ) : null}
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="space-y-2 text-sm">
-          <p aria-live="polite">
-            {selected.size} domain{selected.size === 1 ? '' : 's'} selected
-          </p>
-          <label className="flex items-center gap-2" htmlFor="renewal-reminders">
-            <Checkbox
-              id="renewal-reminders"
-              checked={renewalReminders}
-              onCheckedChange={(on) => setRenewalReminders(on === true)}
-            />
-            Remind me {RENEWAL_REMINDER_DAYS} days before each domain expires
-          </label>
-        </div>
-        <div className="flex gap-2">
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button disabled={selected.size === 0 || importDomains.isPending} onClick={runImport}>
-            {importDomains.isPending ? 'Importing...' : 'Import Selected Domains'}
-          </Button>
-        </div>
-      </div>
-    </Dialog>
-  );
-}
-
-/** A date the external API gave, shown as one when it reads as one. */
-function dateOrText(value: string | null): string {
-  if (!value) return 'N/A';
-  return Number.isNaN(new Date(value).getTime()) ? value : formatDate(value);
 }
