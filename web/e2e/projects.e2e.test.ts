@@ -98,6 +98,35 @@ describe('projects in the browser', () => {
     expect(await page.locator('#dashboard-filter').inputValue()).toBe('development');
   });
 
+  it('asks for the dashboard once a visit, and a return to it by link shows what changed meanwhile', async () => {
+    const graphql: string[] = [];
+    const count = (request: { url(): string }) => {
+      if (request.url().includes('/api/graphql')) graphql.push(request.url());
+    };
+    page.on('request', count);
+    try {
+      await page.goto('/');
+      await card('Weather API').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(graphql).toHaveLength(1);
+
+      // Made elsewhere while the dashboard's answer sits in the cache: back by the sidebar, it is there.
+      await page.getByRole('link', { name: 'My Projects' }).click();
+      await page.waitForURL(/\/projects$/);
+      await createProject('Made Meanwhile');
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await card('Made Meanwhile').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(graphql).toHaveLength(2);
+    } finally {
+      page.off('request', count);
+    }
+    await card('Made Meanwhile').getByRole('button', { name: 'Actions for Made Meanwhile' }).click();
+    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await card('Made Meanwhile').waitFor({ state: 'detached' });
+  });
+
   it('saves a checklist tick at once, and it is still ticked after a reload', async () => {
     await page.goto('/projects');
     const box = card('Weather API').getByRole('checkbox', { name: 'Database added' });
@@ -159,7 +188,11 @@ describe('projects in the browser', () => {
     await page.getByText('No projects found').waitFor();
     await page.getByText('The project has been successfully deleted.', { exact: true }).waitFor();
     await page.goto('/activities');
-    await page.getByText('Deleted project').waitFor();
+    await page
+      .getByTestId('activity-card')
+      .filter({ hasText: 'Weather API v2' })
+      .getByText('Deleted project')
+      .waitFor();
   });
 
   it('shows the project-not-found state, inside the app, for an unknown id and for a path whose id is not one', async () => {

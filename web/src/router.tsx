@@ -112,6 +112,13 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
       success: flag(search.success),
       cancelled: flag(search.cancelled),
     }),
+    loaderDeps: ({ search }) => ({ filter: search.status ?? 'all', sort: search.sort ?? 'newest' }),
+    // The dashboard's GraphQL query starts with the page's code, not after the page has rendered
+    // (issue 19: LCP). Pointing at a link to it loads only the code; the visit itself asks afresh.
+    loader: async ({ deps, preload }) => {
+      if (!preload) await (await import('./lib/graphql')).loadDashboard(deps);
+    },
+    preloadStaleTime: 0,
     component: DashboardPage,
   });
 

@@ -16,16 +16,43 @@ export class ApiError extends Error {
   }
 }
 
+declare global {
+  interface Window {
+    /** GETs the page started before the app's modules loaded (index.html), by URL. */
+    __shiplogEarly?: Record<string, Promise<Response> | undefined>;
+  }
+}
+
+/** The answer to a GET the page already asked for, once: later reads ask again. */
+function takeEarly(url: string): Promise<Response> | undefined {
+  const early = globalThis.window?.__shiplogEarly;
+  const response = early?.[url];
+  if (early) delete early[url];
+  return response;
+}
+
+/**
+ * Whether someone is signed in, by the page's early ask for the current user, as soon as its answer
+ * starts to arrive; undefined when the page did not ask, or the app has read that answer already.
+ */
+export function earlySignedIn(): Promise<boolean> | undefined {
+  return globalThis.window?.__shiplogEarly?.['/api/user']?.then(
+    (response) => response.ok,
+    () => false,
+  );
+}
+
 export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers:
-      body === undefined
-        ? { accept: 'application/json' }
-        : { accept: 'application/json', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
+    fetch(url, {
+      method,
+      credentials: 'include',
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }));
   if (!response.ok) throw await errorOf(response);
   return (await jsonOrNull(response)) as T;
 }

@@ -13,7 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card'
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
-import { DASHBOARD_QUERY, graphqlClient } from '../lib/graphql';
+import { DASHBOARD_QUERY, type DashboardVariables, graphqlClient } from '../lib/graphql';
 import { type Activity, subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
@@ -58,9 +58,12 @@ function Dashboard() {
   const navigate = useNavigate();
   const setSearch = (next: { status?: ProjectFilter; sort?: ProjectSort }) =>
     navigate({ to: '.', search: (prev) => ({ ...prev, ...next }), replace: true });
-  const [{ data, error, fetching }, refetch] = useQuery<DashboardData>({
+  // The route's loader has asked for these afresh (loadDashboard): the cache has the answer, or
+  // urql joins the request in flight. A change made here asks again (onDashboardChanged).
+  const [{ data, error, fetching }, refetch] = useQuery<DashboardData, DashboardVariables>({
     query: DASHBOARD_QUERY,
     variables: { filter, sort },
+    requestPolicy: 'cache-first',
   });
   useEffect(() => onDashboardChanged(() => refetch({ requestPolicy: 'network-only' })), [refetch]);
   usePaymentReturnToast();

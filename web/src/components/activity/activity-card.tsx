@@ -1,6 +1,6 @@
 import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
 import { cn } from '../../lib/class-names';
-import { projectNameOf } from '../../lib/format';
+import { formatDate, projectNameOf } from '../../lib/format';
 import type { Activity } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
 
@@ -68,7 +68,9 @@ export function ActivityCard({ activity }: { activity: Activity }) {
         <time
           className="block text-xs text-muted-foreground"
           dateTime={activity.timestamp}
-          title={new Date(activity.timestamp).toLocaleString()}
+          // The app's own date format, not toLocaleString: the first Intl call sets up ICU's date
+          // formatting, 30 ms of the dashboard's first paint (120 ms at the bench's 4x slower CPU).
+          title={formatDate(activity.timestamp, 'MMM d, yyyy h:mm a')}
         >
           {formatTimeAgo(activity.timestamp)}
         </time>
