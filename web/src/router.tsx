@@ -13,6 +13,8 @@ import {
 import { FullPageSpinner } from './components/full-page-spinner';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
+import { askEarly } from './lib/api';
+import { type DashboardVariables, fetchDashboard, graphqlEarlyKey } from './lib/dashboard-query';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
 
@@ -97,6 +99,13 @@ const appRoute = createRoute({
   component: AppShell,
 });
 
+/** urql and the dashboard's query, once loaded. */
+let graphql: typeof import('./lib/graphql') | undefined;
+const dashboardVariables = (search: { status?: ProjectFilter; sort?: ProjectSort }): DashboardVariables => ({
+  filter: search.status ?? 'all',
+  sort: search.sort ?? 'newest',
+});
+
 const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
   createRoute({
     getParentRoute: () => appRoute,
@@ -112,11 +121,21 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
       success: flag(search.success),
       cancelled: flag(search.cancelled),
     }),
-    loaderDeps: ({ search }) => ({ filter: search.status ?? 'all', sort: search.sort ?? 'newest' }),
+    loaderDeps: ({ search }) => dashboardVariables(search),
     // The dashboard's GraphQL query starts with the page's code, not after the page has rendered
-    // (issue 19: LCP). Pointing at a link to it loads only the code; the visit itself asks afresh.
+    // (issue 19: LCP). On the app's first visit it is sent before anything else loads (the page's
+    // chunks, urql), and urql takes its answer. Pointing at a link loads only the code; the visit
+    // itself asks afresh.
+    beforeLoad: ({ search, preload }) => {
+      if (!preload && !graphql) {
+        const variables = dashboardVariables(search);
+        askEarly(graphqlEarlyKey('Dashboard', { ...variables }), () => fetchDashboard(variables));
+      }
+    },
     loader: async ({ deps, preload }) => {
-      if (!preload) await (await import('./lib/graphql')).loadDashboard(deps);
+      if (preload) return;
+      graphql ??= await import('./lib/graphql');
+      await graphql.loadDashboard(deps);
     },
     preloadStaleTime: 0,
     component: DashboardPage,

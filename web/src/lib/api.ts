@@ -18,28 +18,29 @@ export class ApiError extends Error {
 
 declare global {
   interface Window {
-    /** GETs the page started before the app's modules loaded (index.html), by URL. */
+    /**
+     * GETs the page asked for before the code that reads them had loaded, by URL or key: index.html
+     * asks for the current user, the dashboard's route its GraphQL query (router.tsx).
+     */
     __shiplogEarly?: Record<string, Promise<Response> | undefined>;
   }
 }
 
 /** The answer to a GET the page already asked for, once: later reads ask again. */
-function takeEarly(url: string): Promise<Response> | undefined {
+export function takeEarly(key: string): Promise<Response> | undefined {
   const early = globalThis.window?.__shiplogEarly;
-  const response = early?.[url];
-  if (early) delete early[url];
+  const response = early?.[key];
+  if (early) delete early[key];
   return response;
 }
 
 /**
- * Whether someone is signed in, by the page's early ask for the current user, as soon as its answer
- * starts to arrive; undefined when the page did not ask, or the app has read that answer already.
+ * Starts a GET now, for the code that will read it once it has loaded (`takeEarly`). An earlier
+ * answer under the same key that nothing read (a visit given up before its loader ran) is dropped.
  */
-export function earlySignedIn(): Promise<boolean> | undefined {
-  return globalThis.window?.__shiplogEarly?.['/api/user']?.then(
-    (response) => response.ok,
-    () => false,
-  );
+export function askEarly(key: string, request: () => Promise<Response>): void {
+  window.__shiplogEarly ??= {};
+  window.__shiplogEarly[key] = request();
 }
 
 export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {

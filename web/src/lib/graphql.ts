@@ -1,79 +1,28 @@
-import type { ProjectFilter, ProjectSort } from '@shiplog/schemas';
-import { Client, cacheExchange, fetchExchange, gql } from 'urql';
+import { Client, cacheExchange, fetchExchange } from 'urql';
+import { takeEarly } from './api';
+import { DASHBOARD_QUERY, type DashboardVariables, graphqlEarlyKey } from './dashboard-query';
+
+/** A GET the page already sent for this operation and these variables (router.tsx), else a new one. */
+const fetchOrEarly: typeof fetch = (input, init) => {
+  if ((init?.method ?? 'GET') === 'GET') {
+    const params = new URL(String(input), window.location.origin).searchParams;
+    const operationName = params.get('operationName');
+    const early =
+      operationName === null
+        ? undefined
+        : takeEarly(graphqlEarlyKey(operationName, JSON.parse(params.get('variables') ?? '{}')));
+    if (early) return early;
+  }
+  return fetch(input, init);
+};
 
 /** urql for the gateway's GraphQL: the dashboard in one round trip. */
 export const graphqlClient = new Client({
   url: '/api/graphql',
   exchanges: [cacheExchange, fetchExchange],
   fetchOptions: { credentials: 'include' },
+  fetch: fetchOrEarly,
 });
-
-export const DASHBOARD_QUERY = gql`
-  query Dashboard($filter: ProjectFilter, $sort: ProjectSort) {
-    dashboard {
-      counters {
-        totalProjects
-        activeProjects
-        completedProjects
-        totalChange
-        activeChange
-        completedChange
-      }
-      projects(filter: $filter, sort: $sort) {
-        id
-        name
-        description
-        status
-        checklist {
-          databaseAdded
-          authenticationAdded
-          deployed
-          backedUp
-          hasTests
-        }
-        costEstimate
-        replitId
-        isPublic
-        metadata {
-          socialLinks {
-            github
-            website
-            docs
-            twitter
-            instagram
-          }
-        }
-        createdAt
-        updatedAt
-      }
-      upcomingReminders {
-        id
-        projectId
-        projectName
-        title
-        description
-        dueDate
-        isCompleted
-      }
-      recentActivities {
-        id
-        projectId
-        eventType
-        action
-        details
-        version
-        status
-        metadata
-        timestamp
-      }
-    }
-  }
-`;
-
-export interface DashboardVariables {
-  filter: ProjectFilter;
-  sort: ProjectSort;
-}
 
 /**
  * The dashboard's data, asked for afresh, as the dashboard's route loads (router.tsx): the one round

@@ -13,7 +13,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card'
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
-import { DASHBOARD_QUERY, type DashboardVariables, graphqlClient } from '../lib/graphql';
+import { DASHBOARD_QUERY, type DashboardVariables } from '../lib/dashboard-query';
+import { graphqlClient } from '../lib/graphql';
 import { type Activity, subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 

@@ -10,7 +10,7 @@ import { Card } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
 import { toast } from '../ui/toast';
 import { ProjectIcon } from './project-icon';
-import { QuickUpdate, QuickUpdateHint } from './quick-update';
+import { QuickUpdate, QuickUpdateHint, useSubscribed } from './quick-update';
 import { StatusBadge } from './status-badge';
 
 const cardChecklist: { key: ChecklistKey; label: string }[] = [
@@ -19,14 +19,15 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
   { key: 'deployed', label: 'Deployed' },
 ];
 
-/** The cards of a project list, with the Quick Update hint once above them. */
+/** The cards of a project list, with the Quick Update hint once above them unless the user subscribes. */
 export function ProjectGrid({ projects }: { projects: Project[] }) {
+  const subscribed = useSubscribed();
   return (
     <div className="space-y-3">
-      <QuickUpdateHint />
+      {subscribed ? null : <QuickUpdateHint />}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
-          <ProjectCard key={project.id} project={project} />
+          <ProjectCard key={project.id} project={project} subscribed={subscribed} />
         ))}
       </div>
     </div>
@@ -44,7 +45,7 @@ export function ProjectActionsButton({ project, ...props }: { project: Project }
 /** The card's menu and its delete confirmation (project-actions.tsx) load on first use. */
 const ProjectActions = onDemand(() => import('./project-actions').then((m) => m.ProjectActions), ProjectActionsButton);
 
-export function ProjectCard({ project }: { project: Project }) {
+export function ProjectCard({ project, subscribed }: { project: Project; subscribed: boolean }) {
   const update = useUpdateProject(project.id);
 
   // A tick saves at once with all five flags; the boxes wait while it saves.
@@ -100,7 +101,7 @@ export function ProjectCard({ project }: { project: Project }) {
           <dd>{formatCost(project.costEstimate)}</dd>
         </div>
       </dl>
-      <QuickUpdate projectId={project.id} />
+      <QuickUpdate projectId={project.id} subscribed={subscribed} />
     </Card>
   );
 }

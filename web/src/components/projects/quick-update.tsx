@@ -10,7 +10,8 @@ export const QUICK_UPDATE_HINT = 'Quick updates require an active subscription. 
 /** The one hint on a page of cards; each card's disabled button points to it. */
 const QUICK_UPDATE_HINT_ID = 'quick-update-hint';
 
-function useSubscribed(): boolean {
+/** Whether Quick Update is open to the user: read once per page of cards (ProjectGrid), not per card. */
+export function useSubscribed(): boolean {
   const { data: user } = useQuery(userQuery);
   return isSubscribed(user?.subscriptionStatus);
 }
@@ -36,8 +37,7 @@ const QuickUpdatePopover = onDemand(
  * The card's Quick Update: for subscribed users the popover; for others a disabled button described by
  * the page's one hint (`QuickUpdateHint`), which is also its tooltip.
  */
-export function QuickUpdate({ projectId }: { projectId: string }) {
-  const subscribed = useSubscribed();
+export function QuickUpdate({ projectId, subscribed }: { projectId: string; subscribed: boolean }) {
   if (subscribed) return <QuickUpdatePopover projectId={projectId} />;
   return (
     // A disabled button gets no pointer events; the wrapper carries the tooltip.
@@ -49,8 +49,6 @@ export function QuickUpdate({ projectId }: { projectId: string }) {
 
 /** Shown once above a page's project cards when Quick Update is not available (spec/core.md §5). */
 export function QuickUpdateHint() {
-  const subscribed = useSubscribed();
-  if (subscribed) return null;
   return (
     <p id={QUICK_UPDATE_HINT_ID} className="text-xs text-muted-foreground">
       {QUICK_UPDATE_HINT}
