@@ -162,22 +162,26 @@ export function createGraphql(options: {
   const rootValue = {
     dashboard: (_args: unknown, context: Context) => {
       if (!context.caller.userId) throw clientError('Not signed in', 'UNAUTHORIZED', 401);
-      // Start every read at once; each field awaits only its own.
-      const projects = fetchJson<Project[]>(context, 'projects', '/projects');
+      // Every field is a function: only what the query asks for is read. graphql-js calls a selection's
+      // fields one after another without waiting, so the reads run at once; each awaits only its own.
       return {
-        user: Promise.all([
-          fetchJson<{ id: string; username: string; email: string | null; isAdmin: boolean }>(
-            context,
-            'identity',
-            '/users/me',
-          ),
-          fetchJson<{ status: string | null }>(context, 'billing', '/subscription/status').catch(() => ({
-            status: null,
-          })),
-        ]).then(([user, subscription]) => ({ ...user, subscriptionStatus: subscription.status })),
-        counters: fetchJson(context, 'activity', '/dashboard/counters'),
+        user: () =>
+          Promise.all([
+            fetchJson<{ id: string; username: string; email: string | null; isAdmin: boolean }>(
+              context,
+              'identity',
+              '/users/me',
+            ),
+            fetchJson<{ status: string | null }>(context, 'billing', '/subscription/status').catch(() => ({
+              status: null,
+            })),
+          ]).then(([user, subscription]) => ({ ...user, subscriptionStatus: subscription.status })),
+        counters: () => fetchJson(context, 'activity', '/dashboard/counters'),
         projects: async ({ filter, sort, limit }: { filter: string; sort: string; limit: number }) =>
-          arrangeProjects(await projects, { filter, sort }).slice(0, Math.max(0, Math.min(limit, 100))),
+          arrangeProjects(await fetchJson<Project[]>(context, 'projects', '/projects'), { filter, sort }).slice(
+            0,
+            Math.max(0, Math.min(limit, 100)),
+          ),
         upcomingReminders: async ({ limit }: { limit: number }) => {
           const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string }[]>(
             context,
@@ -211,6 +215,15 @@ export function createGraphql(options: {
   const invalid = (req: Request, res: Response, errors: readonly GraphQLError[]) =>
     answer(req, res, 400, { errors: errors.map((e) => e.toJSON()) });
 
+  // The documents that parsed and validated, by their text: the app sends one query, again and again.
+  // The oldest is forgotten past 100, and long texts are not kept, so odd queries cannot grow it.
+  const validated = new Map<string, DocumentNode>();
+  const remember = (query: string, document: DocumentNode) => {
+    if (query.length > 10_000) return;
+    if (validated.size >= 100) validated.delete(validated.keys().next().value as string);
+    validated.set(query, document);
+  };
+
   return async (req: Request, res: Response): Promise<void> => {
     const { query, variables, operationName } = paramsOf(req);
     if (typeof query !== 'string') return invalid(req, res, [new GraphQLError('Must provide query string.')]);
@@ -218,14 +231,17 @@ export function createGraphql(options: {
       return invalid(req, res, [new GraphQLError('Variables must be an object.')]);
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
       return invalid(req, res, [new GraphQLError('Operation name must be a string.')]);
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: 1000 });
-    } catch (error) {
-      return invalid(req, res, [error as GraphQLError]);
+    let document = validated.get(query);
+    if (!document) {
+      try {
+        document = parse(query, { maxTokens: 1000 });
+      } catch (error) {
+        return invalid(req, res, [error as GraphQLError]);
+      }
+      const errors = validate(schema, document);
+      if (errors.length > 0) return invalid(req, res, errors);
+      remember(query, document);
     }
-    const errors = validate(schema, document);
-    if (errors.length > 0) return invalid(req, res, errors);
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return invalid(req, res, [new GraphQLError('Could not determine which operation to run.')]);
     if (operation.operation !== 'query') return invalid(req, res, [new GraphQLError('Only queries can be run here.')]);

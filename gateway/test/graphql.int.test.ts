@@ -76,6 +76,10 @@ describe('dashboard GraphQL query', () => {
     const bad = await client.post('/api/graphql', { query: '{ dashboard { nope } }' }, modern);
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].message).toMatch(/Cannot query field "nope"/);
+    // Only documents that validated are kept for reuse: the same bad text is refused again.
+    const again = await client.post('/api/graphql', { query: '{ dashboard { nope } }' }, modern);
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0].message).toMatch(/Cannot query field "nope"/);
     const badEnum = await client.post('/api/graphql', { query: DASHBOARD, variables: { sort: 'random' } }, modern);
     expect(badEnum.status).toBe(400);
     expect(
