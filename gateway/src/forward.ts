@@ -97,6 +97,28 @@ export async function forward(
 }
 
 /**
+ * The token of an `Authorization: Bearer <token>` header; undefined without one. Other schemes are
+ * not ours (a proxy's Basic sign-in in front of the app) and are left alone.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || !/^bearer\b/i.test(header)) return undefined;
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  if (!match) throw new UnauthorizedError('Authorization must be "Bearer <token>"', 'INVALID_API_TOKEN');
+  return match[1];
+}
+
+/** Whose a personal API token is, asked of identity at every request: a revocation counts at once. */
+async function verifyToken(services: ServiceClients, token: string): Promise<{ tokenId: string; user: SessionUser }> {
+  const answer = await services.call<{ tokenId: string; user: SessionUser } | { message: string; code: string }>(
+    'identity',
+    { method: 'POST', path: '/tokens/verify', body: { token }, caller: callerFor(undefined) },
+  );
+  if (answer.status === 200) return answer.body as { tokenId: string; user: SessionUser };
+  if (answer.status === 401) throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
+  throw unavailable('identity', new Error(`token check answered ${answer.status}`));
+}
+
+/**
  * The gateway's hot path: a call to a service-owned path goes from Node's HTTP server straight to the
  * owning service, without Express and express-session. Forwarded calls never change the session (it
  * holds only who the user is; a write's position goes back in its own cookie, positions.ts), so
@@ -132,16 +154,31 @@ export function servicePath(options: {
             res.appendHeader('Set-Cookie', setCookie);
         };
       }
-      const session = await sessions.read(req.headers.cookie);
-      const { user } = session;
+      // A personal API token stands for the session on the routes that take one (issue 20). Its
+      // client keeps no cookies, so its writes' positions are kept by token, for its later reads.
+      const token = bearerToken(req.headers.authorization);
+      let user: SessionUser | null;
+      let after: string | undefined;
+      let ownWrites: string | undefined;
+      if (token !== undefined) {
+        if (!route.token)
+          throw new UnauthorizedError('API tokens are accepted on the project routes only', 'API_TOKEN_NOT_ACCEPTED');
+        const verified = await verifyToken(services, token);
+        user = verified.user;
+        ownWrites = `api-token-${verified.tokenId}`;
+        after = (await shared.after(ownWrites)) ?? undefined;
+        if (!reading) onPosition = (header) => void (reported = header);
+      } else {
+        ({ user, after } = await sessions.read(req.headers.cookie));
+      }
       if (!user && !route.public) throw new UnauthorizedError();
-      let { after } = session;
       if (route.shared && reading) {
         const latest = await shared.after(route.shared);
         if (latest) after = after ? `${after},${latest}` : latest;
       }
       await forward(services, route, req, res, callerFor(user ?? undefined), after, onPosition);
       if (route.shared && !reading) await shared.record(route.shared, reported);
+      if (ownWrites && !reading) await shared.record(ownWrites, reported);
     } catch (error) {
       sendError(req, res, error, logger);
     }

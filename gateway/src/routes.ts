@@ -31,10 +31,11 @@ export const apiRoutes = [
   { pattern: /^\/api\/stripe\//, service: 'billing' },
   { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
-  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
-  { pattern: /^\/api\/projects(\/|$)/, service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects' },
-  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity' },
+  // The project routes take a personal API token too (`Authorization: Bearer`, issue 20): the CLI, CI.
+  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
+  { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
+  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
+  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
   { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
@@ -46,6 +47,9 @@ export const apiRoutes = [
   { pattern: /^\/api\/contact-admin$/, service: 'identity' },
   { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
+  // The user's API tokens, managed with a session only.
+  { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity' },
+  { pattern: /^\/api\/tokens\/[^/]+$/, methods: ['DELETE'], service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
   { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
 ] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
@@ -66,6 +70,8 @@ export interface ServiceRoute extends RouteRules {
    * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
    */
   shared?: string;
+  /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
+  token?: boolean;
 }
 
 interface GatewayRouteEntry extends RouteRules {

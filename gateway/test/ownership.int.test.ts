@@ -36,6 +36,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/admin\/comments\/:id$/, 'adminComment'],
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
+  [/^\/api\/tokens\/:tokenId$/, 'apiToken'],
 ];
 const kindOf = (path: string) => idKinds.find(([pattern]) => pattern.test(path))?.[1];
 const takesId = (call: ApiCall) => call.path.includes('/:');
@@ -78,6 +79,7 @@ async function snapshotOfA() {
     '/api/reminders/calendar',
     '/api/profile',
     '/api/user',
+    '/api/tokens',
   ];
   const out: Record<string, unknown> = {};
   for (const path of reads) {
@@ -124,6 +126,9 @@ beforeAll(async () => {
   });
   expect(integration.status).toBe(201);
   owned.integration = integration.body.id;
+  const token = await a.post('/api/tokens', { name: 'A’s token' });
+  expect(token.status).toBe(201);
+  owned.apiToken = token.body.id;
   const feed = await a.post('/api/reminders/calendar');
   expect(feed.status).toBe(201);
   owned.calendar = new URL(feed.body.url, backend.url).pathname.split('/').pop()!;
@@ -151,7 +156,8 @@ describe('the ownership matrix', () => {
     const unplaced = surface.calls.filter((call) => takesId(call) && !kindOf(call.path));
     expect(unplaced.map((c) => `${c.method} ${c.path}`)).toEqual([]);
     // The routes off the surface are the ones the gateway's own actions call (sign-in, the account,
-    // the dashboard's GraphQL); a new one is a route the gateway forgot, or one to add here.
+    // the dashboard's GraphQL, an API token's check); a new one is a route the gateway forgot, or one
+    // to add here.
     expect(surface.internal.sort()).toEqual([
       'activity GET /dashboard/counters',
       'identity DELETE /admin/users/:userId',
@@ -159,6 +165,7 @@ describe('the ownership matrix', () => {
       'identity GET /users/me',
       'identity POST /login',
       'identity POST /register',
+      'identity POST /tokens/verify',
       'identity POST /user/change-password',
     ]);
   });

@@ -222,6 +222,22 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /**
+   * A personal API token (issue 20), on its user's stream: only the SHA-256 of the token is kept, and
+   * it never leaves the service. Sealed with the user's key, so it is shredded with the account.
+   */
+  ApiTokenCreated: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, tokenId: id, name: z.string(), tokenHash: z.string(), at: isoDate }),
+  }),
+  ApiTokenRevoked: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, tokenId: id, at: isoDate }),
+  }),
 
   // billing — `subscription-<userId>` streams.
   TrialStarted: event({

@@ -147,3 +147,21 @@ export interface AdminComment {
   createdAt: string;
   adminUsername: string;
 }
+
+/** A personal API token's name (issue 20): what it is for, as the user will recognise it in the list. */
+export const apiTokenSchema = z.object({
+  name: z
+    .string({ error: 'Token name is required' })
+    .trim()
+    .min(1, 'Token name is required')
+    .max(50, 'Token name must be at most 50 characters'),
+});
+export type ApiTokenInput = z.infer<typeof apiTokenSchema>;
+
+/** A token as the list shows it; its text is in the answer to its creation only. */
+export interface ApiTokenView {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}

@@ -13,9 +13,9 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
   env: identityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [messagesProjection, adminUsersProjection],
-  // What the user wrote to the administrators and their row in the admin's table go with the account;
-  // the rest is in shredded events.
-  forgetUser: deleteUserRows('identity.contact_messages', 'identity.admin_users'),
+  // What the user wrote to the administrators, their row in the admin's table and when their API
+  // tokens were last used go with the account; the rest (the tokens too) is in shredded events.
+  forgetUser: deleteUserRows('identity.contact_messages', 'identity.admin_users', 'identity.api_token_usage'),
   async setup(context) {
     const api = identityApi(context);
     const parts = [api, adminCommentsApi(context), contactMessagesApi(context)];

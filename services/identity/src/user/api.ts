@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
 import { isId, newId } from '@shiplog/events';
 import {
+  type ApiTokenView,
   accountInfoSchema,
   adminUsersQuerySchema,
+  apiTokenSchema,
   changePasswordSchema,
   loginSchema,
   notificationSettingsSchema,
@@ -24,9 +26,10 @@ import {
 import type { Request, Response, Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import { adminUserCounts, adminUsersPage } from '../read-models/admin-users/index.ts';
+import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
 import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
-import { type User, usernameStream, userStream } from './user.ts';
+import { type ApiToken, type User, usernameStream, userStream } from './user.ts';
 
 export interface PublicUser {
   id: string;
@@ -316,9 +319,71 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     router.get('/users/me', async (req, res) => {
       res.json(toPublic(await currentUser(req)));
     });
+
+    // Personal API tokens (issue 20): the gateway lets a token act as its user on the project routes.
+    router.get('/tokens', async (req, res) => {
+      const user = await currentUser(req);
+      res.json(await tokenViews(user));
+    });
+
+    router.post('/tokens', async (req, res) => {
+      const { name } = parseInput(apiTokenSchema, req.body);
+      const userId = requireUserId(req);
+      const tokenId = newId();
+      const text = newTokenText(userId, tokenId);
+      const user = await changeCurrentUser(req, res, {
+        type: 'CreateApiToken',
+        tokenId,
+        name,
+        tokenHash: hashTokenText(text),
+      });
+      const created = user.apiTokens.find((token) => token.id === tokenId);
+      if (!created) throw new Error('the new token is not on the account');
+      // The only time the token's text is given out.
+      res.status(201).json({ ...tokenView(created, null), token: text });
+    });
+
+    router.delete('/tokens/:tokenId', async (req, res) => {
+      const tokenId = req.params.tokenId;
+      if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
+      await changeCurrentUser(req, res, { type: 'RevokeApiToken', tokenId });
+      await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
+      res.status(204).end();
+    });
+
+    // The gateway's question for a request that carries a token: whose is it? Read from the account's
+    // stream, so a revocation or the account's deletion counts from the next request.
+    router.post('/tokens/verify', async (req, res) => {
+      const text = typeof req.body?.token === 'string' ? req.body.token : '';
+      const named = parseTokenText(text);
+      const user = named ? await loadUser(named.userId) : null;
+      const token = user?.apiTokens.find((t) => t.id === named?.tokenId);
+      if (!user || !token || !tokenTextMatches(text, token.tokenHash))
+        throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
+      await context.pool.query(
+        `INSERT INTO identity.api_token_usage (token_id, user_id, last_used_at) VALUES ($1, $2, now())
+         ON CONFLICT (token_id) DO UPDATE SET last_used_at = now()
+         WHERE api_token_usage.last_used_at < now() - interval '1 minute'`,
+        [token.id, user.id],
+      );
+      res.json({ tokenId: token.id, user: toPublic(user) });
+    });
+  }
+
+  async function tokenViews(user: Extract<User, { status: 'registered' }>): Promise<ApiTokenView[]> {
+    const { rows } = await context.pool.query<{ token_id: string; last_used_at: Date }>(
+      'SELECT token_id, last_used_at FROM identity.api_token_usage WHERE user_id = $1',
+      [user.id],
+    );
+    const lastUsed = new Map(rows.map((row) => [row.token_id, row.last_used_at.toISOString()]));
+    return user.apiTokens.map((token) => tokenView(token, lastUsed.get(token.id) ?? null)).reverse();
   }
 
   return { routes, ensureAdmin };
+}
+
+function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {
+  return { id: token.id, name: token.name, createdAt: token.createdAt, lastUsedAt };
 }
 
 function profileView(user: Extract<User, { status: 'registered' }>) {

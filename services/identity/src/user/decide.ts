@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@shiplog/errors';
+import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
 import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
 import {
@@ -19,7 +19,12 @@ export type UserCommand =
   | { type: 'RecordLogin' }
   | { type: 'UpdateProfile'; profile: ProfileInput }
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
-  | { type: 'ChangeNotificationSettings'; settings: NotificationSettings };
+  | { type: 'ChangeNotificationSettings'; settings: NotificationSettings }
+  | { type: 'CreateApiToken'; tokenId: string; name: string; tokenHash: string }
+  | { type: 'RevokeApiToken'; tokenId: string };
+
+/** How many tokens a user may hold at once: one per CI pipeline or machine is plenty. */
+export const MAX_API_TOKENS = 20;
 
 const userNotFound = () => new NotFoundError('User not found', 'USER_NOT_FOUND');
 
@@ -71,6 +76,31 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
           data: { userId: state.id, settings: command.settings, at: now.toISOString() },
         },
       ];
+    case 'CreateApiToken':
+      if (state.status !== 'registered') throw userNotFound();
+      if (state.apiTokens.length >= MAX_API_TOKENS)
+        throw new AppError(
+          400,
+          'TOO_MANY_API_TOKENS',
+          `You can have at most ${MAX_API_TOKENS} API tokens. Revoke one you no longer use first.`,
+        );
+      return [
+        {
+          type: 'ApiTokenCreated',
+          data: {
+            userId: state.id,
+            tokenId: command.tokenId,
+            name: command.name,
+            tokenHash: command.tokenHash,
+            at: now.toISOString(),
+          },
+        },
+      ];
+    case 'RevokeApiToken':
+      if (state.status !== 'registered') throw userNotFound();
+      if (!state.apiTokens.some((token) => token.id === command.tokenId))
+        throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
+      return [{ type: 'ApiTokenRevoked', data: { userId: state.id, tokenId: command.tokenId, at: now.toISOString() } }];
   }
 }
 

@@ -10,7 +10,17 @@ export type UserEvent =
   | EventOf<'UserLoggedIn'>
   | EventOf<'ProfileUpdated'>
   | EventOf<'AccountInfoUpdated'>
-  | EventOf<'NotificationSettingsChanged'>;
+  | EventOf<'NotificationSettingsChanged'>
+  | EventOf<'ApiTokenCreated'>
+  | EventOf<'ApiTokenRevoked'>;
+
+/** A personal API token: its name and the SHA-256 of its text (the text itself is shown once). */
+export interface ApiToken {
+  id: string;
+  name: string;
+  tokenHash: string;
+  createdAt: string;
+}
 
 export type StoredProfile = EventOf<'ProfileUpdated'>['data']['profile'];
 
@@ -27,6 +37,8 @@ export type User =
       phoneNumber: string | null;
       profile: StoredProfile | null;
       notificationSettings: NotificationSettings;
+      /** The tokens not revoked, oldest first. */
+      apiTokens: ApiToken[];
     };
 
 export const initialUser = (): User => ({ status: 'none' });
@@ -45,6 +57,7 @@ export function evolveUser(state: User, event: UserEvent): User {
         phoneNumber: null,
         profile: null,
         notificationSettings: defaultNotificationSettings,
+        apiTokens: [],
       };
     case 'PasswordSet':
       return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
@@ -65,6 +78,25 @@ export function evolveUser(state: User, event: UserEvent): User {
         : state;
     case 'NotificationSettingsChanged':
       return state.status === 'registered' ? { ...state, notificationSettings: event.data.settings } : state;
+    case 'ApiTokenCreated':
+      return state.status === 'registered'
+        ? {
+            ...state,
+            apiTokens: [
+              ...state.apiTokens,
+              {
+                id: event.data.tokenId,
+                name: event.data.name,
+                tokenHash: event.data.tokenHash,
+                createdAt: event.data.at,
+              },
+            ],
+          }
+        : state;
+    case 'ApiTokenRevoked':
+      return state.status === 'registered'
+        ? { ...state, apiTokens: state.apiTokens.filter((token) => token.id !== event.data.tokenId) }
+        : state;
   }
 }
 
