@@ -167,7 +167,10 @@ export function servicePath(options: {
         user = verified.user;
         ownWrites = `api-token-${verified.tokenId}`;
         after = (await shared.after(ownWrites)) ?? undefined;
-        if (!reading) onPosition = (header) => void (reported = header);
+        if (!reading)
+          onPosition = (header) => {
+            reported = header;
+          };
       } else {
         ({ user, after } = await sessions.read(req.headers.cookie));
       }
