@@ -161,6 +161,11 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await visit('/activities', () => page.getByText('Weather API').first().waitFor());
     await visit('/reminders', () => page.getByText('Renew the domain 7').waitFor());
     await visit('/settings', () => page.getByRole('tab', { name: 'Notifications' }).waitFor());
+    await page.getByRole('tab', { name: 'API Tokens' }).click();
+    await page.getByLabel('Token name').fill('Deploy from CI');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByLabel('New API token').waitFor();
+    found.push(...(await violations(page, 'API tokens')));
     await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
     await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
     await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());

@@ -264,6 +264,48 @@ describe('auth and shell', () => {
     await page.getByRole('heading', { name: 'Admin Messages' }).waitFor();
   });
 
+  it('creates an API token in Settings, shown once, that records a deployment from CI, and revokes it', async () => {
+    await register(uniqueUsername('tokens'));
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'API Tokens' }).click();
+    await page.getByText('No tokens yet.').waitFor();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token name is required').waitFor();
+    await page.getByLabel('Token name').fill('GitHub Actions');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = await page.getByLabel('New API token').inputValue();
+    expect(token).toMatch(/^shiplog_/);
+    const list = page.getByRole('list', { name: 'Your API tokens' });
+    await list.getByText('GitHub Actions', { exact: true }).waitFor();
+    await list.getByText(/Never used/).waitFor();
+
+    // What a CI job does with it: no browser, no cookie.
+    const ci = (method: string, path: string, body?: unknown) =>
+      fetch(app.url + path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const project = (await (await ci('POST', '/api/projects', { name: 'Shipped by CI' })).json()) as { id: string };
+    expect((await ci('POST', `/api/projects/${project.id}/deployment`, { version: '2.0.0' })).status).toBe(201);
+    await page.goto(`/projects/${project.id}`);
+    await page
+      .getByText(/2\.0\.0/)
+      .first()
+      .waitFor();
+
+    // The token is shown once: back in Settings, only its name and when it was last used.
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'API Tokens' }).click();
+    await list.getByText(/Last used less than a minute ago/).waitFor();
+    expect(await page.getByLabel('New API token').count()).toBe(0);
+    await list.getByRole('button', { name: 'Revoke GitHub Actions' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByText('Token revoked', { exact: true }).waitFor();
+    await page.getByText('No tokens yet.').waitFor();
+    expect((await ci('GET', '/api/projects')).status).toBe(401);
+  });
+
   it('signs in with a changed password, then deletes the account after confirmation and lands on /auth', async () => {
     const username = uniqueUsername('leaver');
     await register(username);

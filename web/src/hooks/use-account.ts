@@ -1,7 +1,7 @@
-import type { NotificationSettings, Profile } from '@shiplog/schemas';
+import type { ApiTokenView, NotificationSettings, Profile } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
+import { apiTokensQuery, calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 
 /**
  * The account's mutations, one hook per action. Each refreshes what it changed by query key; the
@@ -62,6 +62,24 @@ export function useRevokeCalendarFeed() {
   return useMutation({
     mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
     onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { url: null }),
+  });
+}
+
+/** A new personal API token: the answer holds its text, which is never shown again. */
+export function useCreateApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) => apiRequest<ApiTokenView & { token: string }>('POST', '/api/tokens', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
+  });
+}
+
+/** A token stops working at its next use. */
+export function useRevokeApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/tokens/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
   });
 }
 

@@ -17,6 +17,7 @@ export { zodResolver } from '@hookform/resolvers/zod';
 export {
   accountInfoSchema,
   adminCommentSchema,
+  apiTokenSchema,
   changePasswordFormSchema,
   extendTrialSchema,
   integrationFormSchema,

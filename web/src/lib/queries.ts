@@ -4,6 +4,7 @@ import {
   type AdminCommentRow,
   type AdminUser,
   type AdminUserCounts,
+  type ApiTokenView,
   type ChatUsage,
   type ContactMessage,
   type CurrentUser,
@@ -148,6 +149,12 @@ export const notificationSettingsQuery = queryOptions({
 });
 
 /** The user's private calendar link, if they made one. */
+/** The user's personal API tokens (Settings), newest first; their text is shown once, at creation. */
+export const apiTokensQuery = queryOptions({
+  queryKey: ['api-tokens'],
+  queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
+});
+
 export const calendarFeedQuery = queryOptions({
   queryKey: ['reminders', 'calendar'],
   queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),

@@ -1,6 +1,6 @@
 import { type NotificationSettings, projectVisibilities } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
@@ -23,6 +23,11 @@ import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { adminCommentsQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { showServerFieldErrors } from '../lib/server-errors';
 
+/** The API Tokens tab loads when first opened, or when its tab is pointed at or focused. */
+const loadApiTokens = () => import('../components/account/api-tokens-card');
+const ApiTokensCard = lazy(async () => ({ default: (await loadApiTokens()).ApiTokensCard }));
+const preloadApiTokens = () => void loadApiTokens();
+
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);
   return (
@@ -31,6 +36,9 @@ export function SettingsPage() {
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="notifications">Notifications</TabsTrigger>
         <TabsTrigger value="privacy">Privacy</TabsTrigger>
+        <TabsTrigger value="tokens" onPointerEnter={preloadApiTokens} onFocus={preloadApiTokens}>
+          API Tokens
+        </TabsTrigger>
         <TabsTrigger value="messages">
           Admin Messages
           <span
@@ -51,6 +59,11 @@ export function SettingsPage() {
       </TabsContent>
       <TabsContent value="privacy">
         <PrivacyCard />
+      </TabsContent>
+      <TabsContent value="tokens">
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <ApiTokensCard />
+        </Suspense>
       </TabsContent>
       <TabsContent value="messages">
         <Card>

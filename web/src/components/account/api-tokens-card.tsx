@@ -1,0 +1,151 @@
+import type { ApiTokenView } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { Copy, KeyRound } from 'lucide-react';
+import { useState } from 'react';
+import { useCreateApiToken, useRevokeApiToken } from '../../hooks/use-account';
+import { formatDate } from '../../lib/format';
+import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { apiTokensQuery } from '../../lib/queries';
+import { showServerFieldErrors } from '../../lib/server-errors';
+import { formatTimeAgo } from '../../lib/time-ago';
+import { TextField } from '../text-field';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { ConfirmDialog } from '../ui/dialog';
+import { Input } from '../ui/input';
+import { Skeleton } from '../ui/skeleton';
+import { toast } from '../ui/toast';
+
+/**
+ * Settings › API Tokens (issue 20): tokens let the `shiplog` CLI and CI jobs record deployments,
+ * backups and releases as the user, on the project routes only. A token's text is shown once.
+ */
+export function ApiTokensCard() {
+  const { data: tokens, isPending, error } = useQuery(apiTokensQuery);
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
+  const create = useCreateApiToken();
+  const revoke = useRevokeApiToken();
+  const form = useSchemaForm('apiTokenSchema', { defaultValues: { name: '' } });
+  const submit = (values: FormOutput<'apiTokenSchema'>) =>
+    create.mutate(values, {
+      onSuccess: (answer) => {
+        setCreated({ name: answer.name, token: answer.token });
+        form.reset();
+      },
+      onError: (failure) => {
+        showServerFieldErrors(failure, form.setError, ['name']);
+        toast({ title: 'Failed to create token', description: failure.message, variant: 'destructive' });
+      },
+    });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>API tokens</CardTitle>
+        <CardDescription>
+          For the shiplog CLI and your CI: a token records deployments, backups and releases as you, and can read and
+          change your projects and their timelines. It cannot reach your account, billing or reminders.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        {created ? (
+          <div className="space-y-2 rounded-lg border border-primary/50 bg-accent/40 p-3" data-testid="new-api-token">
+            <p className="text-sm font-medium">Your new token “{created.name}”</p>
+            <div className="flex gap-2">
+              <Input
+                readOnly
+                value={created.token}
+                aria-label="New API token"
+                className="font-mono text-xs"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <Button
+                variant="outline"
+                aria-label="Copy API token"
+                onClick={() =>
+                  navigator.clipboard
+                    .writeText(created.token)
+                    .then(() => toast({ title: 'Copied', description: 'Store it in your CI secrets.' }))
+                }
+              >
+                <Copy />
+              </Button>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              Copy it now: it will not be shown again. Keep it secret, as you would a password.
+            </p>
+            <Button variant="ghost" size="sm" onClick={() => setCreated(null)}>
+              Done
+            </Button>
+          </div>
+        ) : null}
+
+        <form className="flex flex-wrap items-end gap-2" noValidate onSubmit={form.handleSubmit(submit)}>
+          <div className="min-w-56 flex-1">
+            <TextField
+              id="api-token-name"
+              label="Token name"
+              placeholder="GitHub Actions"
+              error={form.formState.errors.name?.message}
+              {...form.register('name')}
+            />
+          </div>
+          <Button type="submit" disabled={create.isPending} className="mb-0.5">
+            <KeyRound /> {create.isPending ? 'Creating...' : 'Create token'}
+          </Button>
+        </form>
+
+        {isPending ? (
+          <Skeleton className="h-16 w-full" />
+        ) : error ? (
+          <p className="text-sm text-destructive">Could not load your tokens: {error.message}</p>
+        ) : tokens.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No tokens yet.</p>
+        ) : (
+          <ul className="divide-y rounded-lg border" aria-label="Your API tokens">
+            {tokens.map((token) => (
+              <li key={token.id} className="flex items-center justify-between gap-3 p-3">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium">{token.name}</p>
+                  <p className="text-xs text-muted-foreground">
+                    Created {formatDate(token.createdAt)} ·{' '}
+                    {token.lastUsedAt ? `Last used ${formatTimeAgo(token.lastUsedAt)}` : 'Never used'}
+                  </p>
+                </div>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-label={`Revoke ${token.name}`}
+                  onClick={() => setRevoking(token)}
+                >
+                  Revoke
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <ConfirmDialog
+          open={revoking !== null}
+          onOpenChange={(open) => {
+            if (!open) setRevoking(null);
+          }}
+          title="Revoke this token?"
+          description={`“${revoking?.name ?? ''}” will stop working at once: anything using it (a CI job, the CLI) will be refused.`}
+          confirmLabel={revoke.isPending ? 'Revoking...' : 'Revoke token'}
+          pending={revoke.isPending}
+          onConfirm={() =>
+            revoking &&
+            revoke.mutate(revoking.id, {
+              onSuccess: () => {
+                toast({ title: 'Token revoked', description: `“${revoking.name}” no longer works.` });
+                setRevoking(null);
+              },
+              onError: (failure) =>
+                toast({ title: 'Failed to revoke token', description: failure.message, variant: 'destructive' }),
+            })
+          }
+        />
+      </CardContent>
+    </Card>
+  );
+}
