@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           setupFiles,
-          include: ['{libs,services,gateway,web,deploy}/**/*.unit.test.{ts,tsx}'],
+          include: ['{libs,services,gateway,cli,web,deploy}/**/*.unit.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
         },
       },
@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'int',
           setupFiles,
-          include: ['{libs,services,gateway}/**/*.int.test.ts'],
+          include: ['{libs,services,gateway,cli}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, type Client, startBackend } from '../../gateway/test/harness.ts';
+
+const main = join(import.meta.dirname, '..', 'src', 'shiplog.ts');
+let backend: Backend;
+let configDir: string;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  configDir = await mkdtemp(join(tmpdir(), 'shiplog-cli-'));
+});
+afterAll(async () => {
+  await backend?.stop();
+  if (configDir) await rm(configDir, { recursive: true, force: true });
+});
+
+/** The CLI as a user runs it: its own process, its exit code, what it printed. */
+function shiplog(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { PATH: process.env.PATH ?? '', SHIPLOG_CONFIG_DIR: configDir, ...options.env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+async function userWithToken(): Promise<{ client: Client; token: string; tokenId: string }> {
+  const { client } = await backend.signUp('cli');
+  const created = await client.post('/api/tokens', { name: 'CLI' });
+  expect(created.status).toBe(201);
+  return { client, token: created.body.token, tokenId: created.body.id };
+}
+
+describe('the shiplog CLI', () => {
+  it('logs in with a piped token, records a deployment, a backup and a release, and the timeline shows them', async () => {
+    const { client, token } = await userWithToken();
+    const project = await client.post('/api/projects', { name: 'Weather API' });
+    const login = await shiplog(['login', '--server', backend.url], { input: `${token}\n` });
+    expect(login.stderr).toMatch(/Paste an API token/);
+    expect(login.stdout).toBe(
+      `Signed in to ${backend.url} (1 project). Token kept in ${join(configDir, 'credentials.json')}.\n`,
+    );
+    expect(login.code).toBe(0);
+    expect((await stat(join(configDir, 'credentials.json'))).mode & 0o777).toBe(0o600);
+
+    const deploy = await shiplog([
+      'deploy',
+      '--project',
+      'weather api',
+      '--version',
+      '1.4.0',
+      '--env',
+      'production',
+      '--url',
+      'https://weather.example.com',
+      '--notes',
+      'From CI',
+    ]);
+    expect(deploy).toMatchObject({ code: 0, stderr: '' });
+    expect(deploy.stdout).toBe('Recorded a deployment of Weather API 1.4.0 to production.\n');
+    const backup = await shiplog(['backup', '-p', project.body.id, '--location', 's3://backups', '--json']);
+    expect(backup.code).toBe(0);
+    expect(JSON.parse(backup.stdout)).toMatchObject({
+      project: { id: project.body.id, name: 'Weather API' },
+      type: 'backup',
+    });
+    const release = await shiplog([
+      'release',
+      '-p',
+      'Weather API',
+      '--version',
+      '1.5.0',
+      '--change',
+      'Hourly forecast',
+      '--change',
+      'Fixes',
+    ]);
+    expect(release.stdout).toBe('Recorded release 1.5.0 of Weather API (2 changes).\n');
+
+    const timeline = await client.get(`/api/projects/${project.body.id}/activities`);
+    expect(timeline.body.map((a: { eventType: string }) => a.eventType)).toEqual(
+      expect.arrayContaining(['deployment', 'backup_created', 'version_release']),
+    );
+    const listed = await shiplog(['projects']);
+    expect(listed.stdout).toContain('Weather API');
+    expect((await shiplog(['logout'])).stdout).toMatch(/^Signed out/);
+    expect((await shiplog(['projects'])).code).toBe(3);
+  });
+
+  it('takes SHIPLOG_URL, SHIPLOG_TOKEN and SHIPLOG_PROJECT, as a CI job sets them', async () => {
+    const { client, token } = await userWithToken();
+    await client.post('/api/projects', { name: 'Landing page' });
+    const env = { SHIPLOG_URL: backend.url, SHIPLOG_TOKEN: token, SHIPLOG_PROJECT: 'Landing page' };
+    const deploy = await shiplog(['deploy', '--version', '2.0.0', '--json'], { env });
+    expect(deploy.code).toBe(0);
+    expect(JSON.parse(deploy.stdout)).toMatchObject({ type: 'deployment', project: { name: 'Landing page' } });
+  });
+
+  it('says what went wrong, with an exit code a script can test', async () => {
+    const { client, token, tokenId } = await userWithToken();
+    await client.post('/api/projects', { name: 'Only one' });
+    const env = { SHIPLOG_URL: backend.url, SHIPLOG_TOKEN: token };
+    const usage = await shiplog(['deploy', '--project', 'Only one', '--bogus'], { env });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^shiplog: Unknown option '--bogus'/);
+    expect((await shiplog(['launch'], { env })).code).toBe(2);
+    const noProject = await shiplog(['deploy'], { env });
+    expect(noProject).toMatchObject({
+      code: 2,
+      stderr: 'shiplog: which project? Give --project NAME|ID (or set SHIPLOG_PROJECT)\n',
+    });
+    const unknown = await shiplog(['deploy', '--project', 'Nope'], { env });
+    expect(unknown).toMatchObject({ code: 1, stderr: 'shiplog: no project named "Nope"; yours are "Only one"\n' });
+    const badUrl = await shiplog(['deploy', '--project', 'Only one', '--url', 'not a url'], { env });
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toMatch(/^shiplog: .*URL/i);
+    expect((await shiplog(['release', '--project', 'Only one', '--version', '1.0.0'], { env })).code).toBe(2);
+
+    expect((await client.request('DELETE', `/api/tokens/${tokenId}`)).status).toBe(204);
+    const revoked = await shiplog(['projects'], { env });
+    expect(revoked.code).toBe(3);
+    expect(revoked.stderr).toMatch(/^shiplog: Invalid or revoked API token/);
+    const unreachable = await shiplog(['projects'], { env: { ...env, SHIPLOG_URL: 'http://127.0.0.1:9' } });
+    expect(unreachable.code).toBe(4);
+    expect(unreachable.stderr).toMatch(/^shiplog: cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+});
