@@ -83,6 +83,26 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     return result.state;
   }
 
+  /**
+   * A change to the caller's tokens. No position goes back for read-your-writes: the token events
+   * stay in this service (they are not published, so no consumer would ever reach that position and
+   * every later read would wait out its timeout), and tokens are read from the account's stream.
+   */
+  async function changeTokens(
+    req: Request,
+    command: Extract<UserCommand, { type: 'CreateApiToken' | 'RevokeApiToken' }>,
+  ) {
+    const result = await handleCommand(
+      store,
+      userStream(requireUserId(req)),
+      userDecider,
+      command,
+      commandContext(req),
+    );
+    if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    return result.state;
+  }
+
   async function findByUsername(username: string) {
     const { state } = await loadAggregate(store, usernameStream(username), usernameDecider);
     return state.status === 'claimed' ? loadUser(state.userId) : null;
@@ -331,12 +351,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       const userId = requireUserId(req);
       const tokenId = newId();
       const text = newTokenText(userId, tokenId);
-      const user = await changeCurrentUser(req, res, {
-        type: 'CreateApiToken',
-        tokenId,
-        name,
-        tokenHash: hashTokenText(text),
-      });
+      const user = await changeTokens(req, { type: 'CreateApiToken', tokenId, name, tokenHash: hashTokenText(text) });
       const created = user.apiTokens.find((token) => token.id === tokenId);
       if (!created) throw new Error('the new token is not on the account');
       // The only time the token's text is given out.
@@ -346,7 +361,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     router.delete('/tokens/:tokenId', async (req, res) => {
       const tokenId = req.params.tokenId;
       if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
-      await changeCurrentUser(req, res, { type: 'RevokeApiToken', tokenId });
+      await changeTokens(req, { type: 'RevokeApiToken', tokenId });
       await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
       res.status(204).end();
     });
