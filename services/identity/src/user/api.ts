@@ -69,29 +69,13 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     return user;
   }
 
-  /** A command on the caller's own account: its new state, with the position reported for read-your-writes. */
-  async function changeCurrentUser(req: Request, res: Response, command: UserCommand) {
-    const result = await handleCommand(
-      store,
-      userStream(requireUserId(req)),
-      userDecider,
-      command,
-      commandContext(req),
-    );
-    if (result.position) reportPosition(res, 'identity', result.position);
-    if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    return result.state;
-  }
-
   /**
-   * A change to the caller's tokens. No position goes back for read-your-writes: the token events
-   * stay in this service (they are not published, so no consumer would ever reach that position and
-   * every later read would wait out its timeout), and tokens are read from the account's stream.
+   * A command on the caller's own account: its new state, with the position reported for
+   * read-your-writes when `res` is given. The token commands pass none: their events stay in this
+   * service (not published), so no consumer would ever reach that position and every later read would
+   * wait out its timeout; and tokens are read from the account's stream, which is never behind.
    */
-  async function changeTokens(
-    req: Request,
-    command: Extract<UserCommand, { type: 'CreateApiToken' | 'RevokeApiToken' }>,
-  ) {
+  async function changeCurrentUser(req: Request, res: Response | null, command: UserCommand) {
     const result = await handleCommand(
       store,
       userStream(requireUserId(req)),
@@ -99,6 +83,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       command,
       commandContext(req),
     );
+    if (res && result.position) reportPosition(res, 'identity', result.position);
     if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
     return result.state;
   }
@@ -351,7 +336,12 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       const userId = requireUserId(req);
       const tokenId = newId();
       const text = newTokenText(userId, tokenId);
-      const user = await changeTokens(req, { type: 'CreateApiToken', tokenId, name, tokenHash: hashTokenText(text) });
+      const user = await changeCurrentUser(req, null, {
+        type: 'CreateApiToken',
+        tokenId,
+        name,
+        tokenHash: hashTokenText(text),
+      });
       const created = user.apiTokens.find((token) => token.id === tokenId);
       if (!created) throw new Error('the new token is not on the account');
       // The only time the token's text is given out.
@@ -361,7 +351,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     router.delete('/tokens/:tokenId', async (req, res) => {
       const tokenId = req.params.tokenId;
       if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
-      await changeTokens(req, { type: 'RevokeApiToken', tokenId });
+      await changeCurrentUser(req, null, { type: 'RevokeApiToken', tokenId });
       await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
       res.status(204).end();
     });
