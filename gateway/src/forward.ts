@@ -181,7 +181,8 @@ export function servicePath(options: {
       }
       await forward(services, route, req, res, callerFor(user ?? undefined), after, onPosition);
       if (route.shared && !reading) await shared.record(route.shared, reported);
-      if (ownWrites && !reading) await shared.record(ownWrites, reported);
+      // A token's last write matters to its next reads for seconds, not for ever: kept an hour.
+      if (ownWrites && !reading) await shared.record(ownWrites, reported, 3600);
     } catch (error) {
       sendError(req, res, error, logger);
     }

@@ -1,8 +1,9 @@
 import type { RedisClientType } from 'redis';
 
 /**
- * Read-your-writes for writes whose effect every user reads (an administrator's message): the latest
- * such write's position, per route, in Redis. One connection for both sides, so a read that arrives
+ * Read-your-writes for writes whose effect every user reads (an administrator's message), and for an
+ * API token's own writes (its client keeps no cookies): the latest such write's position, per route or
+ * per token, in Redis. One connection for both sides, so a read that arrives
  * after a write's answer is queued behind that write's SET.
  */
 export class SharedPositions {
@@ -18,8 +19,10 @@ export class SharedPositions {
     return this.#redis.get(`${this.#prefix}shared-position:${name}`);
   }
 
-  async record(name: string, reported: string | string[] | undefined): Promise<void> {
+  /** `ttlSeconds`: forgotten after that long (an API token's own writes), else kept. */
+  async record(name: string, reported: string | string[] | undefined, ttlSeconds?: number): Promise<void> {
     if (typeof reported !== 'string' || !/^[a-z]+=\d{1,20}\/\d{1,20}$/.test(reported)) return;
-    await this.#redis.set(`${this.#prefix}shared-position:${name}`, reported);
+    const key = `${this.#prefix}shared-position:${name}`;
+    await (ttlSeconds ? this.#redis.set(key, reported, { EX: ttlSeconds }) : this.#redis.set(key, reported));
   }
 }
