@@ -7,6 +7,9 @@ import { type Credentials, readCredentials, removeCredentials, writeCredentials 
  */
 
 /** Exit codes, as the README documents them. */
+/** This release, as package.json has it: `--version` and the User-Agent. */
+const VERSION = '0.1.0';
+
 export const EXIT = { ok: 0, refused: 1, usage: 2, unauthorized: 3, unreachable: 4 } as const;
 
 export interface Io {
@@ -80,7 +83,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {
-    io.stdout('0.1.0\n');
+    io.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }
   try {
@@ -120,7 +123,7 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
   }
   if (command === 'login') return login(values, io);
 
-  const api = client(await credentialsFor(values, io), io);
+  const api = client(await credentialsFor(values, io));
   if (command === 'projects') {
     const projects = await api<Project[]>('GET', '/api/projects');
     if (values.json) io.stdout(`${JSON.stringify(projects, null, 2)}\n`);
@@ -183,7 +186,7 @@ async function login(values: Values, io: Io): Promise<void> {
   if (!token) throw new CliError(EXIT.usage, 'no token given');
   const credentials = { url: server, token };
   // The token is tried before it is kept: a typo fails here, not in the next deploy.
-  const projects = await client(credentials, io)<Project[]>('GET', '/api/projects');
+  const projects = await client(credentials)<Project[]>('GET', '/api/projects');
   const file = await writeCredentials(io.env, credentials);
   io.stdout(
     values.json
@@ -217,7 +220,7 @@ async function credentialsFor(values: Values, io: Io): Promise<Credentials> {
   return { url: normalizeServer(server), token };
 }
 
-function client(credentials: Credentials, _io: Io) {
+function client(credentials: Credentials) {
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
@@ -227,7 +230,7 @@ function client(credentials: Credentials, _io: Io) {
           authorization: `Bearer ${credentials.token}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          'user-agent': 'shiplog-cli/0.1.0',
+          'user-agent': `shiplog-cli/${VERSION}`,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -262,8 +265,7 @@ function client(credentials: Credentials, _io: Io) {
 async function findProject(api: ReturnType<typeof client>, wanted: string | undefined): Promise<Project> {
   if (!wanted?.trim()) throw new CliError(EXIT.usage, 'which project? Give --project NAME|ID (or set SHIPLOG_PROJECT)');
   if (ID.test(wanted.trim())) {
-    const project = await api<Project>('GET', `/api/projects/${wanted.trim()}`);
-    return project;
+    return api<Project>('GET', `/api/projects/${wanted.trim()}`);
   }
   const projects = await api<Project[]>('GET', '/api/projects');
   const named = projects.filter((p) => p.name.trim().toLowerCase() === wanted.trim().toLowerCase());
