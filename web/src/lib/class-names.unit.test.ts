@@ -6,7 +6,9 @@ import { conflictTable } from '../../scripts/generate-class-conflicts';
 import { classGroups, groupOverrides } from './class-conflicts';
 import { cn } from './class-names';
 
-describe('cn', () => {
+// The first two compare every pair of the app's classes (a few hundred thousand merges): seconds of
+// work that a loaded CI machine can stretch past the default 5 s.
+describe('cn', { timeout: 30_000 }, () => {
   const vocabulary = classVocabulary();
 
   it('has its table generated from the classes the app uses now (else run web/scripts/generate-class-conflicts.ts)', () => {
