@@ -9,6 +9,7 @@ import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
 import { runChat } from './chat.ts';
 import { runIntegrations } from './integrations.ts';
+import { runLive } from './live.ts';
 import { runMemory } from './memory.ts';
 import { runProjects } from './projects.ts';
 import { runRebuild } from './rebuild.ts';
@@ -221,4 +222,16 @@ if (!only || only === 'web') {
     ),
   ]);
   save('web', w);
+}
+
+if (!only || only === 'live') {
+  process.stdout.write('\nlive: a change through the API until a browser with the project list open shows it…\n');
+  const l = await runLive();
+  table([
+    ['change → visible in another browser, p50', `${l.p50Ms} ms`, '', ''],
+    ['change → visible in another browser, p99', `${l.p99Ms} ms`, '<= 1000 ms', met(l.p99Ms <= 1000)],
+    ['change → visible, slowest', `${l.maxMs} ms`, '', ''],
+    ['changes', String(l.changes), '100', met(l.changes === 100)],
+  ]);
+  save('live', l);
 }

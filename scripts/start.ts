@@ -18,6 +18,8 @@ const env = { ...process.env };
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/shiplog';
 const portBase = Number(env.SERVICE_PORT_BASE || 4100);
 const gatewayPort = Number(env.PORT || 3000);
+// The links services hand out (calendar feeds, deploy webhooks, checkout) point at this app.
+env.APP_URL ||= `http://localhost:${gatewayPort}`;
 
 function log(message: string) {
   process.stdout.write(`[shiplog] ${message}\n`);

@@ -59,6 +59,8 @@ export interface GatewayDeps {
   sessionCache: SessionCache;
   services: ServiceClients;
   logger: Logger;
+  /** `GET /api/events`, the live feed's stream (live.ts). */
+  events: Action;
 }
 
 /**
@@ -96,7 +98,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, services, logger, tracing }: GatewayDeps,
+  { config, secrets, redis, services, logger, tracing, events }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
 ): Express {
@@ -148,6 +150,7 @@ function createExpressApp(
       bodyOf: (req) => received.get(req),
     }),
     graphql,
+    events,
   };
 
   const api = express.Router();

@@ -7,6 +7,8 @@ export const gatewayEnv = processEnv
     HOST: z.string().default('0.0.0.0'),
     APP_URL: z.url().optional(),
     REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+    /** The bus the live feed (`GET /api/events`) reads every published event from. */
+    NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     BUS_NAMESPACE: z
       .string()

@@ -23,6 +23,8 @@ export const apiRoutes = [
   // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
   // itself: a 401 with a GraphQL error body, which GraphQL clients read.
   { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
+  // Server-sent events: what changed in the user's data, as it changes (live.ts).
+  { path: '/api/events', methods: ['GET'], gateway: 'events' },
 
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
@@ -34,6 +36,8 @@ export const apiRoutes = [
   // The project routes take a personal API token too (`Authorization: Bearer`, issue 20): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
+  // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
+  { pattern: /^\/api\/hooks\/deploy\/[^/]+$/, methods: ['POST'], service: 'projects', public: true },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },

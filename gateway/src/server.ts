@@ -1,10 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connectBus } from '@shiplog/messaging';
 import { answerClientError, createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
-import { createGateway } from './app.ts';
+import { createGateway, requiredServices } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
+import { LiveFeed, liveEvents } from './live.ts';
 import { SessionCache } from './session-cache.ts';
 import { sessionPrefix } from './sessions.ts';
 
@@ -33,8 +35,25 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   await sessionRedis.connect();
   const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: 'gateway' });
+  const feed = new LiveFeed({ bus, services, readSides: requiredServices, logger });
+  await feed.start();
+  const live = liveEvents({
+    feed,
+    sessionAlive: async (sid) => (await redis.exists(`${sessionPrefix(config)}${sid}`)) === 1,
+  });
   const server = createServer(
-    createGateway({ config, secrets, redis, sessionRedis, sessionCache, services, logger, tracing }),
+    createGateway({
+      config,
+      secrets,
+      redis,
+      sessionRedis,
+      sessionCache,
+      services,
+      logger,
+      tracing,
+      events: live.action,
+    }),
   );
   server.on('clientError', answerClientError);
   server.listen(config.PORT, config.HOST);
@@ -52,10 +71,14 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Live streams never end on their own.
+        live.closeAll();
         server.closeIdleConnections();
         const forced = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(forced);
+        await feed.stop();
+        await bus.close().catch(() => undefined);
         await services.close();
         await redis.quit().catch(() => undefined);
         await sessionRedis.quit().catch(() => undefined);

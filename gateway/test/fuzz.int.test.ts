@@ -254,6 +254,12 @@ function send(
         >,
       },
       (res) => {
+        // A live event stream that opened never ends: its status line is the answer.
+        if (res.statusCode === 200 && res.headers['content-type']?.startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status: 200, text: '', contentType: res.headers['content-type'] });
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>

@@ -33,6 +33,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
   [/^\/api\/calendar\/:file$/, 'calendar'],
+  [/^\/api\/hooks\/deploy\/:token$/, 'deployHook'],
   [/^\/api\/admin\/comments\/:id$/, 'adminComment'],
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
@@ -77,6 +78,7 @@ async function snapshotOfA() {
     `/api/reminders/${owned.reminder}`,
     '/api/integrations',
     '/api/reminders/calendar',
+    `/api/projects/${owned.project}/deploy-hook`,
     '/api/profile',
     '/api/user',
     '/api/tokens',
@@ -132,6 +134,9 @@ beforeAll(async () => {
   const feed = await a.post('/api/reminders/calendar');
   expect(feed.status).toBe(201);
   owned.calendar = new URL(feed.body.url, backend.url).pathname.split('/').pop()!;
+  const hook = await a.post(`/api/projects/${owned.project}/deploy-hook`);
+  expect(hook.status).toBe(201);
+  owned.deployHook = new URL(hook.body.url).pathname.split('/').pop()!;
   const comment = await admin.post('/api/admin/comments', { message: 'For everyone', priority: 'normal' });
   expect(comment.status).toBe(201);
   owned.adminComment = comment.body.id;
@@ -208,11 +213,14 @@ describe('the ownership matrix', () => {
         call.path === '/api/calendar/:file'
           ? // The feed's secret is its credential: B holds none of A's, so B tries one that is no feed.
             await b.request(call.method, fill(call.path, { file: `${'B'.repeat(32)}.ics` }))
-          : await b.request(
-              call.method,
-              path,
-              hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
-            );
+          : call.path === '/api/hooks/deploy/:token'
+            ? // Likewise a deploy webhook's.
+              await b.request(call.method, fill(call.path, { token: 'B'.repeat(32) }), { deploymentId: 'not-yours' })
+            : await b.request(
+                call.method,
+                path,
+                hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
+              );
       tried.push(`${call.method} ${call.path}`);
       if (response.status !== 404) answered.push(`${call.method} ${call.path} → ${response.status} ${response.text}`);
     }

@@ -102,3 +102,11 @@ export async function registerThroughForm(page: Page, username: string, options:
   await page.getByRole('button', { name: 'Register' }).click();
   await page.waitForURL((url) => url.pathname === '/');
 }
+
+export async function signInThroughForm(page: Page, username: string, password = 'secret-pass-1') {
+  await page.goto('/auth');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}

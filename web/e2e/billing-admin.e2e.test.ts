@@ -3,7 +3,7 @@
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, registerThroughForm, signInThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let stripe: StripeStandIn;
@@ -28,14 +28,6 @@ afterAll(async () => {
   await app?.stop();
   await stripe?.stop();
 });
-
-async function signIn(target: Page, username: string, password: string) {
-  await target.goto('/auth');
-  await target.getByLabel('Username').fill(username);
-  await target.getByLabel('Password').fill(password);
-  await target.getByRole('button', { name: 'Login' }).click();
-  await target.waitForURL((url) => url.pathname === '/');
-}
 
 describe('subscription', () => {
   it('shows the plans with prices from the API and the yearly saving, and the trial', async () => {
@@ -105,7 +97,7 @@ describe('admin dashboard', () => {
     admin.on('pageerror', (error) => {
       throw error;
     });
-    await signIn(admin, 'admin', 'admin-e2e-password');
+    await signInThroughForm(admin, 'admin', 'admin-e2e-password');
   });
 
   it('tells a non-admin clearly that the page is not theirs', async () => {

@@ -160,6 +160,36 @@ describe('projects in the browser', () => {
     await expect.poll(() => page.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked')).toBe('true');
   });
 
+  it('makes a deploy webhook URL that a platform posts its deployments to, recorded once each', async () => {
+    await page.getByRole('button', { name: 'Create webhook URL' }).click();
+    const url = await page.getByRole('textbox', { name: 'Deploy webhook URL' }).inputValue();
+    expect(url).toMatch(/\/api\/hooks\/deploy\/[A-Za-z0-9_-]{32}$/);
+    // Vercel, from outside the browser: no session.
+    const deliver = (to: string) =>
+      fetch(new URL(new URL(to).pathname, app.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: 'whk_1',
+          type: 'deployment.error',
+          payload: {
+            deployment: { id: 'dpl_e2e', url: 'weather-git-main.vercel.app', meta: {} },
+            target: 'production',
+          },
+        }),
+      });
+    expect((await deliver(url)).status).toBe(201);
+    expect((await deliver(url)).status).toBe(200);
+    await page.reload();
+    const timeline = page.getByTestId('project-timeline');
+    await timeline.getByText('Deployment to production failed').waitFor();
+    expect(await timeline.getByText('Deployment to production failed').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'New URL' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Deploy webhook URL' }).inputValue()).not.toBe(url);
+    expect((await deliver(url)).status).toBe(404);
+  });
+
   it('edits the project', async () => {
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.waitForURL(/\/projects\/edit\//);

@@ -1,6 +1,7 @@
 import {
   checklistKeys,
   commentPriorities,
+  deployHookPlatforms,
   projectStatuses,
   reminderFrequencies,
   reminderTimes,
@@ -394,9 +395,13 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /**
+   * v2: `status` (a platform's webhook reports failed deployments too) and `source`, the platform's own
+   * id of the deployment when a deploy webhook recorded it (the project records each one once).
+   */
   DeploymentRecorded: event({
     owner: 'projects',
-    version: 1,
+    version: 2,
     publish: true,
     schema: z.object({
       projectId: id,
@@ -408,8 +413,11 @@ export const catalog = {
       notes: z.string().nullable(),
       method: z.string().nullable(),
       duration: z.string().nullable(),
+      status: z.enum(['success', 'failed']),
+      source: z.object({ platform: z.enum(deployHookPlatforms), deploymentId: z.string() }).nullable(),
       at: isoDate,
     }),
+    upcasters: { 1: (data) => ({ ...(data as object), status: 'success', source: null }) },
   }),
   VersionReleased: event({
     owner: 'projects',

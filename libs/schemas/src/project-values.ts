@@ -19,6 +19,10 @@ export const emptyChecklist = (): Checklist => ({
   hasTests: false,
 });
 
+/** Where a deploy webhook's deliveries come from: a platform's own payload shape, or Shiplog's generic one. */
+export const deployHookPlatforms = ['generic', 'vercel', 'netlify'] as const;
+export type DeployHookPlatform = (typeof deployHookPlatforms)[number];
+
 export const socialLinkKeys = ['github', 'website', 'docs', 'twitter', 'instagram'] as const;
 export type SocialLinkKey = (typeof socialLinkKeys)[number];
 export type SocialLinks = Partial<Record<SocialLinkKey, string>>;

@@ -177,6 +177,25 @@ export const recordDeploymentSchema = z.object({
     .default({ method: null, duration: null }),
 });
 
+/**
+ * A deploy webhook's generic payload (beyond the spec): what any CI or platform that can POST JSON
+ * sends. `deploymentId` is the sender's own id of the deployment: a delivery repeated with the same id
+ * records nothing more.
+ */
+export const deployHookSchema = z.object({
+  deploymentId: z
+    .string({ error: 'Deployment id is required' })
+    .trim()
+    .min(1, 'Deployment id is required')
+    .max(200, 'Deployment id must be at most 200 characters'),
+  status: z.enum(['success', 'failed'], { error: 'Status must be success or failed' }).optional().default('success'),
+  environment: recordDeploymentSchema.shape.environment,
+  version: recordDeploymentSchema.shape.version,
+  url: recordDeploymentSchema.shape.url,
+  notes: recordDeploymentSchema.shape.notes,
+});
+export type DeployHookInput = z.infer<typeof deployHookSchema>;
+
 export const recordVersionSchema = z.object({
   version: z
     .string({ error: 'Version is required' })

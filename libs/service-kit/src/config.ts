@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -21,21 +21,30 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
 /**
- * Secrets for local development, generated once and kept in .data/dev-secrets.json so every process
+ * Secrets for local development, generated once and kept in .data/dev-secrets/<NAME> so every process
  * of one checkout (gateway and services) shares them and sessions survive restarts. Production must
  * set them (the schemas below refuse to start without).
+ *
+ * The processes of a first start race to create them: each writes its candidate to a file of its own
+ * and publishes it with link(), which fails when another got there first; then every process reads
+ * the one that won. Nobody reads a half-written file, and nobody keeps a value the others lost.
  */
 export function devSecret(name: string): string {
-  const dir = join(repoRoot, '.data');
-  const file = join(dir, 'dev-secrets.json');
-  const secrets: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const existing = secrets[name];
-  if (existing) return existing;
-  const created = randomBytes(32).toString('base64url');
-  secrets[name] = created;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return created;
+  const dir = join(repoRoot, '.data', 'dev-secrets');
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const candidate = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}`);
+    writeFileSync(candidate, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    try {
+      linkSync(candidate, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(candidate);
+    }
+  }
+  return readFileSync(file, 'utf8');
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -113,6 +122,8 @@ export const serviceEnv = processEnv.extend({
   EVENTSTORE_URL: z.string().optional(),
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SERVICE_HOST: z.string().default('127.0.0.1'),
+  /** The app's public URL: the base of every link a service hands out (emails, feeds, webhooks, checkout). */
+  APP_URL: z.url().default('http://localhost:3000'),
   /** Wraps every user's data key at rest (libs/vault); the same in every service. */
   VAULT_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** While rotating VAULT_KEY_SECRET: the one it replaces (keys are wrapped anew at start). */

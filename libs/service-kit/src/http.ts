@@ -100,6 +100,11 @@ function createExpressApp(options: HttpAppOptions, router: express.Router): Expr
     }),
   );
   app.use(consistency(options.consumers ?? [], logger));
+  // The gateway's live feed asks before it tells a browser that something changed: answered once this
+  // service's read models hold the positions in `x-shiplog-after` (the step above waited for them).
+  app.get('/caught-up', (_req, res) => {
+    res.status(204).end();
+  });
   app.use(router);
   app.use((_req, _res, next) => next(new NotFoundError('Not found')));
   app.use(errorHandler(logger));

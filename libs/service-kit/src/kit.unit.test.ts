@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ValidationError } from '@shiplog/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deterministicId } from './command.ts';
-import { checkServiceEnv, loadConfig, serviceEnv } from './config.ts';
+import { checkServiceEnv, devSecret, loadConfig, serviceEnv } from './config.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, errorResponse } from './error-body.ts';
 import { signInternalToken, verifyInternalToken } from './internal-token.ts';
 import { createLogger } from './logger.ts';
@@ -42,6 +46,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, { VAULT_KEY_SECRET: 'short' })).toThrow(
       'VAULT_KEY_SECRET: must be at least 32 characters',
     );
+  });
+});
+
+describe('devSecret', () => {
+  it('gives every process of a first start the same secret, however they race', async () => {
+    const name = `RACE_TEST_${process.pid}_${Date.now()}`;
+    const file = join(import.meta.dirname, '..', '..', '..', '.data', 'dev-secrets', name);
+    const script = `import { devSecret } from ${JSON.stringify(join(import.meta.dirname, 'config.ts'))}; process.stdout.write(devSecret(${JSON.stringify(name)}));`;
+    try {
+      const runs = await Promise.all(
+        Array.from({ length: 6 }, () => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script])),
+      );
+      const values = new Set(runs.map((run) => run.stdout));
+      expect(values.size).toBe(1);
+      const [value] = values;
+      expect(value).toMatch(/^[\w-]{43}$/);
+      expect(devSecret(name)).toBe(value);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
 

@@ -11,8 +11,6 @@ export const billingEnv = serviceEnv
     STRIPE_API_URL: z.url().optional(),
     STRIPE_PRICE_MONTHLY: z.string().min(1).default('price_shiplog_monthly'),
     STRIPE_PRICE_YEARLY: z.string().min(1).default('price_shiplog_yearly'),
-    /** Checkout's return links: `APP_URL/?success=true`, `APP_URL/?cancelled=true`. */
-    APP_URL: z.url().default('http://localhost:3000'),
   })
   .superRefine(checkServiceEnv);
 export type BillingEnv = z.infer<typeof billingEnv>;

@@ -6,8 +6,6 @@ export const remindersEnv = serviceEnv
     /** Reminder emails; unset, they are written to the log instead. */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Shiplog <reminders@shiplog.local>'),
-    /** For the one-tap link in emails. */
-    APP_URL: z.url().default('http://localhost:3000'),
     SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true'),
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
   })

@@ -75,6 +75,13 @@ export interface Activity {
   timestamp: string;
 }
 
+/** A project's deploy webhook URL, if its owner made one. */
+export const deployHookQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['deploy-hook', id],
+    queryFn: () => apiRequest<{ url: string | null }>('GET', `/api/projects/${id}/deploy-hook`),
+  });
+
 export const projectActivitiesQuery = (id: string) =>
   queryOptions({
     queryKey: ['activities', 'project', id],
@@ -148,13 +155,13 @@ export const notificationSettingsQuery = queryOptions({
   queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
 });
 
-/** The user's private calendar link, if they made one. */
 /** The user's personal API tokens (Settings), newest first; their text is shown once, at creation. */
 export const apiTokensQuery = queryOptions({
   queryKey: ['api-tokens'],
   queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
 });
 
+/** The user's private calendar link, if they made one. */
 export const calendarFeedQuery = queryOptions({
   queryKey: ['reminders', 'calendar'],
   queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),

@@ -37,11 +37,13 @@ export function ChatPage() {
   function submit(event: FormEvent | KeyboardEvent) {
     event.preventDefault();
     const question = text.trim();
-    if (!question || send.isPending) return;
+    if (!question) return;
+    // Said even while the last answer is still coming: the limit is known as soon as it was counted.
     if (blocked) {
       toast({ ...blocked });
       return;
     }
+    if (send.isPending) return;
     setText('');
     send.mutate(question);
   }

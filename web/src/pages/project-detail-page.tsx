@@ -7,6 +7,7 @@ import { ActivityCard } from '../components/activity/activity-card';
 import { BackLink } from '../components/back-link';
 import { ProjectLoadError, ProjectLoading } from '../components/project-load-states';
 import { DeleteProjectDialog } from '../components/projects/delete-project';
+import { DeployHookCard } from '../components/projects/deploy-hook-card';
 import { RecordBackupDialog, RecordDeploymentDialog, RecordVersionDialog } from '../components/projects/record-dialogs';
 import { StatusBadge } from '../components/projects/status-badge';
 import { ProjectRemindersCard } from '../components/reminders/project-reminders-card';
@@ -187,17 +188,20 @@ export function ProjectDetailPage() {
             <ProjectTimeline projectId={id} />
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>Project Events</CardTitle>
-            <CardDescription>Record what happened to this project.</CardDescription>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-2">
-            <RecordBackupDialog projectId={id} />
-            <RecordDeploymentDialog projectId={id} />
-            <RecordVersionDialog projectId={id} />
-          </CardContent>
-        </Card>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>Project Events</CardTitle>
+              <CardDescription>Record what happened to this project.</CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-2">
+              <RecordBackupDialog projectId={id} />
+              <RecordDeploymentDialog projectId={id} />
+              <RecordVersionDialog projectId={id} />
+            </CardContent>
+          </Card>
+          <DeployHookCard projectId={id} />
+        </div>
       </div>
 
       <BackLink to="/projects">Back to Projects</BackLink>

@@ -109,7 +109,13 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(recordDeploymentSchema, req.body);
-      const { events } = await run(req, res, projectId, { type: 'RecordDeployment', userId, input });
+      const { events } = await run(req, res, projectId, {
+        type: 'RecordDeployment',
+        userId,
+        input,
+        status: 'success',
+        source: null,
+      });
       res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
     });
 

@@ -12,13 +12,28 @@ import {
   type UpdateProjectInput,
 } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
-import { type ActiveProject, evolveProject, initialProject, type Project, type ProjectEvent } from './project.ts';
+import {
+  type ActiveProject,
+  type DeploymentSource,
+  evolveProject,
+  hookDeploymentKey,
+  initialProject,
+  type Project,
+  type ProjectEvent,
+} from './project.ts';
 
 export type ProjectCommand =
   | { type: 'CreateProject'; projectId: string; userId: string; input: CreateProjectInput }
   | { type: 'UpdateProject'; userId: string; input: UpdateProjectInput }
   | { type: 'RecordBackup'; userId: string; input: RecordBackupInput }
-  | { type: 'RecordDeployment'; userId: string; input: RecordDeploymentInput }
+  | {
+      type: 'RecordDeployment';
+      userId: string;
+      input: RecordDeploymentInput;
+      status: 'success' | 'failed';
+      /** Set when a deploy webhook reports it: a deployment the project already holds records nothing. */
+      source: DeploymentSource | null;
+    }
   | { type: 'ReleaseVersion'; userId: string; input: RecordVersionInput }
   | {
       type: 'LogQuickUpdate';
@@ -105,8 +120,11 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
       });
     }
     case 'RecordDeployment': {
+      const { status, source } = command;
+      if (source && project.hookDeployments.has(hookDeploymentKey(source))) return [];
       const { environment, version, url, notes, deploymentDetails } = command.input;
-      return withChecklist(project, { deployed: true }, 'deployment', at, {
+      // A failed deployment is on the timeline, but does not tick "Deployed".
+      return withChecklist(project, status === 'success' ? { deployed: true } : {}, 'deployment', at, {
         type: 'DeploymentRecorded',
         data: {
           ...base,
@@ -116,6 +134,8 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
           notes,
           method: deploymentDetails.method,
           duration: deploymentDetails.duration,
+          status,
+          source,
           at,
         },
       });

@@ -1,4 +1,4 @@
-import { createProjectSchema, updateProjectSchema } from '@shiplog/schemas';
+import { createProjectSchema, recordDeploymentSchema, updateProjectSchema } from '@shiplog/schemas';
 import { describe, expect, it } from 'vitest';
 import { decideProject } from './decide.ts';
 import { evolveProject, initialProject, type Project } from './project.ts';
@@ -106,5 +106,33 @@ describe('project decide', () => {
     expect(quickUpdate(stranger, false)).toThrow(expect.objectContaining({ status: 404 }));
     expect(quickUpdate(stranger, true)).toThrow(expect.objectContaining({ status: 404 }));
     expect(quickUpdate(owner, false)).toThrow(expect.objectContaining({ status: 403, code: 'SUBSCRIPTION_REQUIRED' }));
+  });
+
+  it("records a platform's deployment once, by its id; a failed one does not tick deployed", () => {
+    const state = created();
+    const deploy = (deploymentId: string, status: 'success' | 'failed') =>
+      ({
+        type: 'RecordDeployment',
+        userId: owner,
+        input: recordDeploymentSchema.parse({}),
+        status,
+        source: { platform: 'vercel', deploymentId },
+      }) as const;
+    const failed = decideProject(deploy('dpl_1', 'failed'), state, now);
+    expect(failed.map((e) => e.type)).toEqual(['DeploymentRecorded']);
+    expect(failed[0]!.data).toMatchObject({ status: 'failed', source: { platform: 'vercel', deploymentId: 'dpl_1' } });
+    const afterFailed = failed.reduce(evolveProject, state);
+    expect(decideProject(deploy('dpl_1', 'failed'), afterFailed, now)).toEqual([]);
+    // Another platform's deployment with the same id is another deployment.
+    expect(
+      decideProject(
+        { ...deploy('dpl_1', 'success'), source: { platform: 'generic', deploymentId: 'dpl_1' } },
+        afterFailed,
+        now,
+      ),
+    ).toHaveLength(2);
+    const succeeded = decideProject(deploy('dpl_2', 'success'), afterFailed, now);
+    expect(succeeded.map((e) => e.type)).toEqual(['ChecklistUpdated', 'DeploymentRecorded']);
+    expect(decideProject(deploy('dpl_2', 'success'), succeeded.reduce(evolveProject, afterFailed), now)).toEqual([]);
   });
 });

@@ -26,6 +26,11 @@ export interface ActiveProject {
   socialLinks: SocialLinks;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The platforms' deployments a deploy webhook recorded (`platform:id`): each is recorded once. The
+   * project list's documents do not keep it; only the command side decides on it.
+   */
+  hookDeployments: ReadonlySet<string>;
 }
 
 /** A project, folded from its `project-<id>` stream. */
@@ -50,6 +55,7 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
       socialLinks: d.socialLinks,
       createdAt: d.createdAt,
       updatedAt: d.createdAt,
+      hookDeployments: new Set(),
     };
   }
   if (state.lifecycle !== 'active') return state;
@@ -60,8 +66,16 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
       return { ...state, status: event.data.to, updatedAt: event.data.at };
     case 'ChecklistUpdated':
       return { ...state, checklist: event.data.checklist, updatedAt: event.data.at };
+    case 'DeploymentRecorded': {
+      const { source, at } = event.data;
+      if (!source) return { ...state, updatedAt: at };
+      return {
+        ...state,
+        hookDeployments: new Set(state.hookDeployments).add(hookDeploymentKey(source)),
+        updatedAt: at,
+      };
+    }
     case 'BackupRecorded':
-    case 'DeploymentRecorded':
     case 'VersionReleased':
     case 'QuickUpdateLogged':
       return { ...state, updatedAt: event.data.at };
@@ -90,7 +104,10 @@ export function toView(project: ActiveProject): ProjectView {
 
 export function fromView(view: ProjectView): ActiveProject {
   const { metadata, ...rest } = view;
-  return { lifecycle: 'active', ...rest, socialLinks: metadata.socialLinks };
+  return { lifecycle: 'active', ...rest, socialLinks: metadata.socialLinks, hookDeployments: new Set() };
 }
+
+export type DeploymentSource = NonNullable<EventOf<'DeploymentRecorded'>['data']['source']>;
+export const hookDeploymentKey = (source: DeploymentSource) => `${source.platform}:${source.deploymentId}`;
 
 export const projectStream = (projectId: string) => `project-${projectId}`;

@@ -1,6 +1,6 @@
 import type { ApiTokenView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Copy, KeyRound } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { useCreateApiToken, useRevokeApiToken } from '../../hooks/use-account';
 import { formatDate } from '../../lib/format';
@@ -8,11 +8,11 @@ import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { apiTokensQuery } from '../../lib/queries';
 import { showServerFieldErrors } from '../../lib/server-errors';
 import { formatTimeAgo } from '../../lib/time-ago';
+import { CopyField } from '../copy-field';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/dialog';
-import { Input } from '../ui/input';
 import { Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
 
@@ -51,26 +51,13 @@ export function ApiTokensCard() {
         {created ? (
           <div className="space-y-2 rounded-lg border border-primary/50 bg-accent/40 p-3" data-testid="new-api-token">
             <p className="text-sm font-medium">Your new token “{created.name}”</p>
-            <div className="flex gap-2">
-              <Input
-                readOnly
-                value={created.token}
-                aria-label="New API token"
-                className="font-mono text-xs"
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <Button
-                variant="outline"
-                aria-label="Copy API token"
-                onClick={() =>
-                  navigator.clipboard
-                    .writeText(created.token)
-                    .then(() => toast({ title: 'Copied', description: 'Store it in your CI secrets.' }))
-                }
-              >
-                <Copy />
-              </Button>
-            </div>
+            <CopyField
+              value={created.token}
+              label="New API token"
+              copyLabel="Copy API token"
+              copied="Store it in your CI secrets."
+              mono
+            />
             <p className="text-xs text-muted-foreground">
               Copy it now: it will not be shown again. Keep it secret, as you would a password.
             </p>

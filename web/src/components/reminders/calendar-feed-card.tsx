@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { CalendarPlus, Copy, RefreshCw, Trash2 } from 'lucide-react';
+import { CalendarPlus, RefreshCw, Trash2 } from 'lucide-react';
 import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-account';
 import { calendarFeedQuery } from '../../lib/queries';
+import { CopyField } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { Input } from '../ui/input';
 import { toast } from '../ui/toast';
 
 /** The private calendar link: calendar apps subscribe to it and show active reminders with alarms. */
@@ -31,20 +31,12 @@ export function CalendarFeedCard() {
       <CardContent className="space-y-3">
         {url ? (
           <>
-            <div className="flex gap-2">
-              <Input readOnly value={url} aria-label="Calendar link" onFocus={(e) => e.currentTarget.select()} />
-              <Button
-                variant="outline"
-                aria-label="Copy calendar link"
-                onClick={() =>
-                  navigator.clipboard
-                    .writeText(url)
-                    .then(() => toast({ title: 'Copied', description: 'Paste it into your calendar app.' }))
-                }
-              >
-                <Copy />
-              </Button>
-            </div>
+            <CopyField
+              value={url}
+              label="Calendar link"
+              copyLabel="Copy calendar link"
+              copied="Paste it into your calendar app."
+            />
             <p className="text-xs text-muted-foreground">
               Keep this link private: anyone with it can see your reminders.
             </p>

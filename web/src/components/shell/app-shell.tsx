@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useRouteContext } from '@tanstack/react-router';
 import {
   Bot,
@@ -14,7 +14,7 @@ import {
   Shield,
   User,
 } from 'lucide-react';
-import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
 import { onDemand } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
@@ -70,6 +70,7 @@ function Shell() {
   const override = usePageTitleOverride();
   const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
   useDocumentTitle(title);
+  useLiveChanges();
 
   return (
     <div className="flex min-h-screen bg-background">
@@ -208,4 +209,27 @@ export function SidebarContents({
       </div>
     </div>
   );
+}
+
+/**
+ * While signed in, every screen follows the user's changes as they happen (lib/live.ts), from a second
+ * after the shell first shows; a change in that second shows at the next one or the next visit.
+ */
+function useLiveChanges() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let ended = false;
+    // After the page has loaded: the feed is not part of what the first screen needs.
+    const timer = setTimeout(() => {
+      void import('../../lib/live').then(({ followLiveChanges }) => {
+        if (!ended) stop = followLiveChanges(queryClient);
+      });
+    }, 1000);
+    return () => {
+      ended = true;
+      clearTimeout(timer);
+      stop?.();
+    };
+  }, [queryClient]);
 }

@@ -98,15 +98,21 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         userId: d.userId,
         projectId: d.projectId,
         eventType: 'deployment',
-        action: 'deployed',
-        details: `Deployed to ${d.environment}: ${d.name}`,
+        action: d.status === 'failed' ? 'deployment failed' : 'deployed',
+        details:
+          d.status === 'failed'
+            ? `Deployment to ${d.environment} failed: ${d.name}`
+            : `Deployed to ${d.environment}: ${d.name}`,
         version: d.version,
+        status: d.status,
         metadata: {
           environment: d.environment,
           deploymentUrl: d.url,
           notes: d.notes,
           method: d.method,
           duration: d.duration,
+          // The platform's own id, when a deploy webhook recorded it.
+          ...(d.source ? { source: d.source } : {}),
         },
       });
     }

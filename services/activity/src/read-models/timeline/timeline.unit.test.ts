@@ -27,6 +27,8 @@ describe('toTimelineEntry', () => {
         notes: null,
         method: null,
         duration: null,
+        status: 'success',
+        source: null,
         at,
       },
     });
@@ -39,6 +41,33 @@ describe('toTimelineEntry', () => {
       version: '1.2.0',
       status: 'success',
       metadata: { environment: 'production', deploymentUrl: 'https://shiplog.dev' },
+    });
+  });
+
+  it("shows a platform's failed deployment as failed, with the platform's id", () => {
+    const entry = toTimelineEntry({
+      type: 'DeploymentRecorded',
+      data: {
+        projectId,
+        userId,
+        name: 'Shiplog',
+        environment: 'staging',
+        version: 'a1b2c3d',
+        url: null,
+        notes: 'Build exited with code 1',
+        method: 'Vercel',
+        duration: null,
+        status: 'failed',
+        source: { platform: 'vercel', deploymentId: 'dpl_123' },
+        at,
+      },
+    });
+    expect(entry).toMatchObject({
+      eventType: 'deployment',
+      action: 'deployment failed',
+      details: 'Deployment to staging failed: Shiplog',
+      status: 'failed',
+      metadata: { method: 'Vercel', source: { platform: 'vercel', deploymentId: 'dpl_123' } },
     });
   });
 

@@ -30,6 +30,8 @@ const apply: EventHandler<PublishedEventType<'projects'>> = async (event, tx, ba
     );
   } else if (after.lifecycle === 'deleted') {
     batch.defer('DELETE FROM projects.project_list WHERE id = $1', [projectId]);
+    // Its deploy webhook stops working with it.
+    batch.defer('DELETE FROM projects.deploy_hooks WHERE project_id = $1', [projectId]);
   }
 };
 

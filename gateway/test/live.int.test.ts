@@ -1,0 +1,186 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend } from './harness.ts';
+
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+interface SseMessage {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/** A browser's EventSource, by hand: the messages as they arrive, and the last id seen. */
+async function openStream(client: Client, lastEventId?: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${backend.url}/api/events`, {
+    headers: {
+      accept: 'text/event-stream',
+      ...(client.cookie ? { cookie: client.cookie } : {}),
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+    signal: controller.signal,
+  });
+  const messages: SseMessage[] = [];
+  let lastId: string | undefined;
+  let ended = false;
+  const reading = (async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const message: SseMessage = {};
+          for (const line of block.split('\n')) {
+            const [field, ...rest] = line.split(':');
+            const value = rest.join(':').trimStart();
+            if (field === 'id') lastId = message.id = value;
+            else if (field === 'event') message.event = value;
+            else if (field === 'data') message.data = value;
+          }
+          if (message.event) messages.push(message);
+        }
+      }
+    } catch {
+      // Aborted.
+    }
+    ended = true;
+  })();
+  return {
+    status: response.status,
+    messages,
+    changes: () => messages.filter((m) => m.event === 'change').map((m) => JSON.parse(m.data!)),
+    lastId: () => lastId,
+    ended: () => ended,
+    async waitFor(predicate: (change: { source: string; type: string }) => boolean, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = messages.find((m) => m.event === 'change' && predicate(JSON.parse(m.data!)));
+        if (found) return found;
+        await sleep(10);
+      }
+      throw new Error(`no such change within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
+    },
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
+describe('the live feed (GET /api/events)', () => {
+  it('tells each user of their own changes only, once the reads hold them', async () => {
+    const ada = await backend.signUp('live-ada');
+    const eve = await backend.signUp('live-eve');
+    const adaStream = await openStream(ada.client);
+    const eveStream = await openStream(eve.client);
+    expect(adaStream.status).toBe(200);
+    try {
+      await sleep(100);
+      const project = await ada.client.post('/api/projects', { name: 'Seen live' });
+      const change = await adaStream.waitFor((c) => c.type === 'ProjectCreated');
+      expect(JSON.parse(change.data!)).toEqual({ source: 'projects', type: 'ProjectCreated' });
+      expect(Number(change.id)).toBeGreaterThan(0);
+      // Another tab of Ada's, holding no position of her write, reads it at once when told.
+      const otherTab = await new Client(backend.url).get('/api/projects', { cookie: ada.client.sessionCookie! });
+      expect(otherTab.body.map((p: { id: string }) => p.id)).toContain(project.body.id);
+      const timeline = await new Client(backend.url).get(`/api/projects/${project.body.id}/activities`, {
+        cookie: ada.client.sessionCookie!,
+      });
+      expect(timeline.body.map((a: { eventType: string }) => a.eventType)).toContain('project_created');
+
+      const eves = await eve.client.post('/api/projects', { name: 'Eve’s' });
+      const reminder = { projectId: eves.body.id, title: 'Eve only', dueDate: tomorrow() };
+      expect((await eve.client.post('/api/reminders', reminder)).status).toBe(201);
+      await eveStream.waitFor((c) => c.type === 'ReminderAdded');
+      await sleep(300);
+      // Nothing of one user reaches the other: Eve hears of her own project and reminder, not of Ada's.
+      expect(eveStream.changes()).toEqual([
+        { source: 'projects', type: 'ProjectCreated' },
+        { source: 'reminders', type: 'ReminderAdded' },
+      ]);
+      expect(adaStream.changes()).toEqual([{ source: 'projects', type: 'ProjectCreated' }]);
+    } finally {
+      await adaStream.close();
+      await eveStream.close();
+    }
+  });
+
+  it('tells of changes made elsewhere: a deploy webhook, an API token', async () => {
+    const { client } = await backend.signUp('live-ci');
+    const project = await client.post('/api/projects', { name: 'Deployed from CI' });
+    const hook = new URL((await client.post(`/api/projects/${project.body.id}/deploy-hook`)).body.url).pathname;
+    const { token } = (await client.post('/api/tokens', { name: 'CI' })).body;
+    const stream = await openStream(client);
+    try {
+      await sleep(100);
+      await fetch(backend.url + hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ deploymentId: 'run-1', version: '1.0.0' }),
+      });
+      await stream.waitFor((c) => c.type === 'DeploymentRecorded');
+      await fetch(`${backend.url}/api/projects/${project.body.id}/version`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ version: '1.0.0' }),
+      });
+      await stream.waitFor((c) => c.type === 'VersionReleased');
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('resumes after a dropped connection from the last event id, without a gap', async () => {
+    const { client } = await backend.signUp('live-resume');
+    const first = await openStream(client);
+    await sleep(100);
+    const project = await client.post('/api/projects', { name: 'Before the drop' });
+    await first.waitFor((c) => c.type === 'ProjectCreated');
+    const lastSeen = first.lastId()!;
+    await first.close();
+
+    // While no stream is open: two changes, and other users' changes in between.
+    await client.post('/api/projects', { name: 'Missed one' });
+    await (await backend.signUp('live-noise')).client.post('/api/projects', { name: 'Not mine' });
+    await client.post('/api/reminders', { projectId: project.body.id, title: 'Missed two', dueDate: tomorrow() });
+
+    const resumed = await openStream(client, lastSeen);
+    try {
+      await resumed.waitFor((c) => c.type === 'ReminderAdded');
+      expect(resumed.changes()).toEqual([
+        { source: 'projects', type: 'ProjectCreated' },
+        { source: 'reminders', type: 'ReminderAdded' },
+      ]);
+      // And then live again.
+      await client.post('/api/projects', { name: 'After' });
+      await resumed.waitFor((c) => c.type === 'ProjectCreated' && resumed.changes().length === 3);
+    } finally {
+      await resumed.close();
+    }
+    // A new stream (no id) starts from now: it is told where it stands, and nothing from before.
+    const fresh = await openStream(client);
+    await sleep(200);
+    expect(fresh.changes()).toEqual([]);
+    expect(Number(fresh.lastId())).toBeGreaterThanOrEqual(Number(lastSeen));
+    await fresh.close();
+  });
+
+  it('answers 401 signed out', async () => {
+    const response = await fetch(`${backend.url}/api/events`);
+    expect(response.status).toBe(401);
+  });
+});
+
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString();

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import { callerOf, catchUp, handleCommand, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import type { Request, Router } from 'express';
+import type { ProjectsEnv } from '../env.ts';
+import { projectDecider } from '../project/decide.ts';
+import { projectStream } from '../project/project.ts';
+import { findProject } from '../read-models/project-list/index.ts';
+import { readDelivery } from './deliveries.ts';
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_HOOK_NOT_FOUND');
+
+/**
+ * A project's deploy webhook (issue 20): a secret URL that platforms which can only POST (Vercel,
+ * Netlify, any CI) call when they deploy, recording the deployment on the project. Made like the
+ * private calendar feed: its owner sees it again, replaces it (the old one stops working) or turns it
+ * off; the secret in the path is the credential, and is looked up by its hash.
+ */
+export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
+  const { pool, store, config } = context;
+  const hookUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/deploy/${token}`;
+
+  /** The caller's own project, or 404 (someone else's, deleted or missing alike), by the project list. */
+  async function ownProjectId(req: Request): Promise<{ userId: string; projectId: string }> {
+    const userId = requireUserId(req);
+    const projectId = req.params.id;
+    // A write asks the list too: it must hold the caller's own project created a moment ago.
+    await catchUp(req);
+    if (!isId(projectId) || !(await findProject(pool, userId, projectId)))
+      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    return { userId, projectId };
+  }
+
+  function routes(router: Router) {
+    router.get('/projects/:id/deploy-hook', async (req, res) => {
+      const { projectId } = await ownProjectId(req);
+      const { rows } = await pool.query<{ token: string }>(
+        'SELECT token FROM projects.deploy_hooks WHERE project_id = $1',
+        [projectId],
+      );
+      res.json({ url: rows[0] ? hookUrl(rows[0].token) : null });
+    });
+
+    router.post('/projects/:id/deploy-hook', async (req, res) => {
+      const { userId, projectId } = await ownProjectId(req);
+      const token = randomBytes(24).toString('base64url');
+      await pool.query(
+        `INSERT INTO projects.deploy_hooks (project_id, user_id, token, token_hash) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (project_id) DO UPDATE SET token = EXCLUDED.token, token_hash = EXCLUDED.token_hash, created_at = now()`,
+        [projectId, userId, token, hash(token)],
+      );
+      res.status(201).json({ url: hookUrl(token) });
+    });
+
+    router.delete('/projects/:id/deploy-hook', async (req, res) => {
+      const { projectId } = await ownProjectId(req);
+      await pool.query('DELETE FROM projects.deploy_hooks WHERE project_id = $1', [projectId]);
+      res.status(204).end();
+    });
+
+    // Public (the secret is the credential): platforms post without a session.
+    router.post('/hooks/deploy/:token', async (req, res) => {
+      const token = req.params.token ?? '';
+      const { rows } = /^[A-Za-z0-9_-]{32}$/.test(token)
+        ? await pool.query<{ project_id: string; user_id: string }>(
+            'SELECT project_id, user_id FROM projects.deploy_hooks WHERE token_hash = $1',
+            [hash(token)],
+          )
+        : { rows: [] };
+      const hook = rows[0];
+      if (!hook) throw hookNotFound();
+      const delivery = readDelivery(req.body);
+      if (delivery.kind === 'ignored') {
+        res.status(202).json({ recorded: false, reason: delivery.reason });
+        return;
+      }
+      const { events } = await handleCommand(
+        store,
+        projectStream(hook.project_id),
+        projectDecider,
+        {
+          type: 'RecordDeployment',
+          userId: hook.user_id,
+          input: delivery.input,
+          status: delivery.status,
+          source: delivery.source,
+        },
+        // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
+        { userId: hook.user_id, correlationId: callerOf(req).correlationId, retries: 1 },
+      ).catch((error: unknown) => {
+        // The project was deleted since: its webhook went with it.
+        if (error instanceof NotFoundError) throw hookNotFound();
+        throw error;
+      });
+      const recorded = events.find((e) => e.type === 'DeploymentRecorded');
+      if (!recorded) {
+        res.status(200).json({ recorded: false, reason: 'This deployment is already recorded' });
+        return;
+      }
+      res.status(201).json({ recorded: true, type: 'deployment', ...recorded.data });
+    });
+  }
+
+  return { routes };
+}

@@ -1,0 +1,95 @@
+/// <reference lib="dom" />
+
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, registerThroughForm, signInThroughForm, startApp, uniqueUsername } from './app.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let browser: Browser;
+/** Two tabs of one user, in two browser contexts (two sessions), and a stranger's. */
+let watching: Page;
+let acting: Page;
+let stranger: Page;
+const username = uniqueUsername('live');
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const page = async () => {
+    const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const opened = await context.newPage();
+    opened.on('pageerror', (error) => {
+      throw error;
+    });
+    return opened;
+  };
+  [watching, acting, stranger] = await Promise.all([page(), page(), page()]);
+  await registerThroughForm(watching, username);
+  await signInThroughForm(acting, username);
+  await registerThroughForm(stranger, uniqueUsername('other'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** A call as the page makes it, with its session. */
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ([method, path, body]) => {
+      const response = await fetch(path, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    },
+    [method, path, body] as const,
+  );
+
+/** Resolves once the text shows on the page, without a reload; fails after 2 s. */
+const appears = (page: Page, text: string) => page.getByText(text).first().waitFor({ timeout: 2000 });
+
+describe('live updates', () => {
+  it("shows another tab's changes on the dashboard, the project list, the bell and the project page, without a reload", async () => {
+    await watching.goto('/');
+    await watching.getByRole('heading', { name: 'My Projects' }).waitFor();
+    await stranger.goto('/');
+    const created = await api(acting, 'POST', '/api/projects', { name: 'Made in the other tab' });
+    expect(created.status).toBe(201);
+    await appears(watching, 'Made in the other tab');
+
+    await watching.goto('/projects');
+    await appears(watching, 'Made in the other tab');
+    await api(acting, 'PUT', `/api/projects/${created.body.id}`, { name: 'Renamed in the other tab' });
+    await appears(watching, 'Renamed in the other tab');
+
+    const dueSoon = new Date(Date.now() + 2 * 3600_000).toISOString();
+    const before = await watching.getByText(/^Notifications \(\d+\)$/).textContent();
+    await api(acting, 'POST', '/api/reminders', {
+      projectId: created.body.id,
+      title: 'Renew the domain',
+      dueDate: dueSoon,
+    });
+    await expect
+      .poll(() => watching.getByText(/^Notifications \(\d+\)$/).textContent(), { timeout: 2000 })
+      .not.toBe(before);
+
+    await watching.goto(`/projects/${created.body.id}`);
+    await watching.getByText('Project Events').waitFor();
+    // A deploy webhook, from outside any browser.
+    const hook = await api(acting, 'POST', `/api/projects/${created.body.id}/deploy-hook`);
+    await fetch(new URL(new URL(hook.body.url).pathname, app.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deploymentId: 'run-7', version: '3.1.0' }),
+    });
+    await watching.getByTestId('project-timeline').getByText('Deployed to production').waitFor({ timeout: 2000 });
+    await expect
+      .poll(() => watching.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'), { timeout: 2000 })
+      .toBe('true');
+
+    // The stranger's dashboard never heard of any of it.
+    expect(await stranger.getByText('Renamed in the other tab').count()).toBe(0);
+    expect(await stranger.getByText('Made in the other tab').count()).toBe(0);
+  });
+});

@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { Trash2, Webhook } from 'lucide-react';
+import { useCreateDeployHook, useDeleteDeployHook } from '../../hooks/use-deploy-hook';
+import { deployHookQuery } from '../../lib/queries';
+import { CopyField } from '../copy-field';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { toast } from '../ui/toast';
+
+const GENERIC_EXAMPLE = `{
+  "deploymentId": "run-1842",
+  "status": "success",
+  "environment": "production",
+  "version": "1.4.0",
+  "url": "https://example.com",
+  "notes": "What changed"
+}`;
+
+/**
+ * The project's deploy webhook: a secret URL that Vercel, Netlify or any CI posts to when it deploys,
+ * recording the deployment here. Each deployment is recorded once, however often it is delivered.
+ */
+export function DeployHookCard({ projectId }: { projectId: string }) {
+  const { data } = useQuery(deployHookQuery(projectId));
+  const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
+  const create = useCreateDeployHook(projectId);
+  const remove = useDeleteDeployHook(projectId);
+  const url = data?.url ?? null;
+  const createUrl = () =>
+    create.mutate(undefined, {
+      onSuccess: () => {
+        if (url) toast({ title: 'New webhook URL', description: 'The old URL no longer records deployments.' });
+      },
+      onError,
+    });
+  const turnOff = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Deploy webhook turned off', description: 'Its URL no longer works.' }),
+      onError,
+    });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Deploy Webhook</CardTitle>
+        <CardDescription>Record deployments from Vercel, Netlify or any CI that can send a POST.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {url ? (
+          <>
+            <CopyField
+              value={url}
+              label="Deploy webhook URL"
+              copyLabel="Copy deploy webhook URL"
+              copied="Paste it into your platform's webhook settings."
+              mono
+            />
+            <p className="text-xs text-muted-foreground">
+              Keep this URL private: anyone with it can record deployments on this project.
+            </p>
+            <details className="rounded-lg border p-3 text-sm">
+              <summary className="cursor-pointer font-medium">How to use it</summary>
+              <ul className="mt-2 list-disc space-y-1 pl-5 text-muted-foreground">
+                <li>Vercel: Settings › Webhooks, events Deployment Succeeded and Deployment Error.</li>
+                <li>
+                  Netlify: Notifications › Deploy notifications › Outgoing webhook, for succeeded and failed deploys.
+                </li>
+                <li>Anything else: POST JSON like this; a repeated deploymentId is recorded once.</li>
+              </ul>
+              <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{GENERIC_EXAMPLE}</pre>
+            </details>
+            <div className="flex gap-2">
+              <Button variant="outline" size="sm" disabled={create.isPending} onClick={createUrl}>
+                New URL
+              </Button>
+              <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={turnOff}>
+                <Trash2 /> Turn off
+              </Button>
+            </div>
+          </>
+        ) : (
+          <Button variant="outline" disabled={create.isPending} onClick={createUrl}>
+            <Webhook /> Create webhook URL
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
