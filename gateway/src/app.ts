@@ -14,12 +14,13 @@ import express, { type Express, type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { type Action, accountActions } from './account.ts';
 import type { GatewayEnv } from './env.ts';
+import { exportActions } from './export.ts';
 import { callerFor, servicePath } from './forward.ts';
 import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './origin.ts';
 import { PositionCookies, RequestPositions } from './positions.ts';
-import { type GatewayAction, isServiceRoute, routeFor } from './routes.ts';
+import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache } from './session-cache.ts';
 import {
@@ -125,7 +126,11 @@ function createExpressApp(
   // JSON.stringify overflows the stack on a deeply nested body that JSON.parse accepted (a 500 where
   // identity answers the bad input with a 400).
   const received = new WeakMap<IncomingMessage, Buffer>();
-  const json = express.json({ limit: '100kb', verify: (req, _res, body) => received.set(req, body) });
+  const jsonUpTo = (limit: string) => express.json({ limit, verify: (req, _res, body) => received.set(req, body) });
+  const json = jsonUpTo('100kb');
+  const largeJson = new Map(
+    routes.flatMap((r) => ('bodyLimit' in r && r.bodyLimit ? [[r.gateway, jsonUpTo(r.bodyLimit)] as const] : [])),
+  );
   const positions = new RequestPositions(cookies);
   const sessions = new UserSessions(redis, config);
   const graphql = createGraphql({
@@ -149,6 +154,7 @@ function createExpressApp(
       logger,
       bodyOf: (req) => received.get(req),
     }),
+    ...exportActions({ services, positions }),
     graphql,
     events,
   };
@@ -166,7 +172,8 @@ function createExpressApp(
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
     const run = () => actions[route.gateway as GatewayAction](req, res, params);
-    json(req, res, (error?: unknown) => (error ? next(error) : run().catch(next)));
+    const parse = largeJson.get(route.gateway) ?? json;
+    parse(req, res, (error?: unknown) => (error ? next(error) : run().catch(next)));
   });
   api.use(errorHandler(logger));
   app.use('/api', api);

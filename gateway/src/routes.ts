@@ -25,6 +25,10 @@ export const apiRoutes = [
   { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
   { path: '/api/events', methods: ['GET'], gateway: 'events' },
+  // Everything the user keeps, as a file (export.ts): gathered from three services, with a session only.
+  { path: '/api/export', methods: ['GET'], gateway: 'exportData' },
+  // An export file back in: up to 20 MB, where every other body stops at 100 kB.
+  { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb' },
 
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
@@ -83,6 +87,8 @@ interface GatewayRouteEntry extends RouteRules {
   path: string;
   methods: readonly string[];
   gateway: string;
+  /** The largest JSON body it takes, when not the 100 kB every other action takes. */
+  bodyLimit?: string;
 }
 
 export interface GatewayRoute extends GatewayRouteEntry {

@@ -453,6 +453,60 @@ export const catalog = {
     publish: true,
     schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
   }),
+  /**
+   * A project brought in from a Shiplog export (issue 20), as it stood when exported: its dates are
+   * the original ones, and its history arrives apart (HistoryImported), so it makes no timeline entry.
+   * `importedFrom` is its id in the file: importing the same file again imports nothing twice.
+   */
+  ProjectImported: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      importedFrom: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      status: projectStatus,
+      checklist,
+      costEstimate: z.number().int().nullable(),
+      replitId: z.string().nullable(),
+      isPublic: z.boolean(),
+      socialLinks,
+      createdAt: isoDate,
+      updatedAt: isoDate,
+      at: isoDate,
+    }),
+  }),
+  /**
+   * Timeline entries from a Shiplog export, with their original times, linked to the imported projects
+   * (`history-import-<importId>` streams; a large history is several of these). Each entry's `id` is
+   * derived from its id in the file, so the same entry imported again is one row.
+   */
+  HistoryImported: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      importId: id,
+      entries: z.array(
+        z.object({
+          id,
+          projectId: id.nullable(),
+          eventType: z.string(),
+          action: z.string(),
+          details: z.string(),
+          metadata: z.record(z.string(), z.unknown()),
+          version: z.string().nullable(),
+          status: z.enum(['success', 'failed', 'in_progress']),
+          at: isoDate,
+        }),
+      ),
+      at: isoDate,
+    }),
+  }),
 
   // reminders — `reminder-<id>` streams. Each names its project (and its name, for the timeline).
   ReminderAdded: event({
@@ -542,6 +596,33 @@ export const catalog = {
     version: 1,
     publish: true,
     schema: z.object({ reminderId: id, userId: id, projectId: id, from: isoDate, to: isoDate, at: isoDate }),
+  }),
+  /**
+   * A reminder brought in from a Shiplog export, as it stood (sends already made included, so none is
+   * repeated), for an imported project. Its history arrives with the projects' (HistoryImported).
+   */
+  ReminderImported: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      importedFrom: z.string(),
+      title: z.string(),
+      description: z.string().nullable(),
+      dueDate: isoDate,
+      reminderTimes: z.array(reminderTime).min(1),
+      frequency: reminderFrequency,
+      isCompleted: z.boolean(),
+      emailsSent: z.record(z.string(), isoDate),
+      lastSentAt: isoDate.nullable(),
+      createdAt: isoDate,
+      updatedAt: isoDate,
+      at: isoDate,
+    }),
   }),
   ReminderDeleted: event({
     owner: 'reminders',

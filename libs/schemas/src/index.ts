@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './billing.ts';
 export * from './chat.ts';
 export * from './chat-values.ts';
+export * from './export.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './project-values.ts';

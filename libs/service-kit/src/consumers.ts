@@ -58,12 +58,12 @@ export function busHandlers(handlers: EventHandlers): Record<string, Handler> {
 /**
  * A projection's documents for one batch, read once and then kept as the batch evolves them: the
  * documents the batch's events name (by `idOf`) are read in one locked query, except those whose first
- * event here creates them. The projection applies each event in memory and defers its writes (see
+ * event here creates them (one of the `creates` types). The projection applies each event in memory and defers its writes (see
  * Batch), so a batch of any size costs one read and one write round trip.
  */
 export function batchDocuments<D>(options: {
   idOf: (event: BusEvent) => string;
-  creates: string;
+  creates: readonly string[];
   /** Reads the stored documents with these ids, locked (`FOR UPDATE`). */
   load: (tx: pg.PoolClient, ids: string[]) => Promise<Map<string, D>>;
 }): (batch: Batch, tx: pg.PoolClient) => Promise<Map<string, D>> {
@@ -76,7 +76,7 @@ export function batchDocuments<D>(options: {
       const id = options.idOf(event);
       if (!first.has(id)) first.set(id, event.type);
     }
-    const stored = [...first].filter(([, type]) => type !== options.creates).map(([id]) => id);
+    const stored = [...first].filter(([, type]) => !options.creates.includes(type)).map(([id]) => id);
     const documents = stored.length > 0 ? await options.load(tx, stored) : new Map<string, D>();
     batch.shared.set(key, documents);
     return documents;

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { deployHookApi } from './deploy-hook/api.ts';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
+import { importApi } from './import/api.ts';
 import { projectsApi } from './project/api.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
 
-/** projects: projects, their checklist, quick updates, recorded backups, deployments and releases, and deploy webhooks. Streams `project-<id>`. */
+/** projects: projects, their checklist, quick updates, recorded backups, deployments and releases, deploy webhooks, and imports from an export. Streams `project-<id>` and `history-import-<id>`. */
 export const projectsService: ServiceDefinition<ProjectsEnv> = {
   name: 'projects',
   env: projectsEnv,
@@ -15,10 +16,12 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
   setup(context) {
     const { routes, reads } = projectsApi(context);
     const hooks = deployHookApi(context);
+    const imports = importApi(context);
     return {
       routes(router) {
         routes(router);
         hooks.routes(router);
+        imports.routes(router);
       },
       reads,
     };

@@ -1,4 +1,5 @@
 import {
+  type Activity,
   ADMIN_USERS_PAGE_SIZE,
   type AdminComment,
   type AdminCommentRow,
@@ -61,19 +62,6 @@ export const projectQuery = (id: string) =>
     queryKey: ['projects', id],
     queryFn: () => apiRequest<Project>('GET', `/api/projects/${id}`),
   });
-
-export interface Activity {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  eventType: string;
-  action: string;
-  details: string;
-  metadata: Record<string, unknown>;
-  version: string | null;
-  status: string;
-  timestamp: string;
-}
 
 /** A project's deploy webhook URL, if its owner made one. */
 export const deployHookQuery = (id: string) =>

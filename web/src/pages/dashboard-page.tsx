@@ -1,4 +1,11 @@
-import { isSubscribed, type Project, type ProjectFilter, type ProjectSort, type Reminder } from '@shiplog/schemas';
+import {
+  type Activity,
+  isSubscribed,
+  type Project,
+  type ProjectFilter,
+  type ProjectSort,
+  type Reminder,
+} from '@shiplog/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
@@ -15,7 +22,7 @@ import { toast } from '../components/ui/toast';
 import { onDashboardChanged } from '../hooks/use-projects';
 import { DASHBOARD_QUERY, type DashboardVariables } from '../lib/dashboard-query';
 import { graphqlClient } from '../lib/graphql';
-import { type Activity, subscriptionQuery, userQuery } from '../lib/queries';
+import { subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
 interface DashboardData {

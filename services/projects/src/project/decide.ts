@@ -5,6 +5,7 @@ import {
   type CreateProjectInput,
   checklistKeys,
   emptyChecklist,
+  type ImportedProject,
   type RecordBackupInput,
   type RecordDeploymentInput,
   type RecordVersionInput,
@@ -24,6 +25,8 @@ import {
 
 export type ProjectCommand =
   | { type: 'CreateProject'; projectId: string; userId: string; input: CreateProjectInput }
+  /** From an export file; its id is derived from the file's, so the same project comes in once. */
+  | { type: 'ImportProject'; projectId: string; userId: string; input: ImportedProject }
   | { type: 'UpdateProject'; userId: string; input: UpdateProjectInput }
   | { type: 'RecordBackup'; userId: string; input: RecordBackupInput }
   | {
@@ -78,6 +81,33 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
           isPublic: input.isPublic,
           socialLinks: input.metadata.socialLinks ?? {},
           createdAt: at,
+        },
+      },
+    ];
+  }
+
+  if (command.type === 'ImportProject') {
+    // Imported before (the same file again): nothing to do, whatever became of it since.
+    if (state.lifecycle !== 'none') return [];
+    const { input } = command;
+    return [
+      {
+        type: 'ProjectImported',
+        data: {
+          projectId: command.projectId,
+          userId: command.userId,
+          importedFrom: input.id,
+          name: input.name,
+          description: input.description,
+          status: input.status,
+          checklist: { ...emptyChecklist(), ...input.checklist },
+          costEstimate: input.costEstimate,
+          replitId: input.replitId,
+          isPublic: input.isPublic,
+          socialLinks: input.metadata.socialLinks ?? {},
+          createdAt: new Date(input.createdAt).toISOString(),
+          updatedAt: new Date(input.updatedAt).toISOString(),
+          at,
         },
       },
     ];

@@ -1,4 +1,9 @@
-import { createProjectSchema, recordDeploymentSchema, updateProjectSchema } from '@shiplog/schemas';
+import {
+  createProjectSchema,
+  importedProjectSchema,
+  recordDeploymentSchema,
+  updateProjectSchema,
+} from '@shiplog/schemas';
 import { describe, expect, it } from 'vitest';
 import { decideProject } from './decide.ts';
 import { evolveProject, initialProject, type Project } from './project.ts';
@@ -19,6 +24,37 @@ function created(input: unknown = { name: 'Shiplog' }): Project {
 }
 
 describe('project decide', () => {
+  it('imports a project as it stood, with its own dates, once', () => {
+    const input = importedProjectSchema.parse({
+      id: 'from-the-file',
+      name: 'Weather API',
+      status: 'deployed',
+      checklist: { deployed: true },
+      createdAt: '2025-03-01T10:00:00+02:00',
+      updatedAt: '2025-06-01T08:00:00.000Z',
+    });
+    const command = { type: 'ImportProject' as const, projectId, userId: owner, input };
+    const events = decideProject(command, initialProject(), now);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({
+      importedFrom: 'from-the-file',
+      status: 'deployed',
+      checklist: { deployed: true, databaseAdded: false, hasTests: false },
+      createdAt: '2025-03-01T08:00:00.000Z',
+      updatedAt: '2025-06-01T08:00:00.000Z',
+    });
+    const state = events.reduce(evolveProject, initialProject());
+    expect(state).toMatchObject({
+      lifecycle: 'active',
+      createdAt: '2025-03-01T08:00:00.000Z',
+      updatedAt: '2025-06-01T08:00:00.000Z',
+    });
+    // The same file again, or after the user deleted it: nothing.
+    expect(decideProject(command, state, now)).toEqual([]);
+    const deleted = decideProject({ type: 'DeleteProject', userId: owner }, state, now).reduce(evolveProject, state);
+    expect(decideProject(command, deleted, now)).toEqual([]);
+  });
+
   it('creates with the spec defaults', () => {
     const [event] = decideProject(
       { type: 'CreateProject', projectId, userId: owner, input: createProjectSchema.parse({ name: ' Shiplog ' }) },

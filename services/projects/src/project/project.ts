@@ -3,6 +3,7 @@ import type { Checklist, ProjectStatus, Project as ProjectView, SocialLinks } fr
 
 export type ProjectEvent =
   | EventOf<'ProjectCreated'>
+  | EventOf<'ProjectImported'>
   | EventOf<'ProjectUpdated'>
   | EventOf<'ProjectStatusChanged'>
   | EventOf<'ChecklistUpdated'>
@@ -39,7 +40,7 @@ export type Project = { lifecycle: 'none' } | ActiveProject | { lifecycle: 'dele
 export const initialProject = (): Project => ({ lifecycle: 'none' });
 
 export function evolveProject(state: Project, event: ProjectEvent): Project {
-  if (event.type === 'ProjectCreated') {
+  if (event.type === 'ProjectCreated' || event.type === 'ProjectImported') {
     const d = event.data;
     return {
       lifecycle: 'active',
@@ -54,7 +55,7 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
       isPublic: d.isPublic,
       socialLinks: d.socialLinks,
       createdAt: d.createdAt,
-      updatedAt: d.createdAt,
+      updatedAt: event.type === 'ProjectImported' ? event.data.updatedAt : d.createdAt,
       hookDeployments: new Set(),
     };
   }

@@ -1,10 +1,16 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { createReminderSchema, notificationTimeOptions, updateReminderSchema } from '@shiplog/schemas';
+import {
+  createReminderSchema,
+  importedReminderSchema,
+  notificationTimeOptions,
+  updateReminderSchema,
+} from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
   createdId,
+  deterministicId,
   handleCommand,
   parseInput,
   reportPosition,
@@ -12,11 +18,15 @@ import {
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
 import type { RemindersEnv } from '../env.ts';
 import { findOwnedProject } from '../reactions/project-cascade/index.ts';
 import { findReminder, listReminders } from '../read-models/reminder-list/index.ts';
 import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';
+
+/** What the gateway sends at once (it splits a file's reminders to stay under the 1 MB body limit). */
+const remindersPart = z.object({ reminders: z.array(importedReminderSchema).max(500) });
 
 export function remindersApi(context: ServiceContext<RemindersEnv>) {
   const { store, pool } = context;
@@ -83,6 +93,30 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         .json(
           await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }, idempotencyKey),
         );
+    });
+
+    // Import from a Shiplog export (the gateway's import.ts): the file's reminders, each for one of the
+    // user's imported projects (its id here). Internal: not on the /api surface.
+    router.post('/imports/reminders', async (req, res) => {
+      const userId = requireUserId(req);
+      const { reminders } = parseInput(remindersPart, req.body);
+      // The projects were imported a moment ago: wait for our view of projects to include them.
+      await catchUp(req);
+      const ids: Record<string, string> = {};
+      for (const input of reminders) {
+        const project = isId(input.projectId) ? await findOwnedProject(pool, input.projectId) : null;
+        const reminderId = deterministicId(`import-reminder:${userId}:${input.id}`);
+        const result = await handleCommand(
+          store,
+          reminderStream(reminderId),
+          reminderDecider,
+          { type: 'ImportReminder', reminderId, userId, project, input },
+          { userId, correlationId: callerOf(req).correlationId, retries: 1 },
+        );
+        if (result.position) reportPosition(res, 'reminders', result.position);
+        ids[input.id] = reminderId;
+      }
+      res.json({ ids });
     });
 
     router.patch('/reminders/:id', async (req, res) => {

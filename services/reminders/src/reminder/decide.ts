@@ -1,5 +1,5 @@
 import { NotFoundError } from '@shiplog/errors';
-import type { CreateReminderInput, UpdateReminderInput } from '@shiplog/schemas';
+import type { CreateReminderInput, ImportedReminder, UpdateReminderInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
 import { dueEvents } from './due.ts';
 import { type ActiveReminder, evolveReminder, initialReminder, type Reminder, type ReminderEvent } from './reminder.ts';
@@ -18,6 +18,14 @@ export type ReminderCommand =
       userId: string;
       project: OwnedProject | null;
       input: CreateReminderInput;
+    }
+  /** From an export file, for one of its imported projects; the id is derived from the file's. */
+  | {
+      type: 'ImportReminder';
+      reminderId: string;
+      userId: string;
+      project: OwnedProject | null;
+      input: ImportedReminder;
     }
   | { type: 'UpdateReminder'; userId: string; input: UpdateReminderInput }
   | { type: 'CompleteReminder'; userId: string }
@@ -56,6 +64,37 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
           reminderTimes: input.reminderTimes,
           frequency: input.frequency,
           isCompleted: input.isCompleted,
+          at,
+        },
+      },
+    ];
+  }
+  if (command.type === 'ImportReminder') {
+    // Imported before (the same file again): nothing to do, whatever became of it since.
+    if (state.lifecycle !== 'none') return [];
+    if (!command.project || command.project.userId !== command.userId)
+      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    const { input, project } = command;
+    const iso = (date: string | Date) => new Date(date).toISOString();
+    return [
+      {
+        type: 'ReminderImported',
+        data: {
+          reminderId: command.reminderId,
+          userId: command.userId,
+          projectId: project.id,
+          projectName: project.name,
+          importedFrom: input.id,
+          title: input.title,
+          description: input.description,
+          dueDate: iso(input.dueDate),
+          reminderTimes: input.reminderTimes,
+          frequency: input.frequency,
+          isCompleted: input.isCompleted,
+          emailsSent: Object.fromEntries(Object.entries(input.emailsSent).map(([key, sent]) => [key, iso(sent)])),
+          lastSentAt: input.lastSentAt === null ? null : iso(input.lastSentAt),
+          createdAt: iso(input.createdAt),
+          updatedAt: iso(input.updatedAt),
           at,
         },
       },

@@ -1,4 +1,4 @@
-import { createReminderSchema, updateReminderSchema } from '@shiplog/schemas';
+import { createReminderSchema, importedReminderSchema, updateReminderSchema } from '@shiplog/schemas';
 import { describe, expect, it } from 'vitest';
 import { decideReminder } from './decide.ts';
 import { evolveReminder, initialReminder, type Reminder } from './reminder.ts';
@@ -23,6 +23,35 @@ function added(): Reminder {
 }
 
 describe('reminder decide', () => {
+  it('imports a reminder as it stood, its sends kept, for one of the user’s projects, once', () => {
+    const input = importedReminderSchema.parse({
+      id: 'from-the-file',
+      projectId: project.id,
+      title: 'Renew domain',
+      dueDate: '2026-12-01T12:00:00.000Z',
+      reminderTimes: ['1_day_before'],
+      emailsSent: { '1_day_before@2026-12-01T12:00:00.000Z': '2026-11-30T12:00:05.000Z' },
+      lastSentAt: '2026-11-30T12:00:05.000Z',
+      createdAt: '2026-11-01T09:00:00.000Z',
+      updatedAt: '2026-11-30T12:00:05.000Z',
+    });
+    const command = { type: 'ImportReminder' as const, reminderId, userId: owner, project, input };
+    expect(() => decideReminder({ ...command, project: null }, initialReminder(), now)).toThrow('Project not found');
+    expect(() => decideReminder({ ...command, userId: stranger }, initialReminder(), now)).toThrow('Project not found');
+    const state = decideReminder(command, initialReminder(), now).reduce(evolveReminder, initialReminder());
+    expect(state).toMatchObject({
+      lifecycle: 'active',
+      projectName: 'Launchpad',
+      emailsSent: { '1_day_before@2026-12-01T12:00:00.000Z': '2026-11-30T12:00:05.000Z' },
+      createdAt: '2026-11-01T09:00:00.000Z',
+    });
+    // The send it already made is not made again.
+    expect(decideReminder({ type: 'ProcessDue', channel: 'email' }, state, new Date('2026-12-01T11:00:00Z'))).toEqual(
+      [],
+    );
+    expect(decideReminder(command, state, now)).toEqual([]);
+  });
+
   it("adds only to the user's own, existing project", () => {
     const input = createReminderSchema.parse({ projectId: project.id, title: 'Renew domain', dueDate: '2026-12-01' });
     expect(() =>

@@ -3,6 +3,7 @@ import type { Reminder as ReminderView } from '@shiplog/schemas';
 
 export type ReminderEvent =
   | EventOf<'ReminderAdded'>
+  | EventOf<'ReminderImported'>
   | EventOf<'ReminderUpdated'>
   | EventOf<'ReminderCompleted'>
   | EventOf<'ReminderReactivated'>
@@ -41,6 +42,10 @@ export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder 
       createdAt: d.at,
       updatedAt: d.at,
     };
+  }
+  if (event.type === 'ReminderImported') {
+    const { importedFrom: _from, reminderId, at: _at, ...reminder } = event.data;
+    return { lifecycle: 'active', id: reminderId, ...reminder };
   }
   if (state.lifecycle !== 'active') return state;
   switch (event.type) {

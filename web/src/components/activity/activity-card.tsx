@@ -1,7 +1,7 @@
+import type { Activity } from '@shiplog/schemas';
 import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
 import { cn } from '../../lib/class-names';
 import { formatDate, projectNameOf } from '../../lib/format';
-import type { Activity } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
 
 /** Fixed labels and icons for created, updated, completed and deleted; other actions shown as they are. */

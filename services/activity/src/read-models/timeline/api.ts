@@ -38,6 +38,15 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       res.json(rows);
     });
 
+    // The whole timeline for the user's export (gateway export.ts), oldest first; not on the /api surface.
+    router.get('/activities/export', async (req, res) => {
+      const { rows } = await pool.query(
+        `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1 ORDER BY timestamp, id`,
+        [requireUserId(req)],
+      );
+      res.json(rows);
+    });
+
     router.get('/projects/:id/activities', async (req, res) => {
       const userId = requireUserId(req);
       const projectId = req.params.id;

@@ -224,6 +224,12 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
     case 'ReminderRescheduled':
     case 'ReminderDeleted':
       return null;
+    // An import's projects and reminders bring their history with them (HistoryImported), whose
+    // entries are rows of their own, each with its original time (index.ts).
+    case 'ProjectImported':
+    case 'ReminderImported':
+    case 'HistoryImported':
+      return null;
     default:
       // A new event type of a source the timeline reads fails to compile here until it is placed.
       return event satisfies never;

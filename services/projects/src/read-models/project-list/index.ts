@@ -1,4 +1,4 @@
-import { type PublishedEventType, publishedEventTypesOf } from '@shiplog/events';
+import { publishedEventTypesOf } from '@shiplog/events';
 import type { Project as ProjectView } from '@shiplog/schemas';
 import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
@@ -17,7 +17,12 @@ import {
  * reads the documents it changes in one query, evolves them in memory in event order, and defers the
  * writes to its commit (see Batch).
  */
-const apply: EventHandler<PublishedEventType<'projects'>> = async (event, tx, batch) => {
+/** The projects events about one project: all of them but the imported history, which is the timeline's. */
+const projectEventTypes = publishedEventTypesOf('projects').filter(
+  (type): type is ProjectEvent['type'] => type !== 'HistoryImported',
+);
+
+const apply: EventHandler<ProjectEvent['type']> = async (event, tx, batch) => {
   const { projectId } = event.data;
   const projects = await projectsOf(batch, tx);
   const after = evolveProject(projects.get(projectId) ?? initialProject(), event satisfies ProjectEvent);
@@ -39,7 +44,7 @@ const apply: EventHandler<PublishedEventType<'projects'>> = async (event, tx, ba
 const projectsOf = batchDocuments<Project>({
   // Every projects event names its project (see the catalog).
   idOf: (event) => (event.data as { projectId: string }).projectId,
-  creates: 'ProjectCreated',
+  creates: ['ProjectCreated', 'ProjectImported'],
   async load(tx, ids) {
     const { rows } = await tx.query<{ id: string; doc: ProjectView }>(
       'SELECT id, doc FROM projects.project_list WHERE id = ANY($1::uuid[]) FOR UPDATE',
@@ -53,7 +58,7 @@ export const projectListProjection: ProjectionDefinition = {
   name: 'project-list',
   sources: ['projects'],
   tables: ['project_list'],
-  handlers: onEach(publishedEventTypesOf('projects'), apply),
+  handlers: onEach(projectEventTypes, apply),
 };
 
 /** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */

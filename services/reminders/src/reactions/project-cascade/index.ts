@@ -1,5 +1,11 @@
 import { NotFoundError } from '@shiplog/errors';
-import { type ConsumerDefinition, handleCommand, type ReceivedEvent, type ServiceContext } from '@shiplog/service-kit';
+import {
+  type Batch,
+  type ConsumerDefinition,
+  handleCommand,
+  type ReceivedEvent,
+  type ServiceContext,
+} from '@shiplog/service-kit';
 import type pg from 'pg';
 import type { RemindersEnv } from '../../env.ts';
 import type { OwnedProject } from '../../reminder/decide.ts';
@@ -48,12 +54,8 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
       AccountInfoUpdated: async ({ data }, _tx, { defer }) => {
         defer('UPDATE reminders.users SET email = $1 WHERE user_id = $2', [data.email, data.userId]);
       },
-      ProjectCreated: async ({ data }, _tx, { defer }) => {
-        defer(
-          `INSERT INTO reminders.projects (project_id, user_id, name) VALUES ($1, $2, $3) ON CONFLICT (project_id) DO NOTHING`,
-          [data.projectId, data.userId, data.name],
-        );
-      },
+      ProjectCreated: async ({ data }, _tx, { defer }) => knowProject(defer, data),
+      ProjectImported: async ({ data }, _tx, { defer }) => knowProject(defer, data),
       ProjectUpdated: async ({ data }, _tx, { defer }) => {
         if (data.changes.name !== undefined)
           defer('UPDATE reminders.projects SET name = $1 WHERE project_id = $2', [data.changes.name, data.projectId]);
@@ -68,27 +70,42 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
         );
         for (const row of rows) await deleteReminder(event, tx, row.reminder_id, userId);
       },
-      ReminderAdded: async (event, tx, batch) => {
-        const { reminderId, projectId, userId } = event.data;
-        await batch.flush();
-        const { rows } = await tx.query<{ deleted: boolean }>(
-          'SELECT deleted FROM reminders.projects WHERE project_id = $1',
-          [projectId],
-        );
-        if (rows[0]?.deleted) {
-          await deleteReminder(event, tx, reminderId, userId);
-          return;
-        }
-        await tx.query(
-          'INSERT INTO reminders.project_reminders (reminder_id, project_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [reminderId, projectId, userId],
-        );
-      },
+      ReminderAdded: async (event, tx, batch) => followReminder(event, tx, batch),
+      ReminderImported: async (event, tx, batch) => followReminder(event, tx, batch),
       ReminderDeleted: async ({ data }, tx) => {
         await tx.query('DELETE FROM reminders.project_reminders WHERE reminder_id = $1', [data.reminderId]);
       },
     },
   };
+
+  /** A reminder joins its project's list, or goes at once if the project was deleted meanwhile. */
+  async function followReminder(
+    event: ReceivedEvent<'ReminderAdded' | 'ReminderImported'>,
+    tx: pg.PoolClient,
+    batch: Batch,
+  ) {
+    const { reminderId, projectId, userId } = event.data;
+    await batch.flush();
+    const { rows } = await tx.query<{ deleted: boolean }>(
+      'SELECT deleted FROM reminders.projects WHERE project_id = $1',
+      [projectId],
+    );
+    if (rows[0]?.deleted) {
+      await deleteReminder(event, tx, reminderId, userId);
+      return;
+    }
+    await tx.query(
+      'INSERT INTO reminders.project_reminders (reminder_id, project_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [reminderId, projectId, userId],
+    );
+  }
+}
+
+function knowProject(defer: Batch['defer'], project: { projectId: string; userId: string; name: string }) {
+  defer(
+    `INSERT INTO reminders.projects (project_id, user_id, name) VALUES ($1, $2, $3) ON CONFLICT (project_id) DO NOTHING`,
+    [project.projectId, project.userId, project.name],
+  );
 }
 
 export async function findOwnedProject(pool: pg.Pool, projectId: string): Promise<OwnedProject | null> {

@@ -52,7 +52,7 @@ export const reminderListProjection: ProjectionDefinition = {
 const remindersOf = batchDocuments<ReminderState>({
   // Every reminders event names its reminder (see the catalog).
   idOf: (event) => (event.data as { reminderId: string }).reminderId,
-  creates: 'ReminderAdded',
+  creates: ['ReminderAdded', 'ReminderImported'],
   async load(tx, ids) {
     const { rows } = await tx.query<{ id: string; doc: Reminder }>(
       'SELECT id, doc FROM reminders.reminder_list WHERE id = ANY($1::uuid[]) FOR UPDATE',

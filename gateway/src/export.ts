@@ -1,0 +1,271 @@
+import { AppError, ForbiddenError, UnauthorizedError } from '@shiplog/errors';
+import { formatPosition, type Position } from '@shiplog/events';
+import {
+  type Activity,
+  checklistKeys,
+  EXPORT_FORMAT,
+  EXPORT_REQUIRES_SUBSCRIPTION,
+  type ExportFile,
+  exportFormats,
+  type ImportResult,
+  importFileSchema,
+  isSubscribed,
+  type Project,
+  type Reminder,
+  socialLinkKeys,
+} from '@shiplog/schemas';
+import {
+  currentSubscriptionStatus,
+  POSITION_HEADER,
+  parseInput,
+  parsePositions,
+  type ServiceClients,
+  type ServiceName,
+} from '@shiplog/service-kit';
+import { strToU8, zipSync } from 'fflate';
+import { z } from 'zod';
+import type { Action } from './account.ts';
+import { callerFor } from './forward.ts';
+import type { RequestPositions } from './positions.ts';
+
+const exportQuery = z.object({
+  format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
+});
+
+/**
+ * Export and import (issue 20).
+ *
+ * `GET /api/export`: every project, reminder and timeline entry of the user, as one JSON file that
+ * imports back, or as a zip of one CSV file per kind. The gateway gathers each service's part (waiting
+ * for the user's own writes, as every read does) and shapes the file. Export is a feature of the paid
+ * plan (spec/account.md §1), decided by billing's word at this moment.
+ *
+ * `POST /api/import`: such a file, checked whole first (a 400 names every bad field), then brought in
+ * through the services that own each part: the projects, then their reminders and their timeline,
+ * each call waiting for the previous ones' writes. Every id it makes is derived from the file's, so
+ * the same file imported again, or an import that stopped half-way run again, brings nothing twice.
+ */
+export function exportActions(deps: { services: ServiceClients; positions: RequestPositions }): {
+  exportData: Action;
+  importData: Action;
+} {
+  const { services, positions } = deps;
+
+  async function read<T>(req: Parameters<Action>[0], service: ServiceName, path: string): Promise<T> {
+    const answer = await services.call<T>(service, {
+      method: 'GET',
+      path,
+      caller: callerFor(req.session.user),
+      after: positions.of(req),
+    });
+    if (answer.status === 401) throw new UnauthorizedError();
+    if (answer.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
+    return answer.body;
+  }
+
+  const exportData: Action = async (req, res) => {
+    const { format } = parseInput(exportQuery, req.query);
+    const user = req.session.user!;
+    if (!isSubscribed(await currentSubscriptionStatus(services, callerFor(user))))
+      throw new ForbiddenError(EXPORT_REQUIRES_SUBSCRIPTION, 'SUBSCRIPTION_REQUIRED');
+    const [projects, reminders, activities] = await Promise.all([
+      read<Project[]>(req, 'projects', '/projects'),
+      read<Reminder[]>(req, 'reminders', '/reminders'),
+      read<Activity[]>(req, 'activity', '/activities/export'),
+    ]);
+    const exportedAt = new Date().toISOString();
+    const file: ExportFile = {
+      format: EXPORT_FORMAT,
+      version: 1,
+      exportedAt,
+      username: user.username,
+      projects,
+      reminders,
+      activities,
+    };
+    const name = `shiplog-${user.username}-${exportedAt.slice(0, 10)}`;
+    res.setHeader('cache-control', 'no-store');
+    if (format === 'json') {
+      res.setHeader('content-disposition', `attachment; filename="${name}.json"`);
+      res.json(file);
+      return;
+    }
+    res.setHeader('content-type', 'application/zip');
+    res.setHeader('content-disposition', `attachment; filename="${name}.zip"`);
+    res.end(Buffer.from(exportZip(file)));
+  };
+
+  const importData: Action = async (req, res) => {
+    const file = parseInput(importFileSchema, req.body);
+    const caller = callerFor(req.session.user);
+    // Where this import's writes reached, by source: each later call waits for them.
+    const reached = new Map<string, Position>();
+    const reachedHeader = () => [...reached].map(([source, p]) => `${source}=${formatPosition(p)}`).join(',');
+    async function write<T>(service: ServiceName, path: string, body: unknown): Promise<T> {
+      const answer = await services.call<T & { message?: string; code?: string }>(service, {
+        method: 'POST',
+        path,
+        body,
+        caller,
+        after: [positions.of(req), reachedHeader()].filter(Boolean).join(',') || undefined,
+      });
+      if (answer.status === 401) throw new UnauthorizedError();
+      if (answer.status >= 400 && answer.status < 500)
+        throw new AppError(answer.status, answer.body.code ?? 'IMPORT_FAILED', answer.body.message ?? 'Import failed');
+      if (answer.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
+      const header = answer.headers[POSITION_HEADER];
+      for (const [source, position] of parsePositions(typeof header === 'string' ? `${reachedHeader()},${header}` : ''))
+        reached.set(source, position);
+      return answer.body;
+    }
+
+    const projectIds = new Map<string, string>();
+    for (const projects of parts(file.projects, 100)) {
+      const { ids } = await write<{ ids: Record<string, string> }>('projects', '/imports/projects', { projects });
+      for (const [from, to] of Object.entries(ids)) projectIds.set(from, to);
+    }
+    const here = (projectId: string | null) => (projectId === null ? null : projectIds.get(projectId)!);
+    for (const reminders of parts(file.reminders, 200)) {
+      await write('reminders', '/imports/reminders', {
+        reminders: reminders.map((r) => ({ ...r, projectId: here(r.projectId) })),
+      });
+    }
+    const entries = file.activities
+      .toSorted((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id))
+      .map((a) => ({ ...a, projectId: here(a.projectId) }));
+    for (const part of parts(entries, 1000, 400_000)) await write('projects', '/imports/history', { entries: part });
+
+    positions.remember(req, res, reachedHeader() || undefined);
+    const result: ImportResult = {
+      projects: file.projects.length,
+      reminders: file.reminders.length,
+      activities: file.activities.length,
+    };
+    res.status(201).json(result);
+  };
+
+  return { exportData, importData };
+}
+
+/**
+ * `items` in order, split into parts of at most `count` items and about `bytes` of JSON each: what
+ * one call to a service carries (its bodies stop at 1 MB, and an event on the bus at 1 MB too).
+ */
+export function parts<T>(items: readonly T[], count: number, bytes = Number.POSITIVE_INFINITY): T[][] {
+  const out: T[][] = [];
+  let part: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    const itemSize = bytes === Number.POSITIVE_INFINITY ? 0 : JSON.stringify(item).length;
+    if (part.length > 0 && (part.length === count || size + itemSize > bytes)) {
+      out.push(part);
+      part = [];
+      size = 0;
+    }
+    part.push(item);
+    size += itemSize;
+  }
+  if (part.length > 0) out.push(part);
+  return out;
+}
+
+type Cell = string | number | boolean | null | undefined;
+
+/** The zip of the CSV export: projects.csv, reminders.csv and activities.csv. */
+export function exportZip(file: ExportFile): Uint8Array {
+  return zipSync({
+    'projects.csv': strToU8(
+      csv(
+        [
+          'id',
+          'name',
+          'description',
+          'status',
+          ...checklistKeys,
+          'costEstimateUsd',
+          'replitId',
+          'isPublic',
+          ...socialLinkKeys,
+          'createdAt',
+          'updatedAt',
+        ],
+        file.projects.map((p) => [
+          p.id,
+          p.name,
+          p.description,
+          p.status,
+          ...checklistKeys.map((key) => p.checklist[key]),
+          p.costEstimate === null ? null : (p.costEstimate / 100).toFixed(2),
+          p.replitId,
+          p.isPublic,
+          ...socialLinkKeys.map((key) => p.metadata.socialLinks[key]),
+          p.createdAt,
+          p.updatedAt,
+        ]),
+      ),
+    ),
+    'reminders.csv': strToU8(
+      csv(
+        [
+          'id',
+          'projectId',
+          'projectName',
+          'title',
+          'description',
+          'dueDate',
+          'reminderTimes',
+          'frequency',
+          'isCompleted',
+          'lastSentAt',
+          'createdAt',
+          'updatedAt',
+        ],
+        file.reminders.map((r) => [
+          r.id,
+          r.projectId,
+          r.projectName,
+          r.title,
+          r.description,
+          r.dueDate,
+          r.reminderTimes.join(' '),
+          r.frequency,
+          r.isCompleted,
+          r.lastSentAt,
+          r.createdAt,
+          r.updatedAt,
+        ]),
+      ),
+    ),
+    'activities.csv': strToU8(
+      csv(
+        ['id', 'projectId', 'timestamp', 'eventType', 'action', 'details', 'version', 'status', 'metadata'],
+        file.activities.map((a) => [
+          a.id,
+          a.projectId,
+          a.timestamp,
+          a.eventType,
+          a.action,
+          a.details,
+          a.version,
+          a.status,
+          JSON.stringify(a.metadata),
+        ]),
+      ),
+    ),
+  });
+}
+
+/**
+ * RFC 4180 CSV with a header line and CRLF line ends. A text cell a spreadsheet would run as a formula
+ * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe (OWASP's advice on
+ * CSV injection): the JSON export keeps the exact text.
+ */
+export function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const cell = (value: Cell): string => {
+    if (value === null || value === undefined) return '';
+    let text = String(value);
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return [header, ...rows].map((row) => `${row.map(cell).join(',')}\r\n`).join('');
+}

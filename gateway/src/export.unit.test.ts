@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { csv, parts } from './export.ts';
+
+describe('csv', () => {
+  it('quotes what needs it, leaves empty what is missing, and defuses formulas', () => {
+    expect(
+      csv(
+        ['a', 'b', 'c', 'd'],
+        [
+          ['plain', 'with, comma', 'with "quotes"', 'two\nlines'],
+          [null, undefined, 12.5, true],
+          ['=SUM(A1)', '+1', '-x', '@me'],
+        ],
+      ),
+    ).toBe(
+      'a,b,c,d\r\nplain,"with, comma","with ""quotes""","two\nlines"\r\n,,12.5,true\r\n\'=SUM(A1),\'+1,\'-x,\'@me\r\n',
+    );
+  });
+});
+
+describe('parts', () => {
+  it('splits by count, and by size without ever leaving an item out', () => {
+    expect(parts([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(parts([], 2)).toEqual([]);
+    const items = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(200), 'd'];
+    // Each string is its length plus two quotes of JSON.
+    expect(parts(items, 10, 100).map((part) => part.map((s) => s[0]).join(''))).toEqual(['ab', 'c', 'd']);
+  });
+});

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { NotFoundError } from '@shiplog/errors';
+import { importedActivitySchema, importedProjectSchema } from '@shiplog/schemas';
+import {
+  callerOf,
+  catchUp,
+  deterministicId,
+  handleCommand,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { ProjectsEnv } from '../env.ts';
+import { projectDecider } from '../project/decide.ts';
+import { projectStream } from '../project/project.ts';
+import { historyDecider, historyStream } from './history.ts';
+
+/** What the gateway sends at once (it splits a file's parts to stay under the 1 MB body limit). */
+const projectsPart = z.object({ projects: z.array(importedProjectSchema).max(200) });
+const historyPart = z.object({ entries: z.array(importedActivitySchema).min(1).max(1000) });
+
+/**
+ * Import from a Shiplog export (issue 20; the gateway's import.ts reads the file and calls these).
+ * Every id is derived from the file's id and the user's, so importing the same file again, or
+ * resuming one that stopped half-way, brings nothing in twice. Internal: not on the /api surface.
+ */
+export function importApi(context: ServiceContext<ProjectsEnv>) {
+  const { store, pool } = context;
+
+  function routes(router: Router) {
+    // The file's projects as they stood, with their dates; answers the id each one has here.
+    router.post('/imports/projects', async (req, res) => {
+      const userId = requireUserId(req);
+      const { projects } = parseInput(projectsPart, req.body);
+      const caller = callerOf(req);
+      const ids: Record<string, string> = {};
+      for (const input of projects) {
+        const projectId = deterministicId(`import-project:${userId}:${input.id}`);
+        const result = await handleCommand(
+          store,
+          projectStream(projectId),
+          projectDecider,
+          { type: 'ImportProject', projectId, userId, input },
+          { userId, correlationId: caller.correlationId, retries: 1 },
+        );
+        if (result.position) reportPosition(res, 'projects', result.position);
+        ids[input.id] = projectId;
+      }
+      res.json({ ids });
+    });
+
+    // A part of the file's timeline, its projects already imported (their ids here, or null).
+    router.post('/imports/history', async (req, res) => {
+      const userId = requireUserId(req);
+      const { entries } = parseInput(historyPart, req.body);
+      const projectIds = [...new Set(entries.flatMap((e) => (e.projectId ? [e.projectId] : [])))];
+      // The projects were imported a moment ago: the list must hold them before it is asked.
+      await catchUp(req);
+      const { rows } = await pool.query<{ id: string }>(
+        'SELECT id FROM projects.project_list WHERE id = ANY($1::uuid[]) AND user_id = $2',
+        [projectIds.filter((id) => z.uuid().safeParse(id).success), userId],
+      );
+      if (rows.length !== projectIds.length) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      const importId = deterministicId(
+        `import-history:${userId}:${createHash('sha256')
+          .update(entries.map((e) => e.id).join('\n'))
+          .digest('hex')}`,
+      );
+      const result = await handleCommand(
+        store,
+        historyStream(importId),
+        historyDecider,
+        {
+          type: 'ImportHistory',
+          userId,
+          importId,
+          entries: entries.map((e) => ({
+            id: deterministicId(`import-activity:${userId}:${e.id}`),
+            projectId: e.projectId,
+            eventType: e.eventType,
+            action: e.action,
+            details: e.details,
+            metadata: e.metadata,
+            version: e.version,
+            status: e.status,
+            at: new Date(e.timestamp).toISOString(),
+          })),
+        },
+        { userId, correlationId: callerOf(req).correlationId },
+      );
+      if (result.position) reportPosition(res, 'projects', result.position);
+      res.json({ imported: result.events.length > 0 ? entries.length : 0 });
+    });
+  }
+
+  return { routes };
+}
