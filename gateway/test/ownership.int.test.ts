@@ -161,9 +161,10 @@ describe('the ownership matrix', () => {
     const unplaced = surface.calls.filter((call) => takesId(call) && !kindOf(call.path));
     expect(unplaced.map((c) => `${c.method} ${c.path}`)).toEqual([]);
     // The routes off the surface are the ones the gateway's own actions call (sign-in, the account,
-    // the dashboard's GraphQL, an API token's check); a new one is a route the gateway forgot, or one
-    // to add here.
+    // the dashboard's GraphQL, an API token's check, export and import); a new one is a route the
+    // gateway forgot, or one to add here.
     expect(surface.internal.sort()).toEqual([
+      'activity GET /activities/export',
       'activity GET /dashboard/counters',
       'identity DELETE /admin/users/:userId',
       'identity DELETE /user',
@@ -172,6 +173,9 @@ describe('the ownership matrix', () => {
       'identity POST /register',
       'identity POST /tokens/verify',
       'identity POST /user/change-password',
+      'projects POST /imports/history',
+      'projects POST /imports/projects',
+      'reminders POST /imports/reminders',
     ]);
   });
 

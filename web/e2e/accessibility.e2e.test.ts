@@ -166,6 +166,10 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByLabel('New API token').waitFor();
     found.push(...(await violations(page, 'API tokens')));
+    await page.getByRole('tab', { name: 'Export' }).click();
+    await page.getByText('Export your data').waitFor();
+    await page.getByText('Calendar feed').waitFor();
+    found.push(...(await violations(page, 'export')));
     await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
     await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
     await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 
+import { readFile } from 'node:fs/promises';
 import { cookiesFrom } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -302,6 +303,45 @@ describe('dashboard extras and activity history', () => {
     await expect
       .poll(() => card('Quick App').getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'))
       .toBe('true');
+  });
+
+  it('downloads the export from Settings, and a fresh account imports it', async () => {
+    // Subscribed since the Quick Update test: the downloads are open.
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Export' }).click();
+    await page.getByText('Calendar feed').waitFor();
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download JSON' }).click(),
+    ]);
+    expect(json.suggestedFilename()).toMatch(/^shiplog-builder\w+-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = JSON.parse(await readFile((await json.path())!, 'utf8'));
+    expect(file.projects.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['Quick App', 'Second App']),
+    );
+    const [zip] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV (zip)' }).click(),
+    ]);
+    expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+
+    const fresh = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const other = await fresh.newPage();
+    await registerThroughForm(other, uniqueUsername('importer'));
+    await other.goto('/settings');
+    await other.getByRole('tab', { name: 'Export' }).click();
+    // On the trial, export is closed (with the reason), import is not.
+    await other.getByText('Export requires an active subscription. Please upgrade to use this feature.').waitFor();
+    expect(await other.getByRole('button', { name: 'Download JSON' }).isDisabled()).toBe(true);
+    await other.getByLabel('Export file to import').setInputFiles((await json.path())!);
+    await other.getByRole('button', { name: 'Import', exact: true }).click();
+    await other.getByText('Import complete', { exact: true }).waitFor();
+    await other.getByText(new RegExp(`^Brought in ${file.projects.length} projects, `)).waitFor();
+    await other.goto('/projects');
+    await other.getByRole('link', { name: 'Quick App', exact: true }).waitFor();
+    await other.goto('/activities');
+    await other.getByText('Shipped the login fix').waitFor();
+    await fresh.close();
   });
 
   it('pages Activity History with Load More Activities', async () => {

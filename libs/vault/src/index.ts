@@ -140,6 +140,16 @@ export class Vault {
     };
   }
 
+  /**
+   * Whether the subject's key was destroyed (the account deleted). A process that sealed for the
+   * subject a moment before still holds the key in its cache: a write no session guards (a deploy
+   * webhook's) asks this first, so it never records for a deleted account.
+   */
+  async isForgotten(subject: string): Promise<boolean> {
+    const { rowCount } = await this.#pool.query('SELECT 1 FROM vault.forgotten_subjects WHERE subject = $1', [subject]);
+    return rowCount === 1;
+  }
+
   /** Destroys the subject's key for good. Idempotent; join the caller's transaction with `client`. */
   async forget(subject: string, client?: Queryable): Promise<void> {
     await (client ?? this.#pool).query(

@@ -1,4 +1,4 @@
-import type { ApiTokenView, NotificationSettings, Profile } from '@shiplog/schemas';
+import type { ApiTokenView, ImportResult, NotificationSettings, Profile } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { apiTokensQuery, calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
@@ -88,5 +88,17 @@ export function useContactAdmin() {
   return useMutation({
     mutationFn: (message: { subject: string; message: string }) =>
       apiRequest<unknown>('POST', '/api/contact-admin', message),
+  });
+}
+
+/**
+ * POST /api/import: an export file back in. Everything it brings shows at once: every query is
+ * fetched again (projects, reminders, the timeline, the dashboard's counters).
+ */
+export function useImportData() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: unknown) => apiRequest<ImportResult>('POST', '/api/import', file),
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 }

@@ -27,6 +27,10 @@ import { showServerFieldErrors } from '../lib/server-errors';
 const loadApiTokens = () => import('../components/account/api-tokens-card');
 const ApiTokensCard = lazy(async () => ({ default: (await loadApiTokens()).ApiTokensCard }));
 const preloadApiTokens = () => void loadApiTokens();
+/** The Export tab too. */
+const loadExport = () => import('../components/account/export-card');
+const ExportTab = lazy(async () => ({ default: (await loadExport()).ExportTab }));
+const preloadExport = () => void loadExport();
 
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);
@@ -38,6 +42,9 @@ export function SettingsPage() {
         <TabsTrigger value="privacy">Privacy</TabsTrigger>
         <TabsTrigger value="tokens" onPointerEnter={preloadApiTokens} onFocus={preloadApiTokens}>
           API Tokens
+        </TabsTrigger>
+        <TabsTrigger value="export" onPointerEnter={preloadExport} onFocus={preloadExport}>
+          Export
         </TabsTrigger>
         <TabsTrigger value="messages">
           Admin Messages
@@ -63,6 +70,11 @@ export function SettingsPage() {
       <TabsContent value="tokens">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
           <ApiTokensCard />
+        </Suspense>
+      </TabsContent>
+      <TabsContent value="export">
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <ExportTab />
         </Suspense>
       </TabsContent>
       <TabsContent value="messages">

@@ -19,7 +19,7 @@ const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_H
  * off; the secret in the path is the credential, and is looked up by its hash.
  */
 export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
-  const { pool, store, config } = context;
+  const { pool, store, config, vault } = context;
   const hookUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/deploy/${token}`;
 
   /** The caller's own project, or 404 (someone else's, deleted or missing alike), by the project list. */
@@ -70,7 +70,8 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
           )
         : { rows: [] };
       const hook = rows[0];
-      if (!hook) throw hookNotFound();
+      // Gone with its owner's account, even before this service has erased the account's rows.
+      if (!hook || (await vault.isForgotten(hook.user_id))) throw hookNotFound();
       const delivery = readDelivery(req.body);
       if (delivery.kind === 'ignored') {
         res.status(202).json({ recorded: false, reason: delivery.reason });
