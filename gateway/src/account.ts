@@ -25,7 +25,7 @@ export function accountActions(deps: {
   logger: Logger;
   /** The body's bytes as they came (see app.ts). */
   bodyOf: (req: IncomingMessage) => Buffer | undefined;
-}): Record<Exclude<GatewayAction, 'graphql' | 'events' | 'exportData' | 'importData'>, Action> {
+}): Record<Exclude<GatewayAction, 'graphql' | 'events' | 'exportData' | 'importData' | 'publicProfile'>, Action> {
   const { services, positions, sessions, limiter, logger, bodyOf } = deps;
   const callerOf = (req: Request) => callerFor(req.session.user);
 

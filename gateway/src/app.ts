@@ -20,6 +20,7 @@ import { createGraphql } from './graphql.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './origin.ts';
 import { PositionCookies, RequestPositions } from './positions.ts';
+import { publicProfiles } from './public-profile.ts';
 import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache } from './session-cache.ts';
@@ -139,6 +140,7 @@ function createExpressApp(
     callerOf: (req) => callerFor(req.session.user),
     positionsOf: (req) => positions.of(req),
   });
+  const profiles = publicProfiles({ services, positions });
   const actions: Record<GatewayAction, Action> = {
     ...accountActions({
       services,
@@ -155,6 +157,7 @@ function createExpressApp(
       bodyOf: (req) => received.get(req),
     }),
     ...exportActions({ services, positions }),
+    publicProfile: profiles.publicProfile,
     graphql,
     events,
   };
@@ -178,7 +181,15 @@ function createExpressApp(
   api.use(errorHandler(logger));
   app.use('/api', api);
 
-  app.use(webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger));
+  app.use(
+    webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger, [
+      {
+        pattern: /^\/u\/(?<username>[^/]+)\/?$/,
+        head: ({ username }, req) =>
+          profiles.pageHead(req, username ?? '', appOrigin(config) ?? `${req.protocol}://${req.get('host')}`),
+      },
+    ]),
+  );
   return app;
 }
 

@@ -27,6 +27,8 @@ export const apiRoutes = [
   { path: '/api/events', methods: ['GET'], gateway: 'events' },
   // Everything the user keeps, as a file (export.ts): gathered from three services, with a session only.
   { path: '/api/export', methods: ['GET'], gateway: 'exportData' },
+  // A public profile and its public projects (public-profile.ts): readable signed out, at /u/{username}.
+  { path: '/api/public/users/:username', methods: ['GET'], gateway: 'publicProfile', public: true },
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
   { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb' },
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
+import { escapeHtml } from './public-profile.ts';
 import { appContentSecurityPolicy } from './security-headers.ts';
 
 /** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
@@ -16,7 +17,16 @@ const encodings = [
  * an hour, and the history fallback, so deep links load the app shell, with the page's own
  * Content-Security-Policy (security-headers.ts).
  */
-export function webApp(dist: string, logger: Logger): express.Router {
+/** A page whose head the gateway writes for link previews (`/u/{username}`, public-profile.ts). */
+export interface PageHeads {
+  pattern: RegExp;
+  head: (
+    params: Record<string, string>,
+    req: express.Request,
+  ) => Promise<{ status: number; title: string; meta: string }>;
+}
+
+export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): express.Router {
   const router = express.Router();
   if (!existsSync(join(dist, 'index.html'))) {
     logger.warn({ dist }, 'web app not built: run `pnpm build` (npm start does it)');
@@ -41,9 +51,34 @@ export function webApp(dist: string, logger: Logger): express.Router {
       },
     }),
   );
-  router.get('/{*path}', (_req, res) => {
+  const page = readFileSync(join(dist, 'index.html'), 'utf8');
+  // Not an Express path pattern: it would decode the path and answer a malformed one (`/%E0%A4%A`)
+  // with Express's error page. Any path is the app's to show, or to say it is not found.
+  router.use(async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Content-Security-Policy', policy);
+    for (const { pattern, head } of heads) {
+      const match = pattern.exec(req.path);
+      if (!match) continue;
+      try {
+        const { status, title, meta } = await head(decodedGroups(match), req);
+        res
+          .status(status)
+          .type('html')
+          .send(
+            page
+              .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+              .replace(/<meta name="description"[^>]*>/, '')
+              .replace('</head>', `${meta}</head>`),
+          );
+      } catch (error) {
+        // The page loads its data itself and says what went wrong: only the preview is lost.
+        logger.warn({ err: error, path: req.path }, 'could not write the page head');
+        res.sendFile(join(dist, 'index.html'));
+      }
+      return;
+    }
     res.sendFile(join(dist, 'index.html'));
   });
   return router;
@@ -83,4 +118,17 @@ function precompressed(dir: string): RequestHandler {
       }
     });
   };
+}
+
+/** A match's named groups, decoded (a bad encoding is left as it came). */
+function decodedGroups(match: RegExpExecArray): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(match.groups ?? {}).map(([name, value]) => {
+      try {
+        return [name, decodeURIComponent(value)];
+      } catch {
+        return [name, value];
+      }
+    }),
+  );
 }

@@ -91,6 +91,10 @@ describe('the web app', () => {
     expect(deep.status).toBe(200);
     expect(deep.body.toString()).toContain('<title>Shiplog</title>');
     expect(deep.headers['cache-control']).toBe('no-cache');
+    // A path that is not a valid encoding is the app's to call not found, never Express's error page.
+    const malformed = await raw('/projects/%E0%A4%A');
+    expect(malformed.status).toBe(200);
+    expect(malformed.body.toString()).toContain('<title>Shiplog</title>');
   });
 
   it('sends the page with its Content-Security-Policy, its inline script allowed by hash', async () => {

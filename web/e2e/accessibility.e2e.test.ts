@@ -19,12 +19,13 @@ let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
 let cookies: Awaited<ReturnType<import('playwright-core').BrowserContext['cookies']>>;
 let projectId: string;
+const username = uniqueUsername('a11y');
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const context = await browser.newContext({ baseURL: app.url });
   const page = await context.newPage();
-  await registerThroughForm(page, uniqueUsername('a11y'));
+  await registerThroughForm(page, username);
   // Data on every screen: a project with a description, links, a deployment, and more reminders than
   // the bell lists (overdue, today, upcoming).
   projectId = await page.evaluate(async () => {
@@ -96,7 +97,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     return { page, close: () => context.close() };
   }
 
-  it('finds nothing on the sign-in and registration page', async () => {
+  it('finds nothing on the sign-in and registration page, and the public profile page', async () => {
     const { page, close } = await open(false);
     await page.goto('/auth');
     await page.getByRole('tab', { name: 'Register' }).waitFor();
@@ -105,6 +106,10 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('button', { name: 'Register' }).click(); // the validation messages
     await page.getByText('Username must be at least 3 characters').waitFor();
     found.push(...(await violations(page, 'register')));
+    // The public profile page, as anyone sees it.
+    await page.goto(`/u/${username}`);
+    await page.getByTestId('public-project').first().waitFor();
+    found.push(...(await violations(page, 'public profile')));
     expect(found).toEqual([]);
     await close();
   });

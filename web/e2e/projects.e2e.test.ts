@@ -10,6 +10,7 @@ let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+const builder = uniqueUsername('builder');
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
@@ -18,7 +19,7 @@ beforeAll(async () => {
   page.on('pageerror', (error) => {
     throw error;
   });
-  await registerThroughForm(page, uniqueUsername('builder'));
+  await registerThroughForm(page, builder);
 });
 afterAll(async () => {
   await browser?.close();
@@ -342,6 +343,27 @@ describe('dashboard extras and activity history', () => {
     await other.goto('/activities');
     await other.getByText('Shipped the login fix').waitFor();
     await fresh.close();
+  });
+
+  it('shows the builder’s public page signed out, with nothing private on it', async () => {
+    const visitor = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const stranger = await visitor.newPage();
+    const response = await stranger.goto(`/u/${builder}`);
+    expect(response?.status()).toBe(200);
+    await stranger.getByRole('heading', { level: 1, name: builder }).waitFor();
+    const quick = stranger.getByTestId('public-project').filter({ hasText: 'Quick App' });
+    await quick.waitFor();
+    // The Quick Update ticked Deployed: one of five.
+    expect(await quick.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('20');
+    expect(await stranger.getByRole('link', { name: 'Sign in' }).count()).toBe(1);
+    const html = await stranger.content();
+    expect(html).not.toContain('Shipped the login fix');
+    expect(await stranger.title()).toBe(`${builder} (@${builder}) · Shiplog`);
+
+    const missing = await stranger.goto('/u/nobody-by-that-name');
+    expect(missing?.status()).toBe(404);
+    await stranger.getByRole('heading', { name: 'Profile not found' }).waitFor();
+    await visitor.close();
   });
 
   it('pages Activity History with Load More Activities', async () => {

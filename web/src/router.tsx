@@ -30,6 +30,7 @@ const NewProjectPage = lazyRouteComponent(() => import('./pages/new-project-page
 const ProfilePage = lazyRouteComponent(() => import('./pages/profile-page'), 'ProfilePage');
 const ProjectDetailPage = lazyRouteComponent(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
 const ProjectsPage = lazyRouteComponent(() => import('./pages/projects-page'), 'ProjectsPage');
+const PublicProfilePage = lazyRouteComponent(() => import('./pages/public-profile-page'), 'PublicProfilePage');
 const ReminderCompletePage = lazyRouteComponent(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
 const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'), 'RemindersPage');
 const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
@@ -195,9 +196,17 @@ const reminderCompleteRoute = createRoute({
   component: ReminderCompletePage,
 });
 
+// A builder's public page: no session needed, and none of the signed-in shell.
+const publicProfileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/u/$username',
+  component: PublicProfilePage,
+});
+
 const routeTree = rootRoute.addChildren([
   authRoute,
   reminderCompleteRoute,
+  publicProfileRoute,
   appRoute.addChildren([
     dashboard('/'),
     dashboard('/dashboard'),

@@ -10,6 +10,7 @@ export * from './ids.ts';
 export * from './integrations.ts';
 export * from './project-values.ts';
 export * from './projects.ts';
+export * from './public-profile.ts';
 export * from './reminder-values.ts';
 export * from './reminders.ts';
 export * from './subscription-values.ts';

@@ -16,11 +16,12 @@ import {
   type Price,
   type Profile,
   type Project,
+  type PublicProfile,
   type Reminder,
   type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiRequest, errorOf, isUnauthorized } from './api';
+import { apiRequest, errorOf, isNotFound, isUnauthorized } from './api';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
 export function createQueryClient(): QueryClient {
@@ -137,6 +138,20 @@ export const profileQuery = queryOptions({
   queryKey: ['profile'],
   queryFn: () => apiRequest<ProfileView>('GET', '/api/profile'),
 });
+
+/** A public profile page (`/u/{username}`, issue 20): readable signed out; null for a private or missing one. */
+export const publicProfileQuery = (username: string) =>
+  queryOptions({
+    queryKey: ['public-profile', username],
+    queryFn: async () => {
+      try {
+        return await apiRequest<PublicProfile>('GET', `/api/public/users/${encodeURIComponent(username)}`);
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+  });
 
 export const notificationSettingsQuery = queryOptions({
   queryKey: ['notification-settings'],

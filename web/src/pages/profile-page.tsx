@@ -1,7 +1,8 @@
 import { arrangeProjects } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ExternalLink, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
+import { ProfileLinks, profileLinkKeys, profileLinkLabels } from '../components/profile-links';
 import { StatusBadge } from '../components/projects/status-badge';
 import { Avatar } from '../components/shell/avatar';
 import { TextField } from '../components/text-field';
@@ -17,13 +18,9 @@ import { formatDate } from '../lib/format';
 import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { type ProfileView, profileQuery, projectsQuery } from '../lib/queries';
 
-const links = ['github', 'twitter', 'linkedin', 'website'] as const;
-const linkLabels = { github: 'GitHub', twitter: 'Twitter', linkedin: 'LinkedIn', website: 'Website' } as const;
-
 export function ProfilePage() {
   const { data: profile, isPending } = useQuery(profileQuery);
   if (isPending || !profile) return <Skeleton className="mx-auto h-40 max-w-3xl" />;
-  const present = links.filter((k) => profile[k]);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <Card>
@@ -34,24 +31,8 @@ export function ProfilePage() {
               {profile.displayName || profile.username}
             </h2>
             <p className="text-sm text-muted-foreground">{profile.bio || 'No bio provided'}</p>
-            {present.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No social links added</p>
-            ) : (
-              <ul className="flex flex-wrap gap-2">
-                {present.map((key) => (
-                  <li key={key}>
-                    <a
-                      href={profile[key] ?? undefined}
-                      target="_blank"
-                      rel="noreferrer noopener"
-                      className="inline-flex items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-medium"
-                    >
-                      {linkLabels[key]} <ExternalLink className="size-3" aria-hidden />
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <ProfileLinks profile={profile} />
+            <PublicPageLink username={profile.username} isPublic={profile.projectVisibility === 'public'} />
           </div>
         </CardContent>
       </Card>
@@ -68,6 +49,26 @@ export function ProfilePage() {
         </TabsContent>
       </Tabs>
     </div>
+  );
+}
+
+/** Where the public page is (issue 20), or why there is none. */
+function PublicPageLink({ username, isPublic }: { username: string; isPublic: boolean }) {
+  if (!isPublic)
+    return (
+      <p className="text-xs text-muted-foreground">
+        Your profile is private: it has no public page. Make it public in Settings › Privacy.
+      </p>
+    );
+  const path = `/u/${encodeURIComponent(username)}`;
+  return (
+    <p className="text-xs text-muted-foreground">
+      Your public page:{' '}
+      <a href={path} className="font-medium text-primary underline-offset-4 hover:underline">
+        {window.location.origin}
+        {path}
+      </a>
+    </p>
   );
 }
 
@@ -180,11 +181,11 @@ function EditProfile({ profile }: { profile: ProfileView }) {
             <Textarea id="profile-bio" rows={3} {...form.register('bio')} />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
-            {links.map((key) => (
+            {profileLinkKeys.map((key) => (
               <TextField
                 key={key}
                 id={`profile-${key}`}
-                label={linkLabels[key]}
+                label={profileLinkLabels[key]}
                 error={undefined}
                 {...form.register(key)}
               />

@@ -252,6 +252,18 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     });
 
     // Profile (spec/account.md): the stored one, or a first one made of the username.
+    // A public profile (issue 20), for the gateway's /u/{username} page: only what its owner shows on it,
+    // and only while the profile is public. A private one and a missing one answer the same 404.
+    router.get('/public/profiles/:username', async (req, res) => {
+      const username = req.params.username ?? '';
+      const user = username.length <= 50 ? await findByUsername(username) : null;
+      const profile = user ? profileView(user) : null;
+      if (profile?.projectVisibility !== 'public')
+        throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
+      const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
+      res.json({ userId, username: profile.username, displayName, bio, github, twitter, linkedin, website });
+    });
+
     router.get('/profile', async (req, res) => {
       res.json(profileView(await currentUser(req)));
     });

@@ -23,7 +23,7 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { ProjectsEnv } from '../env.ts';
-import { findProject, listProjectsJson } from '../read-models/project-list/index.ts';
+import { findProject, listProjectsJson, listPublicProjects } from '../read-models/project-list/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
 
@@ -58,6 +58,12 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   }
 
   function routes(router: Router) {
+    // For a public profile page (the gateway's, which shows it only while the profile is public).
+    router.get('/public/users/:userId/projects', async (req, res) => {
+      const { userId } = req.params;
+      res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
+    });
+
     router.get('/projects/:id', async (req, res) => {
       const project = await findProject(pool, requireUserId(req), projectIdOf(req));
       if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');

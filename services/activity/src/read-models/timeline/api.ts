@@ -47,6 +47,28 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       res.json(rows);
     });
 
+    // For a public profile page: each project's latest successful deployment and latest release, from
+    // the timeline (environment, version and time only: never the notes).
+    router.get('/public/users/:userId/shipped', async (req, res) => {
+      const { userId } = req.params;
+      if (!isId(userId)) {
+        res.json([]);
+        return;
+      }
+      const { rows } = await pool.query(
+        `SELECT DISTINCT ON (project_id, event_type) project_id AS "projectId",
+                CASE event_type WHEN 'deployment' THEN 'deployment' ELSE 'release' END AS kind,
+                version, metadata->>'environment' AS environment,
+                to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+         FROM activity.activities
+         WHERE user_id = $1 AND project_id IS NOT NULL
+           AND (event_type = 'version_release' OR (event_type = 'deployment' AND status = 'success'))
+         ORDER BY project_id, event_type, timestamp DESC, id DESC`,
+        [userId],
+      );
+      res.json(rows);
+    });
+
     router.get('/projects/:id/activities', async (req, res) => {
       const userId = requireUserId(req);
       const projectId = req.params.id;

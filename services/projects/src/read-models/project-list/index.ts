@@ -1,5 +1,5 @@
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { Project as ProjectView } from '@shiplog/schemas';
+import type { Project as ProjectView, PublicProjectFields } from '@shiplog/schemas';
 import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import {
@@ -77,4 +77,16 @@ export async function findProject(pool: pg.Pool, userId: string, projectId: stri
     [projectId, userId],
   );
   return rows[0]?.doc ?? null;
+}
+
+/** A user's public projects, newest first: what their public page may show of each (no cost, no Replit id). */
+export async function listPublicProjects(pool: pg.Pool, userId: string): Promise<PublicProjectFields[]> {
+  const { rows } = await pool.query<PublicProjectFields>(
+    `SELECT id, doc->>'name' AS name, doc->>'description' AS description, doc->>'status' AS status,
+            doc->'checklist' AS checklist, doc->>'createdAt' AS "createdAt"
+     FROM projects.project_list WHERE user_id = $1 AND (doc->>'isPublic')::boolean
+     ORDER BY created_at DESC, id DESC`,
+    [userId],
+  );
+  return rows;
 }

@@ -1,0 +1,135 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError, NotFoundError } from '@shiplog/errors';
+import { checklistKeys, type PublicProfile, type PublicProjectFields } from '@shiplog/schemas';
+import type { ServiceClients, ServiceName } from '@shiplog/service-kit';
+import type { Action } from './account.ts';
+import { callerFor } from './forward.ts';
+import type { RequestPositions } from './positions.ts';
+
+interface ProfileFields {
+  userId: string;
+  username: string;
+  displayName: string;
+  bio: string | null;
+  github: string | null;
+  twitter: string | null;
+  linkedin: string | null;
+  website: string | null;
+}
+
+interface Shipped {
+  projectId: string;
+  kind: 'deployment' | 'release';
+  version: string | null;
+  environment: string | null;
+  at: string;
+}
+
+/**
+ * Public profile pages (issue 20): `/u/{username}` shows, signed out too, a public profile's display
+ * name, bio and links, and its public projects with their status, progress, latest deployment and
+ * version. Each service gives only its public part (identity refuses a private profile), and nothing
+ * else of the user leaves: no cost, reminders, notes or email. `GET /api/public/users/{username}` is
+ * its data; `pageHead` is what the gateway writes into the page's head for link previews.
+ */
+export function publicProfiles(deps: { services: ServiceClients; positions: RequestPositions }) {
+  const { services, positions } = deps;
+  const caller = callerFor(undefined);
+
+  /** As anyone reads it; its owner, just after a change, sees the change (their positions). */
+  async function read<T>(
+    req: IncomingMessage,
+    service: ServiceName,
+    path: string,
+  ): Promise<{ status: number; body: T }> {
+    const answer = await services.call<T>(service, { method: 'GET', path, caller, after: positions.of(req) });
+    if (answer.status !== 200 && answer.status !== 404)
+      throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
+    return answer;
+  }
+
+  /** The public profile, or null for a private or missing one. */
+  async function find(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
+    const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
+    if (profile.status === 404) return null;
+    const { userId, displayName, bio, github, twitter, linkedin, website } = profile.body;
+    const [projects, shipped] = await Promise.all([
+      read<PublicProjectFields[]>(req, 'projects', `/public/users/${userId}/projects`),
+      read<Shipped[]>(req, 'activity', `/public/users/${userId}/shipped`),
+    ]);
+    const latest = (projectId: string, kind: Shipped['kind']) =>
+      shipped.body.find((s) => s.projectId === projectId && s.kind === kind);
+    return {
+      username: profile.body.username,
+      displayName,
+      bio,
+      links: { github, twitter, linkedin, website },
+      projects: projects.body.map((project) => {
+        const deployment = latest(project.id, 'deployment');
+        const release = latest(project.id, 'release');
+        return {
+          id: project.id,
+          name: project.name,
+          description: project.description,
+          status: project.status,
+          progress: checklistKeys.filter((key) => project.checklist[key]).length,
+          latestDeployment: deployment
+            ? { environment: deployment.environment, version: deployment.version, at: deployment.at }
+            : null,
+          latestVersion: release?.version ? { version: release.version, at: release.at } : null,
+          createdAt: project.createdAt,
+        };
+      }),
+    };
+  }
+
+  const publicProfile: Action = async (req, res, params) => {
+    const profile = await find(req, params.username ?? '');
+    if (!profile) throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
+    res.setHeader('cache-control', 'no-cache');
+    res.json(profile);
+  };
+
+  /**
+   * The head of `/u/{username}`'s page: its title, and Open Graph and Twitter tags, so a shared link
+   * previews with the name, the bio and what they ship; `noindex` and a 404 for no public profile.
+   */
+  async function pageHead(
+    req: IncomingMessage,
+    username: string,
+    origin: string,
+  ): Promise<{ status: number; title: string; meta: string }> {
+    const profile = await find(req, username);
+    if (!profile)
+      return { status: 404, title: 'Profile not found · Shiplog', meta: '<meta name="robots" content="noindex" />' };
+    const title = `${profile.displayName} (@${profile.username}) · Shiplog`;
+    const count = profile.projects.length;
+    const description =
+      profile.bio ??
+      `${profile.displayName} ships ${count === 1 ? '1 public project' : `${count} public projects`} on Shiplog.`;
+    const url = `${origin}/u/${encodeURIComponent(profile.username)}`;
+    const tags: [string, string, string][] = [
+      ['name', 'description', description],
+      ['property', 'og:type', 'profile'],
+      ['property', 'og:site_name', 'Shiplog'],
+      ['property', 'og:title', title],
+      ['property', 'og:description', description],
+      ['property', 'og:url', url],
+      ['property', 'profile:username', profile.username],
+      ['name', 'twitter:card', 'summary'],
+      ['name', 'twitter:title', title],
+      ['name', 'twitter:description', description],
+    ];
+    return {
+      status: 200,
+      title,
+      meta: tags.map(([kind, name, content]) => `<meta ${kind}="${name}" content="${escapeHtml(content)}" />`).join(''),
+    };
+  }
+
+  return { publicProfile, pageHead };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,167 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, Client, startBackend } from './harness.ts';
+
+let backend: Backend;
+
+/** The app's page as the web build writes it, in its parts the gateway rewrites. */
+const dist = mkdtempSync(join(tmpdir(), 'shiplog-web-'));
+writeFileSync(
+  join(dist, 'index.html'),
+  '<!doctype html><html><head><meta name="description" content="Shiplog: track projects." /><title>Shiplog</title></head><body><div id="root"></div></body></html>',
+);
+
+beforeAll(async () => {
+  backend = await startBackend({ env: { APP_URL: 'https://shiplog.test', WEB_DIST: dist } });
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+/** Everything private a builder keeps, around one public project. */
+async function builderWithSecrets() {
+  const user = await backend.signUp('builder', { email: 'private-mail@example.com' });
+  const { client } = user;
+  const profile = await client.post('/api/profile', {
+    displayName: 'Ada <Builder> & "Co"',
+    bio: 'I ship small things.',
+    phoneNumber: '555-0100',
+    github: 'https://github.com/ada',
+    website: 'https://ada.example',
+    projectVisibility: 'public',
+  });
+  expect(profile.status).toBe(200);
+  const shown = await client.post('/api/projects', {
+    name: 'Weather API',
+    description: 'Forecasts for everyone',
+    status: 'deployed',
+    costEstimate: 424_242,
+    replitId: '@ada/private-repl',
+    checklist: { databaseAdded: true, authenticationAdded: true },
+  });
+  const hidden = await client.post('/api/projects', { name: 'Stealth Startup', isPublic: false });
+  expect([shown.status, hidden.status]).toEqual([201, 201]);
+  const id = shown.body.id as string;
+  const staging = await client.post(`/api/projects/${id}/deployment`, {
+    environment: 'staging',
+    version: '0.9.0',
+    notes: 'secret-staging-note',
+  });
+  const release = await client.post(`/api/projects/${id}/version`, {
+    version: '1.1.0',
+    notes: 'secret-release-note',
+    changes: ['x'],
+  });
+  expect([staging.status, release.status]).toEqual([201, 201]);
+  expect(
+    (
+      await client.post(`/api/projects/${id}/deployment`, {
+        environment: 'production',
+        version: '1.1.0',
+        notes: 'secret-production-note',
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await client.post('/api/reminders', {
+        projectId: id,
+        title: 'Secret reminder title',
+        dueDate: '2027-05-01T10:00:00.000Z',
+      })
+    ).status,
+  ).toBe(201);
+  return user;
+}
+
+const secrets = [
+  'Stealth Startup',
+  'secret-',
+  'Secret reminder',
+  'private-mail@example.com',
+  '555-0100',
+  '4242',
+  '@ada/private-repl',
+];
+
+describe('public profile pages', () => {
+  it('shows a public profile and its public projects signed out, with nothing private in the data or the page', async () => {
+    const ada = await builderWithSecrets();
+    // Its owner sees their own changes at once (read-your-writes); by then, so does everyone.
+    expect((await ada.client.get(`/api/public/users/${ada.username}`)).status).toBe(200);
+    const visitor = new Client(backend.url);
+    const answer = await visitor.get(`/api/public/users/${ada.username}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      username: ada.username,
+      displayName: 'Ada <Builder> & "Co"',
+      bio: 'I ship small things.',
+      links: { github: 'https://github.com/ada', twitter: null, linkedin: null, website: 'https://ada.example' },
+      projects: [
+        {
+          id: expect.any(String),
+          name: 'Weather API',
+          description: 'Forecasts for everyone',
+          status: 'deployed',
+          // Two ticked, and Deployed by the deployments.
+          progress: 3,
+          latestDeployment: { environment: 'production', version: '1.1.0', at: expect.any(String) },
+          latestVersion: { version: '1.1.0', at: expect.any(String) },
+          createdAt: expect.any(String),
+        },
+      ],
+    });
+    for (const secret of secrets) expect(answer.text).not.toContain(secret);
+
+    const page = await visitor.get(`/u/${ada.username}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const title = `Ada &lt;Builder&gt; &amp; &quot;Co&quot; (@${ada.username}) · Shiplog`;
+    expect(page.text).toContain(`<title>${title}</title>`);
+    expect(page.text).toContain(`<meta property="og:title" content="${title}" />`);
+    expect(page.text).toContain('<meta property="og:description" content="I ship small things." />');
+    expect(page.text).toContain(`<meta property="og:url" content="https://shiplog.test/u/${ada.username}" />`);
+    expect(page.text).toContain('<meta name="twitter:card" content="summary" />');
+    // One description: the profile's replaces the app's.
+    expect(page.text.match(/name="description"/g)).toHaveLength(1);
+    expect(page.text).not.toContain('<Builder>');
+    for (const secret of secrets) expect(page.text).not.toContain(secret);
+  });
+
+  it('answers 404 for a private profile, a missing one, and keeps private projects off a public one', async () => {
+    const ada = await builderWithSecrets();
+    const visitor = new Client(backend.url);
+    expect(
+      (
+        await ada.client.post('/api/profile', {
+          displayName: 'Ada',
+          projectVisibility: 'private',
+        })
+      ).status,
+    ).toBe(200);
+    for (const path of [`/api/public/users/${ada.username}`, '/api/public/users/nobody-at-all']) {
+      const answer = await visitor.get(path);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ code: 'PROFILE_NOT_FOUND', message: 'Profile not found' });
+    }
+    for (const path of [`/u/${ada.username}`, '/u/nobody-at-all', '/u/%E0%A4%A']) {
+      const page = await visitor.get(path);
+      expect(page.status).toBe(404);
+      expect(page.text).toContain('<meta name="robots" content="noindex" />');
+      expect(page.text).not.toContain('Ada');
+    }
+
+    // Public again, with its projects private: the page shows none.
+    await ada.client.post('/api/profile', { displayName: 'Ada', projectVisibility: 'public' });
+    const projects = await ada.client.get('/api/projects');
+    for (const project of projects.body as { id: string }[])
+      expect((await ada.client.request('PUT', `/api/projects/${project.id}`, { isPublic: false })).status).toBe(200);
+    expect((await ada.client.get(`/api/public/users/${ada.username}`)).body.projects).toEqual([]);
+    const answer = await visitor.get(`/api/public/users/${ada.username}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.projects).toEqual([]);
+    expect((await visitor.get(`/u/${ada.username}`)).text).toContain('ships 0 public projects on Shiplog');
+  });
+});

@@ -1,0 +1,165 @@
+import type { PublicProject } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { Logo } from '../components/logo';
+import { ProfileLinks } from '../components/profile-links';
+import { StatusBadge } from '../components/projects/status-badge';
+import { Avatar } from '../components/shell/avatar';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { Skeleton } from '../components/ui/skeleton';
+import { formatDate } from '../lib/format';
+import { publicProfileQuery, userQuery } from '../lib/queries';
+import { formatTimeAgo } from '../lib/time-ago';
+
+const CHECKLIST_ITEMS = 5;
+
+/**
+ * `/u/{username}` (issue 20): a builder's public page, readable signed out. Only what the profile and
+ * its public projects show; a private or missing profile is one "not found" (the server answers the
+ * page itself with a 404 and writes its link-preview tags).
+ */
+export function PublicProfilePage() {
+  const { username } = useParams({ from: '/u/$username' });
+  const { data: profile, isPending, error, refetch } = useQuery(publicProfileQuery(username));
+  useEffect(() => {
+    if (profile) document.title = `${profile.displayName} (@${profile.username}) · Shiplog`;
+  }, [profile]);
+  return (
+    <div className="min-h-screen bg-background">
+      <PublicHeader />
+      <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+        {isPending ? (
+          <Skeleton className="h-40 w-full" />
+        ) : error ? (
+          <Card>
+            <CardContent className="space-y-3 pt-6">
+              <p>This page could not be loaded.</p>
+              <Button variant="outline" onClick={() => void refetch()}>
+                Retry
+              </Button>
+            </CardContent>
+          </Card>
+        ) : !profile ? (
+          <Card>
+            <CardContent className="space-y-2 pt-6 text-center">
+              <h1 className="text-2xl font-semibold">Profile not found</h1>
+              <p className="text-muted-foreground">This profile is private, or there is no one by that name.</p>
+            </CardContent>
+          </Card>
+        ) : (
+          <>
+            <Card>
+              <CardContent className="flex flex-col gap-4 pt-6 sm:flex-row sm:items-start">
+                <Avatar username={profile.username} className="size-16 text-xl" />
+                <div className="min-w-0 flex-1 space-y-2">
+                  <div>
+                    <h1 className="text-2xl font-semibold">{profile.displayName}</h1>
+                    <p className="text-sm text-muted-foreground">@{profile.username}</p>
+                  </div>
+                  <p className="text-sm">{profile.bio || 'No bio provided'}</p>
+                  <ProfileLinks profile={profile.links} />
+                </div>
+              </CardContent>
+            </Card>
+            <section aria-labelledby="public-projects" className="space-y-3">
+              <h2 id="public-projects" className="text-lg font-semibold">
+                Projects
+              </h2>
+              {profile.projects.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No public projects yet.</p>
+              ) : (
+                <ul className="grid gap-4 sm:grid-cols-2">
+                  {profile.projects.map((project) => (
+                    <li key={project.id}>
+                      <PublicProjectCard project={project} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function PublicHeader() {
+  const { data: user } = useQuery(userQuery);
+  return (
+    <header className="border-b bg-card">
+      <div className="mx-auto flex max-w-4xl items-center justify-between px-4 py-3">
+        <Link to={user ? '/' : '/auth'} aria-label="Shiplog">
+          <Logo />
+        </Link>
+        <Button asChild variant="outline" size="sm">
+          {user ? <Link to="/">Dashboard</Link> : <Link to="/auth">Sign in</Link>}
+        </Button>
+      </div>
+    </header>
+  );
+}
+
+function PublicProjectCard({ project }: { project: PublicProject }) {
+  const percent = Math.round((project.progress / CHECKLIST_ITEMS) * 100);
+  const deployment = project.latestDeployment;
+  return (
+    <Card className="h-full" data-testid="public-project">
+      <CardHeader className="space-y-2">
+        <div className="flex items-start justify-between gap-2">
+          <CardTitle className="text-base">{project.name}</CardTitle>
+          <StatusBadge status={project.status} />
+        </div>
+        <p className="text-sm text-muted-foreground">{project.description || 'No description provided.'}</p>
+      </CardHeader>
+      <CardContent className="space-y-3 text-sm">
+        <div>
+          <div className="mb-1 flex justify-between text-xs text-muted-foreground">
+            <span>Progress</span>
+            <span>
+              {project.progress} of {CHECKLIST_ITEMS}
+            </span>
+          </div>
+          <div
+            role="progressbar"
+            aria-label={`${project.name} progress`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className="h-2 overflow-hidden rounded-full bg-secondary"
+          >
+            <div className="h-full rounded-full bg-primary" style={{ width: `${percent}%` }} />
+          </div>
+        </div>
+        <dl className="space-y-1">
+          <div className="flex justify-between gap-2">
+            <dt className="text-muted-foreground">Latest version</dt>
+            <dd className="font-medium">
+              {project.latestVersion ? `v${project.latestVersion.version.replace(/^v/, '')}` : '—'}
+            </dd>
+          </div>
+          <div className="flex justify-between gap-2">
+            <dt className="text-muted-foreground">Last deployed</dt>
+            <dd className="text-right font-medium">
+              {deployment ? (
+                <time dateTime={deployment.at} title={formatDate(deployment.at, 'MMM d, yyyy h:mm a')}>
+                  {[
+                    deployment.environment && `to ${deployment.environment}`,
+                    deployment.version,
+                    formatTimeAgo(deployment.at),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </time>
+              ) : (
+                'Not yet'
+              )}
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
