@@ -258,8 +258,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       const username = req.params.username ?? '';
       const user = username.length <= 50 ? await findByUsername(username) : null;
       const profile = user ? profileView(user) : null;
-      if (profile?.projectVisibility !== 'public')
-        throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
+      if (profile?.projectVisibility !== 'public') throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
       const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
       res.json({ userId, username: profile.username, displayName, bio, github, twitter, linkedin, website });
     });
