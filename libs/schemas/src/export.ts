@@ -1,44 +1,9 @@
 import { z } from 'zod';
-import { createProjectSchema, type Project } from './projects.ts';
-import { createReminderSchema, type Reminder } from './reminders.ts';
+import { activityStatuses, EXPORT_FORMAT } from './export-values.ts';
+import { createProjectSchema } from './projects.ts';
+import { createReminderSchema } from './reminders.ts';
 
-/** A timeline row as `GET /api/activities` answers it (spec/core.md §3 activities). */
-export interface Activity {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  eventType: string;
-  action: string;
-  details: string;
-  metadata: Record<string, unknown>;
-  version: string | null;
-  status: string;
-  timestamp: string;
-}
-
-export const EXPORT_FORMAT = 'shiplog-export';
-
-/**
- * `GET /api/export` (issue 20): everything a user keeps, each record as the API answers it, so the
- * file reads like the API and imports back (`POST /api/import`).
- */
-export interface ExportFile {
-  format: typeof EXPORT_FORMAT;
-  version: 1;
-  exportedAt: string;
-  username: string;
-  projects: Project[];
-  reminders: Reminder[];
-  /** The whole timeline, oldest first. */
-  activities: Activity[];
-}
-
-export const exportFormats = ['json', 'csv'] as const;
-export type ExportFormat = (typeof exportFormats)[number];
-
-/** Export is on the paid plan's feature list (spec/account.md §1). */
-export const EXPORT_REQUIRES_SUBSCRIPTION =
-  'Export requires an active subscription. Please upgrade to use this feature.';
+// Export files read back (`POST /api/import`, issue 20); their shapes without zod are in export-values.ts.
 
 const sourceId = z
   .string({ error: 'id is required' })
@@ -73,8 +38,6 @@ const level = <T extends z.ZodType>(inner: T) => z.union([inner, z.array(inner),
 const metadataSchema = z
   .record(z.string(), level(level(leaf)), { error: 'metadata must be an object' })
   .refine((metadata) => JSON.stringify(metadata).length <= 10_000, 'metadata must be at most 10,000 characters');
-
-export const activityStatuses = ['success', 'failed', 'in_progress'] as const;
 
 /** A timeline entry of an export file, as `GET /api/activities` answers it. */
 export const importedActivitySchema = z.object({
@@ -144,10 +107,3 @@ export const importFileSchema = z
   });
 
 export type ImportFile = z.infer<typeof importFileSchema>;
-
-/** What `POST /api/import` answers: how many of each it brought in (none twice, however often it runs). */
-export interface ImportResult {
-  projects: number;
-  reminders: number;
-  activities: number;
-}

@@ -6,6 +6,7 @@ export * from './billing.ts';
 export * from './chat.ts';
 export * from './chat-values.ts';
 export * from './export.ts';
+export * from './export-values.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './project-values.ts';

@@ -1,6 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { deployHookQuery } from '../lib/queries';
+
+/**
+ * A project's deploy webhook URL, if its owner made one. With its mutations rather than in
+ * lib/queries.ts, which every first load carries: only the project page's webhook card reads it.
+ */
+export const deployHookQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['deploy-hook', id],
+    queryFn: () => apiRequest<{ url: string | null }>('GET', `/api/projects/${id}/deploy-hook`),
+  });
 
 /** A new deploy webhook URL for the project (the old one, if any, stops working). */
 export function useCreateDeployHook(projectId: string) {

@@ -16,12 +16,11 @@ import {
   type Price,
   type Profile,
   type Project,
-  type PublicProfile,
   type Reminder,
   type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiRequest, errorOf, isNotFound, isUnauthorized } from './api';
+import { apiRequest, errorOf, isUnauthorized } from './api';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
 export function createQueryClient(): QueryClient {
@@ -62,13 +61,6 @@ export const projectQuery = (id: string) =>
   queryOptions({
     queryKey: ['projects', id],
     queryFn: () => apiRequest<Project>('GET', `/api/projects/${id}`),
-  });
-
-/** A project's deploy webhook URL, if its owner made one. */
-export const deployHookQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['deploy-hook', id],
-    queryFn: () => apiRequest<{ url: string | null }>('GET', `/api/projects/${id}/deploy-hook`),
   });
 
 export const projectActivitiesQuery = (id: string) =>
@@ -138,20 +130,6 @@ export const profileQuery = queryOptions({
   queryKey: ['profile'],
   queryFn: () => apiRequest<ProfileView>('GET', '/api/profile'),
 });
-
-/** A public profile page (`/u/{username}`, issue 20): readable signed out; null for a private or missing one. */
-export const publicProfileQuery = (username: string) =>
-  queryOptions({
-    queryKey: ['public-profile', username],
-    queryFn: async () => {
-      try {
-        return await apiRequest<PublicProfile>('GET', `/api/public/users/${encodeURIComponent(username)}`);
-      } catch (error) {
-        if (isNotFound(error)) return null;
-        throw error;
-      }
-    },
-  });
 
 export const notificationSettingsQuery = queryOptions({
   queryKey: ['notification-settings'],

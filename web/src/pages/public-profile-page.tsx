@@ -1,5 +1,5 @@
-import type { PublicProject } from '@shiplog/schemas';
-import { useQuery } from '@tanstack/react-query';
+import type { PublicProfile, PublicProject } from '@shiplog/schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { Logo } from '../components/logo';
@@ -9,11 +9,29 @@ import { Avatar } from '../components/shell/avatar';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
+import { apiRequest, isNotFound } from '../lib/api';
 import { formatDate } from '../lib/format';
-import { publicProfileQuery, userQuery } from '../lib/queries';
+import { userQuery } from '../lib/queries';
 import { formatTimeAgo } from '../lib/time-ago';
 
 const CHECKLIST_ITEMS = 5;
+
+/**
+ * A public profile, or null for a private or missing one. Here rather than in lib/queries.ts, which
+ * every first load carries: only this page reads it.
+ */
+const publicProfileQuery = (username: string) =>
+  queryOptions({
+    queryKey: ['public-profile', username],
+    queryFn: async () => {
+      try {
+        return await apiRequest<PublicProfile>('GET', `/api/public/users/${encodeURIComponent(username)}`);
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+  });
 
 /**
  * `/u/{username}` (issue 20): a builder's public page, readable signed out. Only what the profile and
@@ -29,7 +47,7 @@ export function PublicProfilePage() {
   return (
     <div className="min-h-screen bg-background">
       <PublicHeader />
-      <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+      <main className="mx-auto max-w-4xl space-y-6 px-4 py-6">
         {isPending ? (
           <Skeleton className="h-40 w-full" />
         ) : error ? (
@@ -109,14 +127,14 @@ function PublicProjectCard({ project }: { project: PublicProject }) {
     <Card className="h-full" data-testid="public-project">
       <CardHeader className="space-y-2">
         <div className="flex items-start justify-between gap-2">
-          <CardTitle className="text-base">{project.name}</CardTitle>
+          <CardTitle>{project.name}</CardTitle>
           <StatusBadge status={project.status} />
         </div>
         <p className="text-sm text-muted-foreground">{project.description || 'No description provided.'}</p>
       </CardHeader>
       <CardContent className="space-y-3 text-sm">
         <div>
-          <div className="mb-1 flex justify-between text-xs text-muted-foreground">
+          <div className="mb-2 flex justify-between text-xs text-muted-foreground">
             <span>Progress</span>
             <span>
               {project.progress} of {CHECKLIST_ITEMS}
@@ -128,7 +146,7 @@ function PublicProjectCard({ project }: { project: PublicProject }) {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            className="h-2 overflow-hidden rounded-full bg-secondary"
+            className="h-2 overflow-hidden rounded-full bg-muted"
           >
             <div className="h-full rounded-full bg-primary" style={{ width: `${percent}%` }} />
           </div>
@@ -142,7 +160,7 @@ function PublicProjectCard({ project }: { project: PublicProject }) {
           </div>
           <div className="flex justify-between gap-2">
             <dt className="text-muted-foreground">Last deployed</dt>
-            <dd className="text-right font-medium">
+            <dd className="font-medium">
               {deployment ? (
                 <time dateTime={deployment.at} title={formatDate(deployment.at, 'MMM d, yyyy h:mm a')}>
                   {[

@@ -112,7 +112,7 @@ function ImportCard() {
           type="file"
           accept="application/json,.json"
           aria-label="Export file to import"
-          className="text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium"
+          className="text-sm"
           onChange={(e) => setChosen(e.currentTarget.files?.[0] ?? null)}
         />
         <Button onClick={start} disabled={!chosen || importData.isPending}>

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trash2, Webhook } from 'lucide-react';
-import { useCreateDeployHook, useDeleteDeployHook } from '../../hooks/use-deploy-hook';
-import { deployHookQuery } from '../../lib/queries';
+import { deployHookQuery, useCreateDeployHook, useDeleteDeployHook } from '../../hooks/use-deploy-hook';
 import { CopyField } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';

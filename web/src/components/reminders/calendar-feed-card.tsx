@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CalendarPlus, RefreshCw, Trash2 } from 'lucide-react';
+import { RefreshCw, Trash2 } from 'lucide-react';
 import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-account';
 import { calendarFeedQuery } from '../../lib/queries';
 import { CopyField } from '../copy-field';
@@ -51,7 +51,7 @@ export function CalendarFeedCard() {
           </>
         ) : (
           <Button disabled={create.isPending} onClick={createLink}>
-            <CalendarPlus /> Create calendar link
+            Create calendar link
           </Button>
         )}
       </CardContent>

@@ -1,0 +1,51 @@
+import type { Project } from './projects.ts';
+import type { Reminder } from './reminders.ts';
+
+// Export and import (issue 20), without zod: what the web app reads of them needs none.
+
+/** A timeline row as `GET /api/activities` answers it (spec/core.md §3 activities). */
+export interface Activity {
+  id: string;
+  userId: string;
+  projectId: string | null;
+  eventType: string;
+  action: string;
+  details: string;
+  metadata: Record<string, unknown>;
+  version: string | null;
+  status: string;
+  timestamp: string;
+}
+
+export const EXPORT_FORMAT = 'shiplog-export';
+
+/**
+ * `GET /api/export` (issue 20): everything a user keeps, each record as the API answers it, so the
+ * file reads like the API and imports back (`POST /api/import`).
+ */
+export interface ExportFile {
+  format: typeof EXPORT_FORMAT;
+  version: 1;
+  exportedAt: string;
+  username: string;
+  projects: Project[];
+  reminders: Reminder[];
+  /** The whole timeline, oldest first. */
+  activities: Activity[];
+}
+
+export const exportFormats = ['json', 'csv'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+/** Export is on the paid plan's feature list (spec/account.md §1). */
+export const EXPORT_REQUIRES_SUBSCRIPTION =
+  'Export requires an active subscription. Please upgrade to use this feature.';
+
+export const activityStatuses = ['success', 'failed', 'in_progress'] as const;
+
+/** What `POST /api/import` answers: how many of each it brought in (none twice, however often it runs). */
+export interface ImportResult {
+  projects: number;
+  reminders: number;
+  activities: number;
+}
