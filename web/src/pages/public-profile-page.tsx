@@ -16,6 +16,9 @@ import { formatTimeAgo } from '../lib/time-ago';
 
 const CHECKLIST_ITEMS = 5;
 
+/** 1.2.0 and v1.2.0 alike show as v1.2.0. */
+const versionLabel = (version: string) => `v${version.replace(/^v/, '')}`;
+
 /**
  * A public profile, or null for a private or missing one. Here rather than in lib/queries.ts, which
  * every first load carries: only this page reads it.
@@ -154,18 +157,16 @@ function PublicProjectCard({ project }: { project: PublicProject }) {
         <dl className="space-y-1">
           <div className="flex justify-between gap-2">
             <dt className="text-muted-foreground">Latest version</dt>
-            <dd className="font-medium">
-              {project.latestVersion ? `v${project.latestVersion.version.replace(/^v/, '')}` : '—'}
-            </dd>
+            <dd className="font-medium">{project.latestVersion ? versionLabel(project.latestVersion.version) : '—'}</dd>
           </div>
           <div className="flex justify-between gap-2">
-            <dt className="text-muted-foreground">Last deployed</dt>
+            <dt className="shrink-0 text-muted-foreground">Last deployed</dt>
             <dd className="font-medium">
               {deployment ? (
                 <time dateTime={deployment.at} title={formatDate(deployment.at, 'MMM d, yyyy h:mm a')}>
                   {[
                     deployment.environment && `to ${deployment.environment}`,
-                    deployment.version,
+                    deployment.version && versionLabel(deployment.version),
                     formatTimeAgo(deployment.at),
                   ]
                     .filter(Boolean)
