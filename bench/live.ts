@@ -5,7 +5,7 @@
  * the bench reads before sending the change. The app runs as `npm start` runs it.
  */
 import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '@shiplog/testing/browser';
 import { signUp, startBenchApp, stop } from './app.ts';
 
 export interface LiveResult {
@@ -25,14 +25,7 @@ export async function runLive(): Promise<LiveResult> {
   const port = await freePort();
   const app = await startBenchApp(db.url, ns.namespace, port);
   const url = `http://localhost:${port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'].concat(
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ),
-  });
+  const browser = await launchChromium();
   try {
     const user = await signUp(url, `bench_live_${Date.now()}`);
     const headers = { cookie: user.cookie, 'content-type': 'application/json', origin: url };

@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { launchChromium } from '@shiplog/testing/browser';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { signUp, startBenchApp, stop } from './app.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -227,14 +228,7 @@ export async function runWeb(): Promise<WebResult> {
   const port = await freePort();
   const app = await startBenchApp(db.url, ns.namespace, port);
   const url = `http://localhost:${port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'].concat(
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ),
-  });
+  const browser = await launchChromium();
   try {
     const user = await signUp(url, `bench_web_${Date.now()}`);
     const projectId = await seed(url, user.cookie);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -69,21 +69,8 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+/** The browser the tests drive (@shiplog/testing/browser). */
+export { launchChromium as launchBrowser } from '@shiplog/testing/browser';
 
 let counter = 0;
 export function uniqueUsername(prefix = 'e2e'): string {

@@ -54,6 +54,20 @@ const notFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND
 export const SUBSCRIPTION_REQUIRED_MESSAGE =
   'Quick updates require an active subscription. Please upgrade to use this feature.';
 
+/** A new project's fields, created or imported: the spec's defaults filled in. */
+function newProject(input: CreateProjectInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    status: input.status,
+    checklist: { ...emptyChecklist(), ...input.checklist },
+    costEstimate: input.costEstimate,
+    replitId: input.replitId,
+    isPublic: input.isPublic,
+    socialLinks: input.metadata.socialLinks ?? {},
+  };
+}
+
 /** Someone else's project, a deleted one and a missing one all answer the same 404. */
 function ownProject(state: Project, userId: string): ActiveProject {
   if (state.lifecycle !== 'active' || state.userId !== userId) throw notFound();
@@ -69,19 +83,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     return [
       {
         type: 'ProjectCreated',
-        data: {
-          projectId: command.projectId,
-          userId: command.userId,
-          name: input.name,
-          description: input.description,
-          status: input.status,
-          checklist: { ...emptyChecklist(), ...input.checklist },
-          costEstimate: input.costEstimate,
-          replitId: input.replitId,
-          isPublic: input.isPublic,
-          socialLinks: input.metadata.socialLinks ?? {},
-          createdAt: at,
-        },
+        data: { projectId: command.projectId, userId: command.userId, ...newProject(input), createdAt: at },
       },
     ];
   }
@@ -97,14 +99,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
           projectId: command.projectId,
           userId: command.userId,
           importedFrom: input.id,
-          name: input.name,
-          description: input.description,
-          status: input.status,
-          checklist: { ...emptyChecklist(), ...input.checklist },
-          costEstimate: input.costEstimate,
-          replitId: input.replitId,
-          isPublic: input.isPublic,
-          socialLinks: input.metadata.socialLinks ?? {},
+          ...newProject(input),
           createdAt: new Date(input.createdAt).toISOString(),
           updatedAt: new Date(input.updatedAt).toISOString(),
           at,
