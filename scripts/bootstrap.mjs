@@ -131,7 +131,8 @@ function postgresBin(name) {
 
 const installHint =
   'Install them with `sudo apt-get install postgresql nats-server redis-server`, ' +
-  'or run `docker compose up -d postgres nats redis`, then try again.';
+  'or run `docker compose up -d postgres nats redis` and set DATABASE_URL, NATS_URL and REDIS_URL ' +
+  'with the passwords from your .env (docs/security.md), then try again.';
 
 async function startPostgres(host, port) {
   const initdb = postgresBin('initdb');

@@ -1,13 +1,15 @@
 /**
- * The Kubernetes manifests stay valid and true to the code: every document has the fields its kind
- * needs, each process's command is a file in this repository, probes are on /readyz and /healthz,
- * Services and the ConfigMap's URLs reach a container port, and every process has an autoscaler from
- * two replicas (a service's relay and consumers run on its elected leader only: docs/scaling.md).
+ * The Kubernetes manifests and docker-compose.yml stay valid, true to the code and safe on a network:
+ * every document has the fields its kind needs, each process's command is a file in this repository,
+ * probes are on /readyz and /healthz, Services and the ConfigMap's URLs reach a container port, every
+ * process has an autoscaler from two replicas (a service's relay and consumers run on its elected
+ * leader only: docs/scaling.md) and a disruption budget; every pod is locked down, every image pinned,
+ * network policies deny by default, the Ingress is TLS only, and no store is published to the network.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const dir = import.meta.dirname;
 const root = join(dir, '..', '..');
@@ -15,7 +17,7 @@ const root = join(dir, '..', '..');
 interface Manifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
   // biome-ignore lint/suspicious/noExplicitAny: a manifest's spec is whatever its kind says; each check reads the part it needs
   spec?: any;
   data?: Record<string, string>;
@@ -41,7 +43,12 @@ const apiVersions: Record<string, string> = {
   Deployment: 'apps/v1',
   Ingress: 'networking.k8s.io/v1',
   HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
 };
+
+/** Pinned: a version tag (or a digest), never `latest` or no tag at all. */
+const pinned = (image: string) => /@sha256:[0-9a-f]{64}$|:(?!latest$)[\w][\w.-]*$/.test(image.split('/').at(-1)!);
 
 describe('deploy/k8s', () => {
   it('holds only kinds it knows, each with its apiVersion, a name, and the shiplog namespace', () => {
@@ -50,7 +57,10 @@ describe('deploy/k8s', () => {
       expect(apiVersions[doc.kind], `${file}: kind ${doc.kind}`).toBeDefined();
       expect(doc.apiVersion, `${file}: ${doc.kind} ${doc.metadata?.name}`).toBe(apiVersions[doc.kind]);
       expect(doc.metadata.name).toMatch(/^[a-z0-9-]+$/);
-      if (doc.kind !== 'Namespace') expect(doc.metadata.namespace, `${file}: ${doc.metadata.name}`).toBe('shiplog');
+      // The one policy for the stores' namespace sits with the others.
+      const namespace =
+        doc.kind === 'NetworkPolicy' && doc.metadata.name === 'stores-from-shiplog' ? 'shiplog-data' : 'shiplog';
+      if (doc.kind !== 'Namespace') expect(doc.metadata.namespace, `${file}: ${doc.metadata.name}`).toBe(namespace);
     }
   });
 
@@ -65,7 +75,7 @@ describe('deploy/k8s', () => {
     for (const deployment of deployments) {
       const container = containerOf(deployment);
       expect(existsSync(join(root, container.command.at(-1)))).toBe(true);
-      expect(deployment.spec.selector.matchLabels).toEqual(deployment.spec.template.metadata.labels);
+      expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: portOf(deployment) });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: portOf(deployment) });
       expect(container.resources.requests.cpu, `${deployment.metadata.name} needs a CPU request`).toBeDefined();
@@ -76,7 +86,7 @@ describe('deploy/k8s', () => {
     const services = ofKind('Service');
     for (const deployment of deployments) {
       const service = services.find((s) => s.metadata.name === deployment.metadata.name);
-      expect(service?.spec.selector, deployment.metadata.name).toEqual(deployment.spec.template.metadata.labels);
+      expect(service?.spec.selector, deployment.metadata.name).toEqual(deployment.spec.selector.matchLabels);
       expect(service?.spec.ports[0].targetPort).toBe(portOf(deployment));
     }
     const config = ofKind('ConfigMap')[0]?.data ?? {};
@@ -107,5 +117,124 @@ describe('deploy/k8s', () => {
       // A rolling update is safe: a new replica waits for the lock the old one holds until it stops.
       expect(deployment.spec.strategy?.type, deployment.metadata.name).not.toBe('Recreate');
     }
+  });
+
+  it('locks every pod down: non-root, read-only root filesystem, no escalation, no capabilities, a pinned image', () => {
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext?.runAsNonRoot, `${name}: runAsNonRoot`).toBe(true);
+      expect(pod.securityContext?.runAsUser, `${name}: runAsUser`).toBeGreaterThan(0);
+      expect(pod.automountServiceAccountToken, `${name}: service-account token`).toBe(false);
+      for (const container of pod.containers) {
+        expect(container.securityContext?.readOnlyRootFilesystem, `${name}: read-only root`).toBe(true);
+        expect(container.securityContext?.allowPrivilegeEscalation, `${name}: escalation`).toBe(false);
+        expect(container.securityContext?.capabilities?.drop, `${name}: capabilities`).toContain('ALL');
+        expect(pinned(container.image), `${name}: image ${container.image}`).toBe(true);
+      }
+    }
+    expect(pinned('shiplog:latest')).toBe(false);
+    expect(pinned('shiplog')).toBe(false);
+    expect(pinned('registry.example.com:5000/shiplog')).toBe(false);
+    expect(pinned('registry.example.com:5000/shiplog:1.4.0')).toBe(true);
+  });
+
+  it('keeps one replica of every autoscaled process up through a disruption', () => {
+    const budgets = ofKind('PodDisruptionBudget');
+    for (const autoscaler of ofKind('HorizontalPodAutoscaler').filter((a) => a.spec.minReplicas >= 2)) {
+      const deployment = deployments.find((d) => d.metadata.name === autoscaler.spec.scaleTargetRef.name)!;
+      const budget = budgets.find((b) => b.metadata.name === deployment.metadata.name);
+      expect(budget?.spec.selector.matchLabels, deployment.metadata.name).toEqual(deployment.spec.selector.matchLabels);
+      expect(budget?.spec.minAvailable ?? 0, deployment.metadata.name).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('denies by default: only the ingress controller reaches the gateway, only Shiplog pods the services and stores', () => {
+    const policies = ofKind('NetworkPolicy');
+    const deny = policies.find(
+      (p) =>
+        p.metadata.namespace === 'shiplog' &&
+        Object.keys(p.spec.podSelector).length === 0 &&
+        !p.spec.ingress &&
+        !p.spec.egress,
+    );
+    expect(deny?.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+    const tierOf = (d: Manifest) => d.spec.template.metadata.labels['shiplog.dev/tier'];
+    for (const d of deployments) {
+      const tier = tierOf(d);
+      const admitting = policies.filter(
+        (p) => p.spec.ingress && p.spec.podSelector.matchLabels?.['shiplog.dev/tier'] === tier,
+      );
+      expect(admitting.length, `${d.metadata.name} is reachable by some policy`).toBeGreaterThan(0);
+      for (const from of admitting.flatMap((p) => p.spec.ingress.flatMap((rule: { from: unknown[] }) => rule.from)))
+        if (tier === 'service')
+          // A service takes calls from Shiplog's own pods only.
+          expect(from).toMatchObject({
+            podSelector: { matchLabels: { 'shiplog.dev/tier': expect.stringMatching(/^(gateway|service)$/) } },
+          });
+    }
+    const stores = policies.find((p) => p.metadata.namespace === 'shiplog-data');
+    expect(stores?.spec.ingress.flatMap((rule: { from: unknown[] }) => rule.from)).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'shiplog' } } },
+    ]);
+  });
+
+  it('serves the Ingress over TLS only', () => {
+    for (const ingress of ofKind('Ingress')) {
+      const hosts = ingress.spec.rules.map((rule: { host: string }) => rule.host);
+      expect(ingress.spec.tls?.flatMap((t: { hosts: string[] }) => t.hosts).sort()).toEqual(hosts.sort());
+      expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
+    }
+  });
+
+  it('keeps the store URLs, which carry passwords, out of the ConfigMap', () => {
+    const config = ofKind('ConfigMap')[0]?.data ?? {};
+    for (const key of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'EVENTSTORE_URL', 'ADMIN_PASSWORD'])
+      expect(config[key], key).toBeUndefined();
+    expect(Object.keys(config).filter((key) => /SECRET|PASSWORD|_KEY$/.test(key))).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<
+      string,
+      { image?: string; ports?: string[]; command?: string[]; environment?: Record<string, string> }
+    >;
+  };
+  const stores = ['postgres', 'nats', 'redis', 'eventstore'];
+
+  it('publishes no store on the network: 127.0.0.1 only', () => {
+    for (const store of stores)
+      for (const port of compose.services[store]?.ports ?? [])
+        expect(port, `${store} publishes ${port}`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    // Every other published port is the gateway's.
+    const published = Object.entries(compose.services)
+      .filter(([, s]) => (s.ports ?? []).length > 0)
+      .map(([name]) => name);
+    expect(published.filter((name) => !stores.includes(name))).toEqual(['gateway']);
+  });
+
+  it('puts every store behind a password from .env, and keeps Redis on disk', () => {
+    const env = (name: string) => compose.services[name]?.environment ?? {};
+    expect(env('postgres').POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(env('nats').NATS_PASSWORD).toMatch(/^\$\{NATS_PASSWORD:\?/);
+    expect(readFileSync(join(root, 'deploy/compose/nats.conf'), 'utf8')).toMatch(/password:\s*\$NATS_PASSWORD/);
+    expect(env('redis').REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?/);
+    expect(compose.services.redis?.command?.join(' ')).toMatch(
+      /--requirepass .*--appendonly yes|--appendonly yes.*--requirepass/,
+    );
+    expect(env('eventstore').KURRENTDB_INSECURE).toBeUndefined();
+    expect(env('eventstore').KURRENTDB_CERTIFICATE_FILE).toBeDefined();
+    expect(env('gateway').REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD/);
+    expect(env('gateway').NATS_URL).toMatch(/^nats:\/\/shiplog:\$\{NATS_PASSWORD/);
+    expect(env('identity').EVENTSTORE_URL).toMatch(/tls=true/);
+    expect(JSON.stringify(compose)).not.toMatch(/shiplog@postgres|password: shiplog|POSTGRES_PASSWORD: shiplog/);
+  });
+
+  it('pins every image', () => {
+    for (const [name, service] of Object.entries(compose.services))
+      if (service.image)
+        expect(pinned(service.image.replace(/\$\{[A-Z_]+:-([^}]+)\}/, '$1')), `${name}: ${service.image}`).toBe(true);
   });
 });

@@ -81,7 +81,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
         await bus.close().catch(() => undefined);
         await services.close();
         await redis.quit().catch(() => undefined);
-        await sessionRedis.quit().catch(() => undefined);
+        // The session reads' connection only reads: closed at once. Its QUIT can wait for ever once the
+        // connection has been re-established after a Redis restart (client-side caching's tracking).
+        sessionRedis.destroy();
         await tracing.shutdown().catch(() => undefined);
       })();
       return stopping;

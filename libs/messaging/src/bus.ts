@@ -24,10 +24,25 @@ export interface Bus {
 
 const namespacePattern = /^[a-z][a-z0-9_]{0,60}$/;
 
+/**
+ * `NATS_URL` as the client takes it: servers (comma-separated) without credentials, and the user and
+ * password (`nats://user:password@host:4222`) or token (`nats://token@host:4222`) of the first, as
+ * other NATS clients read them. The client itself would send none of them.
+ */
+export function natsConnectOptions(url: string): { servers: string[]; user?: string; pass?: string; token?: string } {
+  const servers = url.split(',').map((server) => server.trim());
+  const first = new URL(servers[0]!.includes('://') ? servers[0]! : `nats://${servers[0]}`);
+  const user = decodeURIComponent(first.username);
+  const pass = decodeURIComponent(first.password);
+  const bare = servers.map((server) => server.replace(/^([a-z]+:\/\/)?[^@/]*@/i, '$1'));
+  if (!user) return { servers: bare };
+  return pass ? { servers: bare, user, pass } : { servers: bare, token: user };
+}
+
 export async function connectBus(options: { url: string; namespace: string; name?: string }): Promise<Bus> {
   if (!namespacePattern.test(options.namespace)) throw new Error(`Invalid bus namespace: ${options.namespace}`);
   const nc = await connect({
-    servers: options.url,
+    ...natsConnectOptions(options.url),
     name: options.name,
     maxReconnectAttempts: -1,
     // Otherwise every request (each JetStream publish) builds two Error objects up front, stack traces

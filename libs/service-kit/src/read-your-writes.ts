@@ -34,6 +34,12 @@ export function parsePositions(header: string | undefined): Map<string, Position
   return out;
 }
 
+/** The caller's positions as the request brought them: passed on when this service reads another's data for the caller. */
+export function afterOf(req: Request): string | undefined {
+  const header = req.headers[CONSISTENCY_HEADER];
+  return typeof header === 'string' && header ? header : undefined;
+}
+
 const catchUps = new WeakMap<Request, () => Promise<void>>();
 
 /**

@@ -7,6 +7,7 @@ import {
   isSubscribed,
 } from '@shiplog/schemas';
 import {
+  afterOf,
   type Caller,
   callerOf,
   currentSubscriptionStatus,
@@ -109,7 +110,7 @@ export function chatApi(context: ServiceContext<ChatEnv>) {
             pro ? null : FREE_HISTORY_MESSAGES,
           ),
           tools: [
-            ...userDataTools(services, caller, now),
+            ...userDataTools(services, caller, now, afterOf(req)),
             ...(!pro && !state.boostUsed ? [boostTool(() => grantBoost('tool'))] : []),
           ],
           ...(streaming ? { onText: (text: string) => send('delta', { text }) } : {}),

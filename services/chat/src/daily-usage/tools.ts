@@ -20,11 +20,18 @@ const clip = (text: string | null | undefined, max = 300) =>
 
 /**
  * The user's own data, read through the owning services' APIs as the caller: what the gateway would
- * show this user, never a table of another service and never another user's rows.
+ * show this user, never a table of another service and never another user's rows. `after` is the
+ * positions of the user's own last writes (the request's `x-shiplog-after`): a project made just
+ * before the question is in the answer.
  */
-export function userDataTools(services: ServiceClients, caller: Caller, now: Date): AssistantTool[] {
+export function userDataTools(
+  services: ServiceClients,
+  caller: Caller,
+  now: Date,
+  after: string | undefined,
+): AssistantTool[] {
   async function read<T>(service: ServiceName, path: string): Promise<T> {
-    const answer = await services.call<T>(service, { method: 'GET', path, caller });
+    const answer = await services.call<T>(service, { method: 'GET', path, caller, after });
     if (answer.status !== 200) throw new Error(`The ${service} service answered ${answer.status}`);
     return answer.body;
   }
