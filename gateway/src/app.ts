@@ -90,7 +90,9 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
     appOrigin: appOrigin(deps.config),
-    ...(deps.tracing?.enabled ? { spans: requestSpans(deps.tracing, { trustParent: false }) } : {}),
+    ...(deps.tracing?.enabled
+      ? { spans: requestSpans(deps.tracing, { trustParent: false, routeOf: routeTemplate }) }
+      : {}),
   });
   const secure = securityHeaders({ https: deps.config.APP_URL?.startsWith('https:') ?? false });
   return (req, res) => {
@@ -163,7 +165,7 @@ function createExpressApp(
   };
 
   const api = express.Router();
-  if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false }));
+  if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false, routeOf: routeTemplate }));
   api.use(sessionMiddleware(config, redis, secrets.session, lifetime, sessions));
   api.use(refuseForeignOrigins(config));
   // The gateway's actions, by the route table: the same rules as the service path (a session unless
@@ -191,6 +193,12 @@ function createExpressApp(
     ]),
   );
   return app;
+}
+
+/** A gateway action's path template (`/api/admin/users/:userId`); a service's route is named by its service. */
+function routeTemplate(req: IncomingMessage): string | undefined {
+  const route = routeFor(req.method ?? 'GET', (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
+  return route && !isServiceRoute(route) ? route.path : undefined;
 }
 
 /** The named groups of a route's pattern, decoded; null when one is not a valid encoding. */

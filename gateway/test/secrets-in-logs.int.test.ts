@@ -4,15 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
+import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
- * OWASP ASVS 7.1.1: no secret in the logs. The whole backend logs at its most detailed level (`trace`,
- * every request) into one file while a user goes through every part that handles a secret; then every
- * line is searched for each secret that passed through: passwords, session ids and cookies, API keys,
- * the Stripe and model keys, the calendar feed's token, and the servers' own secrets.
+ * OWASP ASVS 7.1.1: no secret in the logs or the traces. The whole backend logs at its most detailed
+ * level (`trace`, every request) into one file, and exports its spans to an OTLP collector, while a
+ * user goes through every part that handles a secret; then every line and everything the collector was
+ * sent is searched for each secret that passed through: passwords, session ids and cookies, API keys,
+ * personal API tokens, the Stripe and model keys, the calendar feed's token, a deploy webhook's secret,
+ * and the servers' own secrets. Spans are named by route template, never by a path holding an id.
  */
 const dir = mkdtempSync(join(tmpdir(), 'shiplog-logs-'));
 const logFile = join(dir, 'backend.log');
@@ -28,15 +31,22 @@ let backend: Backend;
 let stripe: StripeStandIn;
 let model: OpenAIStandIn;
 let domains: DomainStandIn;
+let collector: OtlpStandIn;
 /** Every secret that went through, by what it is. */
 const seen = new Map<string, string>();
 
 beforeAll(async () => {
-  [stripe, model, domains] = await Promise.all([startStripeStandIn(), startOpenAIStandIn(), startDomainStandIn()]);
+  [stripe, model, domains, collector] = await Promise.all([
+    startStripeStandIn(),
+    startOpenAIStandIn(),
+    startDomainStandIn(),
+    startOtlpStandIn(),
+  ]);
   backend = await startBackend({
     env: {
       ...stripe.env,
       ...model.env,
+      ...collector.env,
       LOG_LEVEL: 'trace',
       LOG_FILE: logFile,
       SESSION_SECRET: secrets.SESSION_SECRET,
@@ -49,7 +59,7 @@ beforeAll(async () => {
 let stopped = false;
 afterAll(async () => {
   if (!stopped) await backend?.stop();
-  await Promise.all([stripe?.stop(), model?.stop(), domains?.stop()]);
+  await Promise.all([stripe?.stop(), model?.stop(), domains?.stop(), collector?.stop()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -119,6 +129,33 @@ describe('the logs', () => {
         .replace(/\.ics$/, ''),
     );
 
+    // A deploy webhook, made and delivered to; a personal API token, made and used.
+    const project = await client.post('/api/projects', { name: 'Hooked' });
+    expect(project.status).toBe(201);
+    const hook = await client.post(`/api/projects/${project.body.id}/deploy-hook`);
+    expect(hook.status).toBe(201);
+    const hookPath = new URL(hook.body.url).pathname;
+    seen.set('deploy webhook secret', hookPath.split('/').pop()!);
+    const delivered = await fetch(`${backend.url}${hookPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deploymentId: 'run-1', version: '1.0.0' }),
+    });
+    expect(delivered.status).toBe(201);
+    // A delivery the service refuses, and one to a hook that is not there: logged too, still redacted.
+    await fetch(`${backend.url}${hookPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
+    const token = await client.post('/api/tokens', { name: 'CI' });
+    expect(token.status).toBe(201);
+    seen.set('API token', token.body.token);
+    const byToken = await fetch(`${backend.url}/api/projects/${project.body.id}`, {
+      headers: { authorization: `Bearer ${token.body.token}` },
+    });
+    expect(byToken.status).toBe(200);
+
     await client.post('/api/logout');
     stopped = true;
     await backend.stop();
@@ -139,5 +176,14 @@ describe('the logs', () => {
     // The internal token travels in a header; no header of it may be written down either.
     for (const line of lines) if (/x-shiplog-internal-token/i.test(line)) found.push(`internal token in ${line}`);
     expect(found).toEqual([]);
+
+    // What a trace backend was given: the same secrets, nowhere; span names without ids.
+    await expect.poll(() => collector.spans.some((span) => span.name === 'POST /api/hooks/deploy/:value')).toBe(true);
+    const exported = collector.bodies.join('\n');
+    expect([...seen].filter(([, value]) => exported.includes(value)).map(([name]) => name)).toEqual([]);
+    expect(collector.spans.filter((span) => span.name.includes(project.body.id)).map((span) => span.name)).toEqual([]);
+    expect(collector.spans.map((span) => span.name)).toEqual(
+      expect.arrayContaining(['GET /projects/:id', 'POST /hooks/deploy/:token', 'POST /api/user/change-password']),
+    );
   });
 });

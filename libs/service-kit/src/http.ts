@@ -3,7 +3,7 @@ import { NotFoundError } from '@shiplog/errors';
 import type { ConsumerView } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import express, { type Express, type Request } from 'express';
-import { accessLog } from './access-log.ts';
+import { accessLog, loggedUrl, pathTemplate } from './access-log.ts';
 import { identify, internalAuth, internalTokenRequired } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
@@ -153,27 +153,47 @@ function leanReads(
 }
 
 /**
- * Each request a span. `trustParent`: continue the caller's `traceparent` (the gateway's, inside the
+ * Each request a span, named by its route template (`GET /projects/:id`, OpenTelemetry's
+ * `http.route`), never by the raw path: a path can hold a credential (a deploy webhook's secret) or a
+ * user's data. `routeOf` names the route when the caller knows it before Express does (the gateway's
+ * route table); else Express's matched route, else the path with its values and credentials blanked
+ * (`pathTemplate`). `trustParent`: continue the caller's `traceparent` (the gateway's, inside the
  * system); the gateway itself starts every trace, whatever a browser sends. Works on Node's own request
  * and response too (the gateway's forwarding path runs without Express).
  */
 export function requestSpans(
   tracing: Tracing,
-  options: { trustParent: boolean },
+  options: { trustParent: boolean; routeOf?: (req: IncomingMessage) => string | undefined },
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const path = ((req as Partial<Request>).originalUrl ?? req.url ?? '/').split('?')[0]!;
     const traceparent = req.headers.traceparent;
     const parent = options.trustParent && typeof traceparent === 'string' ? traceparent : undefined;
-    const span = startSpan(tracing, `${req.method} ${path}`, SpanKind.SERVER, parent, {
-      'http.request.method': req.method ?? 'GET',
-      'url.path': path,
-    });
+    const method = req.method ?? 'GET';
+    const span = startSpan(
+      tracing,
+      `${method} ${options.routeOf?.(req) ?? pathTemplate(path)}`,
+      SpanKind.SERVER,
+      parent,
+      {
+        'http.request.method': method,
+        'url.path': loggedUrl(path),
+      },
+    );
     res.once('finish', () => {
+      const route = options.routeOf?.(req) ?? expressRoute(req as Partial<Request>) ?? pathTemplate(path);
+      span.updateName(`${method} ${route}`);
+      span.setAttribute('http.route', route);
       span.setAttribute('http.response.status_code', res.statusCode);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
     withSpan(span, next);
   };
+}
+
+/** The template of the route Express matched (`/projects/:id`), with the routers' mount paths. */
+function expressRoute(req: Partial<Request>): string | undefined {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` : undefined;
 }

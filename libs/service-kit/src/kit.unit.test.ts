@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { ValidationError } from '@shiplog/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loggedUrl, pathTemplate } from './access-log.ts';
 import { deterministicId } from './command.ts';
 import { checkServiceEnv, devSecret, loadConfig, serviceEnv } from './config.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, errorResponse } from './error-body.ts';
@@ -169,5 +170,23 @@ describe('errorResponse', () => {
     for (const error of [new TypeError('x is undefined'), withCode('duplicate key', '23505'), 'a string']) {
       expect(errorResponse(error, logger, {}).status).toBe(500);
     }
+  });
+});
+
+describe('paths written down', () => {
+  it('lose the credentials they carry: the calendar feed’s token and a deploy webhook’s secret', () => {
+    expect(loggedUrl('/api/calendar/abcDEF123.ics?x=1')).toBe('/api/calendar/[redacted]?x=1');
+    expect(loggedUrl('/hooks/deploy/hogE8FkJa0rBPphuoLken1gnJdpMhtaL')).toBe('/hooks/deploy/[redacted]');
+    expect(loggedUrl('/projects/1/deploy-hook')).toBe('/projects/1/deploy-hook');
+  });
+
+  it('name a span by a template that holds no id, token or user name', () => {
+    expect(pathTemplate('/api/projects/0193a7c2-1111-7000-8000-000000000000/activities')).toBe(
+      '/api/projects/:value/activities',
+    );
+    expect(pathTemplate('/api/hooks/deploy/hogE8FkJa0rBPphuoLken1gnJdpMhtaL')).toBe('/api/hooks/deploy/:value');
+    expect(pathTemplate('/api/public/users/alice?x')).toBe('/api/public/users/:value');
+    expect(pathTemplate('/api/admin/users/summary')).toBe('/api/admin/users/summary');
+    expect(pathTemplate('/api/reminders/upcoming')).toBe('/api/reminders/upcoming');
   });
 });
