@@ -36,6 +36,8 @@ export async function startBenchApp(
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // Thousands of users from one address.
+      RATE_LIMITS: 'off',
       // The supervisor runs as the services do (see processMemoryEnv).
       ...processMemoryEnv(),
       ...benchSecrets,

@@ -126,6 +126,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     BUS_NAMESPACE: namespace,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
+    // Hundreds of users from one address.
+    RATE_LIMITS: 'off',
     SCHEDULER_INTERVAL_MS: '1000',
     INTEGRATION_ALLOWED_HOSTS: domains.host,
   };

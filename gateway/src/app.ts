@@ -17,6 +17,7 @@ import type { GatewayEnv } from './env.ts';
 import { exportActions } from './export.ts';
 import { callerFor, servicePath } from './forward.ts';
 import { createGraphql } from './graphql.ts';
+import { Limits } from './limits.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './origin.ts';
 import { PositionCookies, RequestPositions } from './positions.ts';
@@ -74,6 +75,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
   const lifetime = new SessionLifetime(deps.config, deps.redis);
   const app = createExpressApp(deps, positions, lifetime);
+  const limits: Limits = app.get('limits');
   const services = servicePath({
     services: deps.services,
     sessions: new SessionReader({
@@ -89,6 +91,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     shared: new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`),
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
+    limits,
     appOrigin: appOrigin(deps.config),
     ...(deps.tracing?.enabled
       ? { spans: requestSpans(deps.tracing, { trustParent: false, routeOf: routeTemplate }) }
@@ -110,6 +113,14 @@ function createExpressApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.TRUST_PROXY) app.set('trust proxy', parseTrustProxy(config.TRUST_PROXY));
+  const limits = new Limits({
+    redis,
+    prefix: `${config.BUS_NAMESPACE}:`,
+    env: config,
+    trustProxy: app.get('trust proxy fn'),
+  });
+  // Both serving paths count against the same limits.
+  app.set('limits', limits);
 
   healthRoutes(app, {
     redis: () => redis.ping(),
@@ -174,6 +185,7 @@ function createExpressApp(
     const route = routeFor(req.method, req.originalUrl);
     if (!route || isServiceRoute(route)) throw new NotFoundError('Not found');
     if (!route.public && !req.session.user) throw new UnauthorizedError();
+    if (route.limit) await limits.take(route.limit, { userId: req.session.user?.id, req }, res);
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
     const run = () => actions[route.gateway as GatewayAction](req, res, params);

@@ -1,5 +1,6 @@
 import { devSecret, processEnv, requireInProduction, serviceUrls } from '@shiplog/service-kit';
 import { z } from 'zod';
+import { limitsEnv } from './limits.ts';
 
 export const gatewayEnv = processEnv
   .extend({
@@ -38,6 +39,7 @@ export const gatewayEnv = processEnv
       .int()
       .min(1)
       .default(15 * 60),
+    ...limitsEnv,
     ...serviceUrls,
   })
   .superRefine((env, ctx) => {

@@ -10,6 +10,7 @@ import {
   sendError,
   unavailable,
 } from '@shiplog/service-kit';
+import type { Limits } from './limits.ts';
 import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
 import type { PositionCookies } from './positions.ts';
 import { isServiceRoute, routeFor, type ServiceRoute } from './routes.ts';
@@ -134,11 +135,12 @@ export function servicePath(options: {
   shared: SharedPositions;
   logger: Logger;
   trustProxy: TrustProxy;
+  limits: Limits;
   /** APP_URL's origin, also accepted as a write's Origin. */
   appOrigin: string | null;
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { services, sessions, positions, shared, logger, trustProxy, appOrigin, spans } = options;
+  const { services, sessions, positions, shared, logger, trustProxy, limits, appOrigin, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ServiceRoute) => {
     try {
       const reading = req.method === 'GET' || req.method === 'HEAD';
@@ -175,6 +177,7 @@ export function servicePath(options: {
         ({ user, after } = await sessions.read(req.headers.cookie));
       }
       if (!user && !route.public) throw new UnauthorizedError();
+      if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
       if (route.shared && reading) {
         const latest = await shared.after(route.shared);
         if (latest) after = after ? `${after},${latest}` : latest;

@@ -1,4 +1,5 @@
 import type { ServiceName } from '@shiplog/service-kit';
+import type { LimitName } from './limits.ts';
 
 /**
  * The `/api` surface, one route a line: who answers it, and the rules every call to it follows
@@ -11,7 +12,7 @@ import type { ServiceName } from '@shiplog/service-kit';
  */
 export const apiRoutes = [
   // The gateway's own: the session and the current user.
-  { path: '/api/register', methods: ['POST'], gateway: 'register', public: true },
+  { path: '/api/register', methods: ['POST'], gateway: 'register', public: true, limit: 'register' },
   { path: '/api/login', methods: ['POST'], gateway: 'login', public: true },
   { path: '/api/logout', methods: ['POST'], gateway: 'logout', public: true },
   { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user' },
@@ -24,13 +25,19 @@ export const apiRoutes = [
   // itself: a 401 with a GraphQL error body, which GraphQL clients read.
   { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
-  { path: '/api/events', methods: ['GET'], gateway: 'events' },
+  { path: '/api/events', methods: ['GET'], gateway: 'events', limit: 'events' },
   // Everything the user keeps, as a file (export.ts): gathered from three services, with a session only.
-  { path: '/api/export', methods: ['GET'], gateway: 'exportData' },
+  { path: '/api/export', methods: ['GET'], gateway: 'exportData', limit: 'export' },
   // A public profile and its public projects (public-profile.ts): readable signed out, at /u/{username}.
-  { path: '/api/public/users/:username', methods: ['GET'], gateway: 'publicProfile', public: true },
+  {
+    path: '/api/public/users/:username',
+    methods: ['GET'],
+    gateway: 'publicProfile',
+    public: true,
+    limit: 'publicRead',
+  },
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
-  { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb' },
+  { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
 
   { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
@@ -43,25 +50,45 @@ export const apiRoutes = [
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
   // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
-  { pattern: /^\/api\/hooks\/deploy\/[^/]+$/, methods: ['POST'], service: 'projects', public: true },
+  {
+    pattern: /^\/api\/hooks\/deploy\/[^/]+$/,
+    methods: ['POST'],
+    service: 'projects',
+    public: true,
+    limit: 'deployHook',
+  },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
+  { pattern: /^\/api\/chat$/, methods: ['POST'], service: 'chat', limit: 'chat' },
   { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
-  { pattern: /^\/api\/integrations(\/[^/]+(\/(projects|import))?)?$/, service: 'integrations' },
-  { pattern: /^\/api\/integration\/(test|diagnostics)$/, methods: ['POST'], service: 'integrations' },
+  // Calls to the user's domain API: listing its domains and importing them, testing and diagnosing it.
+  { pattern: /^\/api\/integrations\/[^/]+\/(projects|import)$/, service: 'integrations', limit: 'outbound' },
+  { pattern: /^\/api\/integrations(\/[^/]+)?$/, service: 'integrations' },
+  {
+    pattern: /^\/api\/integration\/(test|diagnostics)$/,
+    methods: ['POST'],
+    service: 'integrations',
+    limit: 'outbound',
+  },
   { pattern: /^\/api\/profile$/, service: 'identity' },
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
-  { pattern: /^\/api\/contact-admin$/, service: 'identity' },
+  { pattern: /^\/api\/contact-admin$/, service: 'identity', limit: 'contactAdmin' },
   { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The user's API tokens, managed with a session only.
   { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity' },
   { pattern: /^\/api\/tokens\/[^/]+$/, methods: ['DELETE'], service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
-  { pattern: /^\/api\/calendar\/[^/]+\.ics$/, methods: ['GET', 'HEAD'], service: 'reminders', public: true },
+  {
+    pattern: /^\/api\/calendar\/[^/]+\.ics$/,
+    methods: ['GET', 'HEAD'],
+    service: 'reminders',
+    public: true,
+    limit: 'publicRead',
+  },
 ] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
 
 interface RouteRules {
@@ -69,6 +96,8 @@ interface RouteRules {
   methods?: readonly string[];
   /** Answered without a session. */
   public?: boolean;
+  /** The limit it counts against (limits.ts): routes that cost real work. */
+  limit?: LimitName;
 }
 
 export interface ServiceRoute extends RouteRules {

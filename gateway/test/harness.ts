@@ -89,6 +89,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // Suites sign up many users from one address; limits.int.test.ts turns them on.
+    RATE_LIMITS: 'off',
     ...options.env,
   });
   let gatewayEnv = gatewayEnvFor(running);

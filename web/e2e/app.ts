@@ -25,6 +25,8 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'admin-e2e-password',
+      // The browser tests sign up many users from one address.
+      RATE_LIMITS: 'off',
       // Checkout's return links come back here.
       APP_URL: `http://localhost:${port}`,
       ...options.env,

@@ -1,0 +1,193 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TooManyRequestsError } from '@shiplog/errors';
+import proxyAddr from 'proxy-addr';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import type { TrustProxy } from './origin.ts';
+
+/**
+ * Every limit on the routes that cost real work, in one place (sign-in has its own, login-limiter.ts).
+ * A route names its limit in the route table (routes.ts); the gateway applies it on either serving
+ * path before any service is called. Counted in Redis, so every replica shares the counts: per address
+ * for a signed-out route, per user for a signed-in one, and, for the two long-running kinds (imports
+ * and live streams), how many a user has open at once. `RATE_LIMIT_<NAME>=<points>/<seconds>` and
+ * `RATE_LIMIT_<NAME>_CONCURRENT=<n>` change one; `RATE_LIMITS=off` turns them all off (load tests and
+ * the benchmarks, which sign up thousands of users from one address).
+ */
+export const limitDefaults = {
+  /** An argon2 hash each, and a trial with AI messages. */
+  register: { per: 'address', points: 10, seconds: 3600 },
+  /** Up to 20 MB parsed on the gateway, thousands of commands; one at a time. */
+  import: { per: 'user', points: 20, seconds: 3600, concurrent: 1 },
+  /** Three services read in full. */
+  export: { per: 'user', points: 30, seconds: 3600 },
+  /** Outbound calls to the user's domain API: test, diagnostics, listing, import. */
+  outbound: { per: 'user', points: 60, seconds: 3600 },
+  /** The live stream: opens (each may replay what was missed) and streams open at once. */
+  events: { per: 'user', points: 120, seconds: 600, concurrent: 10 },
+  /** Public profile pages and the calendar feed: service calls on each view, signed out. */
+  publicRead: { per: 'address', points: 300, seconds: 60 },
+  /** A deploy platform's deliveries. */
+  deployHook: { per: 'address', points: 120, seconds: 60 },
+  /** Messages to the administrators. */
+  contactAdmin: { per: 'user', points: 10, seconds: 3600 },
+  /** The assistant for paying users (free users have their daily count too): a model call each. */
+  chat: { per: 'user', points: 200, seconds: 3600 },
+} as const satisfies Record<string, LimitRule>;
+
+export type LimitName = keyof typeof limitDefaults;
+
+interface LimitRule {
+  per: 'address' | 'user';
+  points: number;
+  seconds: number;
+  concurrent?: number;
+}
+
+const envName = (name: string) => `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+/** The environment variables of the limits, for the gateway's configuration schema. */
+export const limitsEnv = {
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  ...Object.fromEntries(
+    Object.entries(limitDefaults).flatMap(([name, rule]) => [
+      [
+        envName(name),
+        z
+          .string()
+          .regex(/^\d+\/\d+$/, 'must be <points>/<seconds>, e.g. 10/3600')
+          .optional(),
+      ],
+      ...('concurrent' in rule ? [[`${envName(name)}_CONCURRENT`, z.coerce.number().int().min(1).optional()]] : []),
+    ]),
+  ),
+} as Record<string, z.ZodType>;
+
+/** The limits in force: the defaults with the environment's changes. */
+export function limitRules(env: Record<string, unknown>): Record<LimitName, LimitRule> {
+  return Object.fromEntries(
+    Object.entries(limitDefaults).map(([name, rule]) => {
+      const override = env[envName(name)];
+      const [points, seconds] = typeof override === 'string' ? override.split('/').map(Number) : [];
+      const concurrent = env[`${envName(name)}_CONCURRENT`];
+      return [
+        name,
+        {
+          ...rule,
+          ...(points && seconds ? { points, seconds } : {}),
+          ...(typeof concurrent === 'number' ? { concurrent } : {}),
+        },
+      ];
+    }),
+  ) as Record<LimitName, LimitRule>;
+}
+
+/** Who a limit counts: the signed-in user, or the address the request came from. */
+export interface LimitSubject {
+  userId: string | null | undefined;
+  req: IncomingMessage;
+}
+
+export class Limits {
+  readonly enabled: boolean;
+  readonly #rates = new Map<LimitName, RateLimiterRedis>();
+  readonly #open = new Map<LimitName, RateLimiterRedis>();
+  readonly #rules: Record<LimitName, LimitRule>;
+  readonly #trustProxy: TrustProxy;
+
+  constructor(options: {
+    redis: RedisClientType;
+    prefix: string;
+    env: Record<string, unknown>;
+    trustProxy: TrustProxy;
+  }) {
+    this.enabled = options.env.RATE_LIMITS !== 'off';
+    this.#rules = limitRules(options.env);
+    this.#trustProxy = options.trustProxy;
+    for (const [name, rule] of Object.entries(this.#rules) as [LimitName, LimitRule][]) {
+      const common = { storeClient: options.redis, useRedisPackage: true };
+      this.#rates.set(
+        name,
+        new RateLimiterRedis({
+          ...common,
+          keyPrefix: `${options.prefix}limit:${name}`,
+          points: rule.points,
+          duration: rule.seconds,
+        }),
+      );
+      // Open at once: a slot is taken when the work starts and given back when it ends; a slot a
+      // crashed replica never gave back frees itself after an hour.
+      if (rule.concurrent)
+        this.#open.set(
+          name,
+          new RateLimiterRedis({
+            ...common,
+            keyPrefix: `${options.prefix}open:${name}`,
+            points: rule.concurrent,
+            duration: 3600,
+          }),
+        );
+    }
+  }
+
+  /** The address the request came from, through the proxies `TRUST_PROXY` trusts (as Express's `req.ip`). */
+  addressOf(req: IncomingMessage): string {
+    return proxyAddr(req, this.#trustProxy);
+  }
+
+  #key(name: LimitName, subject: LimitSubject): string {
+    return this.#rules[name].per === 'user' && subject.userId
+      ? `u:${subject.userId}`
+      : `a:${this.addressOf(subject.req)}`;
+  }
+
+  /**
+   * Counts one request against the route's limit, and for a long-running kind takes a slot until
+   * `res` closes. Over the limit: a 429 with `Retry-After`, before any work is done.
+   */
+  async take(name: LimitName, subject: LimitSubject, res: ServerResponse): Promise<void> {
+    if (!this.enabled) return;
+    const key = this.#key(name, subject);
+    await this.#consume(this.#rates.get(name)!, key, res);
+    const open = this.#open.get(name);
+    if (!open) return;
+    // A refused attempt still counted: it gives its place back at once, as a finished one does.
+    const release = () => void open.reward(key, 1).catch(() => undefined);
+    await this.#consume(
+      open,
+      key,
+      res,
+      'You already have one of these running. Please wait for it to finish.',
+      release,
+    );
+    res.once('close', release);
+  }
+
+  async #consume(
+    limiter: RateLimiterRedis,
+    key: string,
+    res: ServerResponse,
+    message?: string,
+    onRefused?: () => void,
+  ): Promise<void> {
+    try {
+      await limiter.consume(key, 1);
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      onRefused?.();
+      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+      res.setHeader('Retry-After', String(seconds));
+      throw new TooManyRequestsError(
+        message ?? `Too many requests. Please try again in ${describeWait(seconds)}.`,
+        'RATE_LIMITED',
+      );
+    }
+  }
+}
+
+function describeWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
