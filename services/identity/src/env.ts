@@ -1,10 +1,21 @@
 import { checkServiceEnv, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
+import { isCommonPassword } from './user/passwords.ts';
+
+/** The administrator's password is the keys to every account: long, not common, not an example's. */
+const adminPassword = z
+  .string()
+  .min(12, 'must be at least 12 characters')
+  .refine((value) => !isCommonPassword(value), 'is a common password: choose another')
+  .refine(
+    (value) => !/change-?me|^replace|^your-|\.\.\.$/i.test(value),
+    'is an example value: set a password of your own (openssl rand -base64 18)',
+  );
 
 export const identityEnv = serviceEnv
   .extend({
     ADMIN_USERNAME: z.string().trim().min(3, 'must be at least 3 characters').default('admin'),
-    ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
+    ADMIN_PASSWORD: adminPassword.optional(),
   })
   .superRefine(checkServiceEnv);
 

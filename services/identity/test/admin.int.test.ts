@@ -229,3 +229,17 @@ describe('contact inbox', () => {
     ).toBe(404);
   });
 });
+
+describe('the administrator account', () => {
+  it('is made with ADMIN_PASSWORD once: a password changed in the app stays changed through a restart', async () => {
+    const changed = 'a-new-admin-secret-7';
+    expect(
+      (await admin.post('/api/user/change-password', { oldPassword: ADMIN_PASSWORD, newPassword: changed })).status,
+    ).toBe(200);
+    await backend.restart();
+    const again = new Client(backend.url);
+    expect((await again.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(401);
+    expect((await again.post('/api/login', { username: 'admin', password: changed })).status).toBe(200);
+    admin = again;
+  });
+});

@@ -185,32 +185,21 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     return result.appended?.position ?? null;
   }
 
-  /** The account named by ADMIN_USERNAME exists with ADMIN_PASSWORD whenever that is set at start-up. */
+  /**
+   * The account named by ADMIN_USERNAME is made with ADMIN_PASSWORD at the first start that has one.
+   * Later starts leave it as it is: a password changed in the app stays changed.
+   */
   async function ensureAdmin(): Promise<void> {
     const password = config.ADMIN_PASSWORD;
     if (!password) return;
     const ctx = { userId: null, correlationId: newId() };
-    const existing = await findByUsername(config.ADMIN_USERNAME);
-    if (!existing) {
-      try {
-        await register({ username: config.ADMIN_USERNAME, email: null, password }, ctx);
-        context.logger.info({ username: config.ADMIN_USERNAME }, 'admin account created');
-      } catch (error) {
-        // Another replica created it at the same moment.
-        if (!(error instanceof ConflictError)) throw error;
-        await ensureAdmin();
-      }
-      return;
-    }
-    if (!(await verifyPassword(existing.passwordHash, password))) {
-      await handleCommand(
-        store,
-        userStream(existing.id),
-        userDecider,
-        { type: 'SetPassword', passwordHash: await hashPassword(password) },
-        ctx,
-      );
-      context.logger.info({ username: config.ADMIN_USERNAME }, 'admin password updated from ADMIN_PASSWORD');
+    if (await findByUsername(config.ADMIN_USERNAME)) return;
+    try {
+      await register({ username: config.ADMIN_USERNAME, email: null, password }, ctx);
+      context.logger.info({ username: config.ADMIN_USERNAME }, 'admin account created');
+    } catch (error) {
+      // Another replica created it at the same moment.
+      if (!(error instanceof ConflictError)) throw error;
     }
   }
 
