@@ -23,8 +23,10 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as
 const scratch = mkdtempSync(join(tmpdir(), 'shiplog-stores-'));
 const children: ChildProcess[] = [];
 
+/** The machine's server binaries: Debian puts nats-server in /usr/sbin, which a user's PATH may lack. */
 function run(binary: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const PATH = [process.env.PATH, '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'].filter(Boolean).join(':');
+  const child = spawn(binary, args, { env: { ...process.env, PATH, ...env }, stdio: 'ignore' });
   children.push(child);
   return child;
 }
