@@ -12,6 +12,14 @@ import { inTransaction, storable } from './sql.ts';
  */
 
 /**
+ * A reaction's failure that retrying will cure: an outside system (Stripe, say) did not answer. The
+ * batch waits and is retried; nothing is parked.
+ */
+export class PassingFailure extends Error {
+  override name = 'PassingFailure';
+}
+
+/**
  * Whether a reaction's failure will repeat however often it is retried: an error in the event's data
  * or in the code that handles it (a PostgreSQL error of any class but those below, a TypeError, a
  * failed check), as against failures that pass: trouble reaching or sharing PostgreSQL (a connection
@@ -20,8 +28,10 @@ import { inTransaction, storable } from './sql.ts';
  * shutdown or a cancelled statement, 58 system error, XX internal error), and class 42 (an undefined
  * table or column, a missing privilege): the code and the database disagree, as while a deploy or a
  * migration is under way, which is fixed for every event at once and must not set them all aside.
+ * A reaction that calls an outside system says its outage passes by throwing a `PassingFailure`.
  */
 export function isLastingFailure(error: unknown): boolean {
+  if (error instanceof PassingFailure) return false;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !/^(08|40|42|53|55|57|58|XX)/.test(code);
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return false;

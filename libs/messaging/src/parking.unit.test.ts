@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLastingFailure } from './parking.ts';
+import { isLastingFailure, PassingFailure } from './parking.ts';
 
 const pgError = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
@@ -34,5 +34,10 @@ describe('isLastingFailure', () => {
     expect(isLastingFailure(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(isLastingFailure(new Error('timeout exceeded when trying to connect'))).toBe(false);
     expect(isLastingFailure(new Error('Client has encountered a connection error and is not queryable'))).toBe(false);
+  });
+
+  it('counts an outside system that did not answer as passing, when the reaction says so', () => {
+    expect(isLastingFailure(new PassingFailure('The payment provider is not reachable right now.'))).toBe(false);
+    expect(isLastingFailure(new Error('The payment provider is not reachable right now.'))).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@shiplog/service-kit';
 import { type BillingEnv, billingEnv } from './env.ts';
+import { closeStripeAccountReaction } from './reactions/close-stripe-account/index.ts';
 import { startTrialReaction } from './reactions/start-trial/index.ts';
 import { billingApi, WEBHOOK_PATH } from './subscription/api.ts';
+import { stripeClient } from './subscription/stripe.ts';
 
 /** billing: trials, subscriptions and Stripe. Streams `subscription-<userId>`. */
 export const billingService: ServiceDefinition<BillingEnv> = {
@@ -10,10 +12,11 @@ export const billingService: ServiceDefinition<BillingEnv> = {
   env: billingEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   setup(context) {
+    const stripe = stripeClient(context.config);
     return {
-      routes: billingApi(context).routes,
+      routes: billingApi(context, stripe).routes,
       rawBodyPaths: [WEBHOOK_PATH],
-      consumers: [startTrialReaction(context)],
+      consumers: [startTrialReaction(context), closeStripeAccountReaction(context, stripe)],
     };
   },
 };

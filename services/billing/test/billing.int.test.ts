@@ -1,4 +1,5 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { waitUntil } from '@shiplog/testing';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -261,6 +262,83 @@ describe('billing with Stripe', () => {
     } finally {
       stripe.failing = false;
     }
+  });
+
+  describe('a deleted account stops paying', () => {
+    const linkOf = async (userId: string) =>
+      (
+        await backend.pool.query<{ customer_id: string; subscription_ids: string[] }>(
+          'SELECT customer_id, subscription_ids FROM billing.stripe_accounts WHERE user_id = $1',
+          [userId],
+        )
+      ).rows[0];
+    const closed = (customerId: string, subscriptionId: string) =>
+      stripe.customers.get(customerId)?.deleted === true &&
+      stripe.subscriptions.get(subscriptionId)?.status === 'canceled';
+
+    async function subscribe() {
+      const user = await signUp(backend, 'leaver');
+      const { sessionId } = await checkout(user.client);
+      const { subscriptionId } = await stripe.completeCheckout(sessionId);
+      expect((await user.client.get('/api/subscription/status')).body.status).toBe('active');
+      const customerId = stripe.subscriptions.get(subscriptionId)!.customer as string;
+      return { ...user, customerId, subscriptionId };
+    }
+
+    it('cancels every subscription at once and deletes the customer at Stripe, then forgets the link', async () => {
+      const ada = await subscribe();
+      const bob = await subscribe();
+      expect(await linkOf(ada.id)).toEqual({ customer_id: ada.customerId, subscription_ids: [ada.subscriptionId] });
+
+      expect((await ada.client.request('DELETE', '/api/user')).status).toBe(200);
+      await waitUntil(async () => (await linkOf(ada.id)) === undefined, 10_000, 'the Stripe link to go');
+      expect(stripe.requests).toContain(`DELETE /v1/subscriptions/${ada.subscriptionId}`);
+      expect(stripe.requests).toContain(`DELETE /v1/customers/${ada.customerId}`);
+      expect(closed(ada.customerId, ada.subscriptionId)).toBe(true);
+      // Cancelled now, not at the period's end: nothing more is charged.
+      expect(stripe.subscriptions.get(ada.subscriptionId)).toMatchObject({ status: 'canceled' });
+
+      // Another customer is untouched.
+      expect(stripe.subscriptions.get(bob.subscriptionId)?.status).toBe('active');
+      expect(stripe.customers.get(bob.customerId)?.deleted).toBeUndefined();
+      expect((await bob.client.get('/api/subscription/status')).body.status).toBe('active');
+      expect(await linkOf(bob.id)).toBeDefined();
+    });
+
+    it('waits while Stripe is down and closes the account once it answers, parking nothing', async () => {
+      const ada = await subscribe();
+      stripe.failing = true;
+      const seen = stripe.requests.length;
+      try {
+        expect((await ada.client.request('DELETE', '/api/user')).status).toBe(200);
+        // Retried: several attempts reach the outage.
+        await waitUntil(async () => stripe.requests.length >= seen + 4, 10_000, 'retries during the outage');
+        expect(await linkOf(ada.id)).toBeDefined();
+      } finally {
+        stripe.failing = false;
+      }
+      await waitUntil(async () => (await linkOf(ada.id)) === undefined, 20_000, 'the Stripe link to go');
+      expect(closed(ada.customerId, ada.subscriptionId)).toBe(true);
+      const parked = await backend.pool.query('SELECT 1 FROM billing.parked_events WHERE user_id = $1', [ada.id]);
+      expect(parked.rowCount).toBe(0);
+    });
+
+    it('cancels a subscription whose webhooks had not arrived yet, and answers their late delivery 200', async () => {
+      const ada = await signUp(backend, 'late');
+      const { sessionId } = await checkout(ada.client);
+      // Paid at Stripe; the deliveries are held back, so billing has not recorded the subscription.
+      const { subscriptionId, events } = await stripe.completeCheckout(sessionId, { deliver: false });
+      const customerId = stripe.subscriptions.get(subscriptionId)!.customer as string;
+      expect(await linkOf(ada.id)).toEqual({ customer_id: customerId, subscription_ids: [] });
+
+      expect((await ada.client.request('DELETE', '/api/user')).status).toBe(200);
+      await waitUntil(async () => (await linkOf(ada.id)) === undefined, 10_000, 'the Stripe link to go');
+      expect(closed(customerId, subscriptionId)).toBe(true);
+
+      // Stripe delivers late: each is acknowledged, and nothing of the user is kept again.
+      for (const event of events) expect(await stripe.deliver(event)).toBe(200);
+      expect(await linkOf(ada.id)).toBeUndefined();
+    });
   });
 });
 

@@ -218,6 +218,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }),
     );
 
+  function cancel(subscription: StripeObject): StripeObject {
+    if (subscription.status === 'canceled') return subscription;
+    const now = seconds();
+    return Object.assign(subscription, { status: 'canceled', canceled_at: now, ended_at: now });
+  }
+
   function route(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
     const idIn = (pattern: RegExp) => pattern.exec(path)?.[1];
     const priceId = idIn(/^\/v1\/prices\/([^/]+)$/);
@@ -237,6 +243,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     if (method === 'GET' && customerId) {
       const customer = customers.get(customerId);
       return customer ? { status: 200, body: customer } : missing('customer', customerId);
+    }
+    if (method === 'DELETE' && customerId) {
+      // Stripe keeps a deleted customer as a stub that says so; deleting it again is a missing resource.
+      const customer = customers.get(customerId);
+      if (!customer || customer.deleted) return missing('customer', customerId);
+      const stub = { id: customerId, object: 'customer', deleted: true };
+      customers.set(customerId, stub);
+      for (const subscription of subscriptions.values())
+        if (subscription.customer === customerId && subscription.status !== 'canceled') cancel(subscription);
+      return { status: 200, body: stub };
+    }
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      // The default lists what is not cancelled; `status=all` lists every one.
+      const status = form.get('status');
+      const data = [...subscriptions.values()].filter(
+        (s) =>
+          (!form.get('customer') || s.customer === form.get('customer')) &&
+          (status === 'all' || (status ? s.status === status : s.status !== 'canceled')),
+      );
+      return { status: 200, body: { object: 'list', url: '/v1/subscriptions', has_more: false, data } };
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const chosen = form.get('line_items[0][price]') ?? '';
@@ -282,6 +308,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     if (method === 'GET' && subscriptionId) {
       const subscription = subscriptions.get(subscriptionId);
       return subscription ? { status: 200, body: subscription } : missing('subscription', subscriptionId);
+    }
+    if (method === 'DELETE' && subscriptionId) {
+      // Cancelled at once, as `subscriptions.cancel` does (cancelling at period end is an update).
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) return missing('subscription', subscriptionId);
+      return { status: 200, body: cancel(subscription) };
     }
     return {
       status: 404,
@@ -352,7 +384,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return res
           .writeHead(401, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }));
-      const form = new URLSearchParams(req.method === 'GET' ? url.search : Buffer.concat(chunks).toString('utf8'));
+      const inQuery = req.method === 'GET' || req.method === 'DELETE';
+      const form = new URLSearchParams(inQuery ? url.search : Buffer.concat(chunks).toString('utf8'));
       const key = req.headers['idempotency-key'];
       const { status, body } = await api(
         req.method ?? 'GET',

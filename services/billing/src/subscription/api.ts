@@ -16,15 +16,16 @@ import type { Request, Response, Router } from 'express';
 import type Stripe from 'stripe';
 import type { BillingEnv } from '../env.ts';
 import { type SubscriptionCommand, subscriptionDecider } from './decide.ts';
-import { idOf, PriceList, snapshotOf, stripeClient, stripeUnavailable } from './stripe.ts';
+import { closeStripeAccount, idOf, PriceList, type StripeClient, snapshotOf, stripeUnavailable } from './stripe.ts';
+import { StripeAccounts } from './stripe-accounts.ts';
 import { type StripeSnapshot, subscriptionStream, subscriptionView } from './subscription.ts';
 
 export const WEBHOOK_PATH = '/stripe/webhook';
 
-export function billingApi(context: ServiceContext<BillingEnv>) {
-  const { store, config, logger } = context;
-  const stripe = stripeClient(config);
+export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeClient | null) {
+  const { store, config, logger, pool, schema, vault } = context;
   const prices = new PriceList(stripe, config, logger);
+  const accounts = new StripeAccounts(pool, schema);
 
   const load = (userId: string) => loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
 
@@ -58,6 +59,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
     const customer = await (await requireStripe()).customers
       .create({ metadata: { userId } }, { idempotencyKey: `shiplog-customer-${userId}` })
       .catch(stripeUnavailable);
+    await accounts.link(userId, customer.id);
     const caller = callerOf(req);
     const result = await run(userId, { type: 'RecordStripeCustomer', customerId: customer.id }, caller, res);
     return result.state.status === 'none' ? customer.id : (result.state.customerId ?? customer.id);
@@ -116,6 +118,18 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
       logger.warn({ stripeEvent: event.id, type: event.type }, 'Stripe event names no Shiplog user; ignored');
       return;
     }
+    if (await vault.isForgotten(userId)) {
+      // A deleted account (the vault says so at once; its keys may still be cached a moment): nothing
+      // to record, and Stripe must stop retrying. What the deletion's reaction closed stays closed; a
+      // subscription that appeared since is closed too.
+      if (snapshot)
+        await closeStripeAccount(client, { userId, customerId: snapshot.customerId, subscriptionIds: [] }).catch(
+          stripeUnavailable,
+        );
+      logger.warn({ stripeEvent: event.id, userId }, 'Stripe event for an account that no longer exists');
+      return;
+    }
+    if (snapshot) await accounts.link(userId, snapshot.customerId, snapshot.subscriptionId);
     const command: SubscriptionCommand = {
       type: 'ApplyStripeEvent',
       stripeEventId: event.id,
@@ -126,7 +140,7 @@ export function billingApi(context: ServiceContext<BillingEnv>) {
       // Two deliveries for one user at once: decided again from the stream as it then stands.
       await run(userId, command, { userId: null, correlationId: event.id, retries: 4 });
     } catch (error) {
-      // A deleted account: nothing to update, and Stripe must stop retrying.
+      // An account billing never knew: nothing to update, and Stripe must stop retrying.
       if (!(error instanceof NotFoundError)) throw error;
       logger.warn({ stripeEvent: event.id, userId }, 'Stripe event for an account that no longer exists');
     }

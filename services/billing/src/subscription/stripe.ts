@@ -1,8 +1,10 @@
 import { AppError, ServiceUnavailableError } from '@shiplog/errors';
+import { PassingFailure } from '@shiplog/messaging';
 import type { PlanInterval, Price } from '@shiplog/schemas';
 import type { Logger } from '@shiplog/service-kit';
 import type Stripe from 'stripe';
 import type { BillingEnv } from '../env.ts';
+import type { StripeAccount } from './stripe-accounts.ts';
 import type { StripeSnapshot } from './subscription.ts';
 
 /** The SDK's class, once loaded (see stripeClient). */
@@ -36,14 +38,28 @@ export function stripeClient(config: BillingEnv): StripeClient | null {
   };
 }
 
+/** Stripe answered and refused (4xx): our configuration or a stale id, never an outage. */
+const refusedByStripe = (error: unknown): boolean =>
+  sdk !== undefined &&
+  error instanceof sdk.errors.StripeError &&
+  error.statusCode !== undefined &&
+  error.statusCode < 500;
+
+const missingAtStripe = (error: unknown): boolean =>
+  refusedByStripe(error) && (error as { code?: string }).code === 'resource_missing';
+
 /**
  * Stripe could not be reached or failed: a 503 the client can retry (a webhook delivery is retried by
  * Stripe). Stripe refusing a request (a price or customer it does not know: our configuration, never
  * the user's input, which is checked before) is a 502 that says so.
  */
 export function stripeUnavailable(error: unknown): never {
-  if (sdk && error instanceof sdk.errors.StripeError && error.statusCode && error.statusCode < 500) {
-    const refused = new AppError(502, 'PAYMENTS_REFUSED', `The payment provider refused the request: ${error.message}`);
+  if (refusedByStripe(error)) {
+    const refused = new AppError(
+      502,
+      'PAYMENTS_REFUSED',
+      `The payment provider refused the request: ${(error as Error).message}`,
+    );
     refused.cause = error;
     throw refused;
   }
@@ -53,6 +69,40 @@ export function stripeUnavailable(error: unknown): never {
   );
   unavailable.cause = error;
   throw unavailable;
+}
+
+/** Subscriptions in these states charge nothing more; every other one is cancelled with its account. */
+const CLOSED_STATUSES = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * A deleted account closed at Stripe: every subscription of its customer cancelled at once (not at
+ * period end), then the customer deleted, so the card is never charged again and Stripe keeps none of
+ * the customer's data. Idempotent: what Stripe no longer knows counts as closed. Stripe not answering
+ * is a `PassingFailure` (the reaction waits and retries); a refusal is thrown as Stripe gave it.
+ */
+export async function closeStripeAccount(stripe: Stripe, account: StripeAccount): Promise<void> {
+  try {
+    const open = new Set<string>(account.subscriptionIds);
+    try {
+      for await (const subscription of stripe.subscriptions.list({ customer: account.customerId, status: 'all' })) {
+        if (CLOSED_STATUSES.has(subscription.status)) open.delete(subscription.id);
+        else open.add(subscription.id);
+      }
+    } catch (error) {
+      if (!missingAtStripe(error)) throw error;
+    }
+    for (const id of open) {
+      await stripe.subscriptions.cancel(id, {}, { idempotencyKey: `shiplog-close-${id}` }).catch((error: unknown) => {
+        if (!missingAtStripe(error)) throw error;
+      });
+    }
+    await stripe.customers.del(account.customerId).catch((error: unknown) => {
+      if (!missingAtStripe(error)) throw error;
+    });
+  } catch (error) {
+    if (refusedByStripe(error)) throw error;
+    throw new PassingFailure('The payment provider is not reachable right now', { cause: error });
+  }
 }
 
 const PRICES_FRESH_MS = 5 * 60_000;
