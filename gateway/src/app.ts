@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import {
   errorHandler,
   healthRoutes,
@@ -199,8 +199,16 @@ function createExpressApp(
     webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger, [
       {
         pattern: /^\/u\/(?<username>[^/]+)\/?$/,
-        head: ({ username }, req) =>
-          profiles.pageHead(req, username ?? '', appOrigin(config) ?? `${req.protocol}://${req.get('host')}`),
+        head: async ({ username }, req, res) => {
+          // Three service calls per view: counted as the page's data is; over the limit, no preview.
+          try {
+            await limits.take('publicRead', { userId: undefined, req }, res);
+          } catch (error) {
+            if (error instanceof TooManyRequestsError) return null;
+            throw error;
+          }
+          return profiles.pageHead(req, username ?? '', appOrigin(config) ?? `${req.protocol}://${req.get('host')}`);
+        },
       },
     ]),
   );

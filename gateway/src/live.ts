@@ -22,8 +22,13 @@ export interface LiveChange {
 export type LiveMessage = { kind: 'change'; change: LiveChange } | { kind: 'mark'; seq: number } | { kind: 'reset' };
 type Listener = (message: LiveMessage) => void;
 
-/** A reconnect further behind than this (or behind what the bus still holds) is told to reload everything. */
-const MAX_REPLAY = 10_000;
+/**
+ * A reconnect further behind than this many bus messages (or behind what the bus still holds) is told
+ * to reload everything instead: a replay reads every user's messages in the range to find one user's,
+ * and a reload costs the browser a few reads. With the `events` limits (a few streams per user, a
+ * rate per minute) it bounds what one account can make the gateway read.
+ */
+const MAX_REPLAY = 1_000;
 
 /**
  * The live feed behind `GET /api/events` (issue 20): one ordered JetStream consumer per gateway over

@@ -2,9 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { AppError, NotFoundError } from '@shiplog/errors';
 import { checklistKeys, type PublicProfile, type PublicProjectFields } from '@shiplog/schemas';
 import type { ServiceClients, ServiceName } from '@shiplog/service-kit';
+import type { Request } from 'express';
 import type { Action } from './account.ts';
 import { callerFor } from './forward.ts';
 import type { RequestPositions } from './positions.ts';
+import { escapeHtml, sendWithETag } from './responses.ts';
+import type { PageHead } from './web-app.ts';
 
 interface ProfileFields {
   userId: string;
@@ -48,8 +51,31 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     return answer;
   }
 
-  /** The public profile, or null for a private or missing one. */
-  async function find(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
+  /**
+   * Profiles read in the last `HELD_MS`, by username, for readers who have written nothing (no
+   * positions): a burst of views of one page costs three service calls, not three per view. A reader
+   * who has just written (the owner, after an edit) always reads anew, and what they read is held.
+   */
+  const held = new Map<string, { profile: PublicProfile | null; at: number }>();
+
+  /** The public profile, or null for a private or missing one, and whether the reader just wrote. */
+  async function find(
+    req: IncomingMessage,
+    username: string,
+  ): Promise<{ profile: PublicProfile | null; fresh: boolean }> {
+    const fresh = positions.of(req) !== undefined;
+    const now = Date.now();
+    const hit = held.get(username);
+    if (!fresh && hit && now - hit.at < HELD_MS) return { profile: hit.profile, fresh };
+    const profile = await load(req, username);
+    held.delete(username);
+    held.set(username, { profile, at: now });
+    // The oldest entry goes first (a Map keeps insertion order).
+    if (held.size > HELD_MAX) held.delete(held.keys().next().value as string);
+    return { profile, fresh };
+  }
+
+  async function load(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
     const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
     if (profile.status === 404) return null;
     const { userId, displayName, bio, github, twitter, linkedin, website } = profile.body;
@@ -84,24 +110,26 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   }
 
   const publicProfile: Action = async (req, res, params) => {
-    const profile = await find(req, params.username ?? '');
+    const { profile, fresh } = await find(req, params.username ?? '');
+    res.setHeader('Cache-Control', cacheControl(fresh));
     if (!profile) throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
-    res.setHeader('cache-control', 'no-cache');
-    res.json(profile);
+    res.type('json');
+    sendWithETag(req, res, JSON.stringify(profile));
   };
 
   /**
    * The head of `/u/{username}`'s page: its title, and Open Graph and Twitter tags, so a shared link
    * previews with the name, the bio and what they ship; `noindex` and a 404 for no public profile.
    */
-  async function pageHead(
-    req: IncomingMessage,
-    username: string,
-    origin: string,
-  ): Promise<{ status: number; title: string; meta: string }> {
-    const profile = await find(req, username);
+  async function pageHead(req: Request, username: string, origin: string): Promise<PageHead> {
+    const { profile, fresh } = await find(req, username);
     if (!profile)
-      return { status: 404, title: 'Profile not found · Shiplog', meta: '<meta name="robots" content="noindex" />' };
+      return {
+        status: 404,
+        title: 'Profile not found · Shiplog',
+        meta: '<meta name="robots" content="noindex" />',
+        cacheControl: cacheControl(fresh),
+      };
     const title = `${profile.displayName} (@${profile.username}) · Shiplog`;
     const count = profile.projects.length;
     const description =
@@ -123,6 +151,7 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     return {
       status: 200,
       title,
+      cacheControl: cacheControl(fresh),
       meta: tags.map(([kind, name, content]) => `<meta ${kind}="${name}" content="${escapeHtml(content)}" />`).join(''),
     };
   }
@@ -130,6 +159,12 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   return { publicProfile, pageHead };
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** How long a public profile is held by the gateway and may be kept by browsers and shared caches. */
+const HELD_MS = 30_000;
+const HELD_MAX = 1000;
+
+/**
+ * Public pages are the same for every reader, so shared caches may keep them briefly; a reader who has
+ * just written must see it, so theirs is private and revalidated (the web app revalidates every read).
+ */
+const cacheControl = (fresh: boolean) => (fresh ? 'private, no-cache' : `public, max-age=${HELD_MS / 1000}`);

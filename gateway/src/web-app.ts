@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
-import { escapeHtml } from './public-profile.ts';
+import { escapeHtml, sendWithETag } from './responses.ts';
 import { appContentSecurityPolicy } from './security-headers.ts';
 
 /** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
@@ -20,10 +20,16 @@ const encodings = [
 /** A page whose head the gateway writes for link previews (`/u/{username}`, public-profile.ts). */
 export interface PageHeads {
   pattern: RegExp;
-  head: (
-    params: Record<string, string>,
-    req: express.Request,
-  ) => Promise<{ status: number; title: string; meta: string }>;
+  /** Null: the plain page, with no preview (the head's reads were refused, over a limit say). */
+  head: (params: Record<string, string>, req: express.Request, res: express.Response) => Promise<PageHead | null>;
+}
+
+export interface PageHead {
+  status: number;
+  title: string;
+  meta: string;
+  /** Its `Cache-Control`; with any but `no-store` the page carries an ETag and a repeat is a 304. */
+  cacheControl: string;
 }
 
 export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): express.Router {
@@ -62,16 +68,20 @@ export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): e
       const match = pattern.exec(req.path);
       if (!match) continue;
       try {
-        const { status, title, meta } = await head(decodedGroups(match), req);
-        res
-          .status(status)
-          .type('html')
-          .send(
-            page
-              .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-              .replace(/<meta name="description"[^>]*>/, '')
-              .replace('</head>', `${meta}</head>`),
-          );
+        const written = await head(decodedGroups(match), req, res);
+        if (!written) {
+          res.removeHeader('Retry-After');
+          res.sendFile(join(dist, 'index.html'));
+          return;
+        }
+        const { status, title, meta, cacheControl } = written;
+        // Function replacers: a replacement string would expand `$&`, `` $` `` and `$'` from the text.
+        const html = page
+          .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+          .replace(/<meta name="description"[^>]*>/, '')
+          .replace('</head>', () => `${meta}</head>`);
+        res.status(status).type('html').setHeader('Cache-Control', cacheControl);
+        sendWithETag(req, res, html);
       } catch (error) {
         // The page loads its data itself and says what went wrong: only the preview is lost.
         logger.warn({ err: error, path: req.path }, 'could not write the page head');

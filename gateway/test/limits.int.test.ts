@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitRules } from '../src/limits.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -9,10 +12,13 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * nobody else is affected. The limits are set small here through the environment, as an operator would.
  */
 let backend: Backend;
+const dist = mkdtempSync(join(tmpdir(), 'shiplog-web-'));
+writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><title>Shiplog</title></head><body></body></html>');
 
 beforeAll(async () => {
   backend = await startBackend({
     env: {
+      WEB_DIST: dist,
       RATE_LIMITS: 'on',
       RATE_LIMIT_REGISTER: '3/3600',
       RATE_LIMIT_CONTACT_ADMIN: '2/3600',
@@ -78,6 +84,15 @@ describe('limits on costly routes', () => {
       expect((await reader.get(`/api/public/users/${username}`, from('192.0.2.1'))).status).toBe(200);
     expectRefused(await reader.get(`/api/public/users/${username}`, from('192.0.2.1')));
     expect((await reader.get(`/api/public/users/${username}`, from('192.0.2.2'))).status).toBe(200);
+
+    // The page's head reads the same data: counted alike, and over the limit it is the plain page.
+    for (let i = 0; i < 2; i++)
+      expect((await reader.get(`/u/${username}`, from('192.0.2.4'))).text).toContain('og:title');
+    const plain = await reader.get(`/u/${username}`, from('192.0.2.4'));
+    expect(plain.status).toBe(200);
+    expect(plain.text).not.toContain('og:title');
+    expect(plain.headers.get('retry-after')).toBeNull();
+    expect((await reader.get(`/u/${username}`, from('192.0.2.5'))).text).toContain('og:title');
 
     for (let i = 0; i < 2; i++)
       expect((await reader.post('/api/hooks/deploy/nothing-here', {}, from('192.0.2.3'))).status).toBe(404);

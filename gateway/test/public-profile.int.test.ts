@@ -164,4 +164,46 @@ describe('public profile pages', () => {
     expect(answer.body.projects).toEqual([]);
     expect((await visitor.get(`/u/${ada.username}`)).text).toContain('ships 0 public projects on Shiplog');
   });
+
+  it('lets browsers and shared caches keep a public page briefly, and answers a repeat with 304', async () => {
+    const ada = await builderWithSecrets();
+    const visitor = new Client(backend.url);
+    for (const path of [`/api/public/users/${ada.username}`, `/u/${ada.username}`]) {
+      const first = await visitor.get(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('cache-control')).toBe('public, max-age=30');
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      const repeat = await visitor.get(path, { 'if-none-match': etag! });
+      expect(repeat.status).toBe(304);
+      expect(repeat.text).toBe('');
+      expect((await visitor.get(path, { 'if-none-match': '"something-else"' })).status).toBe(200);
+    }
+    // Its owner, just after an edit, reads anew and sees the edit; their copy is private.
+    expect(
+      (await ada.client.post('/api/profile', { displayName: 'Ada Edited', projectVisibility: 'public' })).status,
+    ).toBe(200);
+    const own = await ada.client.get(`/api/public/users/${ada.username}`);
+    expect(own.headers.get('cache-control')).toBe('private, no-cache');
+    expect(own.body.displayName).toBe('Ada Edited');
+  });
+
+  it('writes a name and bio into the head as text, whatever replacement patterns they hold', async () => {
+    const user = await backend.signUp('dollar');
+    const bio = "before $` middle $& after $' end $$ $1";
+    expect(
+      (await user.client.post('/api/profile', { displayName: 'Dollar $& Name', bio, projectVisibility: 'public' }))
+        .status,
+    ).toBe(200);
+    const page = await new Client(backend.url).get(`/u/${user.username}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      `<meta property="og:description" content="${bio.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}" />`,
+    );
+    expect(page.text).toContain(`<title>Dollar $&amp; Name (@${user.username}) · Shiplog</title>`);
+    // One head, one body: nothing of the page was copied into a tag.
+    expect(page.text.match(/<head>/g)).toHaveLength(1);
+    expect(page.text.match(/<title>/g)).toHaveLength(1);
+    expect(page.text.match(/id="root"/g)).toHaveLength(1);
+  });
 });

@@ -48,6 +48,9 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
     fetch(url, {
       method,
       credentials: 'include',
+      // Public pages may be kept by shared caches for a moment; the app always asks whether its copy
+      // is still current (a 304 costs the server nothing), so an owner sees their own edit at once.
+      cache: 'no-cache',
       headers:
         body === undefined
           ? { accept: 'application/json' }
