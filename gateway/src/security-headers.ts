@@ -24,8 +24,9 @@ export function securityHeaders(options: { https: boolean }): (res: ServerRespon
 /**
  * The web app page's Content-Security-Policy: scripts only from this origin, plus the page's own
  * inline scripts by hash (the theme is applied before first paint); styles from this origin and
- * inline (Radix's scroll lock inserts a style element); images also as data: URLs and over HTTPS
- * (avatars); calls only to this origin; no plugins, no <base>, no framing.
+ * inline (Radix's scroll lock inserts a style element); images from this origin and as data: URLs
+ * only, so no text on a page (a chat reply, say) can make the browser load a remote address; calls
+ * only to this origin; no plugins, no <base>, no framing.
  */
 export function appContentSecurityPolicy(indexHtml: string): string {
   const hashes = [...indexHtml.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
@@ -35,7 +36,7 @@ export function appContentSecurityPolicy(indexHtml: string): string {
     "default-src 'self'",
     `script-src 'self'${hashes.map((h) => ` ${h}`).join('')}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

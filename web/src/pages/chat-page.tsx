@@ -2,13 +2,15 @@ import { BOOST_MESSAGES, FREE_DAILY_MESSAGES, isSubscribed } from '@shiplog/sche
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Bot, Crown, Send, Sparkles } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import type { Components } from 'react-markdown';
 import { BackLink } from '../components/back-link';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Input } from '../components/ui/input';
 import { toast } from '../components/ui/toast';
 import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
+import { chatMarkdownComponents } from '../lib/chat-markdown';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
 import { chatUsageQuery, userQuery } from '../lib/queries';
@@ -25,6 +27,10 @@ export function ChatPage() {
   const [text, setText] = useState('');
   const end = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
+  const components = useMemo(
+    () => chatMarkdownComponents(messages.filter((m) => m.role === 'user').map((m) => m.content)),
+    [messages],
+  );
   const thinking = send.isPending && last?.role === 'user';
   const atLimit = !pro && usage?.messagesRemaining === 0;
   const blocked = blockedSend(text, usage);
@@ -93,7 +99,7 @@ export function ChatPage() {
               </p>
             )}
             {messages.map((m) => (
-              <Bubble key={m.id} message={m} />
+              <Bubble key={m.id} message={m} components={components} />
             ))}
             {thinking && (
               <p className="self-start rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground" aria-live="polite">
@@ -129,7 +135,7 @@ export function ChatPage() {
   );
 }
 
-function Bubble({ message }: { message: ChatMessage }) {
+function Bubble({ message, components }: { message: ChatMessage; components: Components }) {
   const mine = message.role === 'user';
   return (
     <div className={cn('flex max-w-[85%] flex-col gap-1', mine ? 'self-end items-end' : 'self-start')}>
@@ -140,10 +146,11 @@ function Bubble({ message }: { message: ChatMessage }) {
         {mine ? (
           <p className="whitespace-pre-wrap break-words">{message.content}</p>
         ) : (
-          // Markdown without raw HTML: react-markdown never renders HTML from the text.
+          // Markdown without raw HTML (react-markdown never renders HTML from the text), no images, and
+          // links only to what the user wrote (chat-markdown.tsx).
           <div className="chat-markdown space-y-2 break-words [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-background/60 [&_pre]:p-2 [&_ul]:list-disc [&_ul]:pl-5">
             <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-              <Markdown>{message.content}</Markdown>
+              <Markdown components={components}>{message.content}</Markdown>
             </Suspense>
           </div>
         )}
