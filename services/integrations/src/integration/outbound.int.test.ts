@@ -66,6 +66,14 @@ describe('outbound requests to addresses users type in', () => {
       '::ffff:10.0.0.1',
       '64:ff9b::7f00:1',
       '2002:7f00:1::',
+      // IPv6 outside global unicast (2000::/3), which the libraries call unicast.
+      '::2',
+      '1::1',
+      '4000::1',
+      'e000::1',
+      // Azure's host-local service (DNS, DHCP, the VM agent) on a public address.
+      '168.63.129.16',
+      '::ffff:168.63.129.16',
       'not an address',
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
@@ -103,6 +111,10 @@ describe('outbound requests to addresses users type in', () => {
     }
     expect(outbound.refusalOf(new URL('ftp://example.com/'))).toBe('Only http:// and https:// addresses can be used');
     expect(outbound.refusalOf(new URL('https://api.example.com/'))).toBeNull();
+    // An allowed host is exempt only when typed: reached by a redirect from a public address, it is
+    // checked like any other (get() passes exempt only along a chain that started at one).
+    expect(outbound.refusalOf(new URL(`http://127.0.0.1:${apiPort}/`))).toBeNull();
+    expect(outbound.refusalOf(new URL(`http://127.0.0.1:${apiPort}/`), false)).toMatch(/^Refused: 127\.0\.0\.1/);
     expect(connections).toBe(0);
     await outbound.close();
   });

@@ -9,10 +9,12 @@ import { Agent, buildConnector, request } from 'undici';
  * reach inside Shiplog's network (SSRF). Only http and https, only public unicast addresses: never
  * loopback, private, link-local (the cloud metadata service at 169.254.169.254), CGNAT, unique-local,
  * multicast, unspecified, reserved, or IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4,
- * Teredo). The address is checked where the connection is made, on what the name resolved to then,
- * so a name that changes its answer after a check (DNS rebinding) gains nothing. Redirects are
- * followed by hand, each hop checked again, and credentials are not carried to another origin.
- * `allowedHosts` (INTEGRATION_ALLOWED_HOSTS: `host:port`) are exempt: local development and tests.
+ * Teredo); IPv6 only in global unicast (2000::/3); and never a cloud's host-local service on a public
+ * address (Azure's 168.63.129.16). The address is checked where the connection is made, on what the
+ * name resolved to then, so a name that changes its answer after a check (DNS rebinding) gains
+ * nothing. Redirects are followed by hand, each hop checked again, and credentials are not carried to
+ * another origin. `allowedHosts` (INTEGRATION_ALLOWED_HOSTS: `host:port`) are exempt, for local
+ * development and tests, only when typed: a redirect from anywhere else never reaches them.
  */
 export interface OutboundOptions {
   allowedHosts?: readonly string[];
@@ -53,12 +55,19 @@ export interface OutboundResponse {
   body: string;
 }
 
+/** Public addresses that reach a service of the host the server runs on, not the internet. */
+const HOST_SERVICES = new Set(['168.63.129.16']);
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** Whether an address is one the public internet routes to (and so may be called). */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(bare)) return false;
   // `process` turns an IPv4-mapped IPv6 address into the IPv4 address it is.
-  return ipaddr.process(bare).range() === 'unicast';
+  const parsed = ipaddr.process(bare);
+  if (parsed.range() !== 'unicast') return false;
+  if (parsed.kind() === 'ipv6') return parsed.match(GLOBAL_UNICAST_V6);
+  return !HOST_SERVICES.has(parsed.toString());
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -111,10 +120,10 @@ export class Outbound {
    * Why this URL may not be called, or null: the check made before a request, so that a typed address
    * is refused with a clear message. Names are checked again at connect time (see above).
    */
-  refusalOf(target: URL): string | null {
+  refusalOf(target: URL, exempt = this.#isExempt(target)): string | null {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return 'Only http:// and https:// addresses can be used';
-    if (this.#isExempt(target)) return null;
+    if (exempt) return null;
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !isPublicAddress(host)) return refusal(host).message;
     if (host === 'localhost' || host.endsWith('.localhost')) return refusal(host).message;
@@ -127,13 +136,16 @@ export class Outbound {
     let sent = { ...headers };
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // An allowed host is exempt only along a chain that started at one.
+    const typedExempt = this.#isExempt(url);
     for (let hop = 0; ; hop++) {
-      const refused = this.refusalOf(target);
+      const exempt = typedExempt && this.#isExempt(target);
+      const refused = this.refusalOf(target, exempt);
       if (refused) throw new RefusedAddressError(refused);
       const response = await request(target, {
         method: 'GET',
         headers: sent,
-        dispatcher: this.#isExempt(target) ? this.#exempt : this.#guarded,
+        dispatcher: exempt ? this.#exempt : this.#guarded,
         signal: abort,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
