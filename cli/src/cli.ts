@@ -18,6 +18,8 @@ export interface Io {
   stderr: (text: string) => void;
   /** All of standard input, for `shiplog login` when the token is piped in. */
   readStdin: () => Promise<string>;
+  /** One line typed at the terminal, not shown as it is typed; undefined when input is not a terminal. */
+  readHidden?: () => Promise<string>;
 }
 
 class CliError extends Error {
@@ -31,7 +33,8 @@ class CliError extends Error {
 const HELP = `shiplog — record deployments, backups and releases in Shiplog
 
 Usage:
-  shiplog login [--server URL] [--token TOKEN]   check a token and keep it (or pipe it in)
+  shiplog login [--server URL] [--with-token]    check a token and keep it: typed at a prompt
+                                                 that does not show it, or piped in (--with-token)
   shiplog logout                                 forget the kept token
   shiplog projects                               list your projects
   shiplog deploy  --project NAME|ID [--version V] [--env production|staging|development]
@@ -42,8 +45,11 @@ Usage:
 Options for every command:
   --server URL   the Shiplog address (or SHIPLOG_URL; login keeps it)
   --token TOKEN  an API token from Settings › API Tokens (or SHIPLOG_TOKEN; login keeps it)
+  --insecure     allow a plain http:// server other than this machine (the token travels unencrypted)
   --json         print the answer as JSON
   --help         this text
+
+Every request gives up after 30 seconds (SHIPLOG_TIMEOUT, in seconds).
 
 --project may also come from SHIPLOG_PROJECT.
 Exit codes: 0 done, 1 refused by Shiplog, 2 wrong usage, 3 no or invalid token, 4 Shiplog unreachable.
@@ -52,6 +58,7 @@ Exit codes: 0 done, 1 refused by Shiplog, 2 wrong usage, 3 no or invalid token, 
 const common = {
   server: { type: 'string' },
   token: { type: 'string' },
+  insecure: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -64,7 +71,7 @@ const record = {
 } as const;
 
 const commands = {
-  login: common,
+  login: { ...common, 'with-token': { type: 'boolean', default: false } },
   logout: common,
   projects: common,
   deploy: { ...record, env: { type: 'string', default: 'production' }, url: { type: 'string' } },
@@ -123,7 +130,7 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
   }
   if (command === 'login') return login(values, io);
 
-  const api = client(await credentialsFor(values, io));
+  const api = client(await credentialsFor(values, io), io);
   if (command === 'projects') {
     const projects = await api<Project[]>('GET', '/api/projects');
     if (values.json) io.stdout(`${JSON.stringify(projects, null, 2)}\n`);
@@ -177,16 +184,21 @@ interface Project {
 type Recorded = Record<string, unknown>;
 
 async function login(values: Values, io: Io): Promise<void> {
-  const server = normalizeServer(text(values, 'server') ?? io.env.SHIPLOG_URL ?? 'http://localhost:3000');
+  const server = normalizeServer(text(values, 'server') ?? io.env.SHIPLOG_URL ?? 'http://localhost:3000', values);
   let token = text(values, 'token') ?? io.env.SHIPLOG_TOKEN;
-  if (!token) {
+  if (values['with-token']) token = (await io.readStdin()).trim();
+  else if (!token && io.readHidden) {
+    io.stderr('Paste an API token from Settings › API Tokens (it is not shown), then press Enter: ');
+    token = (await io.readHidden()).trim();
+    io.stderr('\n');
+  } else if (!token) {
     io.stderr('Paste an API token from Settings › API Tokens, then press Enter (Ctrl-D when piped):\n');
     token = (await io.readStdin()).trim();
   }
   if (!token) throw new CliError(EXIT.usage, 'no token given');
   const credentials = { url: server, token };
   // The token is tried before it is kept: a typo fails here, not in the next deploy.
-  const projects = await client(credentials)<Project[]>('GET', '/api/projects');
+  const projects = await client(credentials, io)<Project[]>('GET', '/api/projects');
   const file = await writeCredentials(io.env, credentials);
   io.stdout(
     values.json
@@ -195,17 +207,34 @@ async function login(values: Values, io: Io): Promise<void> {
   );
 }
 
-function normalizeServer(value: string): string {
+/** The server's origin; plain http only to this machine, unless `--insecure` says otherwise. */
+function normalizeServer(value: string, values: Values): string {
+  let url: URL;
   try {
-    const url = new URL(value);
+    url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    return url.origin;
   } catch {
     throw new CliError(
       EXIT.usage,
       `--server must be an http(s) address, such as https://shiplog.example.com (got "${value}")`,
     );
   }
+  if (url.protocol === 'http:' && !isThisMachine(url.hostname) && !values.insecure)
+    throw new CliError(
+      EXIT.usage,
+      `refusing to send your token unencrypted to ${url.origin}: use https://, or add --insecure if you must`,
+    );
+  return url.origin;
+}
+
+const isThisMachine = (hostname: string) =>
+  ['localhost', '127.0.0.1', '[::1]'].includes(hostname) || hostname.endsWith('.localhost');
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+function timeoutOf(env: Io['env']): number {
+  const seconds = Number(env.SHIPLOG_TIMEOUT);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS;
 }
 
 async function credentialsFor(values: Values, io: Io): Promise<Credentials> {
@@ -217,14 +246,19 @@ async function credentialsFor(values: Values, io: Io): Promise<Credentials> {
       EXIT.unauthorized,
       'not signed in: run `shiplog login`, or set SHIPLOG_URL and SHIPLOG_TOKEN (a token from Settings › API Tokens)',
     );
-  return { url: normalizeServer(server), token };
+  return { url: normalizeServer(server, values), token };
 }
 
-function client(credentials: Credentials) {
+function client(credentials: Credentials, io: Io) {
+  const seconds = timeoutOf(io.env);
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
+    let raw: string;
     try {
+      // One deadline for the whole exchange, the body included.
+      const signal = AbortSignal.timeout(seconds * 1000);
       response = await fetch(credentials.url + path, {
+        signal,
         method,
         headers: {
           authorization: `Bearer ${credentials.token}`,
@@ -234,13 +268,15 @@ function client(credentials: Credentials) {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      raw = await response.text();
     } catch (error) {
+      if ((error as Error).name === 'TimeoutError')
+        throw new CliError(EXIT.unreachable, `${credentials.url} did not answer within ${seconds} s`);
       throw new CliError(
         EXIT.unreachable,
         `cannot reach ${credentials.url}: ${(error as Error).cause ?? (error as Error).message}`,
       );
     }
-    const raw = await response.text();
     let parsed: unknown = null;
     try {
       parsed = raw ? JSON.parse(raw) : null;

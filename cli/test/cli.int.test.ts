@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +118,13 @@ describe('the shiplog CLI', () => {
       code: 2,
       stderr: 'shiplog: which project? Give --project NAME|ID (or set SHIPLOG_PROJECT)\n',
     });
+    // A token goes over plain http only to this machine, unless the user says otherwise.
+    const plain = await shiplog(['projects'], { env: { ...env, SHIPLOG_URL: 'http://shiplog.example.com' } });
+    expect(plain).toMatchObject({
+      code: 2,
+      stderr:
+        'shiplog: refusing to send your token unencrypted to http://shiplog.example.com: use https://, or add --insecure if you must\n',
+    });
     const unknown = await shiplog(['deploy', '--project', 'Nope'], { env });
     expect(unknown).toMatchObject({ code: 1, stderr: 'shiplog: no project named "Nope"; yours are "Only one"\n' });
     const badUrl = await shiplog(['deploy', '--project', 'Only one', '--url', 'not a url'], { env });
@@ -130,5 +139,30 @@ describe('the shiplog CLI', () => {
     const unreachable = await shiplog(['projects'], { env: { ...env, SHIPLOG_URL: 'http://127.0.0.1:9' } });
     expect(unreachable.code).toBe(4);
     expect(unreachable.stderr).toMatch(/^shiplog: cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('takes a piped token with --with-token, and gives up on a server that does not answer', async () => {
+    const { token } = await userWithToken();
+    const login = await shiplog(['login', '--server', backend.url, '--with-token'], { input: `${token}\n` });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toBe('');
+    expect(login.stdout).toMatch(/^Signed in to /);
+
+    // Accepts the connection, never answers.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const stuck = await shiplog(['projects'], {
+        env: { SHIPLOG_URL: `http://127.0.0.1:${port}`, SHIPLOG_TOKEN: token, SHIPLOG_TIMEOUT: '0.3' },
+      });
+      expect(stuck).toMatchObject({
+        code: 4,
+        stderr: `shiplog: http://127.0.0.1:${port} did not answer within 0.3 s\n`,
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
