@@ -85,6 +85,35 @@ export function accountActions(deps: {
     await sessions.add(user.id, req.sessionID);
   }
 
+  /**
+   * A call to identity that checks a password, counted against the sign-in throttle for the name at
+   * this address (login-limiter.ts): guesses at a password cost the same wherever they are made.
+   */
+  async function throttled(
+    req: Request,
+    res: Response,
+    username: string,
+    path: string,
+    outcome: (answer: { status: number; body: unknown }) => 'failed' | 'succeeded' | 'not-counted',
+  ) {
+    const ip = req.ip ?? 'unknown';
+    const wait = await limiter.attempt(username, ip);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      throw new TooManyRequestsError(
+        `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+      );
+    }
+    const result = await services
+      .call<SessionUser>('identity', { method: 'POST', path, body: bodyOf(req), caller: callerOf(req) })
+      .catch(async (error: unknown) => {
+        await limiter.settle(username, ip, 'not-counted');
+        throw error;
+      });
+    await limiter.settle(username, ip, outcome(result));
+    return result;
+  }
+
   function signedOut(req: Request, res: Response) {
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     positions.forget(req, res);
@@ -105,24 +134,8 @@ export function accountActions(deps: {
 
     async login(req, res) {
       const username = typeof req.body?.username === 'string' ? req.body.username : '';
-      const ip = req.ip ?? 'unknown';
-      const wait = await limiter.attempt(username, ip);
-      if (wait > 0) {
-        res.setHeader('Retry-After', String(wait));
-        throw new TooManyRequestsError(
-          `Too many failed login attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
-        );
-      }
-      const result = await services
-        .call<SessionUser>('identity', { method: 'POST', path: '/login', body: bodyOf(req), caller: callerOf(req) })
-        .catch(async (error: unknown) => {
-          await limiter.settle(username, ip, 'not-counted');
-          throw error;
-        });
-      await limiter.settle(
-        username,
-        ip,
-        result.status === 401 ? 'failed' : result.status === 200 ? 'succeeded' : 'not-counted',
+      const result = await throttled(req, res, username, '/login', (answer) =>
+        answer.status === 401 ? 'failed' : answer.status === 200 ? 'succeeded' : 'not-counted',
       );
       if (result.status !== 200) return sendUpstreamError(res, result);
       await signIn(req, res, result.body, result.headers[POSITION_HEADER]);
@@ -142,18 +155,26 @@ export function accountActions(deps: {
       res.json(user);
     },
 
-    // Identity checks the current password; then every other session of the user ends.
+    // Identity checks the current password, throttled as sign-in is; then every other session of the user ends.
     async changePassword(req, res) {
-      const result = await services.call('identity', {
-        method: 'POST',
-        path: '/user/change-password',
-        body: bodyOf(req),
-        caller: callerOf(req),
-      });
+      const result = await throttled(req, res, req.session.user!.username, '/user/change-password', (answer) =>
+        wrongPassword(answer, 'currentPassword') ? 'failed' : answer.status === 200 ? 'succeeded' : 'not-counted',
+      );
       if (result.status !== 200) return sendUpstreamError(res, result);
+      req.session.verifiedAt = Date.now();
       positions.remember(req, res, result.headers[POSITION_HEADER]);
       await sessions.end(req.session.user!.id, req.sessionID);
       res.json(result.body);
+    },
+
+    // The password again (POST /api/reauth): for ten minutes this session may make sensitive changes.
+    async reauth(req, res) {
+      const result = await throttled(req, res, req.session.user!.username, '/user/verify-password', (answer) =>
+        wrongPassword(answer, 'password') ? 'failed' : answer.status === 200 ? 'succeeded' : 'not-counted',
+      );
+      if (result.status !== 200) return sendUpstreamError(res, result);
+      req.session.verifiedAt = Date.now();
+      res.json({ message: 'Password confirmed' });
     },
 
     // Identity deletes the account (every service follows); every session of it ends.
@@ -194,4 +215,10 @@ function sendUpstreamError(res: Response, result: { status: number; body: unknow
     code: typeof body.code === 'string' ? body.code : 'UPSTREAM_ERROR',
     ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}),
   });
+}
+
+/** Identity's answer to a wrong password in a form: a 400 saying the field's password is incorrect. */
+function wrongPassword(answer: { status: number; body: unknown }, field: string): boolean {
+  const errors = (answer.body as { fieldErrors?: Record<string, unknown> } | null)?.fieldErrors?.[field];
+  return answer.status === 400 && Array.isArray(errors) && errors.some((e) => /is incorrect$/.test(String(e)));
 }

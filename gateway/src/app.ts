@@ -26,6 +26,9 @@ import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.t
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache } from './session-cache.ts';
 import {
+  authenticatedAt,
+  isRecentAuth,
+  reauthRequired,
   SESSION_COOKIE,
   SessionLifetime,
   SessionReader,
@@ -185,6 +188,7 @@ function createExpressApp(
     const route = routeFor(req.method, req.originalUrl);
     if (!route || isServiceRoute(route)) throw new NotFoundError('Not found');
     if (!route.public && !req.session.user) throw new UnauthorizedError();
+    if (route.recentAuth?.includes(req.method) && !isRecentAuth(authenticatedAt(req.session))) throw reauthRequired();
     if (route.limit) await limits.take(route.limit, { userId: req.session.user?.id, req }, res);
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');

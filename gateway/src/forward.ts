@@ -15,7 +15,7 @@ import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } f
 import type { PositionCookies } from './positions.ts';
 import { isServiceRoute, routeFor, type ServiceRoute } from './routes.ts';
 import type { SessionUser } from './session-cache.ts';
-import type { SessionReader } from './sessions.ts';
+import { isRecentAuth, reauthRequired, type SessionReader } from './sessions.ts';
 import type { SharedPositions } from './shared-positions.ts';
 
 /** Who the services see as calling: the session's user (or nobody), with a fresh correlation id. */
@@ -162,6 +162,7 @@ export function servicePath(options: {
       let user: SessionUser | null;
       let after: string | undefined;
       let ownWrites: string | undefined;
+      let authAt = 0;
       if (token !== undefined) {
         if (!route.token)
           throw new UnauthorizedError('API tokens are accepted on the project routes only', 'API_TOKEN_NOT_ACCEPTED');
@@ -174,9 +175,10 @@ export function servicePath(options: {
             reported = header;
           };
       } else {
-        ({ user, after } = await sessions.read(req.headers.cookie));
+        ({ user, after, authAt } = await sessions.read(req.headers.cookie));
       }
       if (!user && !route.public) throw new UnauthorizedError();
+      if (route.recentAuth?.includes(req.method ?? 'GET') && !isRecentAuth(authAt)) throw reauthRequired();
       if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
       if (route.shared && reading) {
         const latest = await shared.after(route.shared);

@@ -18,7 +18,9 @@ export const apiRoutes = [
   { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user' },
   // Ends the user's other sessions, so it is the gateway's.
   { path: '/api/user/change-password', methods: ['POST'], gateway: 'changePassword' },
-  { path: '/api/user', methods: ['DELETE'], gateway: 'deleteAccount' },
+  // The password again, before a sensitive change (a route marked `recentAuth`): the session is then recent.
+  { path: '/api/reauth', methods: ['POST'], gateway: 'reauth' },
+  { path: '/api/user', methods: ['DELETE'], gateway: 'deleteAccount', recentAuth: ['DELETE'] },
   // Every session of the deleted user ends with it.
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
@@ -48,6 +50,8 @@ export const apiRoutes = [
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
   // The project routes take a personal API token too (`Authorization: Bearer`, issue 20): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
+  // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.
+  { pattern: /^\/api\/projects\/[^/]+\/deploy-hook$/, service: 'projects', recentAuth: ['POST'] },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
   // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
   {
@@ -76,10 +80,11 @@ export const apiRoutes = [
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
   { pattern: /^\/api\/contact-admin$/, service: 'identity', limit: 'contactAdmin' },
-  { pattern: /^\/api\/user\/account-info$/, service: 'identity' },
+  // Changes the address reminders and account mail go to.
+  { pattern: /^\/api\/user\/account-info$/, service: 'identity', recentAuth: ['POST'] },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The user's API tokens, managed with a session only.
-  { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity' },
+  { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity', recentAuth: ['POST'] },
   { pattern: /^\/api\/tokens\/[^/]+$/, methods: ['DELETE'], service: 'identity' },
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
   {
@@ -98,6 +103,11 @@ interface RouteRules {
   public?: boolean;
   /** The limit it counts against (limits.ts): routes that cost real work. */
   limit?: LimitName;
+  /**
+   * These methods need the password typed in this session within the last ten minutes (sessions.ts
+   * `RECENT_AUTH_MS`); otherwise a 403 `REAUTH_REQUIRED`, and the app asks for it (`/api/reauth`).
+   */
+  recentAuth?: readonly string[];
 }
 
 export interface ServiceRoute extends RouteRules {

@@ -85,9 +85,17 @@ describe('SessionCache', () => {
     const { sid } = await storedSession('lin');
     const generation = cache.generation;
     cache.invalidate(`${prefix}other`);
-    cache.remember(sid, { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now() }, generation);
+    cache.remember(
+      sid,
+      { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now(), authAt: 0 },
+      generation,
+    );
     expect(cache.session(sid)).toBeUndefined();
-    cache.remember(sid, { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now() }, cache.generation);
+    cache.remember(
+      sid,
+      { user: { id: sid, username: 'lin', isAdmin: false }, since: Date.now(), authAt: 0 },
+      cache.generation,
+    );
     expect(cache.session(sid)?.user.username).toBe('lin');
   });
 

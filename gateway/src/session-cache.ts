@@ -11,6 +11,8 @@ export interface SessionUser {
 export interface SignedIn {
   user: SessionUser;
   since: number;
+  /** When they last typed their password in this session (sign-in or `/api/reauth`). */
+  authAt: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ForbiddenError } from '@shiplog/errors';
 import { RedisStore } from 'connect-redis';
 import cookie from 'cookie';
 import type { RequestHandler } from 'express';
@@ -13,8 +14,27 @@ declare module 'express-session' {
     user: SessionUser;
     /** When the user signed in (ms since the epoch): the absolute timeout counts from here. */
     since: number;
+    /** When the user last confirmed their password in this session (`POST /api/reauth`). */
+    verifiedAt?: number;
   }
 }
+
+/**
+ * A sensitive change (deleting the account, changing the email, making an API token or a deploy
+ * webhook) needs the password typed in this session within the last ten minutes: at sign-in, or again
+ * through `POST /api/reauth`. A stolen session alone cannot make them.
+ */
+export const RECENT_AUTH_MS = 10 * 60_000;
+
+/** When a stored session's user last typed their password. */
+export const authenticatedAt = (session: { since?: number; verifiedAt?: number }): number =>
+  Math.max(session.since ?? 0, session.verifiedAt ?? 0);
+
+export const isRecentAuth = (authAt: number, now = Date.now()): boolean => now - authAt < RECENT_AUTH_MS;
+
+/** The answer to a sensitive change without a recent password: the app asks for it and tries again. */
+export const reauthRequired = () =>
+  new ForbiddenError('Please enter your password again to continue.', 'REAUTH_REQUIRED');
 
 /**
  * Sessions: express-session in Redis, written only by the Express pipeline (sign-in, sign-out), read
@@ -192,14 +212,20 @@ export class SessionReader {
     this.#lifetime = options.lifetime;
   }
 
-  /** The signed-in user (or null) and the positions of their own last writes. */
-  async read(cookieHeader: string | undefined): Promise<{ user: SessionUser | null; after: string | undefined }> {
-    if (!cookieHeader) return { user: null, after: undefined };
+  /**
+   * The signed-in user (or null), when they last typed their password, and the positions of their own
+   * last writes.
+   */
+  async read(
+    cookieHeader: string | undefined,
+  ): Promise<{ user: SessionUser | null; authAt: number; after: string | undefined }> {
+    if (!cookieHeader) return { user: null, authAt: 0, after: undefined };
     const cookies = cookie.parse(cookieHeader);
-    return { user: await this.#user(cookies[this.#cookieName]), after: this.#positions.after(cookies) };
+    const session = await this.#session(cookies[this.#cookieName]);
+    return { user: session?.user ?? null, authAt: session?.authAt ?? 0, after: this.#positions.after(cookies) };
   }
 
-  async #user(raw: string | undefined): Promise<SessionUser | null> {
+  async #session(raw: string | undefined): Promise<SignedIn | null> {
     // express-session's cookie value: `s:` and the signed session id.
     const sid = raw?.startsWith('s:') ? this.#signed.open(raw.slice(2)) : undefined;
     if (sid === undefined) return null;
@@ -207,12 +233,14 @@ export class SessionReader {
     if (session === undefined) {
       const generation = this.#cache.generation;
       const stored = await this.#redis.get(`${this.#prefix}${sid}`);
-      const parsed = stored ? (JSON.parse(stored) as Partial<SignedIn>) : null;
-      session = parsed?.user ? { user: parsed.user, since: parsed.since ?? 0 } : null;
+      const parsed = stored
+        ? (JSON.parse(stored) as { user?: SessionUser; since?: number; verifiedAt?: number })
+        : null;
+      session = parsed?.user ? { user: parsed.user, since: parsed.since ?? 0, authAt: authenticatedAt(parsed) } : null;
       this.#cache.remember(sid, session, generation);
     }
     if (!session || this.#lifetime.over(session.since)) return null;
     this.#lifetime.touch(sid, session.since);
-    return session.user;
+    return session;
   }
 }

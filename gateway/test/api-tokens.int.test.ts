@@ -76,8 +76,13 @@ describe('personal API tokens', () => {
     const other = await signedUp();
     const foreign = await other.post('/api/projects', { name: 'Not yours' });
     const { token } = (await owner.post('/api/tokens', { name: 'laptop' })).body;
+    const own = (await owner.post('/api/projects', { name: 'Mine' })).body;
     const api = withToken(token);
     for (const [method, path] of [
+      // A project's deploy webhook URL is a credential: a token can neither read nor make one.
+      ['GET', `/api/projects/${own.id}/deploy-hook`],
+      ['POST', `/api/projects/${own.id}/deploy-hook`],
+      ['DELETE', `/api/projects/${own.id}/deploy-hook`],
       ['GET', '/api/user'],
       ['DELETE', '/api/user'],
       ['GET', '/api/subscription'],

@@ -58,6 +58,8 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
   });
   return {
     url: `http://localhost:${port}`,
+    /** Where its sessions are kept in Redis: `<namespace>:sess:<id>`. */
+    busNamespace: bus.namespace,
     async stop() {
       stopping = true;
       await new Promise<void>((resolve) => {

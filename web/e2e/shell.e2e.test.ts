@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 
-import { cookiesFrom } from '@shiplog/testing';
+import { cookiesFrom, redisUrl } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
@@ -304,6 +305,36 @@ describe('auth and shell', () => {
     await page.getByText('Token revoked', { exact: true }).waitFor();
     await page.getByText('No tokens yet.').waitFor();
     expect((await ci('GET', '/api/projects')).status).toBe(401);
+  });
+
+  it('asks for the password again before making a token long after sign-in, then makes it', async () => {
+    await register(uniqueUsername('reauth'));
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'API Tokens' }).click();
+    await page.getByText('No tokens yet.').waitFor();
+    // Eleven minutes pass: the session's sign-in moves back, as the clock would move it.
+    const sid = (await context.cookies()).find((c) => c.name === 'shiplog.sid')!.value;
+    const key = `${app.busNamespace}:sess:${/^s:([^.]+)\./.exec(decodeURIComponent(sid))![1]}`;
+    const redis = createClient({ url: redisUrl });
+    await redis.connect();
+    try {
+      const session = JSON.parse((await redis.get(key))!);
+      session.since -= 11 * 60_000;
+      await redis.set(key, JSON.stringify(session), { KEEPTTL: true });
+    } finally {
+      await redis.quit();
+    }
+    await page.getByLabel('Token name').fill('Deploys');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm your password' });
+    await dialog.getByLabel('Password').fill('wrong-password');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByText('Password is incorrect').waitFor();
+    await dialog.getByLabel('Password').fill('secret-pass-1');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    // The token is made as asked, without asking again.
+    expect(await page.getByLabel('New API token').inputValue()).toMatch(/^shiplog_/);
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('signs in with a changed password, then deletes the account after confirmation and lands on /auth', async () => {

@@ -11,6 +11,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { FullPageSpinner } from './components/full-page-spinner';
+import { ReauthDialog } from './components/reauth-dialog';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { askEarly } from './lib/api';
@@ -66,6 +67,7 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
     <>
       <Outlet />
       <Toaster />
+      <ReauthDialog />
     </>
   ),
   notFoundComponent: NotFoundPage,

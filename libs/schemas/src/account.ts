@@ -83,6 +83,11 @@ export const changePasswordSchema = z.preprocess(
   passwordChangeFields,
 );
 
+/** `POST /api/reauth`: the password again, before a sensitive change (the reauthentication dialog). */
+export const verifyPasswordSchema = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
+});
+
 /** The Settings password form: the server's rules, and the new password typed twice alike. */
 export const changePasswordFormSchema = passwordChangeFields
   .extend({ confirmPassword: z.string().min(6, 'Password must be at least 6 characters') })

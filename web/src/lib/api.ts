@@ -1,3 +1,5 @@
+import { confirmPassword } from './reauth';
+
 /**
  * Every call of the app goes through here (spec/core.md §7–§8): cookies always sent, JSON only when
  * there is a body, and any non-OK answer raised as an error whose message is `<status>: <text>`.
@@ -43,7 +45,7 @@ export function askEarly(key: string, request: () => Promise<Response>): void {
   window.__shiplogEarly[key] = request();
 }
 
-export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(method: string, url: string, body?: unknown, confirmed = false): Promise<T> {
   const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
     fetch(url, {
       method,
@@ -57,7 +59,13 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
           : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     }));
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) {
+    const error = await errorOf(response);
+    // A sensitive change a while after sign-in: the password again, then the same request once more.
+    if (error.code === 'REAUTH_REQUIRED' && !confirmed && (await confirmPassword()))
+      return apiRequest<T>(method, url, body, true);
+    throw error;
+  }
   return (await jsonOrNull(response)) as T;
 }
 

@@ -11,6 +11,7 @@ import {
   notificationSettingsSchema,
   profileSchema,
   registerSchema,
+  verifyPasswordSchema,
 } from '@shiplog/schemas';
 import {
   callerOf,
@@ -276,6 +277,15 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       if (isCommonPassword(newPassword)) throw new ValidationError({ newPassword: [COMMON_PASSWORD_MESSAGE] });
       await changeCurrentUser(req, res, { type: 'SetPassword', passwordHash: await hashPassword(newPassword) });
       res.json({ message: 'Password changed' });
+    });
+
+    // The signed-in user's password, asked again before a sensitive change (the gateway's /api/reauth).
+    router.post('/user/verify-password', async (req, res) => {
+      const { password } = parseInput(verifyPasswordSchema, req.body);
+      const user = await currentUser(req);
+      if (!(await verifyPassword(user.passwordHash, password)))
+        throw new ValidationError({ password: ['Password is incorrect'] });
+      res.json({ message: 'Password confirmed' });
     });
 
     router.get('/notifications/settings', async (req, res) => {
