@@ -115,7 +115,11 @@ async function verifyToken(services: ServiceClients, token: string): Promise<{ t
     { method: 'POST', path: '/tokens/verify', body: { token }, caller: callerFor(undefined) },
   );
   if (answer.status === 200) return answer.body as { tokenId: string; user: SessionUser };
-  if (answer.status === 401) throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
+  if (answer.status === 401)
+    throw new UnauthorizedError(
+      (answer.body as { message?: string }).message ?? 'Invalid or revoked API token',
+      'INVALID_API_TOKEN',
+    );
   throw unavailable('identity', new Error(`token check answered ${answer.status}`));
 }
 

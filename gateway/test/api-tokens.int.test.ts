@@ -47,7 +47,13 @@ describe('personal API tokens', () => {
     const listed = await client.get('/api/tokens');
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
-      { id: created.body.id, name: 'GitHub Actions', createdAt: created.body.createdAt, lastUsedAt: null },
+      {
+        id: created.body.id,
+        name: 'GitHub Actions',
+        createdAt: created.body.createdAt,
+        expiresAt: created.body.expiresAt,
+        lastUsedAt: null,
+      },
     ]);
 
     const api = withToken(created.body.token);

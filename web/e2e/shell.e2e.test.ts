@@ -279,6 +279,8 @@ describe('auth and shell', () => {
     const list = page.getByRole('list', { name: 'Your API tokens' });
     await list.getByText('GitHub Actions', { exact: true }).waitFor();
     await list.getByText(/Never used/).waitFor();
+    // Made for the default 90 days, and the list says until when.
+    await list.getByText(/Expires /).waitFor();
 
     // What a CI job does with it: no browser, no cookie.
     const ci = (method: string, path: string, body?: unknown) =>

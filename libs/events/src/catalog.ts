@@ -231,7 +231,16 @@ export const catalog = {
     owner: 'identity',
     version: 1,
     publish: false,
-    schema: z.object({ userId: id, tokenId: id, name: z.string(), tokenHash: z.string(), at: isoDate }),
+    // `expiresAt`: null for a token that never expires; absent from tokens made before tokens had an
+    // expiry, which count as made for the default 90 days.
+    schema: z.object({
+      userId: id,
+      tokenId: id,
+      name: z.string(),
+      tokenHash: z.string(),
+      at: isoDate,
+      expiresAt: isoDate.nullable().optional(),
+    }),
   }),
   ApiTokenRevoked: event({
     owner: 'identity',

@@ -154,12 +154,25 @@ export interface AdminComment {
 }
 
 /** A personal API token's name (issue 20): what it is for, as the user will recognise it in the list. */
+/** How long a new API token works: days, or null for never. 90 when not said. */
+export const apiTokenLifetimes = [30, 90, 365, null] as const;
+export const DEFAULT_API_TOKEN_DAYS = 90;
+
 export const apiTokenSchema = z.object({
   name: z
     .string({ error: 'Token name is required' })
     .trim()
     .min(1, 'Token name is required')
     .max(50, 'Token name must be at most 50 characters'),
+  // A form's select sends text: "30", "90", "365" or "never".
+  expiresInDays: z.preprocess(
+    (value) => (value === 'never' ? null : typeof value === 'string' && value !== '' ? Number(value) : value),
+    z
+      .union([z.literal(30), z.literal(90), z.literal(365), z.null()], {
+        error: 'Expiry must be 30, 90 or 365 days, or never',
+      })
+      .default(DEFAULT_API_TOKEN_DAYS),
+  ),
 });
 export type ApiTokenInput = z.infer<typeof apiTokenSchema>;
 
@@ -168,5 +181,7 @@ export interface ApiTokenView {
   id: string;
   name: string;
   createdAt: string;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
   lastUsedAt: string | null;
 }

@@ -276,6 +276,8 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       }
       if (isCommonPassword(newPassword)) throw new ValidationError({ newPassword: [COMMON_PASSWORD_MESSAGE] });
       await changeCurrentUser(req, res, { type: 'SetPassword', passwordHash: await hashPassword(newPassword) });
+      // Its tokens are revoked with it (decide.ts): their last uses go too.
+      await context.pool.query('DELETE FROM identity.api_token_usage WHERE user_id = $1', [user.id]);
       res.json({ message: 'Password changed' });
     });
 
@@ -342,7 +344,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
     });
 
     router.post('/tokens', async (req, res) => {
-      const { name } = parseInput(apiTokenSchema, req.body);
+      const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
       const userId = requireUserId(req);
       const tokenId = newId();
       const text = newTokenText(userId, tokenId);
@@ -351,6 +353,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
         tokenId,
         name,
         tokenHash: hashTokenText(text),
+        expiresInDays,
       });
       const created = user.apiTokens.find((token) => token.id === tokenId);
       if (!created) throw new Error('the new token is not on the account');
@@ -375,6 +378,11 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       const token = user?.apiTokens.find((t) => t.id === named?.tokenId);
       if (!user || !token || !tokenTextMatches(text, token.tokenHash))
         throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
+      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())
+        throw new UnauthorizedError(
+          `This API token expired on ${token.expiresAt.slice(0, 10)}: create a new one`,
+          'INVALID_API_TOKEN',
+        );
       await context.pool.query(
         `INSERT INTO identity.api_token_usage (token_id, user_id, last_used_at) VALUES ($1, $2, now())
          ON CONFLICT (token_id) DO UPDATE SET last_used_at = now()
@@ -398,7 +406,7 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
 }
 
 function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {
-  return { id: token.id, name: token.name, createdAt: token.createdAt, lastUsedAt };
+  return { id: token.id, name: token.name, createdAt: token.createdAt, expiresAt: token.expiresAt, lastUsedAt };
 }
 
 function profileView(user: Extract<User, { status: 'registered' }>) {

@@ -20,7 +20,7 @@ export type UserCommand =
   | { type: 'UpdateProfile'; profile: ProfileInput }
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
   | { type: 'ChangeNotificationSettings'; settings: NotificationSettings }
-  | { type: 'CreateApiToken'; tokenId: string; name: string; tokenHash: string }
+  | { type: 'CreateApiToken'; tokenId: string; name: string; tokenHash: string; expiresInDays: number | null }
   | { type: 'RevokeApiToken'; tokenId: string };
 
 /** How many tokens a user may hold at once: one per CI pipeline or machine is plenty. */
@@ -46,9 +46,16 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
       ];
     case 'SetPassword':
       if (state.status !== 'registered') throw userNotFound();
+      // A new password revokes every API token: one made by whoever knew the old password stops too.
       return [
         { type: 'PasswordSet', data: { userId: state.id, passwordHash: command.passwordHash } },
         { type: 'PasswordChanged', data: { userId: state.id, at: now.toISOString() } },
+        ...state.apiTokens.map(
+          (token): UserEvent => ({
+            type: 'ApiTokenRevoked',
+            data: { userId: state.id, tokenId: token.id, at: now.toISOString() },
+          }),
+        ),
       ];
     case 'DeleteUser':
       if (state.status !== 'registered') throw userNotFound();
@@ -93,6 +100,10 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
             name: command.name,
             tokenHash: command.tokenHash,
             at: now.toISOString(),
+            expiresAt:
+              command.expiresInDays === null
+                ? null
+                : new Date(now.getTime() + command.expiresInDays * 24 * 60 * 60 * 1000).toISOString(),
           },
         },
       ];

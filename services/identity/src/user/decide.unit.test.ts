@@ -6,6 +6,56 @@ const now = new Date('2026-11-21T10:00:00.000Z');
 const userId = '0193a1b2-0000-7000-8000-000000000001';
 
 describe('user decide', () => {
+  const registeredUser = () =>
+    decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    ).reduce(evolveUser, initialUser());
+  const tokenId = (n: number) => `0193a1b2-0000-7000-8000-00000000010${n}`;
+
+  it('makes API tokens that expire after the days chosen, or never', () => {
+    let state = registeredUser();
+    for (const [n, expiresInDays] of [
+      [1, 30],
+      [2, 365],
+      [3, null],
+    ] as const) {
+      const events = decideUser(
+        { type: 'CreateApiToken', tokenId: tokenId(n), name: `t${n}`, tokenHash: `h${n}`, expiresInDays },
+        state,
+        now,
+      );
+      state = events.reduce(evolveUser, state);
+    }
+    expect(state.status === 'registered' && state.apiTokens.map((t) => t.expiresAt)).toEqual([
+      '2026-12-21T10:00:00.000Z',
+      '2027-11-21T10:00:00.000Z',
+      null,
+    ]);
+  });
+
+  it('counts a token made before tokens had an expiry as made for 90 days', () => {
+    const state = evolveUser(registeredUser(), {
+      type: 'ApiTokenCreated',
+      data: { userId, tokenId: tokenId(1), name: 'old', tokenHash: 'h', at: now.toISOString() },
+    });
+    expect(state.status === 'registered' && state.apiTokens[0]?.expiresAt).toBe('2027-02-19T10:00:00.000Z');
+  });
+
+  it('revokes every API token with a new password', () => {
+    let state = registeredUser();
+    for (const n of [1, 2])
+      state = decideUser(
+        { type: 'CreateApiToken', tokenId: tokenId(n), name: `t${n}`, tokenHash: `h${n}`, expiresInDays: 90 },
+        state,
+        now,
+      ).reduce(evolveUser, state);
+    const events = decideUser({ type: 'SetPassword', passwordHash: 'h2' }, state, now);
+    expect(events.map((e) => e.type)).toEqual(['PasswordSet', 'PasswordChanged', 'ApiTokenRevoked', 'ApiTokenRevoked']);
+    expect(events.reduce(evolveUser, state)).toMatchObject({ apiTokens: [] });
+  });
+
   it('registers a new user with a password', () => {
     const events = decideUser(
       { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },

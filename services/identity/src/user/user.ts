@@ -1,5 +1,5 @@
 import type { EventOf } from '@shiplog/events';
-import { defaultNotificationSettings, type NotificationSettings } from '@shiplog/schemas';
+import { DEFAULT_API_TOKEN_DAYS, defaultNotificationSettings, type NotificationSettings } from '@shiplog/schemas';
 
 /** A user account, folded from its `user-<id>` stream. */
 export type UserEvent =
@@ -20,7 +20,11 @@ export interface ApiToken {
   name: string;
   tokenHash: string;
   createdAt: string;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type StoredProfile = EventOf<'ProfileUpdated'>['data']['profile'];
 
@@ -89,6 +93,10 @@ export function evolveUser(state: User, event: UserEvent): User {
                 name: event.data.name,
                 tokenHash: event.data.tokenHash,
                 createdAt: event.data.at,
+                expiresAt:
+                  event.data.expiresAt !== undefined
+                    ? event.data.expiresAt
+                    : new Date(Date.parse(event.data.at) + DEFAULT_API_TOKEN_DAYS * DAY_MS).toISOString(),
               },
             ],
           }

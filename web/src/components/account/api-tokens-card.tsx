@@ -13,6 +13,8 @@ import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/dialog';
+import { Label } from '../ui/input';
+import { Select } from '../ui/select';
 import { Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
 
@@ -26,7 +28,7 @@ export function ApiTokensCard() {
   const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
   const create = useCreateApiToken();
   const revoke = useRevokeApiToken();
-  const form = useSchemaForm('apiTokenSchema', { defaultValues: { name: '' } });
+  const form = useSchemaForm('apiTokenSchema', { defaultValues: { name: '', expiresInDays: '90' } });
   const submit = (values: FormOutput<'apiTokenSchema'>) =>
     create.mutate(values, {
       onSuccess: (answer) => {
@@ -44,7 +46,8 @@ export function ApiTokensCard() {
         <CardTitle>API tokens</CardTitle>
         <CardDescription>
           For the shiplog CLI and your CI: a token records deployments, backups and releases as you, and can read and
-          change your projects and their timelines. It cannot reach your account, billing or reminders.
+          change your projects and their timelines. It cannot reach your account, billing, reminders or deploy webhooks.
+          Changing your password revokes every token.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
@@ -77,6 +80,15 @@ export function ApiTokensCard() {
               {...form.register('name')}
             />
           </div>
+          <div className="space-y-2">
+            <Label htmlFor="api-token-expiry">Expires</Label>
+            <Select id="api-token-expiry" className="block" {...form.register('expiresInDays')}>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In a year</option>
+              <option value="never">Never</option>
+            </Select>
+          </div>
           <Button type="submit" disabled={create.isPending} className="mb-0.5">
             <KeyRound /> {create.isPending ? 'Creating...' : 'Create token'}
           </Button>
@@ -95,7 +107,7 @@ export function ApiTokensCard() {
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium">{token.name}</p>
                   <p className="text-xs text-muted-foreground">
-                    Created {formatDate(token.createdAt)} ·{' '}
+                    Created {formatDate(token.createdAt)} · {expiryText(token.expiresAt)} ·{' '}
                     {token.lastUsedAt ? `Last used ${formatTimeAgo(token.lastUsedAt)}` : 'Never used'}
                   </p>
                 </div>
@@ -135,4 +147,10 @@ export function ApiTokensCard() {
       </CardContent>
     </Card>
   );
+}
+
+/** When a token stops working, as its row says it. */
+function expiryText(expiresAt: string | null): string {
+  if (expiresAt === null) return 'Never expires';
+  return Date.parse(expiresAt) <= Date.now() ? `Expired ${formatDate(expiresAt)}` : `Expires ${formatDate(expiresAt)}`;
 }
