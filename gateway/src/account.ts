@@ -8,7 +8,7 @@ import type { LoginLimiter } from './login-limiter.ts';
 import type { RequestPositions } from './positions.ts';
 import type { GatewayAction } from './routes.ts';
 import type { SessionUser } from './session-cache.ts';
-import { SESSION_COOKIE, type UserSessions } from './sessions.ts';
+import type { UserSessions } from './sessions.ts';
 
 /** A gateway action: `params` are the named groups of its route's pattern (routes.ts). */
 export type Action = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
@@ -18,6 +18,8 @@ export type Action = (req: Request, res: Response, params: Record<string, string
  * them itself, calling identity (and billing for the current user) for the facts.
  */
 export function accountActions(deps: {
+  /** The session cookie's name (sessions.ts `sessionCookie`). */
+  cookieName: string;
   services: ServiceClients;
   positions: RequestPositions;
   sessions: UserSessions;
@@ -25,8 +27,21 @@ export function accountActions(deps: {
   logger: Logger;
   /** The body's bytes as they came (see app.ts). */
   bodyOf: (req: IncomingMessage) => Buffer | undefined;
-}): Record<Exclude<GatewayAction, 'graphql' | 'events' | 'exportData' | 'importData' | 'publicProfile'>, Action> {
-  const { services, positions, sessions, limiter, logger, bodyOf } = deps;
+}): Record<
+  Exclude<
+    GatewayAction,
+    | 'graphql'
+    | 'events'
+    | 'exportData'
+    | 'importData'
+    | 'publicProfile'
+    | 'sessions'
+    | 'endSession'
+    | 'endOtherSessions'
+  >,
+  Action
+> {
+  const { cookieName, services, positions, sessions, limiter, logger, bodyOf } = deps;
   const callerOf = (req: Request) => callerFor(req.session.user);
 
   /** GET /api/user's answer: the account from identity, the subscription from billing. */
@@ -82,7 +97,11 @@ export function accountActions(deps: {
     req.session.user = { id: user.id, username: user.username, isAdmin: user.isAdmin };
     req.session.since = Date.now();
     positions.remember(req, res, positionHeader as string | undefined);
-    await sessions.add(user.id, req.sessionID);
+    await sessions.add(user.id, req.sessionID, {
+      since: req.session.since,
+      userAgent: req.get('user-agent') ?? '',
+      ip: req.ip ?? '',
+    });
   }
 
   /**
@@ -115,7 +134,7 @@ export function accountActions(deps: {
   }
 
   function signedOut(req: Request, res: Response) {
-    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+    res.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.secure });
     positions.forget(req, res);
   }
 

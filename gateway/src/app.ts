@@ -25,13 +25,14 @@ import { publicProfiles } from './public-profile.ts';
 import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { SessionCache } from './session-cache.ts';
+import { sessionListActions } from './session-list.ts';
 import {
   authenticatedAt,
   isRecentAuth,
   reauthRequired,
-  SESSION_COOKIE,
   SessionLifetime,
   SessionReader,
+  sessionCookie,
   sessionMiddleware,
   sessionPrefix,
   UserSessions,
@@ -85,7 +86,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       redis: deps.sessionRedis,
       cache: deps.sessionCache,
       prefix: sessionPrefix(deps.config),
-      cookieName: SESSION_COOKIE,
+      cookieName: sessionCookie(deps.config).name,
       secret: deps.secrets.session,
       positions,
       lifetime,
@@ -159,6 +160,7 @@ function createExpressApp(
   const profiles = publicProfiles({ services, positions });
   const actions: Record<GatewayAction, Action> = {
     ...accountActions({
+      cookieName: sessionCookie(config).name,
       services,
       positions,
       sessions,
@@ -172,6 +174,7 @@ function createExpressApp(
       logger,
       bodyOf: (req) => received.get(req),
     }),
+    ...sessionListActions(sessions),
     ...exportActions({ services, positions }),
     publicProfile: profiles.publicProfile,
     graphql,

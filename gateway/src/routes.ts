@@ -21,6 +21,10 @@ export const apiRoutes = [
   // The password again, before a sensitive change (a route marked `recentAuth`): the session is then recent.
   { path: '/api/reauth', methods: ['POST'], gateway: 'reauth' },
   { path: '/api/user', methods: ['DELETE'], gateway: 'deleteAccount', recentAuth: ['DELETE'] },
+  // The account's signed-in sessions (Settings › Sessions): list them, end one, end all but this one.
+  { path: '/api/sessions', methods: ['GET', 'HEAD'], gateway: 'sessions' },
+  { path: '/api/sessions/end-others', methods: ['POST'], gateway: 'endOtherSessions' },
+  { path: '/api/sessions/:sessionId', methods: ['DELETE'], gateway: 'endSession' },
   // Every session of the deleted user ends with it.
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ForbiddenError } from '@shiplog/errors';
 import { RedisStore } from 'connect-redis';
 import cookie from 'cookie';
@@ -42,6 +43,19 @@ export const reauthRequired = () =>
  */
 export const SESSION_COOKIE = 'shiplog.sid';
 
+/**
+ * The session cookie as this deployment sets it. Served over HTTPS (`APP_URL` is https), it is always
+ * `Secure`, whatever `TRUST_PROXY` says about the connection it came on, and named with the `__Host-`
+ * prefix, so the browser keeps it only from this origin over HTTPS, with `Path=/` and no `Domain`: no
+ * sibling subdomain and no plain-HTTP page can set or overwrite it. Otherwise (local development) it
+ * is `shiplog.sid`, `Secure` when the request came over HTTPS.
+ */
+export function sessionCookie(config: Pick<GatewayEnv, 'APP_URL'>): { name: string; alwaysSecure: boolean } {
+  return config.APP_URL?.startsWith('https:')
+    ? { name: `__Host-${SESSION_COOKIE}`, alwaysSecure: true }
+    : { name: SESSION_COOKIE, alwaysSecure: false };
+}
+
 export const sessionPrefix = (config: GatewayEnv) => `${config.BUS_NAMESPACE}:sess:`;
 
 /**
@@ -57,11 +71,14 @@ export class SessionLifetime {
   /** When each session's TTL was last pushed back by this replica. */
   readonly #touched = new Map<string, number>();
 
+  readonly #config: GatewayEnv;
+
   constructor(config: GatewayEnv, redis: RedisClientType) {
     this.idleMs = config.SESSION_IDLE_TIMEOUT_SECONDS * 1000;
     this.absoluteMs = config.SESSION_ABSOLUTE_TIMEOUT_SECONDS * 1000;
     this.#redis = redis;
     this.#prefix = sessionPrefix(config);
+    this.#config = config;
   }
 
   /** How long the session may live from now if no request comes: its Redis TTL (0: over). */
@@ -75,17 +92,24 @@ export class SessionLifetime {
   }
 
   /**
-   * A request used the session: push its idle end back. At most once a minute (a tenth of the idle
-   * time when that is shorter) per session and replica, so a read costs no Redis write.
+   * A request used the session: push its idle end back, and note when it was last seen (Settings ›
+   * Sessions). At most once a minute (a tenth of the idle time when that is shorter) per session and
+   * replica, so a read costs no Redis write.
    */
-  touch(sid: string, since: number): void {
+  touch(sid: string, since: number, userId: string): void {
     const now = Date.now();
     const every = Math.min(60_000, this.idleMs / 10);
     if (now - (this.#touched.get(sid) ?? 0) < every) return;
     if (this.#touched.size >= 100_000) this.#touched.clear();
     this.#touched.set(sid, now);
     const ttl = this.remainingMs(since, now);
-    if (ttl > 0) void this.#redis.pExpire(`${this.#prefix}${sid}`, ttl).catch(() => this.#touched.delete(sid));
+    if (ttl <= 0) return;
+    void this.#redis
+      .multi()
+      .pExpire(`${this.#prefix}${sid}`, ttl)
+      .hSet(sessionInfoKey(this.#config, userId), seenField(sid), String(now))
+      .exec()
+      .catch(() => this.#touched.delete(sid));
   }
 }
 
@@ -100,8 +124,9 @@ export function sessionMiddleware(
   lifetime: SessionLifetime,
   sessions: UserSessions,
 ): RequestHandler {
+  const { name, alwaysSecure } = sessionCookie(config);
   const store = session({
-    name: SESSION_COOKIE,
+    name,
     // express-session's own touch would rewrite the session on every request; `lifetime.touch` only
     // moves the TTL, and rarely.
     store: new RedisStore({
@@ -114,14 +139,18 @@ export function sessionMiddleware(
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    proxy: Boolean(config.TRUST_PROXY),
-    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: lifetime.absoluteMs, path: '/' },
+    // Behind HTTPS, whether a request is secure is `req.secure`, which the middleware below sets.
+    proxy: alwaysSecure ? undefined : Boolean(config.TRUST_PROXY),
+    cookie: { httpOnly: true, sameSite: 'lax', secure: alwaysSecure || 'auto', maxAge: lifetime.absoluteMs, path: '/' },
   });
-  return (req, res, next) =>
+  return (req, res, next) => {
+    // express-session sets a Secure cookie only on a request it believes secure: behind HTTPS (APP_URL)
+    // every request is, whether or not the proxy in front is trusted to say so.
+    if (alwaysSecure) Object.defineProperty(req, 'secure', { value: true, configurable: true });
     store(req, res, (error?: unknown) => {
       if (error || !req.session?.user) return next(error);
       if (!lifetime.over(req.session.since)) {
-        lifetime.touch(req.sessionID, req.session.since!);
+        lifetime.touch(req.sessionID, req.session.since!, req.session.user.id);
         return next();
       }
       // Past its absolute end: signed out, with a fresh (unsaved) session in its place.
@@ -133,9 +162,42 @@ export function sessionMiddleware(
         next();
       });
     });
+  };
 }
 
-/** Each user's session ids in a Redis set, so all of a user's sessions (or all but one) can be ended. */
+/** Each user's session ids: a Redis set, so all of a user's sessions (or all but one) can be ended. */
+const userSessionsKey = (config: GatewayEnv, userId: string) => `${config.BUS_NAMESPACE}:user-sessions:${userId}`;
+/**
+ * What Settings › Sessions shows of each: a Redis hash per user, field `<sid>` the device and address it
+ * signed in from (JSON), field `<sid>:seen` when it was last used (ms).
+ */
+const sessionInfoKey = (config: GatewayEnv, userId: string) => `${config.BUS_NAMESPACE}:session-info:${userId}`;
+const seenField = (sid: string) => `${sid}:seen`;
+
+/** Where a session signed in from, as kept beside it. */
+interface SessionOrigin {
+  since: number;
+  userAgent: string;
+  ip: string;
+}
+
+/**
+ * A session as its user sees it. `id` names it without being it: a hash of the session id, which is
+ * a credential and never leaves the gateway.
+ */
+export interface SessionEntry extends SessionOrigin {
+  id: string;
+  current: boolean;
+  seenAt: number;
+}
+
+/** The public name of a session: the first 128 bits of the SHA-256 of its id. */
+export const sessionHandle = (sid: string) => createHash('sha256').update(sid).digest('base64url').slice(0, 22);
+
+/** The user agent is the browser's to write: kept to a length worth showing. */
+const MAX_USER_AGENT = 512;
+
+/** Each user's sessions: their ids, so they can be ended together, and where each signed in from. */
 export class UserSessions {
   readonly #redis: RedisClientType;
   readonly #config: GatewayEnv;
@@ -145,33 +207,96 @@ export class UserSessions {
     this.#config = config;
   }
 
-  #key(userId: string) {
-    return `${this.#config.BUS_NAMESPACE}:user-sessions:${userId}`;
-  }
-
-  async add(userId: string, sid: string): Promise<void> {
+  async add(userId: string, sid: string, origin: SessionOrigin): Promise<void> {
+    const ids = userSessionsKey(this.#config, userId);
+    const info = sessionInfoKey(this.#config, userId);
+    const kept: SessionOrigin = { ...origin, userAgent: origin.userAgent.slice(0, MAX_USER_AGENT) };
     await this.#redis
       .multi()
-      .sAdd(this.#key(userId), sid)
-      .expire(this.#key(userId), this.#config.SESSION_ABSOLUTE_TIMEOUT_SECONDS)
+      .sAdd(ids, sid)
+      .expire(ids, this.#config.SESSION_ABSOLUTE_TIMEOUT_SECONDS)
+      .hSet(info, { [sid]: JSON.stringify(kept), [seenField(sid)]: String(origin.since) })
+      .expire(info, this.#config.SESSION_ABSOLUTE_TIMEOUT_SECONDS)
       .exec();
   }
 
   async remove(userId: string, sid: string): Promise<void> {
-    await this.#redis.sRem(this.#key(userId), sid);
+    await this.#forget(userId, [sid]);
   }
 
   /** Ends the user's sessions, all of them or all but `keep`. */
   async end(userId: string, keep?: string): Promise<void> {
-    const key = this.#key(userId);
-    const ended = (await this.#redis.sMembers(key)).filter((sid) => sid !== keep);
+    const ended = (await this.#redis.sMembers(userSessionsKey(this.#config, userId))).filter((sid) => sid !== keep);
+    await this.#end(userId, ended);
+  }
+
+  /** Ends the one session `handle` names (sessionHandle); false when the user has none by that name. */
+  async endOne(userId: string, handle: string): Promise<boolean> {
+    const sids = await this.#redis.sMembers(userSessionsKey(this.#config, userId));
+    const sid = sids.find((candidate) => sessionHandle(candidate) === handle);
+    if (sid === undefined) return false;
+    await this.#end(userId, [sid]);
+    return true;
+  }
+
+  /**
+   * The user's live sessions, the most recently used first. Sessions that ended on their own (idle or
+   * absolute timeout) are forgotten as they are found.
+   */
+  async list(userId: string, currentSid: string): Promise<SessionEntry[]> {
+    const sids = await this.#redis.sMembers(userSessionsKey(this.#config, userId));
+    if (sids.length === 0) return [];
     const prefix = sessionPrefix(this.#config);
-    if (ended.length > 0)
-      await this.#redis
-        .multi()
-        .del(ended.map((sid) => `${prefix}${sid}`))
-        .sRem(key, ended)
-        .exec();
+    const [alive, info] = await Promise.all([
+      Promise.all(sids.map((sid) => this.#redis.exists(`${prefix}${sid}`))),
+      this.#redis.hGetAll(sessionInfoKey(this.#config, userId)),
+    ]);
+    const gone = sids.filter((_, index) => alive[index] === 0);
+    if (gone.length > 0) await this.#forget(userId, gone);
+    return sids
+      .filter((_, index) => alive[index] === 1)
+      .map((sid): SessionEntry => {
+        const origin = parseOrigin(info[sid]);
+        return {
+          id: sessionHandle(sid),
+          current: sid === currentSid,
+          ...origin,
+          seenAt: Math.max(Number(info[seenField(sid)] ?? 0), origin.since),
+        };
+      })
+      .sort((x, y) => Number(y.current) - Number(x.current) || y.seenAt - x.seenAt);
+  }
+
+  async #end(userId: string, sids: string[]): Promise<void> {
+    if (sids.length === 0) return;
+    const prefix = sessionPrefix(this.#config);
+    await this.#redis.del(sids.map((sid) => `${prefix}${sid}`));
+    await this.#forget(userId, sids);
+  }
+
+  async #forget(userId: string, sids: string[]): Promise<void> {
+    await this.#redis
+      .multi()
+      .sRem(userSessionsKey(this.#config, userId), sids)
+      .hDel(
+        sessionInfoKey(this.#config, userId),
+        sids.flatMap((sid) => [sid, seenField(sid)]),
+      )
+      .exec();
+  }
+}
+
+/** A session's origin as stored; a session from before origins were kept shows as unknown. */
+function parseOrigin(stored: string | undefined): SessionOrigin {
+  try {
+    const parsed = JSON.parse(stored ?? '') as Partial<SessionOrigin>;
+    return {
+      since: typeof parsed.since === 'number' ? parsed.since : 0,
+      userAgent: typeof parsed.userAgent === 'string' ? parsed.userAgent : '',
+      ip: typeof parsed.ip === 'string' ? parsed.ip : '',
+    };
+  } catch {
+    return { since: 0, userAgent: '', ip: '' };
   }
 }
 
@@ -240,7 +365,7 @@ export class SessionReader {
       this.#cache.remember(sid, session, generation);
     }
     if (!session || this.#lifetime.over(session.since)) return null;
-    this.#lifetime.touch(sid, session.since);
+    this.#lifetime.touch(sid, session.since, session.user.id);
     return session;
   }
 }

@@ -208,3 +208,134 @@ describe('V2.2 no user enumeration, and throttling that holds under a burst', ()
     expect(statuses.filter((s) => s === 429)).toHaveLength(60);
   });
 });
+
+describe('V3.4.1 and 3.4.4: served over HTTPS, the session cookie is Secure and __Host- prefixed', () => {
+  let https: Backend;
+  beforeAll(async () => {
+    https = await startBackend({ env: { APP_URL: 'https://shiplog.test' } });
+  });
+  afterAll(async () => {
+    await https?.stop();
+  });
+
+  it('whatever the connection it came on says, and the session works and ends with it', async () => {
+    const client = new Client(https.url);
+    // Plain HTTP from the test, and no X-Forwarded-Proto: the proxy in front says nothing.
+    const response = await client.post('/api/register', { username: uniqueUsername('tls'), password: 'secret-pass-1' });
+    expect(response.status).toBe(201);
+    const session = response.setCookies.filter((c) => /^(__Host-)?shiplog\.sid=/.test(c));
+    expect(session).toHaveLength(1);
+    expect(session[0]).toMatch(/^__Host-shiplog\.sid=/);
+    expect(session[0]).toMatch(/; Path=\/;/);
+    expect(session[0]).toMatch(/; Secure/);
+    expect(session[0]).toMatch(/; HttpOnly/);
+    expect(session[0]).not.toMatch(/Domain=/i);
+    // Both serving paths read it.
+    expect(await signedIn(client)).toEqual([200, 200]);
+    // A cookie by the old name is nobody's session.
+    const old = await new Client(https.url).get('/api/user', {
+      cookie: client.sessionCookie!.replace('__Host-', ''),
+    });
+    expect(old.status).toBe(401);
+    const out = await client.post('/api/logout');
+    expect(out.setCookies.find((c) => c.startsWith('__Host-shiplog.sid='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(await signedIn(client)).toEqual([401, 401]);
+  });
+});
+
+describe('V3.3.4: the user sees every signed-in session and can end any other, or all others', () => {
+  const firefox = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const iphone =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+  async function signInAs(username: string, userAgent: string) {
+    const client = new Client(backend.url);
+    const response = await client.post(
+      '/api/login',
+      { username, password: 'secret-pass-1' },
+      { 'user-agent': userAgent, 'x-forwarded-for': '203.0.113.7' },
+    );
+    expect(response.status).toBe(200);
+    return client;
+  }
+
+  it('lists them with device, address and times; ends one, then all but this one', async () => {
+    const { client: laptop, username } = await backend.signUp('devices');
+    const mac = await signInAs(username, firefox);
+    const phone = await signInAs(username, iphone);
+
+    const listed = await laptop.get('/api/sessions');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(3);
+    // This session first.
+    expect(listed.body[0]).toMatchObject({ current: true });
+    const byBrowser = (name: string) => listed.body.find((s: { browser: string }) => s.browser.startsWith(name));
+    expect(byBrowser('Firefox')).toMatchObject({
+      browser: 'Firefox 128.0',
+      os: 'macOS Sonoma',
+      deviceType: 'desktop',
+      current: false,
+    });
+    expect(byBrowser('Safari')).toMatchObject({ os: 'iOS 17.5', deviceType: 'mobile', current: false });
+    for (const entry of listed.body) {
+      expect(entry.id).toMatch(/^[\w-]{22}$/);
+      expect(Date.parse(entry.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(entry.signedInAt));
+      expect(Date.now() - Date.parse(entry.signedInAt)).toBeLessThan(60_000);
+    }
+    // The handle is not the session id, which is the credential.
+    const sid = /^s:([^.]+)\./.exec(decodeURIComponent(laptop.sessionCookie!.split('=')[1]!))![1]!;
+    expect(listed.text).not.toContain(sid);
+
+    // This session cannot be ended from the list (signing out does that); a name of no session is a 404.
+    const own = await laptop.request('DELETE', `/api/sessions/${listed.body[0].id}`);
+    expect(own.status).toBe(400);
+    expect(own.body).toMatchObject({ code: 'CURRENT_SESSION', message: expect.any(String) });
+    expect((await laptop.request('DELETE', `/api/sessions/${'x'.repeat(22)}`)).status).toBe(404);
+
+    // Another user cannot end it.
+    const { client: stranger } = await backend.signUp('stranger');
+    expect((await stranger.request('DELETE', `/api/sessions/${byBrowser('Firefox').id}`)).status).toBe(404);
+    expect(await signedIn(mac)).toEqual([200, 200]);
+
+    // The Mac's session ends at once, on both serving paths; the phone's goes on.
+    expect((await laptop.request('DELETE', `/api/sessions/${byBrowser('Firefox').id}`)).status).toBe(200);
+    expect(await signedIn(mac)).toEqual([401, 401]);
+    expect(await signedIn(phone)).toEqual([200, 200]);
+    expect((await laptop.get('/api/sessions')).body).toHaveLength(2);
+
+    // Every other session: the phone's ends, this one stays.
+    expect((await laptop.post('/api/sessions/end-others')).status).toBe(200);
+    expect(await signedIn(phone)).toEqual([401, 401]);
+    expect(await signedIn(laptop)).toEqual([200, 200]);
+    const left = await laptop.get('/api/sessions');
+    expect(left.body).toEqual([expect.objectContaining({ current: true })]);
+  });
+
+  it('forgets a session signed out, and one that ended on its own', async () => {
+    const { client, username } = await backend.signUp('expiring');
+    const signInAgain = async () => {
+      const other = new Client(backend.url);
+      expect((await other.post('/api/login', { username, password: 'secret-pass-1' })).status).toBe(200);
+      return other;
+    };
+    const out = await signInAgain();
+    expect((await client.get('/api/sessions')).body).toHaveLength(2);
+    expect((await out.post('/api/logout')).status).toBe(200);
+    expect((await client.get('/api/sessions')).body).toHaveLength(1);
+    // A session that timed out is a key Redis let go.
+    const idle = await signInAgain();
+    expect((await client.get('/api/sessions')).body).toHaveLength(2);
+    const sid = /^s:([^.]+)\./.exec(decodeURIComponent(idle.sessionCookie!.split('=')[1]!))![1];
+    const redis = createClient({ url: redisUrl });
+    await redis.connect();
+    try {
+      expect(await redis.del(`${backend.busNamespace}:sess:${sid}`)).toBe(1);
+      expect((await client.get('/api/sessions')).body).toHaveLength(1);
+      // …and forgotten: nothing of it is left beside the user's sessions.
+      const info = await redis.hKeys(`${backend.busNamespace}:session-info:${(await client.get('/api/user')).body.id}`);
+      expect(info).toHaveLength(2);
+    } finally {
+      await redis.quit();
+    }
+  });
+});

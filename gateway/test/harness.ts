@@ -248,9 +248,9 @@ export class Client {
     this.timeoutMs = options.timeoutMs;
   }
 
-  /** The session cookie alone, `shiplog.sid=…`. */
+  /** The session cookie alone, `shiplog.sid=…` (`__Host-shiplog.sid=…` when APP_URL is https). */
   get sessionCookie(): string | undefined {
-    return this.cookie?.split('; ').find((pair) => pair.startsWith('shiplog.sid='));
+    return this.cookie?.split('; ').find((pair) => /^(__Host-)?shiplog\.sid=/.test(pair));
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

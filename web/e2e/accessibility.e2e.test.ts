@@ -171,6 +171,9 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByLabel('New API token').waitFor();
     found.push(...(await violations(page, 'API tokens')));
+    await page.getByRole('tab', { name: 'Sessions' }).click();
+    await page.getByText('This device').waitFor();
+    found.push(...(await violations(page, 'sessions')));
     await page.getByRole('tab', { name: 'Export' }).click();
     await page.getByText('Export your data').waitFor();
     await page.getByText('Calendar feed').waitFor();

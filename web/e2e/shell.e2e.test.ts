@@ -309,6 +309,39 @@ describe('auth and shell', () => {
     expect((await ci('GET', '/api/projects')).status).toBe(401);
   });
 
+  it('lists the signed-in sessions in Settings and signs out another one', async () => {
+    const username = uniqueUsername('devices');
+    await register(username);
+    // The same account signed in on a phone.
+    const phone = await browser.newContext({
+      baseURL: app.url,
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    });
+    try {
+      const signIn = await phone.request.post('/api/login', {
+        data: { username, password: 'secret-pass-1' },
+        headers: { origin: app.url },
+      });
+      expect(signIn.status()).toBe(200);
+      await page.goto('/settings');
+      await page.getByRole('tab', { name: 'Sessions' }).click();
+      const list = page.getByRole('list', { name: 'Your sessions' });
+      await list.getByText('This device').waitFor();
+      await list.getByText('Safari 17.5 on iOS 17.5').waitFor();
+      await list.getByRole('button', { name: 'Sign out Safari 17.5 on iOS 17.5' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('Session signed out', { exact: true }).waitFor();
+      await list.getByText('Safari 17.5 on iOS 17.5').waitFor({ state: 'detached' });
+      expect((await phone.request.get('/api/user')).status()).toBe(401);
+      // This one is still signed in, and nothing else is left to sign out.
+      expect(await page.getByRole('button', { name: 'Sign out all other sessions' }).count()).toBe(0);
+      expect((await page.request.get('/api/user')).status()).toBe(200);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('asks for the password again before making a token long after sign-in, then makes it', async () => {
     await register(uniqueUsername('reauth'));
     await page.goto('/settings');

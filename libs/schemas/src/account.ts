@@ -176,6 +176,24 @@ export const apiTokenSchema = z.object({
 });
 export type ApiTokenInput = z.infer<typeof apiTokenSchema>;
 
+/** One of the account's signed-in sessions, as Settings › Sessions lists it (`GET /api/sessions`). */
+export interface SessionView {
+  /** Names the session for `DELETE /api/sessions/:id`; not the session's own id, which never leaves the server. */
+  id: string;
+  /** The session this request came with. */
+  current: boolean;
+  /** The browser and its version, from the user agent ("Firefox 128"); empty when it sent none. */
+  browser: string;
+  /** The operating system ("macOS 14.5", "Android 15"); empty when unknown. */
+  os: string;
+  /** desktop, mobile, tablet, tv or unknown. */
+  deviceType: 'desktop' | 'mobile' | 'tablet' | 'tv' | 'unknown';
+  /** The address it signed in from, as the gateway saw it through the proxies it trusts. */
+  ipAddress: string;
+  signedInAt: string;
+  lastSeenAt: string;
+}
+
 /** A token as the list shows it; its text is in the answer to its creation only. */
 export interface ApiTokenView {
   id: string;

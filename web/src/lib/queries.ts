@@ -17,6 +17,7 @@ import {
   type Profile,
   type Project,
   type Reminder,
+  type SessionView,
   type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
@@ -140,6 +141,12 @@ export const notificationSettingsQuery = queryOptions({
 export const apiTokensQuery = queryOptions({
   queryKey: ['api-tokens'],
   queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
+});
+
+/** The account's signed-in sessions, this one first (Settings › Sessions). */
+export const sessionsQuery = queryOptions({
+  queryKey: ['sessions'],
+  queryFn: () => apiRequest<SessionView[]>('GET', '/api/sessions'),
 });
 
 /** The user's private calendar link, if they made one. */

@@ -27,6 +27,10 @@ import { showServerFieldErrors } from '../lib/server-errors';
 const loadApiTokens = () => import('../components/account/api-tokens-card');
 const ApiTokensCard = lazy(async () => ({ default: (await loadApiTokens()).ApiTokensCard }));
 const preloadApiTokens = () => void loadApiTokens();
+/** The Sessions tab too. */
+const loadSessions = () => import('../components/account/sessions-card');
+const SessionsCard = lazy(async () => ({ default: (await loadSessions()).SessionsCard }));
+const preloadSessions = () => void loadSessions();
 /** The Export tab too. */
 const loadExport = () => import('../components/account/export-card');
 const ExportTab = lazy(async () => ({ default: (await loadExport()).ExportTab }));
@@ -40,6 +44,9 @@ export function SettingsPage() {
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="notifications">Notifications</TabsTrigger>
         <TabsTrigger value="privacy">Privacy</TabsTrigger>
+        <TabsTrigger value="sessions" onPointerEnter={preloadSessions} onFocus={preloadSessions}>
+          Sessions
+        </TabsTrigger>
         <TabsTrigger value="tokens" onPointerEnter={preloadApiTokens} onFocus={preloadApiTokens}>
           API Tokens
         </TabsTrigger>
@@ -66,6 +73,11 @@ export function SettingsPage() {
       </TabsContent>
       <TabsContent value="privacy">
         <PrivacyCard />
+      </TabsContent>
+      <TabsContent value="sessions">
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <SessionsCard />
+        </Suspense>
       </TabsContent>
       <TabsContent value="tokens">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
