@@ -7,9 +7,8 @@
 import { identityService } from '@shiplog/identity';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
-import { createMailer } from '@shiplog/reminders/mailer';
 import { createScheduler } from '@shiplog/reminders/scheduler';
-import { signInternalToken, startService } from '@shiplog/service-kit';
+import { createMailer, signInternalToken, startService } from '@shiplog/service-kit';
 import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
 import { startSmtpStandIn } from '@shiplog/testing/smtp';
 
@@ -44,6 +43,8 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     SERVICE_PORT: '0',
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
+    // Identity mails the link that proves the user's address here too: reminders go only to a proven one.
+    SMTP_URL: smtpUrl,
   };
   const identity = await startService(identityService, env);
   const projects = await startService(projectsService, env);
@@ -60,6 +61,19 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
       }),
     });
     const user = (await registered.json()) as { id: string; username: string };
+    // The owner opens the link mailed to them; then the sink is emptied for the reminders.
+    let link: string | undefined;
+    while (!link) {
+      link = smtp.received.map((m) => /\/verify-email#([\w-]{64})/.exec(m.raw)?.[1]).find(Boolean);
+      if (!link) await new Promise((r) => setTimeout(r, 50));
+    }
+    const verified = await fetch(`${identity.url}/email-verification`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shiplog-internal-token': anonymous },
+      body: JSON.stringify({ token: link }),
+    });
+    if (verified.status !== 200) throw new Error(`verifying the address answered ${verified.status}`);
+    smtp.received.length = 0;
     const token = signInternalToken(secret, { userId: user.id, username: user.username, isAdmin: false });
     const headers = { 'content-type': 'application/json', 'x-shiplog-internal-token': token };
     const project = (await (
@@ -71,10 +85,14 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     ).json()) as {
       id: string;
     };
-    // Wait for the reminders service to know the project and the user's address.
+    // Wait for the reminders service to know the project and the user's proven address.
     for (;;) {
       const probe = await fetch(`${reminders.url}/reminders/project/${project.id}`, { headers });
-      if (probe.status === 200) break;
+      const { rows: proven } = await reminders.context.pool.query(
+        'SELECT 1 FROM reminders.users WHERE user_id = $1 AND email_verified',
+        [user.id],
+      );
+      if (probe.status === 200 && proven.length === 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const due = new Date(Date.now() + 90_000);

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@shiplog/gateway/testing';
 import { type ChecklistKey, checklistKeys, type Project, projectStatuses } from '@shiplog/schemas';
 import type { DomainStandIn } from '@shiplog/testing/domains';
+import type { SmtpStandIn } from '@shiplog/testing/smtp';
 import type { StripeStandIn } from '@shiplog/testing/stripe';
 
 /** One request as the user saw it. `status` 0: no answer (refused connection, reset, or timed out). */
@@ -84,6 +85,8 @@ export interface LoadOptions {
   deadline: number;
   stripe: StripeStandIn;
   domains: DomainStandIn;
+  /** Where identity mails the links that prove each user's address (reminders go only to proven ones). */
+  smtp: SmtpStandIn;
   seed: number;
   /** Called once most users have signed up and the mixed load begins. */
   onReady?: () => void;
@@ -268,6 +271,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       });
       if (acknowledged(answer)) {
         user.id = answer.body.id;
+        await verifyAddress(user);
         return user;
       }
       met.push(`${answer.status} ${answer.body?.code ?? ''}`);
@@ -278,6 +282,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const login = await send(user, 'register', 'POST', '/api/login', { username, password: PASSWORD });
         if (acknowledged(login)) {
           user.id = login.body.id ?? (await send(user, 'register', 'GET', '/api/user')).body?.id ?? null;
+          await verifyAddress(user);
           return user;
         }
         met.push(`sign-in ${login.status} ${login.body?.code ?? ''}`);
@@ -285,6 +290,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       await sleep(answer.status === 409 ? 5000 : 500);
     }
     throw new Error(`could not register ${username}: ${met.slice(-4).join('; ')}`);
+  }
+
+  /**
+   * Opens the link identity mailed to the user's address, as its owner would, so that their reminders
+   * are emailed. Best effort: a link lost with a killed process leaves that user's reminders logged.
+   */
+  async function verifyAddress(user: UserLedger) {
+    const address = `${user.username}@example.com`;
+    const until = Date.now() + 20_000;
+    while (Date.now() < until) {
+      const mail = options.smtp.received.findLast((m) => m.to.includes(address) && m.raw.includes('/verify-email#'));
+      const token = mail && /\/verify-email#([\w-]{64})/.exec(mail.raw)?.[1];
+      if (token && acknowledged(await send(user, 'register', 'POST', '/api/email-verification', { token }))) return;
+      await sleep(250);
+    }
   }
 
   const operationsList: { kind: string; weight: number; run: (user: UserLedger) => Promise<boolean> }[] = [

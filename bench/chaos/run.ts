@@ -167,6 +167,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       deadline: started + 30 * 60_000,
       stripe,
       domains,
+      smtp,
       seed: options.seed,
       onReady: ready,
     }).catch((error: unknown) => {
@@ -201,7 +202,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // Reminders created late in the run fall due after it: wait for their emails too.
     const lastDue = started + (load.seconds + 70) * 1000;
     if (!(await waitUntilQuiet(fleet.natsUrl, namespace))) log('the bus did not go quiet within two minutes');
-    while (Date.now() < lastDue && !allEmailsIn(load.users, smtp.received.length)) await sleep(500);
+    const reminderEmails = () => smtp.received.filter((m) => m.raw.includes('/complete')).length;
+    while (Date.now() < lastDue && !allEmailsIn(load.users, reminderEmails())) await sleep(500);
 
     const pool = new pg.Pool({ connectionString: db.url, max: 4 });
     let findings: Findings;

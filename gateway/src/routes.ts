@@ -84,8 +84,17 @@ export const apiRoutes = [
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
   { pattern: /^\/api\/contact-admin$/, service: 'identity', limit: 'contactAdmin' },
-  // Changes the address reminders and account mail go to.
-  { pattern: /^\/api\/user\/account-info$/, service: 'identity', recentAuth: ['POST'] },
+  // Changes the address reminders and account mail go to; a new address is mailed a link to prove it.
+  { pattern: /^\/api\/user\/account-info$/, service: 'identity', recentAuth: ['POST'], limit: 'verifyEmail' },
+  // A new link to prove the address; and the link's page, signed in or not (its secret is the credential).
+  { pattern: /^\/api\/user\/email-verification$/, methods: ['POST'], service: 'identity', limit: 'verifyEmail' },
+  {
+    pattern: /^\/api\/email-verification$/,
+    methods: ['POST'],
+    service: 'identity',
+    public: true,
+    limit: 'publicRead',
+  },
   { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
   // The user's API tokens, managed with a session only.
   { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity', recentAuth: ['POST'] },

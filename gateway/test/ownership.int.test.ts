@@ -38,6 +38,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
   [/^\/api\/tokens\/:tokenId$/, 'apiToken'],
+  [/^\/api\/sessions\/:sessionId$/, 'session'],
   [/^\/api\/public\/users\/:username$/, 'publicProfile'],
 ];
 /**
@@ -137,6 +138,8 @@ beforeAll(async () => {
   const token = await a.post('/api/tokens', { name: 'A’s token' });
   expect(token.status).toBe(201);
   owned.apiToken = token.body.id;
+  // A's session: B ending it would sign A out, and every read of the snapshot would be a 401.
+  owned.session = (await a.get('/api/sessions')).body[0].id;
   const feed = await a.post('/api/reminders/calendar');
   expect(feed.status).toBe(201);
   owned.calendar = new URL(feed.body.url, backend.url).pathname.split('/').pop()!;
@@ -181,6 +184,7 @@ describe('the ownership matrix', () => {
       'identity POST /register',
       'identity POST /tokens/verify',
       'identity POST /user/change-password',
+      'identity POST /user/verify-password',
       'projects GET /public/users/:userId/projects',
       'projects POST /imports/history',
       'projects POST /imports/projects',

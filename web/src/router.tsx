@@ -33,6 +33,7 @@ const ProjectDetailPage = lazyRouteComponent(() => import('./pages/project-detai
 const ProjectsPage = lazyRouteComponent(() => import('./pages/projects-page'), 'ProjectsPage');
 const PublicProfilePage = lazyRouteComponent(() => import('./pages/public-profile-page'), 'PublicProfilePage');
 const ReminderCompletePage = lazyRouteComponent(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
+const VerifyEmailPage = lazyRouteComponent(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
 const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'), 'RemindersPage');
 const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage');
@@ -198,6 +199,13 @@ const reminderCompleteRoute = createRoute({
   component: ReminderCompletePage,
 });
 
+// Reached from the email that proves an address: signed in or not, the link's secret is enough.
+const verifyEmailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify-email',
+  component: VerifyEmailPage,
+});
+
 // A builder's public page: no session needed, and none of the signed-in shell.
 const publicProfileRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -208,6 +216,7 @@ const publicProfileRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   authRoute,
   reminderCompleteRoute,
+  verifyEmailRoute,
   publicProfileRoute,
   appRoute.addChildren([
     dashboard('/'),

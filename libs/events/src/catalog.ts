@@ -140,6 +140,23 @@ export const catalog = {
     publish: true,
     schema: z.object({ userId: id, email: z.string().nullable(), phoneNumber: z.string().nullable(), at: isoDate }),
   }),
+  /**
+   * A link to prove the account's email address is its owner's was mailed: only the SHA-256 of its
+   * secret is kept, and it stays in this service. A later request replaces it.
+   */
+  EmailVerificationRequested: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, email: z.string(), tokenHash: z.string(), expiresAt: isoDate, at: isoDate }),
+  }),
+  /** The owner opened the link: mail (reminders) may go to this address until it changes. */
+  EmailVerified: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({ userId: id, email: z.string(), at: isoDate }),
+  }),
   /** `admin-comment-<id>` streams: messages administrators show to every user. */
   AdminCommentPosted: event({
     owner: 'identity',

@@ -52,7 +52,11 @@ export const profileSchema = z.object({
     .default('public'),
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
-export type Profile = ProfileInput & { isReplitLinked: boolean };
+export type Profile = ProfileInput & {
+  isReplitLinked: boolean;
+  /** Settings shows whether the address is proven; reminders are emailed only to one that is. */
+  emailVerified?: boolean;
+};
 
 export const accountInfoSchema = z.object({
   email: z
@@ -84,6 +88,14 @@ export const changePasswordSchema = z.preprocess(
 );
 
 /** `POST /api/reauth`: the password again, before a sensitive change (the reauthentication dialog). */
+/** POST /api/email-verification: the secret of the link mailed to the address, from its `#` part. */
+export const emailVerificationSchema = z.object({
+  token: z
+    .string({ error: 'The link is incomplete' })
+    .min(1, 'The link is incomplete')
+    .max(200, 'The link is not valid'),
+});
+
 export const verifyPasswordSchema = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
 });

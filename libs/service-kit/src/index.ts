@@ -9,6 +9,7 @@ export * from './health.ts';
 export * from './http.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';
+export * from './mailer.ts';
 export * from './plan-gates.ts';
 export * from './read-your-writes.ts';
 export * from './service.ts';

@@ -1,4 +1,4 @@
-import { checkServiceEnv, serviceEnv } from '@shiplog/service-kit';
+import { checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
 import { isCommonPassword } from './user/passwords.ts';
 
@@ -16,6 +16,8 @@ export const identityEnv = serviceEnv
   .extend({
     ADMIN_USERNAME: z.string().trim().min(3, 'must be at least 3 characters').default('admin'),
     ADMIN_PASSWORD: adminPassword.optional(),
+    /** The links that prove an address; unset, they are not sent (only logged, at debug). */
+    ...mailEnvFields,
   })
   .superRefine(checkServiceEnv);
 

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { adminCommentsApi } from './admin-comment/api.ts';
 import { contactMessagesApi } from './contact-message/api.ts';
 import { type IdentityEnv, identityEnv } from './env.ts';
 import { adminUsersProjection } from './read-models/admin-users/index.ts';
 import { messagesProjection } from './read-models/messages/index.ts';
 import { identityApi } from './user/api.ts';
+import { emailVerificationApi } from './user/email-verification.ts';
 
 /** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
 export const identityService: ServiceDefinition<IdentityEnv> = {
@@ -17,13 +18,20 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
   // tokens were last used go with the account; the rest (the tokens too) is in shredded events.
   forgetUser: deleteUserRows('identity.contact_messages', 'identity.admin_users', 'identity.api_token_usage'),
   async setup(context) {
-    const api = identityApi(context);
-    const parts = [api, adminCommentsApi(context), contactMessagesApi(context)];
+    const mailer = createMailer({
+      smtpUrl: context.config.SMTP_URL,
+      from: context.config.MAIL_FROM,
+      logger: context.logger,
+    });
+    const emails = emailVerificationApi(context, mailer);
+    const api = identityApi(context, emails);
+    const parts = [api, emails, adminCommentsApi(context), contactMessagesApi(context)];
     await api.ensureAdmin();
     return {
       routes: (router) => {
         for (const part of parts) part.routes(router);
       },
+      onStop: async () => mailer.close(),
     };
   },
 };

@@ -84,7 +84,7 @@ describe('account info and notification settings', () => {
       email: 'new@example.com',
       phoneNumber: '+1 555 0100',
     });
-    expect(updated.body).toEqual({ email: 'new@example.com', phoneNumber: '+1 555 0100' });
+    expect(updated.body).toEqual({ email: 'new@example.com', phoneNumber: '+1 555 0100', emailVerified: false });
     expect((await client.get('/api/user')).body.email).toBe('new@example.com');
     expect((await client.post('/api/user/account-info', { email: '' })).body.email).toBeNull();
   });

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { createScheduler } from './reactions/send-due-reminders/index.ts';
-import { createMailer } from './reactions/send-due-reminders/mailer.ts';
 import { reminderListProjection } from './read-models/reminder-list/index.ts';
 import { remindersApi } from './reminder/api.ts';
 

@@ -1,9 +1,9 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler } from '../src/reactions/send-due-reminders/index.ts';
-import { createMailer } from '../src/reactions/send-due-reminders/mailer.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;
@@ -12,18 +12,33 @@ let client: Client;
 let projectId: string;
 
 beforeAll(async () => {
-  backend = await startBackend();
-  // A real SMTP server on a free port: nodemailer speaks the real protocol to it.
+  // A real SMTP server on a free port: nodemailer speaks the real protocol to it. Identity mails the
+  // links that prove an address through it too.
   smtp = await startSmtpStandIn();
   received = smtp.received;
+  backend = await startBackend({ env: smtp.env });
   client = new Client(backend.url);
   await client.post('/api/register', {
     username: uniqueUsername('mail'),
     password: 'secret-pass-1',
     email: 'builder@example.com',
   });
+  await verifyAddress(client, 'builder@example.com');
   projectId = (await client.post('/api/projects', { name: 'Mail Project' })).body.id;
 });
+
+/** Opens the link identity mailed to `address`, as its owner would. */
+async function verifyAddress(owner: Client, address: string) {
+  let secret: string | undefined;
+  await waitUntil(() => {
+    const mail = received.findLast((m) => m.to.includes(address) && m.raw.includes('/verify-email#'));
+    secret = mail && /\/verify-email#([\w-]{64})/.exec(mail.raw)?.[1];
+    return Boolean(secret);
+  });
+  const verified = await owner.post('/api/email-verification', { token: secret });
+  expect(verified.status).toBe(200);
+  expect((await owner.get('/api/profile')).body.emailVerified).toBe(true);
+}
 afterAll(async () => {
   await smtp?.stop();
   await backend?.stop();
@@ -128,6 +143,50 @@ describe('reminder scheduler', () => {
     expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(0);
     expect(received.length).toBe(before);
     await s.stop();
+  });
+
+  it('emails no reminder to an address its owner has not proven, and does once they have', async () => {
+    const owner = new Client(backend.url);
+    const address = `${uniqueUsername('unproven')}@example.com`;
+    await owner.post('/api/register', {
+      username: uniqueUsername('unproven'),
+      password: 'secret-pass-1',
+      email: address,
+    });
+    const project = (await owner.post('/api/projects', { name: 'Not my inbox' })).body.id;
+    const remind = async (days: number) => {
+      const due = new Date(Date.now() + days * 86_400_000);
+      const created = await owner.post('/api/reminders', {
+        projectId: project,
+        title: `Spam ${days}`,
+        dueDate: due.toISOString(),
+        reminderTimes: ['at_time'],
+      });
+      await owner.get(`/api/reminders/${created.body.id}`);
+      return due;
+    };
+    const toAddress = () => received.filter((m) => m.to.includes(address) && m.raw.includes('Subject: Reminder:'));
+    const s = scheduler();
+    try {
+      const first = await remind(6);
+      expect((await s.tick(new Date(first.getTime() + minutes(1)))).sent).toBe(1);
+      expect(toAddress()).toHaveLength(0);
+      await verifyAddress(owner, address);
+      // The reminders service has the proof once a read through the gateway answers after it.
+      await owner.get('/api/reminders');
+      const second = await remind(7);
+      expect((await s.tick(new Date(second.getTime() + minutes(1)))).sent).toBe(1);
+      expect(toAddress()).toHaveLength(1);
+      // A new address is unproven again: nothing goes to it until it is.
+      const moved = `${uniqueUsername('moved')}@example.com`;
+      expect((await owner.post('/api/user/account-info', { email: moved })).status).toBe(200);
+      await owner.get('/api/reminders');
+      const third = await remind(8);
+      expect((await s.tick(new Date(third.getTime() + minutes(1)))).sent).toBe(1);
+      expect(received.filter((m) => m.to.includes(moved) && m.raw.includes('Subject: Reminder:'))).toHaveLength(0);
+    } finally {
+      await s.stop();
+    }
   });
 
   it('logs instead of emailing when the account has no email address', async () => {

@@ -20,12 +20,23 @@ export function useUpdateAccountInfo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (values: { email: string | null; phoneNumber: string | null }) =>
-      apiRequest<unknown>('POST', '/api/user/account-info', values),
+      apiRequest<{ email: string | null; phoneNumber: string | null; emailVerified: boolean }>(
+        'POST',
+        '/api/user/account-info',
+        values,
+      ),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),
         queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
       ]),
+  });
+}
+
+/** A new link to the account's address, to prove it is the user's. */
+export function useSendVerificationEmail() {
+  return useMutation({
+    mutationFn: () => apiRequest<{ message: string }>('POST', '/api/user/email-verification'),
   });
 }
 

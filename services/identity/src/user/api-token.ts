@@ -7,8 +7,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 const PREFIX = 'shiplog_';
 
-const idBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
-const idOf = (bytes: Buffer) => {
+export const idBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
+export const idOf = (bytes: Buffer) => {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };

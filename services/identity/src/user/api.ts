@@ -29,8 +29,9 @@ import type { IdentityEnv } from '../env.ts';
 import { adminUserCounts, adminUsersPage } from '../read-models/admin-users/index.ts';
 import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
 import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
+import type { emailVerificationApi } from './email-verification.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
-import { type ApiToken, type User, usernameStream, userStream } from './user.ts';
+import { type ApiToken, sameAddress, type User, usernameStream, userStream } from './user.ts';
 
 export interface PublicUser {
   id: string;
@@ -44,7 +45,10 @@ const FAILED_LOGIN_ANSWER_MS = 250;
 /** How old a claim with no account must be before its name is free again (see releaseOrphanedClaim). */
 export const ORPHANED_CLAIM_MS = 60_000;
 
-export function identityApi(context: ServiceContext<IdentityEnv>) {
+export function identityApi(
+  context: ServiceContext<IdentityEnv>,
+  emails: Pick<ReturnType<typeof emailVerificationApi>, 'mailLink'>,
+) {
   const { store, config } = context;
   const isAdminName = (username: string) => username.toLowerCase() === config.ADMIN_USERNAME.toLowerCase();
   const toPublic = (user: Extract<User, { status: 'registered' }>): PublicUser => ({
@@ -216,6 +220,8 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
       );
       if (result.state.status !== 'registered') throw new Error('registration produced no account');
       if (result.position) reportPosition(res, 'identity', result.position);
+      // The link's event stays in this service: its position is not one any read waits for.
+      if (result.state.email) await emails.mailLink(result.state.id, commandContext(req), false);
       res.status(201).json(toPublic(result.state));
     });
 
@@ -264,8 +270,12 @@ export function identityApi(context: ServiceContext<IdentityEnv>) {
 
     router.post('/user/account-info', async (req, res) => {
       const { email, phoneNumber } = parseInput(accountInfoSchema, req.body);
+      const before = await currentUser(req);
       const user = await changeCurrentUser(req, res, { type: 'UpdateAccountInfo', email, phoneNumber });
-      res.json({ email: user.email, phoneNumber: user.phoneNumber });
+      // A new address gets a link to prove it.
+      if (user.email && !user.emailVerified && !sameAddress(before.email, user.email))
+        await emails.mailLink(user.id, commandContext(req), false);
+      res.json({ email: user.email, phoneNumber: user.phoneNumber, emailVerified: user.emailVerified });
     });
 
     router.post('/user/change-password', async (req, res) => {
@@ -422,5 +432,12 @@ function profileView(user: Extract<User, { status: 'registered' }>) {
     website: null,
     projectVisibility: 'public' as const,
   };
-  return { userId: user.id, username: user.username, email: user.email, ...profile, isReplitLinked: false };
+  return {
+    userId: user.id,
+    username: user.username,
+    email: user.email,
+    ...profile,
+    isReplitLinked: false,
+    emailVerified: user.emailVerified,
+  };
 }

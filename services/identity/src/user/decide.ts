@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
 import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
@@ -6,6 +7,7 @@ import {
   evolveUser,
   initialClaim,
   initialUser,
+  sameAddress,
   type User,
   type UserEvent,
   type UsernameClaim,
@@ -21,7 +23,12 @@ export type UserCommand =
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
   | { type: 'ChangeNotificationSettings'; settings: NotificationSettings }
   | { type: 'CreateApiToken'; tokenId: string; name: string; tokenHash: string; expiresInDays: number | null }
-  | { type: 'RevokeApiToken'; tokenId: string };
+  | { type: 'RevokeApiToken'; tokenId: string }
+  | { type: 'RequestEmailVerification'; tokenHash: string }
+  | { type: 'VerifyEmail'; tokenHash: string };
+
+/** How long a link mailed to prove an address works. */
+export const EMAIL_VERIFICATION_HOURS = 48;
 
 /** How many tokens a user may hold at once: one per CI pipeline or machine is plenty. */
 export const MAX_API_TOKENS = 20;
@@ -112,7 +119,48 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
       if (!state.apiTokens.some((token) => token.id === command.tokenId))
         throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
       return [{ type: 'ApiTokenRevoked', data: { userId: state.id, tokenId: command.tokenId, at: now.toISOString() } }];
+    case 'RequestEmailVerification':
+      if (state.status !== 'registered') throw userNotFound();
+      if (!state.email) throw new AppError(400, 'NO_EMAIL', 'Add an email address first.');
+      if (state.emailVerified)
+        throw new AppError(400, 'EMAIL_ALREADY_VERIFIED', 'This email address is already verified.');
+      return [
+        {
+          type: 'EmailVerificationRequested',
+          data: {
+            userId: state.id,
+            email: state.email,
+            tokenHash: command.tokenHash,
+            expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_HOURS * 60 * 60 * 1000).toISOString(),
+            at: now.toISOString(),
+          },
+        },
+      ];
+    case 'VerifyEmail': {
+      if (state.status !== 'registered') throw invalidLink();
+      const pending = state.pendingVerification;
+      // Opened twice (a mail client's preview, a second tap): the address is proven, and that is the answer.
+      if (!pending || !sameHash(pending.tokenHash, command.tokenHash) || !sameAddress(pending.email, state.email))
+        throw invalidLink();
+      if (state.emailVerified) return [];
+      if (Date.parse(pending.expiresAt) <= now.getTime())
+        throw new AppError(400, 'VERIFICATION_LINK_EXPIRED', 'This link has expired. Send a new one from Settings.');
+      return [{ type: 'EmailVerified', data: { userId: state.id, email: pending.email, at: now.toISOString() } }];
+    }
   }
+}
+
+const invalidLink = () =>
+  new AppError(
+    400,
+    'VERIFICATION_LINK_INVALID',
+    'This link is not valid: it was replaced by a newer one, or the address changed. Send a new one from Settings.',
+  );
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export const userDecider: Decider<User, UserCommand, UserEvent> = {

@@ -12,7 +12,16 @@ export type UserEvent =
   | EventOf<'AccountInfoUpdated'>
   | EventOf<'NotificationSettingsChanged'>
   | EventOf<'ApiTokenCreated'>
-  | EventOf<'ApiTokenRevoked'>;
+  | EventOf<'ApiTokenRevoked'>
+  | EventOf<'EmailVerificationRequested'>
+  | EventOf<'EmailVerified'>;
+
+/** The link mailed to prove an address: for which address, the SHA-256 of its secret, until when. */
+export interface PendingVerification {
+  email: string;
+  tokenHash: string;
+  expiresAt: string;
+}
 
 /** A personal API token: its name and the SHA-256 of its text (the text itself is shown once). */
 export interface ApiToken {
@@ -35,6 +44,10 @@ export type User =
       id: string;
       username: string;
       email: string | null;
+      /** The owner opened a link mailed to `email` (and has not changed it since). */
+      emailVerified: boolean;
+      /** The last link mailed to the current address. */
+      pendingVerification: PendingVerification | null;
       passwordHash: string | null;
       registeredAt: string;
       lastLoginAt: string | null;
@@ -55,6 +68,8 @@ export function evolveUser(state: User, event: UserEvent): User {
         id: event.data.userId,
         username: event.data.username,
         email: event.data.email,
+        emailVerified: false,
+        pendingVerification: null,
         passwordHash: null,
         registeredAt: event.data.registeredAt,
         lastLoginAt: null,
@@ -76,9 +91,33 @@ export function evolveUser(state: User, event: UserEvent): User {
       return state.status === 'registered'
         ? { ...state, profile: event.data.profile, phoneNumber: event.data.profile.phoneNumber }
         : state;
-    case 'AccountInfoUpdated':
+    case 'AccountInfoUpdated': {
+      if (state.status !== 'registered') return state;
+      // A new address is unproven, and a link mailed to the old one proves nothing of it.
+      const sameEmail = sameAddress(state.email, event.data.email);
+      return {
+        ...state,
+        email: event.data.email,
+        phoneNumber: event.data.phoneNumber,
+        emailVerified: sameEmail && state.emailVerified,
+        pendingVerification: sameEmail ? state.pendingVerification : null,
+      };
+    }
+    case 'EmailVerificationRequested':
       return state.status === 'registered'
-        ? { ...state, email: event.data.email, phoneNumber: event.data.phoneNumber }
+        ? {
+            ...state,
+            pendingVerification: {
+              email: event.data.email,
+              tokenHash: event.data.tokenHash,
+              expiresAt: event.data.expiresAt,
+            },
+          }
+        : state;
+    case 'EmailVerified':
+      return state.status === 'registered'
+        ? // The link is kept: opened again, it says the address is proven rather than that it is invalid.
+          { ...state, emailVerified: sameAddress(state.email, event.data.email) }
         : state;
     case 'NotificationSettingsChanged':
       return state.status === 'registered' ? { ...state, notificationSettings: event.data.settings } : state;
@@ -107,6 +146,10 @@ export function evolveUser(state: User, event: UserEvent): User {
         : state;
   }
 }
+
+/** Two spellings of one address: the domain part is case-blind, and people type the rest as they like. */
+export const sameAddress = (a: string | null, b: string | null) =>
+  a !== null && b !== null ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
 
 /** A username's uniqueness claim, folded from its `username-<lower-case name>` stream. */
 export type UsernameEvent = EventOf<'UsernameClaimed'> | EventOf<'UsernameReleased'>;

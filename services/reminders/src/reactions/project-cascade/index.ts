@@ -51,8 +51,19 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
           [data.userId, data.username, data.email],
         );
       },
+      // A changed address is unproven until its owner opens the link mailed to it.
       AccountInfoUpdated: async ({ data }, _tx, { defer }) => {
-        defer('UPDATE reminders.users SET email = $1 WHERE user_id = $2', [data.email, data.userId]);
+        defer(
+          `UPDATE reminders.users SET email = $1, email_verified = email_verified AND coalesce(lower(email) = lower($1), false)
+           WHERE user_id = $2`,
+          [data.email, data.userId],
+        );
+      },
+      EmailVerified: async ({ data }, _tx, { defer }) => {
+        defer('UPDATE reminders.users SET email_verified = true WHERE user_id = $1 AND lower(email) = lower($2)', [
+          data.userId,
+          data.email,
+        ]);
       },
       ProjectCreated: async ({ data }, _tx, { defer }) => knowProject(defer, data),
       ProjectImported: async ({ data }, _tx, { defer }) => knowProject(defer, data),

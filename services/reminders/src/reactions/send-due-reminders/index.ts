@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { reminderTimeOffsets } from '@shiplog/schemas';
-import { handleCommand, type ServiceContext } from '@shiplog/service-kit';
+import { type Email, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
 import type { RemindersEnv } from '../../env.ts';
 import { reminderDecider } from '../../reminder/decide.ts';
 import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
-import type { Mailer, ReminderEmail } from './mailer.ts';
 
 /**
  * Sends reminders at their reminder times. Each tick takes the reminders whose next moment has come
@@ -20,8 +19,10 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
   let running: Promise<unknown> | undefined;
 
   async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
+    // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
     const { rows } = await pool.query<{ reminder_id: string; email: string | null }>(
-      `SELECT s.reminder_id, u.email FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
+      `SELECT s.reminder_id, CASE WHEN u.email_verified THEN u.email END AS email
+       FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
        WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
       [now, limit],
     );
@@ -47,13 +48,13 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
                 email ?? '',
                 config.APP_URL,
               );
-              // Without an address (or without SMTP) the reminder is written to the log instead.
+              // Without a verified address (or without SMTP) the log says so; the email's one-tap link is
+              // a credential, so its text is there only at debug.
               if (channel === 'email') await mailer.send(message);
-              else
-                logger.info(
-                  { reminderId, subject: message.subject, text: message.text },
-                  'reminder due (no email address or SMTP), logged',
-                );
+              else {
+                logger.info({ reminderId }, 'reminder due, not emailed: no verified address or no SMTP_URL');
+                logger.debug({ reminderId, subject: message.subject, text: message.text }, 'the reminder not emailed');
+              }
               sent += 1;
             }
           } catch (error) {
@@ -99,7 +100,7 @@ export function composeEmail(
   reminderTime: keyof typeof reminderTimeOffsets,
   to: string,
   appUrl: string,
-): ReminderEmail {
+): Email {
   const due = new Date(occurrence).toUTCString();
   const link = `${appUrl.replace(/\/$/, '')}/reminders/${reminder.id}/complete`;
   const when =

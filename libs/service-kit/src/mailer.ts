@@ -1,7 +1,15 @@
-import type { Logger } from '@shiplog/service-kit';
 import type { Transporter } from 'nodemailer';
+import { z } from 'zod';
+import type { Logger } from './logger.ts';
 
-export interface ReminderEmail {
+/** The environment of a service that sends email: add to its `serviceEnv.extend({...})`. */
+export const mailEnvFields = {
+  /** Where email goes (`smtp://user:password@host:587`, `smtps://…`); unset, emails are not sent. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Shiplog <reminders@shiplog.local>'),
+};
+
+export interface Email {
   to: string;
   subject: string;
   text: string;
@@ -11,20 +19,22 @@ export interface ReminderEmail {
 export interface Mailer {
   /** True when SMTP_URL is set: emails are sent, not only logged. */
   sends: boolean;
-  send(email: ReminderEmail): Promise<void>;
+  send(email: Email): Promise<void>;
   close(): void;
 }
 
-/** nodemailer to SMTP_URL; without it, each email is written to the log instead. */
+/**
+ * nodemailer to SMTP_URL. Without it nothing is sent: the log says an email was not sent at `info`,
+ * and holds its text only at `debug`, since an email's links are credentials (a reminder's one-tap
+ * link, an address's verification link) and a production log is read by more people than its owner.
+ */
 export function createMailer(options: { smtpUrl: string | undefined; from: string; logger: Logger }): Mailer {
   if (!options.smtpUrl) {
     return {
       sends: false,
       async send(email) {
-        options.logger.info(
-          { to: email.to, subject: email.subject, text: email.text },
-          'reminder email (SMTP_URL not set, so logged)',
-        );
+        options.logger.info({ subject: email.subject }, 'email not sent: SMTP_URL is not set');
+        options.logger.debug({ to: email.to, subject: email.subject, text: email.text }, 'the email not sent');
       },
       close() {},
     };
