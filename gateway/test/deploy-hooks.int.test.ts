@@ -189,14 +189,22 @@ describe('deploy webhooks', () => {
     expect((await deliver('/api/hooks/deploy/not-a-hook', { deploymentId: 'a' })).status).toBe(404);
     expect((await deliver(`/api/hooks/deploy/${'A'.repeat(32)}`, { deploymentId: 'a' })).status).toBe(404);
 
-    // The same URL is shown again; a new one replaces it, and the old one stops at once.
-    expect((await client.get(`/api/projects/${projectId}/deploy-hook`)).body.url).toBe(`https://shiplog.test${path}`);
+    // The URL is shown once: afterwards only that a webhook is on, and since when; the store keeps
+    // only the secret's hash. A new one replaces it, and the old one stops at once.
+    const shown = (await client.get(`/api/projects/${projectId}/deploy-hook`)).body;
+    expect(shown).toEqual({ active: true, createdAt: expect.any(String) });
+    const secret = path.slice('/api/hooks/deploy/'.length);
+    const stored = await backend.projects.context.pool.query('SELECT * FROM projects.deploy_hooks');
+    expect(JSON.stringify(stored.rows)).not.toContain(secret);
     const replaced = await createHook(client, projectId);
     expect(replaced).not.toBe(path);
     expect((await deliver(path, { deploymentId: 'b' })).status).toBe(404);
     expect((await deliver(replaced, { deploymentId: 'b' })).status).toBe(201);
     expect((await client.request('DELETE', `/api/projects/${projectId}/deploy-hook`)).status).toBe(204);
-    expect((await client.get(`/api/projects/${projectId}/deploy-hook`)).body).toEqual({ url: null });
+    expect((await client.get(`/api/projects/${projectId}/deploy-hook`)).body).toEqual({
+      active: false,
+      createdAt: null,
+    });
     expect((await deliver(replaced, { deploymentId: 'c' })).status).toBe(404);
   });
 

@@ -186,6 +186,9 @@ describe('projects in the browser', () => {
     const timeline = page.getByTestId('project-timeline');
     await timeline.getByText('Deployment to production failed').waitFor();
     expect(await timeline.getByText('Deployment to production failed').count()).toBe(1);
+    // Shown once: after a reload the card says it is on, not what it is.
+    await page.getByText(/^Active since /).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Deploy webhook URL' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'New URL' }).click();
     await expect.poll(() => page.getByRole('textbox', { name: 'Deploy webhook URL' }).inputValue()).not.toBe(url);

@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
+
+import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
+let smtp: SmtpStandIn;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -18,7 +21,8 @@ async function signIn(target: Page) {
 }
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  smtp = await startSmtpStandIn();
+  [app, browser] = await Promise.all([startApp({ env: smtp.env }), launchBrowser()]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -37,9 +41,37 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
+  await smtp?.stop();
 });
 
 describe('reminders in the browser', () => {
+  it('emails reminders only once the address is proven: Settings says so, and the mailed link proves it', async () => {
+    const address = `${username}@example.com`;
+    await page.goto('/settings');
+    await page.getByLabel('Email').fill(address);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('region', { name: /Notifications/ })
+      .getByText(`We sent a link to ${address}: open it to get your reminders by email.`)
+      .waitFor();
+    await page.getByTestId('email-status').getByText('Not verified yet').waitFor();
+    let link: string | undefined;
+    await expect
+      .poll(() => {
+        const mail = smtp.received.find((m) => m.to.includes(address));
+        link = mail && /http:\/\/localhost:\d+\/verify-email#[\w-]{64}/.exec(mail.raw)?.[0];
+        return link;
+      })
+      .toBeTruthy();
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Email address verified' }).waitFor();
+    await page.getByText(`Reminders will be emailed to ${address}.`).waitFor();
+    // The secret is gone from the address bar and the history.
+    expect(new URL(page.url()).hash).toBe('');
+    await page.getByRole('link', { name: 'Go to Settings' }).click();
+    await page.getByTestId('email-status').getByText('Verified: reminders are emailed to this address.').waitFor();
+  });
+
   it('adds a reminder on the project page and shows it in the bell and on the dashboard', async () => {
     await page.goto(`/projects/${projectId}`);
     await page.getByText('Project Reminders').waitFor();

@@ -16,7 +16,7 @@ describe('calendar feed', () => {
     const client = new Client(backend.url);
     await client.post('/api/register', { username: uniqueUsername('cal'), password: 'secret-pass-1' });
     expect((await new Client(backend.url).get('/api/reminders/calendar')).status).toBe(401);
-    expect((await client.get('/api/reminders/calendar')).body).toEqual({ url: null });
+    expect((await client.get('/api/reminders/calendar')).body).toEqual({ active: false, createdAt: null });
 
     const project = (await client.post('/api/projects', { name: 'Calendar, Inc; the app' })).body;
     const due = new Date(Date.now() + 2 * 86_400_000);
@@ -47,8 +47,14 @@ describe('calendar feed', () => {
     expect(created.status).toBe(201);
     const url: string = created.body.url;
     expect(url).toMatch(/^http:\/\/localhost:3000\/api\/calendar\/[A-Za-z0-9_-]{20,}\.ics$/);
-    expect((await client.get('/api/reminders/calendar')).body).toEqual({ url });
+    // Shown once: afterwards only that a link is active, and since when; the store keeps only its hash.
+    const listed = (await client.get('/api/reminders/calendar')).body;
+    expect(listed).toEqual({ active: true, createdAt: created.body.createdAt });
+    expect(JSON.stringify(listed)).not.toContain(new URL(url).pathname.slice(14, 40));
     const path = new URL(url).pathname;
+    const secret = path.slice('/api/calendar/'.length, -'.ics'.length);
+    const stored = await backend.reminders.context.pool.query('SELECT * FROM reminders.calendar_feeds');
+    expect(JSON.stringify(stored.rows)).not.toContain(secret);
 
     // Fetched without a session, as a calendar app does.
     await client.get('/api/reminders');
@@ -75,6 +81,7 @@ describe('calendar feed', () => {
     expect((await fetch(`${backend.url}${path}`)).status).toBe(404);
     expect((await fetch(`${backend.url}${new URL(replaced).pathname}`)).status).toBe(200);
     expect((await client.request('DELETE', '/api/reminders/calendar')).status).toBe(204);
+    expect((await client.get('/api/reminders/calendar')).body).toEqual({ active: false, createdAt: null });
     expect((await fetch(`${backend.url}${new URL(replaced).pathname}`)).status).toBe(404);
     expect((await fetch(`${backend.url}/api/calendar/not-a-token.ics`)).status).toBe(404);
   });

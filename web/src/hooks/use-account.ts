@@ -9,6 +9,7 @@ import {
   sessionsQuery,
   userQuery,
 } from '../lib/queries';
+import type { MadeSecretLink } from '../lib/secret-links';
 
 /**
  * The account's mutations, one hook per action. Each refreshes what it changed by query key; the
@@ -70,8 +71,8 @@ export function useUpdateNotificationSettings() {
 export function useCreateCalendarFeed() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<{ url: string }>('POST', '/api/reminders/calendar'),
-    onSuccess: ({ url }) => queryClient.setQueryData(calendarFeedQuery.queryKey, { url }),
+    mutationFn: () => apiRequest<MadeSecretLink>('POST', '/api/reminders/calendar'),
+    onSuccess: ({ createdAt }) => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: true, createdAt }),
   });
 }
 
@@ -79,7 +80,7 @@ export function useRevokeCalendarFeed() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
-    onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { url: null }),
+    onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: false, createdAt: null }),
   });
 }
 

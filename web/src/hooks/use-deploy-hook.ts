@@ -1,22 +1,25 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
+import type { MadeSecretLink, SecretLinkState } from '../lib/secret-links';
 
 /**
- * A project's deploy webhook URL, if its owner made one. With its mutations rather than in
- * lib/queries.ts, which every first load carries: only the project page's webhook card reads it.
+ * Whether the project has a deploy webhook, and since when (its URL is shown only when made). With
+ * its mutations rather than in lib/queries.ts, which every first load carries: only the project
+ * page's webhook card reads it.
  */
 export const deployHookQuery = (id: string) =>
   queryOptions({
     queryKey: ['deploy-hook', id],
-    queryFn: () => apiRequest<{ url: string | null }>('GET', `/api/projects/${id}/deploy-hook`),
+    queryFn: () => apiRequest<SecretLinkState>('GET', `/api/projects/${id}/deploy-hook`),
   });
 
-/** A new deploy webhook URL for the project (the old one, if any, stops working). */
+/** A new deploy webhook URL for the project (the old one, if any, stops working): the only time it is shown. */
 export function useCreateDeployHook(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<{ url: string }>('POST', `/api/projects/${projectId}/deploy-hook`),
-    onSuccess: ({ url }) => queryClient.setQueryData(deployHookQuery(projectId).queryKey, { url }),
+    mutationFn: () => apiRequest<MadeSecretLink>('POST', `/api/projects/${projectId}/deploy-hook`),
+    onSuccess: ({ createdAt }) =>
+      queryClient.setQueryData(deployHookQuery(projectId).queryKey, { active: true, createdAt }),
   });
 }
 
@@ -24,6 +27,6 @@ export function useDeleteDeployHook(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<null>('DELETE', `/api/projects/${projectId}/deploy-hook`),
-    onSuccess: () => queryClient.setQueryData(deployHookQuery(projectId).queryKey, { url: null }),
+    onSuccess: () => queryClient.setQueryData(deployHookQuery(projectId).queryKey, { active: false, createdAt: null }),
   });
 }

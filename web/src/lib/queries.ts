@@ -22,6 +22,7 @@ import {
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, errorOf, isUnauthorized } from './api';
+import type { SecretLinkState } from './secret-links';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
 export function createQueryClient(): QueryClient {
@@ -149,10 +150,10 @@ export const sessionsQuery = queryOptions({
   queryFn: () => apiRequest<SessionView[]>('GET', '/api/sessions'),
 });
 
-/** The user's private calendar link, if they made one. */
+/** Whether the user has a private calendar link, and since when (its URL is shown only when made). */
 export const calendarFeedQuery = queryOptions({
   queryKey: ['reminders', 'calendar'],
-  queryFn: () => apiRequest<{ url: string | null }>('GET', '/api/reminders/calendar'),
+  queryFn: () => apiRequest<SecretLinkState>('GET', '/api/reminders/calendar'),
 });
 
 /** Active messages from the administrators (the sidebar and Settings). */

@@ -13,10 +13,11 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_HOOK_NOT_FOUND');
 
 /**
- * A project's deploy webhook (issue 20): a secret URL that platforms which can only POST (Vercel,
- * Netlify, any CI) call when they deploy, recording the deployment on the project. Made like the
- * private calendar feed: its owner sees it again, replaces it (the old one stops working) or turns it
- * off; the secret in the path is the credential, and is looked up by its hash.
+ * A project's deploy webhook: a secret URL that platforms which can only POST (Vercel, Netlify, any
+ * CI) call when they deploy, recording the deployment on the project. Made like the private calendar
+ * feed: its owner replaces it (the old one stops working) or turns it off; the secret in the path is
+ * the credential. Only its SHA-256 is kept, by which a delivery finds its project: the URL is shown
+ * once, when made (decision 031).
  */
 export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   const { pool, store, config, vault } = context;
@@ -36,22 +37,24 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   function routes(router: Router) {
     router.get('/projects/:id/deploy-hook', async (req, res) => {
       const { projectId } = await ownProjectId(req);
-      const { rows } = await pool.query<{ token: string }>(
-        'SELECT token FROM projects.deploy_hooks WHERE project_id = $1',
+      const { rows } = await pool.query<{ created_at: Date }>(
+        'SELECT created_at FROM projects.deploy_hooks WHERE project_id = $1',
         [projectId],
       );
-      res.json({ url: rows[0] ? hookUrl(rows[0].token) : null });
+      res.json({ active: rows.length > 0, createdAt: rows[0]?.created_at.toISOString() ?? null });
     });
 
     router.post('/projects/:id/deploy-hook', async (req, res) => {
       const { userId, projectId } = await ownProjectId(req);
       const token = randomBytes(24).toString('base64url');
-      await pool.query(
-        `INSERT INTO projects.deploy_hooks (project_id, user_id, token, token_hash) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (project_id) DO UPDATE SET token = EXCLUDED.token, token_hash = EXCLUDED.token_hash, created_at = now()`,
-        [projectId, userId, token, hash(token)],
+      const { rows } = await pool.query<{ created_at: Date }>(
+        `INSERT INTO projects.deploy_hooks (project_id, user_id, token_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (project_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
+         RETURNING created_at`,
+        [projectId, userId, hash(token)],
       );
-      res.status(201).json({ url: hookUrl(token) });
+      // The only time the URL is given out.
+      res.status(201).json({ url: hookUrl(token), createdAt: rows[0]!.created_at.toISOString() });
     });
 
     router.delete('/projects/:id/deploy-hook', async (req, res) => {

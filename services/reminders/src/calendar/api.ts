@@ -10,7 +10,8 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /**
  * The private calendar feed (beyond the spec): each user can make a secret link that calendar apps
- * subscribe to, see it again, replace it (the old one stops working) or revoke it.
+ * subscribe to, replace it (the old one stops working) or revoke it. Only the link's SHA-256 is kept:
+ * the link is shown once, when made (decision 031).
  */
 export function calendarApi(context: ServiceContext<RemindersEnv>) {
   const { pool, config } = context;
@@ -18,21 +19,23 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
 
   function routes(router: Router) {
     router.get('/reminders/calendar', async (req, res) => {
-      const { rows } = await pool.query<{ token: string }>(
-        'SELECT token FROM reminders.calendar_feeds WHERE user_id = $1',
+      const { rows } = await pool.query<{ created_at: Date }>(
+        'SELECT created_at FROM reminders.calendar_feeds WHERE user_id = $1',
         [requireUserId(req)],
       );
-      res.json({ url: rows[0] ? feedUrl(rows[0].token) : null });
+      res.json({ active: rows.length > 0, createdAt: rows[0]?.created_at.toISOString() ?? null });
     });
 
     router.post('/reminders/calendar', async (req, res) => {
       const token = randomBytes(24).toString('base64url');
-      await pool.query(
-        `INSERT INTO reminders.calendar_feeds (user_id, token, token_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (user_id) DO UPDATE SET token = EXCLUDED.token, token_hash = EXCLUDED.token_hash, created_at = now()`,
-        [requireUserId(req), token, hash(token)],
+      const { rows } = await pool.query<{ created_at: Date }>(
+        `INSERT INTO reminders.calendar_feeds (user_id, token_hash) VALUES ($1, $2)
+         ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
+         RETURNING created_at`,
+        [requireUserId(req), hash(token)],
       );
-      res.status(201).json({ url: feedUrl(token) });
+      // The only time the link is given out.
+      res.status(201).json({ url: feedUrl(token), createdAt: rows[0]!.created_at.toISOString() });
     });
 
     router.delete('/reminders/calendar', async (req, res) => {

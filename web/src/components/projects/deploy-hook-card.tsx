@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trash2, Webhook } from 'lucide-react';
+import { useState } from 'react';
 import { deployHookQuery, useCreateDeployHook, useDeleteDeployHook } from '../../hooks/use-deploy-hook';
-import { CopyField } from '../copy-field';
+import { SecretLinkStatus } from '../secret-link';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { toast } from '../ui/toast';
@@ -24,17 +25,23 @@ export function DeployHookCard({ projectId }: { projectId: string }) {
   const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
   const create = useCreateDeployHook(projectId);
   const remove = useDeleteDeployHook(projectId);
-  const url = data?.url ?? null;
-  const createUrl = () =>
+  const [made, setMade] = useState<string | null>(null);
+  const createUrl = () => {
+    const replacing = data?.active === true;
     create.mutate(undefined, {
-      onSuccess: () => {
-        if (url) toast({ title: 'New webhook URL', description: 'The old URL no longer records deployments.' });
+      onSuccess: ({ url }) => {
+        setMade(url);
+        if (replacing) toast({ title: 'New webhook URL', description: 'The old URL no longer records deployments.' });
       },
       onError,
     });
+  };
   const turnOff = () =>
     remove.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Deploy webhook turned off', description: 'Its URL no longer works.' }),
+      onSuccess: () => {
+        setMade(null);
+        toast({ title: 'Deploy webhook turned off', description: 'Its URL no longer works.' });
+      },
       onError,
     });
   return (
@@ -44,18 +51,17 @@ export function DeployHookCard({ projectId }: { projectId: string }) {
         <CardDescription>Record deployments from Vercel, Netlify or any CI that can send a POST.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        {url ? (
+        {data?.active ? (
           <>
-            <CopyField
-              value={url}
+            <SecretLinkStatus
+              made={made}
+              state={data}
               label="Deploy webhook URL"
               copyLabel="Copy deploy webhook URL"
               copied="Paste it into your platform's webhook settings."
+              keepPrivate="Keep this URL private: anyone with it can record deployments on this project."
               mono
             />
-            <p className="text-xs text-muted-foreground">
-              Keep this URL private: anyone with it can record deployments on this project.
-            </p>
             <details className="rounded-lg border p-3 text-sm">
               <summary className="cursor-pointer font-medium">How to use it</summary>
               <ul className="mt-2 list-disc space-y-1 pl-5 text-muted-foreground">

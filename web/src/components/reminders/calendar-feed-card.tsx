@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-account';
 import { calendarFeedQuery } from '../../lib/queries';
-import { CopyField } from '../copy-field';
+import { SecretLinkStatus } from '../secret-link';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { toast } from '../ui/toast';
@@ -13,13 +14,16 @@ export function CalendarFeedCard() {
   const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
   const create = useCreateCalendarFeed();
   const revoke = useRevokeCalendarFeed();
-  const createLink = () => create.mutate(undefined, { onError });
+  const [made, setMade] = useState<string | null>(null);
+  const createLink = () => create.mutate(undefined, { onSuccess: ({ url }) => setMade(url), onError });
   const revokeLink = () =>
     revoke.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' }),
+      onSuccess: () => {
+        setMade(null);
+        toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' });
+      },
       onError,
     });
-  const url = data?.url ?? null;
   return (
     <Card>
       <CardHeader>
@@ -29,17 +33,16 @@ export function CalendarFeedCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        {url ? (
+        {data?.active ? (
           <>
-            <CopyField
-              value={url}
+            <SecretLinkStatus
+              made={made}
+              state={data}
               label="Calendar link"
               copyLabel="Copy calendar link"
               copied="Paste it into your calendar app."
+              keepPrivate="Keep this link private: anyone with it can see your reminders."
             />
-            <p className="text-xs text-muted-foreground">
-              Keep this link private: anyone with it can see your reminders.
-            </p>
             <div className="flex gap-2">
               <Button variant="outline" size="sm" disabled={create.isPending} onClick={createLink}>
                 <RefreshCw /> New link
