@@ -1,5 +1,5 @@
 /**
- * Admin users benchmark (issue 14): `GET /api/admin/users` through the gateway with 10,000 users, the
+ * Admin users benchmark: `GET /api/admin/users` through the gateway with 10,000 users, the
  * first page and a search, p99 at 8 connections; target ≤ 50 ms. The app runs as `npm start` runs it.
  *
  * The 10,000 accounts are written straight into the table registrations and trials leave behind

@@ -1,5 +1,5 @@
 /**
- * Backbone benchmark (issue 2): event store appends per second with 1 and with 16 concurrent writers,
+ * Backbone benchmark: event store appends per second with 1 and with 16 concurrent writers,
  * and the lag from an append's commit to its consumer's handled commit, through the relay and
  * JetStream (p50 / p99). Real PostgreSQL and NATS; a database and NATS namespace of its own.
  */

@@ -1,5 +1,5 @@
 /**
- * Chat benchmark (issue 16): the service's own cost per message. `POST /api/chat` through the gateway
+ * Chat benchmark: the service's own cost per message. `POST /api/chat` through the gateway
  * with the project's OpenAI stand-in answering at once, so what is measured is Shiplog's part: the
  * gateway hop, the plan check with billing, counting the message (an append to the day's stream), the
  * request to the model and the answer. One pro user (no daily cap), one message at a time, as a person

@@ -1,5 +1,5 @@
 /**
- * Integrations benchmark (issue 17): one call importing 500 domains from the stand-in domain API, as a
+ * Integrations benchmark: one call importing 500 domains from the stand-in domain API, as a
  * user with a large registrar account does. Each domain becomes a project through the projects
  * service's API (the command path, so the timeline records each), then the import is recorded. Timed
  * from the request to the answer, then to the moment the dashboard's reads show every project and

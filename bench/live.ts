@@ -1,5 +1,5 @@
 /**
- * Live updates (issue 20): a change made through the API (as another tab or the CLI makes it) until it
+ * Live updates: a change made through the API (as another tab or the CLI makes it) until it
  * is visible in a browser that has the project list open, with no reload: p50 and p99 over 100 changes,
  * one at a time. The page records when the new name appears (a MutationObserver) with the same clock
  * the bench reads before sending the change. The app runs as `npm start` runs it.

@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (issue 19): the whole app idle, as `npm start` runs it (the gateway and every
+ * Memory benchmark: the whole app idle, as `npm start` runs it (the gateway and every
  * service, each a process of its own, in production mode), after start-up and one sign-in; each
  * process's resident set, read from /proc. Target: ≤ 800 MB for the gateway and the services together.
  * `npm start`'s supervisor, which a deployment does not have, and PostgreSQL, NATS and Redis, shared

@@ -1,5 +1,5 @@
 /**
- * Projects benchmark (issue 3): GET /api/projects (a user with 20 projects) through the gateway
+ * Projects benchmark: GET /api/projects (a user with 20 projects) through the gateway
  * against a bare Node + pg server answering the same query, at 32 connections; POST /api/projects
  * throughput; and the projector's lag (append → timeline row) at the 99th percentile.
  * The app runs as `npm start` runs it: every service and the gateway as processes of their own.

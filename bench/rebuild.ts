@@ -1,5 +1,5 @@
 /**
- * Rebuild benchmark (issue 19): every projection rebuilt from 100,000 events, as `pnpm
+ * Rebuild benchmark: every projection rebuilt from 100,000 events, as `pnpm
  * projections:rebuild` does it. The events are real: one user does, through the API, what a user does
  * (registers, creates projects, edits them, ticks the checklist, records backups, deployments and
  * releases, adds reminders and completes one); that user's events are then copied, with fresh ids and

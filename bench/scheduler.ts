@@ -1,5 +1,5 @@
 /**
- * Scheduler benchmark (issue 4): 10,000 reminders due in the same minute, sent to a local SMTP sink.
+ * Scheduler benchmark: 10,000 reminders due in the same minute, sent to a local SMTP sink.
  * Reports how long the batch took, how late the emails were past their send time (p50 / p99), and
  * proves none was sent twice. Real PostgreSQL, NATS and SMTP; identity, projects and reminders
  * services in this process; the scheduler ticking every 250 ms as in production.

@@ -1,5 +1,5 @@
 /**
- * The web app's first load (issue 19): the script, style and font bytes each route transfers in
+ * The web app's first load: the script, style and font bytes each route transfers in
  * Chromium on a cold cache, gzipped, until the network is idle, beside the same figure read from the built files (Vite's manifest: the
  * entry's and the route's page chunk's static imports, gzipped); and the time to a usable dashboard
  * (6 projects, 5 reminders, 3 activities) with the CPU throttled 4×: largest contentful paint and the

@@ -33,7 +33,7 @@ export interface AppProcess {
 }
 
 /**
- * What every process of the app runs with, for its memory (issue 19; `pnpm bench memory`):
+ * What every process of the app runs with, for its memory (`pnpm bench memory`):
  * - a compile cache, so TypeScript is stripped and compiled once, not at every start: a process that
  *   strips types loads Node's TypeScript parser, about 17 MB that stay;
  * - a young generation of 1 MB semi-spaces instead of V8's 16: the processes' requests and events

@@ -96,7 +96,7 @@ export default defineConfig({
         // its functions compiled on a background thread as it downloads, instead of each one on the
         // main thread the first time it is called. Every chunk is fetched to run at once (the entry and
         // the framework on every page, the others when their page or control is used), and a cold load
-        // spent about 150 ms of its main thread at 4x CPU compiling (issue 19: LCP).
+        // spent about 150 ms of its main thread at 4x CPU compiling (its LCP).
         postBanner: '//# allFunctionsCalledOnLoad',
         codeSplitting: {
           // What every page needs, in one file: it compresses better than the dozen it would be.

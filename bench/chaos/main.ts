@@ -1,5 +1,5 @@
 /**
- * `pnpm chaos`: faults under load (issue 18). 300 users and at least 10,000 operations while each
+ * `pnpm chaos`: faults under load. 300 users and at least 10,000 operations while each
  * service, the gateway, NATS and Redis are killed (`kill -9`) and restarted one at a time, and
  * PostgreSQL is paused; then the checks. Prints the figures, writes bench/results/chaos.json, and
  * exits 1 if an acknowledged write was lost, anything happened twice, an event is parked or a read

@@ -33,7 +33,7 @@ const exportQuery = z.object({
 });
 
 /**
- * Export and import (issue 20).
+ * Export and import.
  *
  * `GET /api/export`: every project, reminder and timeline entry of the user, as one JSON file that
  * imports back, or as a zip of one CSV file per kind. The gateway gathers each service's part (waiting

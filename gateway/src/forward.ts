@@ -160,7 +160,7 @@ export function servicePath(options: {
             res.appendHeader('Set-Cookie', setCookie);
         };
       }
-      // A personal API token stands for the session on the routes that take one (issue 20). Its
+      // A personal API token stands for the session on the routes that take one. Its
       // client keeps no cookies, so its writes' positions are kept by token, for its later reads.
       const token = bearerToken(req.headers.authorization);
       let user: SessionUser | null;

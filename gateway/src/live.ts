@@ -31,7 +31,7 @@ type Listener = (message: LiveMessage) => void;
 const MAX_REPLAY = 1_000;
 
 /**
- * The live feed behind `GET /api/events` (issue 20): one ordered JetStream consumer per gateway over
+ * The live feed behind `GET /api/events`: one ordered JetStream consumer per gateway over
  * every published event, each handed to the open streams of the user it belongs to (a sealed event
  * names its user in the clear, an unsealed one in `data.userId`; nothing else of it leaves the
  * gateway). A change is announced only once the services' read models hold it: the feed asks each

@@ -29,7 +29,7 @@ interface Shipped {
 }
 
 /**
- * Public profile pages (issue 20): `/u/{username}` shows, signed out too, a public profile's display
+ * Public profile pages: `/u/{username}` shows, signed out too, a public profile's display
  * name, bio and links, and its public projects with their status, progress, latest deployment and
  * version. Each service gives only its public part (identity refuses a private profile), and nothing
  * else of the user leaves: no cost, reminders, notes or email. `GET /api/public/users/{username}` is

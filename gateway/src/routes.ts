@@ -27,8 +27,8 @@ export const apiRoutes = [
   { path: '/api/sessions/:sessionId', methods: ['DELETE'], gateway: 'endSession' },
   // Every session of the deleted user ends with it.
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
-  // The dashboard's data in one round trip. Yoga reads its own body, and answers a signed-out caller
-  // itself: a 401 with a GraphQL error body, which GraphQL clients read.
+  // The dashboard's data in one round trip (graphql.ts reads its own body), and answers a signed-out
+  // caller itself: a 401 with a GraphQL error body, which GraphQL clients read.
   { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
   { path: '/api/events', methods: ['GET'], gateway: 'events', limit: 'events' },
@@ -52,7 +52,7 @@ export const apiRoutes = [
   { pattern: /^\/api\/stripe\//, service: 'billing' },
   { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
-  // The project routes take a personal API token too (`Authorization: Bearer`, issue 20): the CLI, CI.
+  // The project routes take a personal API token too (`Authorization: Bearer`): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.
   { pattern: /^\/api\/projects\/[^/]+\/deploy-hook$/, service: 'projects', recentAuth: ['POST'] },

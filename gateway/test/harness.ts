@@ -21,7 +21,7 @@ import { type RunningGateway, startGateway } from '../src/server.ts';
 import { apiSurface } from './api-surface.ts';
 
 /**
- * The whole backend in one test process: identity, billing and the gateway on free ports, with a
+ * The whole backend in one test process: the seven services and the gateway on free ports, with a
  * database, a NATS namespace and Redis key prefix of their own. Services still talk only over HTTP,
  * PostgreSQL and NATS, exactly as in production.
  */

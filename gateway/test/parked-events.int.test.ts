@@ -7,7 +7,7 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
 
 /**
  * One event a projection cannot hold no longer stops it for every user (decision 013). The event here
- * is of the kind session 6 found in a real database: a reminder due in the year 0, which the API took
+ * is of a kind found in a real database: a reminder due in the year 0, which the API took
  * before dates were limited to the years 1 to 9999, which the event catalog's ISO check passes, and
  * which PostgreSQL's timestamps refuse.
  */

@@ -12,7 +12,7 @@ const router = createAppRouter(queryClient);
 
 // The first route load starts now, not after the first render has committed: the current user's
 // answer (asked for by index.html), then the page's code and data, are on their way while React
-// renders (issue 19: LCP).
+// renders (its LCP).
 router.load().catch(console.error);
 
 createRoot(document.getElementById('root')!).render(

@@ -127,7 +127,7 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     }),
     loaderDeps: ({ search }) => dashboardVariables(search),
     // The dashboard's GraphQL query starts with the page's code, not after the page has rendered
-    // (issue 19: LCP). On the app's first visit it is sent before anything else loads (the page's
+    // (its LCP). On the app's first visit it is sent before anything else loads (the page's
     // chunks, urql), and urql takes its answer. Pointing at a link loads only the code; the visit
     // itself asks afresh.
     beforeLoad: ({ search, preload }) => {

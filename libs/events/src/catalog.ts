@@ -241,7 +241,7 @@ export const catalog = {
     }),
   }),
   /**
-   * A personal API token (issue 20), on its user's stream: only the SHA-256 of the token is kept, and
+   * A personal API token, on its user's stream: only the SHA-256 of the token is kept, and
    * it never leaves the service. Sealed with the user's key, so it is shredded with the account.
    */
   ApiTokenCreated: event({
@@ -480,7 +480,7 @@ export const catalog = {
     schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
   }),
   /**
-   * A project brought in from a Shiplog export (issue 20), as it stood when exported: its dates are
+   * A project brought in from a Shiplog export, as it stood when exported: its dates are
    * the original ones, and its history arrives apart (HistoryImported), so it makes no timeline entry.
    * `importedFrom` is its id in the file: importing the same file again imports nothing twice.
    */

@@ -165,7 +165,7 @@ export interface AdminComment {
   adminUsername: string;
 }
 
-/** A personal API token's name (issue 20): what it is for, as the user will recognise it in the list. */
+/** A personal API token's name: what it is for, as the user will recognise it in the list. */
 /** How long a new API token works: days, or null for never. 90 when not said. */
 export const apiTokenLifetimes = [30, 90, 365, null] as const;
 export const DEFAULT_API_TOKEN_DAYS = 90;

@@ -1,7 +1,7 @@
 import type { Project } from './projects.ts';
 import type { Reminder } from './reminders.ts';
 
-// Export and import (issue 20), without zod: what the web app reads of them needs none.
+// Export and import, without zod: what the web app reads of them needs none.
 
 /** A timeline row as `GET /api/activities` answers it (spec/core.md §3 activities). */
 export interface Activity {
@@ -20,7 +20,7 @@ export interface Activity {
 export const EXPORT_FORMAT = 'shiplog-export';
 
 /**
- * `GET /api/export` (issue 20): everything a user keeps, each record as the API answers it, so the
+ * `GET /api/export`: everything a user keeps, each record as the API answers it, so the
  * file reads like the API and imports back (`POST /api/import`).
  */
 export interface ExportFile {

@@ -3,7 +3,7 @@ import { activityStatuses, EXPORT_FORMAT } from './export-values.ts';
 import { createProjectSchema } from './projects.ts';
 import { createReminderSchema } from './reminders.ts';
 
-// Export files read back (`POST /api/import`, issue 20); their shapes without zod are in export-values.ts.
+// Export files read back (`POST /api/import`); their shapes without zod are in export-values.ts.
 
 const sourceId = z
   .string({ error: 'id is required' })

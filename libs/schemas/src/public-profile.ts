@@ -10,7 +10,7 @@ export interface PublicProjectFields {
   createdAt: string;
 }
 
-/** `GET /api/public/users/{username}` (issue 20): a public profile and its public projects. */
+/** `GET /api/public/users/{username}`: a public profile and its public projects. */
 export interface PublicProfile {
   username: string;
   displayName: string;

@@ -94,7 +94,7 @@ export class ServiceClients {
   /**
    * Waits for the calls in flight, at most `graceMs`; then any still open are cut. A stop must end:
    * one call left open would hold it for ever (the fuzzer found one: a forwarded DELETE whose answer
-   * the client already had, its undici request never settled; see the session 19 note).
+   * the client already had, its undici request never settled).
    */
   async close(graceMs = 5000): Promise<void> {
     const pools = [...this.#pools.values()];

@@ -1,4 +1,4 @@
--- When each personal API token was last used (issue 20). Not an event: a use is not a change to the
+-- When each personal API token was last used. Not an event: a use is not a change to the
 -- account, and writing one per request would fill the user's stream. Kept to the minute.
 CREATE TABLE api_token_usage (
   token_id uuid PRIMARY KEY,

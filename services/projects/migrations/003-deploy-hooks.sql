@@ -1,4 +1,4 @@
--- Each project's deploy webhook (issue 20): the secret in its URL, kept to be shown to its owner again,
+-- Each project's deploy webhook: the secret in its URL, kept to be shown to its owner again,
 -- and its hash, by which a delivery finds its project.
 CREATE TABLE deploy_hooks (
   project_id uuid PRIMARY KEY,

@@ -5,7 +5,7 @@ import { ContactAdminButton } from './admin-messages';
 import { Button } from './ui/button';
 import { Dialog } from './ui/dialog';
 import { Input, Label } from './ui/input';
-import { Textarea } from './ui/select';
+import { Textarea } from './ui/textarea';
 import { toast } from './ui/toast';
 
 /** Contact Admin: Send Message stays disabled until both fields have text, and while sending. */

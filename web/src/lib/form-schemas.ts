@@ -1,6 +1,6 @@
 /**
  * Every form's zod schema, with the resolver that applies it, in one module that forms load when first
- * used (lib/form-resolver.ts): pages render their forms without shipping zod. The API's own schemas come
+ * used (lib/forms.ts, lib/load-form-schemas.ts): pages render their forms without shipping zod. The API's own schemas come
  * from @shiplog/schemas; the ones here are the web forms' shapes, which the page turns into the API's.
  */
 import {

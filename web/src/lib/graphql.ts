@@ -28,7 +28,7 @@ export const graphqlClient = new Client({
  * The dashboard's data, asked for afresh, as the dashboard's route loads (router.tsx): the one round
  * trip runs beside the page's code download rather than after the page has rendered, and the page
  * reads the answer from urql's cache, or joins the request still in flight. The first visit waits
- * for the answer, so the page renders once, with its data (issue 19: LCP); a later one shows what
+ * for the answer, so the page renders once, with its data (its LCP); a later one shows what
  * the cache has at once, and the answer when it comes.
  */
 export function loadDashboard(variables: DashboardVariables): Promise<unknown> | undefined {

@@ -15,7 +15,7 @@ const shownFrom: Record<string, QueryKey[]> = {
 };
 
 /**
- * Live updates (issue 20): the gateway's event stream says which of the user's data changed — in
+ * Live updates: the gateway's event stream says which of the user's data changed — in
  * another tab, from the CLI or a deploy webhook, by the reminder scheduler — and the screens showing it
  * fetch it again. Events that arrive together (a deployment and the checklist tick it made) refresh
  * once. The screens are fetched again when the stream first opens, so nothing made while it was

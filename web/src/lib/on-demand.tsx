@@ -5,7 +5,7 @@ type TriggerProps = Pick<ComponentProps<'button'>, 'onClick' | 'onFocus' | 'onPo
 
 /**
  * A control whose Radix part (a menu, a popover, a dialog, a tooltip) loads on first use, so it is not
- * in any page's first load (issue 19). Until then `Trigger` renders alone, looking as it will: pointing
+ * in any page's first load. Until then `Trigger` renders alone, looking as it will: pointing
  * at it or focusing it starts the download, and a click (or, with `openOn: 'hover'`, the pointer or
  * focus itself) mounts the loaded control open, its own trigger in the same place.
  * `load` resolves to a component that renders the whole control (trigger included) and opens it when

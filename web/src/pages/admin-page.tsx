@@ -14,7 +14,8 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { ConfirmDialog, Dialog } from '../components/ui/dialog';
 import { FieldError, Input, Label } from '../components/ui/input';
-import { Select, Textarea } from '../components/ui/select';
+import { Select } from '../components/ui/select';
+import { Textarea } from '../components/ui/textarea';
 import {
   useChangeSubscriptionStatus,
   useCreateComment,

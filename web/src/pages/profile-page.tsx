@@ -9,9 +9,10 @@ import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Label } from '../components/ui/input';
-import { Select, Textarea } from '../components/ui/select';
+import { Select } from '../components/ui/select';
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { Textarea } from '../components/ui/textarea';
 import { toast } from '../components/ui/toast';
 import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
@@ -52,7 +53,7 @@ export function ProfilePage() {
   );
 }
 
-/** Where the public page is (issue 20), or why there is none. */
+/** Where the public page is, or why there is none. */
 function PublicPageLink({ username, isPublic }: { username: string; isPublic: boolean }) {
   if (!isPublic)
     return (

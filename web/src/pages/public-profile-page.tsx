@@ -37,7 +37,7 @@ const publicProfileQuery = (username: string) =>
   });
 
 /**
- * `/u/{username}` (issue 20): a builder's public page, readable signed out. Only what the profile and
+ * `/u/{username}`: a builder's public page, readable signed out. Only what the profile and
  * its public projects show; a private or missing profile is one "not found" (the server answers the
  * page itself with a 404 and writes its link-preview tags).
  */

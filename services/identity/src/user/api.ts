@@ -248,7 +248,7 @@ export function identityApi(
     });
 
     // Profile (spec/account.md): the stored one, or a first one made of the username.
-    // A public profile (issue 20), for the gateway's /u/{username} page: only what its owner shows on it,
+    // A public profile, for the gateway's /u/{username} page: only what its owner shows on it,
     // and only while the profile is public. A private one and a missing one answer the same 404.
     router.get('/public/profiles/:username', async (req, res) => {
       const username = req.params.username ?? '';
@@ -347,7 +347,7 @@ export function identityApi(
       res.json(toPublic(await currentUser(req)));
     });
 
-    // Personal API tokens (issue 20): the gateway lets a token act as its user on the project routes.
+    // Personal API tokens: the gateway lets a token act as its user on the project routes.
     router.get('/tokens', async (req, res) => {
       const user = await currentUser(req);
       res.json(await tokenViews(user));

@@ -23,7 +23,7 @@ const projectsPart = z.object({ projects: z.array(importedProjectSchema).max(200
 const historyPart = z.object({ entries: z.array(importedActivitySchema).min(1).max(1000) });
 
 /**
- * Import from a Shiplog export (issue 20; the gateway's import.ts reads the file and calls these).
+ * Import from a Shiplog export (the gateway's export.ts reads the file and calls these).
  * Every id is derived from the file's id and the user's, so importing the same file again, or
  * resuming one that stopped half-way, brings nothing in twice. Internal: not on the /api surface.
  */

@@ -19,7 +19,7 @@ import { Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
 
 /**
- * Settings › API Tokens (issue 20): tokens let the `shiplog` CLI and CI jobs record deployments,
+ * Settings › API Tokens: tokens let the `shiplog` CLI and CI jobs record deployments,
  * backups and releases as the user, on the project routes only. A token's text is shown once.
  */
 export function ApiTokensCard() {

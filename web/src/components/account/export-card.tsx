@@ -18,7 +18,7 @@ export function importSummary(result: ImportResult): string {
 }
 
 /**
- * Settings › Export (issue 20): everything the user keeps, to download as JSON (which imports back) or
+ * Settings › Export: everything the user keeps, to download as JSON (which imports back) or
  * CSV; an export file brought in; and the reminders' private calendar feed.
  */
 export function ExportTab() {

@@ -14,7 +14,8 @@ import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
-import { Select, Textarea } from '../ui/select';
+import { Select } from '../ui/select';
+import { Textarea } from '../ui/textarea';
 
 /** Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. */
 export function toProjectInput(

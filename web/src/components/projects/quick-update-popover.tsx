@@ -5,7 +5,7 @@ import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
-import { Textarea } from '../ui/select';
+import { Textarea } from '../ui/textarea';
 import { toast } from '../ui/toast';
 import { QuickUpdateButton } from './quick-update';
 

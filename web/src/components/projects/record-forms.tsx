@@ -5,7 +5,8 @@ import { useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
-import { Select, Textarea } from '../ui/select';
+import { Select } from '../ui/select';
+import { Textarea } from '../ui/textarea';
 import { toast } from '../ui/toast';
 
 /**

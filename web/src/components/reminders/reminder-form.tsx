@@ -8,7 +8,8 @@ import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
-import { Select, Textarea } from '../ui/select';
+import { Select } from '../ui/select';
+import { Textarea } from '../ui/textarea';
 import { toast } from '../ui/toast';
 
 /**

@@ -34,7 +34,7 @@ function useOpenedOnce(open: boolean): boolean {
 }
 
 /**
- * A modal dialog whose Radix part loads the first time it opens (issue 19: no page's first load carries
+ * A modal dialog whose Radix part loads the first time it opens (no page's first load carries
  * it). `trigger`, if given, is the button that opens it: pointing at it or focusing it starts the
  * download. Focus goes back to the trigger when the dialog closes.
  */

@@ -13,16 +13,3 @@ export function Select({ className, ...props }: ComponentProps<'select'>) {
     />
   );
 }
-
-export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
-  return (
-    <textarea
-      className={cn(
-        'flex min-h-20 w-full rounded-md border border-input bg-card px-3 py-2 text-sm placeholder:text-muted-foreground',
-        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 aria-[invalid=true]:border-destructive',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
