@@ -5,6 +5,10 @@ const setupFiles = ['./libs/testing/src/fail-on-console-error.ts'];
 
 export default defineConfig({
   test: {
+    // Two files at a time: most of an integration test's time is spent waiting on the servers, and two
+    // backends of seven services stay within PostgreSQL's 100 connections (a third does not). The
+    // browser tests still run one file at a time (their project says so).
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 let passed = 0;
@@ -33,8 +33,18 @@ interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { name: string; status: string; message: string; assertionResults: unknown[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    startTime: number;
+    endTime: number;
+    assertionResults: unknown[];
+  }[];
 }
+
+/** How long each test file took, for the slowest-files list at the end. */
+const fileTimes: { file: string; ms: number }[] = [];
 
 function tests(name: string, projects: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'shiplog-test-'));
@@ -60,6 +70,8 @@ function tests(name: string, projects: string[]) {
     failures.push(`${name} (no report)`);
     return;
   }
+  for (const file of report.testResults)
+    fileTimes.push({ file: relative(root, file.name), ms: Math.max(0, file.endTime - file.startTime) });
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
@@ -89,6 +101,9 @@ tests('unit and integration tests', ['unit', 'int']);
 tests('faults under load (a small chaos run)', ['chaos']);
 if (built) tests('browser tests', ['e2e']);
 
+process.stdout.write('\nThe ten slowest test files:\n');
+for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
+  process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
 process.stdout.write('\n');
 if (skipped > 0)
   process.stdout.write(`(${skipped} not run: suites that need a server this machine lacks, e.g. EventStoreDB)\n`);

@@ -42,6 +42,9 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     NODE_ENV: 'test',
     // Tests drive the reminder scheduler with their own clock.
     SCHEDULER_ENABLED: 'false',
+    // Test files run side by side, some with three backends of seven services each: small pools keep
+    // them within PostgreSQL's 100 connections.
+    DATABASE_POOL_MAX: '5',
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
