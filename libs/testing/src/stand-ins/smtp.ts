@@ -27,6 +27,8 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A sender's pooled connection would hold a stop for the library's 30 s: ended after 200 ms.
+    closeTimeout: 200,
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => {
