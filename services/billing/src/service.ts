@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@shiplog/service-kit';
+import { stripeClient } from './adapters/stripe.ts';
 import { type BillingEnv, billingEnv } from './env.ts';
 import { closeStripeAccountReaction } from './reactions/close-stripe-account/index.ts';
 import { startTrialReaction } from './reactions/start-trial/index.ts';
 import { billingApi, WEBHOOK_PATH } from './subscription/api.ts';
-import { stripeClient } from './subscription/stripe.ts';
 
 /** billing: trials, subscriptions and Stripe. Streams `subscription-<userId>`. */
 export const billingService: ServiceDefinition<BillingEnv> = {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
-import { chatApi } from './daily-usage/api.ts';
+import { assistantApi } from './assistant/api.ts';
+import { dailyUsageApi } from './daily-usage/api.ts';
 import { type ChatEnv, chatEnv } from './env.ts';
 import { dailyChatUsageProjection } from './read-models/daily-chat-usage/index.ts';
 
@@ -15,6 +16,14 @@ export const chatService: ServiceDefinition<ChatEnv> = {
   projections: [dailyChatUsageProjection],
   forgetUser: deleteUserRows('chat.daily_chat_usage'),
   setup(context) {
-    return { routes: chatApi(context).routes };
+    const usage = dailyUsageApi(context);
+    const assistant = assistantApi(context, usage);
+    return {
+      routes: (router) => {
+        usage.routes(router);
+        // Last: its error handler answers both routes' errors in the chat's shape.
+        assistant.routes(router);
+      },
+    };
   },
 };

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { adminCommentsApi } from './admin-comment/api.ts';
+import { apiTokensApi } from './api-token/api.ts';
 import { contactMessagesApi } from './contact-message/api.ts';
 import { type IdentityEnv, identityEnv } from './env.ts';
 import { adminUsersProjection } from './read-models/admin-users/index.ts';
 import { messagesProjection } from './read-models/messages/index.ts';
-import { identityApi } from './user/api.ts';
+import { accounts as accountsOf } from './user/accounts.ts';
+import { adminUsersApi } from './user/admin-api.ts';
+import { userApi } from './user/api.ts';
 import { emailVerificationApi } from './user/email-verification.ts';
 
 /** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
@@ -24,9 +27,16 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
       logger: context.logger,
     });
     const emails = emailVerificationApi(context, mailer);
-    const api = identityApi(context, emails);
-    const parts = [api, emails, adminCommentsApi(context), contactMessagesApi(context)];
-    await api.ensureAdmin();
+    const accounts = accountsOf(context);
+    const parts = [
+      userApi(context, accounts, emails),
+      emails,
+      apiTokensApi(context, accounts),
+      adminUsersApi(context, accounts),
+      adminCommentsApi(context),
+      contactMessagesApi(context),
+    ];
+    await accounts.ensureAdmin();
     return {
       routes: (router) => {
         for (const part of parts) part.routes(router);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type IntegrationsEnv, integrationsEnv } from './env.ts';
 import { integrationsApi } from './integration/api.ts';
-import { deletedProjectsReaction } from './reactions/deleted-projects.ts';
+import { deletedProjectsReaction } from './reactions/deleted-projects/index.ts';
 import { integrationListProjection } from './read-models/integration-list/index.ts';
 
 /**

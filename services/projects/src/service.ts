@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { deployHookApi } from './deploy-hook/api.ts';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
-import { importApi } from './import/api.ts';
+import { importApi } from './history-import/api.ts';
 import { projectsApi } from './project/api.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
 

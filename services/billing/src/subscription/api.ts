@@ -14,10 +14,17 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
 import type Stripe from 'stripe';
+import {
+  closeStripeAccount,
+  idOf,
+  PriceList,
+  type StripeClient,
+  snapshotOf,
+  stripeUnavailable,
+} from '../adapters/stripe.ts';
+import { StripeAccounts } from '../adapters/stripe-accounts.ts';
 import type { BillingEnv } from '../env.ts';
 import { type SubscriptionCommand, subscriptionDecider } from './decide.ts';
-import { closeStripeAccount, idOf, PriceList, type StripeClient, snapshotOf, stripeUnavailable } from './stripe.ts';
-import { StripeAccounts } from './stripe-accounts.ts';
 import { type StripeSnapshot, subscriptionStream, subscriptionView } from './subscription.ts';
 
 export const WEBHOOK_PATH = '/stripe/webhook';

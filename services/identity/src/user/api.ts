@@ -1,11 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
 import {
-  type ApiTokenView,
   accountInfoSchema,
-  adminUsersQuerySchema,
-  apiTokenSchema,
   changePasswordSchema,
   loginSchema,
   notificationSettingsSchema,
@@ -13,200 +9,35 @@ import {
   registerSchema,
   verifyPasswordSchema,
 } from '@shiplog/schemas';
-import {
-  callerOf,
-  handleCommand,
-  inAppendTransaction,
-  loadAggregate,
-  parseInput,
-  reportPosition,
-  requireAdmin,
-  requireUserId,
-  type ServiceContext,
-} from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
+import { handleCommand, parseInput, reportPosition, type ServiceContext } from '@shiplog/service-kit';
+import type { Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
-import { adminUserCounts, adminUsersPage } from '../read-models/admin-users/index.ts';
-import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
-import { type UserCommand, userDecider, usernameDecider } from './decide.ts';
+import type { Accounts, RegisteredUser } from './accounts.ts';
+import { userDecider } from './decide.ts';
 import type { emailVerificationApi } from './email-verification.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
-import { type ApiToken, sameAddress, type User, usernameStream, userStream } from './user.ts';
-
-export interface PublicUser {
-  id: string;
-  username: string;
-  email: string | null;
-  isAdmin: boolean;
-}
+import { sameAddress, userStream } from './user.ts';
 
 /** How long after the request every failed sign-in is answered (longer than the slowest lookup and check). */
 const FAILED_LOGIN_ANSWER_MS = 250;
-/** How old a claim with no account must be before its name is free again (see releaseOrphanedClaim). */
-export const ORPHANED_CLAIM_MS = 60_000;
 
-export function identityApi(
+/** The account's own routes: registration, sign-in's check, profile, account information, password, settings, deletion. */
+export function userApi(
   context: ServiceContext<IdentityEnv>,
+  accounts: Accounts,
   emails: Pick<ReturnType<typeof emailVerificationApi>, 'mailLink'>,
 ) {
-  const { store, config } = context;
-  const isAdminName = (username: string) => username.toLowerCase() === config.ADMIN_USERNAME.toLowerCase();
-  const toPublic = (user: Extract<User, { status: 'registered' }>): PublicUser => ({
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    isAdmin: isAdminName(user.username),
-  });
-  const commandContext = (req: Request) => {
-    const caller = callerOf(req);
-    return { userId: caller.userId, correlationId: caller.correlationId };
-  };
-
-  async function loadUser(userId: string) {
-    const { state } = await loadAggregate(store, userStream(userId), userDecider);
-    return state.status === 'registered' ? state : null;
-  }
-
-  /** The caller's account, or 404 (it was deleted, or the session outlived it). */
-  async function currentUser(req: Request) {
-    const user = await loadUser(requireUserId(req));
-    if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    return user;
-  }
-
-  /**
-   * A command on the caller's own account: its new state, with the position reported for
-   * read-your-writes when `res` is given. The token commands pass none: their events stay in this
-   * service (not published), so no consumer would ever reach that position and every later read would
-   * wait out its timeout; and tokens are read from the account's stream, which is never behind.
-   */
-  async function changeCurrentUser(req: Request, res: Response | null, command: UserCommand) {
-    const result = await handleCommand(
-      store,
-      userStream(requireUserId(req)),
-      userDecider,
-      command,
-      commandContext(req),
-    );
-    if (res && result.position) reportPosition(res, 'identity', result.position);
-    if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-    return result.state;
-  }
-
-  async function findByUsername(username: string) {
-    const { state } = await loadAggregate(store, usernameStream(username), usernameDecider);
-    return state.status === 'claimed' ? loadUser(state.userId) : null;
-  }
-
-  /**
-   * Claim the name, then create the account. EventStoreDB has no multi-stream transaction, so the
-   * claim comes first (a conflict there is the duplicate-username 409) and is released if the account
-   * cannot be written.
-   */
-  async function register(
-    input: { username: string; email: string | null; password: string },
-    ctx: { userId: string | null; correlationId: string },
-  ) {
-    const userId = newId();
-    const passwordHash = await hashPassword(input.password);
-    const claim = () =>
-      handleCommand(
-        store,
-        usernameStream(input.username),
-        usernameDecider,
-        { type: 'ClaimUsername', username: input.username, userId },
-        ctx,
-      );
-    try {
-      await claim();
-    } catch (error) {
-      if (!(error instanceof ConflictError) || !(await releaseOrphanedClaim(input.username, ctx))) throw error;
-      await claim();
-    }
-    try {
-      const result = await handleCommand(
-        store,
-        userStream(userId),
-        userDecider,
-        { type: 'RegisterUser', userId, username: input.username, email: input.email, passwordHash },
-        { ...ctx, userId },
-      );
-      return result;
-    } catch (error) {
-      await handleCommand(
-        store,
-        usernameStream(input.username),
-        usernameDecider,
-        { type: 'ReleaseUsername', userId },
-        ctx,
-      ).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  /**
-   * A claim with no account behind it, a minute old: a registration that stopped between its two
-   * appends (its process was killed) or an account whose deletion stopped before removing the claim.
-   * Its name is released, so that it can be registered again; true if it was. A claim younger than that
-   * may be a registration still under way.
-   */
-  async function releaseOrphanedClaim(username: string, ctx: { userId: string | null; correlationId: string }) {
-    const stream = usernameStream(username);
-    const { state } = await loadAggregate(store, stream, usernameDecider);
-    const last = (await store.readStream(stream)).at(-1);
-    if (state.status !== 'claimed' || !last || Date.now() - last.occurredAt.getTime() < ORPHANED_CLAIM_MS) return false;
-    if (await loadUser(state.userId)) return false;
-    await handleCommand(store, stream, usernameDecider, { type: 'ReleaseUsername', userId: state.userId }, ctx);
-    context.logger.warn({ userId: state.userId }, 'released a username claimed by no account');
-    return true;
-  }
-
-  /**
-   * The account and everything it owns goes. In one transaction the user's key is destroyed (every
-   * event holding their personal data, here and on the bus, becomes unreadable) and `UserDeleted` is
-   * appended; each service reacts by deleting what it keeps of the user. The username claim's stream
-   * is then removed, since its name is the username; a failure there leaves only a shredded claim.
-   */
-  async function deleteUser(user: Extract<User, { status: 'registered' }>, deletedBy: string, req: Request) {
-    if (isAdminName(user.username)) {
-      throw new ForbiddenError('The administrator account cannot be deleted', 'ADMIN_ACCOUNT');
-    }
-    const result = await inAppendTransaction(context, async (tx) => {
-      // Decided from the account as it stands (read in this transaction), then its key is destroyed
-      // in the same commit. UserDeleted itself holds ids only, so it is not sealed.
-      const deleted = await handleCommand(
-        store,
-        userStream(user.id),
-        userDecider,
-        { type: 'DeleteUser', deletedBy },
-        { ...commandContext(req), transaction: tx },
-      );
-      await context.vault.forget(user.id, tx);
-      return deleted;
-    });
-    await store.deleteStream(usernameStream(user.username)).catch((error: unknown) => {
-      context.logger.warn({ err: error, userId: user.id }, 'username claim stream not removed; it stays shredded');
-    });
-    return result.appended?.position ?? null;
-  }
-
-  /**
-   * The account named by ADMIN_USERNAME is made with ADMIN_PASSWORD at the first start that has one.
-   * Later starts leave it as it is: a password changed in the app stays changed.
-   */
-  async function ensureAdmin(): Promise<void> {
-    const password = config.ADMIN_PASSWORD;
-    if (!password) return;
-    const ctx = { userId: null, correlationId: newId() };
-    if (await findByUsername(config.ADMIN_USERNAME)) return;
-    try {
-      await register({ username: config.ADMIN_USERNAME, email: null, password }, ctx);
-      context.logger.info({ username: config.ADMIN_USERNAME }, 'admin account created');
-    } catch (error) {
-      // Another replica created it at the same moment.
-      if (!(error instanceof ConflictError)) throw error;
-    }
-  }
+  const { store } = context;
+  const {
+    isAdminName,
+    toPublic,
+    commandContext,
+    currentUser,
+    changeCurrentUser,
+    findByUsername,
+    register,
+    deleteUser,
+  } = accounts;
 
   function routes(router: Router) {
     router.post('/register', async (req, res) => {
@@ -318,108 +149,15 @@ export function identityApi(
       res.status(204).end();
     });
 
-    // The admin dashboard's User Management: searched and paged here, the total in X-Total-Count.
-    router.get('/admin/users', async (req, res) => {
-      requireAdmin(req);
-      const query = parseInput(adminUsersQuerySchema, req.query);
-      const { users, total } = await adminUsersPage(context.pool, query);
-      res.setHeader('X-Total-Count', String(total));
-      res.json(users);
-    });
-
-    router.get('/admin/users/summary', async (req, res) => {
-      requireAdmin(req);
-      res.json(await adminUserCounts(context.pool));
-    });
-
-    // The same cascade as a user deleting themselves; the gateway then ends every session of the account.
-    router.delete('/admin/users/:userId', async (req, res) => {
-      const admin = requireAdmin(req);
-      const userId = req.params.userId;
-      const user = isId(userId) ? await loadUser(userId) : null;
-      if (!user) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
-      const position = await deleteUser(user, admin.userId, req);
-      if (position) reportPosition(res, 'identity', position);
-      res.status(204).end();
-    });
-
     router.get('/users/me', async (req, res) => {
       res.json(toPublic(await currentUser(req)));
     });
-
-    // Personal API tokens: the gateway lets a token act as its user on the project routes.
-    router.get('/tokens', async (req, res) => {
-      const user = await currentUser(req);
-      res.json(await tokenViews(user));
-    });
-
-    router.post('/tokens', async (req, res) => {
-      const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
-      const userId = requireUserId(req);
-      const tokenId = newId();
-      const text = newTokenText(userId, tokenId);
-      const user = await changeCurrentUser(req, null, {
-        type: 'CreateApiToken',
-        tokenId,
-        name,
-        tokenHash: hashTokenText(text),
-        expiresInDays,
-      });
-      const created = user.apiTokens.find((token) => token.id === tokenId);
-      if (!created) throw new Error('the new token is not on the account');
-      // The only time the token's text is given out.
-      res.status(201).json({ ...tokenView(created, null), token: text });
-    });
-
-    router.delete('/tokens/:tokenId', async (req, res) => {
-      const tokenId = req.params.tokenId;
-      if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
-      await changeCurrentUser(req, null, { type: 'RevokeApiToken', tokenId });
-      await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
-      res.status(204).end();
-    });
-
-    // The gateway's question for a request that carries a token: whose is it? Read from the account's
-    // stream, so a revocation or the account's deletion counts from the next request.
-    router.post('/tokens/verify', async (req, res) => {
-      const text = typeof req.body?.token === 'string' ? req.body.token : '';
-      const named = parseTokenText(text);
-      const user = named ? await loadUser(named.userId) : null;
-      const token = user?.apiTokens.find((t) => t.id === named?.tokenId);
-      if (!user || !token || !tokenTextMatches(text, token.tokenHash))
-        throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
-      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())
-        throw new UnauthorizedError(
-          `This API token expired on ${token.expiresAt.slice(0, 10)}: create a new one`,
-          'INVALID_API_TOKEN',
-        );
-      await context.pool.query(
-        `INSERT INTO identity.api_token_usage (token_id, user_id, last_used_at) VALUES ($1, $2, now())
-         ON CONFLICT (token_id) DO UPDATE SET last_used_at = now()
-         WHERE api_token_usage.last_used_at < now() - interval '1 minute'`,
-        [token.id, user.id],
-      );
-      res.json({ tokenId: token.id, user: toPublic(user) });
-    });
   }
 
-  async function tokenViews(user: Extract<User, { status: 'registered' }>): Promise<ApiTokenView[]> {
-    const { rows } = await context.pool.query<{ token_id: string; last_used_at: Date }>(
-      'SELECT token_id, last_used_at FROM identity.api_token_usage WHERE user_id = $1',
-      [user.id],
-    );
-    const lastUsed = new Map(rows.map((row) => [row.token_id, row.last_used_at.toISOString()]));
-    return user.apiTokens.map((token) => tokenView(token, lastUsed.get(token.id) ?? null)).reverse();
-  }
-
-  return { routes, ensureAdmin };
+  return { routes };
 }
 
-function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {
-  return { id: token.id, name: token.name, createdAt: token.createdAt, expiresAt: token.expiresAt, lastUsedAt };
-}
-
-function profileView(user: Extract<User, { status: 'registered' }>) {
+function profileView(user: RegisteredUser) {
   const profile = user.profile ?? {
     displayName: user.username,
     bio: null,

@@ -2,17 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
 import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
-import {
-  evolveClaim,
-  evolveUser,
-  initialClaim,
-  initialUser,
-  sameAddress,
-  type User,
-  type UserEvent,
-  type UsernameClaim,
-  type UsernameEvent,
-} from './user.ts';
+import { evolveUser, initialUser, sameAddress, type User, type UserEvent } from './user.ts';
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; username: string; email: string | null; passwordHash: string }
@@ -167,25 +157,4 @@ export const userDecider: Decider<User, UserCommand, UserEvent> = {
   initialState: initialUser,
   evolve: evolveUser,
   decide: decideUser,
-};
-
-export type UsernameCommand =
-  | { type: 'ClaimUsername'; username: string; userId: string }
-  | { type: 'ReleaseUsername'; userId: string };
-
-export function decideClaim(command: UsernameCommand, state: UsernameClaim): UsernameEvent[] {
-  switch (command.type) {
-    case 'ClaimUsername':
-      if (state.status === 'claimed') throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
-      return [{ type: 'UsernameClaimed', data: { username: command.username, userId: command.userId } }];
-    case 'ReleaseUsername':
-      if (state.status !== 'claimed' || state.userId !== command.userId) return [];
-      return [{ type: 'UsernameReleased', data: { username: state.username, userId: command.userId } }];
-  }
-}
-
-export const usernameDecider: Decider<UsernameClaim, UsernameCommand, UsernameEvent> = {
-  initialState: initialClaim,
-  evolve: evolveClaim,
-  decide: decideClaim,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideClaim, decideUser } from './decide.ts';
-import { evolveUser, initialClaim, initialUser } from './user.ts';
+import { decideUser } from './decide.ts';
+import { evolveUser, initialUser } from './user.ts';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const userId = '0193a1b2-0000-7000-8000-000000000001';
@@ -116,78 +116,60 @@ describe('user decide', () => {
   });
 });
 
-describe('username claim decide', () => {
-  it('claims a free name once; a second claim is a 409', () => {
-    const [claimed] = decideClaim({ type: 'ClaimUsername', username: 'Ada', userId }, initialClaim());
-    expect(claimed).toEqual({ type: 'UsernameClaimed', data: { username: 'Ada', userId } });
-    expect(() =>
-      decideClaim({ type: 'ClaimUsername', username: 'ada', userId }, { status: 'claimed', userId, username: 'Ada' }),
-    ).toThrow(expect.objectContaining({ status: 409, code: 'USERNAME_TAKEN' }));
+describe('email verification', () => {
+  const registeredUser = () =>
+    decideUser(
+      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+      initialUser(),
+      now,
+    ).reduce(evolveUser, initialUser());
+  const hash = (c: string) => c.repeat(64);
+  const withEmail = (email = 'ada@example.com') =>
+    decideUser({ type: 'UpdateAccountInfo', email, phoneNumber: null }, registeredUser(), now).reduce(
+      evolveUser,
+      registeredUser(),
+    );
+  const apply = (state: ReturnType<typeof withEmail>, command: Parameters<typeof decideUser>[0], at = now) =>
+    decideUser(command, state, at).reduce(evolveUser, state);
+  const verified = (state: ReturnType<typeof withEmail>) => state.status === 'registered' && state.emailVerified;
+  const code = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+    return 'none';
+  };
+
+  it('proves the address with the last link mailed, within 48 hours, once', () => {
+    let state = apply(withEmail(), { type: 'RequestEmailVerification', tokenHash: hash('a') });
+    state = apply(state, { type: 'RequestEmailVerification', tokenHash: hash('b') });
+    expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('a') }))).toBe('VERIFICATION_LINK_INVALID');
+    const late = new Date(now.getTime() + 48 * 3_600_000);
+    expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('b') }, late))).toBe(
+      'VERIFICATION_LINK_EXPIRED',
+    );
+    state = apply(state, { type: 'VerifyEmail', tokenHash: hash('b') });
+    expect(verified(state)).toBe(true);
+    expect(decideUser({ type: 'VerifyEmail', tokenHash: hash('b') }, state, now)).toEqual([]);
+    expect(code(() => apply(state, { type: 'RequestEmailVerification', tokenHash: hash('c') }))).toBe(
+      'EMAIL_ALREADY_VERIFIED',
+    );
   });
 
-  it('releases only its own claim', () => {
-    const state = { status: 'claimed' as const, userId, username: 'Ada' };
-    expect(decideClaim({ type: 'ReleaseUsername', userId: 'someone-else' }, state)).toEqual([]);
-    expect(decideClaim({ type: 'ReleaseUsername', userId }, state)).toEqual([
-      { type: 'UsernameReleased', data: { username: 'Ada', userId } },
-    ]);
+  it('forgets the proof and the link when the address changes, not when only its case or the phone does', () => {
+    let state = apply(withEmail(), { type: 'RequestEmailVerification', tokenHash: hash('a') });
+    state = apply(state, { type: 'VerifyEmail', tokenHash: hash('a') });
+    state = apply(state, { type: 'UpdateAccountInfo', email: 'Ada@Example.com', phoneNumber: '555-0100' });
+    expect(verified(state)).toBe(true);
+    state = apply(state, { type: 'UpdateAccountInfo', email: 'someone@example.com', phoneNumber: null });
+    expect(verified(state)).toBe(false);
+    expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('a') }))).toBe('VERIFICATION_LINK_INVALID');
   });
 
-  describe('email verification', () => {
-    const registeredUser = () =>
-      decideUser(
-        { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
-        initialUser(),
-        now,
-      ).reduce(evolveUser, initialUser());
-    const hash = (c: string) => c.repeat(64);
-    const withEmail = (email = 'ada@example.com') =>
-      decideUser({ type: 'UpdateAccountInfo', email, phoneNumber: null }, registeredUser(), now).reduce(
-        evolveUser,
-        registeredUser(),
-      );
-    const apply = (state: ReturnType<typeof withEmail>, command: Parameters<typeof decideUser>[0], at = now) =>
-      decideUser(command, state, at).reduce(evolveUser, state);
-    const verified = (state: ReturnType<typeof withEmail>) => state.status === 'registered' && state.emailVerified;
-    const code = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return (error as { code?: string }).code;
-      }
-      return 'none';
-    };
-
-    it('proves the address with the last link mailed, within 48 hours, once', () => {
-      let state = apply(withEmail(), { type: 'RequestEmailVerification', tokenHash: hash('a') });
-      state = apply(state, { type: 'RequestEmailVerification', tokenHash: hash('b') });
-      expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('a') }))).toBe('VERIFICATION_LINK_INVALID');
-      const late = new Date(now.getTime() + 48 * 3_600_000);
-      expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('b') }, late))).toBe(
-        'VERIFICATION_LINK_EXPIRED',
-      );
-      state = apply(state, { type: 'VerifyEmail', tokenHash: hash('b') });
-      expect(verified(state)).toBe(true);
-      expect(decideUser({ type: 'VerifyEmail', tokenHash: hash('b') }, state, now)).toEqual([]);
-      expect(code(() => apply(state, { type: 'RequestEmailVerification', tokenHash: hash('c') }))).toBe(
-        'EMAIL_ALREADY_VERIFIED',
-      );
-    });
-
-    it('forgets the proof and the link when the address changes, not when only its case or the phone does', () => {
-      let state = apply(withEmail(), { type: 'RequestEmailVerification', tokenHash: hash('a') });
-      state = apply(state, { type: 'VerifyEmail', tokenHash: hash('a') });
-      state = apply(state, { type: 'UpdateAccountInfo', email: 'Ada@Example.com', phoneNumber: '555-0100' });
-      expect(verified(state)).toBe(true);
-      state = apply(state, { type: 'UpdateAccountInfo', email: 'someone@example.com', phoneNumber: null });
-      expect(verified(state)).toBe(false);
-      expect(code(() => apply(state, { type: 'VerifyEmail', tokenHash: hash('a') }))).toBe('VERIFICATION_LINK_INVALID');
-    });
-
-    it('sends no link to no address', () => {
-      expect(code(() => apply(registeredUser(), { type: 'RequestEmailVerification', tokenHash: hash('a') }))).toBe(
-        'NO_EMAIL',
-      );
-    });
+  it('sends no link to no address', () => {
+    expect(code(() => apply(registeredUser(), { type: 'RequestEmailVerification', tokenHash: hash('a') }))).toBe(
+      'NO_EMAIL',
+    );
   });
 });

@@ -12,8 +12,8 @@ import {
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { Router } from 'express';
+import { hashTokenText, idBytes, idOf } from '../api-token/api-token.ts';
 import type { IdentityEnv } from '../env.ts';
-import { hashTokenText, idBytes, idOf } from './api-token.ts';
 import { EMAIL_VERIFICATION_HOURS, userDecider } from './decide.ts';
 import { userStream } from './user.ts';
 

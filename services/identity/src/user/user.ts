@@ -151,21 +151,4 @@ export function evolveUser(state: User, event: UserEvent): User {
 export const sameAddress = (a: string | null, b: string | null) =>
   a !== null && b !== null ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
 
-/** A username's uniqueness claim, folded from its `username-<lower-case name>` stream. */
-export type UsernameEvent = EventOf<'UsernameClaimed'> | EventOf<'UsernameReleased'>;
-export type UsernameClaim = { status: 'free' } | { status: 'claimed'; userId: string; username: string };
-
-export const initialClaim = (): UsernameClaim => ({ status: 'free' });
-
-export function evolveClaim(_state: UsernameClaim, event: UsernameEvent): UsernameClaim {
-  switch (event.type) {
-    case 'UsernameClaimed':
-      return { status: 'claimed', userId: event.data.userId, username: event.data.username };
-    case 'UsernameReleased':
-      return { status: 'free' };
-  }
-}
-
 export const userStream = (userId: string) => `user-${userId}`;
-/** Usernames are unique without regard to case: 'Ada' and 'ada' are one name. */
-export const usernameStream = (username: string) => `username-${username.toLowerCase()}`;

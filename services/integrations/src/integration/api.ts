@@ -28,11 +28,11 @@ import {
 } from '@shiplog/service-kit';
 import { SecretBox } from '@shiplog/vault';
 import type { Request, Router } from 'express';
+import { DomainApi } from '../adapters/domain-api.ts';
+import { Outbound } from '../adapters/outbound.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type IntegrationCommand, IntegrationNotFoundError, integrationDecider, integrationOf } from './decide.ts';
-import { DomainApi } from './domain-api.ts';
 import { type ConfiguredIntegration, integrationsStream, integrationView } from './integration.ts';
-import { Outbound } from './outbound.ts';
 
 /** An import's requests to the projects and reminders services at a time. */
 const IMPORT_CONCURRENCY = 8;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { callerOf, catchUp, handleCommand, requireUserId, type ServiceContext } from '@shiplog/service-kit';
@@ -8,8 +8,8 @@ import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
 import { findProject } from '../read-models/project-list/index.ts';
 import { readDelivery } from './deliveries.ts';
+import { deployHooks } from './deploy-hooks.ts';
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_HOOK_NOT_FOUND');
 
 /**
@@ -37,44 +37,29 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   function routes(router: Router) {
     router.get('/projects/:id/deploy-hook', async (req, res) => {
       const { projectId } = await ownProjectId(req);
-      const { rows } = await pool.query<{ created_at: Date }>(
-        'SELECT created_at FROM projects.deploy_hooks WHERE project_id = $1',
-        [projectId],
-      );
-      res.json({ active: rows.length > 0, createdAt: rows[0]?.created_at.toISOString() ?? null });
+      res.json(await deployHooks.state(pool, projectId));
     });
 
     router.post('/projects/:id/deploy-hook', async (req, res) => {
       const { userId, projectId } = await ownProjectId(req);
       const token = randomBytes(24).toString('base64url');
-      const { rows } = await pool.query<{ created_at: Date }>(
-        `INSERT INTO projects.deploy_hooks (project_id, user_id, token_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (project_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
-         RETURNING created_at`,
-        [projectId, userId, hash(token)],
-      );
+      const createdAt = await deployHooks.replace(pool, projectId, userId, token);
       // The only time the URL is given out.
-      res.status(201).json({ url: hookUrl(token), createdAt: rows[0]!.created_at.toISOString() });
+      res.status(201).json({ url: hookUrl(token), createdAt });
     });
 
     router.delete('/projects/:id/deploy-hook', async (req, res) => {
       const { projectId } = await ownProjectId(req);
-      await pool.query('DELETE FROM projects.deploy_hooks WHERE project_id = $1', [projectId]);
+      await deployHooks.remove(pool, projectId);
       res.status(204).end();
     });
 
     // Public (the secret is the credential): platforms post without a session.
     router.post('/hooks/deploy/:token', async (req, res) => {
       const token = req.params.token ?? '';
-      const { rows } = /^[A-Za-z0-9_-]{32}$/.test(token)
-        ? await pool.query<{ project_id: string; user_id: string }>(
-            'SELECT project_id, user_id FROM projects.deploy_hooks WHERE token_hash = $1',
-            [hash(token)],
-          )
-        : { rows: [] };
-      const hook = rows[0];
+      const hook = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deployHooks.find(pool, token) : null;
       // Gone with its owner's account, even before this service has erased the account's rows.
-      if (!hook || (await vault.isForgotten(hook.user_id))) throw hookNotFound();
+      if (!hook || (await vault.isForgotten(hook.userId))) throw hookNotFound();
       const delivery = readDelivery(req.body);
       if (delivery.kind === 'ignored') {
         res.status(202).json({ recorded: false, reason: delivery.reason });
@@ -82,17 +67,17 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
       }
       const { events } = await handleCommand(
         store,
-        projectStream(hook.project_id),
+        projectStream(hook.projectId),
         projectDecider,
         {
           type: 'RecordDeployment',
-          userId: hook.user_id,
+          userId: hook.userId,
           input: delivery.input,
           status: delivery.status,
           source: delivery.source,
         },
         // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
-        { userId: hook.user_id, correlationId: callerOf(req).correlationId, retries: 1 },
+        { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1 },
       ).catch((error: unknown) => {
         // The project was deleted since: its webhook went with it.
         if (error instanceof NotFoundError) throw hookNotFound();

@@ -20,7 +20,7 @@ import {
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { RemindersEnv } from '../env.ts';
-import { findOwnedProject } from '../reactions/project-cascade/index.ts';
+import { findOwnedProject } from '../read-models/known-projects/index.ts';
 import { findReminder, listReminders } from '../read-models/reminder-list/index.ts';
 import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';

@@ -1,5 +1,7 @@
 import { publishedEventTypesOf } from '@shiplog/events';
+import type { Activity } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
+import type pg from 'pg';
 import { type TimelineEventType, toTimelineEntry } from './timeline.ts';
 
 const timelineEventTypes: TimelineEventType[] = [
@@ -82,3 +84,83 @@ export const timelineProjection: ProjectionDefinition = {
     ]);
   }),
 };
+
+// The timeline's reads.
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
+  version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
+
+/** A page of the user's timeline, newest first. */
+export async function activityPage(db: Queryable, userId: string, page: number, limit: number): Promise<Activity[]> {
+  const { rows } = await db.query<Activity>(
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1
+     ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
+    [userId, limit, (page - 1) * limit],
+  );
+  return rows;
+}
+
+/** The user's whole timeline, oldest first (their export). */
+export async function allActivities(db: Queryable, userId: string): Promise<Activity[]> {
+  const { rows } = await db.query<Activity>(
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1 ORDER BY timestamp, id`,
+    [userId],
+  );
+  return rows;
+}
+
+/** One of the user's projects' timeline, newest first; null when the project is not theirs (or gone). */
+export async function projectActivities(db: Queryable, userId: string, projectId: string): Promise<Activity[] | null> {
+  const owned = await db.query('SELECT 1 FROM activity.project_stats WHERE project_id = $1 AND user_id = $2', [
+    projectId,
+    userId,
+  ]);
+  if (owned.rowCount !== 1) return null;
+  const { rows } = await db.query<Activity>(
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE project_id = $1 AND user_id = $2 ORDER BY timestamp DESC, id DESC`,
+    [projectId, userId],
+  );
+  return rows;
+}
+
+/**
+ * For a public profile page: each project's latest successful deployment and latest release (the
+ * environment, version and time only: never the notes).
+ */
+export async function shippedByProject(db: Queryable, userId: string) {
+  const { rows } = await db.query<{
+    projectId: string;
+    kind: 'deployment' | 'release';
+    version: string | null;
+    environment: string | null;
+    at: string;
+  }>(
+    `SELECT DISTINCT ON (project_id, event_type) project_id AS "projectId",
+            CASE event_type WHEN 'deployment' THEN 'deployment' ELSE 'release' END AS kind,
+            version, metadata->>'environment' AS environment,
+            to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+     FROM activity.activities
+     WHERE user_id = $1 AND project_id IS NOT NULL
+       AND (event_type = 'version_release' OR (event_type = 'deployment' AND status = 'success'))
+     ORDER BY project_id, event_type, timestamp DESC, id DESC`,
+    [userId],
+  );
+  return rows;
+}
+
+/** The dashboard's stat cards: counts now, and how many of each were created in the last 7 days. */
+export async function dashboardCounters(db: Queryable, userId: string) {
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS "totalProjects",
+            count(*) FILTER (WHERE status = 'development')::int AS "activeProjects",
+            count(*) FILTER (WHERE status = 'deployed')::int AS "completedProjects",
+            count(*) FILTER (WHERE created_at > now() - interval '7 days')::int AS "totalChange",
+            count(*) FILTER (WHERE status = 'development' AND created_at > now() - interval '7 days')::int AS "activeChange",
+            count(*) FILTER (WHERE status = 'deployed' AND created_at > now() - interval '7 days')::int AS "completedChange"
+     FROM activity.project_stats WHERE user_id = $1`,
+    [userId],
+  );
+  return rows[0];
+}

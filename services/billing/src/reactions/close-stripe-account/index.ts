@@ -1,8 +1,8 @@
 import { PassingFailure } from '@shiplog/messaging';
 import type { ConsumerDefinition, ServiceContext } from '@shiplog/service-kit';
+import { closeStripeAccount, type StripeClient } from '../../adapters/stripe.ts';
+import { StripeAccounts } from '../../adapters/stripe-accounts.ts';
 import type { BillingEnv } from '../../env.ts';
-import { closeStripeAccount, type StripeClient } from '../../subscription/stripe.ts';
-import { StripeAccounts } from '../../subscription/stripe-accounts.ts';
 
 /**
  * A deleted account stops paying: its Stripe subscriptions are cancelled at once and its customer

@@ -2,6 +2,7 @@ import { publishedEventTypesOf } from '@shiplog/events';
 import type { Project as ProjectView, PublicProjectFields } from '@shiplog/schemas';
 import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { deployHooks } from '../../deploy-hook/deploy-hooks.ts';
 import {
   evolveProject,
   fromView,
@@ -36,7 +37,7 @@ const apply: EventHandler<ProjectEvent['type']> = async (event, tx, batch) => {
   } else if (after.lifecycle === 'deleted') {
     batch.defer('DELETE FROM projects.project_list WHERE id = $1', [projectId]);
     // Its deploy webhook stops working with it.
-    batch.defer('DELETE FROM projects.deploy_hooks WHERE project_id = $1', [projectId]);
+    deployHooks.forget(batch, projectId);
   }
 };
 

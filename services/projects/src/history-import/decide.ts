@@ -1,14 +1,6 @@
-import type { EventData, EventOf } from '@shiplog/events';
+import type { EventOf } from '@shiplog/events';
 import type { Decider } from '@shiplog/service-kit';
-
-export type HistoryEntry = EventData<'HistoryImported'>['entries'][number];
-
-export interface ImportHistory {
-  type: 'ImportHistory';
-  userId: string;
-  importId: string;
-  entries: HistoryEntry[];
-}
+import type { ImportHistory } from './history-import.ts';
 
 /**
  * One part of an imported timeline (`history-import-<importId>`, the id derived from the entries'
@@ -32,5 +24,3 @@ export const historyDecider: Decider<{ imported: boolean }, ImportHistory, Event
           },
         ],
 };
-
-export const historyStream = (importId: string) => `history-import-${importId}`;

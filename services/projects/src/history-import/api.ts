@@ -16,7 +16,8 @@ import { z } from 'zod';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
-import { historyDecider, historyStream } from './history.ts';
+import { historyDecider } from './decide.ts';
+import { historyStream } from './history-import.ts';
 
 /** What the gateway sends at once (it splits a file's parts to stay under the 1 MB body limit). */
 const projectsPart = z.object({ projects: z.array(importedProjectSchema).max(200) });

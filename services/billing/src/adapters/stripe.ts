@@ -4,8 +4,8 @@ import type { PlanInterval, Price } from '@shiplog/schemas';
 import type { Logger } from '@shiplog/service-kit';
 import type Stripe from 'stripe';
 import type { BillingEnv } from '../env.ts';
+import type { StripeSnapshot } from '../subscription/subscription.ts';
 import type { StripeAccount } from './stripe-accounts.ts';
-import type { StripeSnapshot } from './subscription.ts';
 
 /** The SDK's class, once loaded (see stripeClient). */
 let sdk: typeof Stripe | undefined;

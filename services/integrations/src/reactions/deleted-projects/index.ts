@@ -1,7 +1,7 @@
 import { type ConsumerDefinition, handleCommand, type ServiceContext } from '@shiplog/service-kit';
-import type { IntegrationsEnv } from '../env.ts';
-import { integrationDecider } from '../integration/decide.ts';
-import { integrationsStream } from '../integration/integration.ts';
+import type { IntegrationsEnv } from '../../env.ts';
+import { integrationDecider } from '../../integration/decide.ts';
+import { integrationsStream } from '../../integration/integration.ts';
 
 /**
  * A deleted project that was imported from a domain frees the domain: the integration's domain list

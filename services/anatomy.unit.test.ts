@@ -1,0 +1,58 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Every service has the one shape services/README.md describes. */
+const servicesDir = import.meta.dirname;
+const services = readdirSync(servicesDir).filter((name) => statSync(join(servicesDir, name)).isDirectory());
+const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
+
+/** What is out of shape in one service, as readable lines. */
+function strays(service: string): string[] {
+  const root = join(servicesDir, service);
+  const src = join(root, 'src');
+  const found: string[] = [];
+  for (const required of ['src/env.ts', 'src/service.ts', 'src/main.ts', 'migrations', 'test'])
+    if (!existsSync(join(root, required))) found.push(`missing ${required}`);
+  for (const entry of readdirSync(src)) {
+    const path = join(src, entry);
+    if (!isDir(path)) {
+      if (!['env.ts', 'service.ts', 'main.ts'].includes(entry) && !/\.unit\.test\.ts$/.test(entry))
+        found.push(`src/${entry}: only env.ts, service.ts and main.ts sit in src/`);
+      continue;
+    }
+    if (entry === 'read-models' || entry === 'reactions') {
+      for (const part of readdirSync(path))
+        if (!existsSync(join(path, part, 'index.ts'))) found.push(`src/${entry}/${part}: has no index.ts`);
+      continue;
+    }
+    if (entry === 'adapters') continue;
+    const files = readdirSync(path);
+    if (files.includes('decide.ts')) {
+      // An aggregate: named for itself, with its decisions tested.
+      for (const required of [`${entry}.ts`, 'decide.unit.test.ts'])
+        if (!files.includes(required)) found.push(`src/${entry}: an aggregate (decide.ts) without ${required}`);
+    } else if (!files.includes('api.ts')) {
+      found.push(`src/${entry}: neither an aggregate (decide.ts) nor a route group (api.ts)`);
+    }
+  }
+  return found;
+}
+
+describe('the service anatomy', () => {
+  it('finds all seven services', () => {
+    expect(services.sort()).toEqual([
+      'activity',
+      'billing',
+      'chat',
+      'identity',
+      'integrations',
+      'projects',
+      'reminders',
+    ]);
+  });
+
+  it.each(services)('%s has it', (service) => {
+    expect(strays(service)).toEqual([]);
+  });
+});

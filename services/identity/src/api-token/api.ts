@@ -1,0 +1,89 @@
+import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { isId, newId } from '@shiplog/events';
+import { type ApiTokenView, apiTokenSchema } from '@shiplog/schemas';
+import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import type { Router } from 'express';
+import type { IdentityEnv } from '../env.ts';
+import type { Accounts, RegisteredUser } from '../user/accounts.ts';
+import type { ApiToken } from '../user/user.ts';
+import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
+
+/**
+ * Personal API tokens: made, listed and revoked by their user; checked by the gateway for every
+ * request that carries one. Kept on the user's stream (decision 024), as the SHA-256 of their text.
+ */
+export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Accounts) {
+  const { currentUser, changeCurrentUser, loadUser, toPublic } = accounts;
+
+  function routes(router: Router) {
+    // Personal API tokens: the gateway lets a token act as its user on the project routes.
+    router.get('/tokens', async (req, res) => {
+      const user = await currentUser(req);
+      res.json(await tokenViews(user));
+    });
+
+    router.post('/tokens', async (req, res) => {
+      const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
+      const userId = requireUserId(req);
+      const tokenId = newId();
+      const text = newTokenText(userId, tokenId);
+      const user = await changeCurrentUser(req, null, {
+        type: 'CreateApiToken',
+        tokenId,
+        name,
+        tokenHash: hashTokenText(text),
+        expiresInDays,
+      });
+      const created = user.apiTokens.find((token) => token.id === tokenId);
+      if (!created) throw new Error('the new token is not on the account');
+      // The only time the token's text is given out.
+      res.status(201).json({ ...tokenView(created, null), token: text });
+    });
+
+    router.delete('/tokens/:tokenId', async (req, res) => {
+      const tokenId = req.params.tokenId;
+      if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
+      await changeCurrentUser(req, null, { type: 'RevokeApiToken', tokenId });
+      await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
+      res.status(204).end();
+    });
+
+    // The gateway's question for a request that carries a token: whose is it? Read from the account's
+    // stream, so a revocation or the account's deletion counts from the next request.
+    router.post('/tokens/verify', async (req, res) => {
+      const text = typeof req.body?.token === 'string' ? req.body.token : '';
+      const named = parseTokenText(text);
+      const user = named ? await loadUser(named.userId) : null;
+      const token = user?.apiTokens.find((t) => t.id === named?.tokenId);
+      if (!user || !token || !tokenTextMatches(text, token.tokenHash))
+        throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
+      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())
+        throw new UnauthorizedError(
+          `This API token expired on ${token.expiresAt.slice(0, 10)}: create a new one`,
+          'INVALID_API_TOKEN',
+        );
+      await context.pool.query(
+        `INSERT INTO identity.api_token_usage (token_id, user_id, last_used_at) VALUES ($1, $2, now())
+         ON CONFLICT (token_id) DO UPDATE SET last_used_at = now()
+         WHERE api_token_usage.last_used_at < now() - interval '1 minute'`,
+        [token.id, user.id],
+      );
+      res.json({ tokenId: token.id, user: toPublic(user) });
+    });
+  }
+
+  async function tokenViews(user: RegisteredUser): Promise<ApiTokenView[]> {
+    const { rows } = await context.pool.query<{ token_id: string; last_used_at: Date }>(
+      'SELECT token_id, last_used_at FROM identity.api_token_usage WHERE user_id = $1',
+      [user.id],
+    );
+    const lastUsed = new Map(rows.map((row) => [row.token_id, row.last_used_at.toISOString()]));
+    return user.apiTokens.map((token) => tokenView(token, lastUsed.get(token.id) ?? null)).reverse();
+  }
+
+  return { routes };
+}
+
+function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {
+  return { id: token.id, name: token.name, createdAt: token.createdAt, expiresAt: token.expiresAt, lastUsedAt };
+}
