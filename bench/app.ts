@@ -3,14 +3,12 @@
  * a process of its own, in production mode), a load run with the CPU each process group spent, and a
  * signed-up user.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
 import { processMemoryEnv } from '../scripts/app-processes.ts';
+import { launchApp, launch as launchScript } from '../scripts/launch.ts';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
-
-const root = join(import.meta.dirname, '..');
 
 /** The secrets the bench app runs with; a bench that reads the stores itself opens them with these. */
 export const benchSecrets = {
@@ -25,44 +23,28 @@ export async function startBenchApp(
   namespace: string,
   port: number,
   env: Record<string, string> = {},
-) {
-  return launch(
-    ['scripts/start.ts'],
-    {
-      PORT: String(port),
-      SERVICE_PORT_BASE: String(await freeServicePortBase()),
-      DATABASE_URL: databaseUrl,
-      BUS_NAMESPACE: namespace,
-      SKIP_WEB_BUILD: '1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // Thousands of users from one address.
-      RATE_LIMITS: 'off',
-      // The supervisor runs as the services do (see processMemoryEnv).
-      ...processMemoryEnv(),
-      ...benchSecrets,
-      ...env,
-    },
-    'Shiplog is running',
-  );
+): Promise<ChildProcess> {
+  const app = await launchApp({
+    PORT: String(port),
+    SERVICE_PORT_BASE: String(await freeServicePortBase()),
+    DATABASE_URL: databaseUrl,
+    BUS_NAMESPACE: namespace,
+    SKIP_WEB_BUILD: '1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    // Thousands of users from one address.
+    RATE_LIMITS: 'off',
+    // The supervisor runs as the services do (see processMemoryEnv).
+    ...processMemoryEnv(),
+    ...benchSecrets,
+    ...env,
+  });
+  return app.child;
 }
 
-export function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(ready)) resolve(child);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
+/** Another Node script of the bench's (the bare server, the do-nothing proxy), once it says `ready`. */
+export async function launch(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  return (await launchScript(args, env, ready)).child;
 }
 
 export function stop(child: ChildProcess): Promise<void> {

@@ -5,22 +5,18 @@
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ServiceName, serviceDirectory, serviceNames, serviceUrlVariables } from '@shiplog/service-kit';
 import pg from 'pg';
 
 export const root = join(import.meta.dirname, '..');
 
-/** The services, in start order; each answers at SERVICE_PORT_BASE + offset. */
-export const appServices = [
-  { name: 'identity', offset: 1 },
-  { name: 'projects', offset: 2 },
-  { name: 'reminders', offset: 3 },
-  { name: 'billing', offset: 4 },
-  { name: 'chat', offset: 5 },
-  { name: 'integrations', offset: 6 },
-  { name: 'activity', offset: 7 },
-] as const;
+/**
+ * The services, in start order; each answers at SERVICE_PORT_BASE + its offset, the offset being its
+ * default port's distance from 4100 (the service directory, `libs/service-kit`).
+ */
+export const appServices = serviceNames.map((name) => ({ name, offset: serviceDirectory[name] - 4100 }));
 
-export type AppProcessName = (typeof appServices)[number]['name'] | 'gateway';
+export type AppProcessName = ServiceName | 'gateway';
 
 export interface AppProcess {
   name: AppProcessName;
@@ -54,11 +50,8 @@ export function processMemoryEnv(env: NodeJS.ProcessEnv = process.env): Record<s
 
 /** The services first (in order), then the gateway, which forwards to them. */
 export function appProcesses(options: { databaseUrl: string; portBase: number; gatewayPort: number }): AppProcess[] {
-  const serviceUrls = Object.fromEntries(
-    appServices.map(({ name, offset }) => [
-      `${name.toUpperCase()}_URL`,
-      `http://127.0.0.1:${options.portBase + offset}`,
-    ]),
+  const serviceUrls = serviceUrlVariables(
+    (name) => `http://127.0.0.1:${options.portBase + serviceDirectory[name] - 4100}`,
   );
   // Every process learns where the services answer: the gateway forwards there, a service asks another.
   const services = appServices.map(

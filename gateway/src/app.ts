@@ -7,7 +7,7 @@ import {
   type Logger,
   requestSpans,
   type ServiceClients,
-  type ServiceName,
+  serviceNames,
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
 import express, { type Express, type Request } from 'express';
@@ -39,17 +39,6 @@ import {
 } from './sessions.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { webApp } from './web-app.ts';
-
-/** Services the gateway depends on today: its /readyz checks each. */
-export const requiredServices: ServiceName[] = [
-  'identity',
-  'billing',
-  'projects',
-  'reminders',
-  'activity',
-  'chat',
-  'integrations',
-];
 
 export interface GatewayDeps {
   /** Each /api request is a span; the services' spans and the events they append join its trace. */
@@ -129,7 +118,7 @@ function createExpressApp(
   healthRoutes(app, {
     redis: () => redis.ping(),
     ...Object.fromEntries(
-      requiredServices.map((service) => [
+      serviceNames.map((service) => [
         service,
         async () => {
           const response = await (await services.pool(service)).request({ method: 'GET', path: '/readyz' });

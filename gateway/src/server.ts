@@ -1,10 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectBus } from '@shiplog/messaging';
-import { answerClientError, createLogger, loadConfig, ServiceClients, serviceUrlsOf } from '@shiplog/service-kit';
+import {
+  answerClientError,
+  createLogger,
+  loadConfig,
+  ServiceClients,
+  serviceNames,
+  serviceUrlsOf,
+} from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
-import { createGateway, requiredServices } from './app.ts';
+import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { LiveFeed, liveEvents } from './live.ts';
 import { SessionCache } from './session-cache.ts';
@@ -36,7 +43,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: 'gateway' });
-  const feed = new LiveFeed({ bus, services, readSides: requiredServices, logger });
+  const feed = new LiveFeed({ bus, services, readSides: serviceNames, logger });
   await feed.start();
   const live = liveEvents({
     feed,

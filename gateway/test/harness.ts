@@ -7,11 +7,20 @@ import { integrationsService } from '@shiplog/integrations';
 import { lockConsumer } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
-import { type RunningService, startService } from '@shiplog/service-kit';
+import {
+  type RunningService,
+  type ServiceDefinition,
+  type ServiceName,
+  serviceDirectory,
+  serviceNames,
+  serviceUrlVariables,
+  startService,
+} from '@shiplog/service-kit';
 import {
   cookiesFrom,
   createTestBusNamespace,
   createTestDatabase,
+  freeServicePortBase,
   natsUrl,
   redisUrl,
   waitUntil,
@@ -19,6 +28,19 @@ import {
 import pg from 'pg';
 import { type RunningGateway, startGateway } from '../src/server.ts';
 import { apiSurface } from './api-surface.ts';
+
+/** Each service's definition, by name: the type asks for every service of the directory. */
+// biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
+const definitions: Record<ServiceName, ServiceDefinition<any>> = {
+  identity: identityService,
+  projects: projectsService,
+  reminders: remindersService,
+  billing: billingService,
+  chat: chatService,
+  integrations: integrationsService,
+  activity: activityService,
+};
+type Running = Record<ServiceName, RunningService<never>>;
 
 /**
  * The whole backend in one test process: the seven services and the gateway on free ports, with a
@@ -37,7 +59,6 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     NATS_URL: natsUrl,
     BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
-    SERVICE_PORT: '0',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     // Tests drive the reminder scheduler with their own clock.
@@ -48,47 +69,34 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
-  const startServices = async () => {
-    // Billing first: the others ask it for a user's plan at the moment they decide (plan-gates.ts).
-    const billing = await startService(billingService, serviceEnv);
-    const env = { ...serviceEnv, BILLING_URL: billing.url };
-    const [identity, projects, reminders, activity] = await Promise.all([
-      startService(identityService, env),
-      startService(projectsService, env),
-      startService(remindersService, env),
-      startService(activityService, env),
-    ]);
-    // The assistant reads the user's data through the owning services' APIs.
-    const chat = await startService(chatService, {
-      ...env,
-      PROJECTS_URL: projects.url,
-      REMINDERS_URL: reminders.url,
-      ACTIVITY_URL: activity.url,
-    });
-    // Imports create projects and reminders through those services' APIs.
-    const integrations = await startService(integrationsService, {
-      ...env,
-      PROJECTS_URL: projects.url,
-      REMINDERS_URL: reminders.url,
-    });
-    return { identity, billing, projects, reminders, activity, chat, integrations };
-  };
+  // Every service's address is known before any starts, so all start at once, each told where the
+  // others answer (a plan gate asks billing, the assistant reads through projects, reminders and
+  // activity, an import writes through projects and reminders).
+  const portBase = await freeServicePortBase();
+  const portOf = (name: ServiceName) => portBase + serviceDirectory[name] - 4100;
+  const urls = serviceUrlVariables((name) => `http://127.0.0.1:${portOf(name)}`);
+  const startServices = async (): Promise<Running> =>
+    Object.fromEntries(
+      await Promise.all(
+        serviceNames.map(
+          async (name) =>
+            [
+              name,
+              await startService(definitions[name], { ...serviceEnv, ...urls, SERVICE_PORT: String(portOf(name)) }),
+            ] as const,
+        ),
+      ),
+    ) as Running;
   let running = await startServices();
   const services = () => Object.values(running) as RunningService<never>[];
-  const gatewayEnvFor = ({ identity, billing, projects, reminders, activity, chat, integrations }: typeof running) => ({
+  const gatewayEnvFor = (services: Running) => ({
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
     BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
     SESSION_SECRET: sessionSecret,
-    IDENTITY_URL: identity.url,
-    BILLING_URL: billing.url,
-    PROJECTS_URL: projects.url,
-    ACTIVITY_URL: activity.url,
-    REMINDERS_URL: reminders.url,
-    CHAT_URL: chat.url,
-    INTEGRATIONS_URL: integrations.url,
+    ...serviceUrlVariables((name) => services[name].url),
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import type { Page } from 'playwright-core';
-
-const root = join(import.meta.dirname, '..', '..');
+import { launchApp } from '../../scripts/launch.ts';
 
 /**
  * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
@@ -14,10 +11,8 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
   const bus = createTestBusNamespace('e2e');
   const port = await freePort();
   const serviceBase = await freeServicePortBase();
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
+  const app = await launchApp(
+    {
       PORT: String(port),
       SERVICE_PORT_BASE: String(serviceBase),
       DATABASE_URL: db.url,
@@ -31,30 +26,15 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
       APP_URL: `http://localhost:${port}`,
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`app did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Shiplog is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`app exited with ${code}:\n${output}`));
-    });
-  });
+    90_000,
+  );
   // An app that ends while its tests run says why (its supervisor stops everything when one process exits).
   let stopping = false;
-  child.once('exit', (code, signal) => {
+  app.child.once('exit', (code, signal) => {
     if (!stopping)
-      process.stderr.write(`\n[e2e] the app exited during the tests (${signal ?? code}):\n${output.slice(-6000)}\n`);
+      process.stderr.write(
+        `\n[e2e] the app exited during the tests (${signal ?? code}):\n${app.output().slice(-6000)}\n`,
+      );
   });
   return {
     url: `http://localhost:${port}`,
@@ -62,11 +42,7 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
     busNamespace: bus.namespace,
     async stop() {
       stopping = true;
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await app.stop();
       await bus.drop();
       await db.drop();
     },

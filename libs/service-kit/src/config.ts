@@ -76,6 +76,13 @@ export const serviceDirectory = {
 
 export type ServiceName = keyof typeof serviceDirectory;
 
+/** Every service, in the directory's order (the order `npm start` starts them in). */
+export const serviceNames = Object.keys(serviceDirectory) as ServiceName[];
+
+/** `<NAME>_URL` for every service, each where `urlOf` says it answers. */
+export const serviceUrlVariables = (urlOf: (name: ServiceName) => string): Record<string, string> =>
+  Object.fromEntries(serviceNames.map((name) => [`${name.toUpperCase()}_URL`, urlOf(name)]));
+
 /**
  * Where each service answers (`<NAME>_URL`): the gateway forwards there, and a service asks another
  * there when it must decide from the owner's latest word (plan-gates.ts).
@@ -89,7 +96,7 @@ export const serviceUrls = Object.fromEntries(
 
 export const serviceUrlsOf = (config: Record<`${Uppercase<ServiceName>}_URL`, string>): Record<ServiceName, string> =>
   Object.fromEntries(
-    (Object.keys(serviceDirectory) as ServiceName[]).map((name) => [
+    serviceNames.map((name) => [
       name,
       config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`],
     ]),
