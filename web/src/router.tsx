@@ -11,7 +11,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { FullPageSpinner } from './components/full-page-spinner';
-import { ReauthDialog } from './components/reauth-dialog';
+import { ReauthHost } from './components/reauth-host';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { askEarly } from './lib/api';
@@ -68,7 +68,7 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
     <>
       <Outlet />
       <Toaster />
-      <ReauthDialog />
+      <ReauthHost />
     </>
   ),
   notFoundComponent: NotFoundPage,

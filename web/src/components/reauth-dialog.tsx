@@ -1,41 +1,19 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { ApiError, apiRequest } from '../lib/api';
-import { answerReauth } from '../lib/reauth';
 import { Button } from './ui/button';
 import { Dialog } from './ui/dialog';
 import { Input, Label } from './ui/input';
 
 /**
- * Asks for the password again before a sensitive change (lib/reauth.ts). Confirmed, the change goes
- * ahead as the user asked; cancelled, it is not made and the page says why.
+ * Asks for the password again before a sensitive change (lib/reauth.ts), loaded the first time one is
+ * asked for (reauth-host.tsx). Confirmed, the change goes ahead as the user asked; cancelled, it is not
+ * made and the page says why.
  */
-export function ReauthDialog() {
-  const [open, setOpen] = useState(false);
+export function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const settle = useRef<((confirmed: boolean) => void) | null>(null);
-
-  useEffect(
-    () =>
-      answerReauth(
-        () =>
-          new Promise<boolean>((resolve) => {
-            settle.current?.(false);
-            settle.current = resolve;
-            setPassword('');
-            setError(null);
-            setOpen(true);
-          }),
-      ),
-    [],
-  );
-
-  const finish = (confirmed: boolean) => {
-    settle.current?.(confirmed);
-    settle.current = null;
-    setOpen(false);
-  };
+  const finish = onDone;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -56,8 +34,10 @@ export function ReauthDialog() {
 
   return (
     <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? setOpen(true) : finish(false))}
+      open
+      onOpenChange={(next) => {
+        if (!next) finish(false);
+      }}
       title="Confirm your password"
       description="For your security, enter your password again to make this change."
     >

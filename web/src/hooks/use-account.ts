@@ -1,14 +1,7 @@
 import type { ApiTokenView, ImportResult, NotificationSettings, Profile } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import {
-  apiTokensQuery,
-  calendarFeedQuery,
-  notificationSettingsQuery,
-  profileQuery,
-  sessionsQuery,
-  userQuery,
-} from '../lib/queries';
+import { apiTokensQuery, calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import type { MadeSecretLink } from '../lib/secret-links';
 
 /**
@@ -99,24 +92,6 @@ export function useRevokeApiToken() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/tokens/${id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
-  });
-}
-
-/** Signs out one of the account's other sessions: it is signed out at its next request. */
-export function useEndSession() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest<unknown>('DELETE', `/api/sessions/${encodeURIComponent(id)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
-  });
-}
-
-/** Signs out every session of the account but this one. */
-export function useEndOtherSessions() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => apiRequest<unknown>('POST', '/api/sessions/end-others'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
   });
 }
 

@@ -17,7 +17,6 @@ import {
   type Profile,
   type Project,
   type Reminder,
-  type SessionView,
   type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
@@ -142,12 +141,6 @@ export const notificationSettingsQuery = queryOptions({
 export const apiTokensQuery = queryOptions({
   queryKey: ['api-tokens'],
   queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
-});
-
-/** The account's signed-in sessions, this one first (Settings › Sessions). */
-export const sessionsQuery = queryOptions({
-  queryKey: ['sessions'],
-  queryFn: () => apiRequest<SessionView[]>('GET', '/api/sessions'),
 });
 
 /** Whether the user has a private calendar link, and since when (its URL is shown only when made). */
