@@ -96,10 +96,7 @@ export const serviceUrls = Object.fromEntries(
 
 export const serviceUrlsOf = (config: Record<`${Uppercase<ServiceName>}_URL`, string>): Record<ServiceName, string> =>
   Object.fromEntries(
-    serviceNames.map((name) => [
-      name,
-      config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`],
-    ]),
+    serviceNames.map((name) => [name, config[`${name.toUpperCase() as Uppercase<ServiceName>}_URL`]]),
   ) as Record<ServiceName, string>;
 
 /** What every service process adds: its database, bus and event store, and where the others answer. */
