@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { serviceNames } from '@shiplog/service-kit';
 import { describe, expect, it } from 'vitest';
 
 /** Every service has the one shape services/README.md describes. */

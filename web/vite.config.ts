@@ -11,7 +11,7 @@ const gzipped = promisify(gzip);
 
 /**
  * Brotli and gzip copies of each built script, style sheet and image, written beside it once at build
- * time at the highest levels: the gateway sends whichever the browser accepts (gateway/src/web-app.ts).
+ * time at the highest levels: the gateway sends whichever the browser accepts (gateway/src/serving/web-app.ts).
  */
 function precompress(): Plugin {
   return {

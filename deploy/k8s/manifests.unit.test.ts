@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serviceNames } from '@shiplog/service-kit';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 
@@ -67,10 +68,7 @@ describe('deploy/k8s', () => {
   it('runs every process of the repository, each from a file that exists, with probes on /readyz and /healthz', () => {
     const commands = deployments.map((d) => containerOf(d).command.at(-1));
     expect(commands.sort()).toEqual(
-      [
-        'gateway/src/main.ts',
-        ...readdirSync(join(root, 'services')).map((service) => `services/${service}/src/main.ts`),
-      ].sort(),
+      ['gateway/src/main.ts', ...serviceNames.map((service) => `services/${service}/src/main.ts`)].sort(),
     );
     for (const deployment of deployments) {
       const container = containerOf(deployment);

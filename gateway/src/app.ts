@@ -12,20 +12,23 @@ import {
 import type { Tracing } from '@shiplog/telemetry';
 import express, { type Express, type Request } from 'express';
 import type { RedisClientType } from 'redis';
-import { type Action, accountActions } from './account.ts';
+import { accountActions } from './actions/account.ts';
+import type { Action } from './actions/action.ts';
+import { exportActions } from './actions/export.ts';
+import { createGraphql } from './actions/graphql.ts';
+import { publicProfiles } from './actions/public-profile.ts';
+import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
-import { exportActions } from './export.ts';
-import { callerFor, servicePath } from './forward.ts';
-import { createGraphql } from './graphql.ts';
-import { Limits } from './limits.ts';
-import { LoginLimiter } from './login-limiter.ts';
-import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './origin.ts';
-import { PositionCookies, RequestPositions } from './positions.ts';
-import { publicProfiles } from './public-profile.ts';
 import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
-import { securityHeaders } from './security-headers.ts';
-import type { SessionCache } from './session-cache.ts';
-import { sessionListActions } from './session-list.ts';
+import { servicePath } from './serving/forward.ts';
+import { Limits } from './serving/limits.ts';
+import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
+import { securityHeaders } from './serving/security-headers.ts';
+import { webApp } from './serving/web-app.ts';
+import { LoginLimiter } from './session/login-limiter.ts';
+import { PositionCookies, RequestPositions } from './session/positions.ts';
+import type { SessionCache } from './session/session-cache.ts';
+import { callerFor } from './session/session-cache.ts';
 import {
   authenticatedAt,
   isRecentAuth,
@@ -36,9 +39,8 @@ import {
   sessionMiddleware,
   sessionPrefix,
   UserSessions,
-} from './sessions.ts';
-import { SharedPositions } from './shared-positions.ts';
-import { webApp } from './web-app.ts';
+} from './session/sessions.ts';
+import { SharedPositions } from './session/shared-positions.ts';
 
 export interface GatewayDeps {
   /** Each /api request is a span; the services' spans and the events they append join its trace. */

@@ -1,6 +1,6 @@
 import { devSecret, processEnv, requireInProduction, serviceUrls } from '@shiplog/service-kit';
 import { z } from 'zod';
-import { limitsEnv } from './limits.ts';
+import { limitsEnv } from './serving/limits.ts';
 
 export const gatewayEnv = processEnv
   .extend({

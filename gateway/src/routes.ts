@@ -1,5 +1,5 @@
 import type { ServiceName } from '@shiplog/service-kit';
-import type { LimitName } from './limits.ts';
+import type { LimitName } from './serving/limits.ts';
 
 /**
  * The `/api` surface, one route a line: who answers it, and the rules every call to it follows

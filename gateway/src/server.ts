@@ -11,11 +11,11 @@ import {
 } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createClient, type RedisClientType } from 'redis';
+import { LiveFeed, liveEvents } from './actions/live.ts';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
-import { LiveFeed, liveEvents } from './live.ts';
-import { SessionCache } from './session-cache.ts';
-import { sessionPrefix } from './sessions.ts';
+import { SessionCache } from './session/session-cache.ts';
+import { sessionPrefix } from './session/sessions.ts';
 
 export interface RunningGateway {
   url: string;

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitRules } from '../src/limits.ts';
+import { limitRules } from '../src/serving/limits.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
- * The limits on the routes that cost real work (gateway/src/limits.ts), one class of route each: a
+ * The limits on the routes that cost real work (gateway/src/serving/limits.ts), one class of route each: a
  * signed-out route counted per address, a signed-in one per user, a stream counted while open. Each
  * answers 429 with Retry-After and the fixed error body once spent, before any service is called, and
  * nobody else is affected. The limits are set small here through the environment, as an operator would.

@@ -1,5 +1,5 @@
 /**
- * Calls to service-owned paths skip Express (gateway/src/forward.ts): these pin down that the lean
+ * Calls to service-owned paths skip Express (gateway/src/serving/forward.ts): these pin down that the lean
  * path keeps every rule of the Express one — the session express-session wrote, its signature, the
  * owner's data only, query strings, HEAD, the error body, and for writes the Origin check and the
  * position cookie.

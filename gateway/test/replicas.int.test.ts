@@ -1,7 +1,7 @@
 /**
  * Two gateway replicas over one Redis, as behind a load balancer (deploy/k8s runs two): a write on one
  * and a read on the other. Read-your-writes must hold across them (the positions travel with the
- * client, gateway/src/positions.ts), and a session ended on one must stop working on the other within
+ * client, gateway/src/session/positions.ts), and a session ended on one must stop working on the other within
  * moments although the read path keeps sessions in memory (Redis-assisted client-side caching).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { type EventOpener, type Handler, react, type Statement, send } from './batch.ts';
 import type { Bus } from './bus.ts';
 import { lockName } from './consumer-tables.ts';
-import { asBusEvent, type BusEvent, busEventPosition } from './envelope.ts';
+import { type BusEvent, busEventPosition, readEvent } from './envelope.ts';
 import type { Logger } from './logger.ts';
 import { isLastingFailure, parkStatements } from './parking.ts';
 import { ConsumerProgress, positionsStatement } from './positions.ts';
@@ -333,13 +333,4 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       await running;
     },
   };
-}
-
-/** The event a message carries, or null when it holds none (not JSON, or not an event). */
-function readEvent(message: JsMsg): BusEvent | null {
-  try {
-    return asBusEvent(message.json());
-  } catch {
-    return null;
-  }
 }

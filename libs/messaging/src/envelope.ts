@@ -1,3 +1,4 @@
+import type { JsMsg } from '@nats-io/jetstream';
 import type { EventStore, RecordedEvent } from '@shiplog/event-store';
 import { type EventMetadata, formatPosition, isPublished, type Position, parsePosition } from '@shiplog/events';
 
@@ -62,4 +63,13 @@ export function asBusEvent(value: unknown): BusEvent | null {
     typeof event.metadata === 'object' &&
     event.metadata !== null;
   return valid ? (event as BusEvent) : null;
+}
+
+/** The event a bus message carries, or null when it holds none (not JSON, or not an event). */
+export function readEvent(message: Pick<JsMsg, 'json'>): BusEvent | null {
+  try {
+    return asBusEvent(message.json());
+  } catch {
+    return null;
+  }
 }

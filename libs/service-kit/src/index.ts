@@ -6,6 +6,7 @@ export * from './config.ts';
 export * from './consumers.ts';
 export * from './error-body.ts';
 export * from './health.ts';
+export * from './html.ts';
 export * from './http.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@shiplog/errors';
+import { AppError, ServiceUnavailableError, UnauthorizedError } from '@shiplog/errors';
 import type { Pool } from 'undici';
 import { traced } from './command.ts';
 import type { ServiceName } from './config.ts';
@@ -89,6 +89,40 @@ export class ServiceClients {
       });
     const text = await response.body.text();
     return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+  }
+
+  /**
+   * Reads another service's data for the caller: the body of its 200. Its refusals become the caller's
+   * own: a 401 stays a 401, a 503 (the service cannot answer for a moment) a 503 with its message, and
+   * anything else a 502 `UPSTREAM_FAILED`. The one way a process reads what another owns.
+   */
+  async read<T>(
+    service: ServiceName,
+    path: string,
+    request: { caller: Caller; after?: string | undefined },
+  ): Promise<T> {
+    const answer = await this.readOrNull<T>(service, path, request);
+    if (answer === null) throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
+    return answer;
+  }
+
+  /** As `read`, with null for a 404: what the caller asked for is not there (or not theirs). */
+  async readOrNull<T>(
+    service: ServiceName,
+    path: string,
+    request: { caller: Caller; after?: string | undefined },
+  ): Promise<T | null> {
+    const answer = await this.call<T>(service, { method: 'GET', path, ...request });
+    if (answer.status === 200) return answer.body;
+    if (answer.status === 404) return null;
+    if (answer.status === 401) throw new UnauthorizedError();
+    if (answer.status === 503) {
+      const message = (answer.body as { message?: unknown } | null)?.message;
+      throw new ServiceUnavailableError(
+        typeof message === 'string' ? message : `The ${service} service is not available right now.`,
+      );
+    }
+    throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
   }
 
   /**

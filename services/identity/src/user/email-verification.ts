@@ -4,6 +4,7 @@ import { emailVerificationSchema } from '@shiplog/schemas';
 import {
   callerOf,
   type Email,
+  escapeHtml,
   handleCommand,
   type Mailer,
   parseInput,
@@ -48,7 +49,7 @@ export function verificationEmail(to: string, secret: string, appUrl: string): E
     `The link works for ${EMAIL_VERIFICATION_HOURS} hours. If you did not add this address to a Shiplog account, ignore this email: nothing will be sent to it.`,
   ].join('\n');
   const html = `<p>Confirm that this address is yours, so Shiplog can email you your reminders:</p>
-<p><a href="${link}">Verify my email address</a></p>
+<p><a href="${escapeHtml(link)}">Verify my email address</a></p>
 <p>The link works for ${EMAIL_VERIFICATION_HOURS} hours. If you did not add this address to a Shiplog account, ignore this email: nothing will be sent to it.</p>`;
   return { to, subject: 'Verify your email address for Shiplog', text, html };
 }

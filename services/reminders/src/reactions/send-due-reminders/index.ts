@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { reminderTimeOffsets } from '@shiplog/schemas';
-import { type Email, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
+import { type Email, escapeHtml, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
 import type { RemindersEnv } from '../../env.ts';
 import { reminderDecider } from '../../reminder/decide.ts';
 import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
@@ -122,8 +122,4 @@ export function composeEmail(
 ${reminder.description ? `<p>${escapeHtml(reminder.description)}</p>` : ''}
 <p><a href="${escapeHtml(link)}">Mark it done</a></p>`;
   return { to, subject: `Reminder: ${reminder.title} - ${reminder.projectName}`, text, html };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

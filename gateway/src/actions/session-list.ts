@@ -1,8 +1,8 @@
 import { AppError, NotFoundError } from '@shiplog/errors';
 import type { SessionView } from '@shiplog/schemas';
 import Bowser from 'bowser';
-import type { Action } from './account.ts';
-import { type SessionEntry, sessionHandle, type UserSessions } from './sessions.ts';
+import { type SessionEntry, sessionHandle, type UserSessions } from '../session/sessions.ts';
+import type { Action } from './action.ts';
 
 /**
  * Settings › Sessions (OWASP ASVS 3.3.4): the account's signed-in sessions, each with the device and

@@ -1,17 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import { TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
 import { type Logger, POSITION_HEADER, type ServiceClients } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
-import { callerFor } from './forward.ts';
-import type { LoginLimiter } from './login-limiter.ts';
-import type { RequestPositions } from './positions.ts';
-import type { GatewayAction } from './routes.ts';
-import type { SessionUser } from './session-cache.ts';
-import type { UserSessions } from './sessions.ts';
-
-/** A gateway action: `params` are the named groups of its route's pattern (routes.ts). */
-export type Action = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+import type { GatewayAction } from '../routes.ts';
+import type { LoginLimiter } from '../session/login-limiter.ts';
+import type { RequestPositions } from '../session/positions.ts';
+import type { SessionUser } from '../session/session-cache.ts';
+import { callerFor } from '../session/session-cache.ts';
+import type { UserSessions } from '../session/sessions.ts';
+import type { Action } from './action.ts';
 
 /**
  * The gateway's own actions on the account: they read or change the session, so the gateway answers
@@ -50,42 +48,38 @@ export function accountActions(deps: {
     const caller = callerOf(req);
     const after = positions.of(req);
     const [account, subscription] = await Promise.all([
-      services.call<{ id: string; username: string; email: string | null; isAdmin: boolean }>('identity', {
-        method: 'GET',
-        path: '/users/me',
-        caller,
-        after,
-      }),
       services
-        .call<{ status: CurrentUser['subscriptionStatus']; trialEndDate: string | null }>('billing', {
-          method: 'GET',
-          path: '/subscription/status',
+        .readOrNull<{ id: string; username: string; email: string | null; isAdmin: boolean }>('identity', '/users/me', {
           caller,
           after,
         })
+        // Signed in to an account that is gone: the session goes too.
+        .catch((error: unknown) => {
+          if (error instanceof UnauthorizedError) return null;
+          throw error;
+        }),
+      services
+        .read<{ status: CurrentUser['subscriptionStatus']; trialEndDate: string | null }>(
+          'billing',
+          '/subscription/status',
+          { caller, after },
+        )
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'billing unavailable; answering the user without a subscription status');
           return null;
         }),
     ]);
-    if (account.status === 404 || account.status === 401) {
+    if (!account) {
       await destroySession(req);
       return null;
     }
-    // Identity could not answer for a moment (its database, say): a 503 the user can retry, as it said.
-    if (account.status === 503)
-      throw new ServiceUnavailableError(
-        (account.body as { message?: string } | null)?.message ?? 'The account service is not available right now.',
-      );
-    if (account.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', 'The account service did not answer');
-    const sub = subscription?.status === 200 ? subscription.body : null;
     return {
-      id: account.body.id,
-      username: account.body.username,
-      email: account.body.email,
-      subscriptionStatus: sub?.status ?? null,
-      trialEndDate: sub?.trialEndDate ?? null,
-      isAdmin: account.body.isAdmin,
+      id: account.id,
+      username: account.username,
+      email: account.email,
+      subscriptionStatus: subscription?.status ?? null,
+      trialEndDate: subscription?.trialEndDate ?? null,
+      isAdmin: account.isAdmin,
     };
   }
 

@@ -10,7 +10,7 @@ import { redisUrl } from '@shiplog/testing';
 import signature from 'cookie-signature';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayEnv } from './env.ts';
+import { gatewayEnv } from '../env.ts';
 import { PositionCookies } from './positions.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionLifetime, SessionReader } from './sessions.ts';

@@ -24,9 +24,9 @@ import {
 } from '@shiplog/service-kit';
 import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
-import type { Action } from './account.ts';
-import { callerFor } from './forward.ts';
-import type { RequestPositions } from './positions.ts';
+import type { RequestPositions } from '../session/positions.ts';
+import { callerFor } from '../session/session-cache.ts';
+import type { Action } from './action.ts';
 
 const exportQuery = z.object({
   format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
@@ -51,17 +51,8 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
 } {
   const { services, positions } = deps;
 
-  async function read<T>(req: Parameters<Action>[0], service: ServiceName, path: string): Promise<T> {
-    const answer = await services.call<T>(service, {
-      method: 'GET',
-      path,
-      caller: callerFor(req.session.user),
-      after: positions.of(req),
-    });
-    if (answer.status === 401) throw new UnauthorizedError();
-    if (answer.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
-    return answer.body;
-  }
+  const read = <T>(req: Parameters<Action>[0], service: ServiceName, path: string): Promise<T> =>
+    services.read<T>(service, path, { caller: callerFor(req.session.user), after: positions.of(req) });
 
   const exportData: Action = async (req, res) => {
     const { format } = parseInput(exportQuery, req.query);

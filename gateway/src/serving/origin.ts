@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ForbiddenError } from '@shiplog/errors';
 import type { RequestHandler } from 'express';
-import type { GatewayEnv } from './env.ts';
+import type { GatewayEnv } from '../env.ts';
 
 /** Where a request comes from: the scheme behind a trusted proxy, and the Origin check for writes. */
 

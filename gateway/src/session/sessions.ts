@@ -5,7 +5,7 @@ import cookie from 'cookie';
 import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { RedisClientType } from 'redis';
-import type { GatewayEnv } from './env.ts';
+import type { GatewayEnv } from '../env.ts';
 import type { PositionCookies } from './positions.ts';
 import type { SessionCache, SessionUser, SignedIn } from './session-cache.ts';
 import { SignedValues } from './signed-values.ts';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { UnauthorizedError } from '@shiplog/errors';
@@ -10,23 +9,13 @@ import {
   sendError,
   unavailable,
 } from '@shiplog/service-kit';
+import { isServiceRoute, routeFor, type ServiceRoute } from '../routes.ts';
+import type { PositionCookies } from '../session/positions.ts';
+import { callerFor, type SessionUser } from '../session/session-cache.ts';
+import { isRecentAuth, reauthRequired, type SessionReader } from '../session/sessions.ts';
+import type { SharedPositions } from '../session/shared-positions.ts';
 import type { Limits } from './limits.ts';
 import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
-import type { PositionCookies } from './positions.ts';
-import { isServiceRoute, routeFor, type ServiceRoute } from './routes.ts';
-import type { SessionUser } from './session-cache.ts';
-import { isRecentAuth, reauthRequired, type SessionReader } from './sessions.ts';
-import type { SharedPositions } from './shared-positions.ts';
-
-/** Who the services see as calling: the session's user (or nobody), with a fresh correlation id. */
-export function callerFor(user: SessionUser | undefined): Caller {
-  return {
-    userId: user?.id ?? null,
-    username: user?.username ?? null,
-    isAdmin: user?.isAdmin ?? false,
-    correlationId: randomUUID(),
-  };
-}
 
 /** Request headers passed on to services; everything else (cookies, any identity header) stays here. */
 const forwardedRequestHeaders = [

@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError, NotFoundError } from '@shiplog/errors';
+import { NotFoundError } from '@shiplog/errors';
 import { checklistKeys, type PublicProfile, type PublicProjectFields } from '@shiplog/schemas';
-import type { ServiceClients, ServiceName } from '@shiplog/service-kit';
+import { escapeHtml, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import type { Request } from 'express';
-import type { Action } from './account.ts';
-import { callerFor } from './forward.ts';
-import type { RequestPositions } from './positions.ts';
-import { escapeHtml, sendWithETag } from './responses.ts';
-import type { PageHead } from './web-app.ts';
+import { sendWithETag } from '../serving/responses.ts';
+import type { PageHead } from '../serving/web-app.ts';
+import type { RequestPositions } from '../session/positions.ts';
+import { callerFor } from '../session/session-cache.ts';
+import type { Action } from './action.ts';
 
 interface ProfileFields {
   userId: string;
@@ -40,16 +40,8 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   const caller = callerFor(undefined);
 
   /** As anyone reads it; its owner, just after a change, sees the change (their positions). */
-  async function read<T>(
-    req: IncomingMessage,
-    service: ServiceName,
-    path: string,
-  ): Promise<{ status: number; body: T }> {
-    const answer = await services.call<T>(service, { method: 'GET', path, caller, after: positions.of(req) });
-    if (answer.status !== 200 && answer.status !== 404)
-      throw new AppError(502, 'UPSTREAM_FAILED', `The ${service} service did not answer`);
-    return answer;
-  }
+  const read = <T>(req: IncomingMessage, service: ServiceName, path: string) =>
+    services.readOrNull<T>(service, path, { caller, after: positions.of(req) });
 
   /**
    * Profiles read in the last `HELD_MS`, by username, for readers who have written nothing (no
@@ -77,20 +69,20 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
 
   async function load(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
     const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
-    if (profile.status === 404) return null;
-    const { userId, displayName, bio, github, twitter, linkedin, website } = profile.body;
+    if (!profile) return null;
+    const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
     const [projects, shipped] = await Promise.all([
       read<PublicProjectFields[]>(req, 'projects', `/public/users/${userId}/projects`),
       read<Shipped[]>(req, 'activity', `/public/users/${userId}/shipped`),
     ]);
     const latest = (projectId: string, kind: Shipped['kind']) =>
-      shipped.body.find((s) => s.projectId === projectId && s.kind === kind);
+      shipped?.find((s) => s.projectId === projectId && s.kind === kind);
     return {
-      username: profile.body.username,
+      username: profile.username,
       displayName,
       bio,
       links: { github, twitter, linkedin, website },
-      projects: projects.body.map((project) => {
+      projects: (projects ?? []).map((project) => {
         const deployment = latest(project.id, 'deployment');
         const release = latest(project.id, 'release');
         return {

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import type express from 'express';
 
-/** What the gateway writes itself rather than forwards: escaped HTML, and bodies browsers may keep. */
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** What the gateway writes itself rather than forwards: bodies browsers may keep. */
 
 /**
  * Sends a body with a strong ETag of its bytes; a request that already holds it (`If-None-Match`) gets

@@ -147,15 +147,15 @@ export function createGraphql(options: {
     service: 'identity' | 'billing' | 'projects' | 'reminders' | 'activity',
     path: string,
   ): Promise<T> {
-    const result = await services.call<T>(service, {
-      method: 'GET',
-      path,
-      caller: context.caller,
-      after: context.after,
-    });
-    if (result.status === 401) throw clientError('Not signed in', 'UNAUTHORIZED', 401);
-    if (result.status !== 200) throw clientError(`The ${service} service answered ${result.status}`, 'UPSTREAM_ERROR');
-    return result.body;
+    try {
+      return await services.read<T>(service, path, { caller: context.caller, after: context.after });
+    } catch (error) {
+      // A field whose service could not answer is an error beside the others' data; only a signed-out
+      // caller fails the whole answer.
+      if (error instanceof AppError)
+        throw clientError(error.message, error.code, error.status === 401 ? 401 : undefined);
+      throw error;
+    }
   }
 
   // Fields resolve by graphql-js's default: a value, or a function of (args, context) on the parent.

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '@shiplog/service-kit';
 import { BasicClientSideCache, type RedisArgument } from 'redis';
 
 /** Who a session's user is (express-session writes it; the read path only reads it). */
@@ -85,4 +87,14 @@ export class SessionCache extends BasicClientSideCache {
     this.#generation += 1;
     this.#users.clear();
   }
+}
+
+/** Who the services see as calling: the session's user (or nobody), with a fresh correlation id. */
+export function callerFor(user: SessionUser | undefined): Caller {
+  return {
+    userId: user?.id ?? null,
+    username: user?.username ?? null,
+    isAdmin: user?.isAdmin ?? false,
+    correlationId: randomUUID(),
+  };
 }

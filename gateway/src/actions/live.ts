@@ -1,11 +1,11 @@
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { formatPosition, type Position } from '@shiplog/events';
-import { asBusEvent, type Bus, busEventPosition, isUuid } from '@shiplog/messaging';
+import { type Bus, busEventPosition, isUuid, readEvent } from '@shiplog/messaging';
 import { CONSISTENCY_HEADER, type Logger, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import { isSealed } from '@shiplog/vault';
 import type { Response } from 'express';
-import type { Action } from './account.ts';
-import { callerFor } from './forward.ts';
+import { callerFor } from '../session/session-cache.ts';
+import type { Action } from './action.ts';
 
 /** What a browser is told: which service's data changed, by which event, and where it stands in the bus. */
 export interface LiveChange {
@@ -125,7 +125,7 @@ export class LiveFeed {
   async #announce(batch: JsMsg[]): Promise<void> {
     const changes: { userId: string; change: LiveChange; position: Position }[] = [];
     for (const message of batch) {
-      const event = asBusEvent(safeJson(message));
+      const event = readEvent(message);
       const userId = event ? ownerOf(event.data) : null;
       if (!event || !userId) continue;
       changes.push({
@@ -171,7 +171,7 @@ export class LiveFeed {
     try {
       for await (const message of messages) {
         if (message.seq > toSeq) break;
-        const event = asBusEvent(safeJson(message));
+        const event = readEvent(message);
         if (event && ownerOf(event.data) === userId)
           listener({ kind: 'change', change: { seq: message.seq, source: event.source, type: event.type } });
         if (message.seq === toSeq || message.info.pending === 0) break;
@@ -187,14 +187,6 @@ function ownerOf(data: unknown): string | null {
   if (isSealed(data)) return data.subject;
   const userId = (data as { userId?: unknown } | null)?.userId;
   return isUuid(userId) ? userId : null;
-}
-
-function safeJson(message: JsMsg): unknown {
-  try {
-    return message.json();
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type { Logger } from '@shiplog/service-kit';
+import { escapeHtml, type Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
-import { escapeHtml, sendWithETag } from './responses.ts';
+import { sendWithETag } from './responses.ts';
 import { appContentSecurityPolicy } from './security-headers.ts';
 
 /** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
