@@ -1,0 +1,60 @@
+import type { NotificationSettings } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { Label } from '../../components/ui/input';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Switch } from '../../components/ui/switch';
+import { toast } from '../../components/ui/toast';
+import { useUpdateNotificationSettings } from '../../hooks/use-account';
+import { notificationSettingsQuery } from '../../lib/queries';
+
+const notificationLabels: Record<keyof NotificationSettings, [string, string]> = {
+  emailNotifications: ['Email notifications', 'Reminder emails and account notices'],
+  projectUpdates: ['Project updates', 'News about your projects'],
+  securityAlerts: ['Security alerts', 'Sign-ins and password changes'],
+  marketingEmails: ['Marketing emails', 'Product news and offers'],
+};
+
+export function NotificationsCard() {
+  const { data: settings, isPending } = useQuery(notificationSettingsQuery);
+  const save = useUpdateNotificationSettings();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Notifications</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {isPending || !settings ? (
+          <Skeleton className="h-32 w-full" />
+        ) : (
+          (Object.keys(notificationLabels) as (keyof NotificationSettings)[]).map((key) => (
+            <div key={key} className="flex items-center justify-between gap-4">
+              <div>
+                <Label htmlFor={`setting-${key}`}>{notificationLabels[key][0]}</Label>
+                <p className="text-xs text-muted-foreground">{notificationLabels[key][1]}</p>
+              </div>
+              <Switch
+                id={`setting-${key}`}
+                checked={settings[key]}
+                disabled={save.isPending}
+                onCheckedChange={(value) =>
+                  save.mutate(
+                    { ...settings, [key]: value },
+                    {
+                      onError: (error) =>
+                        toast({
+                          title: 'Failed to update settings',
+                          description: error.message,
+                          variant: 'destructive',
+                        }),
+                    },
+                  )
+                }
+              />
+            </div>
+          ))
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,204 @@
+import { type AdminCommentRow, commentPriorities } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/dialog';
+import { FieldError, Label } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { Textarea } from '../../components/ui/textarea';
+import { useCreateComment, useDeleteComment, useUpdateComment } from '../../hooks/use-admin';
+import { cn } from '../../lib/class-names';
+import { formatDate } from '../../lib/format';
+import { loadFormSchemas } from '../../lib/load-form-schemas';
+import { allAdminCommentsQuery } from '../../lib/queries';
+
+export function AdminCommentsCard() {
+  const comments = useQuery(allAdminCommentsQuery);
+  const create = useCreateComment();
+  const [message, setMessage] = useState('');
+  const [priority, setPriority] = useState<Priority>('normal');
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Admin Comments</CardTitle>
+        <CardDescription>Manage messages that display to all users in the sidebar</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <form
+          className="space-y-3"
+          noValidate
+          onSubmit={async (event) => {
+            event.preventDefault();
+            // zod comes with the form schemas, fetched at the first submit (lib/load-form-schemas.ts).
+            const { adminCommentSchema } = await loadFormSchemas();
+            const parsed = adminCommentSchema.safeParse({ message, priority });
+            if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+            setError(undefined);
+            create.mutate(
+              { message: parsed.data.message, priority: parsed.data.priority },
+              { onSuccess: () => setMessage('') },
+            );
+          }}
+        >
+          <div className="space-y-2">
+            <Label htmlFor="comment-message">Message</Label>
+            <Textarea
+              id="comment-message"
+              value={message}
+              aria-invalid={Boolean(error)}
+              aria-describedby="comment-message-error"
+              placeholder="Write a message every user will see in the sidebar"
+              onChange={(event) => setMessage(event.target.value)}
+            />
+            <FieldError id="comment-message-error" message={error} />
+          </div>
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="space-y-2">
+              <Label htmlFor="comment-priority">Priority</Label>
+              <PrioritySelect id="comment-priority" value={priority} onChange={setPriority} />
+            </div>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Adding...' : 'Add Comment'}
+            </Button>
+          </div>
+        </form>
+        <div className="space-y-3" data-testid="admin-comment-list">
+          {comments.data?.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No admin comments yet. Create one to get started.</p>
+          ) : null}
+          {comments.data?.map((comment) => (
+            <CommentItem key={comment.id} comment={comment} />
+          ))}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+const PRIORITY_BADGE: Record<string, string> = {
+  urgent: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
+  high: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
+  normal: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-300',
+};
+
+function PriorityBadge({ priority }: { priority: string }) {
+  return (
+    <span
+      className={cn(
+        'rounded-full px-2 py-0.5 text-xs font-semibold capitalize',
+        PRIORITY_BADGE[priority] ?? PRIORITY_BADGE.normal,
+      )}
+    >
+      {priority}
+    </span>
+  );
+}
+
+type Priority = (typeof commentPriorities)[number];
+
+function PrioritySelect({ id, value, onChange }: { id: string; value: Priority; onChange: (p: Priority) => void }) {
+  return (
+    <Select id={id} value={value} onChange={(event) => onChange(event.target.value as Priority)}>
+      {commentPriorities.map((p) => (
+        <option key={p} value={p}>
+          {p[0]!.toUpperCase() + p.slice(1)}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+function CommentItem({ comment }: { comment: AdminCommentRow }) {
+  const update = useUpdateComment();
+  const remove = useDeleteComment();
+  const [editing, setEditing] = useState(false);
+  const [message, setMessage] = useState(comment.message);
+  const [priority, setPriority] = useState<Priority>(comment.priority);
+  const [confirming, setConfirming] = useState(false);
+  const id = `comment-${comment.id}`;
+  return (
+    <article
+      className={cn('space-y-2 rounded-lg border p-3', !comment.isActive && 'opacity-60')}
+      data-testid="admin-comment"
+      aria-label={`Comment: ${comment.message}`}
+    >
+      <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+        <span className="font-medium text-foreground">Admin {comment.adminUsername}</span>
+        <PriorityBadge priority={comment.priority} />
+        {!comment.isActive ? <span className="rounded-full bg-muted px-2 py-0.5 font-semibold">Inactive</span> : null}
+        <span>{formatDate(comment.createdAt, 'MMM d, yyyy h:mm a')}</span>
+      </div>
+      {editing ? (
+        <form
+          className="space-y-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!message.trim()) return;
+            update.mutate(
+              { id: comment.id, message: message.trim(), priority },
+              { onSuccess: () => setEditing(false) },
+            );
+          }}
+        >
+          <Label htmlFor={`${id}-message`} className="sr-only">
+            Message
+          </Label>
+          <Textarea id={`${id}-message`} value={message} onChange={(event) => setMessage(event.target.value)} />
+          <div className="flex flex-wrap gap-2">
+            <Label htmlFor={`${id}-priority`} className="sr-only">
+              Priority
+            </Label>
+            <PrioritySelect id={`${id}-priority`} value={priority} onChange={setPriority} />
+            <Button type="submit" size="sm" disabled={update.isPending || !message.trim()}>
+              Save
+            </Button>
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              onClick={() => {
+                setEditing(false);
+                setMessage(comment.message);
+                setPriority(comment.priority);
+              }}
+            >
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <p className="whitespace-pre-wrap text-sm">{comment.message}</p>
+      )}
+      {editing ? null : (
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={update.isPending}
+            onClick={() => update.mutate({ id: comment.id, isActive: !comment.isActive })}
+          >
+            {comment.isActive ? 'Deactivate' : 'Activate'}
+          </Button>
+          <Button size="sm" variant="outline" aria-label="Delete comment" onClick={() => setConfirming(true)}>
+            <Trash2 /> Delete
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete comment"
+        description="Are you sure you want to delete this comment?"
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate(comment.id, { onSettled: () => setConfirming(false) })}
+      />
+    </article>
+  );
+}
