@@ -25,10 +25,10 @@ import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
 import { securityHeaders } from './serving/security-headers.ts';
 import { webApp } from './serving/web-app.ts';
+import { sessionPrefix } from './session/keys.ts';
 import { LoginLimiter } from './session/login-limiter.ts';
 import { PositionCookies, RequestPositions } from './session/positions.ts';
-import type { SessionCache } from './session/session-cache.ts';
-import { callerFor } from './session/session-cache.ts';
+import { callerFor, type SessionCache } from './session/session-cache.ts';
 import {
   authenticatedAt,
   isRecentAuth,
@@ -37,10 +37,9 @@ import {
   SessionReader,
   sessionCookie,
   sessionMiddleware,
-  sessionPrefix,
-  UserSessions,
 } from './session/sessions.ts';
 import { SharedPositions } from './session/shared-positions.ts';
+import { UserSessions } from './session/user-sessions.ts';
 
 export interface GatewayDeps {
   /** Each /api request is a span; the services' spans and the events they append join its trace. */

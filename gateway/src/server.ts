@@ -14,8 +14,8 @@ import { createClient, type RedisClientType } from 'redis';
 import { LiveFeed, liveEvents } from './actions/live.ts';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
+import { sessionPrefix } from './session/keys.ts';
 import { SessionCache } from './session/session-cache.ts';
-import { sessionPrefix } from './session/sessions.ts';
 
 export interface RunningGateway {
   url: string;

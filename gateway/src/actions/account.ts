@@ -8,7 +8,7 @@ import type { LoginLimiter } from '../session/login-limiter.ts';
 import type { RequestPositions } from '../session/positions.ts';
 import type { SessionUser } from '../session/session-cache.ts';
 import { callerFor } from '../session/session-cache.ts';
-import type { UserSessions } from '../session/sessions.ts';
+import type { UserSessions } from '../session/user-sessions.ts';
 import type { Action } from './action.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { AppError, NotFoundError } from '@shiplog/errors';
 import type { SessionView } from '@shiplog/schemas';
 import Bowser from 'bowser';
-import { type SessionEntry, sessionHandle, type UserSessions } from '../session/sessions.ts';
+import { type SessionEntry, sessionHandle, type UserSessions } from '../session/user-sessions.ts';
 import type { Action } from './action.ts';
 
 /**
