@@ -109,12 +109,6 @@ export const projectRemindersQuery = (projectId: string) =>
     queryFn: () => apiRequest<Reminder[]>('GET', `/api/reminders/project/${projectId}`),
   });
 
-export const reminderQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['reminders', 'one', id],
-    queryFn: () => apiRequest<Reminder>('GET', `/api/reminders/${id}`),
-  });
-
 /** The eleven reminder times; on failure, the built-in list (spec/core.md §7). */
 export const notificationTimesQuery = queryOptions({
   queryKey: ['reminders', 'notification-times'],
