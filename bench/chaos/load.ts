@@ -87,6 +87,8 @@ export interface LoadOptions {
   domains: DomainStandIn;
   /** Where identity mails the links that prove each user's address (reminders go only to proven ones). */
   smtp: SmtpStandIn;
+  /** How far ahead the reminders meant to fall due during the run are set: [min, max] seconds. */
+  reminderDueSeconds: [number, number];
   seed: number;
   /** Called once most users have signed up and the mixed load begins. */
   onReady?: () => void;
@@ -410,7 +412,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         if (!project || user.reminders.size >= 6) return false;
         // Some fall due during the run and are emailed; the rest are weeks away.
         const dueDuringRun = rand() < 0.4;
-        const due = new Date(Date.now() + (dueDuringRun ? 20_000 + rand() * 40_000 : 30 * 86_400_000));
+        const [soonest, latest] = options.reminderDueSeconds;
+        const due = new Date(
+          Date.now() + (dueDuringRun ? (soonest + rand() * (latest - soonest)) * 1000 : 30 * 86_400_000),
+        );
         const answer = await create(user, 'create reminder', '/api/reminders', {
           projectId: project.id,
           title: `Chaos reminder ${randomUUID().slice(0, 6)}`,

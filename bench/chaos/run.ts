@@ -30,6 +30,8 @@ export interface ChaosOptions {
   downSeconds: number;
   gapSeconds: number;
   seed: number;
+  /** How far ahead the reminders meant to fall due during the run are set: [min, max] seconds. */
+  reminderDueSeconds?: [number, number];
   log?: (line: string) => void;
 }
 
@@ -168,6 +170,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       stripe,
       domains,
       smtp,
+      reminderDueSeconds: options.reminderDueSeconds ?? [20, 60],
       seed: options.seed,
       onReady: ready,
     }).catch((error: unknown) => {
@@ -200,7 +203,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     log(`load done: ${load.operations} operations, ${load.sent.length} requests in ${load.seconds} s`);
 
     // Reminders created late in the run fall due after it: wait for their emails too.
-    const lastDue = started + (load.seconds + 70) * 1000;
+    const lastDue = started + (load.seconds + (options.reminderDueSeconds ?? [20, 60])[1] + 10) * 1000;
     if (!(await waitUntilQuiet(fleet.natsUrl, namespace))) log('the bus did not go quiet within two minutes');
     const reminderEmails = () => smtp.received.filter((m) => m.raw.includes('/complete')).length;
     while (Date.now() < lastDue && !allEmailsIn(load.users, reminderEmails())) await sleep(500);
