@@ -4,8 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Backend, type Client, startBackend } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, type Client, startBackend } from '../../gateway/test/harness.ts';
 
 const main = join(import.meta.dirname, '..', 'src', 'shiplog.ts');
 let backend: Backend;
