@@ -63,6 +63,14 @@ async function openStream(client: Client, lastEventId?: string) {
     changes: () => messages.filter((m) => m.event === 'change').map((m) => JSON.parse(m.data!)),
     lastId: () => lastId,
     ended: () => ended,
+    /** Subscribed: the stream has said where it stands (its first id), so every later change reaches it. */
+    async ready(timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (lastId === undefined) {
+        if (Date.now() > deadline || ended) throw new Error('the stream did not say where it stands');
+        await sleep(5);
+      }
+    },
     async waitFor(predicate: (change: { source: string; type: string }) => boolean, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
@@ -87,7 +95,7 @@ describe('the live feed (GET /api/events)', () => {
     const eveStream = await openStream(eve.client);
     expect(adaStream.status).toBe(200);
     try {
-      await sleep(100);
+      await Promise.all([adaStream.ready(), eveStream.ready()]);
       const project = await ada.client.post('/api/projects', { name: 'Seen live' });
       const change = await adaStream.waitFor((c) => c.type === 'ProjectCreated');
       expect(JSON.parse(change.data!)).toEqual({ source: 'projects', type: 'ProjectCreated' });
@@ -120,22 +128,29 @@ describe('the live feed (GET /api/events)', () => {
   it('tells of changes made elsewhere: a deploy webhook, an API token', async () => {
     const { client } = await backend.signUp('live-ci');
     const project = await client.post('/api/projects', { name: 'Deployed from CI' });
-    const hook = new URL((await client.post(`/api/projects/${project.body.id}/deploy-hook`)).body.url).pathname;
-    const { token } = (await client.post('/api/tokens', { name: 'CI' })).body;
+    expect(project.status).toBe(201);
+    const made = await client.post(`/api/projects/${project.body.id}/deploy-hook`);
+    expect(made.status).toBe(201);
+    const hook = new URL(made.body.url).pathname;
+    const created = await client.post('/api/tokens', { name: 'CI' });
+    expect(created.status).toBe(201);
+    const { token } = created.body;
     const stream = await openStream(client);
     try {
-      await sleep(100);
-      await fetch(backend.url + hook, {
+      await stream.ready();
+      const delivered = await fetch(backend.url + hook, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ deploymentId: 'run-1', version: '1.0.0' }),
       });
+      expect(delivered.status).toBe(201);
       await stream.waitFor((c) => c.type === 'DeploymentRecorded');
-      await fetch(`${backend.url}/api/projects/${project.body.id}/version`, {
+      const released = await fetch(`${backend.url}/api/projects/${project.body.id}/version`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ version: '1.0.0' }),
       });
+      expect(released.status).toBe(201);
       await stream.waitFor((c) => c.type === 'VersionReleased');
     } finally {
       await stream.close();
@@ -145,7 +160,7 @@ describe('the live feed (GET /api/events)', () => {
   it('resumes after a dropped connection from the last event id, without a gap', async () => {
     const { client } = await backend.signUp('live-resume');
     const first = await openStream(client);
-    await sleep(100);
+    await first.ready();
     const project = await client.post('/api/projects', { name: 'Before the drop' });
     await first.waitFor((c) => c.type === 'ProjectCreated');
     const lastSeen = first.lastId()!;
@@ -171,7 +186,7 @@ describe('the live feed (GET /api/events)', () => {
     }
     // A new stream (no id) starts from now: it is told where it stands, and nothing from before.
     const fresh = await openStream(client);
-    await sleep(200);
+    await fresh.ready();
     expect(fresh.changes()).toEqual([]);
     expect(Number(fresh.lastId())).toBeGreaterThanOrEqual(Number(lastSeen));
     await fresh.close();
