@@ -11,15 +11,17 @@ import { Textarea } from '../../components/ui/textarea';
 import { useCreateComment, useDeleteComment, useUpdateComment } from '../../hooks/use-admin';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
-import { loadFormSchemas } from '../../lib/load-form-schemas';
+import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { allAdminCommentsQuery } from '../../lib/queries';
 
+/** Admin Comments: a message every user sees in the sidebar, made with the shared form helper. */
 export function AdminCommentsCard() {
   const comments = useQuery(allAdminCommentsQuery);
   const create = useCreateComment();
-  const [message, setMessage] = useState('');
-  const [priority, setPriority] = useState<Priority>('normal');
-  const [error, setError] = useState<string | undefined>();
+  const form = useSchemaForm('adminCommentSchema', { defaultValues: { message: '', priority: 'normal' } });
+  const submit = (values: FormOutput<'adminCommentSchema'>) =>
+    create.mutate({ message: values.message, priority: values.priority }, { onSuccess: () => form.reset() });
+  const error = form.formState.errors.message?.message;
   return (
     <Card>
       <CardHeader>
@@ -27,38 +29,24 @@ export function AdminCommentsCard() {
         <CardDescription>Manage messages that display to all users in the sidebar</CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
-        <form
-          className="space-y-3"
-          noValidate
-          onSubmit={async (event) => {
-            event.preventDefault();
-            // zod comes with the form schemas, fetched at the first submit (lib/load-form-schemas.ts).
-            const { adminCommentSchema } = await loadFormSchemas();
-            const parsed = adminCommentSchema.safeParse({ message, priority });
-            if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-            setError(undefined);
-            create.mutate(
-              { message: parsed.data.message, priority: parsed.data.priority },
-              { onSuccess: () => setMessage('') },
-            );
-          }}
-        >
+        <form className="space-y-3" noValidate onSubmit={form.handleSubmit(submit)}>
           <div className="space-y-2">
             <Label htmlFor="comment-message">Message</Label>
             <Textarea
               id="comment-message"
-              value={message}
               aria-invalid={Boolean(error)}
               aria-describedby="comment-message-error"
               placeholder="Write a message every user will see in the sidebar"
-              onChange={(event) => setMessage(event.target.value)}
+              {...form.register('message')}
             />
             <FieldError id="comment-message-error" message={error} />
           </div>
           <div className="flex flex-wrap items-end gap-3">
             <div className="space-y-2">
               <Label htmlFor="comment-priority">Priority</Label>
-              <PrioritySelect id="comment-priority" value={priority} onChange={setPriority} />
+              <Select id="comment-priority" {...form.register('priority')}>
+                {priorityOptions}
+              </Select>
             </div>
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? 'Adding...' : 'Add Comment'}
@@ -97,27 +85,25 @@ function PriorityBadge({ priority }: { priority: string }) {
   );
 }
 
-type Priority = (typeof commentPriorities)[number];
-
-function PrioritySelect({ id, value, onChange }: { id: string; value: Priority; onChange: (p: Priority) => void }) {
-  return (
-    <Select id={id} value={value} onChange={(event) => onChange(event.target.value as Priority)}>
-      {commentPriorities.map((p) => (
-        <option key={p} value={p}>
-          {p[0]!.toUpperCase() + p.slice(1)}
-        </option>
-      ))}
-    </Select>
-  );
-}
+const priorityOptions = commentPriorities.map((p) => (
+  <option key={p} value={p}>
+    {p[0]!.toUpperCase() + p.slice(1)}
+  </option>
+));
 
 function CommentItem({ comment }: { comment: AdminCommentRow }) {
   const update = useUpdateComment();
   const remove = useDeleteComment();
   const [editing, setEditing] = useState(false);
-  const [message, setMessage] = useState(comment.message);
-  const [priority, setPriority] = useState<Priority>(comment.priority);
   const [confirming, setConfirming] = useState(false);
+  const saved = { message: comment.message, priority: comment.priority };
+  const form = useSchemaForm('adminCommentSchema', { defaultValues: saved });
+  const save = (values: FormOutput<'adminCommentSchema'>) =>
+    update.mutate(
+      { id: comment.id, message: values.message, priority: values.priority },
+      { onSuccess: () => setEditing(false) },
+    );
+  const error = form.formState.errors.message?.message;
   const id = `comment-${comment.id}`;
   return (
     <article
@@ -132,27 +118,25 @@ function CommentItem({ comment }: { comment: AdminCommentRow }) {
         <span>{formatDate(comment.createdAt, 'MMM d, yyyy h:mm a')}</span>
       </div>
       {editing ? (
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!message.trim()) return;
-            update.mutate(
-              { id: comment.id, message: message.trim(), priority },
-              { onSuccess: () => setEditing(false) },
-            );
-          }}
-        >
+        <form className="space-y-2" noValidate onSubmit={form.handleSubmit(save)}>
           <Label htmlFor={`${id}-message`} className="sr-only">
             Message
           </Label>
-          <Textarea id={`${id}-message`} value={message} onChange={(event) => setMessage(event.target.value)} />
+          <Textarea
+            id={`${id}-message`}
+            aria-invalid={Boolean(error)}
+            aria-describedby={`${id}-message-error`}
+            {...form.register('message')}
+          />
+          <FieldError id={`${id}-message-error`} message={error} />
           <div className="flex flex-wrap gap-2">
             <Label htmlFor={`${id}-priority`} className="sr-only">
               Priority
             </Label>
-            <PrioritySelect id={`${id}-priority`} value={priority} onChange={setPriority} />
-            <Button type="submit" size="sm" disabled={update.isPending || !message.trim()}>
+            <Select id={`${id}-priority`} {...form.register('priority')}>
+              {priorityOptions}
+            </Select>
+            <Button type="submit" size="sm" disabled={update.isPending}>
               Save
             </Button>
             <Button
@@ -161,8 +145,7 @@ function CommentItem({ comment }: { comment: AdminCommentRow }) {
               variant="outline"
               onClick={() => {
                 setEditing(false);
-                setMessage(comment.message);
-                setPriority(comment.priority);
+                form.reset(saved);
               }}
             >
               Cancel
