@@ -9,7 +9,7 @@ import { FieldError, Input, Label } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { useChangeSubscriptionStatus, useDeleteUser, useExtendTrial } from '../../hooks/use-admin';
 import { formatDate } from '../../lib/format';
-import { loadFormSchemas } from '../../lib/load-form-schemas';
+import { useSchemaForm } from '../../lib/forms';
 import { adminUsersQuery } from '../../lib/queries';
 
 /** A date as the user table shows it, or N/A. */
@@ -193,14 +193,12 @@ function StatusDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => 
 function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => void }) {
   const extend = useExtendTrial();
   const open = dialog?.kind === 'trial';
-  const [days, setDays] = useState('7');
-  const [error, setError] = useState<string | undefined>();
+  const form = useSchemaForm('extendTrialSchema', { defaultValues: { days: '7' } });
+  const { reset } = form;
   useEffect(() => {
-    if (open) {
-      setDays('7');
-      setError(undefined);
-    }
-  }, [open]);
+    if (open) reset({ days: '7' });
+  }, [open, reset]);
+  const error = form.formState.errors.days?.message;
   return (
     <Dialog
       open={open}
@@ -211,14 +209,9 @@ function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => v
       <form
         className="space-y-4"
         noValidate
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const { extendTrialSchema } = await loadFormSchemas();
-          const parsed = extendTrialSchema.safeParse({ days });
-          if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-          setError(undefined);
-          if (open) extend.mutate({ userId: dialog.user.id, days: parsed.data.days }, { onSuccess: onClose });
-        }}
+        onSubmit={form.handleSubmit((values) => {
+          if (open) extend.mutate({ userId: dialog.user.id, days: values.days }, { onSuccess: onClose });
+        })}
       >
         <div className="space-y-2">
           <Label htmlFor="admin-days">Days to Add</Label>
@@ -227,10 +220,9 @@ function TrialDialog({ dialog, onClose }: { dialog: UserDialog; onClose: () => v
             type="number"
             min={1}
             step={1}
-            value={days}
             aria-invalid={Boolean(error)}
             aria-describedby="admin-days-error"
-            onChange={(event) => setDays(event.target.value)}
+            {...form.register('days')}
           />
           <FieldError id="admin-days-error" message={error} />
         </div>
