@@ -1,6 +1,6 @@
-import { contactAdminSchema } from '@shiplog/schemas';
 import { useState } from 'react';
 import { useContactAdmin } from '../hooks/use-account';
+import { type FormOutput, useSchemaForm } from '../lib/forms';
 import { ContactAdminButton } from './admin-messages';
 import { Button } from './ui/button';
 import { Dialog } from './ui/dialog';
@@ -8,27 +8,24 @@ import { Input, Label } from './ui/input';
 import { Textarea } from './ui/textarea';
 import { toast } from './ui/toast';
 
-/** Contact Admin: Send Message stays disabled until both fields have text, and while sending. */
+/**
+ * Contact Admin: Send Message stays disabled until both fields have text (the server's schema, checked
+ * as the user types), and while sending.
+ */
 export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
-  const [subject, setSubject] = useState('');
-  const [message, setMessage] = useState('');
+  const form = useSchemaForm('contactAdminSchema', { mode: 'onChange', defaultValues: { subject: '', message: '' } });
   const send = useContactAdmin();
-  const sendMessage = () =>
-    send.mutate(
-      { subject, message },
-      {
-        onSuccess: () => {
-          toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
-          setSubject('');
-          setMessage('');
-          setOpen(false);
-        },
-        onError: (error) =>
-          toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
+  const submit = (values: FormOutput<'contactAdminSchema'>) =>
+    send.mutate(values, {
+      onSuccess: () => {
+        toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
+        form.reset();
+        setOpen(false);
       },
-    );
-  const ready = contactAdminSchema.safeParse({ subject, message }).success && !send.isPending;
+      onError: (error) =>
+        toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
+    });
   return (
     <Dialog
       open={open}
@@ -37,22 +34,16 @@ export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: bool
       title="Contact Admin"
       description="Send a message to the administrators."
     >
-      <form
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (ready) sendMessage();
-        }}
-      >
+      <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
         <div className="space-y-2">
           <Label htmlFor="contact-subject">Subject</Label>
-          <Input id="contact-subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
+          <Input id="contact-subject" {...form.register('subject')} />
         </div>
         <div className="space-y-2">
           <Label htmlFor="contact-message">Message</Label>
-          <Textarea id="contact-message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} />
+          <Textarea id="contact-message" rows={5} {...form.register('message')} />
         </div>
-        <Button type="submit" className="w-full" disabled={!ready}>
+        <Button type="submit" className="w-full" disabled={!form.formState.isValid || send.isPending}>
           {send.isPending ? 'Sending...' : 'Send Message'}
         </Button>
       </form>

@@ -19,6 +19,7 @@ export {
   adminCommentSchema,
   apiTokenSchema,
   changePasswordFormSchema,
+  contactAdminSchema,
   extendTrialSchema,
   integrationFormSchema,
   loginSchema,
