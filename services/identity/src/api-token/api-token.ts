@@ -27,8 +27,12 @@ export function parseTokenText(text: string): { userId: string; tokenId: string 
 
 export const hashTokenText = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export function tokenTextMatches(text: string, storedHash: string): boolean {
-  const given = Buffer.from(hashTokenText(text), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return given.length === stored.length && timingSafeEqual(given, stored);
+/** Two hex digests compared in constant time. */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
+
+export const tokenTextMatches = (text: string, storedHash: string): boolean =>
+  sameDigest(hashTokenText(text), storedHash);

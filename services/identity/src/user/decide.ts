@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
 import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
+import { sameDigest } from '../api-token/api-token.ts';
 import { evolveUser, initialUser, sameAddress, type User, type UserEvent } from './user.ts';
 
 export type UserCommand =
@@ -130,7 +130,7 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
       if (state.status !== 'registered') throw invalidLink();
       const pending = state.pendingVerification;
       // Opened twice (a mail client's preview, a second tap): the address is proven, and that is the answer.
-      if (!pending || !sameHash(pending.tokenHash, command.tokenHash) || !sameAddress(pending.email, state.email))
+      if (!pending || !sameDigest(pending.tokenHash, command.tokenHash) || !sameAddress(pending.email, state.email))
         throw invalidLink();
       if (state.emailVerified) return [];
       if (Date.parse(pending.expiresAt) <= now.getTime())
@@ -146,12 +146,6 @@ const invalidLink = () =>
     'VERIFICATION_LINK_INVALID',
     'This link is not valid: it was replaced by a newer one, or the address changed. Send a new one from Settings.',
   );
-
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export const userDecider: Decider<User, UserCommand, UserEvent> = {
   initialState: initialUser,

@@ -4,14 +4,14 @@ import { evolveUser, initialUser } from './user.ts';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const userId = '0193a1b2-0000-7000-8000-000000000001';
+const registeredUser = () =>
+  decideUser(
+    { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
+    initialUser(),
+    now,
+  ).reduce(evolveUser, initialUser());
 
 describe('user decide', () => {
-  const registeredUser = () =>
-    decideUser(
-      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
-      initialUser(),
-      now,
-    ).reduce(evolveUser, initialUser());
   const tokenId = (n: number) => `0193a1b2-0000-7000-8000-00000000010${n}`;
 
   it('makes API tokens that expire after the days chosen, or never', () => {
@@ -117,12 +117,6 @@ describe('user decide', () => {
 });
 
 describe('email verification', () => {
-  const registeredUser = () =>
-    decideUser(
-      { type: 'RegisterUser', userId, username: 'ada', email: null, passwordHash: 'h' },
-      initialUser(),
-      now,
-    ).reduce(evolveUser, initialUser());
   const hash = (c: string) => c.repeat(64);
   const withEmail = (email = 'ada@example.com') =>
     decideUser({ type: 'UpdateAccountInfo', email, phoneNumber: null }, registeredUser(), now).reduce(
