@@ -161,6 +161,9 @@ describe('the live feed (GET /api/events)', () => {
     const { client } = await backend.signUp('live-resume');
     const first = await openStream(client);
     await first.ready();
+    // The trial billing starts at sign-up is published a moment later: let it reach this stream, before
+    // the id the resumed stream starts after.
+    await sleep(100);
     const project = await client.post('/api/projects', { name: 'Before the drop' });
     await first.waitFor((c) => c.type === 'ProjectCreated');
     const lastSeen = first.lastId()!;
