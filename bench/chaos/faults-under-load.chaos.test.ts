@@ -17,7 +17,7 @@ describe('faults under load (a small chaos run)', () => {
       gapSeconds: 2,
       seed: 20261124,
       // Due while the faults run, so the run need not wait a minute after its load for their emails.
-      reminderDueSeconds: [5, 25],
+      reminderDueSeconds: [2, 6],
       log: (line) => process.stdout.write(`[chaos] ${line}\n`),
     });
     printChaos(result);

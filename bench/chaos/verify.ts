@@ -22,7 +22,7 @@ export const readModelTables = serviceDefinitions.flatMap((service) =>
   (service.projections ?? []).flatMap((projection) => projection.tables.map((table) => `${service.name}.${table}`)),
 );
 
-/** Until every consumer of the run's stream has nothing pending and the stream has stopped growing. */
+/** Until every durable consumer of the run's stream has nothing pending and the stream has stopped growing. */
 export async function waitUntilQuiet(natsUrl: string, namespace: string, seconds = 120): Promise<boolean> {
   const nc = await connect({ servers: natsUrl });
   try {
@@ -34,8 +34,9 @@ export async function waitUntilQuiet(natsUrl: string, namespace: string, seconds
     while (Date.now() < deadline) {
       const { state } = await jsm.streams.info(stream);
       let pending = 0;
+      // The services' durable consumers; an ephemeral one (a killed gateway's live feed) only lapses.
       for await (const consumer of jsm.consumers.list(stream))
-        pending += consumer.num_pending + consumer.num_ack_pending;
+        if (consumer.config.durable_name) pending += consumer.num_pending + consumer.num_ack_pending;
       if (pending > 0 || state.last_seq !== last) quietSince = Date.now();
       last = state.last_seq;
       if (Date.now() - quietSince >= 3000) return true;

@@ -9,18 +9,24 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * Each `describe` names the requirement it proves.
  */
 let backend: Backend;
-/** The same backend, with sessions that end after 2 s idle and 5 s in all. */
-let shortLived: Backend;
+/** Another gateway over the same services and Redis, whose sessions end after 2 s idle and 5 s in all. */
+let shortLived: string;
 
 beforeAll(async () => {
-  [backend, shortLived] = await Promise.all([
-    startBackend(),
-    startBackend({ env: { SESSION_IDLE_TIMEOUT_SECONDS: '2', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '5' } }),
-  ]);
+  backend = await startBackend();
+  shortLived = await backend.startReplica({ SESSION_IDLE_TIMEOUT_SECONDS: '2', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '5' });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([backend?.stop(), shortLived?.stop()]);
+  await backend?.stop();
 });
+
+/** A new account registered through the gateway at `url`, and its signed-in client. */
+async function signUpAt(url: string, prefix: string): Promise<Client> {
+  const client = new Client(url);
+  const response = await client.post('/api/register', { username: uniqueUsername(prefix), password: 'secret-pass-1' });
+  expect(response.status).toBe(201);
+  return client;
+}
 
 /** Both serving paths: a service's read (the lean path) and the gateway's own (Express). */
 async function signedIn(client: Client): Promise<[number, number]> {
@@ -30,7 +36,7 @@ async function signedIn(client: Client): Promise<[number, number]> {
 
 describe('V3.3 session timeouts: 30 minutes idle and 12 hours in all by default, configurable', () => {
   it('keeps a session in use alive past the idle time, and ends it once idle that long', async () => {
-    const { client } = await shortLived.signUp('idle');
+    const client = await signUpAt(shortLived, 'idle');
     // In use for 3 s (longer than the 2 s idle time): still signed in.
     for (let i = 0; i < 6; i++) {
       expect(await signedIn(client)).toEqual([200, 200]);
@@ -41,7 +47,7 @@ describe('V3.3 session timeouts: 30 minutes idle and 12 hours in all by default,
   });
 
   it('ends a session at its absolute time however busy it is', async () => {
-    const { client } = await shortLived.signUp('absolute');
+    const client = await signUpAt(shortLived, 'absolute');
     // Signed in before this moment, so the session's end is less than 5 s from it.
     const started = Date.now();
     /** When the last request that found the session signed in was sent. */
@@ -210,16 +216,14 @@ describe('V2.2 no user enumeration, and throttling that holds under a burst', ()
 });
 
 describe('V3.4.1 and 3.4.4: served over HTTPS, the session cookie is Secure and __Host- prefixed', () => {
-  let https: Backend;
+  /** A gateway over the same services, as deployed behind HTTPS. */
+  let https: string;
   beforeAll(async () => {
-    https = await startBackend({ env: { APP_URL: 'https://shiplog.test' } });
-  });
-  afterAll(async () => {
-    await https?.stop();
+    https = await backend.startReplica({ APP_URL: 'https://shiplog.test' });
   });
 
   it('whatever the connection it came on says, and the session works and ends with it', async () => {
-    const client = new Client(https.url);
+    const client = new Client(https);
     // Plain HTTP from the test, and no X-Forwarded-Proto: the proxy in front says nothing.
     const response = await client.post('/api/register', { username: uniqueUsername('tls'), password: 'secret-pass-1' });
     expect(response.status).toBe(201);
@@ -233,7 +237,7 @@ describe('V3.4.1 and 3.4.4: served over HTTPS, the session cookie is Secure and 
     // Both serving paths read it.
     expect(await signedIn(client)).toEqual([200, 200]);
     // A cookie by the old name is nobody's session.
-    const old = await new Client(https.url).get('/api/user', {
+    const old = await new Client(https).get('/api/user', {
       cookie: client.sessionCookie!.replace('__Host-', ''),
     });
     expect(old.status).toBe(401);
