@@ -16,6 +16,7 @@ import { accountActions } from './actions/account.ts';
 import type { Action } from './actions/action.ts';
 import { exportActions } from './actions/export.ts';
 import { createGraphql } from './actions/graphql.ts';
+import { LIVE_SEQ_HEADER } from './actions/live.ts';
 import { publicProfiles } from './actions/public-profile.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
@@ -58,6 +59,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** `GET /api/events`, the live feed's stream (live.ts). */
   events: Action;
+  /** The live feed's last announced sequence, sent on every `/api` answer (LIVE_SEQ_HEADER). */
+  liveSeq: () => number;
 }
 
 /**
@@ -94,6 +97,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   const secure = securityHeaders({ https: deps.config.APP_URL?.startsWith('https:') ?? false });
   return (req, res) => {
     secure(res);
+    if (req.url?.startsWith('/api/')) res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
     if (!services(req, res)) app(req, res);
   };
 }

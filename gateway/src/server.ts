@@ -60,6 +60,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
       logger,
       tracing,
       events: live.action,
+      liveSeq: () => feed.announced,
     }),
   );
   server.on('clientError', answerClientError);

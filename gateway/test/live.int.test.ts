@@ -18,9 +18,9 @@ interface SseMessage {
 }
 
 /** A browser's EventSource, by hand: the messages as they arrive, and the last id seen. */
-async function openStream(client: Client, lastEventId?: string) {
+async function openStream(client: Client, lastEventId?: string, after?: string) {
   const controller = new AbortController();
-  const response = await fetch(`${backend.url}/api/events`, {
+  const response = await fetch(`${backend.url}/api/events${after ? `?after=${after}` : ''}`, {
     headers: {
       accept: 'text/event-stream',
       ...(client.cookie ? { cookie: client.cookie } : {}),
@@ -193,6 +193,48 @@ describe('the live feed (GET /api/events)', () => {
     expect(fresh.changes()).toEqual([]);
     expect(Number(fresh.lastId())).toBeGreaterThanOrEqual(Number(lastSeen));
     await fresh.close();
+  });
+
+  it('starts after where the app read its data, so it tells what changed since and nothing before', async () => {
+    const { client } = await backend.signUp('live-after');
+    // Both serving paths say where their answer stands: a service's read and the gateway's own.
+    const [projects, user] = await Promise.all([client.get('/api/projects'), client.get('/api/user')]);
+    expect([projects.status, user.status]).toEqual([200, 200]);
+    const readAt = projects.headers.get('x-shiplog-seq')!;
+    expect(readAt).toMatch(/^\d+$/);
+    expect(user.headers.get('x-shiplog-seq')).toMatch(/^\d+$/);
+
+    // Made after that read, and announced (another tab's stream has it) before the app's stream opens:
+    // the stream opened after the read tells of it.
+    const otherTab = await openStream(client);
+    let madeAt: number;
+    try {
+      await otherTab.ready();
+      expect((await client.post('/api/projects', { name: 'Made before the stream' })).status).toBe(201);
+      madeAt = Number((await otherTab.waitFor((c) => c.type === 'ProjectCreated')).id);
+    } finally {
+      await otherTab.close();
+    }
+    const behind = await openStream(client, undefined, readAt);
+    try {
+      expect(Number((await behind.waitFor((c) => c.type === 'ProjectCreated')).id)).toBe(madeAt);
+    } finally {
+      await behind.close();
+    }
+
+    // Read again now: that answer holds the project, and a stream opened after it has nothing to tell.
+    const again = await client.get('/api/projects');
+    expect(again.body.map((p: { name: string }) => p.name)).toContain('Made before the stream');
+    const rereadAt = again.headers.get('x-shiplog-seq')!;
+    expect(Number(rereadAt)).toBeGreaterThanOrEqual(madeAt);
+    const current = await openStream(client, undefined, rereadAt);
+    try {
+      await current.ready();
+      expect(Number(current.lastId())).toBeGreaterThanOrEqual(Number(rereadAt));
+      expect(current.changes().filter((c) => c.type === 'ProjectCreated')).toEqual([]);
+    } finally {
+      await current.close();
+    }
   });
 
   it('answers 401 signed out', async () => {

@@ -101,21 +101,31 @@ describe('projects in the browser', () => {
   });
 
   it('asks for the dashboard once a visit, and a return to it by link shows what changed meanwhile', async () => {
+    const api: string[] = [];
     const graphql: string[] = [];
     const count = (request: { url(): string }) => {
-      if (request.url().includes('/api/graphql')) graphql.push(request.url());
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) api.push(pathname);
+      if (pathname === '/api/graphql') graphql.push(request.url());
     };
     page.on('request', count);
     try {
+      const stream = page.waitForRequest((request) => request.url().includes('/api/events'));
       await page.goto('/');
       await card('Weather API').waitFor();
+      await stream;
       await page.waitForLoadState('networkidle');
+      // Each read once: the stream opens where the page's data was read, so it fetches nothing again.
+      expect(api.sort()).toEqual(['/api/admin/comments', '/api/events', '/api/graphql', '/api/reminders', '/api/user']);
       expect(graphql).toHaveLength(1);
 
-      // Made elsewhere while the dashboard's answer sits in the cache: back by the sidebar, it is there.
+      // Made elsewhere while the dashboard's answer sits in the cache: the live feed shows it on the
+      // project list, and back by the sidebar the dashboard asks once more, and it is there.
       await page.getByRole('link', { name: 'My Projects' }).click();
       await page.waitForURL(/\/projects$/);
       await createProject('Made Meanwhile');
+      await card('Made Meanwhile').waitFor();
+      expect(graphql).toHaveLength(1);
       await page.getByRole('link', { name: 'Dashboard' }).click();
       await card('Made Meanwhile').waitFor();
       await page.waitForLoadState('networkidle');

@@ -128,18 +128,19 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     loaderDeps: ({ search }) => dashboardVariables(search),
     // The dashboard's GraphQL query starts with the page's code, not after the page has rendered
     // (its LCP). On the app's first visit it is sent before anything else loads (the page's
-    // chunks, urql), and urql takes its answer. Pointing at a link loads only the code; the visit
-    // itself asks afresh.
+    // chunks, urql), and urql takes its answer. Pointing at a link loads only the code.
     beforeLoad: ({ search, preload }) => {
       if (!preload && !graphql) {
         const variables = dashboardVariables(search);
         askEarly(graphqlEarlyKey('Dashboard', { ...variables }), () => fetchDashboard(variables));
       }
     },
-    loader: async ({ deps, preload }) => {
+    // The first visit waits for the answer, so the page renders once, with its data (its LCP); a later
+    // one shows what the cache has at once, and asks again when a change has made it stale.
+    loader: async ({ deps, preload, context }) => {
       if (preload) return;
       graphql ??= await import('./lib/graphql');
-      await graphql.loadDashboard(deps);
+      await context.queryClient.ensureQueryData(graphql.dashboardQuery(deps));
     },
     preloadStaleTime: 0,
     component: DashboardPage,

@@ -16,6 +16,14 @@ export interface LiveChange {
 }
 
 /**
+ * On every `/api` answer: the bus sequence up to which every change was already readable when the
+ * request came (the last one the live feed announced). The app opens its stream after the lowest it
+ * holds (`GET /api/events?after=`), so the stream tells it what changed since its data was read, and
+ * nothing its data already shows.
+ */
+export const LIVE_SEQ_HEADER = 'x-shiplog-seq';
+
+/**
  * A change; a mark (the stream is complete up to `seq`: the id a reconnect resumes after, when no
  * change of the user's came since); or a reset (what was missed cannot be told: reload everything).
  */
@@ -117,6 +125,11 @@ export class LiveFeed {
     };
   }
 
+  /** The last sequence announced: every change up to it is in the read models. */
+  get announced(): number {
+    return this.#announced;
+  }
+
   async stop(): Promise<void> {
     this.#stop.abort();
     await this.#running;
@@ -192,7 +205,7 @@ function ownerOf(data: unknown): string | null {
 /**
  * `GET /api/events`: the signed-in user's changes as server-sent events. Each change carries its bus
  * sequence as its id, so the browser's reconnect (`Last-Event-ID`) resumes without a gap; a new stream
- * starts with the current one. The stream ends when the session does (checked every `checkMs`), and
+ * starts after `?after=` (where the app's data was read), else at the current one. The stream ends when the session does (checked every `checkMs`), and
  * when the gateway stops.
  */
 export function liveEvents(deps: {
@@ -203,7 +216,8 @@ export function liveEvents(deps: {
   const open = new Set<Response>();
   const action: Action = async (req, res) => {
     const userId = req.session.user!.id;
-    const header = req.headers['last-event-id'];
+    // A reconnect says where it stopped; a new stream, where the app's data was read (LIVE_SEQ_HEADER).
+    const header = req.headers['last-event-id'] ?? req.query.after;
     const lastSeq = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',

@@ -9,7 +9,6 @@ import type {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { integrationsQuery } from '../lib/queries';
-import { dashboardChanged } from './use-projects';
 
 /** Integration mutations; the page says what the user sees (toasts) through `mutate`'s callbacks. */
 
@@ -52,11 +51,10 @@ export function useImportDomains(id: string) {
       apiRequest<ImportDomainsResponse>('POST', `/api/integrations/${id}/import`, input),
     onSuccess: async () => {
       await Promise.all(
-        ['integrations', 'projects', 'activities', 'reminders'].map((key) =>
+        ['integrations', 'projects', 'activities', 'reminders', 'dashboard'].map((key) =>
           queryClient.invalidateQueries({ queryKey: [key] }),
         ),
       );
-      dashboardChanged();
     },
   });
 }

@@ -12,29 +12,15 @@ import { ApiError, apiRequest } from '../lib/api';
 import { userQuery } from '../lib/queries';
 
 /**
- * Project mutations. Each refreshes the project list and the timelines (TanStack Query keys) and the
- * dashboard (urql), so every screen shows the change; the gateway's read-your-writes makes the
- * refetch include it.
+ * Project mutations. Each refreshes the project list, the timelines and the dashboard (TanStack Query
+ * keys), so every screen shows the change; the gateway's read-your-writes makes the refetch include it.
  */
 function useRefresh() {
   const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['projects'] }),
-      queryClient.invalidateQueries({ queryKey: ['activities'] }),
-    ]);
-    dashboardChanged();
-  };
-}
-
-/** The dashboard (urql, not TanStack Query) listens here to refetch after a change. */
-const dashboardListeners = new Set<() => void>();
-export function onDashboardChanged(listener: () => void): () => void {
-  dashboardListeners.add(listener);
-  return () => dashboardListeners.delete(listener);
-}
-export function dashboardChanged() {
-  for (const listener of dashboardListeners) listener();
+  return () =>
+    Promise.all(
+      ['projects', 'activities', 'dashboard'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })),
+    );
 }
 
 export function useCreateProject() {

@@ -1,20 +1,16 @@
 import type { CreateReminderInput, Reminder, UpdateReminderInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { dashboardChanged } from './use-projects';
 
 type ReminderBody = Omit<CreateReminderInput, 'dueDate'> & { dueDate: string };
 
 /** Reminder mutations refresh every reminder list, the timelines and the dashboard. */
 function useRefresh() {
   const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['reminders'] }),
-      queryClient.invalidateQueries({ queryKey: ['activities'] }),
-    ]);
-    dashboardChanged();
-  };
+  return () =>
+    Promise.all(
+      ['reminders', 'activities', 'dashboard'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })),
+    );
 }
 
 export function useSaveReminder(id?: string) {

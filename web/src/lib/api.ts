@@ -66,7 +66,17 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown,
       return apiRequest<T>(method, url, body, true);
     throw error;
   }
-  return (await jsonOrNull(response)) as T;
+  return readAt(await jsonOrNull(response), response) as T;
+}
+
+/** Where each answer's data stands in the live feed: the gateway's `x-shiplog-seq` (lib/live.ts). */
+export const seqs = new WeakMap<object, number>();
+
+/** Notes where `data` stands, as `response` says; answers `data`. */
+export function readAt<T>(data: T, response: Response): T {
+  const seq = Number(response.headers.get('x-shiplog-seq'));
+  if (data && typeof data === 'object' && seq) seqs.set(data, seq);
+  return data;
 }
 
 async function jsonOrNull(response: Response): Promise<unknown> {

@@ -1,54 +1,81 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { dashboardChanged } from '../hooks/use-projects';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { seqs } from './api';
 
 /**
  * What each service's events change on screen, by query key prefix. A source not listed here (a service
  * added later) refreshes everything, so a change is never missed, only fetched more widely.
  */
 const shownFrom: Record<string, QueryKey[]> = {
-  projects: [['projects'], ['activities'], ['reminders']],
-  reminders: [['reminders'], ['activities']],
+  projects: [['projects'], ['activities'], ['reminders'], ['dashboard']],
+  reminders: [['reminders'], ['activities'], ['dashboard']],
   identity: [['user'], ['profile'], ['notification-settings'], ['activities'], ['admin-comments']],
   billing: [['subscription'], ['user']],
   chat: [['chat-usage']],
   integrations: [['integrations']],
 };
 
+/** Where a query's data stands in the live feed, when its answer said (a paged query: its oldest page). */
+function seqOf(data: unknown): number | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const pages = (data as { pages?: unknown }).pages;
+  if (!Array.isArray(pages)) return seqs.get(data);
+  let oldest: number | undefined;
+  for (const page of pages) {
+    const seq = seqOf(page);
+    if (seq === undefined) return undefined;
+    oldest = Math.min(oldest ?? seq, seq);
+  }
+  return oldest;
+}
+
+/** Whether a query's data may lack a change at `seq`: read before it, or not known when. */
+const olderThan = (seq: number) => (query: Query) => !((seqOf(query.state.data) ?? 0) >= seq);
+
 /**
- * Live updates: the gateway's event stream says which of the user's data changed — in
- * another tab, from the CLI or a deploy webhook, by the reminder scheduler — and the screens showing it
- * fetch it again. Events that arrive together (a deployment and the checklist tick it made) refresh
- * once. The screens are fetched again when the stream first opens, so nothing made while it was
- * starting is missed. The browser's EventSource reconnects by itself and resumes after the last event it had; a
- * `reset` (too much missed) refreshes everything. Answers the function that stops it.
+ * Live updates: the gateway's event stream says which of the user's data changed — in another tab,
+ * from the CLI or a deploy webhook, by the reminder scheduler — and the screens showing it fetch it
+ * again. Events that arrive together (a deployment and the checklist tick it made) refresh once; data
+ * read after a change (each answer says where it stands, lib/api.ts) is not fetched again for it.
+ * The stream starts after the oldest data the app holds, so what changed between that read and the
+ * stream's start comes first, and nothing is fetched twice. The browser's EventSource reconnects by
+ * itself and resumes after the last event it had; a `reset` (too much missed) refreshes everything.
+ * Answers the function that stops it.
  */
 export function followLiveChanges(queryClient: QueryClient): () => void {
-  const events = new EventSource('/api/events');
-  const changed = new Set<string>();
+  let after: number | undefined;
+  for (const query of queryClient.getQueryCache().getAll()) {
+    const seq = seqOf(query.state.data);
+    if (seq !== undefined) after = Math.min(after ?? seq, seq);
+    // Data that does not say where it stands is fetched again once the stream is open.
+    else if (query.state.data !== undefined) void queryClient.invalidateQueries({ queryKey: query.queryKey });
+  }
+  const events = new EventSource(after === undefined ? '/api/events' : `/api/events?after=${after}`);
+  /** The latest change of each source since the last refresh. */
+  const changed = new Map<string, number>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const refresh = () => {
     timer = undefined;
-    const sources = [...changed];
+    /** Each key to refresh (by its text), with the latest change it shows. */
+    const latest = new Map<string, { queryKey: QueryKey; seq: number }>();
+    for (const [source, seq] of changed)
+      for (const queryKey of shownFrom[source] ?? [[]]) {
+        const held = latest.get(String(queryKey));
+        latest.set(String(queryKey), { queryKey, seq: Math.max(held?.seq ?? 0, seq) });
+      }
     changed.clear();
-    if (sources.some((source) => !shownFrom[source])) void queryClient.invalidateQueries();
-    else
-      for (const key of new Set(sources.flatMap((s) => shownFrom[s]!)))
-        void queryClient.invalidateQueries({ queryKey: key });
-    dashboardChanged();
+    for (const { queryKey, seq } of latest.values())
+      void queryClient.invalidateQueries({ queryKey, predicate: olderThan(seq) });
   };
   events.addEventListener('change', (event) => {
     const { source } = JSON.parse((event as MessageEvent<string>).data) as { source: string };
-    changed.add(source);
+    const seq = Number((event as MessageEvent<string>).lastEventId) || Number.MAX_SAFE_INTEGER;
+    changed.set(source, Math.max(changed.get(source) ?? 0, seq));
     timer ??= setTimeout(refresh, 30);
   });
-  const refreshAll = () => {
-    changed.add('*');
+  events.addEventListener('reset', () => {
+    changed.set('*', Number.MAX_SAFE_INTEGER);
     timer ??= setTimeout(refresh, 0);
-  };
-  events.addEventListener('reset', refreshAll);
-  // What changed between the screen's fetch and the stream's start was announced to nobody: once the
-  // stream is open (the gateway is listening), fetch what is shown again. A reconnect resumes by id.
-  events.addEventListener('open', refreshAll, { once: true });
+  });
   return () => {
     events.close();
     clearTimeout(timer);

@@ -1,16 +1,8 @@
-import {
-  type Activity,
-  isSubscribed,
-  type Project,
-  type ProjectFilter,
-  type ProjectSort,
-  type Reminder,
-} from '@shiplog/schemas';
-import { useQueryClient } from '@tanstack/react-query';
+import { isSubscribed, type ProjectFilter, type ProjectSort, type Reminder } from '@shiplog/schemas';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
 import { type ComponentType, useEffect } from 'react';
-import { Provider as UrqlProvider, useQuery } from 'urql';
 import { ActivityCard } from '../components/activity/activity-card';
 import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
@@ -19,46 +11,12 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
-import { onDashboardChanged } from '../hooks/use-projects';
-import { DASHBOARD_QUERY, type DashboardVariables } from '../lib/dashboard-query';
-import { graphqlClient } from '../lib/graphql';
+import { dashboardQuery } from '../lib/graphql';
 import { subscriptionQuery, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
-interface DashboardData {
-  dashboard: {
-    counters: {
-      totalProjects: number;
-      activeProjects: number;
-      completedProjects: number;
-      totalChange: number;
-      activeChange: number;
-      completedChange: number;
-    };
-    projects: Project[];
-    upcomingReminders: {
-      id: string;
-      projectId: string;
-      projectName: string;
-      title: string;
-      description: string | null;
-      dueDate: string;
-      isCompleted: boolean;
-    }[];
-    recentActivities: (Omit<Activity, 'metadata' | 'userId'> & { metadata: string })[];
-  };
-}
-
-/** urql comes with this page, the one that reads GraphQL, not with the app's first load. */
+/** The dashboard: its data is one GraphQL query (lib/graphql.ts), asked for by the route's loader. */
 export function DashboardPage() {
-  return (
-    <UrqlProvider value={graphqlClient}>
-      <Dashboard />
-    </UrqlProvider>
-  );
-}
-
-function Dashboard() {
   // Shared by `/` and `/dashboard`: the same search schema (router.tsx).
   const search = useSearch({ strict: false });
   const filter = search.status ?? 'all';
@@ -66,18 +24,10 @@ function Dashboard() {
   const navigate = useNavigate();
   const setSearch = (next: { status?: ProjectFilter; sort?: ProjectSort }) =>
     navigate({ to: '.', search: (prev) => ({ ...prev, ...next }), replace: true });
-  // The route's loader has asked for these afresh (loadDashboard): the cache has the answer, or
-  // urql joins the request in flight. A change made here asks again (onDashboardChanged).
-  const [{ data, error, fetching }, refetch] = useQuery<DashboardData, DashboardVariables>({
-    query: DASHBOARD_QUERY,
-    variables: { filter, sort },
-    requestPolicy: 'cache-first',
-  });
-  useEffect(() => onDashboardChanged(() => refetch({ requestPolicy: 'network-only' })), [refetch]);
+  const { data: dashboard, error, isPending } = useQuery(dashboardQuery({ filter, sort }));
   usePaymentReturnToast();
 
-  if (error && !data) return <p className="text-destructive">Error loading projects: {error.message}</p>;
-  const dashboard = data?.dashboard;
+  if (error && !dashboard) return <p className="text-destructive">Error loading projects: {error.message}</p>;
   return (
     <div className="space-y-8">
       <section aria-label="Project statistics" className="grid gap-4 sm:grid-cols-3">
@@ -124,7 +74,7 @@ function Dashboard() {
             </Button>
           </div>
         </div>
-        {!dashboard && fetching ? (
+        {!dashboard && isPending ? (
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} className="h-72" />
@@ -160,7 +110,7 @@ function Dashboard() {
           </CardHeader>
           <CardContent>
             <ReminderListState
-              isPending={!dashboard && fetching}
+              isPending={!dashboard && isPending}
               error={error && !dashboard ? error : null}
               reminders={dashboard?.upcomingReminders as Reminder[] | undefined}
             >
