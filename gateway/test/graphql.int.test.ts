@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
+const ADMIN_PASSWORD = 'graphql-admin-password';
 
 beforeAll(async () => {
-  backend = await startBackend();
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
 });
 afterAll(async () => {
   await backend?.stop();
@@ -130,5 +131,42 @@ describe('dashboard upcoming reminders', () => {
         isCompleted: false,
       })),
     );
+  });
+});
+
+describe('the shell in the same round trip', () => {
+  it('gives every reminder for the bell and the admin messages for the sidebar, as their own reads do', async () => {
+    const admin = new Client(backend.url);
+    expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+    expect((await admin.post('/api/admin/comments', { message: 'Maintenance tonight', priority: 'high' })).status).toBe(
+      201,
+    );
+    const { client } = await backend.signUp('shell');
+    const project = (await client.post('/api/projects', { name: 'Bell Host' })).body;
+    const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    for (const days of [3, 1, 2])
+      await client.post('/api/reminders', { projectId: project.id, title: `In ${days} days`, dueDate: dueIn(days) });
+    const first = (await client.get('/api/reminders')).body[0].id;
+    expect((await client.post(`/api/reminders/${first}/complete`)).status).toBe(200);
+
+    const response = await client.post('/api/graphql', {
+      query: `{ dashboard {
+        reminders { id projectId projectName title description dueDate isCompleted }
+        adminMessages { id message priority createdAt adminUsername }
+        upcomingReminders { title }
+      } }`,
+    });
+    expect(response.status).toBe(200);
+    const { reminders, adminMessages, upcomingReminders } = response.body.data.dashboard;
+    const pick = (r: Record<string, unknown>) =>
+      Object.fromEntries(
+        ['id', 'projectId', 'projectName', 'title', 'description', 'dueDate', 'isCompleted'].map((k) => [k, r[k]]),
+      );
+    expect(reminders).toEqual((await client.get('/api/reminders')).body.map(pick));
+    expect(reminders.filter((r: { isCompleted: boolean }) => r.isCompleted)).toHaveLength(1);
+    expect(upcomingReminders).toHaveLength(2);
+    const comments = (await client.get('/api/admin/comments')).body;
+    expect(adminMessages).toEqual(comments);
+    expect(adminMessages.map((m: { message: string }) => m.message)).toContain('Maintenance tonight');
   });
 });

@@ -86,6 +86,15 @@ const schema = buildSchema(/* GraphQL */ `
     isCompleted: Boolean!
   }
 
+  "A message from the administrators, as the sidebar shows it."
+  type AdminMessage {
+    id: ID!
+    message: String!
+    priority: String!
+    createdAt: String!
+    adminUsername: String!
+  }
+
   type Dashboard {
     user: User!
     counters: Counters!
@@ -95,6 +104,10 @@ const schema = buildSchema(/* GraphQL */ `
     recentActivities(limit: Int = 3): [Activity!]!
     "Active reminders by due date (default 5), each with its project's name."
     upcomingReminders(limit: Int = 5): [Reminder!]!
+    "Every reminder of the user's, completed or not (the bell counts the active ones)."
+    reminders: [Reminder!]!
+    "The administrators' active messages, newest first (the sidebar)."
+    adminMessages: [AdminMessage!]!
   }
 
   type Query {
@@ -105,6 +118,8 @@ const schema = buildSchema(/* GraphQL */ `
 interface Context {
   caller: Caller;
   after: string | undefined;
+  /** Each service read of this request, by service and path: two fields over one read ask once. */
+  reads: Map<string, Promise<unknown>>;
 }
 
 /** A resolver's error the client may read: its message and code are meant for it. */
@@ -147,8 +162,14 @@ export function createGraphql(options: {
     service: 'identity' | 'billing' | 'projects' | 'reminders' | 'activity',
     path: string,
   ): Promise<T> {
+    const key = `${service} ${path}`;
+    let read = context.reads.get(key) as Promise<T> | undefined;
+    if (!read) {
+      read = services.read<T>(service, path, { caller: context.caller, after: context.after });
+      context.reads.set(key, read);
+    }
     try {
-      return await services.read<T>(service, path, { caller: context.caller, after: context.after });
+      return await read;
     } catch (error) {
       // A field whose service could not answer is an error beside the others' data; only a signed-out
       // caller fails the whole answer.
@@ -193,6 +214,8 @@ export function createGraphql(options: {
             .sort((a, b) => a.dueDate.localeCompare(b.dueDate))
             .slice(0, Math.max(0, Math.min(limit, 100)));
         },
+        reminders: () => fetchJson(context, 'reminders', '/reminders'),
+        adminMessages: () => fetchJson(context, 'identity', '/admin/comments'),
         recentActivities: async ({ limit }: { limit: number }) => {
           const rows = await fetchJson<Record<string, unknown>[]>(
             context,
@@ -245,7 +268,7 @@ export function createGraphql(options: {
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return invalid(req, res, [new GraphQLError('Could not determine which operation to run.')]);
     if (operation.operation !== 'query') return invalid(req, res, [new GraphQLError('Only queries can be run here.')]);
-    const contextValue: Context = { caller: options.callerOf(req), after: options.positionsOf(req) };
+    const contextValue: Context = { caller: options.callerOf(req), after: options.positionsOf(req), reads: new Map() };
     const result = await execute({
       schema,
       document,

@@ -1,7 +1,8 @@
 import type { ProjectFilter, ProjectSort } from '@shiplog/schemas';
 
 /**
- * The dashboard's one GraphQL query, as plain text: the route's loader sends it on the app's first
+ * The dashboard's one GraphQL query, with what the shell shows beside it (the bell's reminders, the
+ * administrators' messages), as plain text: the route's loader sends it on the app's first
  * visit before urql and the page have loaded (router.tsx), and urql sends the same text afterwards.
  * `__typename` is written out where urql would add it, so both answers are alike.
  */
@@ -55,6 +56,24 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
       description
       dueDate
       isCompleted
+      __typename
+    }
+    reminders {
+      id
+      projectId
+      projectName
+      title
+      description
+      dueDate
+      isCompleted
+      __typename
+    }
+    adminMessages {
+      id
+      message
+      priority
+      createdAt
+      adminUsername
       __typename
     }
     recentActivities {

@@ -1,8 +1,9 @@
-import type { Activity, Project } from '@shiplog/schemas';
+import type { Activity, AdminComment, Project } from '@shiplog/schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
 import { DASHBOARD_QUERY, type DashboardVariables, graphqlEarlyKey } from './dashboard-query';
+import { adminCommentsQuery, type BellReminder, bellRemindersQuery } from './queries';
 
 export interface DashboardData {
   counters: {
@@ -14,16 +15,11 @@ export interface DashboardData {
     completedChange: number;
   };
   projects: Project[];
-  upcomingReminders: {
-    id: string;
-    projectId: string;
-    projectName: string;
-    title: string;
-    description: string | null;
-    dueDate: string;
-    isCompleted: boolean;
-  }[];
+  upcomingReminders: BellReminder[];
   recentActivities: (Omit<Activity, 'metadata' | 'userId'> & { metadata: string })[];
+  /** The shell's, asked for in the same round trip: every reminder (the bell), the admin messages. */
+  reminders: BellReminder[];
+  adminMessages: AdminComment[];
 }
 
 /** Each GraphQL GET's answer, by operation and variables, until its query reads where it stands. */
@@ -51,12 +47,13 @@ const graphqlClient = new Client({
  * The dashboard's data. The route's loader asks for it as the page's code loads (router.tsx): on the
  * app's first visit the request is already on its way, sent before urql had loaded. A change made
  * here, in another tab or by the scheduler makes it stale (`['dashboard']`), and the next visit, or
- * the one on screen, asks again.
+ * the one on screen, asks again. Its answer also fills the bell's and the sidebar's queries, so the
+ * shell asks for nothing of its own on the dashboard.
  */
 export const dashboardQuery = (variables: DashboardVariables) =>
   queryOptions({
     queryKey: ['dashboard', variables],
-    queryFn: async () => {
+    queryFn: async ({ client }) => {
       const result = await graphqlClient
         .query<{ dashboard: DashboardData }, DashboardVariables>(DASHBOARD_QUERY, variables)
         .toPromise();
@@ -64,6 +61,10 @@ export const dashboardQuery = (variables: DashboardVariables) =>
       const key = graphqlEarlyKey('Dashboard', { ...variables });
       const response = answers.get(key);
       answers.delete(key);
-      return response ? readAt(result.data.dashboard, response) : result.data.dashboard;
+      const { dashboard } = result.data;
+      const stand = <T>(data: T) => (response ? readAt(data, response) : data);
+      client.setQueryData(bellRemindersQuery.queryKey, stand(dashboard.reminders));
+      client.setQueryData(adminCommentsQuery.queryKey, stand(dashboard.adminMessages));
+      return stand(dashboard);
     },
   });

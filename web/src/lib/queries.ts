@@ -89,15 +89,24 @@ export const remindersQuery = queryOptions({
   queryFn: () => apiRequest<Reminder[]>('GET', '/api/reminders'),
 });
 
-/** The bell: refreshed every 60 s; any failure is logged and shows as an empty list (spec/core.md §7). */
+/** What the bell and the dashboard show of a reminder. */
+export type BellReminder = Pick<
+  Reminder,
+  'id' | 'projectId' | 'projectName' | 'title' | 'description' | 'dueDate' | 'isCompleted'
+>;
+
+/**
+ * The bell: refreshed every 60 s; any failure is logged and shows as an empty list (spec/core.md §7).
+ * On the dashboard its answer comes with the dashboard's (lib/graphql.ts).
+ */
 export const bellRemindersQuery = queryOptions({
   queryKey: ['reminders', 'bell'],
-  queryFn: async () => {
+  queryFn: async (): Promise<BellReminder[]> => {
     try {
       return await apiRequest<Reminder[]>('GET', '/api/reminders');
     } catch (error) {
       console.error('Could not load reminders for the bell', error);
-      return [] as Reminder[];
+      return [];
     }
   },
   refetchInterval: 60_000,
@@ -143,7 +152,7 @@ export const calendarFeedQuery = queryOptions({
   queryFn: () => apiRequest<SecretLinkState>('GET', '/api/reminders/calendar'),
 });
 
-/** Active messages from the administrators (the sidebar and Settings). */
+/** Active messages from the administrators (the sidebar and Settings); on the dashboard, with its answer. */
 export const adminCommentsQuery = queryOptions({
   queryKey: ['admin-comments'],
   queryFn: () => apiRequest<AdminComment[]>('GET', '/api/admin/comments'),

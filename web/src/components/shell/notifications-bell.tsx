@@ -1,14 +1,13 @@
-import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { onDemand } from '../../lib/on-demand';
-import { bellRemindersQuery } from '../../lib/queries';
+import { type BellReminder, bellRemindersQuery } from '../../lib/queries';
 import { activeByDueDate } from '../../lib/reminders';
 import { Button } from '../ui/button';
 
 /** The bell's button, with the count of active reminders; its list (notifications-popover.tsx) loads on first use. */
-export function BellButton({ active, ...props }: { active: Reminder[] } & ComponentProps<'button'>) {
+export function BellButton({ active, ...props }: { active: BellReminder[] } & ComponentProps<'button'>) {
   const count = active.length;
   return (
     <Button variant="ghost" size="icon" className="relative" {...props}>

@@ -1,11 +1,11 @@
-import type { Reminder } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
+import type { BellReminder } from '../../lib/queries';
 import { relativeDueLabel } from '../../lib/reminders';
 import { Button } from '../ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
 import { BellButton } from './notifications-bell';
 
-export function NotificationsPopover({ active, defaultOpen }: { active: Reminder[]; defaultOpen?: boolean }) {
+export function NotificationsPopover({ active, defaultOpen }: { active: BellReminder[]; defaultOpen?: boolean }) {
   const count = active.length;
   return (
     <Popover defaultOpen={defaultOpen}>
