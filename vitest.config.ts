@@ -22,6 +22,9 @@ export default defineConfig({
         test: {
           name: 'int',
           setupFiles,
+          // Each file starts its own backend on its own database, bus namespace and ports, and keeps no
+          // state in modules: the files of a worker share its imports instead of loading them each time.
+          isolate: false,
           include: ['{libs,services,gateway,cli}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 20_000,

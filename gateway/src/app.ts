@@ -103,7 +103,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, services, logger, tracing, events }: GatewayDeps,
+  { config, secrets, redis, sessionCache, services, logger, tracing, events }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
 ): Express {
@@ -167,6 +167,7 @@ function createExpressApp(
       }),
       logger,
       bodyOf: (req) => received.get(req),
+      forgetSession: (sid) => sessionCache.forget(sid),
     }),
     ...sessionListActions(sessions),
     ...exportActions({ services, positions }),

@@ -58,6 +58,15 @@ export class SessionCache extends BasicClientSideCache {
     this.#users.set(sid, { session, until: Date.now() + this.ttl });
   }
 
+  /**
+   * Forgets a session this process has just changed or ended (the Express pipeline wrote it), so the
+   * read path's next read, maybe the very next request, reads it again rather than waiting for Redis's
+   * invalidation push. Other replicas still learn of it by that push.
+   */
+  forget(sid: string): void {
+    this.invalidate(`${this.#prefix}${sid}`);
+  }
+
   override invalidate(key: RedisArgument | null): void {
     this.#generation += 1;
     if (key === null) this.#users.clear();

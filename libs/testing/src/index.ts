@@ -110,24 +110,26 @@ export async function waitUntil(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/** A port the OS just handed out as free on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port free on 127.0.0.1 now, for a server a test starts (the app, NATS, Redis, a stand-in). Chosen
+ * below Linux's ephemeral range (32768 and up), where the machine's own outgoing connections take
+ * their ports and could claim it between this check and the server's listen; and below the service
+ * ports (`freeServicePortBase`).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 12_000 + Math.floor(Math.random() * 8_000);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error('no free port found');
 }
 
 /**
