@@ -5,9 +5,9 @@ const setupFiles = ['./libs/testing/src/fail-on-console-error.ts'];
 
 export default defineConfig({
   test: {
-    // Two files at a time: most of an integration test's time is spent waiting on the servers, and two
-    // backends of seven services stay within PostgreSQL's 100 connections (a third does not). The
-    // browser tests still run one file at a time (their project says so).
+    // Two files at a time, browser tests included: most of a test's time is spent waiting on the
+    // servers, and two backends of seven services (small pools) stay within PostgreSQL's 100
+    // connections (a third does not).
     maxWorkers: 2,
     projects: [
       {
@@ -47,7 +47,9 @@ export default defineConfig({
           include: ['web/e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // A page's state is polled until it shows, as a locator waits: with two browsers and two apps
+          // on two cores, a screen can take more than the default second to render its data.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
