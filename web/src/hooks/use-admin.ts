@@ -2,14 +2,15 @@ import type { SubscriptionStatus } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../components/ui/toast';
 import { apiRequest } from '../lib/api';
+import { keys } from '../lib/queries';
 
 /** After any admin change: the dashboard's lists and counters, and everyone's messages. */
 function useAdminRefresh() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['admin'] }),
-      queryClient.invalidateQueries({ queryKey: ['admin-comments'] }),
+      queryClient.invalidateQueries({ queryKey: keys.admin }),
+      queryClient.invalidateQueries({ queryKey: keys.adminComments }),
     ]);
 }
 

@@ -8,7 +8,7 @@ import type {
 } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { integrationsQuery } from '../lib/queries';
+import { integrationsQuery, keys } from '../lib/queries';
 
 /** Integration mutations; the page says what the user sees (toasts) through `mutate`'s callbacks. */
 
@@ -51,8 +51,8 @@ export function useImportDomains(id: string) {
       apiRequest<ImportDomainsResponse>('POST', `/api/integrations/${id}/import`, input),
     onSuccess: async () => {
       await Promise.all(
-        ['integrations', 'projects', 'activities', 'reminders', 'dashboard'].map((key) =>
-          queryClient.invalidateQueries({ queryKey: [key] }),
+        [keys.integrations, keys.projects, keys.activities, keys.reminders, keys.dashboard].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
         ),
       );
     },

@@ -9,7 +9,7 @@ import type {
 } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../lib/api';
-import { userQuery } from '../lib/queries';
+import { keys, projectQuery, userQuery } from '../lib/queries';
 
 /**
  * Project mutations. Each refreshes the project list, the timelines and the dashboard (TanStack Query
@@ -19,7 +19,7 @@ function useRefresh() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      ['projects', 'activities', 'dashboard'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })),
+      [keys.projects, keys.activities, keys.dashboard].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }
 
@@ -45,7 +45,7 @@ export function useDeleteProject() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/projects/${id}`),
     onSuccess: async (_data, id) => {
-      queryClient.removeQueries({ queryKey: ['projects', id] });
+      queryClient.removeQueries({ queryKey: projectQuery(id).queryKey });
       await refresh();
     },
   });

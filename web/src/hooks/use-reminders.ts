@@ -1,6 +1,7 @@
 import type { CreateReminderInput, Reminder, UpdateReminderInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
+import { keys } from '../lib/queries';
 
 type ReminderBody = Omit<CreateReminderInput, 'dueDate'> & { dueDate: string };
 
@@ -9,7 +10,7 @@ function useRefresh() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      ['reminders', 'activities', 'dashboard'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })),
+      [keys.reminders, keys.activities, keys.dashboard].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }
 

@@ -45,7 +45,17 @@ export function askEarly(key: string, request: () => Promise<Response>): void {
   window.__shiplogEarly[key] = request();
 }
 
-export async function apiRequest<T>(method: string, url: string, body?: unknown, confirmed = false): Promise<T> {
+export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+  return (await apiAnswer<T>(method, url, body)).data;
+}
+
+/** As `apiRequest`, with the answer's headers beside its data (a page's total count, say). */
+export async function apiAnswer<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  confirmed = false,
+): Promise<{ data: T; headers: Headers }> {
   const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
     fetch(url, {
       method,
@@ -63,10 +73,10 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown,
     const error = await errorOf(response);
     // A sensitive change a while after sign-in: the password again, then the same request once more.
     if (error.code === 'REAUTH_REQUIRED' && !confirmed && (await confirmPassword()))
-      return apiRequest<T>(method, url, body, true);
+      return apiAnswer<T>(method, url, body, true);
     throw error;
   }
-  return readAt(await jsonOrNull(response), response) as T;
+  return { data: readAt(await jsonOrNull(response), response) as T, headers: response.headers };
 }
 
 /** Where each answer's data stands in the live feed: the gateway's `x-shiplog-seq` (lib/live.ts). */

@@ -3,7 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
 import { DASHBOARD_QUERY, type DashboardVariables, graphqlEarlyKey } from './dashboard-query';
-import { adminCommentsQuery, type BellReminder, bellRemindersQuery } from './queries';
+import { adminCommentsQuery, type BellReminder, bellRemindersQuery, keys } from './queries';
 
 export interface DashboardData {
   counters: {
@@ -46,13 +46,13 @@ const graphqlClient = new Client({
 /**
  * The dashboard's data. The route's loader asks for it as the page's code loads (router.tsx): on the
  * app's first visit the request is already on its way, sent before urql had loaded. A change made
- * here, in another tab or by the scheduler makes it stale (`['dashboard']`), and the next visit, or
+ * here, in another tab or by the scheduler makes it stale (`keys.dashboard`), and the next visit, or
  * the one on screen, asks again. Its answer also fills the bell's and the sidebar's queries, so the
  * shell asks for nothing of its own on the dashboard.
  */
 export const dashboardQuery = (variables: DashboardVariables) =>
   queryOptions({
-    queryKey: ['dashboard', variables],
+    queryKey: [...keys.dashboard, variables],
     queryFn: async ({ client }) => {
       const result = await graphqlClient
         .query<{ dashboard: DashboardData }, DashboardVariables>(DASHBOARD_QUERY, variables)

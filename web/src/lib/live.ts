@@ -1,17 +1,18 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { seqs } from './api';
+import { keys } from './queries';
 
 /**
  * What each service's events change on screen, by query key prefix. A source not listed here (a service
  * added later) refreshes everything, so a change is never missed, only fetched more widely.
  */
-const shownFrom: Record<string, QueryKey[]> = {
-  projects: [['projects'], ['activities'], ['reminders'], ['dashboard']],
-  reminders: [['reminders'], ['activities'], ['dashboard']],
-  identity: [['user'], ['profile'], ['notification-settings'], ['activities'], ['admin-comments']],
-  billing: [['subscription'], ['user']],
-  chat: [['chat-usage']],
-  integrations: [['integrations']],
+const shownFrom: Record<string, readonly QueryKey[]> = {
+  projects: [keys.projects, keys.activities, keys.reminders, keys.dashboard],
+  reminders: [keys.reminders, keys.activities, keys.dashboard],
+  identity: [keys.user, keys.profile, keys.notificationSettings, keys.activities, keys.adminComments],
+  billing: [keys.subscription, keys.user],
+  chat: [keys.chatUsage],
+  integrations: [keys.integrations],
 };
 
 /** Where a query's data stands in the live feed, when its answer said (a paged query: its oldest page). */

@@ -20,7 +20,7 @@ import {
   type SubscriptionView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiRequest, errorOf, isUnauthorized } from './api';
+import { apiAnswer, apiRequest, isUnauthorized } from './api';
 import type { SecretLinkState } from './secret-links';
 
 /** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
@@ -39,9 +39,31 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** One factory per resource; invalidate by these keys. */
+/**
+ * Each resource's key: its queries' keys start with it, so invalidating it refreshes all of them (a
+ * mutation, the live feed). The dashboard's query (lib/graphql.ts) and the few one page reads
+ * (sessions, a deploy webhook, a public profile) sit with their code, out of every first load.
+ */
+export const keys = {
+  user: ['user'],
+  projects: ['projects'],
+  activities: ['activities'],
+  reminders: ['reminders'],
+  dashboard: ['dashboard'],
+  profile: ['profile'],
+  notificationSettings: ['notification-settings'],
+  apiTokens: ['api-tokens'],
+  adminComments: ['admin-comments'],
+  subscription: ['subscription'],
+  prices: ['prices'],
+  admin: ['admin'],
+  chatUsage: ['chat-usage'],
+  integrations: ['integrations'],
+} as const;
+
+/** One factory per resource; invalidate by `keys`. */
 export const userQuery = queryOptions({
-  queryKey: ['user'],
+  queryKey: keys.user,
   // The current-user read treats 401 as "no user".
   queryFn: async (): Promise<CurrentUser | null> => {
     try {
@@ -54,19 +76,19 @@ export const userQuery = queryOptions({
 });
 
 export const projectsQuery = queryOptions({
-  queryKey: ['projects'],
+  queryKey: keys.projects,
   queryFn: () => apiRequest<Project[]>('GET', '/api/projects'),
 });
 
 export const projectQuery = (id: string) =>
   queryOptions({
-    queryKey: ['projects', id],
+    queryKey: [...keys.projects, id],
     queryFn: () => apiRequest<Project>('GET', `/api/projects/${id}`),
   });
 
 export const projectActivitiesQuery = (id: string) =>
   queryOptions({
-    queryKey: ['activities', 'project', id],
+    queryKey: [...keys.activities, 'project', id],
     queryFn: () => apiRequest<Activity[]>('GET', `/api/projects/${id}/activities`),
   });
 
@@ -76,7 +98,7 @@ export const ACTIVITY_PAGE_SIZE = 10;
 export const activitiesInfiniteQuery = (userId: string | undefined) =>
   infiniteQueryOptions({
     // Keyed by user: paging starts over at page 1 when the user changes.
-    queryKey: ['activities', 'history', userId],
+    queryKey: [...keys.activities, 'history', userId],
     queryFn: ({ pageParam }) =>
       apiRequest<Activity[]>('GET', `/api/activities?page=${pageParam}&limit=${ACTIVITY_PAGE_SIZE}`),
     initialPageParam: 1,
@@ -85,7 +107,7 @@ export const activitiesInfiniteQuery = (userId: string | undefined) =>
   });
 
 export const remindersQuery = queryOptions({
-  queryKey: ['reminders'],
+  queryKey: keys.reminders,
   queryFn: () => apiRequest<Reminder[]>('GET', '/api/reminders'),
 });
 
@@ -100,7 +122,7 @@ export type BellReminder = Pick<
  * On the dashboard its answer comes with the dashboard's (lib/graphql.ts).
  */
 export const bellRemindersQuery = queryOptions({
-  queryKey: ['reminders', 'bell'],
+  queryKey: [...keys.reminders, 'bell'],
   queryFn: async (): Promise<BellReminder[]> => {
     try {
       return await apiRequest<Reminder[]>('GET', '/api/reminders');
@@ -114,13 +136,13 @@ export const bellRemindersQuery = queryOptions({
 
 export const projectRemindersQuery = (projectId: string) =>
   queryOptions({
-    queryKey: ['reminders', 'project', projectId],
+    queryKey: [...keys.reminders, 'project', projectId],
     queryFn: () => apiRequest<Reminder[]>('GET', `/api/reminders/project/${projectId}`),
   });
 
 /** The eleven reminder times; on failure, the built-in list (spec/core.md §7). */
 export const notificationTimesQuery = queryOptions({
-  queryKey: ['reminders', 'notification-times'],
+  queryKey: [...keys.reminders, 'notification-times'],
   queryFn: () =>
     apiRequest<{ value: string; label: string }[]>('GET', '/api/reminders/options/notification-times').catch(
       () => notificationTimeOptions,
@@ -131,42 +153,42 @@ export const notificationTimesQuery = queryOptions({
 export type ProfileView = Profile & { username: string; email: string | null };
 
 export const profileQuery = queryOptions({
-  queryKey: ['profile'],
+  queryKey: keys.profile,
   queryFn: () => apiRequest<ProfileView>('GET', '/api/profile'),
 });
 
 export const notificationSettingsQuery = queryOptions({
-  queryKey: ['notification-settings'],
+  queryKey: keys.notificationSettings,
   queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
 });
 
 /** The user's personal API tokens (Settings), newest first; their text is shown once, at creation. */
 export const apiTokensQuery = queryOptions({
-  queryKey: ['api-tokens'],
+  queryKey: keys.apiTokens,
   queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
 });
 
 /** Whether the user has a private calendar link, and since when (its URL is shown only when made). */
 export const calendarFeedQuery = queryOptions({
-  queryKey: ['reminders', 'calendar'],
+  queryKey: [...keys.reminders, 'calendar'],
   queryFn: () => apiRequest<SecretLinkState>('GET', '/api/reminders/calendar'),
 });
 
 /** Active messages from the administrators (the sidebar and Settings); on the dashboard, with its answer. */
 export const adminCommentsQuery = queryOptions({
-  queryKey: ['admin-comments'],
+  queryKey: keys.adminComments,
   queryFn: () => apiRequest<AdminComment[]>('GET', '/api/admin/comments'),
 });
 
 /** The caller's plan: status, trial days, the paid period (`GET /api/subscription/status`). */
 export const subscriptionQuery = queryOptions({
-  queryKey: ['subscription'],
+  queryKey: keys.subscription,
   queryFn: () => apiRequest<SubscriptionView>('GET', '/api/subscription/status'),
 });
 
 /** The two plans' prices; the server falls back to the configured ones when Stripe is away. */
 export const pricesQuery = queryOptions({
-  queryKey: ['prices'],
+  queryKey: keys.prices,
   queryFn: () => apiRequest<Price[]>('GET', '/api/stripe/prices'),
   staleTime: 5 * 60_000,
 });
@@ -174,51 +196,47 @@ export const pricesQuery = queryOptions({
 /** The admin dashboard's user table: one page of a server-side search. */
 export const adminUsersQuery = (search: { q: string; page: number }) =>
   queryOptions({
-    queryKey: ['admin', 'users', search],
+    queryKey: [...keys.admin, 'users', search],
     queryFn: async () => {
-      const response = await fetch(
+      const { data, headers } = await apiAnswer<AdminUser[]>(
+        'GET',
         `/api/admin/users?q=${encodeURIComponent(search.q)}&page=${search.page}&limit=${ADMIN_USERS_PAGE_SIZE}`,
-        { credentials: 'include', headers: { accept: 'application/json' } },
       );
-      if (!response.ok) throw await errorOf(response);
-      return {
-        users: (await response.json()) as AdminUser[],
-        total: Number(response.headers.get('x-total-count') ?? 0),
-      };
+      return { users: data, total: Number(headers.get('x-total-count') ?? 0) };
     },
     placeholderData: (previous) => previous,
   });
 
 export const adminUserCountsQuery = queryOptions({
-  queryKey: ['admin', 'users', 'summary'],
+  queryKey: [...keys.admin, 'users', 'summary'],
   queryFn: () => apiRequest<AdminUserCounts>('GET', '/api/admin/users/summary'),
 });
 
 export const allAdminCommentsQuery = queryOptions({
-  queryKey: ['admin-comments', 'all'],
+  queryKey: [...keys.adminComments, 'all'],
   queryFn: () => apiRequest<AdminCommentRow[]>('GET', '/api/admin/comments/all'),
 });
 
 export const contactMessagesQuery = queryOptions({
-  queryKey: ['admin', 'contact-messages'],
+  queryKey: [...keys.admin, 'contact-messages'],
   queryFn: () => apiRequest<ContactMessage[]>('GET', '/api/admin/contact-messages'),
 });
 
 /** Today's chat allowance: remaining messages, the boost, the cap (`GET /api/chat/usage`). */
 export const chatUsageQuery = queryOptions({
-  queryKey: ['chat-usage'],
+  queryKey: keys.chatUsage,
   queryFn: () => apiRequest<ChatUsage>('GET', '/api/chat/usage'),
 });
 
 export const integrationsQuery = queryOptions({
-  queryKey: ['integrations'],
+  queryKey: keys.integrations,
   queryFn: () => apiRequest<Integration[]>('GET', '/api/integrations'),
 });
 
 /** An integration's domains, read from its external API when the domains dialog opens (never cached stale). */
 export const integrationDomainsQuery = (id: string) =>
   queryOptions({
-    queryKey: ['integrations', id, 'domains'],
+    queryKey: [...keys.integrations, id, 'domains'],
     queryFn: () => apiRequest<(Domain & { imported: boolean })[]>('GET', `/api/integrations/${id}/projects`),
     staleTime: 0,
   });
