@@ -61,6 +61,8 @@ export interface GatewayDeps {
   events: Action;
   /** The live feed's last announced sequence, sent on every `/api` answer (LIVE_SEQ_HEADER). */
   liveSeq: () => number;
+  /** The clock sessions are timed by; `Date.now` unless a test brings its own. */
+  now?: () => number;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface GatewayDeps {
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
-  const lifetime = new SessionLifetime(deps.config, deps.redis);
+  const lifetime = new SessionLifetime(deps.config, deps.redis, deps.now);
   const app = createExpressApp(deps, positions, lifetime);
   const limits: Limits = app.get('limits');
   const services = servicePath({

@@ -22,7 +22,11 @@ export interface RunningGateway {
   stop: () => Promise<void>;
 }
 
-export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+/** The gateway from its environment; `options.now` is the clock sessions are timed by (tests). */
+export async function startGateway(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { now?: () => number } = {},
+): Promise<RunningGateway> {
   const config = loadConfig(gatewayEnv, env);
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
   const secrets = secretsOf(config);
@@ -61,6 +65,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
       tracing,
       events: live.action,
       liveSeq: () => feed.announced,
+      ...options,
     }),
   );
   server.on('clientError', answerClientError);

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { redisUrl } from '@shiplog/testing';
+import { redisUrl, waitUntil } from '@shiplog/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -9,16 +8,36 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * Each `describe` names the requirement it proves.
  */
 let backend: Backend;
-/** Another gateway over the same services and Redis, whose sessions end after 2 s idle and 5 s in all. */
+/**
+ * Another gateway over the same services and Redis, whose sessions end after 2 s idle and 5 s in all,
+ * timed by a clock the tests move on (`pass`); Redis times the idle part by the key's TTL.
+ */
 let shortLived: string;
+let passed = 0;
+const pass = (ms: number) => {
+  passed += ms;
+};
+let redis: ReturnType<typeof createClient>;
 
 beforeAll(async () => {
   backend = await startBackend();
-  shortLived = await backend.startReplica({ SESSION_IDLE_TIMEOUT_SECONDS: '2', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '5' });
+  shortLived = await backend.startReplica(
+    { SESSION_IDLE_TIMEOUT_SECONDS: '2', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '5' },
+    { now: () => Date.now() + passed },
+  );
+  redis = createClient({ url: redisUrl });
+  await redis.connect();
 }, 60_000);
 afterAll(async () => {
+  await redis?.quit();
   await backend?.stop();
 });
+
+/** The Redis key of the client's session. */
+function sessionKey(client: Client): string {
+  const value = decodeURIComponent(client.sessionCookie!.split('=')[1]!);
+  return `${backend.busNamespace}:sess:${/^s:([^.]+)\./.exec(value)![1]}`;
+}
 
 /** A new account registered through the gateway at `url`, and its signed-in client. */
 async function signUpAt(url: string, prefix: string): Promise<Client> {
@@ -36,34 +55,36 @@ async function signedIn(client: Client): Promise<[number, number]> {
 
 describe('V3.3 session timeouts: 30 minutes idle and 12 hours in all by default, configurable', () => {
   it('keeps a session in use alive past the idle time, and ends it once idle that long', async () => {
+    passed = 0;
     const client = await signUpAt(shortLived, 'idle');
-    // In use for 3 s (longer than the 2 s idle time): still signed in.
-    for (let i = 0; i < 6; i++) {
-      expect(await signedIn(client)).toEqual([200, 200]);
-      await sleep(500);
-    }
-    await sleep(2_600);
+    const key = sessionKey(client);
+    expect(await redis.pTTL(key)).toBeGreaterThan(1_500);
+    expect(await redis.pTTL(key)).toBeLessThanOrEqual(2_000);
+    // Idle all but the last 100 ms of it (Redis's clock), 3 s after sign-in (the gateway's): a request
+    // still finds the session, and pushes its end back by the whole idle time.
+    await redis.pExpire(key, 100);
+    pass(3_000);
+    expect(await signedIn(client)).toEqual([200, 200]);
+    expect(await redis.pTTL(key)).toBeGreaterThan(1_500);
+    // Idle the whole time: Redis drops it, and the session is over on both serving paths.
+    await redis.pExpire(key, 1);
+    await waitUntil(async () => (await redis.exists(key)) === 0, 2_000, 'the idle session to expire');
     expect(await signedIn(client)).toEqual([401, 401]);
   });
 
   it('ends a session at its absolute time however busy it is', async () => {
+    passed = 0;
     const client = await signUpAt(shortLived, 'absolute');
-    // Signed in before this moment, so the session's end is less than 5 s from it.
-    const started = Date.now();
-    /** When the last request that found the session signed in was sent. */
-    let lastSignedIn = 0;
-    while (Date.now() - started < 7_000) {
-      const sent = Date.now() - started;
-      const [projects, user] = await signedIn(client);
-      if (projects === 200 && user === 200) lastSignedIn = sent;
-      // At the very end the two may straddle it; either answer is one of the two.
-      expect([200, 401]).toContain(projects);
-      expect([200, 401]).toContain(user);
-      await sleep(250);
+    const key = sessionKey(client);
+    // Busy all along: 4.5 s after sign-in it is still on, with no more than its last 0.5 s left in Redis.
+    for (const step of [1_500, 1_500, 1_500]) {
+      pass(step);
+      expect(await signedIn(client)).toEqual([200, 200]);
     }
+    expect(await redis.pTTL(key)).toBeLessThanOrEqual(500);
+    // 5 s after sign-in, however recently it was used: over at once, before Redis has dropped it.
+    pass(500);
     expect(await signedIn(client)).toEqual([401, 401]);
-    expect(lastSignedIn).toBeGreaterThan(3_500);
-    expect(lastSignedIn).toBeLessThan(5_000);
   });
 
   it('defaults to 30 minutes idle and 12 hours in all', async () => {
@@ -77,15 +98,9 @@ describe('V3.3 session timeouts: 30 minutes idle and 12 hours in all by default,
     const expires = Date.parse(/Expires=([^;]+)/.exec(sessionCookie)![1]!);
     expect(Math.abs(expires - Date.now() - 12 * 3_600_000)).toBeLessThan(60_000);
     const sid = /^s:([^.]+)\./.exec(decodeURIComponent(sessionCookie.split(';')[0]!.slice('shiplog.sid='.length)))![1];
-    const redis = createClient({ url: redisUrl });
-    await redis.connect();
-    try {
-      const ttl = await redis.ttl(`${backend.busNamespace}:sess:${sid}`);
-      expect(ttl).toBeGreaterThan(30 * 60 - 60);
-      expect(ttl).toBeLessThanOrEqual(30 * 60);
-    } finally {
-      await redis.quit();
-    }
+    const ttl = await redis.ttl(`${backend.busNamespace}:sess:${sid}`);
+    expect(ttl).toBeGreaterThan(30 * 60 - 60);
+    expect(ttl).toBeLessThanOrEqual(30 * 60);
   });
 });
 

@@ -133,10 +133,10 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     loseBusStream: () => bus.drop(),
     /**
      * Another gateway over the same Redis and services, as a second replica behind a load balancer;
-     * `env` changes its configuration (another address for a service, say).
+     * `env` changes its configuration (another address for a service, say), `options.now` its clock.
      */
-    async startReplica(env: Record<string, string> = {}): Promise<string> {
-      const replica = await startGateway({ ...gatewayEnv, ...env });
+    async startReplica(env: Record<string, string> = {}, options: { now?: () => number } = {}): Promise<string> {
+      const replica = await startGateway({ ...gatewayEnv, ...env }, options);
       replicas.push(replica);
       return replica.url;
     },

@@ -71,22 +71,25 @@ export class SessionLifetime {
   readonly #touched = new Map<string, number>();
 
   readonly #config: GatewayEnv;
+  /** The clock sessions are timed by (a test's own, to pass hours at once). */
+  readonly #now: () => number;
 
-  constructor(config: GatewayEnv, redis: RedisClientType) {
+  constructor(config: GatewayEnv, redis: RedisClientType, now: () => number = Date.now) {
     this.idleMs = config.SESSION_IDLE_TIMEOUT_SECONDS * 1000;
     this.absoluteMs = config.SESSION_ABSOLUTE_TIMEOUT_SECONDS * 1000;
     this.#redis = redis;
     this.#prefix = sessionPrefix(config);
     this.#config = config;
+    this.#now = now;
   }
 
   /** How long the session may live from now if no request comes: its Redis TTL (0: over). */
-  remainingMs(since: number, now = Date.now()): number {
+  remainingMs(since: number, now = this.#now()): number {
     return Math.max(0, Math.min(this.idleMs, since + this.absoluteMs - now));
   }
 
   /** Past its absolute end, or from before sessions had one. */
-  over(since: number | undefined, now = Date.now()): boolean {
+  over(since: number | undefined, now = this.#now()): boolean {
     return typeof since !== 'number' || now >= since + this.absoluteMs;
   }
 
@@ -96,7 +99,7 @@ export class SessionLifetime {
    * replica, so a read costs no Redis write.
    */
   touch(sid: string, since: number, userId: string): void {
-    const now = Date.now();
+    const now = this.#now();
     const every = Math.min(60_000, this.idleMs / 10);
     if (now - (this.#touched.get(sid) ?? 0) < every) return;
     if (this.#touched.size >= 100_000) this.#touched.clear();
