@@ -4,7 +4,6 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
-  lazyRouteComponent,
   notFound,
   Outlet,
   type RouteComponent,
@@ -16,32 +15,33 @@ import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { askEarly } from './lib/api';
 import { type DashboardVariables, fetchDashboard, graphqlEarlyKey } from './lib/dashboard-query';
+import { lazyPart } from './lib/on-demand';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
 
 // Each page is its own chunk, loaded when first visited, and so is the signed-in shell (/auth has none).
 // Not-found pages are rare: they load when shown. The error page stays in the entry, since a failed
 // chunk download is one of the errors it shows.
-const NotFoundPage = lazyRouteComponent(() => import('./pages/not-found-page'), 'NotFoundPage');
-const ProjectNotFound = lazyRouteComponent(() => import('./components/project-load-states'), 'ProjectNotFound');
-const ActivitiesPage = lazyRouteComponent(() => import('./pages/activities-page'), 'ActivitiesPage');
-const DashboardPage = lazyRouteComponent(() => import('./pages/dashboard-page'), 'DashboardPage');
-const EditProjectPage = lazyRouteComponent(() => import('./pages/edit-project-page'), 'EditProjectPage');
-const NewProjectPage = lazyRouteComponent(() => import('./pages/new-project-page'), 'NewProjectPage');
-const ProfilePage = lazyRouteComponent(() => import('./pages/profile-page'), 'ProfilePage');
-const ProjectDetailPage = lazyRouteComponent(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
-const ProjectsPage = lazyRouteComponent(() => import('./pages/projects-page'), 'ProjectsPage');
-const PublicProfilePage = lazyRouteComponent(() => import('./pages/public-profile-page'), 'PublicProfilePage');
-const ReminderCompletePage = lazyRouteComponent(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
-const VerifyEmailPage = lazyRouteComponent(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
-const RemindersPage = lazyRouteComponent(() => import('./pages/reminders-page'), 'RemindersPage');
-const SettingsPage = lazyRouteComponent(() => import('./pages/settings-page'), 'SettingsPage');
-const AuthPage = lazyRouteComponent(() => import('./pages/auth-page'), 'AuthPage');
-const ComingSoonPage = lazyRouteComponent(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
-const SubscriptionPage = lazyRouteComponent(() => import('./pages/subscription-page'), 'SubscriptionPage');
-const AdminPage = lazyRouteComponent(() => import('./pages/admin-page'), 'AdminPage');
-const ChatPage = lazyRouteComponent(() => import('./pages/chat-page'), 'ChatPage');
-const IntegrationsPage = lazyRouteComponent(() => import('./pages/integrations-page'), 'IntegrationsPage');
+const NotFoundPage = lazyPart(() => import('./pages/not-found-page'), 'NotFoundPage');
+const ProjectNotFound = lazyPart(() => import('./components/project-load-states'), 'ProjectNotFound');
+const ActivitiesPage = lazyPart(() => import('./pages/activities-page'), 'ActivitiesPage');
+const DashboardPage = lazyPart(() => import('./pages/dashboard-page'), 'DashboardPage');
+const EditProjectPage = lazyPart(() => import('./pages/edit-project-page'), 'EditProjectPage');
+const NewProjectPage = lazyPart(() => import('./pages/new-project-page'), 'NewProjectPage');
+const ProfilePage = lazyPart(() => import('./pages/profile-page'), 'ProfilePage');
+const ProjectDetailPage = lazyPart(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
+const ProjectsPage = lazyPart(() => import('./pages/projects-page'), 'ProjectsPage');
+const PublicProfilePage = lazyPart(() => import('./pages/public-profile-page'), 'PublicProfilePage');
+const ReminderCompletePage = lazyPart(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
+const VerifyEmailPage = lazyPart(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
+const RemindersPage = lazyPart(() => import('./pages/reminders-page'), 'RemindersPage');
+const SettingsPage = lazyPart(() => import('./pages/settings-page'), 'SettingsPage');
+const AuthPage = lazyPart(() => import('./pages/auth-page'), 'AuthPage');
+const ComingSoonPage = lazyPart(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
+const SubscriptionPage = lazyPart(() => import('./pages/subscription-page'), 'SubscriptionPage');
+const AdminPage = lazyPart(() => import('./pages/admin-page'), 'AdminPage');
+const ChatPage = lazyPart(() => import('./pages/chat-page'), 'ChatPage');
+const IntegrationsPage = lazyPart(() => import('./pages/integrations-page'), 'IntegrationsPage');
 
 /**
  * Search params are read by hand, not with zod: the router is in every page's first load, and zod

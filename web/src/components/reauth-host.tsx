@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyPart } from '../lib/on-demand';
 import { answerReauth } from '../lib/reauth';
 
-const ReauthDialog = lazy(async () => ({ default: (await import('./reauth-dialog')).ReauthDialog }));
+const ReauthDialog = lazyPart(() => import('./reauth-dialog'), 'ReauthDialog');
 
 /**
  * Mounted at the root: answers `confirmPassword()` (lib/reauth.ts) with the password dialog, whose code

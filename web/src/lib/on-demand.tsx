@@ -1,4 +1,19 @@
-import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
+import { lazyRouteComponent } from '@tanstack/react-router';
+import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useState } from 'react';
+
+/**
+ * The one way the app splits its code: TanStack Router's lazy component, for the router's pages and
+ * every other part that loads on first use (a control below, a tab's card, a dialog's form). It loads
+ * when first rendered, or earlier through `preload` (which it drops once loaded).
+ */
+export const lazyPart = lazyRouteComponent;
+
+/** What pointing at or focusing a control calls: starts loading the parts it will show. */
+export const preloading =
+  (...parts: { preload?: () => unknown }[]) =>
+  (): void => {
+    for (const part of parts) void part.preload?.();
+  };
 
 /** What a plain trigger receives: the handlers that load and open its control. */
 type TriggerProps = Pick<ComponentProps<'button'>, 'onClick' | 'onFocus' | 'onPointerEnter'>;
@@ -16,8 +31,9 @@ export function onDemand<P extends object>(
   Trigger: ComponentType<P & TriggerProps>,
   { openOn = 'click' }: { openOn?: 'click' | 'hover' } = {},
 ): ComponentType<P> {
-  const Loaded = lazy(async () => ({ default: await load() }));
-  const preload = () => void load();
+  type Opened = P & { defaultOpen?: boolean };
+  const Loaded = lazyPart(async () => ({ default: (await load()) as (props: Opened) => ReactNode }));
+  const preload = preloading(Loaded);
   return function OnDemand(props: P) {
     const [opened, setOpened] = useState(false);
     const open = () => setOpened(true);

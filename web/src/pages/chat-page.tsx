@@ -2,7 +2,7 @@ import { BOOST_MESSAGES, FREE_DAILY_MESSAGES, isSubscribed } from '@shiplog/sche
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Bot, Crown, Send, Sparkles } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { Components } from 'react-markdown';
 import { BackLink } from '../components/back-link';
 import { Button } from '../components/ui/button';
@@ -13,10 +13,11 @@ import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
 import { chatMarkdownComponents } from '../lib/chat-markdown';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
+import { lazyPart } from '../lib/on-demand';
 import { chatUsageQuery, userQuery } from '../lib/queries';
 
 /** The Markdown renderer comes with the first reply shown, not with the page. */
-const Markdown = lazy(() => import('react-markdown'));
+const Markdown = lazyPart(() => import('react-markdown'));
 
 /** /chat (spec/account.md §2): the assistant, the free tier's banner, the conversation. */
 export function ChatPage() {

@@ -1,7 +1,7 @@
 import type { DiagnosticsResponse, Integration, IntegrationForm, TestConnectionResponse } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Globe, Loader2, ShieldCheck, Trash2, XCircle } from 'lucide-react';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
@@ -12,12 +12,12 @@ import { useDeleteIntegration, useDiagnostics, useSaveIntegration, useTestConnec
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
 import { useSchemaForm } from '../lib/forms';
+import { lazyPart, preloading } from '../lib/on-demand';
 import { integrationsQuery } from '../lib/queries';
 
 // The domains dialog (its table, Radix's scroll area and the dialog's panel) loads on first use.
-const loadDomainsDialog = () => import('../components/integrations/domains-dialog');
-const preloadDomainsDialog = () => void loadDomainsDialog();
-const DomainsDialog = lazy(async () => ({ default: (await loadDomainsDialog()).DomainsDialog }));
+const DomainsDialog = lazyPart(() => import('../components/integrations/domains-dialog'), 'DomainsDialog');
+const preloadDomainsDialog = preloading(DomainsDialog);
 
 /** `/integrations` and `/integration-config` (spec/account.md §2): one page. */
 export function IntegrationsPage() {

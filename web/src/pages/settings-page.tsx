@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { AccountInfoCard } from '../components/account/account-info-card';
 import { DeleteAccountCard } from '../components/account/delete-account-card';
 import { NotificationsCard } from '../components/account/notifications-card';
@@ -9,20 +9,18 @@ import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card'
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { formatDate } from '../lib/format';
+import { lazyPart, preloading } from '../lib/on-demand';
 import { adminCommentsQuery } from '../lib/queries';
 
 /** The API Tokens tab loads when first opened, or when its tab is pointed at or focused. */
-const loadApiTokens = () => import('../components/account/api-tokens-card');
-const ApiTokensCard = lazy(async () => ({ default: (await loadApiTokens()).ApiTokensCard }));
-const preloadApiTokens = () => void loadApiTokens();
+const ApiTokensCard = lazyPart(() => import('../components/account/api-tokens-card'), 'ApiTokensCard');
+const preloadApiTokens = preloading(ApiTokensCard);
 /** The Sessions tab too. */
-const loadSessions = () => import('../components/account/sessions-card');
-const SessionsCard = lazy(async () => ({ default: (await loadSessions()).SessionsCard }));
-const preloadSessions = () => void loadSessions();
+const SessionsCard = lazyPart(() => import('../components/account/sessions-card'), 'SessionsCard');
+const preloadSessions = preloading(SessionsCard);
 /** The Export tab too. */
-const loadExport = () => import('../components/account/export-card');
-const ExportTab = lazy(async () => ({ default: (await loadExport()).ExportTab }));
-const preloadExport = () => void loadExport();
+const ExportTab = lazyPart(() => import('../components/account/export-card'), 'ExportTab');
+const preloadExport = preloading(ExportTab);
 
 export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);

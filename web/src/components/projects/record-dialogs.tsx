@@ -1,15 +1,17 @@
 import { Archive, Rocket, Tag } from 'lucide-react';
-import { type ComponentType, lazy, Suspense, useState } from 'react';
+import { type ComponentType, Suspense, useState } from 'react';
+import { lazyPart, preloading } from '../../lib/on-demand';
 import { Button } from '../ui/button';
 import { Dialog, type DialogTrigger } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 import type { RecordFormProps } from './record-forms';
 
 // The forms, with react-hook-form, load when a dialog first opens (or its button is pointed at).
-const loadForms = () => import('./record-forms');
-const BackupForm = lazy(async () => ({ default: (await loadForms()).RecordBackupForm }));
-const DeploymentForm = lazy(async () => ({ default: (await loadForms()).RecordDeploymentForm }));
-const VersionForm = lazy(async () => ({ default: (await loadForms()).RecordVersionForm }));
+const BackupForm = lazyPart(() => import('./record-forms'), 'RecordBackupForm');
+const DeploymentForm = lazyPart(() => import('./record-forms'), 'RecordDeploymentForm');
+const VersionForm = lazyPart(() => import('./record-forms'), 'RecordVersionForm');
+/** The three forms are one module: pointing at any of the buttons loads it. */
+const preloadForms = preloading(BackupForm);
 
 function RecordDialog({
   projectId,
@@ -24,7 +26,7 @@ function RecordDialog({
 }) {
   const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={loadForms}>
+    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={preloadForms}>
       <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
         <Form projectId={projectId} onDone={() => setOpen(false)} />
       </Suspense>

@@ -1,11 +1,11 @@
 import type { Reminder } from '@shiplog/schemas';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyPart, preloading } from '../../lib/on-demand';
 import { Dialog, type DialogTrigger } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 
 // The form, with react-hook-form, loads when the dialog first opens (or its button is pointed at).
-const loadForm = () => import('./reminder-form');
-const ReminderForm = lazy(async () => ({ default: (await loadForm()).ReminderForm }));
+const ReminderForm = lazyPart(() => import('./reminder-form'), 'ReminderForm');
 
 export function ReminderFormDialog({
   projectId,
@@ -23,7 +23,7 @@ export function ReminderFormDialog({
       onOpenChange={setOpen}
       trigger={trigger}
       title={reminder ? 'Edit Reminder' : 'Add Reminder'}
-      preload={loadForm}
+      preload={preloading(ReminderForm)}
     >
       <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
         <ReminderForm projectId={projectId} reminder={reminder} onDone={() => setOpen(false)} />

@@ -14,9 +14,9 @@ import {
   Shield,
   User,
 } from 'lucide-react';
-import { type ComponentProps, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentProps, type ComponentType, Suspense, useEffect, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
-import { onDemand } from '../../lib/on-demand';
+import { lazyPart, onDemand, preloading } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
 import { userQuery } from '../../lib/queries';
 import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
@@ -47,8 +47,8 @@ const navItems: NavItem[] = [
 ];
 
 /** The mobile menu's sheet (Radix dialog) loads when the menu is first opened. */
-const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
-const preloadMobileMenu = () => void import('./mobile-menu');
+const MobileMenu = lazyPart(() => import('./mobile-menu'), 'MobileMenu');
+const preloadMobileMenu = preloading(MobileMenu);
 
 export type ShellUser = { username: string; email: string | null; isAdmin: boolean };
 

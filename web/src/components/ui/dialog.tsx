@@ -1,4 +1,5 @@
-import { type ComponentProps, cloneElement, lazy, type ReactElement, type ReactNode, Suspense, useState } from 'react';
+import { type ComponentProps, cloneElement, type ReactElement, type ReactNode, Suspense, useState } from 'react';
+import { lazyPart, preloading } from '../../lib/on-demand';
 
 /** The button that opens a dialog: `Dialog` gives it the click and the preload. */
 export type DialogTrigger = ReactElement<ComponentProps<'button'>>;
@@ -22,9 +23,9 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
-const loadPanels = () => import('./dialog-panels');
-const DialogPanel = lazy(async () => ({ default: (await loadPanels()).DialogPanel }));
-const ConfirmPanel = lazy(async () => ({ default: (await loadPanels()).ConfirmPanel }));
+const DialogPanel = lazyPart(() => import('./dialog-panels'), 'DialogPanel');
+const ConfirmPanel = lazyPart(() => import('./dialog-panels'), 'ConfirmPanel');
+const preloadPanel = preloading(DialogPanel);
 
 /** True from the first time `open` is: the panel stays mounted after, so it can close as Radix closes it. */
 function useOpenedOnce(open: boolean): boolean {
@@ -44,8 +45,8 @@ export function Dialog({
   ...props
 }: DialogProps & {
   trigger?: DialogTrigger;
-  /** What else the dialog's content loads (a form's code, say): fetched with the panel. */
-  preload?: () => Promise<unknown>;
+  /** What else the dialog's content loads (a form's code, say): fetched with the panel (`preloading`). */
+  preload?: () => void;
 }) {
   const opened = useOpenedOnce(props.open);
   return (
@@ -55,8 +56,14 @@ export function Dialog({
             'aria-haspopup': 'dialog',
             'aria-expanded': props.open,
             onClick: () => props.onOpenChange(true),
-            onPointerEnter: () => void Promise.all([loadPanels(), preload?.()]),
-            onFocus: () => void Promise.all([loadPanels(), preload?.()]),
+            onPointerEnter: () => {
+              preloadPanel();
+              preload?.();
+            },
+            onFocus: () => {
+              preloadPanel();
+              preload?.();
+            },
           })
         : null}
       {opened ? (

@@ -1,4 +1,5 @@
-import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { lazyPart } from '../../lib/on-demand';
 
 /**
  * Toasts (spec/core.md §9): one at a time; shown 5000 ms by default; swipe threshold 50; F8 focuses
@@ -57,7 +58,7 @@ export function useToasts(): ToastItem[] {
   );
 }
 
-const LoadedToaster = lazy(() => import('./toaster').then((m) => ({ default: m.Toaster })));
+const LoadedToaster = lazyPart(() => import('./toaster'), 'Toaster');
 
 /** The toasts' viewport (Radix, toaster.tsx) loads with the first toast, not with the app. */
 export function Toaster() {
