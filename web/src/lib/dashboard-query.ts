@@ -49,24 +49,10 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
       __typename
     }
     upcomingReminders {
-      id
-      projectId
-      projectName
-      title
-      description
-      dueDate
-      isCompleted
-      __typename
+      ...ReminderItem
     }
     reminders {
-      id
-      projectId
-      projectName
-      title
-      description
-      dueDate
-      isCompleted
-      __typename
+      ...ReminderItem
     }
     adminMessages {
       id
@@ -90,6 +76,17 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
     }
     __typename
   }
+}
+
+fragment ReminderItem on Reminder {
+  id
+  projectId
+  projectName
+  title
+  description
+  dueDate
+  isCompleted
+  __typename
 }`;
 
 export interface DashboardVariables {
