@@ -21,7 +21,7 @@ export function QuickUpdatePopover({ projectId, defaultOpen = false }: { project
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
-        <QuickUpdateButton projectId={projectId} />
+        <QuickUpdateButton />
       </PopoverTrigger>
       <PopoverContent align="start">
         <form

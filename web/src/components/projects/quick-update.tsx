@@ -16,10 +16,7 @@ export function useSubscribed(): boolean {
   return isSubscribed(user?.subscriptionStatus);
 }
 
-export function QuickUpdateButton({
-  projectId: _projectId,
-  ...props
-}: { projectId: string } & ComponentProps<'button'>) {
+export function QuickUpdateButton(props: ComponentProps<'button'>) {
   return (
     <Button variant="outline" size="sm" className="w-full" {...props}>
       <Zap /> Quick Update
@@ -27,10 +24,15 @@ export function QuickUpdateButton({
   );
 }
 
-/** The popover's form (quick-update-popover.tsx) loads on first use. */
+/**
+ * The popover's form (quick-update-popover.tsx) loads on first use. Until then the button stands in
+ * for it; the project is the popover's business, not the button's.
+ */
 const QuickUpdatePopover = onDemand(
   () => import('./quick-update-popover').then((m) => m.QuickUpdatePopover),
-  QuickUpdateButton,
+  ({ projectId: _, ...trigger }: { projectId: string } & ComponentProps<'button'>) => (
+    <QuickUpdateButton {...trigger} />
+  ),
 );
 
 /**
@@ -42,7 +44,7 @@ export function QuickUpdate({ projectId, subscribed }: { projectId: string; subs
   return (
     // A disabled button gets no pointer events; the wrapper carries the tooltip.
     <span title={QUICK_UPDATE_HINT} className="block">
-      <QuickUpdateButton projectId={projectId} disabled aria-describedby={QUICK_UPDATE_HINT_ID} />
+      <QuickUpdateButton disabled aria-describedby={QUICK_UPDATE_HINT_ID} />
     </span>
   );
 }
