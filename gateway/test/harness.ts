@@ -4,7 +4,7 @@ import { billingService } from '@shiplog/billing';
 import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { integrationsService } from '@shiplog/integrations';
-import { lockConsumer } from '@shiplog/messaging';
+import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import {
@@ -105,6 +105,12 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     ...options.env,
   });
   let gatewayEnv = gatewayEnvFor(running);
+  /** A connection to the namespace's bus for the tests' own looks at it, made when first wanted. */
+  let watching: Promise<Bus> | undefined;
+  const watch = () => {
+    watching ??= connectBus({ url: natsUrl, namespace: bus.namespace, name: 'harness' });
+    return watching;
+  };
   let gateway = await startGateway(gatewayEnv);
   const replicas: RunningGateway[] = [];
   return {
@@ -128,6 +134,24 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       running = await startServices();
       gatewayEnv = { ...gatewayEnvFor(running), PORT: new URL(gateway.url).port };
       gateway = await startGateway(gatewayEnv);
+    },
+    /** The bus's last sequence now: take it before a write, then wait with `untilPublished`. */
+    async busSequence(): Promise<number> {
+      const bus = await watch();
+      return (await bus.jsm.streams.info(bus.stream)).state.last_seq;
+    },
+    /** Resolves once the relay has published an event of `source` and `type` after the sequence `after`. */
+    async untilPublished(source: string, type: string, after: number): Promise<void> {
+      const bus = await watch();
+      await waitUntil(
+        async () =>
+          bus.jsm.streams
+            .getMessage(bus.stream, { last_by_subj: bus.subject(source, type) })
+            .then((message) => (message?.seq ?? 0) > after)
+            .catch(() => false),
+        5000,
+        `${type} on the bus`,
+      );
     },
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
     loseBusStream: () => bus.drop(),
@@ -235,6 +259,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     busNamespace: bus.namespace,
     internalTokenSecret,
     async stop() {
+      await (await watching)?.close();
       await Promise.all([gateway, ...replicas].map((g) => g.stop()));
       await Promise.all(services().map((s) => s.stop()));
       await pool.end();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,9 +163,10 @@ describe('reminders', () => {
       await project(ada, 'Blocker');
       await held.untilWaiting();
       const brief = await project(ada, 'Brief');
+      const before = await backend.busSequence();
       expect((await ada.request('DELETE', `/api/projects/${brief.id}`)).status).toBe(204);
-      // Time for the relay to publish the deletion and the consumer to queue it behind the creation.
-      await sleep(300);
+      // The relay has published the deletion: the consumer takes it behind the creation, in one batch.
+      await backend.untilPublished('projects', 'ProjectDeleted', before);
       await held.release();
       // Decided once the consumer has handled the deletion (the write waits for it).
       expect(
