@@ -97,9 +97,13 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       : {}),
   });
   const secure = securityHeaders({ https: deps.config.APP_URL?.startsWith('https:') ?? false });
+  // Where an answer stands in the live feed, for the app's own reads: a request with a session cookie
+  // (the stream's ids tell a signed-in user the same), never an anonymous visitor's.
+  const session = `${sessionCookie(deps.config).name}=`;
   return (req, res) => {
     secure(res);
-    if (req.url?.startsWith('/api/')) res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
+    if (req.url?.startsWith('/api/') && req.headers.cookie?.includes(session))
+      res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
     if (!services(req, res)) app(req, res);
   };
 }

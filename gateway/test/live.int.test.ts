@@ -222,6 +222,8 @@ describe('the live feed (GET /api/events)', () => {
     const readAt = projects.headers.get('x-shiplog-seq')!;
     expect(readAt).toMatch(/^\d+$/);
     expect(user.headers.get('x-shiplog-seq')).toMatch(/^\d+$/);
+    // Nobody signed out is told how far the system's events have come.
+    expect((await fetch(`${backend.url}/api/user`)).headers.get('x-shiplog-seq')).toBeNull();
 
     // Made after that read, and announced (another tab's stream has it) before the app's stream opens:
     // the stream opened after the read tells of it.
