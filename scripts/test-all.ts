@@ -1,9 +1,9 @@
 /**
- * `npm test` (after scripts/bootstrap.mjs): typecheck, lint, the web build, every unit and integration
+ * `npm test` (after scripts/bootstrap.mjs): typecheck, lint and the web build side by side, every unit and integration
  * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs
  * it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -20,12 +20,38 @@ function step(name: string, command: string, args: string[]): boolean {
   return result.status === 0;
 }
 
-function check(name: string, command: string, args: string[]) {
-  if (step(name, command, args)) passed += 1;
+function count(name: string, ok: boolean) {
+  if (ok) passed += 1;
   else {
     failed += 1;
     failures.push(name);
   }
+}
+
+/**
+ * Checks that read only the sources, run side by side (each on its own core while it lasts); each one's
+ * output is printed whole, in the order given. Answers whether each passed, by name.
+ */
+async function checksSideBySide(checks: { name: string; command: string; args: string[] }[]) {
+  const results = await Promise.all(
+    checks.map(
+      ({ name, command, args }) =>
+        new Promise<{ name: string; ok: boolean; output: string }>((resolve) => {
+          const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+          });
+          child.stderr.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+          });
+          child.on('error', (error) => resolve({ name, ok: false, output: String(error) }));
+          child.on('close', (code) => resolve({ name, ok: code === 0, output }));
+        }),
+    ),
+  );
+  for (const { name, output } of results) process.stdout.write(`\n── ${name} ──\n${output}`);
+  return new Map(results.map(({ name, ok }) => [name, ok]));
 }
 
 interface VitestReport {
@@ -88,14 +114,13 @@ function tests(name: string, projects: string[]) {
   }
 }
 
-check('typecheck', 'pnpm', ['run', 'typecheck']);
-check('lint', 'pnpm', ['run', 'lint']);
-const built = step('web build', 'pnpm', ['--filter', '@shiplog/web', 'build']);
-if (built) passed += 1;
-else {
-  failed += 1;
-  failures.push('web build');
-}
+const checked = await checksSideBySide([
+  { name: 'typecheck', command: 'pnpm', args: ['run', 'typecheck'] },
+  { name: 'lint', command: 'pnpm', args: ['run', 'lint'] },
+  { name: 'web build', command: 'pnpm', args: ['--filter', '@shiplog/web', 'build'] },
+]);
+for (const [name, ok] of checked) count(name, ok);
+const built = checked.get('web build') === true;
 tests('unit and integration tests', ['unit', 'int']);
 // Alone, after the others: it starts its own NATS, Redis and app processes and kills them one by one.
 tests('faults under load (a small chaos run)', ['chaos']);
