@@ -173,7 +173,6 @@ function createExpressApp(
       }),
       logger,
       bodyOf: (req) => received.get(req),
-      forgetSession: (sid) => sessionCache.forget(sid),
     }),
     ...sessionListActions(sessions),
     ...exportActions({ services, positions }),
@@ -184,7 +183,7 @@ function createExpressApp(
 
   const api = express.Router();
   if (tracing?.enabled) api.use(requestSpans(tracing, { trustParent: false, routeOf: routeTemplate }));
-  api.use(sessionMiddleware(config, redis, secrets.session, lifetime, sessions));
+  api.use(sessionMiddleware(config, redis, secrets.session, lifetime, sessions, (sid) => sessionCache.forget(sid)));
   api.use(refuseForeignOrigins(config));
   // The gateway's actions, by the route table: the same rules as the service path (a session unless
   // public), then the body, then the action. Service routes never get here (forward.ts takes them).

@@ -25,8 +25,6 @@ export function accountActions(deps: {
   logger: Logger;
   /** The body's bytes as they came (see app.ts). */
   bodyOf: (req: IncomingMessage) => Buffer | undefined;
-  /** Drops a session this process changed from the read path's cache (`SessionCache.forget`). */
-  forgetSession: (sid: string) => void;
 }): Record<
   Exclude<
     GatewayAction,
@@ -41,7 +39,7 @@ export function accountActions(deps: {
   >,
   Action
 > {
-  const { cookieName, services, positions, sessions, limiter, logger, bodyOf, forgetSession } = deps;
+  const { cookieName, services, positions, sessions, limiter, logger, bodyOf } = deps;
   const callerOf = (req: Request) => callerFor(req.session.user);
 
   /** GET /api/user's answer: the account from identity, the subscription from billing. */
@@ -158,10 +156,8 @@ export function accountActions(deps: {
     },
 
     async logout(req, res) {
-      const sid = req.sessionID;
-      if (req.session?.user) await sessions.remove(req.session.user.id, sid);
+      if (req.session?.user) await sessions.remove(req.session.user.id, req.sessionID);
       await destroySession(req);
-      forgetSession(sid);
       signedOut(req, res);
       res.json({ message: 'Logged out' });
     },
@@ -190,10 +186,7 @@ export function accountActions(deps: {
         wrongPassword(answer, 'password') ? 'failed' : answer.status === 200 ? 'succeeded' : 'not-counted',
       );
       if (result.status !== 200) return sendUpstreamError(res, result);
-      // Saved before the answer, and read afresh by the read path: the app retries the change at once.
       req.session.verifiedAt = Date.now();
-      await new Promise<void>((resolve, reject) => req.session.save((error) => (error ? reject(error) : resolve())));
-      forgetSession(req.sessionID);
       res.json({ message: 'Password confirmed' });
     },
 

@@ -116,8 +116,37 @@ export class SessionLifetime {
 }
 
 /**
+ * The Redis store, telling `written` of each session it writes or ends (the read path's cache drops it):
+ * the answer that changed a session leaves only once the write is done and forgotten, so the app's
+ * very next request, maybe the change retried after a password was confirmed, reads it afresh.
+ */
+class WatchedRedisStore extends RedisStore {
+  readonly #written: (sid: string) => void;
+
+  constructor(options: ConstructorParameters<typeof RedisStore>[0], written: (sid: string) => void) {
+    super(options);
+    this.#written = written;
+  }
+
+  override async set(sid: string, sess: Parameters<RedisStore['set']>[1], cb?: (error?: unknown) => void) {
+    return super.set(sid, sess, (error?: unknown) => {
+      this.#written(sid);
+      cb?.(error);
+    });
+  }
+
+  override async destroy(sid: string, cb?: (error?: unknown) => void) {
+    return super.destroy(sid, (error?: unknown) => {
+      this.#written(sid);
+      cb?.(error);
+    });
+  }
+}
+
+/**
  * express-session with the session in Redis: HttpOnly, SameSite=Lax, Secure over HTTPS. The key's TTL
  * is the session's idle end (never past its absolute end); the cookie lasts the absolute time.
+ * `written` hears of every session this pipeline writes or ends (`SessionCache.forget`).
  */
 export function sessionMiddleware(
   config: GatewayEnv,
@@ -125,18 +154,23 @@ export function sessionMiddleware(
   secret: string,
   lifetime: SessionLifetime,
   sessions: UserSessions,
+  written: (sid: string) => void,
 ): RequestHandler {
   const { name, alwaysSecure } = sessionCookie(config);
   const store = session({
     name,
     // express-session's own touch would rewrite the session on every request; `lifetime.touch` only
     // moves the TTL, and rarely.
-    store: new RedisStore({
-      client: redis,
-      prefix: sessionPrefix(config),
-      disableTouch: true,
-      ttl: (sess: { since?: number }) => Math.max(1, Math.ceil(lifetime.remainingMs(sess.since ?? Date.now()) / 1000)),
-    }),
+    store: new WatchedRedisStore(
+      {
+        client: redis,
+        prefix: sessionPrefix(config),
+        disableTouch: true,
+        ttl: (sess: { since?: number }) =>
+          Math.max(1, Math.ceil(lifetime.remainingMs(sess.since ?? Date.now()) / 1000)),
+      },
+      written,
+    ),
     secret,
     resave: false,
     saveUninitialized: false,
