@@ -26,9 +26,27 @@ const children: ChildProcess[] = [];
 /** The machine's server binaries: Debian puts nats-server in /usr/sbin, which a user's PATH may lack. */
 function run(binary: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   const PATH = [process.env.PATH, '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'].filter(Boolean).join(':');
-  const child = spawn(binary, args, { env: { ...process.env, PATH, ...env }, stdio: 'ignore' });
+  const child = spawn(binary, args, { env: { ...process.env, PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const hear = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', hear);
+  child.stderr?.on('data', hear);
+  said.set(child, () => output);
   children.push(child);
   return child;
+}
+
+/** What each server has written, to wait on what it says when it is ready. */
+const said = new WeakMap<ChildProcess, () => string>();
+async function untilSays(child: ChildProcess, text: string, what: string): Promise<void> {
+  const output = said.get(child)!;
+  try {
+    await waitUntil(() => output().includes(text), 15_000, what);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; it said: ${output().slice(-1000) || 'nothing'}`);
+  }
 }
 
 const exited = (child: ChildProcess) =>
@@ -51,19 +69,15 @@ describe('the stores as docker-compose.yml runs them', () => {
       readFileSync(join(root, 'deploy/compose/nats.conf'), 'utf8').replace('/data', join(scratch, 'jetstream')),
     );
     const password = randomBytes(16).toString('hex');
-    run('nats-server', ['-c', config, '-a', '127.0.0.1', '-p', String(port)], { NATS_PASSWORD: password });
+    const nats = run('nats-server', ['-c', config, '-a', '127.0.0.1', '-p', String(port)], {
+      NATS_PASSWORD: password,
+    });
+    // Ready once JetStream has started on its store: connecting earlier can leave a request unanswered.
+    await untilSays(nats, 'Server is ready', 'NATS with a password');
     const url = (credentials: string) => `nats://${credentials}127.0.0.1:${port}`;
-    let bus: Awaited<ReturnType<typeof connectBus>> | undefined;
-    await waitUntil(
-      async () => {
-        bus = await connectBus({ url: url(`shiplog:${password}@`), namespace: 'storestest' }).catch(() => undefined);
-        return bus !== undefined;
-      },
-      10_000,
-      'NATS with a password',
-    );
-    await bus!.js.publish(bus!.subject('test', 'Checked'), 'hello');
-    await bus!.close();
+    const bus = await connectBus({ url: url(`shiplog:${password}@`), namespace: 'storestest' });
+    await bus.js.publish(bus.subject('test', 'Checked'), 'hello');
+    await bus.close();
     await expect(connectBus({ url: url(''), namespace: 'storestest' })).rejects.toThrow(/Authorization/);
     await expect(connectBus({ url: url('shiplog:wrong@'), namespace: 'storestest' })).rejects.toThrow(/Authorization/);
   });
