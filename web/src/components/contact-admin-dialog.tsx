@@ -6,7 +6,6 @@ import { Button } from './ui/button';
 import { Dialog } from './ui/dialog';
 import { Input, Label } from './ui/input';
 import { Textarea } from './ui/textarea';
-import { toast } from './ui/toast';
 
 /**
  * Contact Admin: Send Message stays disabled until both fields have text (the server's schema, checked
@@ -19,12 +18,9 @@ export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: bool
   const submit = (values: FormOutput<'contactAdminSchema'>) =>
     send.mutate(values, {
       onSuccess: () => {
-        toast({ title: 'Message sent', description: 'Your message has been sent to the admin successfully.' });
         form.reset();
         setOpen(false);
       },
-      onError: (error) =>
-        toast({ title: 'Error', description: error.message || 'Failed to send message', variant: 'destructive' }),
     });
   return (
     <Dialog

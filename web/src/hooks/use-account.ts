@@ -3,27 +3,44 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { apiTokensQuery, calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import type { MadeSecretLink } from '../lib/secret-links';
+import { told } from '../lib/told';
+
+/** The account's mutations, one hook per action: each refreshes what it changed and says what it tells the user. */
+
+type SavedAccountInfo = { email: string | null; phoneNumber: string | null; emailVerified: boolean };
 
 /**
- * The account's mutations, one hook per action. Each refreshes what it changed by query key; the
- * component that calls it says what the user sees (toasts) through `mutate`'s own callbacks.
+ * POST /api/user/account-info: email and phone, shown on the profile and in the user menu. Saved from
+ * Settings › Account, or as the second half of the profile page's save (which says "Profile updated").
  */
-
-/** POST /api/user/account-info: email and phone, shown on the profile and in the user menu. */
-export function useUpdateAccountInfo() {
+export function useUpdateAccountInfo(from: 'account' | 'profile' = 'account') {
   const queryClient = useQueryClient();
+  const toldFrom = {
+    // Told before onSuccess reads the profile again: it still holds the address as it was.
+    account: told({
+      success: (saved: SavedAccountInfo) => ({
+        title: 'Account information updated',
+        description:
+          saved.email && !saved.emailVerified && saved.email !== queryClient.getQueryData(profileQuery.queryKey)?.email
+            ? `We sent a link to ${saved.email}: open it to get your reminders by email.`
+            : undefined,
+      }),
+      failure: 'Failed to update account information',
+    }),
+    profile: told({
+      success: { title: 'Profile updated', description: 'Your profile has been saved.' },
+      failure: 'Failed to update account information',
+    }),
+  };
   return useMutation({
     mutationFn: (values: { email: string | null; phoneNumber: string | null }) =>
-      apiRequest<{ email: string | null; phoneNumber: string | null; emailVerified: boolean }>(
-        'POST',
-        '/api/user/account-info',
-        values,
-      ),
+      apiRequest<SavedAccountInfo>('POST', '/api/user/account-info', values),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),
         queryClient.invalidateQueries({ queryKey: userQuery.queryKey }),
       ]),
+    meta: toldFrom[from],
   });
 }
 
@@ -31,15 +48,26 @@ export function useUpdateAccountInfo() {
 export function useSendVerificationEmail() {
   return useMutation({
     mutationFn: () => apiRequest<{ message: string }>('POST', '/api/user/email-verification'),
+    meta: told({
+      success: { title: 'Verification email sent', description: 'Open the link in it.' },
+      failure: 'Failed to send verification email',
+    }),
   });
 }
 
+/** What saving the profile says: the profile page's success is told by the account info saved after it. */
+const profileTold = {
+  profile: told({ failure: 'Failed to update profile' }),
+  privacy: told({ success: { title: 'Privacy updated' }, failure: 'Failed to update settings' }),
+};
+
 /** POST /api/profile: the whole profile, as the API takes it. */
-export function useUpdateProfile() {
+export function useUpdateProfile(from: keyof typeof profileTold) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (profile: Omit<Profile, 'isReplitLinked'>) => apiRequest<Profile>('POST', '/api/profile', profile),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),
+    meta: profileTold[from],
   });
 }
 
@@ -48,6 +76,7 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
       apiRequest<unknown>('POST', '/api/user/change-password', { oldPassword: currentPassword, newPassword }),
+    meta: told({ failure: 'Failed to change password' }),
   });
 }
 
@@ -57,6 +86,7 @@ export function useUpdateNotificationSettings() {
     mutationFn: (next: NotificationSettings) =>
       apiRequest<NotificationSettings>('POST', '/api/notifications/settings', next),
     onSuccess: (saved) => queryClient.setQueryData(notificationSettingsQuery.queryKey, saved),
+    meta: told({ failure: 'Failed to update settings' }),
   });
 }
 
@@ -66,6 +96,7 @@ export function useCreateCalendarFeed() {
   return useMutation({
     mutationFn: () => apiRequest<MadeSecretLink>('POST', '/api/reminders/calendar'),
     onSuccess: ({ createdAt }) => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: true, createdAt }),
+    meta: told({ failure: 'Error' }),
   });
 }
 
@@ -74,6 +105,10 @@ export function useRevokeCalendarFeed() {
   return useMutation({
     mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
     onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: false, createdAt: null }),
+    meta: told({
+      success: { title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' },
+      failure: 'Error',
+    }),
   });
 }
 
@@ -83,6 +118,7 @@ export function useCreateApiToken() {
   return useMutation({
     mutationFn: (input: { name: string }) => apiRequest<ApiTokenView & { token: string }>('POST', '/api/tokens', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
+    meta: told({ failure: 'Failed to create token' }),
   });
 }
 
@@ -90,8 +126,15 @@ export function useCreateApiToken() {
 export function useRevokeApiToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/tokens/${id}`),
+    mutationFn: (token: Pick<ApiTokenView, 'id' | 'name'>) => apiRequest<null>('DELETE', `/api/tokens/${token.id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
+    meta: told({
+      success: (_done, token: Pick<ApiTokenView, 'name'>) => ({
+        title: 'Token revoked',
+        description: `“${token.name}” no longer works.`,
+      }),
+      failure: 'Failed to revoke token',
+    }),
   });
 }
 
@@ -100,7 +143,18 @@ export function useContactAdmin() {
   return useMutation({
     mutationFn: (message: { subject: string; message: string }) =>
       apiRequest<unknown>('POST', '/api/contact-admin', message),
+    meta: told({
+      success: { title: 'Message sent', description: 'Your message has been sent to the admin successfully.' },
+      failure: (error) => ({ title: 'Error', description: error.message || 'Failed to send message' }),
+    }),
   });
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** What an import brought, in a sentence. */
+function importSummary(result: ImportResult): string {
+  return `${plural(result.projects, 'project', 'projects')}, ${plural(result.reminders, 'reminder', 'reminders')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
 }
 
 /**
@@ -112,5 +166,12 @@ export function useImportData() {
   return useMutation({
     mutationFn: (file: unknown) => apiRequest<ImportResult>('POST', '/api/import', file),
     onSuccess: () => queryClient.invalidateQueries(),
+    meta: told({
+      success: (result: ImportResult) => ({
+        title: 'Import complete',
+        description: `Brought in ${importSummary(result)}`,
+      }),
+      failure: 'Import failed',
+    }),
   });
 }

@@ -1,8 +1,8 @@
 import type { SubscriptionStatus } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '../components/ui/toast';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
+import { told } from '../lib/told';
 
 /** After any admin change: the dashboard's lists and counters, and everyone's messages. */
 function useAdminRefresh() {
@@ -14,16 +14,13 @@ function useAdminRefresh() {
     ]);
 }
 
-const failed = (title: string) => (error: Error) =>
-  toast({ title, description: error.message, variant: 'destructive' });
-
 export function useChangeSubscriptionStatus() {
   const refresh = useAdminRefresh();
   return useMutation({
     mutationFn: ({ userId, status }: { userId: string; status: SubscriptionStatus }) =>
       apiRequest('PUT', `/api/admin/users/${userId}/subscription`, { subscriptionStatus: status }),
     onSuccess: refresh,
-    onError: failed('Failed to update subscription'),
+    meta: told({ failure: 'Failed to update subscription' }),
   });
 }
 
@@ -33,7 +30,7 @@ export function useExtendTrial() {
     mutationFn: ({ userId, days }: { userId: string; days: number }) =>
       apiRequest('POST', `/api/admin/users/${userId}/extend-trial`, { days }),
     onSuccess: refresh,
-    onError: failed('Failed to extend trial'),
+    meta: told({ failure: 'Failed to extend trial' }),
   });
 }
 
@@ -42,7 +39,7 @@ export function useDeleteUser() {
   return useMutation({
     mutationFn: (userId: string) => apiRequest('DELETE', `/api/admin/users/${userId}`),
     onSuccess: refresh,
-    onError: failed('Failed to delete user'),
+    meta: told({ failure: 'Failed to delete user' }),
   });
 }
 
@@ -53,7 +50,7 @@ export function useCreateComment() {
   return useMutation({
     mutationFn: (input: { message: string; priority: Priority }) => apiRequest('POST', '/api/admin/comments', input),
     onSuccess: refresh,
-    onError: failed('Failed to create comment'),
+    meta: told({ failure: 'Failed to create comment' }),
   });
 }
 
@@ -66,7 +63,7 @@ export function useUpdateComment() {
     }: { id: string } & ({ message: string; priority: Priority } | { isActive: boolean })) =>
       apiRequest('PUT', `/api/admin/comments/${id}`, { id, ...change }),
     onSuccess: refresh,
-    onError: failed('Failed to update comment'),
+    meta: told({ failure: 'Failed to update comment' }),
   });
 }
 
@@ -75,7 +72,7 @@ export function useDeleteComment() {
   return useMutation({
     mutationFn: (id: string) => apiRequest('DELETE', `/api/admin/comments/${id}`),
     onSuccess: refresh,
-    onError: failed('Failed to delete comment'),
+    meta: told({ failure: 'Failed to delete comment' }),
   });
 }
 
@@ -85,6 +82,6 @@ export function useMarkContactMessage() {
     mutationFn: ({ id, handled }: { id: string; handled: boolean }) =>
       apiRequest('PUT', `/api/admin/contact-messages/${id}`, { handled }),
     onSuccess: refresh,
-    onError: failed('Failed to update message'),
+    meta: told({ failure: 'Failed to update message' }),
   });
 }

@@ -1,19 +1,18 @@
 import type { CurrentUser, LoginInput, RegisterInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { toast } from '../components/ui/toast';
 import { apiRequest } from '../lib/api';
 import { userQuery } from '../lib/queries';
 import { THEME_STORAGE_KEY } from '../lib/theme';
+import { told } from '../lib/told';
 
-/** Sign-in and registration success: reset the cache first, store the user, refresh everything. */
+/** Sign-in and registration success: empty the cache (nothing of another account stays), store the user. */
 function useSignedIn() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return async (user: CurrentUser, redirectTo?: string) => {
     queryClient.clear();
     queryClient.setQueryData(userQuery.queryKey, user);
-    await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'user' });
     await navigate({ to: redirectTo ?? '/' });
   };
 }
@@ -23,7 +22,7 @@ export function useLogin(redirectTo?: string) {
   return useMutation({
     mutationFn: (input: LoginInput) => apiRequest<CurrentUser>('POST', '/api/login', input),
     onSuccess: (user) => signedIn(user, redirectTo),
-    onError: (error) => toast({ title: 'Login failed', description: error.message, variant: 'destructive' }),
+    meta: told({ failure: 'Login failed' }),
   });
 }
 
@@ -32,7 +31,7 @@ export function useRegister(redirectTo?: string) {
   return useMutation({
     mutationFn: (input: RegisterInput) => apiRequest<CurrentUser>('POST', '/api/register', input),
     onSuccess: (user) => signedIn(user, redirectTo),
-    onError: (error) => toast({ title: 'Registration failed', description: error.message, variant: 'destructive' }),
+    meta: told({ failure: 'Registration failed' }),
   });
 }
 
@@ -61,7 +60,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => apiRequest<unknown>('POST', '/api/logout'),
     onSuccess: signedOut,
-    onError: (error) => toast({ title: 'Logout failed', description: error.message, variant: 'destructive' }),
+    meta: told({ failure: 'Logout failed' }),
   });
 }
 
@@ -70,11 +69,10 @@ export function useDeleteAccount() {
   const signedOut = useSignedOut();
   return useMutation({
     mutationFn: () => apiRequest<unknown>('DELETE', '/api/user'),
-    onSuccess: async () => {
-      await signedOut();
-      toast({ title: 'Account deleted', description: 'Your account and all of its data have been deleted.' });
-    },
-    onError: (error) =>
-      toast({ title: 'Failed to delete account', description: error.message, variant: 'destructive' }),
+    onSuccess: signedOut,
+    meta: told({
+      success: { title: 'Account deleted', description: 'Your account and all of its data have been deleted.' },
+      failure: 'Failed to delete account',
+    }),
   });
 }

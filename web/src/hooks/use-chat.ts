@@ -9,9 +9,9 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
-import { toast } from '../components/ui/toast';
 import { ApiError, errorOf, isUnauthorized } from '../lib/api';
 import { chatUsageQuery } from '../lib/queries';
+import { told } from '../lib/told';
 
 /** A chat message as the page keeps it (spec/account.md §3: client only). */
 export interface ChatMessage {
@@ -108,27 +108,28 @@ export function useChat(pro: boolean) {
       queryClient.setQueryData(chatUsageQuery.queryKey, done.usage);
       return done;
     },
-    onSuccess: (done) => {
-      if (done.boostGranted)
-        toast({ title: 'Daily Boost Granted!', description: 'You now have 9 additional messages for today.' });
-    },
     onError: async (error) => {
-      if (isUnauthorized(error)) {
-        await navigate({ to: '/auth' });
-        return;
-      }
-      await queryClient.invalidateQueries({ queryKey: chatUsageQuery.queryKey });
-      toast({
-        title: 'Error',
-        description:
-          error instanceof ApiError && error.code === DAILY_LIMIT_EXCEEDED
-            ? 'Daily message limit reached. Upgrade to Pro for unlimited messages.'
-            : error instanceof ApiError
-              ? error.message.replace(/^\d+: /, '')
-              : 'Failed to send message',
-        variant: 'destructive',
-      });
+      if (isUnauthorized(error)) await navigate({ to: '/auth' });
+      else await queryClient.invalidateQueries({ queryKey: chatUsageQuery.queryKey });
     },
+    meta: told({
+      success: (done: ChatStreamDone) =>
+        done.boostGranted
+          ? { title: 'Daily Boost Granted!', description: 'You now have 9 additional messages for today.' }
+          : null,
+      failure: (error) =>
+        isUnauthorized(error)
+          ? null
+          : {
+              title: 'Error',
+              description:
+                error instanceof ApiError && error.code === DAILY_LIMIT_EXCEEDED
+                  ? 'Daily message limit reached. Upgrade to Pro for unlimited messages.'
+                  : error instanceof ApiError
+                    ? error.message.replace(/^\d+: /, '')
+                    : 'Failed to send message',
+            },
+    }),
   });
 
   return { messages, send };

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import type { MadeSecretLink, SecretLinkState } from '../lib/secret-links';
+import { told } from '../lib/told';
 
 /**
  * Whether the project has a deploy webhook, and since when (its URL is shown only when made). With
@@ -16,10 +17,18 @@ export const deployHookQuery = (id: string) =>
 /** A new deploy webhook URL for the project (the old one, if any, stops working): the only time it is shown. */
 export function useCreateDeployHook(projectId: string) {
   const queryClient = useQueryClient();
+  const { queryKey } = deployHookQuery(projectId);
   return useMutation({
     mutationFn: () => apiRequest<MadeSecretLink>('POST', `/api/projects/${projectId}/deploy-hook`),
-    onSuccess: ({ createdAt }) =>
-      queryClient.setQueryData(deployHookQuery(projectId).queryKey, { active: true, createdAt }),
+    onSuccess: ({ createdAt }) => queryClient.setQueryData(queryKey, { active: true, createdAt }),
+    // Told before onSuccess stores the new state: an active hook here means this one replaced it.
+    meta: told({
+      success: () =>
+        queryClient.getQueryData(queryKey)?.active
+          ? { title: 'New webhook URL', description: 'The old URL no longer records deployments.' }
+          : null,
+      failure: 'Error',
+    }),
   });
 }
 
@@ -28,5 +37,9 @@ export function useDeleteDeployHook(projectId: string) {
   return useMutation({
     mutationFn: () => apiRequest<null>('DELETE', `/api/projects/${projectId}/deploy-hook`),
     onSuccess: () => queryClient.setQueryData(deployHookQuery(projectId).queryKey, { active: false, createdAt: null }),
+    meta: told({
+      success: { title: 'Deploy webhook turned off', description: 'Its URL no longer works.' },
+      failure: 'Error',
+    }),
   });
 }

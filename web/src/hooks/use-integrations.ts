@@ -9,14 +9,17 @@ import type {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { integrationsQuery, keys } from '../lib/queries';
-
-/** Integration mutations; the page says what the user sees (toasts) through `mutate`'s callbacks. */
+import { told } from '../lib/told';
 
 export function useSaveIntegration() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (form: IntegrationForm) => apiRequest<Integration>('POST', '/api/integrations', form),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey }),
+    meta: told({
+      success: { title: 'Integration configured successfully', description: 'Your API connection has been saved' },
+      failure: 'Failed to save configuration',
+    }),
   });
 }
 
@@ -40,6 +43,7 @@ export function useDeleteIntegration() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/integrations/${id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey }),
+    meta: told({ success: { title: 'Integration deleted' }, failure: 'Failed to delete integration' }),
   });
 }
 
@@ -56,5 +60,12 @@ export function useImportDomains(id: string) {
         ),
       );
     },
+    meta: told({
+      success: (result: ImportDomainsResponse) => ({
+        title: 'Domains imported successfully',
+        description: result.message,
+      }),
+      failure: 'Failed to import domains',
+    }),
   });
 }

@@ -10,6 +10,7 @@ import type {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../lib/api';
 import { keys, projectQuery, userQuery } from '../lib/queries';
+import { told } from '../lib/told';
 
 /**
  * Project mutations. Each refreshes the project list, the timelines and the dashboard (TanStack Query
@@ -28,14 +29,30 @@ export function useCreateProject() {
   return useMutation({
     mutationFn: (input: Partial<CreateProjectInput>) => apiRequest<Project>('POST', '/api/projects', input),
     onSuccess: refresh,
+    meta: told({
+      success: { title: 'Project created successfully!', description: 'Your project has been created.' },
+      failure: 'Failed to create project',
+    }),
   });
 }
 
-export function useUpdateProject(id: string) {
+/** What an update says (spec/core.md §8): made in place (a tick, the status) or saved from the edit form. */
+const updateTold = {
+  inPlace: told({
+    failure: (error) => ({ title: 'Error', description: `Failed to update project: ${error.message}` }),
+  }),
+  form: told({
+    success: { title: 'Project updated successfully!', description: 'Your project has been updated.' },
+    failure: 'Failed to update project',
+  }),
+};
+
+export function useUpdateProject(id: string, from: keyof typeof updateTold = 'inPlace') {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: (input: Partial<UpdateProjectInput>) => apiRequest<Project>('PUT', `/api/projects/${id}`, input),
     onSuccess: refresh,
+    meta: updateTold[from],
   });
 }
 
@@ -48,6 +65,10 @@ export function useDeleteProject() {
       queryClient.removeQueries({ queryKey: projectQuery(id).queryKey });
       await refresh();
     },
+    meta: told({
+      success: { title: 'Project deleted', description: 'The project has been successfully deleted.' },
+      failure: (error) => ({ title: 'Error', description: `Failed to delete project: ${error.message}` }),
+    }),
   });
 }
 
@@ -69,6 +90,10 @@ export function useQuickUpdate() {
       if (error instanceof ApiError && error.code === 'SUBSCRIPTION_REQUIRED')
         void queryClient.invalidateQueries({ queryKey: userQuery.queryKey });
     },
+    meta: told({
+      success: { title: 'Update saved', description: 'Your changes have been recorded in the project timeline.' },
+      failure: (error) => ({ title: 'Error', description: `Failed to save update: ${error.message}` }),
+    }),
   });
 }
 
@@ -77,6 +102,10 @@ export function useRecordBackup(id: string) {
   return useMutation({
     mutationFn: (input: Partial<RecordBackupInput>) => apiRequest<unknown>('POST', `/api/projects/${id}/backup`, input),
     onSuccess: refresh,
+    meta: told({
+      success: { title: 'Backup recorded', description: 'The backup is on the project timeline.' },
+      failure: 'Failed to record backup',
+    }),
   });
 }
 
@@ -86,6 +115,10 @@ export function useRecordDeployment(id: string) {
     mutationFn: (input: Partial<RecordDeploymentInput>) =>
       apiRequest<unknown>('POST', `/api/projects/${id}/deployment`, input),
     onSuccess: refresh,
+    meta: told({
+      success: { title: 'Deployment recorded', description: 'The deployment is on the project timeline.' },
+      failure: 'Failed to record deployment',
+    }),
   });
 }
 
@@ -95,5 +128,9 @@ export function useRecordVersion(id: string) {
     mutationFn: (input: Partial<RecordVersionInput>) =>
       apiRequest<unknown>('POST', `/api/projects/${id}/version`, input),
     onSuccess: refresh,
+    meta: told({
+      success: { title: 'Version release recorded', description: 'The release is on the project timeline.' },
+      failure: 'Failed to record version release',
+    }),
   });
 }

@@ -2,6 +2,7 @@ import type { CreateReminderInput, Reminder, UpdateReminderInput } from '@shiplo
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
+import { told } from '../lib/told';
 
 type ReminderBody = Omit<CreateReminderInput, 'dueDate'> & { dueDate: string };
 
@@ -22,10 +23,26 @@ export function useSaveReminder(id?: string) {
         ? apiRequest<Reminder>('PATCH', `/api/reminders/${id}`, body)
         : apiRequest<Reminder>('POST', '/api/reminders', body),
     onSuccess: refresh,
+    meta: told({
+      success: (_saved, body: { title?: string }) => ({
+        title: id ? 'Reminder updated' : 'Reminder added',
+        description: body.title,
+      }),
+      failure: (error) => ({
+        title: 'Failed to save reminder',
+        description: error.message || 'There was an error saving your reminder',
+      }),
+    }),
   });
 }
 
-export function useReminderAction(action: 'complete' | 'reactivate' | 'delete') {
+const actionFailures = {
+  complete: 'Failed to complete reminder',
+  reactivate: 'Failed to reactivate reminder',
+  delete: 'Failed to delete reminder',
+} as const;
+
+export function useReminderAction(action: keyof typeof actionFailures) {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: (id: string) =>
@@ -33,5 +50,6 @@ export function useReminderAction(action: 'complete' | 'reactivate' | 'delete') 
         ? apiRequest<null>('DELETE', `/api/reminders/${id}`)
         : apiRequest<Reminder>('POST', `/api/reminders/${id}/${action}`),
     onSuccess: refresh,
+    meta: told({ failure: actionFailures[action] }),
   });
 }

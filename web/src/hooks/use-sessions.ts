@@ -1,6 +1,7 @@
 import type { SessionView } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
+import { told } from '../lib/told';
 
 /**
  * The account's signed-in sessions, this one first, and signing them out. With its mutations rather
@@ -11,12 +12,26 @@ export const sessionsQuery = queryOptions({
   queryFn: () => apiRequest<SessionView[]>('GET', '/api/sessions'),
 });
 
+/** "Firefox 128.0 on macOS Sonoma", or as much of it as the browser said. */
+export function describeSession(session: SessionView): string {
+  if (session.browser && session.os) return `${session.browser} on ${session.os}`;
+  return session.browser || session.os || 'Unknown device';
+}
+
 /** Signs out one of the account's other sessions: it is signed out at its next request. */
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<unknown>('DELETE', `/api/sessions/${encodeURIComponent(id)}`),
+    mutationFn: (session: SessionView) =>
+      apiRequest<unknown>('DELETE', `/api/sessions/${encodeURIComponent(session.id)}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+    meta: told({
+      success: (_done, session: SessionView) => ({
+        title: 'Session signed out',
+        description: `${describeSession(session)} is no longer signed in.`,
+      }),
+      failure: 'Failed to sign out session',
+    }),
   });
 }
 
@@ -26,5 +41,9 @@ export function useEndOtherSessions() {
   return useMutation({
     mutationFn: () => apiRequest<unknown>('POST', '/api/sessions/end-others'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+    meta: told({
+      success: { title: 'Signed out everywhere else', description: 'Only this session is still signed in.' },
+      failure: 'Failed to sign out other sessions',
+    }),
   });
 }

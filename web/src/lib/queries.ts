@@ -19,13 +19,18 @@ import {
   type Reminder,
   type SubscriptionView,
 } from '@shiplog/schemas';
-import { infiniteQueryOptions, QueryClient, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, MutationCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiAnswer, apiRequest, isUnauthorized } from './api';
 import type { SecretLinkState } from './secret-links';
+import { showTold } from './told';
 
-/** Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. */
+/**
+ * Spec defaults: fresh 60 s, kept 5 min, no retries, no refetch on focus or interval. Every
+ * mutation's toasts are shown by its cache, from what the mutation declares (lib/told.ts).
+ */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    mutationCache: new MutationCache(showTold),
     defaultOptions: {
       queries: {
         staleTime: 60_000,

@@ -3,7 +3,6 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { BackLink } from '../components/back-link';
 import { ProjectLoadError, ProjectLoading } from '../components/project-load-states';
 import { ProjectForm, toProjectInput } from '../components/projects/project-form';
-import { toast } from '../components/ui/toast';
 import { useUpdateProject } from '../hooks/use-projects';
 import { usePageTitle } from '../lib/page-title';
 import { projectQuery } from '../lib/queries';
@@ -11,7 +10,7 @@ import { projectQuery } from '../lib/queries';
 export function EditProjectPage() {
   const { id } = useParams({ from: '/app/projects/edit/$id' });
   const { data: project, error, isPending } = useQuery(projectQuery(id));
-  const update = useUpdateProject(id);
+  const update = useUpdateProject(id, 'form');
   const navigate = useNavigate();
   usePageTitle(project ? `Edit: ${project.name}` : null);
 
@@ -27,17 +26,7 @@ export function EditProjectPage() {
         submitLabel="Update Project"
         pending={update.isPending}
         onSubmit={(values) =>
-          update.mutate(
-            { id, ...toProjectInput(values) },
-            {
-              onSuccess: async () => {
-                toast({ title: 'Project updated successfully!', description: 'Your project has been updated.' });
-                await navigate({ to: '/projects' });
-              },
-              onError: (e) =>
-                toast({ title: 'Failed to update project', description: e.message, variant: 'destructive' }),
-            },
-          )
+          update.mutate({ id, ...toProjectInput(values) }, { onSuccess: () => navigate({ to: '/projects' }) })
         }
       />
     </div>

@@ -1,7 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { BackLink } from '../components/back-link';
 import { ProjectForm, toProjectInput } from '../components/projects/project-form';
-import { toast } from '../components/ui/toast';
 import { useCreateProject } from '../hooks/use-projects';
 
 export function NewProjectPage() {
@@ -14,16 +13,7 @@ export function NewProjectPage() {
       <ProjectForm
         submitLabel="Create Project"
         pending={create.isPending}
-        onSubmit={(values) =>
-          create.mutate(toProjectInput(values), {
-            onSuccess: async () => {
-              toast({ title: 'Project created successfully!', description: 'Your project has been created.' });
-              await navigate({ to: '/projects' });
-            },
-            onError: (error) =>
-              toast({ title: 'Failed to create project', description: error.message, variant: 'destructive' }),
-          })
-        }
+        onSubmit={(values) => create.mutate(toProjectInput(values), { onSuccess: () => navigate({ to: '/projects' }) })}
       />
     </div>
   );

@@ -13,7 +13,6 @@ import { Select } from '../components/ui/select';
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { Textarea } from '../components/ui/textarea';
-import { toast } from '../components/ui/toast';
 import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
 import { type FormOutput, useSchemaForm } from '../lib/forms';
@@ -145,25 +144,13 @@ function EditProfile({ profile }: { profile: ProfileView }) {
       phoneNumber: profile.phoneNumber ?? '',
     },
   });
-  const updateProfile = useUpdateProfile();
-  const updateAccountInfo = useUpdateAccountInfo();
-  const failed = (title: string) => (error: Error) =>
-    toast({ title, description: error.message, variant: 'destructive' });
+  const updateProfile = useUpdateProfile('profile');
+  const updateAccountInfo = useUpdateAccountInfo('profile');
   // The profile first, then the account's email and phone: each failure says which part did not save.
   const submit = ({ email, phoneNumber, ...fields }: FormOutput<'profileFormSchema'>) =>
     updateProfile.mutate(
       { ...fields, phoneNumber, replitUsername: profile.replitUsername, avatar: profile.avatar },
-      {
-        onSuccess: () =>
-          updateAccountInfo.mutate(
-            { email, phoneNumber },
-            {
-              onSuccess: () => toast({ title: 'Profile updated', description: 'Your profile has been saved.' }),
-              onError: failed('Failed to update account information'),
-            },
-          ),
-        onError: failed('Failed to update profile'),
-      },
+      { onSuccess: () => updateAccountInfo.mutate({ email, phoneNumber }) },
     );
   const saving = updateProfile.isPending || updateAccountInfo.isPending;
   const { errors } = form.formState;

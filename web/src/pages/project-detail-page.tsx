@@ -15,7 +15,6 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Checkbox } from '../components/ui/checkbox';
 import { Skeleton } from '../components/ui/skeleton';
-import { toast } from '../components/ui/toast';
 import { useUpdateProject } from '../hooks/use-projects';
 import { formatCost, formatDate } from '../lib/format';
 import { usePageTitle } from '../lib/page-title';
@@ -48,14 +47,7 @@ export function ProjectDetailPage() {
 
   const done = checklistKeys.filter((k) => project.checklist[k]).length;
   const links = socialLinkKeys.filter((k) => project.metadata.socialLinks[k]);
-  const toggle = (key: ChecklistKey, value: boolean) =>
-    update.mutate(
-      { id, ...project.checklist, [key]: value },
-      {
-        onError: (e) =>
-          toast({ title: 'Error', description: `Failed to update project: ${e.message}`, variant: 'destructive' }),
-      },
-    );
+  const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ id, ...project.checklist, [key]: value });
 
   return (
     <div className="space-y-6">

@@ -4,7 +4,6 @@ import { TextField } from '../../components/text-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { toast } from '../../components/ui/toast';
 import { useSendVerificationEmail, useUpdateAccountInfo } from '../../hooks/use-account';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { profileQuery } from '../../lib/queries';
@@ -15,19 +14,7 @@ export function AccountInfoCard() {
   const form = useSchemaForm('accountInfoSchema', {
     values: { email: profile?.email ?? '', phoneNumber: profile?.phoneNumber ?? '' },
   });
-  const submit = (values: FormOutput<'accountInfoSchema'>) =>
-    save.mutate(values, {
-      onSuccess: (saved) =>
-        toast({
-          title: 'Account information updated',
-          description:
-            saved.email && !saved.emailVerified && saved.email !== profile?.email
-              ? `We sent a link to ${saved.email}: open it to get your reminders by email.`
-              : undefined,
-        }),
-      onError: (error) =>
-        toast({ title: 'Failed to update account information', description: error.message, variant: 'destructive' }),
-    });
+  const submit = (values: FormOutput<'accountInfoSchema'>) => save.mutate(values);
   return (
     <Card>
       <CardHeader>
@@ -80,19 +67,7 @@ function EmailVerificationStatus({ verified }: { verified: boolean }) {
       <p className="text-xs text-muted-foreground">
         Reminders are emailed only to an address you have confirmed is yours. Open the link we sent to it.
       </p>
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={send.isPending}
-        onClick={() =>
-          send.mutate(undefined, {
-            onSuccess: () => toast({ title: 'Verification email sent', description: 'Open the link in it.' }),
-            onError: (error) =>
-              toast({ title: 'Failed to send verification email', description: error.message, variant: 'destructive' }),
-          })
-        }
-      >
+      <Button type="button" variant="outline" size="sm" disabled={send.isPending} onClick={() => send.mutate()}>
         {send.isPending ? 'Sending...' : 'Send a new link'}
       </Button>
     </div>

@@ -16,7 +16,6 @@ import { ConfirmDialog } from '../ui/dialog';
 import { Label } from '../ui/input';
 import { Select } from '../ui/select';
 import { Skeleton } from '../ui/skeleton';
-import { toast } from '../ui/toast';
 
 /**
  * Settings › API Tokens: tokens let the `shiplog` CLI and CI jobs record deployments,
@@ -35,10 +34,7 @@ export function ApiTokensCard() {
         setCreated({ name: answer.name, token: answer.token });
         form.reset();
       },
-      onError: (failure) => {
-        showServerFieldErrors(failure, form.setError, ['name']);
-        toast({ title: 'Failed to create token', description: failure.message, variant: 'destructive' });
-      },
+      onError: (failure) => showServerFieldErrors(failure, form.setError, ['name']),
     });
   return (
     <Card>
@@ -132,17 +128,7 @@ export function ApiTokensCard() {
           description={`“${revoking?.name ?? ''}” will stop working at once: anything using it (a CI job, the CLI) will be refused.`}
           confirmLabel={revoke.isPending ? 'Revoking...' : 'Revoke token'}
           pending={revoke.isPending}
-          onConfirm={() =>
-            revoking &&
-            revoke.mutate(revoking.id, {
-              onSuccess: () => {
-                toast({ title: 'Token revoked', description: `“${revoking.name}” no longer works.` });
-                setRevoking(null);
-              },
-              onError: (failure) =>
-                toast({ title: 'Failed to revoke token', description: failure.message, variant: 'destructive' }),
-            })
-          }
+          onConfirm={() => revoking && revoke.mutate(revoking, { onSuccess: () => setRevoking(null) })}
         />
       </CardContent>
     </Card>

@@ -1,4 +1,4 @@
-import { EXPORT_REQUIRES_SUBSCRIPTION, type ImportResult, isSubscribed } from '@shiplog/schemas';
+import { EXPORT_REQUIRES_SUBSCRIPTION, isSubscribed } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Download, Upload } from 'lucide-react';
@@ -9,13 +9,6 @@ import { CalendarFeedCard } from '../reminders/calendar-feed-card';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { toast } from '../ui/toast';
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-/** What an import brought, in a sentence. */
-export function importSummary(result: ImportResult): string {
-  return `${plural(result.projects, 'project', 'projects')}, ${plural(result.reminders, 'reminder', 'reminders')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
-}
 
 /**
  * Settings › Export: everything the user keeps, to download as JSON (which imports back) or
@@ -78,23 +71,24 @@ function ImportCard() {
   const input = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File | null>(null);
   const importData = useImportData();
-  const failed = (description: string) => toast({ title: 'Import failed', description, variant: 'destructive' });
   const start = async () => {
     if (!chosen) return;
     let file: unknown;
     try {
       file = JSON.parse(await chosen.text());
     } catch {
-      failed('This file is not JSON. Choose the .json file an export downloaded.');
+      toast({
+        title: 'Import failed',
+        description: 'This file is not JSON. Choose the .json file an export downloaded.',
+        variant: 'destructive',
+      });
       return;
     }
     importData.mutate(file, {
-      onSuccess: (result) => {
-        toast({ title: 'Import complete', description: `Brought in ${importSummary(result)}` });
+      onSuccess: () => {
         setChosen(null);
         if (input.current) input.current.value = '';
       },
-      onError: (error) => failed(error.message),
     });
   };
   return (

@@ -4,7 +4,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Label } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
-import { toast } from '../../components/ui/toast';
 import { useUpdateNotificationSettings } from '../../hooks/use-account';
 import { notificationSettingsQuery } from '../../lib/queries';
 
@@ -37,19 +36,7 @@ export function NotificationsCard() {
                 id={`setting-${key}`}
                 checked={settings[key]}
                 disabled={save.isPending}
-                onCheckedChange={(value) =>
-                  save.mutate(
-                    { ...settings, [key]: value },
-                    {
-                      onError: (error) =>
-                        toast({
-                          title: 'Failed to update settings',
-                          description: error.message,
-                          variant: 'destructive',
-                        }),
-                    },
-                  )
-                }
+                onCheckedChange={(value) => save.mutate({ ...settings, [key]: value })}
               />
             </div>
           ))

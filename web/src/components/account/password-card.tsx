@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { TextField } from '../../components/text-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { toast } from '../../components/ui/toast';
 import { useChangePassword } from '../../hooks/use-account';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { showServerFieldErrors } from '../../lib/server-errors';
@@ -19,10 +18,7 @@ export function PasswordCard() {
         form.reset();
         setChanged(true);
       },
-      onError: (error) => {
-        showServerFieldErrors(error, form.setError, ['currentPassword', 'newPassword']);
-        toast({ title: 'Failed to change password', description: error.message, variant: 'destructive' });
-      },
+      onError: (error) => showServerFieldErrors(error, form.setError, ['currentPassword', 'newPassword']),
     });
   const { errors } = form.formState;
   return (

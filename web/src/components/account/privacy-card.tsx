@@ -2,7 +2,6 @@ import { projectVisibilities } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { toast } from '../../components/ui/toast';
 import { useUpdateProfile } from '../../hooks/use-account';
 import { cn } from '../../lib/class-names';
 import { profileQuery } from '../../lib/queries';
@@ -12,19 +11,10 @@ export function PrivacyCard() {
   // Shown at once; put back if the save fails.
   const [choice, setChoice] = useState<(typeof projectVisibilities)[number] | null>(null);
   const selected = choice ?? profile?.projectVisibility;
-  const update = useUpdateProfile();
+  const update = useUpdateProfile('privacy');
   const saveVisibility = (projectVisibility: (typeof projectVisibilities)[number]) => {
     const { email: _email, isReplitLinked: _linked, username: _username, ...current } = profile!;
-    update.mutate(
-      { ...current, projectVisibility },
-      {
-        onSuccess: () => toast({ title: 'Privacy updated' }),
-        onError: (error) => {
-          setChoice(null);
-          toast({ title: 'Failed to update settings', description: error.message, variant: 'destructive' });
-        },
-      },
-    );
+    update.mutate({ ...current, projectVisibility }, { onError: () => setChoice(null) });
   };
   return (
     <Card>

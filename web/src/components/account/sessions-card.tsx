@@ -2,14 +2,13 @@ import type { SessionView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { LogOut, Monitor, Smartphone, Tablet, Tv } from 'lucide-react';
 import { useState } from 'react';
-import { sessionsQuery, useEndOtherSessions, useEndSession } from '../../hooks/use-sessions';
+import { describeSession, sessionsQuery, useEndOtherSessions, useEndSession } from '../../hooks/use-sessions';
 import { formatDate } from '../../lib/format';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/dialog';
 import { Skeleton } from '../ui/skeleton';
-import { toast } from '../ui/toast';
 
 const deviceIcons = { desktop: Monitor, mobile: Smartphone, tablet: Tablet, tv: Tv, unknown: Monitor } as const;
 
@@ -26,24 +25,8 @@ export function SessionsCard() {
   const pending = endOne.isPending || endOthers.isPending;
 
   const confirm = () => {
-    if (ending === 'others')
-      endOthers.mutate(undefined, {
-        onSuccess: () => {
-          toast({ title: 'Signed out everywhere else', description: 'Only this session is still signed in.' });
-          setEnding(null);
-        },
-        onError: (failure) =>
-          toast({ title: 'Failed to sign out other sessions', description: failure.message, variant: 'destructive' }),
-      });
-    else if (ending)
-      endOne.mutate(ending.id, {
-        onSuccess: () => {
-          toast({ title: 'Session signed out', description: `${describe(ending)} is no longer signed in.` });
-          setEnding(null);
-        },
-        onError: (failure) =>
-          toast({ title: 'Failed to sign out session', description: failure.message, variant: 'destructive' }),
-      });
+    if (ending === 'others') endOthers.mutate(undefined, { onSuccess: () => setEnding(null) });
+    else if (ending) endOne.mutate(ending, { onSuccess: () => setEnding(null) });
   };
 
   return (
@@ -69,7 +52,7 @@ export function SessionsCard() {
                     <Icon className="size-5 shrink-0 text-muted-foreground" aria-hidden />
                     <div className="min-w-0">
                       <p className="truncate text-sm font-medium">
-                        {describe(session)}
+                        {describeSession(session)}
                         {session.current ? (
                           <span className="ml-2 rounded-full bg-primary px-1.5 text-[10px] font-bold text-primary-foreground">
                             This device
@@ -87,7 +70,7 @@ export function SessionsCard() {
                     <Button
                       variant="outline"
                       size="sm"
-                      aria-label={`Sign out ${describe(session)}`}
+                      aria-label={`Sign out ${describeSession(session)}`}
                       onClick={() => setEnding(session)}
                     >
                       Sign out
@@ -112,7 +95,7 @@ export function SessionsCard() {
           description={
             ending === 'others'
               ? `${others.length === 1 ? 'The other session' : `All ${others.length} other sessions`} will be signed out at once. This one stays signed in.`
-              : `${ending ? describe(ending) : ''} will be signed out at once.`
+              : `${ending ? describeSession(ending) : ''} will be signed out at once.`
           }
           confirmLabel={pending ? 'Signing out...' : 'Sign out'}
           pending={pending}
@@ -121,10 +104,4 @@ export function SessionsCard() {
       </CardContent>
     </Card>
   );
-}
-
-/** "Firefox 128.0 on macOS Sonoma", or as much of it as the browser said. */
-function describe(session: SessionView): string {
-  if (session.browser && session.os) return `${session.browser} on ${session.os}`;
-  return session.browser || session.os || 'Unknown device';
 }

@@ -7,7 +7,6 @@ import { useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { toast } from '../ui/toast';
 
 /** The connection form: test, diagnose and save an integration (spec/account.md §2). */
 export function ConfigurationCard() {
@@ -42,13 +41,10 @@ export function ConfigurationCard() {
   const submit = (values: IntegrationForm) =>
     save.mutate(values, {
       onSuccess: () => {
-        toast({ title: 'Integration configured successfully', description: 'Your API connection has been saved' });
         form.reset({ siteName: '', baseUrl: values.baseUrl, apiKey: '' });
         setTested(null);
         setDiagnosed(null);
       },
-      onError: (error) =>
-        toast({ title: 'Failed to save configuration', description: error.message, variant: 'destructive' }),
     });
   const busy = save.isPending || test.isPending || diagnostics.isPending;
 

@@ -43,18 +43,7 @@ export function DomainsDialog({ integration, onClose }: { integration: Integrati
     setSelected(new Set());
     onClose();
   };
-  const runImport = () =>
-    importDomains.mutate(
-      { projectIds: [...selected], renewalReminders },
-      {
-        onSuccess: (result) => {
-          toast({ title: 'Domains imported successfully', description: result.message });
-          close();
-        },
-        onError: (error) =>
-          toast({ title: 'Failed to import domains', description: error.message, variant: 'destructive' }),
-      },
-    );
+  const runImport = () => importDomains.mutate({ projectIds: [...selected], renewalReminders }, { onSuccess: close });
 
   return (
     <Dialog

@@ -11,7 +11,6 @@ import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/dialog';
 import { Skeleton } from '../ui/skeleton';
-import { toast } from '../ui/toast';
 
 // The domains dialog (its table, Radix's scroll area and the dialog's panel) loads on first use.
 const DomainsDialog = lazyPart(() => import('./domains-dialog'), 'DomainsDialog');
@@ -91,17 +90,7 @@ export function IntegrationsList() {
         description="This will delete the integration configuration permanently. Your imported projects will remain in your dashboard."
         confirmLabel="Delete"
         pending={remove.isPending}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toast({ title: 'Integration deleted' });
-              setDeleting(null);
-            },
-            onError: (error) =>
-              toast({ title: 'Failed to delete integration', description: error.message, variant: 'destructive' }),
-          })
-        }
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
       />
       {viewing ? (
         <Suspense fallback={null}>

@@ -1,9 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useDeleteProject } from '../../hooks/use-projects';
 import { ConfirmDialog } from '../ui/dialog';
-import { toast } from '../ui/toast';
 
-/** Delete with the spec's confirmation and toasts; optionally goes somewhere afterwards. */
+/** Delete with the spec's confirmation (its toasts are the mutation's); optionally goes somewhere afterwards. */
 export function DeleteProjectDialog({
   project,
   open,
@@ -29,15 +28,8 @@ export function DeleteProjectDialog({
         remove.mutate(project.id, {
           onSuccess: async () => {
             onOpenChange(false);
-            toast({ title: 'Project deleted', description: 'The project has been successfully deleted.' });
             if (goTo) await navigate({ to: goTo });
           },
-          onError: (error) =>
-            toast({
-              title: 'Error',
-              description: `Failed to delete project: ${error.message}`,
-              variant: 'destructive',
-            }),
         })
       }
     />

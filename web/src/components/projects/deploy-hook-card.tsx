@@ -5,7 +5,6 @@ import { deployHookQuery, useCreateDeployHook, useDeleteDeployHook } from '../..
 import { SecretLinkStatus } from '../secret-link';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { toast } from '../ui/toast';
 
 const GENERIC_EXAMPLE = `{
   "deploymentId": "run-1842",
@@ -22,28 +21,11 @@ const GENERIC_EXAMPLE = `{
  */
 export function DeployHookCard({ projectId }: { projectId: string }) {
   const { data } = useQuery(deployHookQuery(projectId));
-  const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
   const create = useCreateDeployHook(projectId);
   const remove = useDeleteDeployHook(projectId);
   const [made, setMade] = useState<string | null>(null);
-  const createUrl = () => {
-    const replacing = data?.active === true;
-    create.mutate(undefined, {
-      onSuccess: ({ url }) => {
-        setMade(url);
-        if (replacing) toast({ title: 'New webhook URL', description: 'The old URL no longer records deployments.' });
-      },
-      onError,
-    });
-  };
-  const turnOff = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => {
-        setMade(null);
-        toast({ title: 'Deploy webhook turned off', description: 'Its URL no longer works.' });
-      },
-      onError,
-    });
+  const createUrl = () => create.mutate(undefined, { onSuccess: ({ url }) => setMade(url) });
+  const turnOff = () => remove.mutate(undefined, { onSuccess: () => setMade(null) });
   return (
     <Card>
       <CardHeader>

@@ -8,7 +8,6 @@ import { onDemand } from '../../lib/on-demand';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
-import { toast } from '../ui/toast';
 import { ProjectIcon } from './project-icon';
 import { QuickUpdate, QuickUpdateHint, useSubscribed } from './quick-update';
 import { StatusBadge } from './status-badge';
@@ -50,13 +49,7 @@ export function ProjectCard({ project, subscribed }: { project: Project; subscri
 
   // A tick saves at once with all five flags; the boxes wait while it saves.
   const toggle = (key: ChecklistKey, value: boolean) =>
-    update.mutate(
-      { id: project.id, ...project.checklist, [key]: value },
-      {
-        onError: (error) =>
-          toast({ title: 'Error', description: `Failed to update project: ${error.message}`, variant: 'destructive' }),
-      },
-    );
+    update.mutate({ id: project.id, ...project.checklist, [key]: value });
 
   return (
     <Card className="flex flex-col gap-4 p-5" data-testid="project-card">

@@ -6,7 +6,6 @@ import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
 import { Textarea } from '../ui/textarea';
-import { toast } from '../ui/toast';
 import { QuickUpdateButton } from './quick-update';
 
 /** The Quick Update popover: notes, Redeployed, Backed Up (spec/core.md §4, §5). */
@@ -32,19 +31,9 @@ export function QuickUpdatePopover({ projectId, defaultOpen = false }: { project
               { projectId, ...values },
               {
                 onSuccess: () => {
-                  toast({
-                    title: 'Update saved',
-                    description: 'Your changes have been recorded in the project timeline.',
-                  });
                   form.reset();
                   setOpen(false);
                 },
-                onError: (error) =>
-                  toast({
-                    title: 'Error',
-                    description: `Failed to save update: ${error.message}`,
-                    variant: 'destructive',
-                  }),
               },
             ),
           )}

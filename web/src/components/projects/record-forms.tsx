@@ -7,7 +7,6 @@ import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
 import { Select } from '../ui/select';
 import { Textarea } from '../ui/textarea';
-import { toast } from '../ui/toast';
 
 /**
  * The record dialogs' forms (record-dialogs.tsx), loaded the first time one opens: react-hook-form and
@@ -31,14 +30,7 @@ export function RecordBackupForm({ projectId, onDone }: RecordFormProps) {
       onSubmit={form.handleSubmit((v) =>
         record.mutate(
           { version: v.version, notes: v.notes, backupDetails: { location: v.location, size: v.size } },
-          {
-            onSuccess: () => {
-              toast({ title: 'Backup recorded', description: 'The backup is on the project timeline.' });
-              onDone();
-            },
-            onError: (error) =>
-              toast({ title: 'Failed to record backup', description: error.message, variant: 'destructive' }),
-          },
+          { onSuccess: onDone },
         ),
       )}
     >
@@ -89,14 +81,7 @@ export function RecordDeploymentForm({ projectId, onDone }: RecordFormProps) {
             notes: v.notes,
             deploymentDetails: { method: v.method, duration: null },
           },
-          {
-            onSuccess: () => {
-              toast({ title: 'Deployment recorded', description: 'The deployment is on the project timeline.' });
-              onDone();
-            },
-            onError: (error) =>
-              toast({ title: 'Failed to record deployment', description: error.message, variant: 'destructive' }),
-          },
+          { onSuccess: onDone },
         ),
       )}
     >
@@ -158,18 +143,7 @@ export function RecordVersionForm({ projectId, onDone }: RecordFormProps) {
       onSubmit={form.handleSubmit((v) =>
         record.mutate(
           { version: v.version, notes: v.notes, changes: changes.map((c) => c.text) },
-          {
-            onSuccess: () => {
-              toast({ title: 'Version release recorded', description: 'The release is on the project timeline.' });
-              onDone();
-            },
-            onError: (error) =>
-              toast({
-                title: 'Failed to record version release',
-                description: error.message,
-                variant: 'destructive',
-              }),
-          },
+          { onSuccess: onDone },
         ),
       )}
     >

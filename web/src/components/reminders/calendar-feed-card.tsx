@@ -6,24 +6,15 @@ import { calendarFeedQuery } from '../../lib/queries';
 import { SecretLinkStatus } from '../secret-link';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { toast } from '../ui/toast';
 
 /** The private calendar link: calendar apps subscribe to it and show active reminders with alarms. */
 export function CalendarFeedCard() {
   const { data } = useQuery(calendarFeedQuery);
-  const onError = (error: Error) => toast({ title: 'Error', description: error.message, variant: 'destructive' });
   const create = useCreateCalendarFeed();
   const revoke = useRevokeCalendarFeed();
   const [made, setMade] = useState<string | null>(null);
-  const createLink = () => create.mutate(undefined, { onSuccess: ({ url }) => setMade(url), onError });
-  const revokeLink = () =>
-    revoke.mutate(undefined, {
-      onSuccess: () => {
-        setMade(null);
-        toast({ title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' });
-      },
-      onError,
-    });
+  const createLink = () => create.mutate(undefined, { onSuccess: ({ url }) => setMade(url) });
+  const revokeLink = () => revoke.mutate(undefined, { onSuccess: () => setMade(null) });
   return (
     <Card>
       <CardHeader>

@@ -10,7 +10,6 @@ import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
 import { Select } from '../ui/select';
 import { Textarea } from '../ui/textarea';
-import { toast } from '../ui/toast';
 
 /**
  * Adding or editing a reminder (in ReminderFormDialog, reminder-form-dialog.tsx, which loads this the
@@ -54,18 +53,7 @@ export function ReminderForm({
         ? { isCompleted: values.isCompleted }
         : { projectId, frequency: 'once' as const, isCompleted: false }),
     };
-    save.mutate(body as Parameters<typeof save.mutate>[0], {
-      onSuccess: () => {
-        toast({ title: reminder ? 'Reminder updated' : 'Reminder added', description: values.title });
-        onDone();
-      },
-      onError: (error) =>
-        toast({
-          title: 'Failed to save reminder',
-          description: error.message || 'There was an error saving your reminder',
-          variant: 'destructive',
-        }),
-    });
+    save.mutate(body as Parameters<typeof save.mutate>[0], { onSuccess: onDone });
   });
 
   return (

@@ -7,7 +7,6 @@ import { formatDate } from '../../lib/format';
 import { reminderState } from '../../lib/reminders';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/dialog';
-import { toast } from '../ui/toast';
 import { ReminderFormDialog } from './reminder-form-dialog';
 
 const stateStyles = {
@@ -17,12 +16,6 @@ const stateStyles = {
   completed: { label: 'Completed', className: 'border-green-400 bg-green-50 dark:bg-green-950/40' },
 } as const;
 
-const failures = {
-  complete: 'Failed to complete reminder',
-  reactivate: 'Failed to reactivate reminder',
-  delete: 'Failed to delete reminder',
-} as const;
-
 /** A reminder with its state colour and its actions: edit, complete or reactivate, delete after confirmation. */
 export function ReminderItem({ reminder, showProject }: { reminder: Reminder; showProject?: boolean }) {
   const state = reminderState(reminder);
@@ -30,10 +23,6 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
   const reactivate = useReminderAction('reactivate');
   const remove = useReminderAction('delete');
   const [confirm, setConfirm] = useState(false);
-  const run = (action: typeof complete, kind: keyof typeof failures) =>
-    action.mutate(reminder.id, {
-      onError: (error) => toast({ title: failures[kind], description: error.message, variant: 'destructive' }),
-    });
   return (
     <li
       className={cn('flex items-start gap-3 rounded-lg border p-3', stateStyles[state].className)}
@@ -66,7 +55,7 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
             size="icon"
             aria-label={`Reactivate ${reminder.title}`}
             disabled={reactivate.isPending}
-            onClick={() => run(reactivate, 'reactivate')}
+            onClick={() => reactivate.mutate(reminder.id)}
           >
             <RotateCcw />
           </Button>
@@ -76,7 +65,7 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
             size="icon"
             aria-label={`Complete ${reminder.title}`}
             disabled={complete.isPending}
-            onClick={() => run(complete, 'complete')}
+            onClick={() => complete.mutate(reminder.id)}
           >
             <Check />
           </Button>
@@ -92,12 +81,7 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
         description={`"${reminder.title}" will be deleted permanently.`}
         confirmLabel="Delete"
         pending={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(reminder.id, {
-            onSuccess: () => setConfirm(false),
-            onError: (error) => toast({ title: failures.delete, description: error.message, variant: 'destructive' }),
-          })
-        }
+        onConfirm={() => remove.mutate(reminder.id, { onSuccess: () => setConfirm(false) })}
       />
     </li>
   );

@@ -48,14 +48,17 @@ export function toast(input: ToastInput): { id: number; dismiss: () => void } {
   return { id, dismiss: () => dismiss(id) };
 }
 
+/** The toasts now (the one shown first), and a way to hear of the next change. */
+export const toasts = {
+  current: (): ToastItem[] => items,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => items,
-  );
+  return useSyncExternalStore(toasts.subscribe, toasts.current);
 }
 
 const LoadedToaster = lazyPart(() => import('./toaster'), 'Toaster');
