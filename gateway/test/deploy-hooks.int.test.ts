@@ -214,7 +214,7 @@ describe('deploy webhooks', () => {
     try {
       const project = await client.post('/api/projects', { name: 'Fresh' });
       const creating = client.post(`/api/projects/${project.body.id}/deploy-hook`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await held.untilReadWaits();
       await held.release();
       expect((await creating).status).toBe(201);
     } finally {

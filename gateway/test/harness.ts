@@ -167,9 +167,10 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     /**
      * Holds a consumer at its batch lock, as a rebuild does, so its read model lags on purpose until
      * `release` (idempotent: call it again in a `finally`). `untilWaiting` resolves once the
-     * consumer's next batch waits on the lock.
+     * consumer's next batch waits on the lock; `untilReadWaits` once a read waits for the consumer
+     * to catch up (read-your-writes) in its service, the schema's owner.
      */
-    async holdConsumer(schema: string, consumer: string) {
+    async holdConsumer(schema: ServiceName, consumer: string) {
       // Two connections: the held transaction, and one to watch the consumer arrive at the lock from.
       const pool = new pg.Pool({ connectionString: db.url, max: 2 });
       const held = await pool.connect();
@@ -190,6 +191,12 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
               ).rows.length > 0,
             5000,
             `${consumer} to wait on its lock`,
+          ),
+        untilReadWaits: () =>
+          waitUntil(
+            () => running[schema].consumers.some((c) => c.name === consumer && c.readsWaiting() > 0),
+            5000,
+            `a read to wait for ${consumer}`,
           ),
         async release() {
           if (released) return;

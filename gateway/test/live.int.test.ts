@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
@@ -66,20 +65,21 @@ async function openStream(client: Client, lastEventId?: string, after?: string) 
     ended: () => ended,
     /** Subscribed: the stream has said where it stands (its first id), so every later change reaches it. */
     async ready(timeoutMs = 3000) {
-      const deadline = Date.now() + timeoutMs;
-      while (lastId === undefined) {
-        if (Date.now() > deadline || ended) throw new Error('the stream did not say where it stands');
-        await sleep(5);
-      }
+      await waitUntil(
+        () => {
+          if (ended) throw new Error('the stream ended before it said where it stands');
+          return lastId !== undefined;
+        },
+        timeoutMs,
+        'the stream to say where it stands',
+      );
     },
     async waitFor(predicate: (change: { source: string; type: string }) => boolean, timeoutMs = 3000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = messages.find((m) => m.event === 'change' && predicate(JSON.parse(m.data!)));
-        if (found) return found;
-        await sleep(10);
-      }
-      throw new Error(`no such change within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
+      const found = () => messages.find((m) => m.event === 'change' && predicate(JSON.parse(m.data!)));
+      await waitUntil(() => found() !== undefined, timeoutMs, 'the change').catch(() => {
+        throw new Error(`no such change within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
+      });
+      return found()!;
     },
     async close() {
       controller.abort();

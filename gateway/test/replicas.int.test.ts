@@ -41,9 +41,9 @@ describe('two gateway replicas', () => {
       const withoutPositions = await new Client(replicaUrl).get('/api/activities', { cookie: a.sessionCookie! });
       expect(withoutPositions.status).toBe(200);
       expect(withoutPositions.body).toHaveLength(0);
-      // With them, replica B's read waits for the projector, which is let go a moment later.
+      // With them, replica B's read waits for the projector, which is let go once it does.
       const read = b.get('/api/activities');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await held.untilReadWaits();
       await held.release();
       const answered = await read;
       expect(answered.status).toBe(200);

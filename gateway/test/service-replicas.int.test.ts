@@ -80,6 +80,7 @@ describe('two gateways and two projects replicas behind round robins', () => {
     const created = new Map<string, { client: Client; ids: string[] }>();
     const misses: string[] = [];
     const failures: string[] = [];
+    let roundsDone = 0;
 
     const user = async (n: number) => {
       const client = new Client(gateways.url);
@@ -107,12 +108,14 @@ describe('two gateways and two projects replicas behind round robins', () => {
         if (one.body?.status !== 'deployed') misses.push(`detail after update ${round}: ${one.body?.status}`);
         const timeline = await client.get(`/api/projects/${made.body.id}/activities`);
         if (timeline.body?.length !== 2) misses.push(`timeline after update ${round}: ${timeline.body?.length}`);
+        roundsDone++;
       }
     };
     const load = Promise.all(Array.from({ length: users }, (_, n) => user(n)));
-    // Twice during the load, the leader loses its lock connection; a replica (either) leads again.
-    for (let cut = 0; cut < 2; cut++) {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+    // Twice during the load (a third and two thirds of the way), the leader loses its lock
+    // connection; a replica (either) leads again.
+    for (let cut = 1; cut <= 2; cut++) {
+      await waitUntil(() => roundsDone >= (cut * users * rounds) / 3, 30_000, `${cut}/3 of the load`);
       await cutLeadership();
       await waitUntil(() => replicas().some((r) => r.leading), 3000, 'a projects leader again');
     }

@@ -4,9 +4,8 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '@shiplog/service-kit';
-import { redisUrl } from '@shiplog/testing';
+import { redisUrl, waitUntil } from '@shiplog/testing';
 import signature from 'cookie-signature';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,14 +55,6 @@ async function storedSession(username: string) {
   return { sid, cookie: `sid=${encodeURIComponent(`s:${signature.sign(sid, secret)}`)}` };
 }
 
-async function until(check: () => Promise<boolean>, ms = 2000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(5);
-  }
-}
-
 describe('SessionCache', () => {
   it('holds a read session, and forgets it when Redis says it changed or was deleted', async () => {
     const { sid, cookie } = await storedSession('ada');
@@ -74,11 +65,11 @@ describe('SessionCache', () => {
       `${prefix}${sid}`,
       JSON.stringify({ cookie: {}, since: Date.now(), user: { id: sid, username: 'grace', isAdmin: true } }),
     );
-    await until(async () => cache.session(sid) === undefined);
+    await waitUntil(() => cache.session(sid) === undefined, 2000, 'the cache to forget the session');
     expect((await sessions.read(cookie)).user).toEqual({ id: sid, username: 'grace', isAdmin: true });
 
     await writer.del(`${prefix}${sid}`);
-    await until(async () => (await sessions.read(cookie)).user === null);
+    await waitUntil(async () => (await sessions.read(cookie)).user === null, 2000, 'the session to read as ended');
   });
 
   it('does not keep a user read while an invalidation arrived', async () => {
@@ -106,13 +97,13 @@ describe('SessionCache', () => {
 
     const id = await tracked.clientId();
     await writer.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
-    await until(async () => cache.session(sid) === undefined);
+    await waitUntil(() => cache.session(sid) === undefined, 2000, 'the cache to forget the session');
     // Changed while nothing tracked it: the answer after the reconnect must be the new one.
     await writer.set(
       `${prefix}${sid}`,
       JSON.stringify({ cookie: {}, since: Date.now(), user: { id: sid, username: 'kim', isAdmin: false } }),
     );
-    await until(async () => tracked.isReady);
+    await waitUntil(() => tracked.isReady, 2000, 'the Redis client to be ready');
     expect((await sessions.read(cookie)).user?.username).toBe('kim');
   });
 });

@@ -50,13 +50,25 @@ describe('PostgreSQL event store: late commits', () => {
 
     const seen: string[] = [];
     const controller = new AbortController();
+    // The store's reads through the pool, counted: the subscriber's re-reads while it is held back.
+    let reads = 0;
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof query>) => {
+      reads++;
+      return query(...args);
+    }) as typeof pool.query;
     const reading = (async () => {
       for await (const e of store.subscribeToAll({ signal: controller.signal })) {
         seen.push(e.id);
         if (seen.length === 2) controller.abort();
       }
     })();
-    await sleep(200);
+    try {
+      // Several rounds of reading, each of which finds B committed and A still open.
+      await waitUntil(() => reads >= 10, 5000, 'the subscriber to read again and again');
+    } finally {
+      pool.query = query;
+    }
     // While A is open, B is held back too: passing it would move the checkpoint beyond A.
     expect(seen).toEqual([]);
     await slow.query('COMMIT');
@@ -171,12 +183,14 @@ describe('PostgreSQL event store: late commits', () => {
         }
       }),
     );
-    await waitUntil(() => [...appended].every((id) => seen.includes(id)), 10_000, 'every appended event to arrive');
-    // Give a duplicate, if the reader would produce one, the chance to show up.
-    await sleep(200);
+    // One more, after them all: every event the reader yields before it (a duplicate too) is in `seen` by then.
+    const last = newId();
+    await store.append(`s-${newId()}`, [event(last)], { expectedRevision: 'no_stream' });
+    appended.add(last);
+    await waitUntil(() => seen.includes(last), 10_000, 'the last event to arrive');
     controller.abort();
     await reading;
-    expect(appended.size).toBe(writers * perWriter);
+    expect(appended.size).toBe(writers * perWriter + 1);
     expect(new Set(seen).size).toBe(seen.length);
     expect(checkpoint).toBeDefined();
     // Resuming from the last checkpoint yields nothing more: nothing was left behind it.

@@ -55,6 +55,8 @@ export interface ConsumerView {
   /** Whether this process has seen this consumer handle `source` up to `position`, without a query or a wait. */
   hasReached(source: string, position: Position): boolean;
   position(source: string): Promise<Position | undefined>;
+  /** How many reads are waiting now for this consumer to reach a position. */
+  readsWaiting(): number;
 }
 
 export interface Consumer extends ConsumerView {
@@ -75,6 +77,7 @@ export function followConsumer(
     position: (source) => progress.recorded(source),
     hasReached: (source, target) => progress.hasReached(source, target),
     waitForPosition: (source, target, timeoutMs = 2000) => progress.waitFor(source, target, timeoutMs),
+    readsWaiting: () => progress.waiting,
   };
 }
 

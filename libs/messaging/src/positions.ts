@@ -32,6 +32,7 @@ export class ConsumerProgress {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #consumer: string;
+  #waiting = 0;
 
   constructor(pool: pg.Pool, schema: string, consumer: string) {
     this.#pool = pool;
@@ -58,16 +59,26 @@ export class ConsumerProgress {
     return row ? (parsePosition(`${row.commit_position}/${row.prepare_position}`) ?? undefined) : undefined;
   }
 
+  /** How many waits (`waitFor`) are under way now: reads held until this consumer catches up. */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
   /** Resolves true once `source` is handled up to `target`, false after `timeoutMs`. */
   async waitFor(source: string, target: Position, timeoutMs: number): Promise<boolean> {
+    if (this.hasReached(source, target)) return true;
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.hasReached(source, target)) return true;
-      const current = await this.recorded(source);
-      if (current) this.remember(source, current);
-      if (this.hasReached(source, target)) return true;
-      if (Date.now() >= deadline) return false;
-      await sleep(3);
+    this.#waiting++;
+    try {
+      for (;;) {
+        const current = await this.recorded(source);
+        if (current) this.remember(source, current);
+        if (this.hasReached(source, target)) return true;
+        if (Date.now() >= deadline) return false;
+        await sleep(3);
+      }
+    } finally {
+      this.#waiting--;
     }
   }
 }

@@ -21,6 +21,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Resolves once `leadership` has finished `count` more rounds (tries for the lock, or checks of it). */
+function untilMoreRounds(leadership: Leadership, count: number) {
+  const target = leadership.rounds + count;
+  return waitUntil(() => leadership.rounds >= target, 2000, `${count} more rounds`);
+}
+
 /** A replica: leads `key`, recording when its work runs; `working` tells whether it runs now. */
 async function replica(key: string, log: string[], id: string) {
   let working = false;
@@ -56,7 +62,8 @@ describe('leadership', () => {
     // Another key has a leader of its own.
     const other = await replica('reminders', [], 'c');
     expect(other.leadership.leading).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // b has tried for the lock again since, and still does not lead.
+    await untilMoreRounds(b.leadership, 2);
     expect(b.working).toBe(false);
 
     await a.leadership.stop();
@@ -83,7 +90,8 @@ describe('leadership', () => {
     // a stopped before anyone started again: never two at once. Either may lead now (a reconnects too).
     expect(log.slice(0, 3)).toEqual(['a starts', 'a stops', expect.stringMatching(/^[ab] starts$/)]);
     expect([a.working, b.working].filter(Boolean)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Both have been round again since: neither started or stopped anything more.
+    await Promise.all([untilMoreRounds(a.leadership, 2), untilMoreRounds(b.leadership, 2)]);
     expect(log).toHaveLength(3);
     const [leader, standby] = a.working ? [a, b] : [b, a];
     await standby.leadership.stop();

@@ -18,6 +18,8 @@ export interface LeadershipOptions {
 
 export interface Leadership {
   readonly leading: boolean;
+  /** Rounds this replica has finished: tries for the lock, or checks that it still holds it. */
+  readonly rounds: number;
   /** Stops leading (when it does), releases the lock and stops trying for it. */
   stop(): Promise<void>;
 }
@@ -49,8 +51,13 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
     await stop();
   };
 
+  let finished = 0;
   /** One round: try for the lock (or, leading, check that its connection still answers). */
   const round = async () => {
+    await attempt();
+    finished++;
+  };
+  const attempt = async () => {
     try {
       if (!client) {
         const next = new pg.Client({
@@ -103,6 +110,9 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
   return {
     get leading() {
       return release !== undefined;
+    },
+    get rounds() {
+      return finished;
     },
     async stop() {
       stopping.abort();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -61,7 +60,7 @@ describe('projects', () => {
       const unaware = await new Client(backend.url).get('/api/projects', { cookie: ada.client.sessionCookie! });
       expect(unaware.body).toHaveLength(before);
       const read = ada.client.get('/api/projects');
-      await sleep(200);
+      await held.untilReadWaits();
       await held.release();
       const list = await read;
       expect(list.status).toBe(200);
