@@ -1,34 +1,14 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { type Credentials, readCredentials, removeCredentials, writeCredentials } from './config.ts';
+import { removeCredentials, writeCredentials } from './config.ts';
+import { CliError, EXIT, type Io, text, type Values, VERSION } from './io.ts';
+import { client, credentialsFor, findProject, normalizeServer, type Project } from './server.ts';
+
+export { EXIT, type Io } from './io.ts';
 
 /**
  * The `shiplog` command: record deployments, backups and releases from a terminal or a CI job, with a
  * personal API token (Settings › API Tokens). `run` is the whole program, so tests call it as it is.
  */
-
-/** Exit codes, as the README documents them. */
-/** This release, as package.json has it: `--version` and the User-Agent. */
-const VERSION = '0.1.0';
-
-export const EXIT = { ok: 0, refused: 1, usage: 2, unauthorized: 3, unreachable: 4 } as const;
-
-export interface Io {
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** All of standard input, for `shiplog login` when the token is piped in. */
-  readStdin: () => Promise<string>;
-  /** One line typed at the terminal, not shown as it is typed; undefined when input is not a terminal. */
-  readHidden?: () => Promise<string>;
-}
-
-class CliError extends Error {
-  readonly exitCode: number;
-  constructor(exitCode: number, message: string) {
-    super(message);
-    this.exitCode = exitCode;
-  }
-}
 
 const HELP = `shiplog — record deployments, backups and releases in Shiplog
 
@@ -81,8 +61,6 @@ const commands = {
 type Command = keyof typeof commands;
 
 const isCommand = (name: string | undefined): name is Command => name !== undefined && name in commands;
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function run(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -116,9 +94,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw error;
   }
 }
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-const text = (values: Values, key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined);
 
 async function perform(command: Command, values: Values, io: Io): Promise<void> {
   if (command === 'logout') {
@@ -176,11 +151,6 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
 
 const versionText = (values: Values) => (text(values, 'version') ? ` ${text(values, 'version')}` : '');
 
-interface Project {
-  id: string;
-  name: string;
-  status: string;
-}
 type Recorded = Record<string, unknown>;
 
 async function login(values: Values, io: Io): Promise<void> {
@@ -204,116 +174,5 @@ async function login(values: Values, io: Io): Promise<void> {
     values.json
       ? `${JSON.stringify({ server, projects: projects.length, credentials: file })}\n`
       : `Signed in to ${server} (${projects.length} ${projects.length === 1 ? 'project' : 'projects'}). Token kept in ${file}.\n`,
-  );
-}
-
-/** The server's origin; plain http only to this machine, unless `--insecure` says otherwise. */
-function normalizeServer(value: string, values: Values): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw new CliError(
-      EXIT.usage,
-      `--server must be an http(s) address, such as https://shiplog.example.com (got "${value}")`,
-    );
-  }
-  if (url.protocol === 'http:' && !isThisMachine(url.hostname) && !values.insecure)
-    throw new CliError(
-      EXIT.usage,
-      `refusing to send your token unencrypted to ${url.origin}: use https://, or add --insecure if you must`,
-    );
-  return url.origin;
-}
-
-const isThisMachine = (hostname: string) =>
-  ['localhost', '127.0.0.1', '[::1]'].includes(hostname) || hostname.endsWith('.localhost');
-
-const DEFAULT_TIMEOUT_SECONDS = 30;
-
-function timeoutOf(env: Io['env']): number {
-  const seconds = Number(env.SHIPLOG_TIMEOUT);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS;
-}
-
-async function credentialsFor(values: Values, io: Io): Promise<Credentials> {
-  const stored = await readCredentials(io.env);
-  const token = text(values, 'token') ?? io.env.SHIPLOG_TOKEN ?? stored?.token;
-  const server = text(values, 'server') ?? io.env.SHIPLOG_URL ?? stored?.url;
-  if (!token || !server)
-    throw new CliError(
-      EXIT.unauthorized,
-      'not signed in: run `shiplog login`, or set SHIPLOG_URL and SHIPLOG_TOKEN (a token from Settings › API Tokens)',
-    );
-  return { url: normalizeServer(server, values), token };
-}
-
-function client(credentials: Credentials, io: Io) {
-  const seconds = timeoutOf(io.env);
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    let response: Response;
-    let raw: string;
-    try {
-      // One deadline for the whole exchange, the body included.
-      const signal = AbortSignal.timeout(seconds * 1000);
-      response = await fetch(credentials.url + path, {
-        signal,
-        method,
-        headers: {
-          authorization: `Bearer ${credentials.token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          'user-agent': `shiplog-cli/${VERSION}`,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      raw = await response.text();
-    } catch (error) {
-      if ((error as Error).name === 'TimeoutError')
-        throw new CliError(EXIT.unreachable, `${credentials.url} did not answer within ${seconds} s`);
-      throw new CliError(
-        EXIT.unreachable,
-        `cannot reach ${credentials.url}: ${(error as Error).cause ?? (error as Error).message}`,
-      );
-    }
-    let parsed: unknown = null;
-    try {
-      parsed = raw ? JSON.parse(raw) : null;
-    } catch {
-      parsed = null;
-    }
-    if (response.ok) return parsed as T;
-    const message =
-      typeof (parsed as { message?: unknown } | null)?.message === 'string'
-        ? (parsed as { message: string }).message
-        : `${response.status} ${response.statusText}`;
-    if (response.status === 401)
-      throw new CliError(
-        EXIT.unauthorized,
-        `${message} (create a new token in Settings › API Tokens, then run shiplog login)`,
-      );
-    if (response.status >= 500) throw new CliError(EXIT.unreachable, `Shiplog could not answer: ${message}`);
-    throw new CliError(EXIT.refused, message);
-  };
-}
-
-async function findProject(api: ReturnType<typeof client>, wanted: string | undefined): Promise<Project> {
-  if (!wanted?.trim()) throw new CliError(EXIT.usage, 'which project? Give --project NAME|ID (or set SHIPLOG_PROJECT)');
-  if (ID.test(wanted.trim())) {
-    return api<Project>('GET', `/api/projects/${wanted.trim()}`);
-  }
-  const projects = await api<Project[]>('GET', '/api/projects');
-  const named = projects.filter((p) => p.name.trim().toLowerCase() === wanted.trim().toLowerCase());
-  if (named.length === 1) return named[0]!;
-  if (named.length > 1)
-    throw new CliError(
-      EXIT.refused,
-      `${named.length} projects are named "${wanted}": give one by its id (${named.map((p) => p.id).join(', ')})`,
-    );
-  const names = projects.map((p) => `"${p.name}"`).join(', ');
-  throw new CliError(
-    EXIT.refused,
-    `no project named "${wanted}"${names ? `; yours are ${names}` : ' (you have none yet)'}`,
   );
 }
