@@ -9,6 +9,7 @@ export * from './health.ts';
 export * from './html.ts';
 export * from './http.ts';
 export * from './internal-token.ts';
+export * from './known-projects.ts';
 export * from './logger.ts';
 export * from './mailer.ts';
 export * from './plan-gates.ts';

@@ -1,4 +1,5 @@
 import { AppError } from '@shiplog/errors';
+import { type Outbound, type OutboundResponse, RefusedAddressError, ResponseTooLargeError } from '@shiplog/outbound';
 import {
   type AuthMethod,
   authMethods,
@@ -8,7 +9,6 @@ import {
   type IntegrationForm,
   type TestConnectionResponse,
 } from '@shiplog/schemas';
-import { type Outbound, type OutboundResponse, RefusedAddressError, ResponseTooLargeError } from './outbound.ts';
 
 /**
  * An external domain-management API as Shiplog calls it (../shared/ARCHITECTURE.md): `GET

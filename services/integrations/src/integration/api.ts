@@ -1,5 +1,6 @@
 import { AppError, ValidationError } from '@shiplog/errors';
 import { formatPosition, isId, newId } from '@shiplog/events';
+import { Outbound } from '@shiplog/outbound';
 import {
   type CreateProjectInput,
   type CreateReminderInput,
@@ -29,7 +30,6 @@ import {
 import { SecretBox } from '@shiplog/vault';
 import type { Request, Router } from 'express';
 import { DomainApi } from '../adapters/domain-api.ts';
-import { Outbound } from '../adapters/outbound.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type IntegrationCommand, IntegrationNotFoundError, integrationDecider, integrationOf } from './decide.ts';
 import { type ConfiguredIntegration, integrationsStream, integrationView } from './integration.ts';

@@ -20,7 +20,7 @@ import {
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { RemindersEnv } from '../env.ts';
-import { findOwnedProject } from '../read-models/known-projects/index.ts';
+import { knownProjects } from '../read-models/known-projects/index.ts';
 import { findReminder, listReminders } from '../read-models/reminder-list/index.ts';
 import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';
@@ -70,7 +70,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
 
     router.get('/reminders/project/:projectId', async (req, res) => {
       const userId = requireUserId(req);
-      const project = await findOwnedProject(pool, idOf(req, 'projectId'));
+      const project = await knownProjects.find(pool, idOf(req, 'projectId'));
       if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(await listReminders(pool, userId, project.id));
     });
@@ -86,7 +86,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       const input = parseInput(createReminderSchema, req.body);
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
-      const project = isId(input.projectId) ? await findOwnedProject(pool, input.projectId) : null;
+      const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
       const { id: reminderId, idempotencyKey } = createdId(req, userId, 'reminder');
       res
         .status(201)
@@ -104,7 +104,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       await catchUp(req);
       const ids: Record<string, string> = {};
       for (const input of reminders) {
-        const project = isId(input.projectId) ? await findOwnedProject(pool, input.projectId) : null;
+        const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
         const reminderId = deterministicId(`import-reminder:${userId}:${input.id}`);
         const result = await handleCommand(
           store,

@@ -44,17 +44,9 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
     name: 'projects',
     sources: ['identity', 'projects', 'reminders'],
     handlers: {
-      // Writes that only fill in who and what is deferred to the batch's commit (see Batch); the two
-      // handlers that read or change reminders.projects immediately flush them first.
-      UserRegistered: async ({ data }, _tx, { defer }) => knownProjects.user(defer, data),
-      AccountInfoUpdated: async ({ data }, _tx, { defer }) => knownProjects.addressChanged(defer, data),
-      EmailVerified: async ({ data }, _tx, { defer }) => knownProjects.addressProven(defer, data),
-      ProjectCreated: async ({ data }, _tx, { defer }) => knownProjects.project(defer, data),
-      ProjectImported: async ({ data }, _tx, { defer }) => knownProjects.project(defer, data),
-      ProjectUpdated: async ({ data }, _tx, { defer }) => {
-        if (data.changes.name !== undefined)
-          knownProjects.renamed(defer, { projectId: data.projectId, name: data.changes.name });
-      },
+      // Who and what (deferred to the batch's commit); the two handlers that read or change
+      // reminders.projects at once flush those writes first.
+      ...knownProjects.handlers,
       ProjectDeleted: async (event, tx, batch) => {
         const { projectId, userId } = event.data;
         await batch.flush();

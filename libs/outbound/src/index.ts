@@ -5,8 +5,8 @@ import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, request } from 'undici';
 
 /**
- * Requests to addresses that users type in (an integration's base URL), made so that they can never
- * reach inside Shiplog's network (SSRF). Only http and https, only public unicast addresses: never
+ * Requests to addresses that users type in (an integration's base URL, a monitor's target), made so
+ * that they can never reach inside Shiplog's network (SSRF). Only http and https, only public unicast addresses: never
  * loopback, private, link-local (the cloud metadata service at 169.254.169.254), CGNAT, unique-local,
  * multicast, unspecified, reserved, or IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4,
  * Teredo); IPv6 only in global unicast (2000::/3); and never a cloud's host-local service on a public

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress, Outbound, RefusedAddressError, ResponseTooLargeError } from './outbound.ts';
+import { isPublicAddress, Outbound, RefusedAddressError, ResponseTooLargeError } from './index.ts';
 
 /** A port on 127.0.0.1 that must never be reached: it counts every connection made to it. */
 let trap: TcpServer;
