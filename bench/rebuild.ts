@@ -17,7 +17,7 @@ import { rebuildAll } from '../scripts/projections-rebuild.ts';
 import { benchSecrets, signUp, startBenchApp, stop } from './app.ts';
 
 const TARGET_EVENTS = 100_000;
-const stores: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'chat', 'integrations'];
+const stores: ServiceName[] = ['identity', 'billing', 'projects', 'reminders', 'chat', 'integrations', 'monitors'];
 
 export interface RebuildResult {
   /** Events in the stores, and how many of them one user's template holds. */

@@ -10,6 +10,7 @@ import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { integrationsService } from '@shiplog/integrations';
 import { pipelined, publishedEvents, rebuildProjection } from '@shiplog/messaging';
+import { monitorsService } from '@shiplog/monitors';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import {
@@ -34,6 +35,7 @@ export const serviceDefinitions = [
   chatService,
   integrationsService,
   activityService,
+  monitorsService,
 ];
 
 export async function rebuildAll(

@@ -52,6 +52,8 @@ function probeFor(fault: string, credentials: { username: string; password: stri
       return get('/api/chat/usage');
     case 'integrations':
       return get('/api/integrations');
+    case 'monitors':
+      return get('/api/monitors');
     case 'activity':
       return get('/api/activities?limit=5');
     case 'nats':

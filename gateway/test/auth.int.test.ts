@@ -62,7 +62,7 @@ describe('register', () => {
       username: null,
       isAdmin: false,
     });
-    const response = await fetch(`${backend.identity.url}/register`, {
+    const response = await fetch(`${backend.service('identity').url}/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-shiplog-internal-token': token },
       body: JSON.stringify({ username: uniqueUsername('rw'), password: 'secret-pass-1' }),
@@ -70,10 +70,10 @@ describe('register', () => {
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: string };
     const position = parsePositions(response.headers.get('x-shiplog-position') ?? undefined).get('identity');
-    const [registeredEvent] = await backend.identity.context.store.readStream(`user-${id}`);
+    const [registeredEvent] = await backend.service('identity').context.store.readStream(`user-${id}`);
     expect(registeredEvent?.type).toBe('UserRegistered');
     expect(position).toEqual(registeredEvent?.position);
-    const [trials] = backend.billing.consumers;
+    const [trials] = backend.service('billing').consumers;
     expect(await trials!.waitForPosition('identity', position!, 3000)).toBe(true);
   });
 
@@ -332,7 +332,7 @@ describe('gateway boundaries', () => {
   });
 
   it('services refuse calls without a valid internal token', async () => {
-    const plain = await fetch(`${backend.identity.url}/users/me`);
+    const plain = await fetch(`${backend.service('identity').url}/users/me`);
     expect(plain.status).toBe(401);
     expect(await plain.json()).toMatchObject({ code: 'INTERNAL_TOKEN_REQUIRED' });
     const forged = signInternalToken('wrong-secret-wrong-secret-wrong-secret', {
@@ -340,7 +340,7 @@ describe('gateway boundaries', () => {
       username: null,
       isAdmin: true,
     });
-    const wrong = await fetch(`${backend.billing.url}/subscription/status`, {
+    const wrong = await fetch(`${backend.service('billing').url}/subscription/status`, {
       headers: { 'x-shiplog-internal-token': forged },
     });
     expect(wrong.status).toBe(401);
@@ -350,7 +350,8 @@ describe('gateway boundaries', () => {
       -5,
     );
     expect(
-      (await fetch(`${backend.identity.url}/users/me`, { headers: { 'x-shiplog-internal-token': expired } })).status,
+      (await fetch(`${backend.service('identity').url}/users/me`, { headers: { 'x-shiplog-internal-token': expired } }))
+        .status,
     ).toBe(401);
   });
 
@@ -372,6 +373,7 @@ describe('gateway boundaries', () => {
         activity: 'ok',
         chat: 'ok',
         integrations: 'ok',
+        monitors: 'ok',
       },
     });
   });

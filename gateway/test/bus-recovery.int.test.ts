@@ -65,6 +65,7 @@ describe('a lost NATS stream', () => {
         'chat',
         'integrations',
         'activity',
+        'monitors',
       ]);
     });
 

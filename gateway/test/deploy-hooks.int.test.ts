@@ -194,7 +194,7 @@ describe('deploy webhooks', () => {
     const shown = (await client.get(`/api/projects/${projectId}/deploy-hook`)).body;
     expect(shown).toEqual({ active: true, createdAt: expect.any(String) });
     const secret = path.slice('/api/hooks/deploy/'.length);
-    const stored = await backend.projects.context.pool.query('SELECT * FROM projects.deploy_hooks');
+    const stored = await backend.service('projects').context.pool.query('SELECT * FROM projects.deploy_hooks');
     expect(JSON.stringify(stored.rows)).not.toContain(secret);
     const replaced = await createHook(client, projectId);
     expect(replaced).not.toBe(path);

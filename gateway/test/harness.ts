@@ -5,6 +5,7 @@ import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { integrationsService } from '@shiplog/integrations';
 import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
+import { monitorsService } from '@shiplog/monitors';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
 import {
@@ -39,11 +40,12 @@ const definitions: Record<ServiceName, ServiceDefinition<any>> = {
   chat: chatService,
   integrations: integrationsService,
   activity: activityService,
+  monitors: monitorsService,
 };
 type Running = Record<ServiceName, RunningService<never>>;
 
 /**
- * The whole backend in one test process: the seven services and the gateway on free ports, with a
+ * The whole backend in one test process: every service and the gateway on free ports, with a
  * database, a NATS namespace and Redis key prefix of their own. Services still talk only over HTTP,
  * PostgreSQL and NATS, exactly as in production.
  */
@@ -61,8 +63,9 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
-    // Tests drive the reminder scheduler with their own clock.
+    // Tests drive the reminder scheduler and the monitors' checker with their own clock.
     SCHEDULER_ENABLED: 'false',
+    CHECKER_ENABLED: 'false',
     // Test files run side by side, some with three backends of seven services each: small pools keep
     // them within PostgreSQL's 100 connections.
     DATABASE_POOL_MAX: '5',
@@ -209,26 +212,9 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     },
     /** The whole `/api` surface, read off the route table and each running service (api-surface.ts). */
     apiSurface: () => apiSurface(running),
-    get identity() {
-      return running.identity;
-    },
-    get billing() {
-      return running.billing;
-    },
-    get projects() {
-      return running.projects;
-    },
-    get reminders() {
-      return running.reminders;
-    },
-    get activity() {
-      return running.activity;
-    },
-    get chat() {
-      return running.chat;
-    },
-    get integrations() {
-      return running.integrations;
+    /** A running service of this backend: its URL, context (pool, store, bus), consumers. */
+    service<N extends ServiceName>(name: N): RunningService<never> {
+      return running[name];
     },
     /** Every row of every table of every service's schema and of the vault, as text, by table. */
     async everyRow(): Promise<Map<string, string[]>> {

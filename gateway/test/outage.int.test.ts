@@ -16,7 +16,7 @@ describe('when a service is down', () => {
     const username = uniqueUsername('outage');
     expect((await client.post('/api/register', { username, password: 'secret-pass-1' })).status).toBe(201);
 
-    await backend.billing.stop();
+    await backend.service('billing').stop();
     const status = await client.get('/api/subscription/status');
     expect(status.status).toBe(503);
     expect(status.body).toEqual({
@@ -31,7 +31,7 @@ describe('when a service is down', () => {
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks.billing).not.toBe('ok');
 
-    await backend.identity.stop();
+    await backend.service('identity').stop();
     const login = await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' });
     expect(login.status).toBe(503);
     expect(login.body.code).toBe('SERVICE_UNAVAILABLE');

@@ -29,6 +29,8 @@ const isAdminRoute = (call: ApiCall) =>
 /** Which of A's resources a path parameter names, by the path it appears in. */
 const idKinds: [RegExp, string][] = [
   [/^\/api\/projects\/:id(\/|$)/, 'project'],
+  [/^\/api\/projects\/:projectId\/monitors$/, 'project'],
+  [/^\/api\/monitors\/:id$/, 'monitor'],
   [/^\/api\/reminders\/project\/:projectId$/, 'project'],
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
@@ -58,6 +60,8 @@ const validBodies: Record<string, unknown> = {
   'POST /api/projects/:id/deployment': { environment: 'production', version: '9.9.9' },
   'POST /api/projects/:id/version': { version: '9.9.9', changes: ['not yours'] },
   'PATCH /api/reminders/:id': { title: 'Taken over' },
+  'POST /api/projects/:projectId/monitors': { url: 'https://not-yours.example.com/' },
+  'PATCH /api/monitors/:id': { paused: true, intervalSeconds: 3600 },
   'POST /api/integrations/:id/import': { projectIds: ['example-1.com'] },
 };
 /** Calls that name a resource in their body rather than their path. */
@@ -86,6 +90,8 @@ async function snapshotOfA() {
     '/api/integrations',
     '/api/reminders/calendar',
     `/api/projects/${owned.project}/deploy-hook`,
+    `/api/projects/${owned.project}/monitors`,
+    '/api/monitors',
     '/api/profile',
     '/api/user',
     '/api/tokens',
@@ -128,6 +134,9 @@ beforeAll(async () => {
   });
   expect(reminder.status).toBe(201);
   owned.reminder = reminder.body.id;
+  const monitor = await a.post(`/api/projects/${owned.project}/monitors`, { url: 'https://a.example.com/health' });
+  expect(monitor.status).toBe(201);
+  owned.monitor = monitor.body.id;
   const integration = await a.post('/api/integrations', {
     siteName: 'A’s registrar',
     baseUrl: domains.url,

@@ -39,7 +39,7 @@ describe('an event a projection cannot hold', () => {
     const poisonId = newId();
     const reminderId = newId();
     const at = new Date().toISOString();
-    await backend.reminders.context.store.append(
+    await backend.service('reminders').context.store.append(
       `reminder-${reminderId}`,
       [
         {

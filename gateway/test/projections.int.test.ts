@@ -48,9 +48,9 @@ describe('projections', () => {
     const project = (await client.post('/api/projects', { name: 'Twice' })).body;
     // The original is handled (read-your-writes through the gateway).
     expect((await client.get(`/api/projects/${project.id}/activities`)).body).toHaveLength(1);
-    const [created] = await backend.projects.context.store.readStream(`project-${project.id}`);
+    const [created] = await backend.service('projects').context.store.readStream(`project-${project.id}`);
     // Publish the same event again under a new message id: JetStream delivers it a second time.
-    const { bus } = backend.projects.context;
+    const { bus } = backend.service('projects').context;
     const ack = await bus.js.publish(
       bus.subject('projects', 'ProjectCreated'),
       JSON.stringify(toBusEvent(created!, 'projects')),
@@ -59,7 +59,7 @@ describe('projections', () => {
         headers: headers(),
       },
     );
-    const consumer = backend.activity.consumers[0]!;
+    const consumer = backend.service('activity').consumers[0]!;
     // Handled and acknowledged: the consumer's ack floor has passed the copy.
     await expect
       .poll(async () => (await bus.jsm.consumers.info(bus.stream, consumer.name)).ack_floor.stream_seq, {
@@ -132,6 +132,7 @@ describe('projections', () => {
       'identity-admin-users',
       'identity-messages',
       'integrations-integration-list',
+      'monitors-monitor-list',
       'projects-project-list',
       'reminders-reminder-list',
     ]);

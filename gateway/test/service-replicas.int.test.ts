@@ -22,9 +22,9 @@ beforeAll(async () => {
   backend = await startBackend({ env: { LEADER_INTERVAL_MS: '100' } });
   second = (await startService(projectsService, {
     ...backend.serviceEnv,
-    BILLING_URL: backend.billing.url,
+    BILLING_URL: backend.service('billing').url,
   })) as RunningService<never>;
-  services = await roundRobin([backend.projects.url, second.url]);
+  services = await roundRobin([backend.service('projects').url, second.url]);
   const a = await backend.startReplica({ PROJECTS_URL: services.url });
   const b = await backend.startReplica({ PROJECTS_URL: services.url });
   gateways = await roundRobin([a, b]);
@@ -36,7 +36,7 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-const replicas = () => [backend.projects, second];
+const replicas = () => [backend.service('projects'), second];
 
 /**
  * Cuts the projects leader's lock connection, as if its host lost the database for a moment: this

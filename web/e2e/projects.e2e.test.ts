@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { cookiesFrom } from '@shiplog/testing';
+import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
@@ -10,10 +11,13 @@ let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+/** A site the builder shipped, for the monitors to check. */
+let target: TargetStandIn;
 const builder = uniqueUsername('builder');
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  target = await startTargetStandIn();
+  [app, browser] = await Promise.all([startApp({ env: { MONITOR_ALLOWED_HOSTS: target.host } }), launchBrowser()]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -24,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
+  await target?.stop();
 });
 
 /** A project made through the API, as the signed-in page. */
@@ -204,6 +209,27 @@ describe('projects in the browser', () => {
     await page.getByRole('button', { name: 'New URL' }).click();
     await expect.poll(() => page.getByRole('textbox', { name: 'Deploy webhook URL' }).inputValue()).not.toBe(url);
     expect((await deliver(url)).status).toBe(404);
+  });
+
+  it('watches a URL of the project: checked at once, shown up with its uptime, paused and removed', async () => {
+    const monitors = page.getByRole('list', { name: 'Monitors' });
+    await page.getByLabel('URL to check').fill('not a url');
+    await page.getByRole('button', { name: 'Add monitor' }).click();
+    await page.getByText('Please enter a valid URL including http:// or https://').waitFor();
+    await page.getByLabel('URL to check').fill(target.url);
+    await page.getByLabel('How often').selectOption('30');
+    await page.getByRole('button', { name: 'Add monitor' }).click();
+    // The first check runs within a second; the live feed brings its result to the page.
+    const monitor = monitors.getByTestId('monitor');
+    await expect.poll(() => monitor.getAttribute('data-state')).toBe('up');
+    await monitor.getByText('Uptime: 100.00% (24 h) · 100.00% (30 days)').waitFor();
+    await page.getByTestId('project-timeline').getByText(`Started monitoring ${target.url}`).waitFor();
+
+    await page.getByRole('button', { name: `Pause ${target.url}` }).click();
+    await expect.poll(() => monitor.getAttribute('data-state')).toBe('paused');
+    await page.getByRole('button', { name: `Remove ${target.url}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No monitors yet.').waitFor();
   });
 
   it('edits the project', async () => {

@@ -20,7 +20,7 @@ import { z } from 'zod';
  * (`personal`, below); deleting the account destroys the key (crypto-shredding).
  */
 /** The services that append events. */
-export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders' | 'chat' | 'integrations';
+export type EventOwner = 'identity' | 'billing' | 'projects' | 'reminders' | 'chat' | 'integrations' | 'monitors';
 
 interface CatalogEntry<S extends z.ZodType> {
   owner: EventOwner;
@@ -746,6 +746,108 @@ export const catalog = {
     version: 1,
     publish: true,
     schema: z.object({ integrationId: id, userId: id, at: isoDate }),
+  }),
+
+  // monitors: checks of what users shipped. A check's result is not an event (it goes to a table with
+  // retention); what changes a monitor's state is.
+  MonitorAdded: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      url: z.string(),
+      intervalSeconds: z.number().int(),
+      expectedStatuses: z.string(),
+      keyword: z.string().nullable(),
+      keywordPresent: z.boolean(),
+      failureThreshold: z.number().int(),
+      at: isoDate,
+    }),
+  }),
+  MonitorChanged: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      changes: z.object({
+        url: z.string().optional(),
+        intervalSeconds: z.number().int().optional(),
+        expectedStatuses: z.string().optional(),
+        keyword: z.string().nullable().optional(),
+        keywordPresent: z.boolean().optional(),
+        failureThreshold: z.number().int().optional(),
+      }),
+      at: isoDate,
+    }),
+  }),
+  /** Checks stop until resumed: by its owner, or because the plan lapsed. */
+  MonitorPaused: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ monitorId: id, userId: id, projectId: id, reason: z.enum(['user', 'plan']), at: isoDate }),
+  }),
+  MonitorResumed: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ monitorId: id, userId: id, projectId: id, at: isoDate }),
+  }),
+  /** Removed by its owner, or with its project. */
+  MonitorRemoved: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      reason: z.enum(['user', 'project_deleted']),
+      at: isoDate,
+    }),
+  }),
+  /** `failures` checks in a row failed: the target is down from the first of them. */
+  IncidentOpened: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      incidentId: id,
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      url: z.string(),
+      cause: z.string(),
+      failures: z.number().int(),
+      startedAt: isoDate,
+      at: isoDate,
+    }),
+  }),
+  /** A check passed again: the incident is over. */
+  IncidentClosed: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      incidentId: id,
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      url: z.string(),
+      cause: z.string(),
+      startedAt: isoDate,
+      endedAt: isoDate,
+      at: isoDate,
+    }),
   }),
 } as const;
 

@@ -9,6 +9,7 @@ export * from './export.ts';
 export * from './export-values.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
+export * from './monitors.ts';
 export * from './project-values.ts';
 export * from './projects.ts';
 export * from './public-profile.ts';

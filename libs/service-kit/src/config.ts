@@ -72,6 +72,7 @@ export const serviceDirectory = {
   chat: 4105,
   integrations: 4106,
   activity: 4107,
+  monitors: 4108,
 } as const;
 
 export type ServiceName = keyof typeof serviceDirectory;

@@ -19,7 +19,7 @@ async function counters(userId: string) {
     username: 'x',
     isAdmin: false,
   });
-  const response = await fetch(`${backend.activity.url}/dashboard/counters`, {
+  const response = await fetch(`${backend.service('activity').url}/dashboard/counters`, {
     headers: { 'x-shiplog-internal-token': token },
   });
   return response.json();
@@ -154,7 +154,7 @@ describe('dashboard counters', () => {
     });
     const after = (await client.get('/api/activities?limit=1')).status;
     expect(after).toBe(200);
-    const response = await fetch(`${backend.activity.url}/dashboard/counters`, {
+    const response = await fetch(`${backend.service('activity').url}/dashboard/counters`, {
       headers: { 'x-shiplog-internal-token': token },
     });
     expect(await response.json()).toEqual({

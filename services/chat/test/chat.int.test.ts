@@ -185,12 +185,12 @@ describe('chat usage and the daily limit', () => {
   it('answers 503 when no model is configured, while usage still answers', async () => {
     const unconfigured = await startService(chatService, {
       ...backend.serviceEnv,
-      BILLING_URL: backend.billing.url,
+      BILLING_URL: backend.service('billing').url,
       OPENAI_API_KEY: '',
     });
     try {
       const clients = new ServiceClients(
-        { chat: unconfigured.url, billing: backend.billing.url } as Record<ServiceName, string>,
+        { chat: unconfigured.url, billing: backend.service('billing').url } as Record<ServiceName, string>,
         backend.internalTokenSecret,
       );
       const { id, username } = await backend.signUp('nokey');

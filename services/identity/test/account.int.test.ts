@@ -193,7 +193,7 @@ describe('admin messages and contact admin', () => {
     const sent = await client.post('/api/contact-admin', { subject: 'Billing question', message: 'Can I pay yearly?' });
     expect(sent.status).toBe(201);
     expect(sent.body.message).toBe('Your message has been sent to the admin successfully.');
-    const { pool } = backend.identity.context;
+    const { pool } = backend.service('identity').context;
     await expect
       .poll(
         async () =>
@@ -210,7 +210,7 @@ describe('admin messages and contact admin', () => {
 describe('registration', () => {
   it('frees a name claimed by no account once the claim is a minute old (a sign-up killed half-way)', async () => {
     const username = uniqueUsername('orphan');
-    const { store } = backend.identity.context;
+    const { store } = backend.service('identity').context;
     // What a registration leaves when its process dies between its two appends: the claim alone.
     await store.append(
       usernameStream(username),

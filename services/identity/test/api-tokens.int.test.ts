@@ -52,7 +52,7 @@ describe('API token lifetimes', () => {
     const tokenId = newId();
     const text = newTokenText(id, tokenId);
     await handleCommand(
-      backend.identity.context.store,
+      backend.service('identity').context.store,
       userStream(id),
       userDecider,
       { type: 'CreateApiToken', tokenId, name: 'old', tokenHash: hashTokenText(text), expiresInDays: 30 },

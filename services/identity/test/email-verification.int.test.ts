@@ -88,7 +88,7 @@ describe('email verification', () => {
     // A link made 49 hours ago, as the clock would have it.
     const secret = newVerificationSecret(id);
     await handleCommand(
-      backend.identity.context.store,
+      backend.service('identity').context.store,
       userStream(id),
       userDecider,
       { type: 'RequestEmailVerification', tokenHash: hashSecret(secret) },

@@ -53,7 +53,7 @@ describe('calendar feed', () => {
     expect(JSON.stringify(listed)).not.toContain(new URL(url).pathname.slice(14, 40));
     const path = new URL(url).pathname;
     const secret = path.slice('/api/calendar/'.length, -'.ics'.length);
-    const stored = await backend.reminders.context.pool.query('SELECT * FROM reminders.calendar_feeds');
+    const stored = await backend.service('reminders').context.pool.query('SELECT * FROM reminders.calendar_feeds');
     expect(JSON.stringify(stored.rows)).not.toContain(secret);
 
     // Fetched without a session, as a calendar app does.

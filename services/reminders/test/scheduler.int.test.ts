@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 function scheduler() {
-  const { context } = backend.reminders;
+  const { context } = backend.service('reminders');
   return createScheduler(
     context,
     createMailer({ smtpUrl: smtp.url, from: 'Shiplog <reminders@shiplog.test>', logger: context.logger }),

@@ -20,6 +20,7 @@ export {
   apiTokenSchema,
   changePasswordFormSchema,
   contactAdminSchema,
+  createMonitorSchema,
   extendTrialSchema,
   integrationFormSchema,
   loginSchema,

@@ -63,6 +63,7 @@ export const keys = {
   prices: ['prices'],
   admin: ['admin'],
   chatUsage: ['chat-usage'],
+  monitors: ['monitors'],
   integrations: ['integrations'],
 } as const;
 

@@ -8,6 +8,7 @@ import { BackLink } from '../components/back-link';
 import { ProjectLoadError, ProjectLoading } from '../components/project-load-states';
 import { DeleteProjectDialog } from '../components/projects/delete-project';
 import { DeployHookCard } from '../components/projects/deploy-hook-card';
+import { MonitorsCard } from '../components/projects/monitors-card';
 import { RecordBackupDialog, RecordDeploymentDialog, RecordVersionDialog } from '../components/projects/record-dialogs';
 import { StatusBadge } from '../components/projects/status-badge';
 import { ProjectRemindersCard } from '../components/reminders/project-reminders-card';
@@ -170,6 +171,8 @@ export function ProjectDetailPage() {
       </div>
 
       <ProjectRemindersCard projectId={id} />
+
+      <MonitorsCard projectId={id} suggestedUrl={project.metadata.socialLinks.website || null} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">

@@ -1,5 +1,16 @@
 import type { Activity } from '@shiplog/schemas';
-import { Archive, CheckCircle2, type LucideIcon, Pencil, PlusCircle, Rocket, Tag, Trash2, Zap } from 'lucide-react';
+import {
+  Archive,
+  CheckCircle2,
+  HeartPulse,
+  type LucideIcon,
+  Pencil,
+  PlusCircle,
+  Rocket,
+  Tag,
+  Trash2,
+  Zap,
+} from 'lucide-react';
 import { cn } from '../../lib/class-names';
 import { formatDate, projectNameOf } from '../../lib/format';
 import { formatTimeAgo } from '../../lib/time-ago';
@@ -23,7 +34,12 @@ const actions: Record<string, { label: string; icon: LucideIcon; className: stri
   },
   deleted: { label: 'Deleted', icon: Trash2, className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' },
 };
-const eventIcons: Record<string, LucideIcon> = { deployment: Rocket, backup_created: Archive, version_release: Tag };
+const eventIcons: Record<string, LucideIcon> = {
+  deployment: Rocket,
+  backup_created: Archive,
+  version_release: Tag,
+  incident: HeartPulse,
+};
 
 const statusBadges: Record<string, { label: string; className: string }> = {
   success: { label: 'success', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' },

@@ -7,6 +7,7 @@ import { type TimelineEventType, toTimelineEntry } from './timeline.ts';
 const timelineEventTypes: TimelineEventType[] = [
   ...publishedEventTypesOf('projects'),
   ...publishedEventTypesOf('reminders'),
+  ...publishedEventTypesOf('monitors'),
   'PasswordChanged',
   'AccountInfoUpdated',
 ];
@@ -31,7 +32,7 @@ const INSERT_ACTIVITY = `INSERT INTO activity.activities (id, user_id, project_i
  */
 export const timelineProjection: ProjectionDefinition = {
   name: 'timeline',
-  sources: ['projects', 'reminders', 'identity'],
+  sources: ['projects', 'reminders', 'monitors', 'identity'],
   tables: ['activities', 'project_stats'],
   handlers: onEach(timelineEventTypes, async (event: ReceivedEvent<TimelineEventType>, _tx, { defer }) => {
     if (event.type === 'ProjectDeleted') {

@@ -1,9 +1,13 @@
 import type { EventOf, PublishedEventType } from '@shiplog/events';
 
-/** What the timeline reads: every published event of projects and reminders, and identity's security changes. */
+/**
+ * What the timeline reads: every published event of projects, reminders and monitors, and identity's
+ * security changes.
+ */
 export type TimelineEventType =
   | PublishedEventType<'projects'>
   | PublishedEventType<'reminders'>
+  | PublishedEventType<'monitors'>
   | 'PasswordChanged'
   | 'AccountInfoUpdated';
 
@@ -218,6 +222,62 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         details: 'Account information updated',
         metadata: { change: 'account_info' },
       });
+    case 'MonitorAdded': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'monitor_added',
+        action: 'created',
+        details: `Started monitoring ${d.url}: ${d.projectName}`,
+        metadata: { monitorId: d.monitorId, url: d.url, intervalSeconds: d.intervalSeconds },
+      });
+    }
+    // An incident is two rows: when it opens (failed), and when it closes, with how long it lasted.
+    case 'IncidentOpened': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'incident',
+        action: 'down',
+        details: `Down since ${clock(d.startedAt)} UTC, ${d.cause}: ${d.projectName}`,
+        metadata: {
+          incidentId: d.incidentId,
+          monitorId: d.monitorId,
+          url: d.url,
+          cause: d.cause,
+          startedAt: d.startedAt,
+        },
+        status: 'failed',
+      });
+    }
+    case 'IncidentClosed': {
+      const d = event.data;
+      const minutes = Math.max(1, Math.round((Date.parse(d.endedAt) - Date.parse(d.startedAt)) / 60_000));
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'incident',
+        action: 'recovered',
+        details: `Down ${clock(d.startedAt)}–${clock(d.endedAt)} UTC, ${minutes} min, ${d.cause}: ${d.projectName}`,
+        metadata: {
+          incidentId: d.incidentId,
+          monitorId: d.monitorId,
+          url: d.url,
+          cause: d.cause,
+          startedAt: d.startedAt,
+          endedAt: d.endedAt,
+          minutes,
+        },
+      });
+    }
+    // A monitor's settings, pauses and removal are the monitor's own business: its card shows them.
+    case 'MonitorChanged':
+    case 'MonitorPaused':
+    case 'MonitorResumed':
+    case 'MonitorRemoved':
+      return null;
     // Deliberately not on the timeline: sends and moves are the scheduler's bookkeeping, and a deleted
     // reminder leaves its added/completed rows as its history.
     case 'ReminderNotificationSent':
@@ -235,3 +295,6 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
       return event satisfies never;
   }
 }
+
+/** `12:04`: an instant's hour and minute in UTC, as the timeline's details read. */
+const clock = (iso: string) => iso.slice(11, 16);

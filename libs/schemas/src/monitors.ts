@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { isHttpUrl } from './integrations.ts';
+
+/**
+ * Monitors: a check of what a user shipped, on one of their projects (the monitors service). Shared by
+ * the web form and the service, so both refuse the same input with the same messages.
+ */
+export const MONITOR_URL_MESSAGE = 'Please enter a valid URL including http:// or https://';
+export const MONITOR_INTERVAL_MESSAGE = 'Check every 30 seconds to 60 minutes';
+export const EXPECTED_STATUSES_MESSAGE = 'Use status codes and ranges, such as 200-299 or 200,301';
+/** How many monitors one account may keep. */
+export const MAX_MONITORS = 20;
+export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
+export const monitorStates = ['pending', 'up', 'down', 'paused'] as const;
+export type MonitorState = (typeof monitorStates)[number];
+
+/** `200-299`, `200,301,302`, `200-299,404`: codes from 100 to 599, ranges low to high. */
+export function parseExpectedStatuses(text: string): [number, number][] | null {
+  const parts = text.split(',').map((p) => p.trim());
+  const ranges: [number, number][] = [];
+  for (const part of parts) {
+    const match = /^(\d{3})(?:-(\d{3}))?$/.exec(part);
+    if (!match) return null;
+    const low = Number(match[1]);
+    const high = Number(match[2] ?? match[1]);
+    if (low < 100 || high > 599 || low > high) return null;
+    ranges.push([low, high]);
+  }
+  return ranges.length > 0 ? ranges : null;
+}
+
+export const isExpectedStatus = (ranges: [number, number][], status: number): boolean =>
+  ranges.some(([low, high]) => status >= low && status <= high);
+
+const monitorFields = {
+  url: z
+    .string({ error: MONITOR_URL_MESSAGE })
+    .trim()
+    .max(2000, 'The URL must be at most 2000 characters')
+    .refine(isHttpUrl, MONITOR_URL_MESSAGE),
+  intervalSeconds: z.coerce
+    .number({ error: MONITOR_INTERVAL_MESSAGE })
+    .int(MONITOR_INTERVAL_MESSAGE)
+    .min(30, MONITOR_INTERVAL_MESSAGE)
+    .max(3600, MONITOR_INTERVAL_MESSAGE),
+  expectedStatuses: z
+    .string({ error: EXPECTED_STATUSES_MESSAGE })
+    .trim()
+    .max(100, EXPECTED_STATUSES_MESSAGE)
+    .refine((v) => parseExpectedStatuses(v) !== null, EXPECTED_STATUSES_MESSAGE),
+  keyword: z
+    .string({ error: 'The keyword must be text' })
+    .trim()
+    .max(200, 'The keyword must be at most 200 characters')
+    .nullable()
+    .transform((v) => (v ? v : null)),
+  keywordPresent: z.boolean({ error: 'Say whether the keyword must be present or absent' }),
+  failureThreshold: z.coerce
+    .number({ error: 'Open an incident after 1 to 10 failed checks in a row' })
+    .int('Open an incident after 1 to 10 failed checks in a row')
+    .min(1, 'Open an incident after 1 to 10 failed checks in a row')
+    .max(10, 'Open an incident after 1 to 10 failed checks in a row'),
+};
+
+/** A new monitor: the URL, and how often; the rest have defaults (any 2xx or 3xx, 2 failures in a row). */
+export const createMonitorSchema = z.object({
+  url: monitorFields.url,
+  intervalSeconds: monitorFields.intervalSeconds.default(60),
+  expectedStatuses: monitorFields.expectedStatuses.default('200-399'),
+  keyword: monitorFields.keyword.default(null),
+  keywordPresent: monitorFields.keywordPresent.default(true),
+  failureThreshold: monitorFields.failureThreshold.default(2),
+});
+export type CreateMonitorInput = z.infer<typeof createMonitorSchema>;
+
+/** A change: any of the fields, and `paused` to pause or resume it. */
+export const updateMonitorSchema = z.strictObject({
+  url: monitorFields.url.optional(),
+  intervalSeconds: monitorFields.intervalSeconds.optional(),
+  expectedStatuses: monitorFields.expectedStatuses.optional(),
+  keyword: monitorFields.keyword.optional(),
+  keywordPresent: monitorFields.keywordPresent.optional(),
+  failureThreshold: monitorFields.failureThreshold.optional(),
+  paused: z.boolean({ error: 'paused must be true or false' }).optional(),
+});
+export type UpdateMonitorInput = z.infer<typeof updateMonitorSchema>;
+
+/** A monitor as the API answers it. */
+export interface MonitorView {
+  id: string;
+  projectId: string;
+  projectName: string;
+  url: string;
+  intervalSeconds: number;
+  expectedStatuses: string;
+  keyword: string | null;
+  keywordPresent: boolean;
+  failureThreshold: number;
+  state: MonitorState;
+  /** Since when it has been in its state. */
+  since: string;
+  /** The last check, if any: when, whether it passed, in how long, and why not. */
+  lastCheck: { at: string; ok: boolean; ms: number | null; cause: string | null } | null;
+  /** Share of passed checks, null before any check in the window. */
+  uptime: { day: number | null; month: number | null };
+  openIncident: { id: string; startedAt: string; cause: string } | null;
+  createdAt: string;
+}

@@ -1,0 +1,32 @@
+import { checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+export const monitorsEnv = serviceEnv
+  .extend({
+    /** Alert emails; unset, they are logged, not sent. */
+    ...mailEnvFields,
+    /** Whether this process runs checks (every replica may: each check is claimed once). */
+    CHECKER_ENABLED: z.enum(['true', 'false']).default('true'),
+    /** How often the checker looks for checks that are due. */
+    CHECKER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
+    /** Checks at once in this process, and at once against one host. */
+    CHECKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+    CHECKER_PER_HOST: z.coerce.number().int().min(1).max(100).default(4),
+    /** How long one check may take, connecting and reading included. */
+    CHECK_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(10_000),
+    /**
+     * `host:port,…` exempt from the private-address block: targets on this machine or network, in
+     * local development and tests. Nothing else private is ever checked.
+     */
+    MONITOR_ALLOWED_HOSTS: z
+      .string()
+      .default('')
+      .transform((list) =>
+        list
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+  })
+  .superRefine(checkServiceEnv);
+export type MonitorsEnv = z.infer<typeof monitorsEnv>;

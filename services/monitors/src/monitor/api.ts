@@ -1,0 +1,128 @@
+import { NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import {
+  type CreateMonitorInput,
+  createMonitorSchema,
+  MAX_MONITORS,
+  type MonitorView,
+  updateMonitorSchema,
+} from '@shiplog/schemas';
+import {
+  callerOf,
+  catchUp,
+  createdId,
+  handleCommand,
+  parseInput,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Request, Response, Router } from 'express';
+import type { MonitorsEnv } from '../env.ts';
+import { knownProjects } from '../read-models/known-projects/index.ts';
+import { monitorList } from '../read-models/monitor-list/index.ts';
+import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
+import { type AddedMonitor, monitorStream } from './monitor.ts';
+
+/** A monitor as a write answers it: from its stream, before any check has reported. */
+function viewOf(state: AddedMonitor, at: string): MonitorView {
+  return {
+    id: state.id,
+    projectId: state.projectId,
+    projectName: state.projectName,
+    ...state.settings,
+    state: state.paused ? 'paused' : state.incident ? 'down' : 'pending',
+    since: at,
+    lastCheck: null,
+    uptime: { day: null, month: null },
+    openIncident: state.incident,
+    createdAt: at,
+  };
+}
+
+/** Monitors on the caller's projects: add, list, change, pause and resume, remove. */
+export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
+  const { store, pool } = context;
+
+  function idOf(req: Request, param: 'id' | 'projectId'): string {
+    const id = req.params[param];
+    if (!isId(id)) {
+      if (param === 'id') throw new MonitorNotFoundError();
+      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    }
+    return id;
+  }
+
+  async function run(req: Request, res: Response, monitorId: string, command: MonitorCommand, idempotencyKey?: string) {
+    const caller = callerOf(req);
+    const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
+      userId: caller.userId,
+      correlationId: caller.correlationId,
+      idempotencyKey,
+    });
+    if (result.position) reportPosition(res, 'monitors', result.position);
+    if (result.state.lifecycle === 'none') throw new MonitorNotFoundError();
+    return result.state;
+  }
+
+  /** The caller's project, as this service knows it: another user's, or a deleted one, is not found. */
+  async function ownProject(req: Request, userId: string) {
+    const project = await knownProjects.find(pool, idOf(req, 'projectId'));
+    if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    return project;
+  }
+
+  function routes(router: Router) {
+    router.get('/monitors', async (req, res) => {
+      res.json(await monitorList.ofUser(pool, requireUserId(req), new Date()));
+    });
+
+    router.get('/projects/:projectId/monitors', async (req, res) => {
+      const userId = requireUserId(req);
+      const project = await ownProject(req, userId);
+      res.json(await monitorList.ofProject(pool, userId, project.id, new Date()));
+    });
+
+    router.post('/projects/:projectId/monitors', async (req, res) => {
+      const userId = requireUserId(req);
+      const input: CreateMonitorInput = parseInput(createMonitorSchema, req.body);
+      // The project may have been created a moment ago: wait for our view of projects to include it.
+      await catchUp(req);
+      const project = await ownProject(req, userId);
+      const { id: monitorId, idempotencyKey } = createdId(req, userId, 'monitor');
+      const kept = await monitorList.count(pool, userId);
+      const state = await run(
+        req,
+        res,
+        monitorId,
+        { type: 'AddMonitor', userId, monitorId, project, settings: input, kept, allowed: MAX_MONITORS },
+        idempotencyKey,
+      );
+      if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
+      res.status(201).json(viewOf(state, new Date().toISOString()));
+    });
+
+    router.patch('/monitors/:id', async (req, res) => {
+      const userId = requireUserId(req);
+      const { paused, ...changes } = parseInput(updateMonitorSchema, req.body);
+      const monitorId = idOf(req, 'id');
+      let state = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
+      if (paused !== undefined)
+        state = await run(
+          req,
+          res,
+          monitorId,
+          paused ? { type: 'PauseMonitor', userId, reason: 'user' } : { type: 'ResumeMonitor', userId },
+        );
+      if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
+      res.json(viewOf(state, new Date().toISOString()));
+    });
+
+    router.delete('/monitors/:id', async (req, res) => {
+      await run(req, res, idOf(req, 'id'), { type: 'RemoveMonitor', userId: requireUserId(req), reason: 'user' });
+      res.status(204).end();
+    });
+  }
+
+  return { routes };
+}

@@ -1,0 +1,169 @@
+import { ConflictError, NotFoundError } from '@shiplog/errors';
+import type { Decider } from '@shiplog/service-kit';
+import {
+  type AddedMonitor,
+  evolveMonitor,
+  initialMonitor,
+  type Monitor,
+  type MonitorEvent,
+  type MonitorSettings,
+} from './monitor.ts';
+
+/** The project a monitor goes on, as this service knows it (null: unknown, deleted, or another user's). */
+export interface OwnedProject {
+  id: string;
+  userId: string;
+  name: string;
+}
+
+export type MonitorCommand =
+  | {
+      type: 'AddMonitor';
+      userId: string;
+      monitorId: string;
+      project: OwnedProject | null;
+      settings: MonitorSettings;
+      /** How many monitors the user keeps now (the API counts them), and how many the plan allows. */
+      kept: number;
+      allowed: number;
+    }
+  | { type: 'ChangeMonitor'; userId: string; changes: Partial<MonitorSettings> }
+  | { type: 'PauseMonitor'; userId: string; reason: 'user' | 'plan' }
+  | { type: 'ResumeMonitor'; userId: string }
+  | { type: 'RemoveMonitor'; userId: string | null; reason: 'user' | 'project_deleted' }
+  /**
+   * The checks say it is down: `failures` in a row since `since` (the first of them), for `cause`.
+   * Opens an incident unless one is open or the monitor is paused or gone.
+   */
+  | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
+  /** A check passed: closes the open incident, if any. */
+  | { type: 'ReportUp' };
+
+export class MonitorNotFoundError extends NotFoundError {
+  constructor() {
+    super('Monitor not found', 'MONITOR_NOT_FOUND');
+  }
+}
+
+/** The caller's live monitor: another user's, or a removed one, is not found. */
+function ownMonitor(state: Monitor, userId: string | null) {
+  if (state.lifecycle !== 'active' || (userId !== null && state.userId !== userId)) throw new MonitorNotFoundError();
+  return state;
+}
+
+export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date): MonitorEvent[] {
+  const at = now.toISOString();
+  switch (command.type) {
+    case 'AddMonitor': {
+      if (state.lifecycle !== 'none') throw new ConflictError('Monitor already exists', 'MONITOR_EXISTS');
+      const { project, userId, monitorId, settings } = command;
+      if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      if (command.kept >= command.allowed)
+        throw new ConflictError(
+          `You can keep up to ${command.allowed} monitors: remove one to add another`,
+          'MONITOR_LIMIT_REACHED',
+        );
+      return [
+        {
+          type: 'MonitorAdded',
+          data: { monitorId, userId, projectId: project.id, projectName: project.name, ...settings, at },
+        },
+      ];
+    }
+    case 'ChangeMonitor': {
+      const monitor = ownMonitor(state, command.userId);
+      const changes = Object.fromEntries(
+        Object.entries(command.changes).filter(
+          ([key, value]) => value !== undefined && monitor.settings[key as keyof MonitorSettings] !== value,
+        ),
+      );
+      if (Object.keys(changes).length === 0) return [];
+      return [
+        {
+          type: 'MonitorChanged',
+          data: { monitorId: monitor.id, userId: monitor.userId, projectId: monitor.projectId, changes, at },
+        },
+      ];
+    }
+    case 'PauseMonitor': {
+      const monitor = ownMonitor(state, command.userId);
+      if (monitor.paused) return [];
+      const { id: monitorId, userId, projectId } = monitor;
+      // A paused monitor has no open incident: nothing is known of the target while it is not checked.
+      return [
+        ...closeIncident(monitor, at),
+        { type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: command.reason, at } },
+      ];
+    }
+    case 'ResumeMonitor': {
+      const monitor = ownMonitor(state, command.userId);
+      if (!monitor.paused) return [];
+      return [
+        {
+          type: 'MonitorResumed',
+          data: { monitorId: monitor.id, userId: monitor.userId, projectId: monitor.projectId, at },
+        },
+      ];
+    }
+    case 'RemoveMonitor': {
+      const monitor = ownMonitor(state, command.userId);
+      const { id: monitorId, userId, projectId } = monitor;
+      return [
+        ...closeIncident(monitor, at),
+        { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: command.reason, at } },
+      ];
+    }
+    case 'ReportDown': {
+      if (state.lifecycle !== 'active' || state.paused || state.incident) return [];
+      if (command.failures < state.settings.failureThreshold) return [];
+      return [
+        {
+          type: 'IncidentOpened',
+          data: {
+            incidentId: command.incidentId,
+            monitorId: state.id,
+            userId: state.userId,
+            projectId: state.projectId,
+            projectName: state.projectName,
+            url: state.settings.url,
+            cause: command.cause,
+            failures: command.failures,
+            startedAt: command.since.toISOString(),
+            at,
+          },
+        },
+      ];
+    }
+    case 'ReportUp':
+      if (state.lifecycle !== 'active') return [];
+      return closeIncident(state, at);
+  }
+}
+
+function closeIncident(monitor: AddedMonitor, at: string): MonitorEvent[] {
+  const { incident } = monitor;
+  if (!incident) return [];
+  return [
+    {
+      type: 'IncidentClosed',
+      data: {
+        incidentId: incident.id,
+        monitorId: monitor.id,
+        userId: monitor.userId,
+        projectId: monitor.projectId,
+        projectName: monitor.projectName,
+        url: monitor.settings.url,
+        cause: incident.cause,
+        startedAt: incident.startedAt,
+        endedAt: at,
+        at,
+      },
+    },
+  ];
+}
+
+export const monitorDecider: Decider<Monitor, MonitorCommand, MonitorEvent> = {
+  initialState: initialMonitor,
+  evolve: evolveMonitor,
+  decide: decideMonitor,
+};

@@ -1,0 +1,128 @@
+import { ConflictError, NotFoundError } from '@shiplog/errors';
+import { describe, expect, it } from 'vitest';
+import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
+import type { MonitorEvent, MonitorSettings } from './monitor.ts';
+
+const userId = '0190a1b2-0000-7000-8000-000000000001';
+const otherUser = '0190a1b2-0000-7000-8000-000000000002';
+const monitorId = '0190a1b2-0000-7000-8000-0000000000b1';
+const projectId = '0190a1b2-0000-7000-8000-0000000000f1';
+const incidentId = '0190a1b2-0000-7000-8000-0000000000c1';
+const now = new Date('2026-11-26T12:05:00.000Z');
+const at = now.toISOString();
+const settings: MonitorSettings = {
+  url: 'https://weather.example.com/',
+  intervalSeconds: 60,
+  expectedStatuses: '200-399',
+  keyword: null,
+  keywordPresent: true,
+  failureThreshold: 2,
+};
+const project = { id: projectId, userId, name: 'Weather API' };
+
+const added: MonitorEvent = {
+  type: 'MonitorAdded',
+  data: { monitorId, userId, projectId, projectName: 'Weather API', ...settings, at },
+};
+const opened: MonitorEvent = {
+  type: 'IncidentOpened',
+  data: {
+    incidentId,
+    monitorId,
+    userId,
+    projectId,
+    projectName: 'Weather API',
+    url: settings.url,
+    cause: 'HTTP 503',
+    failures: 2,
+    startedAt: '2026-11-26T12:04:00.000Z',
+    at,
+  },
+};
+const closed: MonitorEvent = {
+  type: 'IncidentClosed',
+  data: {
+    incidentId,
+    monitorId,
+    userId,
+    projectId,
+    projectName: 'Weather API',
+    url: settings.url,
+    cause: 'HTTP 503',
+    startedAt: '2026-11-26T12:04:00.000Z',
+    endedAt: at,
+    at,
+  },
+};
+
+function given(events: MonitorEvent[]) {
+  const state = events.reduce(monitorDecider.evolve, monitorDecider.initialState());
+  return { when: (command: MonitorCommand) => monitorDecider.decide(command, state, now) };
+}
+
+const reportDown = (failures: number): MonitorCommand => ({
+  type: 'ReportDown',
+  incidentId,
+  failures,
+  since: new Date('2026-11-26T12:04:00.000Z'),
+  cause: 'HTTP 503',
+});
+
+describe('monitors', () => {
+  it("adds a monitor to the user's own project, within the limit", () => {
+    const add = (overrides: Partial<Extract<MonitorCommand, { type: 'AddMonitor' }>> = {}) =>
+      given([]).when({ type: 'AddMonitor', userId, monitorId, project, settings, kept: 0, allowed: 20, ...overrides });
+    expect(add()).toEqual([added]);
+    expect(() => add({ project: null })).toThrow(NotFoundError);
+    expect(() => add({ project: { ...project, userId: otherUser } })).toThrow(NotFoundError);
+    expect(() => add({ kept: 20 })).toThrow('You can keep up to 20 monitors: remove one to add another');
+    expect(() =>
+      given([added]).when({ type: 'AddMonitor', userId, monitorId, project, settings, kept: 0, allowed: 20 }),
+    ).toThrow(ConflictError);
+  });
+
+  it('changes only what differs, and is not found for another user or once removed', () => {
+    const change = (changes: Partial<MonitorSettings>, by = userId) =>
+      given([added]).when({ type: 'ChangeMonitor', userId: by, changes });
+    expect(change({ intervalSeconds: 60, url: settings.url })).toEqual([]);
+    expect(change({ intervalSeconds: 300, url: settings.url })).toEqual([
+      { type: 'MonitorChanged', data: { monitorId, userId, projectId, changes: { intervalSeconds: 300 }, at } },
+    ]);
+    expect(() => change({ intervalSeconds: 300 }, otherUser)).toThrow(MonitorNotFoundError);
+    const removed = given([added]).when({ type: 'RemoveMonitor', userId, reason: 'user' });
+    expect(removed).toEqual([{ type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: 'user', at } }]);
+    expect(() =>
+      given([added, ...removed]).when({ type: 'ChangeMonitor', userId, changes: { intervalSeconds: 300 } }),
+    ).toThrow(MonitorNotFoundError);
+  });
+
+  it('opens an incident once the failures in a row reach the threshold, and only one', () => {
+    expect(given([added]).when(reportDown(1))).toEqual([]);
+    expect(given([added]).when(reportDown(2))).toEqual([opened]);
+    expect(given([added, opened]).when(reportDown(3))).toEqual([]);
+  });
+
+  it('closes the open incident when a check passes, and says nothing when none is open', () => {
+    expect(given([added, opened]).when({ type: 'ReportUp' })).toEqual([closed]);
+    expect(given([added]).when({ type: 'ReportUp' })).toEqual([]);
+    expect(given([added, opened, closed]).when({ type: 'ReportUp' })).toEqual([]);
+  });
+
+  it('closes an open incident when paused or removed, and reports nothing while paused', () => {
+    const paused = given([added, opened]).when({ type: 'PauseMonitor', userId, reason: 'user' });
+    expect(paused).toEqual([
+      closed,
+      { type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: 'user', at } },
+    ]);
+    expect(given([added, ...paused]).when(reportDown(5))).toEqual([]);
+    expect(given([added, ...paused]).when({ type: 'PauseMonitor', userId, reason: 'user' })).toEqual([]);
+    expect(given([added, ...paused]).when({ type: 'ResumeMonitor', userId })).toEqual([
+      { type: 'MonitorResumed', data: { monitorId, userId, projectId, at } },
+    ]);
+    // The cascade of a deleted project removes it whoever asks (userId null).
+    expect(given([added, opened]).when({ type: 'RemoveMonitor', userId: null, reason: 'project_deleted' })).toEqual([
+      closed,
+      { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: 'project_deleted', at } },
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+import type { EventOf } from '@shiplog/events';
+
+/**
+ * A monitor, folded from its `monitor-<id>` stream: what it checks and how, whether it is paused, and
+ * its open incident. Check results are not here (they are not events: `read-models/monitor-list`
+ * keeps them with retention); only what changes the monitor's state is.
+ */
+export type MonitorEvent =
+  | EventOf<'MonitorAdded'>
+  | EventOf<'MonitorChanged'>
+  | EventOf<'MonitorPaused'>
+  | EventOf<'MonitorResumed'>
+  | EventOf<'MonitorRemoved'>
+  | EventOf<'IncidentOpened'>
+  | EventOf<'IncidentClosed'>;
+
+export interface MonitorSettings {
+  url: string;
+  intervalSeconds: number;
+  expectedStatuses: string;
+  keyword: string | null;
+  keywordPresent: boolean;
+  failureThreshold: number;
+}
+
+export interface OpenIncident {
+  id: string;
+  startedAt: string;
+  cause: string;
+}
+
+export type Monitor =
+  | { lifecycle: 'none' }
+  | {
+      lifecycle: 'active' | 'removed';
+      id: string;
+      userId: string;
+      projectId: string;
+      projectName: string;
+      settings: MonitorSettings;
+      paused: 'user' | 'plan' | null;
+      incident: OpenIncident | null;
+    };
+
+/** A monitor that was added: live (`active`) or `removed`. */
+export type AddedMonitor = Exclude<Monitor, { lifecycle: 'none' }>;
+
+export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
+
+export const initialMonitor = (): Monitor => ({ lifecycle: 'none' });
+
+export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
+  if (event.type === 'MonitorAdded') {
+    const { monitorId, userId, projectId, projectName, url, intervalSeconds, expectedStatuses } = event.data;
+    const { keyword, keywordPresent, failureThreshold } = event.data;
+    return {
+      lifecycle: 'active',
+      id: monitorId,
+      userId,
+      projectId,
+      projectName,
+      settings: { url, intervalSeconds, expectedStatuses, keyword, keywordPresent, failureThreshold },
+      paused: null,
+      incident: null,
+    };
+  }
+  if (state.lifecycle === 'none') return state;
+  switch (event.type) {
+    case 'MonitorChanged': {
+      const changes = Object.fromEntries(Object.entries(event.data.changes).filter(([, v]) => v !== undefined));
+      return { ...state, settings: { ...state.settings, ...changes } };
+    }
+    case 'MonitorPaused':
+      return { ...state, paused: event.data.reason };
+    case 'MonitorResumed':
+      return { ...state, paused: null };
+    case 'MonitorRemoved':
+      return { ...state, lifecycle: 'removed', incident: null };
+    case 'IncidentOpened':
+      return {
+        ...state,
+        incident: { id: event.data.incidentId, startedAt: event.data.startedAt, cause: event.data.cause },
+      };
+    case 'IncidentClosed':
+      return { ...state, incident: null };
+  }
+}

@@ -1,0 +1,78 @@
+import { NotFoundError } from '@shiplog/errors';
+import {
+  type Batch,
+  type ConsumerDefinition,
+  handleCommand,
+  type ReceivedEvent,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type pg from 'pg';
+import type { MonitorsEnv } from '../../env.ts';
+import { monitorDecider } from '../../monitor/decide.ts';
+import { monitorStream } from '../../monitor/monitor.ts';
+import { knownProjects } from '../../read-models/known-projects/index.ts';
+
+/**
+ * The cascade: a deleted project's monitors go. One consumer reads the users', the projects' and the
+ * monitors' events, in the bus's one order, keeping what this service knows of them
+ * (read-models/known-projects), so a monitor added just as its project is deleted is seen after the
+ * deletion and removed too. It appends (MonitorRemoved), so it is a reaction, not a projection.
+ */
+export function projectsReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
+  const removeMonitor = (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string) =>
+    handleCommand(
+      context.store,
+      monitorStream(monitorId),
+      monitorDecider,
+      { type: 'RemoveMonitor', userId: null, reason: 'project_deleted' },
+      {
+        userId: null,
+        correlationId: event.metadata.correlationId,
+        causationId: event.id,
+        now: new Date(event.occurredAt),
+        transaction: tx,
+        idempotencyKey: `cascade:${event.id}:${monitorId}`,
+      },
+    ).catch((error: unknown) => {
+      // Already removed by its owner: nothing to cascade.
+      if (error instanceof NotFoundError) return;
+      throw error;
+    });
+
+  return {
+    name: 'projects',
+    sources: ['identity', 'projects', 'monitors'],
+    handlers: {
+      // Who and what (deferred to the batch's commit); the handlers that read or change
+      // monitors.projects at once flush those writes first.
+      ...knownProjects.handlers,
+      ProjectDeleted: async (event, tx, batch) => {
+        await batch.flush();
+        await knownProjects.deleted(tx, event.data.projectId);
+        const { rows } = await tx.query<{ monitor_id: string }>(
+          'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',
+          [event.data.projectId],
+        );
+        for (const row of rows) await removeMonitor(event, tx, row.monitor_id);
+      },
+      MonitorAdded: async (event, tx, batch) => followMonitor(event, tx, batch),
+      MonitorRemoved: async ({ data }, tx) => {
+        await tx.query('DELETE FROM monitors.project_monitors WHERE monitor_id = $1', [data.monitorId]);
+      },
+    },
+  };
+
+  /** A monitor joins its project's list, or goes at once if the project was deleted meanwhile. */
+  async function followMonitor(event: ReceivedEvent<'MonitorAdded'>, tx: pg.PoolClient, batch: Batch) {
+    const { monitorId, projectId, userId } = event.data;
+    await batch.flush();
+    if (await knownProjects.isDeleted(tx, projectId)) {
+      await removeMonitor(event, tx, monitorId);
+      return;
+    }
+    await tx.query(
+      'INSERT INTO monitors.project_monitors (monitor_id, project_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [monitorId, projectId, userId],
+    );
+  }
+}

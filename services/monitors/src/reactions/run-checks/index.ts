@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError } from '@shiplog/event-store';
+import type { Outbound } from '@shiplog/outbound';
+import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
+import { type Email, escapeHtml, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
+import type { MonitorsEnv } from '../../env.ts';
+import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
+import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
+
+/** Raw results are kept this long; hourly counts, 90 days. */
+const RAW_DAYS = 7;
+const ROLLUP_DAYS = 90;
+
+interface Claimed {
+  monitor_id: string;
+  user_id: string;
+  url: string;
+  expected_statuses: string;
+  keyword: string | null;
+  keyword_present: boolean;
+  failure_threshold: number;
+  incident_id: string | null;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  status: number | null;
+  ms: number | null;
+  cause: string | null;
+}
+
+/**
+ * Runs the checks. Each tick claims the monitors whose check is due (one statement moves their
+ * `next_at` on and marks them running, so whichever replica claims a check runs it, once per period,
+ * and never twice at once), checks each through the SSRF guard, stores the result (not an event) and
+ * its hourly count, and only when the state changes runs a command on the monitor's stream: enough
+ * failures in a row open an incident, a pass closes it. The command's append decides who alerts: a
+ * second checker reporting the same change loses the append (409) and sends nothing (decision 033).
+ */
+export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mailer, outbound: Outbound) {
+  const { pool, store, logger, config } = context;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let running: Promise<unknown> | undefined;
+
+  async function claim(now: Date, limit: number): Promise<Claimed[]> {
+    const { rows } = await pool.query<Claimed>(
+      `WITH due AS (
+         SELECT m.monitor_id, m.user_id, m.interval_seconds FROM monitors.monitor_list m
+         LEFT JOIN monitors.check_schedule s USING (monitor_id)
+         WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1
+         ORDER BY coalesce(s.next_at, m.created_at) LIMIT $2),
+       claimed AS (
+         INSERT INTO monitors.check_schedule (monitor_id, user_id, next_at, running_until)
+         SELECT monitor_id, user_id, $1::timestamptz + make_interval(secs => interval_seconds), $1::timestamptz + make_interval(secs => $3)
+         FROM due
+         ON CONFLICT (monitor_id) DO UPDATE SET next_at = EXCLUDED.next_at, running_until = EXCLUDED.running_until
+           WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
+         RETURNING monitor_id)
+       SELECT m.monitor_id, m.user_id, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
+         m.incident_id
+       FROM claimed JOIN monitors.monitor_list m USING (monitor_id)`,
+      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5],
+    );
+    return rows;
+  }
+
+  async function check(monitor: Claimed): Promise<CheckResult> {
+    const started = performance.now();
+    try {
+      const response = await outbound.get(new URL(monitor.url), { 'user-agent': 'Shiplog-Monitor/1.0' });
+      const ms = Math.round(performance.now() - started);
+      const ranges = parseExpectedStatuses(monitor.expected_statuses) ?? [[200, 399]];
+      if (!isExpectedStatus(ranges, response.status))
+        return { ok: false, status: response.status, ms, cause: `HTTP ${response.status}` };
+      if (monitor.keyword !== null && response.body.includes(monitor.keyword) !== monitor.keyword_present)
+        return {
+          ok: false,
+          status: response.status,
+          ms,
+          cause: monitor.keyword_present ? `"${monitor.keyword}" missing` : `"${monitor.keyword}" present`,
+        };
+      return { ok: true, status: response.status, ms, cause: null };
+    } catch (error) {
+      return { ok: false, status: null, ms: null, cause: failureCause(error) };
+    }
+  }
+
+  /**
+   * Stores the result and its hourly count; answers the failures in a row it ends (0 after a pass),
+   * since when, and whether the check before it failed.
+   */
+  async function record(monitor: Claimed, result: CheckResult, at: Date) {
+    const { rows } = await pool.query<{ failures: number; since: Date | null; previous_failed: boolean | null }>(
+      `WITH stored AS (
+         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)),
+       counted AS (
+         INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed)
+         VALUES ($1, $2, date_trunc('hour', $3::timestamptz), 1, $4::boolean::int)
+         ON CONFLICT (monitor_id, hour) DO UPDATE SET checks = check_rollups.checks + 1,
+           passed = check_rollups.passed + EXCLUDED.passed),
+       done AS (UPDATE monitors.check_schedule SET running_until = '-infinity' WHERE monitor_id = $1),
+       -- The checks before this one (a statement does not see its own insert), back to the last pass.
+       recent AS (
+         SELECT ok, checked_at FROM monitors.check_results WHERE monitor_id = $1 ORDER BY checked_at DESC LIMIT $8),
+       streak AS (
+         SELECT checked_at FROM recent
+         WHERE checked_at > coalesce((SELECT max(checked_at) FROM recent WHERE ok), '-infinity'))
+       SELECT CASE WHEN $4 THEN 0 ELSE 1 + (SELECT count(*) FROM streak)::int END AS failures,
+         CASE WHEN $4 THEN NULL ELSE least($3::timestamptz, (SELECT min(checked_at) FROM streak)) END AS since,
+         (SELECT NOT ok FROM monitors.check_results WHERE monitor_id = $1 ORDER BY checked_at DESC LIMIT 1)
+           AS previous_failed`,
+      [
+        monitor.monitor_id,
+        monitor.user_id,
+        at,
+        result.ok,
+        result.status,
+        result.ms,
+        result.cause,
+        monitor.failure_threshold - 1,
+      ],
+    );
+    return rows[0] ?? { failures: result.ok ? 0 : 1, since: at, previous_failed: null };
+  }
+
+  async function report(monitorId: string, command: MonitorCommand, at: Date): Promise<MonitorEvent[]> {
+    try {
+      const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
+        userId: null,
+        correlationId: randomUUID(),
+        now: at,
+      });
+      return result.events;
+    } catch (error) {
+      // Another checker reported this change first: its alert is its own.
+      if (error instanceof ConcurrencyError) return [];
+      throw error;
+    }
+  }
+
+  async function alert(events: MonitorEvent[]) {
+    for (const event of events) {
+      if (event.type !== 'IncidentOpened' && event.type !== 'IncidentClosed') continue;
+      const { rows } = await pool.query<{ email: string | null }>(
+        'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
+        [event.data.userId],
+      );
+      const email = rows[0]?.email;
+      if (!email || !mailer.sends) {
+        logger.info(
+          { monitorId: event.data.monitorId, type: event.type },
+          'alert not emailed: no verified address or no SMTP_URL',
+        );
+        continue;
+      }
+      await mailer.send(composeAlert(event, email, config.APP_URL));
+    }
+  }
+
+  /** One monitor's check, result and, when its state changes, its report and alert. */
+  async function run(monitor: Claimed, now: () => Date) {
+    const result = await check(monitor);
+    const at = now();
+    const streak = await record(monitor, result, at);
+    // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
+    // an incident opened a moment ago, so a pass after a failure asks to close whatever is open.
+    let command: MonitorCommand | null = null;
+    if (!result.ok && streak.failures >= monitor.failure_threshold && !monitor.incident_id)
+      command = {
+        type: 'ReportDown',
+        incidentId: randomUUID(),
+        failures: streak.failures,
+        since: streak.since ?? at,
+        cause: result.cause ?? 'failed',
+      };
+    else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
+    if (command) await alert(await report(monitor.monitor_id, command, at));
+  }
+
+  /** Claims what is due at `now` and checks it, `CHECKER_CONCURRENCY` at once and `CHECKER_PER_HOST` per host. */
+  async function tick(now: () => Date = () => new Date()): Promise<{ checked: number }> {
+    const claimed = await claim(now(), config.CHECKER_CONCURRENCY * 4);
+    const perHost = new Map<string, number>();
+    const queue = [...claimed];
+    const hostOf = (m: Claimed) => new URL(m.url).host;
+    const workers = Array.from({ length: Math.min(config.CHECKER_CONCURRENCY, queue.length) }, async () => {
+      for (;;) {
+        const index = queue.findIndex((m) => (perHost.get(hostOf(m)) ?? 0) < config.CHECKER_PER_HOST);
+        if (index < 0) {
+          if (queue.length === 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          continue;
+        }
+        const [monitor] = queue.splice(index, 1);
+        const host = hostOf(monitor!);
+        perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        try {
+          await run(monitor!, now);
+        } catch (error) {
+          logger.error({ err: error, monitorId: monitor!.monitor_id }, 'could not check a monitor');
+        } finally {
+          perHost.set(host, (perHost.get(host) ?? 1) - 1);
+        }
+      }
+    });
+    await Promise.all(workers);
+    return { checked: claimed.length };
+  }
+
+  /** Drops raw results past 7 days and hourly counts past 90. */
+  async function prune(now: Date) {
+    await pool.query(
+      `DELETE FROM monitors.check_results WHERE checked_at < $1::timestamptz - make_interval(days => $2)`,
+      [now, RAW_DAYS],
+    );
+    await pool.query(`DELETE FROM monitors.check_rollups WHERE hour < $1::timestamptz - make_interval(days => $2)`, [
+      now,
+      ROLLUP_DAYS,
+    ]);
+  }
+
+  let ticks = 0;
+  return {
+    tick,
+    prune,
+    start() {
+      timer = setInterval(() => {
+        running ??= (async () => {
+          await tick();
+          // About once an hour at the default interval.
+          if (++ticks % 3600 === 1) await prune(new Date());
+        })()
+          .catch((error: unknown) => logger.error({ err: error }, 'checker tick failed'))
+          .finally(() => {
+            running = undefined;
+          });
+      }, config.CHECKER_INTERVAL_MS);
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+      mailer.close();
+      await outbound.close();
+    },
+  };
+}
+
+/** Why a check got no answer, in a few words for the alert and the timeline. */
+function failureCause(error: unknown): string {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (
+      e.name === 'TimeoutError' ||
+      e.name === 'AbortError' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    )
+      return 'timed out';
+    if (e.name === 'RefusedAddressError') return 'a private address';
+    if (e.name === 'ResponseTooLargeError') return 'answer too large';
+    if (code === 'ECONNREFUSED') return 'connection refused';
+    if (code === 'ECONNRESET') return 'connection reset';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'name not found';
+    if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'certificate not valid';
+  }
+  return 'no answer';
+}
+
+const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+
+/** The alert: what is down (or up again), since when, why, and a link to the project. */
+export function composeAlert(
+  event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>,
+  to: string,
+  appUrl: string,
+): Email {
+  const d = event.data;
+  const link = `${appUrl.replace(/\/$/, '')}/projects/${d.projectId}`;
+  const started = new Date(d.startedAt).toUTCString();
+  const [subject, lead] =
+    event.type === 'IncidentOpened'
+      ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
+      : [
+          `Up again: ${d.projectName}`,
+          `${d.url} is up again, after ${minutes(d.startedAt, event.data.endedAt)} min down (${d.cause}).`,
+        ];
+  const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
+  const html = `<p>${escapeHtml(lead)}</p>
+<p>Project: ${escapeHtml(d.projectName)}</p>
+<p><a href="${escapeHtml(link)}">Open the project</a></p>`;
+  return { to, subject, text, html };
+}

@@ -1,0 +1,194 @@
+import { publishedEventTypesOf } from '@shiplog/events';
+import type { MonitorState, MonitorView } from '@shiplog/schemas';
+import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
+import type pg from 'pg';
+
+/**
+ * The monitor list (what the API answers and the checker reads) and the incidents, open and past,
+ * from the monitors' events. Every write is deferred to the batch's commit: nothing here is read
+ * back within a batch.
+ */
+export const monitorListProjection: ProjectionDefinition = {
+  name: 'monitor-list',
+  sources: ['monitors'],
+  tables: ['monitor_list', 'incidents'],
+  handlers: onEach(publishedEventTypesOf('monitors'), async (event, _tx, { defer }) => {
+    switch (event.type) {
+      case 'MonitorAdded': {
+        const d = event.data;
+        defer(
+          `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
+             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (monitor_id) DO NOTHING`,
+          [
+            d.monitorId,
+            d.userId,
+            d.projectId,
+            d.projectName,
+            d.url,
+            d.intervalSeconds,
+            d.expectedStatuses,
+            d.keyword,
+            d.keywordPresent,
+            d.failureThreshold,
+            d.at,
+          ],
+        );
+        return;
+      }
+      case 'MonitorChanged': {
+        const c = event.data.changes;
+        defer(
+          `UPDATE monitors.monitor_list SET url = coalesce($2, url), interval_seconds = coalesce($3, interval_seconds),
+             expected_statuses = coalesce($4, expected_statuses),
+             keyword = CASE WHEN $5::boolean THEN $6 ELSE keyword END,
+             keyword_present = coalesce($7, keyword_present), failure_threshold = coalesce($8, failure_threshold)
+           WHERE monitor_id = $1`,
+          [
+            event.data.monitorId,
+            c.url ?? null,
+            c.intervalSeconds ?? null,
+            c.expectedStatuses ?? null,
+            c.keyword !== undefined,
+            c.keyword ?? null,
+            c.keywordPresent ?? null,
+            c.failureThreshold ?? null,
+          ],
+        );
+        return;
+      }
+      case 'MonitorPaused':
+        defer('UPDATE monitors.monitor_list SET paused = $2, state_since = $3 WHERE monitor_id = $1', [
+          event.data.monitorId,
+          event.data.reason,
+          event.data.at,
+        ]);
+        return;
+      case 'MonitorResumed':
+        defer('UPDATE monitors.monitor_list SET paused = NULL, state_since = $2 WHERE monitor_id = $1', [
+          event.data.monitorId,
+          event.data.at,
+        ]);
+        return;
+      case 'MonitorRemoved':
+        defer('DELETE FROM monitors.monitor_list WHERE monitor_id = $1', [event.data.monitorId]);
+        return;
+      case 'IncidentOpened': {
+        const d = event.data;
+        defer(
+          `UPDATE monitors.monitor_list SET incident_id = $2, incident_started_at = $3, incident_cause = $4, state_since = $3
+           WHERE monitor_id = $1`,
+          [d.monitorId, d.incidentId, d.startedAt, d.cause],
+        );
+        defer(
+          `INSERT INTO monitors.incidents (incident_id, monitor_id, user_id, project_id, url, cause, started_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (incident_id) DO NOTHING`,
+          [d.incidentId, d.monitorId, d.userId, d.projectId, d.url, d.cause, d.startedAt],
+        );
+        return;
+      }
+      case 'IncidentClosed': {
+        const d = event.data;
+        defer(
+          `UPDATE monitors.monitor_list SET incident_id = NULL, incident_started_at = NULL, incident_cause = NULL,
+             state_since = $2 WHERE monitor_id = $1 AND incident_id = $3`,
+          [d.monitorId, d.endedAt, d.incidentId],
+        );
+        defer('UPDATE monitors.incidents SET ended_at = $2 WHERE incident_id = $1', [d.incidentId, d.endedAt]);
+        return;
+      }
+    }
+  }),
+};
+
+interface MonitorRow {
+  monitor_id: string;
+  project_id: string;
+  project_name: string;
+  url: string;
+  interval_seconds: number;
+  expected_statuses: string;
+  keyword: string | null;
+  keyword_present: boolean;
+  failure_threshold: number;
+  paused: string | null;
+  incident_id: string | null;
+  incident_started_at: Date | null;
+  incident_cause: string | null;
+  state_since: Date;
+  created_at: Date;
+  last_at: Date | null;
+  last_ok: boolean | null;
+  last_ms: number | null;
+  last_cause: string | null;
+  day_checks: string | null;
+  day_passed: string | null;
+  month_checks: string | null;
+  month_passed: string | null;
+}
+
+const share = (passed: string | null, checks: string | null) =>
+  checks && Number(checks) > 0 ? Number(passed) / Number(checks) : null;
+
+function toView(row: MonitorRow): MonitorView {
+  const state: MonitorState = row.paused
+    ? 'paused'
+    : row.incident_id
+      ? 'down'
+      : row.last_at === null
+        ? 'pending'
+        : 'up';
+  return {
+    id: row.monitor_id,
+    projectId: row.project_id,
+    projectName: row.project_name,
+    url: row.url,
+    intervalSeconds: row.interval_seconds,
+    expectedStatuses: row.expected_statuses,
+    keyword: row.keyword,
+    keywordPresent: row.keyword_present,
+    failureThreshold: row.failure_threshold,
+    state,
+    since: row.state_since.toISOString(),
+    lastCheck: row.last_at
+      ? { at: row.last_at.toISOString(), ok: row.last_ok === true, ms: row.last_ms, cause: row.last_cause }
+      : null,
+    uptime: { day: share(row.day_passed, row.day_checks), month: share(row.month_passed, row.month_checks) },
+    openIncident:
+      row.incident_id && row.incident_started_at
+        ? { id: row.incident_id, startedAt: row.incident_started_at.toISOString(), cause: row.incident_cause ?? '' }
+        : null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** The monitors that `where` picks, each with its last check and its uptime over 24 hours and 30 days. */
+async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: Date): Promise<MonitorView[]> {
+  const { rows } = await pool.query<MonitorRow>(
+    `SELECT m.*, last.checked_at AS last_at, last.ok AS last_ok, last.ms AS last_ms, last.cause AS last_cause,
+       day.checks AS day_checks, day.passed AS day_passed, month.checks AS month_checks, month.passed AS month_passed
+     FROM monitors.monitor_list m
+     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause FROM monitors.check_results r
+       WHERE r.monitor_id = m.monitor_id ORDER BY checked_at DESC LIMIT 1) last ON true
+     LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
+       WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '24 hours') day ON true
+     LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
+       WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '30 days') month ON true
+     WHERE ${where} ORDER BY m.created_at, m.monitor_id`,
+    [now, ...params],
+  );
+  return rows.map(toView);
+}
+
+export const monitorList = {
+  ofUser: (pool: pg.Pool, userId: string, now: Date) => listWhere(pool, 'm.user_id = $2', [userId], now),
+  ofProject: (pool: pg.Pool, userId: string, projectId: string, now: Date) =>
+    listWhere(pool, 'm.user_id = $2 AND m.project_id = $3', [userId, projectId], now),
+  async count(pool: pg.Pool, userId: string): Promise<number> {
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM monitors.monitor_list WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.n ?? 0;
+  },
+};

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { Outbound } from '@shiplog/outbound';
+import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { type MonitorsEnv, monitorsEnv } from './env.ts';
+import { monitorsApi } from './monitor/api.ts';
+import { projectsReaction } from './reactions/project-cascade/index.ts';
+import { createChecker } from './reactions/run-checks/index.ts';
+import { monitorListProjection } from './read-models/monitor-list/index.ts';
+
+/** monitors: checks of what users shipped, incidents and alerts. Streams `monitor-<id>`. */
+export const monitorsService: ServiceDefinition<MonitorsEnv> = {
+  name: 'monitors',
+  env: monitorsEnv,
+  migrationsDir: join(import.meta.dirname, '..', 'migrations'),
+  projections: [monitorListProjection],
+  // Nothing more is checked or sent for a deleted account: its monitors, results and incidents go.
+  forgetUser: deleteUserRows(
+    'monitors.monitor_list',
+    'monitors.incidents',
+    'monitors.check_schedule',
+    'monitors.check_results',
+    'monitors.check_rollups',
+    'monitors.project_monitors',
+    'monitors.projects',
+    'monitors.users',
+  ),
+  setup(context) {
+    const checker = createChecker(
+      context,
+      createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
+      new Outbound({
+        allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
+        timeoutMs: context.config.CHECK_TIMEOUT_MS,
+        maxBytes: 1024 * 1024,
+        maxRedirects: 5,
+      }),
+    );
+    if (context.config.CHECKER_ENABLED === 'true') checker.start();
+    return {
+      routes: monitorsApi(context).routes,
+      consumers: [projectsReaction(context)],
+      onStop: () => checker.stop(),
+    };
+  },
+};

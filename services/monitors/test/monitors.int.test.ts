@@ -1,0 +1,181 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { Outbound } from '@shiplog/outbound';
+import { createMailer } from '@shiplog/service-kit';
+import { waitUntil } from '@shiplog/testing';
+import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
+import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChecker } from '../src/reactions/run-checks/index.ts';
+
+let backend: Backend;
+let smtp: SmtpStandIn;
+let target: TargetStandIn;
+let client: Client;
+let projectId: string;
+const address = 'shipper@example.com';
+
+beforeAll(async () => {
+  [smtp, target] = await Promise.all([startSmtpStandIn(), startTargetStandIn()]);
+  backend = await startBackend({ env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: target.host } });
+  client = new Client(backend.url);
+  expect(
+    (
+      await client.post('/api/register', {
+        username: uniqueUsername('watch'),
+        password: 'secret-pass-1',
+        email: address,
+      })
+    ).status,
+  ).toBe(201);
+  // Alerts go only to a proven address: open the link identity mailed, as its owner would.
+  let secret: string | undefined;
+  await waitUntil(() => {
+    const mail = smtp.received.findLast((m) => m.to.includes(address) && m.raw.includes('/verify-email#'));
+    secret = mail && /\/verify-email#([\w-]{64})/.exec(mail.raw)?.[1];
+    return Boolean(secret);
+  });
+  expect((await client.post('/api/email-verification', { token: secret })).status).toBe(200);
+  projectId = (await client.post('/api/projects', { name: 'Weather API' })).body.id;
+});
+afterAll(async () => {
+  await backend?.stop();
+  await Promise.all([smtp?.stop(), target?.stop()]);
+});
+
+/** A checker over the backend's monitors service, with the test's clock (`tick(now)`). */
+function checker() {
+  const { context } = backend.service('monitors');
+  return createChecker(
+    context as never,
+    createMailer({ smtpUrl: smtp.url, from: 'Shiplog <alerts@shiplog.test>', logger: context.logger }),
+    new Outbound({ allowedHosts: [target.host], timeoutMs: 1000 }),
+  );
+}
+
+const alertsTo = (subject: RegExp) => smtp.received.filter((m) => m.to.includes(address) && subject.test(m.raw));
+
+describe('monitors', () => {
+  it('adds a monitor to a project, refuses bad input with the messages, and hides it from others', async () => {
+    const bad = await client.post(`/api/projects/${projectId}/monitors`, { url: 'ftp://nope', intervalSeconds: 5 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('Please enter a valid URL including http:// or https://');
+    const badStatuses = await client.post(`/api/projects/${projectId}/monitors`, {
+      url: target.url,
+      expectedStatuses: '200-',
+    });
+    expect(badStatuses.status).toBe(400);
+    expect(badStatuses.body.message).toContain('Use status codes and ranges, such as 200-299 or 200,301');
+
+    const made = await client.post(`/api/projects/${projectId}/monitors`, { url: 'https://example.com/health' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      projectId,
+      projectName: 'Weather API',
+      url: 'https://example.com/health',
+      intervalSeconds: 60,
+      expectedStatuses: '200-399',
+      failureThreshold: 2,
+      state: 'pending',
+    });
+    const listed = await client.get(`/api/projects/${projectId}/monitors`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((m: { id: string }) => m.id)).toContain(made.body.id);
+
+    const other = new Client(backend.url);
+    await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret-pass-1' });
+    expect((await other.get(`/api/projects/${projectId}/monitors`)).status).toBe(404);
+    expect((await other.post(`/api/projects/${projectId}/monitors`, { url: target.url })).status).toBe(404);
+    expect((await other.request('PATCH', `/api/monitors/${made.body.id}`, { paused: true })).status).toBe(404);
+    expect((await other.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(404);
+    expect((await other.get('/api/monitors')).body).toEqual([]);
+
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    expect((await client.get(`/api/projects/${projectId}/monitors`)).body).toEqual([]);
+  });
+
+  it('opens an incident after two failed checks in a row, alerts once, and closes it when the site is back', async () => {
+    const made = await client.post(`/api/projects/${projectId}/monitors`, {
+      url: target.url,
+      intervalSeconds: 30,
+      keyword: 'All systems normal',
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    // Read through the gateway once: the checker's list holds the monitor from here on.
+    expect((await client.get('/api/monitors')).status).toBe(200);
+    const run = checker();
+    const start = Date.parse('2026-11-26T12:00:00Z');
+    const at = (seconds: number) => () => new Date(start + seconds * 1000);
+    const monitor = async () => (await client.get('/api/monitors')).body.find((m: { id: string }) => m.id === id);
+    // The checker's reports are not the user's writes: a read waits for them only as the live feed would.
+    const until = (state: string) => waitUntil(async () => (await monitor()).state === state, 5000, `state ${state}`);
+
+    // Up: one check, and nothing more until its period has passed.
+    expect(await run.tick(at(0))).toEqual({ checked: 1 });
+    expect(await run.tick(at(10))).toEqual({ checked: 0 });
+    expect(await monitor()).toMatchObject({ state: 'up', lastCheck: { ok: true }, uptime: { day: 1 } });
+
+    // Down (503): the first failure is not yet an incident; the second is.
+    target.mode = 'down';
+    await run.tick(at(30));
+    expect((await monitor()).state).toBe('up');
+    expect((await monitor()).lastCheck).toMatchObject({ ok: false, cause: 'HTTP 503' });
+    await run.tick(at(60));
+    await until('down');
+    const down = await monitor();
+    expect(down).toMatchObject({
+      state: 'down',
+      openIncident: { cause: 'HTTP 503', startedAt: new Date(start + 30_000).toISOString() },
+    });
+    expect(alertsTo(/Subject: Down: Weather API/)).toHaveLength(1);
+
+    // Still down: no second alert; the keyword missing from a 200 is a failure too.
+    target.mode = 'up';
+    target.body = '<h1>Maintenance</h1>';
+    await run.tick(at(90));
+    expect((await monitor()).lastCheck).toMatchObject({ ok: false, cause: '"All systems normal" missing' });
+    expect(alertsTo(/Subject: Down: Weather API/)).toHaveLength(1);
+
+    // Back: the incident closes, one "up again" alert, and the timeline tells the story.
+    target.body = '<p>All systems normal</p>';
+    await run.tick(at(120));
+    await until('up');
+    expect(await monitor()).toMatchObject({ state: 'up', openIncident: null });
+    expect(alertsTo(/Subject: Up again: Weather API/)).toHaveLength(1);
+    type Entry = { eventType: string; details: string; status: string };
+    const incidents = async () =>
+      ((await client.get(`/api/projects/${projectId}/activities`)).body as Entry[]).filter(
+        (a) => a.eventType === 'incident',
+      );
+    await waitUntil(async () => (await incidents()).length === 2, 5000, 'both incident rows on the timeline');
+    const timeline = (await client.get(`/api/projects/${projectId}/activities`)).body as Entry[];
+    expect(timeline.filter((a) => a.eventType === 'incident').map((a) => [a.details, a.status])).toEqual([
+      ['Down 12:00–12:02 UTC, 2 min, HTTP 503: Weather API', 'success'],
+      ['Down since 12:00 UTC, HTTP 503: Weather API', 'failed'],
+    ]);
+    expect(timeline.some((a) => a.details === `Started monitoring ${target.url}: Weather API`)).toBe(true);
+    expect((await client.request('DELETE', `/api/monitors/${id}`)).status).toBe(204);
+    await run.stop();
+  });
+
+  it('checks a paused monitor no more, and removes a deleted project’s monitors', async () => {
+    const project = (await client.post('/api/projects', { name: 'Short-lived' })).body.id;
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });
+    const paused = await client.request('PATCH', `/api/monitors/${made.body.id}`, { paused: true });
+    expect(paused.status).toBe(200);
+    expect(paused.body.state).toBe('paused');
+    const run = checker();
+    const hits = target.hits;
+    await client.get('/api/monitors');
+    expect(await run.tick(() => new Date(Date.parse('2026-11-27T00:00:00Z')))).toEqual({ checked: 0 });
+    expect(target.hits).toBe(hits);
+
+    expect((await client.request('DELETE', `/api/projects/${project}`)).status).toBe(204);
+    await waitUntil(
+      async () => (await client.get('/api/monitors')).body.every((m: { projectId: string }) => m.projectId !== project),
+      5000,
+      'the project’s monitors to go',
+    );
+    await run.stop();
+  });
+});

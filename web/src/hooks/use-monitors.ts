@@ -1,0 +1,60 @@
+import type { CreateMonitorInput, MonitorView } from '@shiplog/schemas';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { keys } from '../lib/queries';
+import { told } from '../lib/told';
+
+/**
+ * A project's monitors, with their state, last check and uptime. With its mutations rather than in
+ * lib/queries.ts, which every first load carries: only the project page reads it.
+ */
+export const projectMonitorsQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: [...keys.monitors, 'project', projectId],
+    // A check that changes a monitor's state reaches the screen through the live feed (lib/live.ts).
+    queryFn: () => apiRequest<MonitorView[]>('GET', `/api/projects/${projectId}/monitors`),
+  });
+
+/** Monitor changes refresh every monitor list and the timelines (an incident or a new monitor is on them). */
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([keys.monitors, keys.activities].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+export function useAddMonitor(projectId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: Partial<CreateMonitorInput>) =>
+      apiRequest<MonitorView>('POST', `/api/projects/${projectId}/monitors`, input),
+    onSuccess: refresh,
+    meta: told({
+      success: (monitor: MonitorView) => ({ title: 'Monitor added', description: `Checking ${monitor.url}` }),
+      failure: 'Failed to add monitor',
+    }),
+  });
+}
+
+export function usePauseMonitor() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ id, paused }: { id: string; paused: boolean }) =>
+      apiRequest<MonitorView>('PATCH', `/api/monitors/${id}`, { paused }),
+    onSuccess: refresh,
+    meta: told({
+      success: (_monitor, { paused }: { paused: boolean }) => ({
+        title: paused ? 'Monitor paused' : 'Monitor resumed',
+      }),
+      failure: 'Failed to update monitor',
+    }),
+  });
+}
+
+export function useRemoveMonitor() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/monitors/${id}`),
+    onSuccess: refresh,
+    meta: told({ success: { title: 'Monitor removed' }, failure: 'Failed to remove monitor' }),
+  });
+}
