@@ -21,6 +21,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.check_results',
     'monitors.check_rollups',
     'monitors.project_monitors',
+    'monitors.recent_deploys',
     'monitors.projects',
     'monitors.users',
   ),

@@ -158,6 +158,31 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('names the deployment an incident follows', async () => {
+    const project = (await client.post('/api/projects', { name: 'Fresh Deploy' })).body.id;
+    expect((await client.post(`/api/projects/${project}/deployment`, { version: '1.4.0' })).status).toBe(201);
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url, intervalSeconds: 30 });
+    expect(made.status).toBe(201);
+    await client.get('/api/monitors');
+    target.mode = 'down';
+    const run = checker();
+    // A minute after the deploy (the checker's clock; the deploy was recorded just now).
+    const start = Date.now() + 60_000;
+    await run.tick(() => new Date(start));
+    await run.tick(() => new Date(start + 30_000));
+    await waitUntil(
+      async () =>
+        (await client.get(`/api/projects/${project}/monitors`)).body[0]?.openIncident?.cause ===
+        'HTTP 503 after deploy 1.4.0',
+      5000,
+      'the incident to name the deploy',
+    );
+    expect(alertsTo(/Subject: Down: Fresh Deploy \(HTTP 503 after deploy 1\.4\.0\)/)).toHaveLength(1);
+    target.mode = 'up';
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('checks a paused monitor no more, and removes a deleted project’s monitors', async () => {
     const project = (await client.post('/api/projects', { name: 'Short-lived' })).body.id;
     const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });

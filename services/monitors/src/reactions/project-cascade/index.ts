@@ -16,7 +16,8 @@ import { knownProjects } from '../../read-models/known-projects/index.ts';
  * The cascade: a deleted project's monitors go. One consumer reads the users', the projects' and the
  * monitors' events, in the bus's one order, keeping what this service knows of them
  * (read-models/known-projects), so a monitor added just as its project is deleted is seen after the
- * deletion and removed too. It appends (MonitorRemoved), so it is a reaction, not a projection.
+ * deletion and removed too. It keeps each project's latest deployment too (`recent_deploys`), so an
+ * incident soon after one names it. It appends (MonitorRemoved), so it is a reaction, not a projection.
  */
 export function projectsReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
   const removeMonitor = (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string) =>
@@ -46,9 +47,18 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       // Who and what (deferred to the batch's commit); the handlers that read or change
       // monitors.projects at once flush those writes first.
       ...knownProjects.handlers,
+      // The latest deployment of each project: an incident soon after it names it.
+      DeploymentRecorded: async ({ data }, _tx, { defer }) =>
+        defer(
+          `INSERT INTO monitors.recent_deploys (project_id, user_id, version, environment, at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (project_id) DO UPDATE SET version = EXCLUDED.version, environment = EXCLUDED.environment,
+             at = EXCLUDED.at WHERE recent_deploys.at <= EXCLUDED.at`,
+          [data.projectId, data.userId, data.version, data.environment, data.at],
+        ),
       ProjectDeleted: async (event, tx, batch) => {
         await batch.flush();
         await knownProjects.deleted(tx, event.data.projectId);
+        await tx.query('DELETE FROM monitors.recent_deploys WHERE project_id = $1', [event.data.projectId]);
         const { rows } = await tx.query<{ monitor_id: string }>(
           'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',
           [event.data.projectId],

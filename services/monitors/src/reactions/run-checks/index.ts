@@ -11,9 +11,13 @@ import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 const RAW_DAYS = 7;
 const ROLLUP_DAYS = 90;
 
+/** A deployment this long before an incident's first failure is named in it. */
+const DEPLOY_WINDOW_MINUTES = 30;
+
 interface Claimed {
   monitor_id: string;
   user_id: string;
+  project_id: string;
   url: string;
   expected_statuses: string;
   keyword: string | null;
@@ -56,7 +60,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
          ON CONFLICT (monitor_id) DO UPDATE SET next_at = EXCLUDED.next_at, running_until = EXCLUDED.running_until
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
-       SELECT m.monitor_id, m.user_id, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
+       SELECT m.monitor_id, m.user_id, m.project_id, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
          m.incident_id
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)`,
       [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5],
@@ -158,6 +162,18 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     }
   }
 
+  /** ` after deploy 1.4.0` when the project was deployed shortly before `since`, else nothing. */
+  async function afterDeploy(projectId: string, since: Date): Promise<string> {
+    const { rows } = await pool.query<{ version: string | null; environment: string }>(
+      `SELECT version, environment FROM monitors.recent_deploys
+       WHERE project_id = $1 AND at <= $2 AND at > $2::timestamptz - make_interval(mins => $3)`,
+      [projectId, since, DEPLOY_WINDOW_MINUTES],
+    );
+    const deploy = rows[0];
+    if (!deploy) return '';
+    return deploy.version ? ` after deploy ${deploy.version}` : ` after the ${deploy.environment} deploy`;
+  }
+
   /** One monitor's check, result and, when its state changes, its report and alert. */
   async function run(monitor: Claimed, now: () => Date) {
     const result = await check(monitor);
@@ -166,15 +182,16 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
     // an incident opened a moment ago, so a pass after a failure asks to close whatever is open.
     let command: MonitorCommand | null = null;
-    if (!result.ok && streak.failures >= monitor.failure_threshold && !monitor.incident_id)
+    if (!result.ok && streak.failures >= monitor.failure_threshold && !monitor.incident_id) {
+      const since = streak.since ?? at;
       command = {
         type: 'ReportDown',
         incidentId: randomUUID(),
         failures: streak.failures,
-        since: streak.since ?? at,
-        cause: result.cause ?? 'failed',
+        since,
+        cause: `${result.cause ?? 'failed'}${await afterDeploy(monitor.project_id, since)}`,
       };
-    else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
+    } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
     if (command) await alert(await report(monitor.monitor_id, command, at));
   }
 
