@@ -11,6 +11,7 @@ import { runChat } from './chat.ts';
 import { runIntegrations } from './integrations.ts';
 import { runLive } from './live.ts';
 import { runMemory } from './memory.ts';
+import { runMonitors } from './monitors.ts';
 import { runProjects } from './projects.ts';
 import { runRebuild } from './rebuild.ts';
 import { runScheduler } from './scheduler.ts';
@@ -154,6 +155,21 @@ if (!only || only === 'scheduler') {
     ['delay past send time p99 (ms)', String(s.delayP99Ms), '<= 5000', met(s.delayP99Ms <= 5000)],
   ]);
   save('scheduler', s);
+}
+
+if (!only || only === 'monitors') {
+  process.stdout.write('\nmonitors: 1,000 monitors checked every 60 s against a local target, for 3 minutes…\n');
+  const r = await runMonitors();
+  table([
+    ['monitors, every 60 s', String(r.monitors), '', ''],
+    ['checks run', String(r.checks), `>= ${r.monitors * 3}`, met(r.checks >= r.monitors * 3)],
+    ['drift from schedule p50 (ms)', String(r.driftP50Ms), '', ''],
+    ['drift from schedule p99 (ms)', String(r.driftP99Ms), '<= 2000', met(r.driftP99Ms <= 2000)],
+    ['drift from schedule max (ms)', String(r.driftMaxMs), '', ''],
+    ['CPU per check, this process (µs)', String(r.cpuPerCheckUs), '', ''],
+    ['RSS of the process (MB)', String(r.rssMiB), '', ''],
+  ]);
+  save('monitors', r);
 }
 
 if (!only || only === 'admin-users') {

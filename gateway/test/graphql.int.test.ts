@@ -135,7 +135,7 @@ describe('dashboard upcoming reminders', () => {
 });
 
 describe('the shell in the same round trip', () => {
-  it('gives every reminder for the bell and the admin messages for the sidebar, as their own reads do', async () => {
+  it('gives every reminder for the bell, the admin messages for the sidebar and the monitors for the cards, as their own reads do', async () => {
     const admin = new Client(backend.url);
     expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     expect((await admin.post('/api/admin/comments', { message: 'Maintenance tonight', priority: 'high' })).status).toBe(
@@ -143,6 +143,8 @@ describe('the shell in the same round trip', () => {
     );
     const { client } = await backend.signUp('shell');
     const project = (await client.post('/api/projects', { name: 'Bell Host' })).body;
+    const monitor = (await client.post(`/api/projects/${project.id}/monitors`, { url: 'https://bell.example.com/' }))
+      .body;
     const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     for (const days of [3, 1, 2])
       await client.post('/api/reminders', { projectId: project.id, title: `In ${days} days`, dueDate: dueIn(days) });
@@ -154,10 +156,14 @@ describe('the shell in the same round trip', () => {
         reminders { id projectId projectName title description dueDate isCompleted }
         adminMessages { id message priority createdAt adminUsername }
         upcomingReminders { title }
+        monitors { id projectId url state }
       } }`,
     });
     expect(response.status).toBe(200);
-    const { reminders, adminMessages, upcomingReminders } = response.body.data.dashboard;
+    const { reminders, adminMessages, upcomingReminders, monitors } = response.body.data.dashboard;
+    expect(monitors).toEqual([
+      { id: monitor.id, projectId: project.id, url: 'https://bell.example.com/', state: 'pending' },
+    ]);
     const pick = (r: Record<string, unknown>) =>
       Object.fromEntries(
         ['id', 'projectId', 'projectName', 'title', 'description', 'dueDate', 'isCompleted'].map((k) => [k, r[k]]),

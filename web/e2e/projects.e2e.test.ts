@@ -224,6 +224,13 @@ describe('projects in the browser', () => {
     await expect.poll(() => monitor.getAttribute('data-state')).toBe('up');
     await monitor.getByText('Uptime: 100.00% (24 h) · 100.00% (30 days)').waitFor();
     await page.getByTestId('project-timeline').getByText(`Started monitoring ${target.url}`).waitFor();
+    // The project's cards say how its monitors are, on /projects and on the dashboard.
+    const projectPage = page.url();
+    for (const path of ['/projects', '/']) {
+      await page.goto(path);
+      await expect.poll(() => card('Weather API').getByTestId('monitor-state').textContent()).toBe('Monitors: Up');
+    }
+    await page.goto(projectPage);
 
     await page.getByRole('button', { name: `Pause ${target.url}` }).click();
     await expect.poll(() => monitor.getAttribute('data-state')).toBe('paused');

@@ -1,6 +1,6 @@
 import { AppError } from '@shiplog/errors';
 import { arrangeProjects, type Project } from '@shiplog/schemas';
-import type { Caller, Logger, ServiceClients } from '@shiplog/service-kit';
+import type { Caller, Logger, ServiceClients, ServiceName } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import {
   buildSchema,
@@ -95,6 +95,14 @@ const schema = buildSchema(/* GraphQL */ `
     adminUsername: String!
   }
 
+  "A monitor of one of the user's projects: what it checks and its state (pending, up, down, paused)."
+  type MonitorSummary {
+    id: ID!
+    projectId: ID!
+    url: String!
+    state: String!
+  }
+
   type Dashboard {
     user: User!
     counters: Counters!
@@ -108,6 +116,8 @@ const schema = buildSchema(/* GraphQL */ `
     reminders: [Reminder!]!
     "The administrators' active messages, newest first (the sidebar)."
     adminMessages: [AdminMessage!]!
+    "Every monitor of the user's projects (each project card shows its monitors' state)."
+    monitors: [MonitorSummary!]!
   }
 
   type Query {
@@ -157,11 +167,7 @@ export function createGraphql(options: {
 }) {
   const { services, logger } = options;
 
-  async function fetchJson<T>(
-    context: Context,
-    service: 'identity' | 'billing' | 'projects' | 'reminders' | 'activity',
-    path: string,
-  ): Promise<T> {
+  async function fetchJson<T>(context: Context, service: ServiceName, path: string): Promise<T> {
     const key = `${service} ${path}`;
     let read = context.reads.get(key) as Promise<T> | undefined;
     if (!read) {
@@ -216,6 +222,7 @@ export function createGraphql(options: {
         },
         reminders: () => fetchJson(context, 'reminders', '/reminders'),
         adminMessages: () => fetchJson(context, 'identity', '/admin/comments'),
+        monitors: () => fetchJson(context, 'monitors', '/monitors'),
         recentActivities: async ({ limit }: { limit: number }) => {
           const rows = await fetchJson<Record<string, unknown>[]>(
             context,

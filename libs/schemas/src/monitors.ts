@@ -106,3 +106,6 @@ export interface MonitorView {
   openIncident: { id: string; startedAt: string; cause: string } | null;
   createdAt: string;
 }
+
+/** A monitor as a project card shows it: its state. */
+export type MonitorSummary = Pick<MonitorView, 'id' | 'projectId' | 'url' | 'state'>;

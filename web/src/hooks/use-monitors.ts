@@ -11,15 +11,26 @@ import { told } from '../lib/told';
 export const projectMonitorsQuery = (projectId: string) =>
   queryOptions({
     queryKey: [...keys.monitors, 'project', projectId],
-    // A check that changes a monitor's state reaches the screen through the live feed (lib/live.ts).
     queryFn: () => apiRequest<MonitorView[]>('GET', `/api/projects/${projectId}/monitors`),
+    // An incident reaches the screen through the live feed (lib/live.ts), but a check's result is not
+    // an event: the last check and uptime are read again every half minute while on screen, and every
+    // two seconds while a new monitor waits for its first check.
+    refetchInterval: (query) => (query.state.data?.some((m) => m.state === 'pending') ? 2000 : 30_000),
   });
+
+/** Every monitor of the account, for the project cards of /projects (the dashboard's come with its query). */
+export const accountMonitorsQuery = queryOptions({
+  queryKey: [...keys.monitors, 'all'],
+  queryFn: () => apiRequest<MonitorView[]>('GET', '/api/monitors'),
+});
 
 /** Monitor changes refresh every monitor list and the timelines (an incident or a new monitor is on them). */
 function useRefresh() {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([keys.monitors, keys.activities].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    Promise.all(
+      [keys.monitors, keys.activities, keys.dashboard].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
 }
 
 export function useAddMonitor(projectId: string) {

@@ -62,6 +62,13 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
       adminUsername
       __typename
     }
+    monitors {
+      id
+      projectId
+      url
+      state
+      __typename
+    }
     recentActivities {
       id
       projectId

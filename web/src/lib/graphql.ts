@@ -1,4 +1,4 @@
-import type { Activity, AdminComment, Project } from '@shiplog/schemas';
+import type { Activity, AdminComment, MonitorSummary, Project } from '@shiplog/schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
@@ -20,6 +20,8 @@ export interface DashboardData {
   /** The shell's, asked for in the same round trip: every reminder (the bell), the admin messages. */
   reminders: BellReminder[];
   adminMessages: AdminComment[];
+  /** Every monitor's state: each project card shows its own. */
+  monitors: MonitorSummary[];
 }
 
 /** Each GraphQL GET's answer, by operation and variables, until its query reads where it stands. */

@@ -13,7 +13,7 @@ const shownFrom: Record<string, readonly QueryKey[]> = {
   billing: [keys.subscription, keys.user],
   chat: [keys.chatUsage],
   integrations: [keys.integrations],
-  monitors: [keys.monitors, keys.activities],
+  monitors: [keys.monitors, keys.activities, keys.dashboard],
 };
 
 /** Where a query's data stands in the live feed, when its answer said (a paged query: its oldest page). */

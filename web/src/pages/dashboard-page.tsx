@@ -89,7 +89,7 @@ export function DashboardPage() {
             </CardContent>
           </Card>
         ) : (
-          <ProjectGrid projects={dashboard?.projects ?? []} />
+          <ProjectGrid projects={dashboard?.projects ?? []} monitors={dashboard?.monitors} />
         )}
         {dashboard && dashboard.counters.totalProjects > 6 ? (
           <div className="text-center">

@@ -8,6 +8,7 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Input } from '../components/ui/input';
 import { Skeleton } from '../components/ui/skeleton';
+import { accountMonitorsQuery } from '../hooks/use-monitors';
 import { projectsQuery } from '../lib/queries';
 
 export function ProjectsPage() {
@@ -17,6 +18,7 @@ export function ProjectsPage() {
   const sort = search.sort ?? 'newest';
   const navigate = useNavigate({ from: '/projects' });
   const { data, error, isPending } = useQuery(projectsQuery);
+  const { data: monitors } = useQuery(accountMonitorsQuery);
   const setSearch = (next: Partial<typeof search>) =>
     navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
   const filtering = q.trim() !== '' || status !== 'all';
@@ -66,7 +68,7 @@ export function ProjectsPage() {
       ) : shown.length === 0 ? (
         <EmptyState title="No matching projects found" text="Try adjusting your search or filters" />
       ) : (
-        <ProjectGrid projects={shown} />
+        <ProjectGrid projects={shown} monitors={monitors} />
       )}
 
       {data ? (

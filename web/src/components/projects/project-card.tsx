@@ -1,8 +1,9 @@
-import type { ChecklistKey, Project } from '@shiplog/schemas';
+import type { ChecklistKey, MonitorState, MonitorSummary, Project } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
 import { MoreVertical } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { useUpdateProject } from '../../hooks/use-projects';
+import { cn } from '../../lib/class-names';
 import { formatCost, formatDate } from '../../lib/format';
 import { onDemand } from '../../lib/on-demand';
 import { Button } from '../ui/button';
@@ -18,20 +19,42 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
   { key: 'deployed', label: 'Deployed' },
 ];
 
-/** The cards of a project list, with the Quick Update hint once above them unless the user subscribes. */
-export function ProjectGrid({ projects }: { projects: Project[] }) {
+/**
+ * The cards of a project list, with the Quick Update hint once above them unless the user subscribes;
+ * each card shows its project's monitors' state when it has any.
+ */
+export function ProjectGrid({ projects, monitors = [] }: { projects: Project[]; monitors?: MonitorSummary[] }) {
   const subscribed = useSubscribed();
   return (
     <div className="space-y-3">
       {subscribed ? null : <QuickUpdateHint />}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
-          <ProjectCard key={project.id} project={project} subscribed={subscribed} />
+          <ProjectCard
+            key={project.id}
+            project={project}
+            subscribed={subscribed}
+            monitored={worstState(monitors.filter((m) => m.projectId === project.id))}
+          />
         ))}
       </div>
     </div>
   );
 }
+
+/** What a project's monitors add up to: down if any is, else up if any is, else pending or paused. */
+function worstState(monitors: MonitorSummary[]): MonitorState | null {
+  for (const state of ['down', 'up', 'pending', 'paused'] as const)
+    if (monitors.some((m) => m.state === state)) return state;
+  return null;
+}
+
+const monitorBadges: Record<MonitorState, { label: string; className: string }> = {
+  down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
+  up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
+  pending: { label: 'Checking', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
+  paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
+};
 
 export function ProjectActionsButton({ project, ...props }: { project: Project } & ComponentProps<'button'>) {
   return (
@@ -44,7 +67,16 @@ export function ProjectActionsButton({ project, ...props }: { project: Project }
 /** The card's menu and its delete confirmation (project-actions.tsx) load on first use. */
 const ProjectActions = onDemand(() => import('./project-actions').then((m) => m.ProjectActions), ProjectActionsButton);
 
-export function ProjectCard({ project, subscribed }: { project: Project; subscribed: boolean }) {
+export function ProjectCard({
+  project,
+  subscribed,
+  monitored,
+}: {
+  project: Project;
+  subscribed: boolean;
+  /** Its monitors' state, null when it has none. */
+  monitored: MonitorState | null;
+}) {
   const update = useUpdateProject(project.id);
 
   // A tick saves at once with all five flags; the boxes wait while it saves.
@@ -61,7 +93,21 @@ export function ProjectCard({ project, subscribed }: { project: Project; subscri
           <Link to="/projects/$id" params={{ id: project.id }} className="block truncate font-semibold hover:underline">
             {project.name}
           </Link>
-          <StatusBadge status={project.status} />
+          <div className="flex flex-wrap items-center gap-1.5">
+            <StatusBadge status={project.status} />
+            {monitored ? (
+              <span
+                className={cn(
+                  'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold',
+                  monitorBadges[monitored].className,
+                )}
+                data-testid="monitor-state"
+              >
+                <span className="sr-only">Monitors: </span>
+                {monitorBadges[monitored].label}
+              </span>
+            ) : null}
+          </div>
         </div>
         <ProjectActions project={project} />
       </div>
