@@ -40,9 +40,9 @@ export async function runMonitors(count = 1000, periods = 3): Promise<MonitorsRe
   const hits = new Map<string, number[]>();
   const target = createServer((req, res) => {
     const key = req.url ?? '/';
-    let list = hits.get(key);
-    if (!list) hits.set(key, (list = []));
+    const list = hits.get(key) ?? [];
     list.push(performance.now());
+    hits.set(key, list);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
