@@ -162,6 +162,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
       ['Record Deployment', 'Record Deployment'],
       ['Record Version', 'Record Version Release'],
       ['Add Reminder', 'Add Reminder'],
+      ['Add monitor', 'Add Monitor'],
       ['Delete', 'Are you sure?'],
     ] as const) {
       await page.getByRole('button', { name: button, exact: true }).click();

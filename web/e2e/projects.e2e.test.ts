@@ -213,12 +213,15 @@ describe('projects in the browser', () => {
 
   it('watches a URL of the project: checked at once, shown up with its uptime, paused and removed', async () => {
     const monitors = page.getByRole('list', { name: 'Monitors' });
-    await page.getByLabel('URL to check').fill('not a url');
     await page.getByRole('button', { name: 'Add monitor' }).click();
-    await page.getByText('Please enter a valid URL including http:// or https://').waitFor();
-    await page.getByLabel('URL to check').fill(target.url);
-    await page.getByLabel('How often').selectOption('30');
-    await page.getByRole('button', { name: 'Add monitor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Monitor' });
+    await dialog.getByLabel('URL to check').fill('not a url');
+    await dialog.getByRole('button', { name: 'Add monitor' }).click();
+    await dialog.getByText('Please enter a valid URL including http:// or https://').waitFor();
+    await dialog.getByLabel('URL to check').fill(target.url);
+    await dialog.getByLabel('How often').selectOption('30');
+    await dialog.getByRole('button', { name: 'Add monitor' }).click();
+    await dialog.waitFor({ state: 'detached' });
     // The first check runs within a second; the live feed brings its result to the page.
     const monitor = monitors.getByTestId('monitor');
     await expect.poll(() => monitor.getAttribute('data-state')).toBe('up');

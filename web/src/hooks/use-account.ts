@@ -1,11 +1,13 @@
-import type { ApiTokenView, ImportResult, NotificationSettings, Profile } from '@shiplog/schemas';
+import type { NotificationSettings, Profile } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { apiTokensQuery, calendarFeedQuery, notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
-import type { MadeSecretLink } from '../lib/secret-links';
+import { notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
 
-/** The account's mutations, one hook per action: each refreshes what it changed and says what it tells the user. */
+/**
+ * The account's mutations, one hook per action: each refreshes what it changed and says what it tells
+ * the user. API tokens, the calendar link and import have their own modules, loaded with their tabs.
+ */
 
 type SavedAccountInfo = { email: string | null; phoneNumber: string | null; emailVerified: boolean };
 
@@ -90,54 +92,6 @@ export function useUpdateNotificationSettings() {
   });
 }
 
-/** A new private calendar link (replacing any other). */
-export function useCreateCalendarFeed() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => apiRequest<MadeSecretLink>('POST', '/api/reminders/calendar'),
-    onSuccess: ({ createdAt }) => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: true, createdAt }),
-    meta: told({ failure: 'Error' }),
-  });
-}
-
-export function useRevokeCalendarFeed() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => apiRequest<null>('DELETE', '/api/reminders/calendar'),
-    onSuccess: () => queryClient.setQueryData(calendarFeedQuery.queryKey, { active: false, createdAt: null }),
-    meta: told({
-      success: { title: 'Calendar link revoked', description: 'Calendars using it will stop updating.' },
-      failure: 'Error',
-    }),
-  });
-}
-
-/** A new personal API token: the answer holds its text, which is never shown again. */
-export function useCreateApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { name: string }) => apiRequest<ApiTokenView & { token: string }>('POST', '/api/tokens', input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
-    meta: told({ failure: 'Failed to create token' }),
-  });
-}
-
-/** A token stops working at its next use. */
-export function useRevokeApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (token: Pick<ApiTokenView, 'id' | 'name'>) => apiRequest<null>('DELETE', `/api/tokens/${token.id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
-    meta: told({
-      success: (_done, token: Pick<ApiTokenView, 'name'>) => ({
-        title: 'Token revoked',
-        description: `“${token.name}” no longer works.`,
-      }),
-      failure: 'Failed to revoke token',
-    }),
-  });
-}
-
 /** Contact Admin's message. */
 export function useContactAdmin() {
   return useMutation({
@@ -146,32 +100,6 @@ export function useContactAdmin() {
     meta: told({
       success: { title: 'Message sent', description: 'Your message has been sent to the admin successfully.' },
       failure: (error) => ({ title: 'Error', description: error.message || 'Failed to send message' }),
-    }),
-  });
-}
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-/** What an import brought, in a sentence. */
-function importSummary(result: ImportResult): string {
-  return `${plural(result.projects, 'project', 'projects')}, ${plural(result.reminders, 'reminder', 'reminders')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
-}
-
-/**
- * POST /api/import: an export file back in. Everything it brings shows at once: every query is
- * fetched again (projects, reminders, the timeline, the dashboard's counters).
- */
-export function useImportData() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (file: unknown) => apiRequest<ImportResult>('POST', '/api/import', file),
-    onSuccess: () => queryClient.invalidateQueries(),
-    meta: told({
-      success: (result: ImportResult) => ({
-        title: 'Import complete',
-        description: `Brought in ${importSummary(result)}`,
-      }),
-      failure: 'Import failed',
     }),
   });
 }

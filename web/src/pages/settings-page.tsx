@@ -2,9 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { AccountInfoCard } from '../components/account/account-info-card';
 import { DeleteAccountCard } from '../components/account/delete-account-card';
-import { NotificationsCard } from '../components/account/notifications-card';
 import { PasswordCard } from '../components/account/password-card';
-import { PrivacyCard } from '../components/account/privacy-card';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
@@ -12,7 +10,13 @@ import { formatDate } from '../lib/format';
 import { lazyPart, preloading } from '../lib/on-demand';
 import { adminCommentsQuery } from '../lib/queries';
 
-/** The API Tokens tab loads when first opened, or when its tab is pointed at or focused. */
+/** The Notifications tab loads when first opened, or when its tab is pointed at or focused. */
+const NotificationsCard = lazyPart(() => import('../components/account/notifications-card'), 'NotificationsCard');
+const preloadNotifications = preloading(NotificationsCard);
+/** The Privacy tab too. */
+const PrivacyCard = lazyPart(() => import('../components/account/privacy-card'), 'PrivacyCard');
+const preloadPrivacy = preloading(PrivacyCard);
+/** The API Tokens tab too. */
 const ApiTokensCard = lazyPart(() => import('../components/account/api-tokens-card'), 'ApiTokensCard');
 const preloadApiTokens = preloading(ApiTokensCard);
 /** The Sessions tab too. */
@@ -28,8 +32,12 @@ export function SettingsPage() {
     <Tabs defaultValue="account" className="mx-auto max-w-3xl">
       <TabsList className="flex-wrap">
         <TabsTrigger value="account">Account</TabsTrigger>
-        <TabsTrigger value="notifications">Notifications</TabsTrigger>
-        <TabsTrigger value="privacy">Privacy</TabsTrigger>
+        <TabsTrigger value="notifications" onPointerEnter={preloadNotifications} onFocus={preloadNotifications}>
+          Notifications
+        </TabsTrigger>
+        <TabsTrigger value="privacy" onPointerEnter={preloadPrivacy} onFocus={preloadPrivacy}>
+          Privacy
+        </TabsTrigger>
         <TabsTrigger value="sessions" onPointerEnter={preloadSessions} onFocus={preloadSessions}>
           Sessions
         </TabsTrigger>
@@ -55,10 +63,14 @@ export function SettingsPage() {
         <DeleteAccountCard />
       </TabsContent>
       <TabsContent value="notifications">
-        <NotificationsCard />
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <NotificationsCard />
+        </Suspense>
       </TabsContent>
       <TabsContent value="privacy">
-        <PrivacyCard />
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <PrivacyCard />
+        </Suspense>
       </TabsContent>
       <TabsContent value="sessions">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>

@@ -2,7 +2,7 @@ import type { ApiTokenView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { useCreateApiToken, useRevokeApiToken } from '../../hooks/use-account';
+import { useCreateApiToken, useRevokeApiToken } from '../../hooks/use-api-tokens';
 import { formatDate } from '../../lib/format';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { apiTokensQuery } from '../../lib/queries';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Download, Upload } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { useImportData } from '../../hooks/use-account';
+import { useImportData } from '../../hooks/use-import';
 import { subscriptionQuery } from '../../lib/queries';
 import { CalendarFeedCard } from '../reminders/calendar-feed-card';
 import { Button } from '../ui/button';

@@ -1,17 +1,15 @@
 import type { MonitorState, MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Pause, Play, Trash2 } from 'lucide-react';
-import { useState } from 'react';
-import { projectMonitorsQuery, useAddMonitor, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
+import { Suspense, useState } from 'react';
+import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
-import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { lazyPart, preloading } from '../../lib/on-demand';
 import { formatTimeAgo } from '../../lib/time-ago';
-import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { ConfirmDialog } from '../ui/dialog';
-import { Label } from '../ui/input';
-import { Select } from '../ui/select';
+import { ConfirmDialog, Dialog } from '../ui/dialog';
+import { Spinner } from '../ui/spinner';
 
 const states: Record<MonitorState, { label: string; className: string }> = {
   pending: { label: 'Pending', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
@@ -20,14 +18,31 @@ const states: Record<MonitorState, { label: string; className: string }> = {
   paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
 };
 
-const intervals = [
-  [30, 'Every 30 seconds'],
-  [60, 'Every minute'],
-  [300, 'Every 5 minutes'],
-  [600, 'Every 10 minutes'],
-  [1800, 'Every 30 minutes'],
-  [3600, 'Every hour'],
-] as const;
+// The form, with react-hook-form, loads when its dialog first opens (or its button is pointed at).
+const MonitorForm = lazyPart(() => import('./monitor-form'), 'MonitorForm');
+const preloadForm = preloading(MonitorForm);
+
+function AddMonitorDialog({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Add Monitor"
+      description="Shiplog checks the address on this schedule and emails you when it goes down, and when it is back."
+      preload={preloadForm}
+      trigger={
+        <Button variant="outline">
+          <Activity /> Add monitor
+        </Button>
+      }
+    >
+      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+        <MonitorForm projectId={projectId} suggestedUrl={suggestedUrl} onDone={() => setOpen(false)} />
+      </Suspense>
+    </Dialog>
+  );
+}
 
 const percent = (share: number | null) => (share === null ? '—' : `${(Math.floor(share * 10_000) / 100).toFixed(2)}%`);
 
@@ -39,12 +54,6 @@ const percent = (share: number | null) => (share === null ? '—' : `${(Math.flo
  */
 export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
   const { data: monitors, isPending, error } = useQuery(projectMonitorsQuery(projectId));
-  const add = useAddMonitor(projectId);
-  const form = useSchemaForm('createMonitorSchema', {
-    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60 },
-  });
-  const submit = (values: FormOutput<'createMonitorSchema'>) =>
-    add.mutate(values, { onSuccess: () => form.reset({ url: '', intervalSeconds: values.intervalSeconds }) });
   return (
     <Card>
       <CardHeader>
@@ -65,31 +74,7 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
             ))}
           </ul>
         )}
-        <form className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate onSubmit={form.handleSubmit(submit)}>
-          <div className="flex-1">
-            <TextField
-              id={`monitor-url-${projectId}`}
-              label="URL to check"
-              type="url"
-              placeholder="https://example.com/health"
-              error={form.formState.errors.url?.message}
-              {...form.register('url')}
-            />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor={`monitor-interval-${projectId}`}>How often</Label>
-            <Select id={`monitor-interval-${projectId}`} {...form.register('intervalSeconds')}>
-              {intervals.map(([seconds, label]) => (
-                <option key={seconds} value={seconds}>
-                  {label}
-                </option>
-              ))}
-            </Select>
-          </div>
-          <Button type="submit" disabled={add.isPending}>
-            <Activity /> {add.isPending ? 'Adding...' : 'Add monitor'}
-          </Button>
-        </form>
+        <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
       </CardContent>
     </Card>
   );

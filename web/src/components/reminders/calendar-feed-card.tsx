@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-account';
+import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-calendar-feed';
 import { calendarFeedQuery } from '../../lib/queries';
 import { SecretLinkStatus } from '../secret-link';
 import { Button } from '../ui/button';

@@ -1,0 +1,31 @@
+import type { ApiTokenView } from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { apiTokensQuery } from '../lib/queries';
+import { told } from '../lib/told';
+
+/** A new personal API token: the answer holds its text, which is never shown again. */
+export function useCreateApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) => apiRequest<ApiTokenView & { token: string }>('POST', '/api/tokens', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
+    meta: told({ failure: 'Failed to create token' }),
+  });
+}
+
+/** A token stops working at its next use. */
+export function useRevokeApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: Pick<ApiTokenView, 'id' | 'name'>) => apiRequest<null>('DELETE', `/api/tokens/${token.id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
+    meta: told({
+      success: (_done, token: Pick<ApiTokenView, 'name'>) => ({
+        title: 'Token revoked',
+        description: `“${token.name}” no longer works.`,
+      }),
+      failure: 'Failed to revoke token',
+    }),
+  });
+}

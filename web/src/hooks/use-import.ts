@@ -1,0 +1,30 @@
+import type { ImportResult } from '@shiplog/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { told } from '../lib/told';
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** What an import brought, in a sentence. */
+function importSummary(result: ImportResult): string {
+  return `${plural(result.projects, 'project', 'projects')}, ${plural(result.reminders, 'reminder', 'reminders')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
+}
+
+/**
+ * POST /api/import: an export file back in. Everything it brings shows at once: every query is
+ * fetched again (projects, reminders, the timeline, the dashboard's counters).
+ */
+export function useImportData() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: unknown) => apiRequest<ImportResult>('POST', '/api/import', file),
+    onSuccess: () => queryClient.invalidateQueries(),
+    meta: told({
+      success: (result: ImportResult) => ({
+        title: 'Import complete',
+        description: `Brought in ${importSummary(result)}`,
+      }),
+      failure: 'Import failed',
+    }),
+  });
+}
