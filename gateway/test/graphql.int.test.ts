@@ -156,13 +156,13 @@ describe('the shell in the same round trip', () => {
         reminders { id projectId projectName title description dueDate isCompleted }
         adminMessages { id message priority createdAt adminUsername }
         upcomingReminders { title }
-        monitors { id projectId url state }
+        monitors { id projectId kind url state }
       } }`,
     });
     expect(response.status).toBe(200);
     const { reminders, adminMessages, upcomingReminders, monitors } = response.body.data.dashboard;
     expect(monitors).toEqual([
-      { id: monitor.id, projectId: project.id, url: 'https://bell.example.com/', state: 'pending' },
+      { id: monitor.id, projectId: project.id, kind: 'http', url: 'https://bell.example.com/', state: 'pending' },
     ]);
     const pick = (r: Record<string, unknown>) =>
       Object.fromEntries(

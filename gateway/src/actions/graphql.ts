@@ -99,6 +99,8 @@ const schema = buildSchema(/* GraphQL */ `
   type MonitorSummary {
     id: ID!
     projectId: ID!
+    "http (a URL is checked), or backup / deployment (one is expected at a cadence)."
+    kind: String!
     url: String!
     state: String!
   }

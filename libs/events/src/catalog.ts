@@ -759,8 +759,12 @@ export const catalog = {
       userId: id,
       projectId: id,
       projectName: z.string(),
+      /** `http`: a URL is checked; `backup` / `deployment`: one is expected every `intervalSeconds`. */
+      kind: z.enum(['http', 'backup', 'deployment']).default('http'),
       url: z.string(),
       intervalSeconds: z.number().int(),
+      /** How late an expected backup or deployment may be before it counts as missed. */
+      graceSeconds: z.number().int().default(0),
       expectedStatuses: z.string(),
       keyword: z.string().nullable(),
       keywordPresent: z.boolean(),
@@ -779,6 +783,7 @@ export const catalog = {
       changes: z.object({
         url: z.string().optional(),
         intervalSeconds: z.number().int().optional(),
+        graceSeconds: z.number().int().optional(),
         expectedStatuses: z.string().optional(),
         keyword: z.string().nullable().optional(),
         keywordPresent: z.boolean().optional(),

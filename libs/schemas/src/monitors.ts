@@ -12,6 +12,11 @@ export const EXPECTED_STATUSES_MESSAGE = 'Use status codes and ranges, such as 2
 export const MAX_MONITORS = 20;
 export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
 export const monitorStates = ['pending', 'up', 'down', 'paused'] as const;
+/** `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work). */
+export const monitorKinds = ['http', 'backup', 'deployment'] as const;
+export type MonitorKind = (typeof monitorKinds)[number];
+export const EXPECTATION_MESSAGE = 'Expect one every hour to every 30 days';
+export const GRACE_MESSAGE = 'Allow up to 7 days of lateness';
 export type MonitorState = (typeof monitorStates)[number];
 
 /** `200-299`, `200,301,302`, `200-299,404`: codes from 100 to 599, ranges low to high. */
@@ -73,6 +78,26 @@ export const createMonitorSchema = z.object({
 });
 export type CreateMonitorInput = z.infer<typeof createMonitorSchema>;
 
+/**
+ * Missed work: a backup or a deployment expected every `intervalSeconds`, late by at most
+ * `graceSeconds` (a recorded one, from the page, the CLI or a deploy webhook, counts).
+ */
+export const createExpectationSchema = z.object({
+  kind: z.enum(['backup', 'deployment'], { error: 'Expect a backup or a deployment' }),
+  intervalSeconds: z.coerce
+    .number({ error: EXPECTATION_MESSAGE })
+    .int(EXPECTATION_MESSAGE)
+    .min(3600, EXPECTATION_MESSAGE)
+    .max(30 * 86_400, EXPECTATION_MESSAGE),
+  graceSeconds: z.coerce
+    .number({ error: GRACE_MESSAGE })
+    .int(GRACE_MESSAGE)
+    .min(0, GRACE_MESSAGE)
+    .max(7 * 86_400, GRACE_MESSAGE)
+    .default(7200),
+});
+export type CreateExpectationInput = z.infer<typeof createExpectationSchema>;
+
 /** A change: any of the fields, and `paused` to pause or resume it. */
 export const updateMonitorSchema = z.strictObject({
   url: monitorFields.url.optional(),
@@ -90,8 +115,11 @@ export interface MonitorView {
   id: string;
   projectId: string;
   projectName: string;
+  kind: MonitorKind;
+  /** The URL checked; empty for an expected backup or deployment. */
   url: string;
   intervalSeconds: number;
+  graceSeconds: number;
   expectedStatuses: string;
   keyword: string | null;
   keywordPresent: boolean;
@@ -108,4 +136,4 @@ export interface MonitorView {
 }
 
 /** A monitor as a project card shows it: its state. */
-export type MonitorSummary = Pick<MonitorView, 'id' | 'projectId' | 'url' | 'state'>;
+export type MonitorSummary = Pick<MonitorView, 'id' | 'projectId' | 'kind' | 'url' | 'state'>;

@@ -87,8 +87,12 @@ describe('leadership', () => {
     );
     expect(rowCount).toBe(1);
     await waitUntil(async () => log.length >= 3, 2000, 'a new leader');
-    // a stopped before anyone started again: never two at once. Either may lead now (a reconnects too).
-    expect(log.slice(0, 3)).toEqual(['a starts', 'a stops', expect.stringMatching(/^[ab] starts$/)]);
+    // a stopped, and one replica leads again (either: a reconnects too). The new leader may take the
+    // freed lock in the moment before a hears that its connection is gone (docs/scaling.md).
+    const after = log.slice(1, 3);
+    expect(after).toContain('a stops');
+    const restarted = after.filter((entry) => /^[ab] starts$/.test(entry));
+    expect(restarted).toHaveLength(1);
     expect([a.working, b.working].filter(Boolean)).toHaveLength(1);
     // Both have been round again since: neither started or stopped anything more.
     await Promise.all([untilMoreRounds(a.leadership, 2), untilMoreRounds(b.leadership, 2)]);
@@ -96,6 +100,6 @@ describe('leadership', () => {
     const [leader, standby] = a.working ? [a, b] : [b, a];
     await standby.leadership.stop();
     await leader.leadership.stop();
-    expect(log.slice(3)).toEqual([log[2]!.replace('starts', 'stops')]);
+    expect(log.slice(3)).toEqual([restarted[0]!.replace('starts', 'stops')]);
   });
 });

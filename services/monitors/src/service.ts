@@ -22,6 +22,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.check_rollups',
     'monitors.project_monitors',
     'monitors.recent_deploys',
+    'monitors.last_runs',
     'monitors.projects',
     'monitors.users',
   ),

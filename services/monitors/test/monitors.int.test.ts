@@ -183,6 +183,52 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('expects a backup every hour, counts one recorded, and tells when the next is missed', async () => {
+    const project = (await client.post('/api/projects', { name: 'Nightly' })).body.id;
+    const tooOften = await client.post(`/api/projects/${project}/monitors`, { kind: 'backup', intervalSeconds: 60 });
+    expect(tooOften.status).toBe(400);
+    expect(tooOften.body.message).toContain('Expect one every hour to every 30 days');
+    const made = await client.post(`/api/projects/${project}/monitors`, {
+      kind: 'backup',
+      intervalSeconds: 3600,
+      graceSeconds: 0,
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ kind: 'backup', url: '', intervalSeconds: 3600, graceSeconds: 0 });
+    const setAt = Date.parse(made.body.createdAt);
+    // A backup recorded a moment later: the next one is due an hour after it, not after the setting.
+    expect((await client.post(`/api/projects/${project}/backup`, { notes: 'nightly dump' })).status).toBe(201);
+    type Entry = { eventType: string; details: string; timestamp: string };
+    const timeline = async () => (await client.get(`/api/projects/${project}/activities`)).body as Entry[];
+    await waitUntil(async () => (await timeline()).some((a) => a.eventType === 'backup_created'), 5000, 'the backup');
+    const ranAt = Date.parse((await timeline()).find((a) => a.eventType === 'backup_created')!.timestamp);
+    expect((await timeline()).map((a) => a.details)).toContain('Expecting a backup every hour: Nightly');
+    await client.get('/api/monitors');
+    const run = checker();
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    // Past an hour since the setting, within an hour of the backup: on time, only because it counted.
+    await waitUntil(
+      async () => {
+        const { rows } = await backend
+          .service('monitors')
+          .context.pool.query('SELECT 1 FROM monitors.last_runs WHERE project_id = $1', [project]);
+        return rows.length === 1;
+      },
+      5000,
+      'the backup to reach the monitors service',
+    );
+    await run.tick(() => new Date(setAt + 3_600_000 + (ranAt - setAt) / 2));
+    expect(await monitor()).toMatchObject({ state: 'up', lastCheck: { ok: true } });
+    // Two minutes past the hour after the backup: missed, one alert.
+    await run.tick(() => new Date(ranAt + 3_720_000));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the expectation to be missed');
+    const since = new Date(ranAt).toISOString().slice(0, 16).replace('T', ' ');
+    expect((await monitor()).openIncident.cause).toBe(`no backup since ${since} UTC`);
+    expect(alertsTo(/Subject: Missed: Nightly \(no backup since/)).toHaveLength(1);
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('checks a paused monitor no more, and removes a deleted project’s monitors', async () => {
     const project = (await client.post('/api/projects', { name: 'Short-lived' })).body.id;
     const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });

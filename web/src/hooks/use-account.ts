@@ -18,12 +18,13 @@ type SavedAccountInfo = { email: string | null; phoneNumber: string | null; emai
 export function useUpdateAccountInfo(from: 'account' | 'profile' = 'account') {
   const queryClient = useQueryClient();
   const toldFrom = {
-    // Told before onSuccess reads the profile again: it still holds the address as it was.
+    // The address before the change, as `onMutate` noted it: the live feed may have read the new one
+    // by the time the answer comes.
     account: told({
-      success: (saved: SavedAccountInfo) => ({
+      success: (saved: SavedAccountInfo, _sent: unknown, before: { email: string | null } | undefined) => ({
         title: 'Account information updated',
         description:
-          saved.email && !saved.emailVerified && saved.email !== queryClient.getQueryData(profileQuery.queryKey)?.email
+          saved.email && !saved.emailVerified && saved.email !== before?.email
             ? `We sent a link to ${saved.email}: open it to get your reminders by email.`
             : undefined,
       }),
@@ -37,6 +38,7 @@ export function useUpdateAccountInfo(from: 'account' | 'profile' = 'account') {
   return useMutation({
     mutationFn: (values: { email: string | null; phoneNumber: string | null }) =>
       apiRequest<SavedAccountInfo>('POST', '/api/user/account-info', values),
+    onMutate: () => ({ email: queryClient.getQueryData(profileQuery.queryKey)?.email ?? null }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: profileQuery.queryKey }),

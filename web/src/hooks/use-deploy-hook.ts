@@ -20,11 +20,12 @@ export function useCreateDeployHook(projectId: string) {
   const { queryKey } = deployHookQuery(projectId);
   return useMutation({
     mutationFn: () => apiRequest<MadeSecretLink>('POST', `/api/projects/${projectId}/deploy-hook`),
+    // Whether a hook was on before this one, noted before the request: then this one replaced it.
+    onMutate: () => ({ replacing: queryClient.getQueryData(queryKey)?.active === true }),
     onSuccess: ({ createdAt }) => queryClient.setQueryData(queryKey, { active: true, createdAt }),
-    // Told before onSuccess stores the new state: an active hook here means this one replaced it.
     meta: told({
-      success: () =>
-        queryClient.getQueryData(queryKey)?.active
+      success: (_made: MadeSecretLink, _sent: unknown, before: { replacing: boolean } | undefined) =>
+        before?.replacing
           ? { title: 'New webhook URL', description: 'The old URL no longer records deployments.' }
           : null,
       failure: 'Error',

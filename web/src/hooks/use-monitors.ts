@@ -1,4 +1,4 @@
-import type { CreateMonitorInput, MonitorView } from '@shiplog/schemas';
+import type { CreateExpectationInput, CreateMonitorInput, MonitorView } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
@@ -36,11 +36,14 @@ function useRefresh() {
 export function useAddMonitor(projectId: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (input: Partial<CreateMonitorInput>) =>
+    mutationFn: (input: Partial<CreateMonitorInput> | CreateExpectationInput) =>
       apiRequest<MonitorView>('POST', `/api/projects/${projectId}/monitors`, input),
     onSuccess: refresh,
     meta: told({
-      success: (monitor: MonitorView) => ({ title: 'Monitor added', description: `Checking ${monitor.url}` }),
+      success: (monitor: MonitorView) => ({
+        title: 'Monitor added',
+        description: monitor.kind === 'http' ? `Checking ${monitor.url}` : `Expecting a ${monitor.kind} on time`,
+      }),
       failure: 'Failed to add monitor',
     }),
   });

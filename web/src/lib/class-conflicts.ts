@@ -20,7 +20,7 @@ export const classGroups: string[] = [
   'dark:bg-amber-950 dark:bg-amber-950/40 dark:bg-blue-950 dark:bg-emerald-950 dark:bg-green-950 dark:bg-green-950/40 dark:bg-orange-950 dark:bg-red-950 dark:bg-red-950/40 dark:bg-slate-800',
   'dark:block dark:hidden',
   'dark:border-blue-900 dark:border-green-900 dark:border-red-900',
-  'dark:text-amber-300 dark:text-blue-100 dark:text-blue-200 dark:text-blue-300 dark:text-emerald-300 dark:text-green-100 dark:text-green-200 dark:text-green-300 dark:text-orange-300 dark:text-red-100 dark:text-red-200 dark:text-red-300 dark:text-slate-200',
+  'dark:text-amber-200 dark:text-amber-300 dark:text-blue-100 dark:text-blue-200 dark:text-blue-300 dark:text-emerald-300 dark:text-green-100 dark:text-green-200 dark:text-green-300 dark:text-orange-300 dark:text-red-100 dark:text-red-200 dark:text-red-300 dark:text-slate-200',
   'flex-1',
   'flex-col flex-col-reverse flex-row',
   'focus:text-accent-foreground focus:text-destructive',

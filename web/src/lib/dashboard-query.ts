@@ -65,6 +65,7 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
     monitors {
       id
       projectId
+      kind
       url
       state
       __typename

@@ -20,6 +20,7 @@ export {
   apiTokenSchema,
   changePasswordFormSchema,
   contactAdminSchema,
+  createExpectationSchema,
   createMonitorSchema,
   extendTrialSchema,
   integrationFormSchema,

@@ -31,6 +31,22 @@ describe('what a mutation tells the user', () => {
     });
   });
 
+  it('reads what onMutate noted before the request', async () => {
+    const before = toasts.current()[0]?.id;
+    const observer = new MutationObserver(createQueryClient(), {
+      mutationFn: async (_: string) => 'new@example.com',
+      onMutate: () => ({ email: 'old@example.com' }),
+      meta: told({
+        success: (saved: string, _sent: string, noted: { email: string } | undefined) => ({
+          title: saved === noted?.email ? 'Same' : `Changed from ${noted?.email}`,
+        }),
+      }),
+    });
+    await observer.mutate('sent');
+    expect(toasts.current()[0]?.id).not.toBe(before);
+    expect(toasts.current()[0]?.title).toBe('Changed from old@example.com');
+  });
+
   it('shows a failure as a destructive toast carrying the server message under its title', async () => {
     const failing = () => Promise.reject(new Error('400: Name is required'));
     expect(await shownAfter(failing, told({ failure: 'Failed to save' }))).toEqual({

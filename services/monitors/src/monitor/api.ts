@@ -1,7 +1,7 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import {
-  type CreateMonitorInput,
+  createExpectationSchema,
   createMonitorSchema,
   MAX_MONITORS,
   type MonitorView,
@@ -22,7 +22,27 @@ import type { MonitorsEnv } from '../env.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { monitorList } from '../read-models/monitor-list/index.ts';
 import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
-import { type AddedMonitor, monitorStream } from './monitor.ts';
+import { type AddedMonitor, type MonitorSettings, monitorStream } from './monitor.ts';
+
+/**
+ * A new monitor's settings from the request: a URL to check, or (`kind` backup or deployment) one
+ * expected at a cadence, for which a single miss opens an incident.
+ */
+function settingsOf(body: unknown): MonitorSettings {
+  const kind = (body as { kind?: unknown } | null)?.kind;
+  if (kind === 'backup' || kind === 'deployment') {
+    const input = parseInput(createExpectationSchema, body);
+    return {
+      ...input,
+      url: '',
+      expectedStatuses: '200-399',
+      keyword: null,
+      keywordPresent: true,
+      failureThreshold: 1,
+    };
+  }
+  return { kind: 'http', graceSeconds: 0, ...parseInput(createMonitorSchema, body) };
+}
 
 /** A monitor as a write answers it: from its stream, before any check has reported. */
 function viewOf(state: AddedMonitor, at: string): MonitorView {
@@ -85,7 +105,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
 
     router.post('/projects/:projectId/monitors', async (req, res) => {
       const userId = requireUserId(req);
-      const input: CreateMonitorInput = parseInput(createMonitorSchema, req.body);
+      const settings = settingsOf(req.body);
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
       const project = await ownProject(req, userId);
@@ -95,7 +115,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
         req,
         res,
         monitorId,
-        { type: 'AddMonitor', userId, monitorId, project, settings: input, kept, allowed: MAX_MONITORS },
+        { type: 'AddMonitor', userId, monitorId, project, settings, kept, allowed: MAX_MONITORS },
         idempotencyKey,
       );
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();

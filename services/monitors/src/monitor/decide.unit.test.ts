@@ -11,8 +11,10 @@ const incidentId = '0190a1b2-0000-7000-8000-0000000000c1';
 const now = new Date('2026-11-26T12:05:00.000Z');
 const at = now.toISOString();
 const settings: MonitorSettings = {
+  kind: 'http',
   url: 'https://weather.example.com/',
   intervalSeconds: 60,
+  graceSeconds: 0,
   expectedStatuses: '200-399',
   keyword: null,
   keywordPresent: true,

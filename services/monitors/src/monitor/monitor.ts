@@ -15,8 +15,12 @@ export type MonitorEvent =
   | EventOf<'IncidentClosed'>;
 
 export interface MonitorSettings {
+  /** `http`: `url` is checked every `intervalSeconds`; `backup` / `deployment`: one is expected that often. */
+  kind: 'http' | 'backup' | 'deployment';
   url: string;
   intervalSeconds: number;
+  /** How late an expected backup or deployment may be (0 for a URL). */
+  graceSeconds: number;
   expectedStatuses: string;
   keyword: string | null;
   keywordPresent: boolean;
@@ -51,15 +55,24 @@ export const initialMonitor = (): Monitor => ({ lifecycle: 'none' });
 
 export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
   if (event.type === 'MonitorAdded') {
-    const { monitorId, userId, projectId, projectName, url, intervalSeconds, expectedStatuses } = event.data;
-    const { keyword, keywordPresent, failureThreshold } = event.data;
+    const { monitorId, userId, projectId, projectName, kind, url, intervalSeconds, graceSeconds } = event.data;
+    const { expectedStatuses, keyword, keywordPresent, failureThreshold } = event.data;
     return {
       lifecycle: 'active',
       id: monitorId,
       userId,
       projectId,
       projectName,
-      settings: { url, intervalSeconds, expectedStatuses, keyword, keywordPresent, failureThreshold },
+      settings: {
+        kind,
+        url,
+        intervalSeconds,
+        graceSeconds,
+        expectedStatuses,
+        keyword,
+        keywordPresent,
+        failureThreshold,
+      },
       paused: null,
       incident: null,
     };

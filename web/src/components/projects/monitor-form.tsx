@@ -66,3 +66,62 @@ export function MonitorForm({
     </form>
   );
 }
+
+const cadences = [
+  [3600, 'Every hour'],
+  [6 * 3600, 'Every 6 hours'],
+  [86_400, 'Every day'],
+  [7 * 86_400, 'Every week'],
+  [30 * 86_400, 'Every 30 days'],
+] as const;
+const graces = [
+  [0, 'None'],
+  [1800, '30 minutes'],
+  [7200, '2 hours'],
+  [6 * 3600, '6 hours'],
+  [86_400, '1 day'],
+] as const;
+
+/** The Expect dialog's form: a backup or a deployment, how often, and how late it may be. */
+export function ExpectationForm({ projectId, onDone }: { projectId: string; onDone: () => void }) {
+  const add = useAddMonitor(projectId);
+  const form = useSchemaForm('createExpectationSchema', {
+    defaultValues: { kind: 'backup', intervalSeconds: 86_400, graceSeconds: 7200 },
+  });
+  const submit = (values: FormOutput<'createExpectationSchema'>) => add.mutate(values, { onSuccess: onDone });
+  const id = `expect-${projectId}`;
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-kind`}>Expect</Label>
+        <Select id={`${id}-kind`} className="w-full" {...form.register('kind')}>
+          <option value="backup">A backup</option>
+          <option value="deployment">A deployment</option>
+        </Select>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-every`}>How often</Label>
+        <Select id={`${id}-every`} className="w-full" {...form.register('intervalSeconds')}>
+          {cadences.map(([seconds, label]) => (
+            <option key={seconds} value={seconds}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-grace`}>Late by at most</Label>
+        <Select id={`${id}-grace`} className="w-full" {...form.register('graceSeconds')}>
+          {graces.map(([seconds, label]) => (
+            <option key={seconds} value={seconds}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <Button type="submit" className="w-full" disabled={add.isPending}>
+        {add.isPending ? 'Adding...' : 'Expect it'}
+      </Button>
+    </form>
+  );
+}

@@ -1,6 +1,6 @@
 import type { MonitorState, MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Pause, Play, Trash2 } from 'lucide-react';
+import { Activity, CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
@@ -18,8 +18,10 @@ const states: Record<MonitorState, { label: string; className: string }> = {
   paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
 };
 
-// The form, with react-hook-form, loads when its dialog first opens (or its button is pointed at).
+// The forms, with react-hook-form, load when a dialog first opens (or its button is pointed at).
 const MonitorForm = lazyPart(() => import('./monitor-form'), 'MonitorForm');
+const ExpectationForm = lazyPart(() => import('./monitor-form'), 'ExpectationForm');
+/** The two forms are one module: pointing at either button loads it. */
 const preloadForm = preloading(MonitorForm);
 
 function AddMonitorDialog({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
@@ -42,6 +44,40 @@ function AddMonitorDialog({ projectId, suggestedUrl }: { projectId: string; sugg
       </Suspense>
     </Dialog>
   );
+}
+
+function ExpectRunDialog({ projectId }: { projectId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Expect Backups or Deployments"
+      description="Each one recorded (on this page, by the shiplog CLI or a deploy webhook) counts. When one is late, you are told."
+      preload={preloadForm}
+      trigger={
+        <Button variant="outline">
+          <CalendarClock /> Expect backups or deployments
+        </Button>
+      }
+    >
+      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+        <ExpectationForm projectId={projectId} onDone={() => setOpen(false)} />
+      </Suspense>
+    </Dialog>
+  );
+}
+
+/** `every day`, `every 12 hours`: an expectation's cadence. */
+function every(seconds: number): string {
+  const [amount, unit] = seconds % 86_400 === 0 ? [seconds / 86_400, 'day'] : [Math.round(seconds / 3600), 'hour'];
+  return amount === 1 ? `every ${unit}` : `every ${amount} ${unit}s`;
+}
+
+/** What a monitor watches, in words: its URL, or the backups or deployments it expects. */
+export function watched(monitor: Pick<MonitorView, 'kind' | 'url' | 'intervalSeconds'>): string {
+  if (monitor.kind === 'http') return monitor.url;
+  return `${monitor.kind === 'backup' ? 'A backup' : 'A deployment'} ${every(monitor.intervalSeconds)}`;
 }
 
 const percent = (share: number | null) => (share === null ? '—' : `${(Math.floor(share * 10_000) / 100).toFixed(2)}%`);
@@ -74,7 +110,10 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
             ))}
           </ul>
         )}
-        <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
+        <div className="flex flex-wrap gap-2">
+          <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
+          <ExpectRunDialog projectId={projectId} />
+        </div>
       </CardContent>
     </Card>
   );
@@ -98,7 +137,7 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         {state.label}
       </span>
       <div className="min-w-0 flex-1 space-y-1 text-sm">
-        <p className="break-all font-medium">{monitor.url}</p>
+        <p className="break-all font-medium">{watched(monitor)}</p>
         <p className="text-muted-foreground">
           {monitor.openIncident
             ? `Down since ${formatTimeAgo(monitor.openIncident.startedAt)}: ${monitor.openIncident.cause}`
@@ -114,13 +153,13 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         <Button
           variant="ghost"
           size="icon"
-          aria-label={`${paused ? 'Resume' : 'Pause'} ${monitor.url}`}
+          aria-label={`${paused ? 'Resume' : 'Pause'} ${watched(monitor)}`}
           disabled={pause.isPending}
           onClick={() => pause.mutate({ id: monitor.id, paused: !paused })}
         >
           {paused ? <Play /> : <Pause />}
         </Button>
-        <Button variant="ghost" size="icon" aria-label={`Remove ${monitor.url}`} onClick={() => setConfirm(true)}>
+        <Button variant="ghost" size="icon" aria-label={`Remove ${watched(monitor)}`} onClick={() => setConfirm(true)}>
           <Trash2 />
         </Button>
       </div>
@@ -128,7 +167,7 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         open={confirm}
         onOpenChange={setConfirm}
         title="Remove this monitor?"
-        description={`${monitor.url} will no longer be checked. Its past incidents stay on the timeline.`}
+        description={`${watched(monitor)} will no longer be checked. Its past incidents stay on the timeline.`}
         confirmLabel="Remove"
         pending={remove.isPending}
         onConfirm={() => remove.mutate(monitor.id, { onSuccess: () => setConfirm(false) })}

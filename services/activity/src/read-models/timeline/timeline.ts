@@ -229,7 +229,10 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         projectId: d.projectId,
         eventType: 'monitor_added',
         action: 'created',
-        details: `Started monitoring ${d.url}: ${d.projectName}`,
+        details:
+          d.kind === 'http'
+            ? `Started monitoring ${d.url}: ${d.projectName}`
+            : `Expecting a ${d.kind} every ${cadence(d.intervalSeconds)}: ${d.projectName}`,
         metadata: { monitorId: d.monitorId, url: d.url, intervalSeconds: d.intervalSeconds },
       });
     }
@@ -241,7 +244,7 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         projectId: d.projectId,
         eventType: 'incident',
         action: 'down',
-        details: `Down since ${clock(d.startedAt)} UTC, ${d.cause}: ${d.projectName}`,
+        details: `${d.url ? 'Down' : 'Overdue'} since ${clock(d.startedAt)} UTC, ${d.cause}: ${d.projectName}`,
         metadata: {
           incidentId: d.incidentId,
           monitorId: d.monitorId,
@@ -260,7 +263,7 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         projectId: d.projectId,
         eventType: 'incident',
         action: 'recovered',
-        details: `Down ${clock(d.startedAt)}–${clock(d.endedAt)} UTC, ${minutes} min, ${d.cause}: ${d.projectName}`,
+        details: `${d.url ? 'Down' : 'Overdue'} ${clock(d.startedAt)}–${clock(d.endedAt)} UTC, ${minutes} min, ${d.cause}: ${d.projectName}`,
         metadata: {
           incidentId: d.incidentId,
           monitorId: d.monitorId,
@@ -298,3 +301,14 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
 
 /** `12:04`: an instant's hour and minute in UTC, as the timeline's details read. */
 const clock = (iso: string) => iso.slice(11, 16);
+
+/** `1 day`, `12 hours`, `90 minutes`: an expectation's cadence as the timeline reads. */
+function cadence(seconds: number): string {
+  const [amount, unit] =
+    seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [Math.round(seconds / 60), 'minute'];
+  return amount === 1 ? unit : `${amount} ${unit}s`;
+}

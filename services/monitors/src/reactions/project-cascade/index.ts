@@ -47,18 +47,27 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       // Who and what (deferred to the batch's commit); the handlers that read or change
       // monitors.projects at once flush those writes first.
       ...knownProjects.handlers,
-      // The latest deployment of each project: an incident soon after it names it.
-      DeploymentRecorded: async ({ data }, _tx, { defer }) =>
+      // The latest deployment of each project: an incident soon after it names it, and an expected
+      // deployment is checked against it (a failed one is not the run that was expected).
+      DeploymentRecorded: async ({ data }, _tx, { defer }) => {
         defer(
           `INSERT INTO monitors.recent_deploys (project_id, user_id, version, environment, at) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (project_id) DO UPDATE SET version = EXCLUDED.version, environment = EXCLUDED.environment,
              at = EXCLUDED.at WHERE recent_deploys.at <= EXCLUDED.at`,
           [data.projectId, data.userId, data.version, data.environment, data.at],
-        ),
+        );
+        if (data.status === 'success') ran(defer, data, 'deployment');
+      },
+      BackupRecorded: async ({ data }, _tx, { defer }) => ran(defer, data, 'backup'),
+      QuickUpdateLogged: async ({ data }, _tx, { defer }) => {
+        if (data.backedUp) ran(defer, data, 'backup');
+        if (data.redeployed) ran(defer, data, 'deployment');
+      },
       ProjectDeleted: async (event, tx, batch) => {
         await batch.flush();
         await knownProjects.deleted(tx, event.data.projectId);
         await tx.query('DELETE FROM monitors.recent_deploys WHERE project_id = $1', [event.data.projectId]);
+        await tx.query('DELETE FROM monitors.last_runs WHERE project_id = $1', [event.data.projectId]);
         const { rows } = await tx.query<{ monitor_id: string }>(
           'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',
           [event.data.projectId],
@@ -71,6 +80,15 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       },
     },
   };
+
+  /** A backup or deployment of a project ran: what an expectation of one is checked against. */
+  function ran(defer: Batch['defer'], run: { projectId: string; userId: string; at: string }, kind: string) {
+    defer(
+      `INSERT INTO monitors.last_runs (project_id, kind, user_id, at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (project_id, kind) DO UPDATE SET at = EXCLUDED.at WHERE last_runs.at < EXCLUDED.at`,
+      [run.projectId, kind, run.userId, run.at],
+    );
+  }
 
   /** A monitor joins its project's list, or goes at once if the project was deleted meanwhile. */
   async function followMonitor(event: ReceivedEvent<'MonitorAdded'>, tx: pg.PoolClient, batch: Batch) {

@@ -5,6 +5,7 @@ import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { type Email, escapeHtml, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
 import type { MonitorsEnv } from '../../env.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
+import { judgeExpectation } from '../../monitor/expectation.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 
 /** Raw results are kept this long; hourly counts, 90 days. */
@@ -14,10 +15,17 @@ const ROLLUP_DAYS = 90;
 /** A deployment this long before an incident's first failure is named in it. */
 const DEPLOY_WINDOW_MINUTES = 30;
 
+/** An expected backup or deployment is looked for this often (or at its own cadence, if shorter). */
+const EXPECTATION_CHECK_SECONDS = 60;
+
 interface Claimed {
   monitor_id: string;
   user_id: string;
   project_id: string;
+  kind: 'http' | 'backup' | 'deployment';
+  interval_seconds: number;
+  grace_seconds: number;
+  created_at: Date;
   url: string;
   expected_statuses: string;
   keyword: string | null;
@@ -49,26 +57,46 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   async function claim(now: Date, limit: number): Promise<Claimed[]> {
     const { rows } = await pool.query<Claimed>(
       `WITH due AS (
-         SELECT m.monitor_id, m.user_id, m.interval_seconds FROM monitors.monitor_list m
+         SELECT m.monitor_id, m.user_id,
+           CASE WHEN m.kind = 'http' THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period
+         FROM monitors.monitor_list m
          LEFT JOIN monitors.check_schedule s USING (monitor_id)
          WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1
          ORDER BY coalesce(s.next_at, m.created_at) LIMIT $2),
        claimed AS (
          INSERT INTO monitors.check_schedule (monitor_id, user_id, next_at, running_until)
-         SELECT monitor_id, user_id, $1::timestamptz + make_interval(secs => interval_seconds), $1::timestamptz + make_interval(secs => $3)
+         SELECT monitor_id, user_id, $1::timestamptz + make_interval(secs => period), $1::timestamptz + make_interval(secs => $3)
          FROM due
          ON CONFLICT (monitor_id) DO UPDATE SET next_at = EXCLUDED.next_at, running_until = EXCLUDED.running_until
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
-       SELECT m.monitor_id, m.user_id, m.project_id, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
+       SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
          m.incident_id
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)`,
-      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5],
+      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5, EXPECTATION_CHECK_SECONDS],
     );
     return rows;
   }
 
-  async function check(monitor: Claimed): Promise<CheckResult> {
+  /** An expected backup or deployment, judged against the project's latest one (`last_runs`). */
+  async function expected(monitor: Claimed & { kind: 'backup' | 'deployment' }, now: Date): Promise<CheckResult> {
+    const { rows } = await pool.query<{ at: Date }>(
+      'SELECT at FROM monitors.last_runs WHERE project_id = $1 AND kind = $2',
+      [monitor.project_id, monitor.kind],
+    );
+    const judged = judgeExpectation({
+      kind: monitor.kind,
+      intervalSeconds: monitor.interval_seconds,
+      graceSeconds: monitor.grace_seconds,
+      setAt: monitor.created_at,
+      lastRun: rows[0]?.at ?? null,
+      now,
+    });
+    return { ok: judged.ok, status: null, ms: null, cause: judged.ok ? null : judged.cause };
+  }
+
+  async function check(monitor: Claimed, now: Date): Promise<CheckResult> {
+    if (monitor.kind !== 'http') return expected({ ...monitor, kind: monitor.kind }, now);
     const started = performance.now();
     try {
       const response = await outbound.get(new URL(monitor.url), { 'user-agent': 'Shiplog-Monitor/1.0' });
@@ -176,7 +204,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
 
   /** One monitor's check, result and, when its state changes, its report and alert. */
   async function run(monitor: Claimed, now: () => Date) {
-    const result = await check(monitor);
+    const result = await check(monitor, now());
     const at = now();
     const streak = await record(monitor, result, at);
     // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
@@ -200,7 +228,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     const claimed = await claim(now(), config.CHECKER_CONCURRENCY * 4);
     const perHost = new Map<string, number>();
     const queue = [...claimed];
-    const hostOf = (m: Claimed) => new URL(m.url).host;
+    // Expected runs touch no host: each is its own, so the per-host cap does not hold them back.
+    const hostOf = (m: Claimed) => (m.kind === 'http' ? new URL(m.url).host : m.monitor_id);
     const workers = Array.from({ length: Math.min(config.CHECKER_CONCURRENCY, queue.length) }, async () => {
       for (;;) {
         const index = queue.findIndex((m) => (perHost.get(hostOf(m)) ?? 0) < config.CHECKER_PER_HOST);
@@ -295,13 +324,22 @@ export function composeAlert(
   const d = event.data;
   const link = `${appUrl.replace(/\/$/, '')}/projects/${d.projectId}`;
   const started = new Date(d.startedAt).toUTCString();
+  // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
+  const checked = d.url !== '';
   const [subject, lead] =
     event.type === 'IncidentOpened'
-      ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
-      : [
-          `Up again: ${d.projectName}`,
-          `${d.url} is up again, after ${minutes(d.startedAt, event.data.endedAt)} min down (${d.cause}).`,
-        ];
+      ? checked
+        ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
+        : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`]
+      : checked
+        ? [
+            `Up again: ${d.projectName}`,
+            `${d.url} is up again, after ${minutes(d.startedAt, event.data.endedAt)} min down (${d.cause}).`,
+          ]
+        : [
+            `On time again: ${d.projectName}`,
+            `${d.projectName} is on time again, after ${minutes(d.startedAt, event.data.endedAt)} min overdue (${d.cause}).`,
+          ];
   const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
   const html = `<p>${escapeHtml(lead)}</p>
 <p>Project: ${escapeHtml(d.projectName)}</p>

@@ -1,5 +1,5 @@
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { MonitorState, MonitorView } from '@shiplog/schemas';
+import type { MonitorKind, MonitorState, MonitorView } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 
@@ -18,8 +18,8 @@ export const monitorListProjection: ProjectionDefinition = {
         const d = event.data;
         defer(
           `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
-             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (monitor_id) DO NOTHING`,
+             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) ON CONFLICT (monitor_id) DO NOTHING`,
           [
             d.monitorId,
             d.userId,
@@ -32,6 +32,8 @@ export const monitorListProjection: ProjectionDefinition = {
             d.keywordPresent,
             d.failureThreshold,
             d.at,
+            d.kind,
+            d.graceSeconds,
           ],
         );
         return;
@@ -42,7 +44,8 @@ export const monitorListProjection: ProjectionDefinition = {
           `UPDATE monitors.monitor_list SET url = coalesce($2, url), interval_seconds = coalesce($3, interval_seconds),
              expected_statuses = coalesce($4, expected_statuses),
              keyword = CASE WHEN $5::boolean THEN $6 ELSE keyword END,
-             keyword_present = coalesce($7, keyword_present), failure_threshold = coalesce($8, failure_threshold)
+             keyword_present = coalesce($7, keyword_present), failure_threshold = coalesce($8, failure_threshold),
+             grace_seconds = coalesce($9, grace_seconds)
            WHERE monitor_id = $1`,
           [
             event.data.monitorId,
@@ -53,6 +56,7 @@ export const monitorListProjection: ProjectionDefinition = {
             c.keyword ?? null,
             c.keywordPresent ?? null,
             c.failureThreshold ?? null,
+            c.graceSeconds ?? null,
           ],
         );
         return;
@@ -105,8 +109,10 @@ interface MonitorRow {
   monitor_id: string;
   project_id: string;
   project_name: string;
+  kind: MonitorKind;
   url: string;
   interval_seconds: number;
+  grace_seconds: number;
   expected_statuses: string;
   keyword: string | null;
   keyword_present: boolean;
@@ -142,8 +148,10 @@ function toView(row: MonitorRow): MonitorView {
     id: row.monitor_id,
     projectId: row.project_id,
     projectName: row.project_name,
+    kind: row.kind,
     url: row.url,
     intervalSeconds: row.interval_seconds,
+    graceSeconds: row.grace_seconds,
     expectedStatuses: row.expected_statuses,
     keyword: row.keyword,
     keywordPresent: row.keyword_present,

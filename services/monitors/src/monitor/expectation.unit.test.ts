@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { judgeExpectation } from './expectation.ts';
+
+const setAt = new Date('2026-11-26T00:00:00Z');
+const hours = (h: number) => new Date(setAt.getTime() + h * 3_600_000);
+const daily = { kind: 'backup' as const, intervalSeconds: 86_400, graceSeconds: 7200, setAt };
+
+describe('an expected backup', () => {
+  it('is on time until its interval and grace have passed since it was set, with none yet', () => {
+    expect(judgeExpectation({ ...daily, lastRun: null, now: hours(26) })).toEqual({ ok: true });
+    expect(judgeExpectation({ ...daily, lastRun: null, now: hours(26.01) })).toEqual({
+      ok: false,
+      cause: 'no backup yet',
+    });
+  });
+
+  it('counts from the latest run, and is on time again once one comes', () => {
+    const lastRun = hours(20);
+    expect(judgeExpectation({ ...daily, lastRun, now: hours(46) })).toEqual({ ok: true });
+    expect(judgeExpectation({ ...daily, lastRun, now: hours(47) })).toEqual({
+      ok: false,
+      cause: 'no backup since 2026-11-26 20:00 UTC',
+    });
+    expect(judgeExpectation({ ...daily, lastRun: hours(47), now: hours(47.1) })).toEqual({ ok: true });
+  });
+
+  it('does not count a run from before the expectation was set', () => {
+    expect(judgeExpectation({ ...daily, lastRun: hours(-30), now: hours(25) })).toEqual({ ok: true });
+    expect(judgeExpectation({ ...daily, lastRun: hours(-30), now: hours(27) })).toMatchObject({ ok: false });
+  });
+});
