@@ -163,6 +163,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
       ['Record Version', 'Record Version Release'],
       ['Add Reminder', 'Add Reminder'],
       ['Add monitor', 'Add Monitor'],
+      ['Expect backups or deployments', 'Expect Backups or Deployments'],
       ['Delete', 'Are you sure?'],
     ] as const) {
       await page.getByRole('button', { name: button, exact: true }).click();
