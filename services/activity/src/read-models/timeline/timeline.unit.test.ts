@@ -117,4 +117,58 @@ describe('toTimelineEntry', () => {
       toTimelineEntry({ type: 'ReminderRescheduled', data: { reminderId, userId, projectId, from: at, to: at, at } }),
     ).toBeNull();
   });
+
+  it('tells a monitor’s incidents, down and missed, with when and for how long', () => {
+    const monitorId = '0190a000-0000-7000-8000-000000000004';
+    const incidentId = '0190a000-0000-7000-8000-000000000005';
+    const incident = { incidentId, monitorId, userId, projectId, projectName: 'Shiplog', startedAt: at };
+    const down = toTimelineEntry({
+      type: 'IncidentOpened',
+      data: { ...incident, url: 'https://shiplog.dev/', cause: 'HTTP 503 after deploy 1.4.0', failures: 2, at },
+    });
+    expect(down).toMatchObject({
+      eventType: 'incident',
+      status: 'failed',
+      details: 'Down since 10:00 UTC, HTTP 503 after deploy 1.4.0: Shiplog',
+    });
+    const back = toTimelineEntry({
+      type: 'IncidentClosed',
+      data: { ...incident, url: 'https://shiplog.dev/', cause: 'HTTP 503', endedAt: '2026-11-20T10:05:00.000Z', at },
+    });
+    expect(back).toMatchObject({
+      status: 'success',
+      details: 'Down 10:00–10:05 UTC, 5 min, HTTP 503: Shiplog',
+      metadata: { minutes: 5 },
+    });
+    const missed = toTimelineEntry({
+      type: 'IncidentOpened',
+      data: { ...incident, url: '', cause: 'no backup yet', failures: 1, at },
+    });
+    expect(missed?.details).toBe('Overdue since 10:00 UTC, no backup yet: Shiplog');
+  });
+
+  it('tells what a new monitor watches: a URL, or a backup or deployment at a cadence', () => {
+    const added = (kind: 'http' | 'backup', url: string, intervalSeconds: number) =>
+      toTimelineEntry({
+        type: 'MonitorAdded',
+        data: {
+          monitorId: '0190a000-0000-7000-8000-000000000004',
+          userId,
+          projectId,
+          projectName: 'Shiplog',
+          kind,
+          url,
+          intervalSeconds,
+          graceSeconds: 0,
+          expectedStatuses: '200-399',
+          keyword: null,
+          keywordPresent: true,
+          failureThreshold: 2,
+          at,
+        },
+      })?.details;
+    expect(added('http', 'https://shiplog.dev/', 60)).toBe('Started monitoring https://shiplog.dev/: Shiplog');
+    expect(added('backup', '', 86_400)).toBe('Expecting a backup every day: Shiplog');
+    expect(added('backup', '', 6 * 3600)).toBe('Expecting a backup every 6 hours: Shiplog');
+  });
 });
