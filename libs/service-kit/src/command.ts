@@ -17,6 +17,7 @@ import {
 } from '@shiplog/events';
 import { currentTraceparent } from '@shiplog/telemetry';
 import { SHREDDED } from '@shiplog/vault';
+import type { ReceivedEvent } from './consumers.ts';
 
 /**
  * An aggregate's pure logic: `evolve` folds events into state, `decide` turns a command and the
@@ -57,6 +58,27 @@ export interface CommandContext {
    * on the stream, such as counting against a limit: two racing for the last unit get one each way.
    */
   retries?: number;
+}
+
+/**
+ * The context of a command a reaction runs because of `event`: the event's correlation, the event as
+ * its cause, the event's time as now (a replay decides the same), the consumer's transaction, and an
+ * idempotency key the caller derives from the event, so a redelivery appends the same ids (a no-op).
+ */
+export function causedBy(
+  event: ReceivedEvent,
+  transaction: unknown,
+  idempotencyKey: string,
+  userId: string | null = null,
+): CommandContext {
+  return {
+    userId,
+    correlationId: event.metadata.correlationId,
+    causationId: event.id,
+    now: new Date(event.occurredAt),
+    transaction,
+    idempotencyKey,
+  };
 }
 
 export interface CommandResult<State, Event> {

@@ -61,6 +61,20 @@ export const processEnv = z.object({
 });
 
 /**
+ * `host:port,…` exempt from `libs/outbound`'s private-address block (an API or a site on this machine
+ * or network, in local development and tests), as a list of lower-case `host:port`; empty by default.
+ */
+export const allowedHostsEnv = z
+  .string()
+  .default('')
+  .transform((list) =>
+    list
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+/**
  * Where each service listens by default, and the gateway finds it (`<NAME>_URL` overrides).
  * One table, so the two sides cannot drift.
  */

@@ -14,6 +14,7 @@ export * from './logger.ts';
 export * from './mailer.ts';
 export * from './plan-gates.ts';
 export * from './read-your-writes.ts';
+export * from './repeating.ts';
 export * from './service.ts';
 export * from './service-clients.ts';
 export * from './validation.ts';

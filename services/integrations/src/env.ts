@@ -1,4 +1,4 @@
-import { checkServiceEnv, requireInProduction, serviceEnv } from '@shiplog/service-kit';
+import { allowedHostsEnv, checkServiceEnv, requireInProduction, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
 
 export const integrationsEnv = serviceEnv
@@ -9,15 +9,7 @@ export const integrationsEnv = serviceEnv
      * `host:port,…` exempt from the private-address block: an API on this machine or network, in
      * local development and tests. Nothing else private is ever called.
      */
-    INTEGRATION_ALLOWED_HOSTS: z
-      .string()
-      .default('')
-      .transform((list) =>
-        list
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean),
-      ),
+    INTEGRATION_ALLOWED_HOSTS: allowedHostsEnv,
     /** How long one request to an external API may take, connecting and reading included. */
     INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(25_000).default(10_000),
   })

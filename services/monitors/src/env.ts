@@ -1,4 +1,4 @@
-import { checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
+import { allowedHostsEnv, checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
 
 export const monitorsEnv = serviceEnv
@@ -18,15 +18,7 @@ export const monitorsEnv = serviceEnv
      * `host:port,…` exempt from the private-address block: targets on this machine or network, in
      * local development and tests. Nothing else private is ever checked.
      */
-    MONITOR_ALLOWED_HOSTS: z
-      .string()
-      .default('')
-      .transform((list) =>
-        list
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean),
-      ),
+    MONITOR_ALLOWED_HOSTS: allowedHostsEnv,
   })
   .superRefine(checkServiceEnv);
 export type MonitorsEnv = z.infer<typeof monitorsEnv>;

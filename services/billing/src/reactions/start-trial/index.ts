@@ -1,5 +1,5 @@
 import type { ConsumerDefinition, ServiceContext } from '@shiplog/service-kit';
-import { handleCommand } from '@shiplog/service-kit';
+import { causedBy, handleCommand } from '@shiplog/service-kit';
 import type { BillingEnv } from '../../env.ts';
 import { subscriptionDecider, TRIAL_DAYS } from '../../subscription/decide.ts';
 import { subscriptionStream } from '../../subscription/subscription.ts';
@@ -17,14 +17,7 @@ export function startTrialReaction({ store }: ServiceContext<BillingEnv>): Consu
           subscriptionStream(userId),
           subscriptionDecider,
           { type: 'StartTrial', userId, days: TRIAL_DAYS },
-          {
-            userId,
-            correlationId: event.metadata.correlationId,
-            causationId: event.id,
-            now: new Date(event.occurredAt),
-            transaction: tx,
-            idempotencyKey: `trial:${event.id}`,
-          },
+          causedBy(event, tx, `trial:${event.id}`, userId),
         );
       },
     },

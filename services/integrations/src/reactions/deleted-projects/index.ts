@@ -1,4 +1,4 @@
-import { type ConsumerDefinition, handleCommand, type ServiceContext } from '@shiplog/service-kit';
+import { type ConsumerDefinition, causedBy, handleCommand, type ServiceContext } from '@shiplog/service-kit';
 import type { IntegrationsEnv } from '../../env.ts';
 import { integrationDecider } from '../../integration/decide.ts';
 import { integrationsStream } from '../../integration/integration.ts';
@@ -21,16 +21,8 @@ export function deletedProjectsReaction(context: ServiceContext<IntegrationsEnv>
           integrationsStream(userId),
           integrationDecider,
           { type: 'ForgetImportedProject', userId, projectId },
-          {
-            userId,
-            correlationId: event.metadata.correlationId,
-            causationId: event.id,
-            now: new Date(event.occurredAt),
-            transaction: tx,
-            idempotencyKey: `forget:${event.id}`,
-            // An import racing this append: decided again on the new state.
-            retries: 3,
-          },
+          // An import racing this append: decided again on the new state.
+          { ...causedBy(event, tx, `forget:${event.id}`, userId), retries: 3 },
         );
       },
     },

@@ -2,6 +2,7 @@ import { NotFoundError } from '@shiplog/errors';
 import {
   type Batch,
   type ConsumerDefinition,
+  causedBy,
   handleCommand,
   type ReceivedEvent,
   type ServiceContext,
@@ -26,14 +27,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       monitorStream(monitorId),
       monitorDecider,
       { type: 'RemoveMonitor', userId: null, reason: 'project_deleted' },
-      {
-        userId: null,
-        correlationId: event.metadata.correlationId,
-        causationId: event.id,
-        now: new Date(event.occurredAt),
-        transaction: tx,
-        idempotencyKey: `cascade:${event.id}:${monitorId}`,
-      },
+      causedBy(event, tx, `cascade:${event.id}:${monitorId}`),
     ).catch((error: unknown) => {
       // Already removed by its owner: nothing to cascade.
       if (error instanceof NotFoundError) return;

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
 import type { Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
-import { type Email, escapeHtml, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
+import {
+  type Email,
+  escapeHtml,
+  handleCommand,
+  type Mailer,
+  repeating,
+  type ServiceContext,
+} from '@shiplog/service-kit';
 import type { MonitorsEnv } from '../../env.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
@@ -51,9 +58,6 @@ export interface CheckResult {
  */
 export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mailer, outbound: Outbound) {
   const { pool, store, logger, config } = context;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> | undefined;
-
   async function claim(now: Date, limit: number): Promise<Claimed[]> {
     const { rows } = await pool.query<Claimed>(
       `WITH due AS (
@@ -267,25 +271,22 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   }
 
   let ticks = 0;
+  const loop = repeating(
+    async () => {
+      await tick();
+      // About once an hour at the default interval.
+      if (++ticks % 3600 === 1) await prune(new Date());
+    },
+    config.CHECKER_INTERVAL_MS,
+    logger,
+    'checker tick',
+  );
   return {
     tick,
     prune,
-    start() {
-      timer = setInterval(() => {
-        running ??= (async () => {
-          await tick();
-          // About once an hour at the default interval.
-          if (++ticks % 3600 === 1) await prune(new Date());
-        })()
-          .catch((error: unknown) => logger.error({ err: error }, 'checker tick failed'))
-          .finally(() => {
-            running = undefined;
-          });
-      }, config.CHECKER_INTERVAL_MS);
-    },
+    start: loop.start,
     async stop() {
-      clearInterval(timer);
-      await running;
+      await loop.stop();
       mailer.close();
       await outbound.close();
     },

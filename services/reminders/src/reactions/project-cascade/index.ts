@@ -2,6 +2,7 @@ import { NotFoundError } from '@shiplog/errors';
 import {
   type Batch,
   type ConsumerDefinition,
+  causedBy,
   handleCommand,
   type ReceivedEvent,
   type ServiceContext,
@@ -26,14 +27,7 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
       reminderStream(reminderId),
       reminderDecider,
       { type: 'DeleteReminder', userId, reason: 'project_deleted' },
-      {
-        userId,
-        correlationId: event.metadata.correlationId,
-        causationId: event.id,
-        now: new Date(event.occurredAt),
-        transaction: tx,
-        idempotencyKey: `cascade:${event.id}:${reminderId}`,
-      },
+      causedBy(event, tx, `cascade:${event.id}:${reminderId}`, userId),
     ).catch((error: unknown) => {
       // Already gone (the user deleted it first): nothing to cascade.
       if (error instanceof NotFoundError) return;

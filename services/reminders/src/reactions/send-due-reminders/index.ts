@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { reminderTimeOffsets } from '@shiplog/schemas';
-import { type Email, escapeHtml, handleCommand, type Mailer, type ServiceContext } from '@shiplog/service-kit';
+import {
+  type Email,
+  escapeHtml,
+  handleCommand,
+  type Mailer,
+  repeating,
+  type ServiceContext,
+} from '@shiplog/service-kit';
 import type { RemindersEnv } from '../../env.ts';
 import { reminderDecider } from '../../reminder/decide.ts';
 import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
@@ -15,8 +22,6 @@ import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts'
  */
 export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer) {
   const { pool, store, logger, config } = context;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> | undefined;
 
   async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
     // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
@@ -68,20 +73,12 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
     return { sent, reminders: rows.length };
   }
 
+  const loop = repeating(() => tick(), config.SCHEDULER_INTERVAL_MS, logger, 'scheduler tick');
   return {
     tick,
-    start() {
-      timer = setInterval(() => {
-        running ??= tick()
-          .catch((error: unknown) => logger.error({ err: error }, 'scheduler tick failed'))
-          .finally(() => {
-            running = undefined;
-          });
-      }, config.SCHEDULER_INTERVAL_MS);
-    },
+    start: loop.start,
     async stop() {
-      clearInterval(timer);
-      await running;
+      await loop.stop();
       mailer.close();
     },
   };
