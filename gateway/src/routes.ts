@@ -54,7 +54,7 @@ export const apiRoutes = [
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
   // A project's monitors, and every monitor of the account (its state on the dashboard).
   { pattern: /^\/api\/projects\/[^/]+\/monitors$/, service: 'monitors' },
-  { pattern: /^\/api\/monitors(\/[^/]+)?$/, service: 'monitors' },
+  { pattern: /^\/api\/monitors(\/|$)/, service: 'monitors' },
   // The project routes take a personal API token too (`Authorization: Bearer`): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.

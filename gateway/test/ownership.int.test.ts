@@ -30,7 +30,7 @@ const isAdminRoute = (call: ApiCall) =>
 const idKinds: [RegExp, string][] = [
   [/^\/api\/projects\/:id(\/|$)/, 'project'],
   [/^\/api\/projects\/:projectId\/monitors$/, 'project'],
-  [/^\/api\/monitors\/:id$/, 'monitor'],
+  [/^\/api\/monitors\/:id(\/|$)/, 'monitor'],
   [/^\/api\/reminders\/project\/:projectId$/, 'project'],
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
@@ -62,6 +62,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /api/reminders/:id': { title: 'Taken over' },
   'POST /api/projects/:projectId/monitors': { url: 'https://not-yours.example.com/' },
   'PATCH /api/monitors/:id': { paused: true, intervalSeconds: 3600 },
+  'PUT /api/monitors/:id/incidents/:incidentId/note': { note: 'Not yours' },
   'POST /api/integrations/:id/import': { projectIds: ['example-1.com'] },
 };
 /** Calls that name a resource in their body rather than their path. */

@@ -836,6 +836,13 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /** The owner wrote what happened (a short post-mortem) on a closed incident; a later note replaces it. */
+  IncidentNoted: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ incidentId: id, monitorId: id, userId: id, projectId: id, note: z.string(), at: isoDate }),
+  }),
   /** A check passed again: the incident is over. */
   IncidentClosed: event({
     owner: 'monitors',

@@ -110,6 +110,24 @@ export const updateMonitorSchema = z.strictObject({
 });
 export type UpdateMonitorInput = z.infer<typeof updateMonitorSchema>;
 
+/** A note on a closed incident: what happened, in a few lines. */
+export const incidentNoteSchema = z.object({
+  note: z
+    .string({ error: 'Write what happened' })
+    .trim()
+    .min(1, 'Write what happened')
+    .max(2000, 'A note must be at most 2000 characters'),
+});
+
+/** An incident as the API lists it: open (no `endedAt`) or past, with its note. */
+export interface IncidentView {
+  id: string;
+  cause: string;
+  startedAt: string;
+  endedAt: string | null;
+  note: string | null;
+}
+
 /** A monitor as the API answers it. */
 export interface MonitorView {
   id: string;

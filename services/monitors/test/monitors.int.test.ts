@@ -154,6 +154,26 @@ describe('monitors', () => {
       ['Down since 12:00 UTC, HTTP 503: Weather API', 'failed'],
     ]);
     expect(timeline.some((a) => a.details === `Started monitoring ${target.url}: Weather API`)).toBe(true);
+
+    // A note on the closed incident: what happened. Another user can neither read nor write it.
+    const [incident] = (await client.get(`/api/monitors/${id}/incidents`)).body;
+    expect(incident).toMatchObject({ cause: 'HTTP 503', endedAt: expect.any(String), note: null });
+    const empty = await client.request('PUT', `/api/monitors/${id}/incidents/${incident.id}/note`, { note: ' ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toContain('Write what happened');
+    const noted = await client.request('PUT', `/api/monitors/${id}/incidents/${incident.id}/note`, {
+      note: 'The database ran out of connections after the deploy.',
+    });
+    expect(noted.status).toBe(200);
+    expect((await client.get(`/api/monitors/${id}/incidents`)).body[0].note).toBe(
+      'The database ran out of connections after the deploy.',
+    );
+    const stranger = new Client(backend.url);
+    await stranger.post('/api/register', { username: uniqueUsername('nosy'), password: 'secret-pass-1' });
+    expect((await stranger.get(`/api/monitors/${id}/incidents`)).status).toBe(404);
+    expect(
+      (await stranger.request('PUT', `/api/monitors/${id}/incidents/${incident.id}/note`, { note: 'Mine now' })).status,
+    ).toBe(404);
     expect((await client.request('DELETE', `/api/monitors/${id}`)).status).toBe(204);
     await run.stop();
   });

@@ -3,6 +3,7 @@ import { isId } from '@shiplog/events';
 import {
   createExpectationSchema,
   createMonitorSchema,
+  incidentNoteSchema,
   MAX_MONITORS,
   type MonitorView,
   updateMonitorSchema,
@@ -136,6 +137,22 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
         );
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
       res.json(viewOf(state, new Date().toISOString()));
+    });
+
+    router.get('/monitors/:id/incidents', async (req, res) => {
+      const userId = requireUserId(req);
+      const monitorId = idOf(req, 'id');
+      if (!(await monitorList.exists(pool, userId, monitorId))) throw new MonitorNotFoundError();
+      res.json(await monitorList.incidents(pool, userId, monitorId));
+    });
+
+    router.put('/monitors/:id/incidents/:incidentId/note', async (req, res) => {
+      const userId = requireUserId(req);
+      const { note } = parseInput(incidentNoteSchema, req.body);
+      const incidentId = req.params.incidentId;
+      if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
+      await run(req, res, idOf(req, 'id'), { type: 'NoteIncident', userId, incidentId, note });
+      res.json({ id: incidentId, note });
     });
 
     router.delete('/monitors/:id', async (req, res) => {

@@ -37,7 +37,9 @@ export type MonitorCommand =
    */
   | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
   /** A check passed: closes the open incident, if any. */
-  | { type: 'ReportUp' };
+  | { type: 'ReportUp' }
+  /** The owner's note on one of the monitor's closed incidents. */
+  | { type: 'NoteIncident'; userId: string; incidentId: string; note: string };
 
 export class MonitorNotFoundError extends NotFoundError {
   constructor() {
@@ -137,6 +139,18 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     case 'ReportUp':
       if (state.lifecycle !== 'active') return [];
       return closeIncident(state, at);
+    case 'NoteIncident': {
+      const monitor = ownMonitor(state, command.userId);
+      if (!monitor.closed.includes(command.incidentId))
+        throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
+      const { id: monitorId, userId, projectId } = monitor;
+      return [
+        {
+          type: 'IncidentNoted',
+          data: { incidentId: command.incidentId, monitorId, userId, projectId, note: command.note, at },
+        },
+      ];
+    }
   }
 }
 

@@ -127,4 +127,17 @@ describe('monitors', () => {
       { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: 'project_deleted', at } },
     ]);
   });
+
+  it("notes a closed incident of the owner's monitor, and no other", () => {
+    const note = (events: MonitorEvent[], by = userId) =>
+      given(events).when({ type: 'NoteIncident', userId: by, incidentId, note: 'The disk filled up.' });
+    expect(note([added, opened, closed])).toEqual([
+      {
+        type: 'IncidentNoted',
+        data: { incidentId, monitorId, userId, projectId, note: 'The disk filled up.', at },
+      },
+    ]);
+    expect(() => note([added, opened])).toThrow('Incident not found');
+    expect(() => note([added, opened, closed], otherUser)).toThrow(MonitorNotFoundError);
+  });
 });

@@ -12,7 +12,8 @@ export type MonitorEvent =
   | EventOf<'MonitorResumed'>
   | EventOf<'MonitorRemoved'>
   | EventOf<'IncidentOpened'>
-  | EventOf<'IncidentClosed'>;
+  | EventOf<'IncidentClosed'>
+  | EventOf<'IncidentNoted'>;
 
 export interface MonitorSettings {
   /** `http`: `url` is checked every `intervalSeconds`; `backup` / `deployment`: one is expected that often. */
@@ -44,6 +45,8 @@ export type Monitor =
       settings: MonitorSettings;
       paused: 'user' | 'plan' | null;
       incident: OpenIncident | null;
+      /** Its closed incidents' ids: a note goes only on one of these. */
+      closed: string[];
     };
 
 /** A monitor that was added: live (`active`) or `removed`. */
@@ -75,6 +78,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       },
       paused: null,
       incident: null,
+      closed: [],
     };
   }
   if (state.lifecycle === 'none') return state;
@@ -95,6 +99,8 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
         incident: { id: event.data.incidentId, startedAt: event.data.startedAt, cause: event.data.cause },
       };
     case 'IncidentClosed':
-      return { ...state, incident: null };
+      return { ...state, incident: null, closed: [...state.closed, event.data.incidentId] };
+    case 'IncidentNoted':
+      return state;
   }
 }

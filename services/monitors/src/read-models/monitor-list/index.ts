@@ -1,5 +1,5 @@
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { MonitorKind, MonitorState, MonitorView } from '@shiplog/schemas';
+import type { IncidentView, MonitorKind, MonitorState, MonitorView } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 
@@ -91,6 +91,12 @@ export const monitorListProjection: ProjectionDefinition = {
         );
         return;
       }
+      case 'IncidentNoted':
+        defer('UPDATE monitors.incidents SET note = $2 WHERE incident_id = $1', [
+          event.data.incidentId,
+          event.data.note,
+        ]);
+        return;
       case 'IncidentClosed': {
         const d = event.data;
         defer(
@@ -189,6 +195,34 @@ async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: D
 }
 
 export const monitorList = {
+  /** A monitor's incidents, newest first (the latest 50). */
+  async incidents(pool: pg.Pool, userId: string, monitorId: string): Promise<IncidentView[]> {
+    const { rows } = await pool.query<{
+      incident_id: string;
+      cause: string;
+      started_at: Date;
+      ended_at: Date | null;
+      note: string | null;
+    }>(
+      `SELECT incident_id, cause, started_at, ended_at, note FROM monitors.incidents
+       WHERE monitor_id = $1 AND user_id = $2 ORDER BY started_at DESC LIMIT 50`,
+      [monitorId, userId],
+    );
+    return rows.map((r) => ({
+      id: r.incident_id,
+      cause: r.cause,
+      startedAt: r.started_at.toISOString(),
+      endedAt: r.ended_at?.toISOString() ?? null,
+      note: r.note,
+    }));
+  },
+  async exists(pool: pg.Pool, userId: string, monitorId: string): Promise<boolean> {
+    const { rows } = await pool.query('SELECT 1 FROM monitors.monitor_list WHERE monitor_id = $1 AND user_id = $2', [
+      monitorId,
+      userId,
+    ]);
+    return rows.length > 0;
+  },
   ofUser: (pool: pg.Pool, userId: string, now: Date) => listWhere(pool, 'm.user_id = $2', [userId], now),
   ofProject: (pool: pg.Pool, userId: string, projectId: string, now: Date) =>
     listWhere(pool, 'm.user_id = $2 AND m.project_id = $3', [userId, projectId], now),
