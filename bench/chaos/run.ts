@@ -139,7 +139,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     gateway: await freePort(),
     serviceBase: await freeServicePortBase(),
   };
-  log(`starting NATS, Redis, seven services and the gateway (database ${db.name})`);
+  log(`starting NATS, Redis, ${appServices.length} services and the gateway (database ${db.name})`);
   const fleet = await startFleet({ databaseUrl: db.url, ports, env });
   stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
   let appStopped = false;

@@ -235,6 +235,10 @@ describe('projects in the browser', () => {
     }
     await page.goto(projectPage);
 
+    // Its incidents (none yet) open under it.
+    await monitor.getByRole('button', { name: 'Incidents' }).click();
+    await monitor.getByText('No incidents yet.').waitFor();
+
     await page.getByRole('button', { name: `Pause ${target.url}` }).click();
     await expect.poll(() => monitor.getAttribute('data-state')).toBe('paused');
     await page.getByRole('button', { name: `Remove ${target.url}` }).click();

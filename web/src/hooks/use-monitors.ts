@@ -1,4 +1,4 @@
-import type { CreateExpectationInput, CreateMonitorInput, MonitorView } from '@shiplog/schemas';
+import type { CreateExpectationInput, CreateMonitorInput, IncidentView, MonitorView } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
@@ -23,6 +23,13 @@ export const accountMonitorsQuery = queryOptions({
   queryKey: [...keys.monitors, 'all'],
   queryFn: () => apiRequest<MonitorView[]>('GET', '/api/monitors'),
 });
+
+/** A monitor's incidents, open and past, with their notes. */
+export const monitorIncidentsQuery = (monitorId: string) =>
+  queryOptions({
+    queryKey: [...keys.monitors, 'incidents', monitorId],
+    queryFn: () => apiRequest<IncidentView[]>('GET', `/api/monitors/${monitorId}/incidents`),
+  });
 
 /** Monitor changes refresh every monitor list and the timelines (an incident or a new monitor is on them). */
 function useRefresh() {
@@ -70,5 +77,18 @@ export function useRemoveMonitor() {
     mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/monitors/${id}`),
     onSuccess: refresh,
     meta: told({ success: { title: 'Monitor removed' }, failure: 'Failed to remove monitor' }),
+  });
+}
+
+/** The owner's note on a closed incident: what happened. */
+export function useNoteIncident(monitorId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ incidentId, note }: { incidentId: string; note: string }) =>
+      apiRequest<{ id: string; note: string }>('PUT', `/api/monitors/${monitorId}/incidents/${incidentId}/note`, {
+        note,
+      }),
+    onSuccess: refresh,
+    meta: told({ success: { title: 'Note saved' }, failure: 'Failed to save note' }),
   });
 }

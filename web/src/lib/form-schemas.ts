@@ -23,6 +23,7 @@ export {
   createExpectationSchema,
   createMonitorSchema,
   extendTrialSchema,
+  incidentNoteSchema,
   integrationFormSchema,
   loginSchema,
   profileFormSchema,

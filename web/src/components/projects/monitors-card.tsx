@@ -20,6 +20,8 @@ const states: Record<MonitorState, { label: string; className: string }> = {
 
 // The forms, with react-hook-form, load when a dialog first opens (or its button is pointed at).
 const MonitorForm = lazyPart(() => import('./monitor-form'), 'MonitorForm');
+/** A monitor's incidents and their notes, loaded when first shown. */
+const MonitorIncidents = lazyPart(() => import('./monitor-incidents'), 'MonitorIncidents');
 const ExpectationForm = lazyPart(() => import('./monitor-form'), 'ExpectationForm');
 /** The two forms are one module: pointing at either button loads it. */
 const preloadForm = preloading(MonitorForm);
@@ -123,6 +125,7 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
   const pause = usePauseMonitor();
   const remove = useRemoveMonitor();
   const [confirm, setConfirm] = useState(false);
+  const [showIncidents, setShowIncidents] = useState(false);
   const state = states[monitor.state];
   const paused = monitor.state === 'paused';
   return (
@@ -148,6 +151,20 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         <p className="text-muted-foreground">
           Uptime: {percent(monitor.uptime.day)} (24 h) · {percent(monitor.uptime.month)} (30 days)
         </p>
+        <Button
+          variant="link"
+          size="sm"
+          className="h-auto p-0"
+          aria-expanded={showIncidents}
+          onClick={() => setShowIncidents((shown) => !shown)}
+        >
+          {showIncidents ? 'Hide incidents' : 'Incidents'}
+        </Button>
+        {showIncidents ? (
+          <Suspense fallback={<Spinner className="size-4" />}>
+            <MonitorIncidents monitorId={monitor.id} />
+          </Suspense>
+        ) : null}
       </div>
       <div className="flex shrink-0 gap-1">
         <Button
