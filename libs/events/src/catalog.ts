@@ -68,6 +68,19 @@ const socialLinks = z.object({
   instagram: z.string().optional(),
 });
 
+/** What an incident's opening and closing both say: which monitor, whose, where, since when, why. */
+const incident = {
+  incidentId: id,
+  monitorId: id,
+  userId: id,
+  projectId: id,
+  projectName: z.string(),
+  url: z.string(),
+  cause: z.string(),
+  startedAt: isoDate,
+  at: isoDate,
+};
+
 export const catalog = {
   // identity — `username-<lowercase name>` streams hold the uniqueness claim; `user-<id>` the account.
   UsernameClaimed: event({
@@ -823,18 +836,7 @@ export const catalog = {
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({
-      incidentId: id,
-      monitorId: id,
-      userId: id,
-      projectId: id,
-      projectName: z.string(),
-      url: z.string(),
-      cause: z.string(),
-      failures: z.number().int(),
-      startedAt: isoDate,
-      at: isoDate,
-    }),
+    schema: z.object({ ...incident, failures: z.number().int() }),
   }),
   /** The owner wrote what happened (a short post-mortem) on a closed incident; a later note replaces it. */
   IncidentNoted: event({
@@ -848,18 +850,7 @@ export const catalog = {
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({
-      incidentId: id,
-      monitorId: id,
-      userId: id,
-      projectId: id,
-      projectName: z.string(),
-      url: z.string(),
-      cause: z.string(),
-      startedAt: isoDate,
-      endedAt: isoDate,
-      at: isoDate,
-    }),
+    schema: z.object({ ...incident, endedAt: isoDate }),
   }),
 } as const;
 
