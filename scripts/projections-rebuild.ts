@@ -45,38 +45,45 @@ export async function rebuildAll(
   const projections = serviceDefinitions.flatMap((service) =>
     (service.projections ?? []).map((projection) => ({ service, projection })),
   );
-  // Every projection at once, each in its own transaction: one connection holds it, one reads the stores.
-  const pool = new pg.Pool({ ...pipelined, connectionString: config.DATABASE_URL, max: 2 * projections.length });
+  // Each rebuild runs in its own transaction: one connection holds it, one reads the stores. As many run
+  // at once as DATABASE_POOL_MAX has pairs of connections for, so a rebuild beside running services
+  // takes no more of the server's connections than one more service does.
+  const pool = new pg.Pool({ ...pipelined, connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
   const open = vaultOpener(new Vault(pool, vaultKeys(config)));
-  let results: { projection: string; events: number; seconds: number }[];
-  try {
-    results = await Promise.all(
-      projections.map(async ({ service, projection }) => {
-        const stores = await Promise.all(
-          projection.sources.map(
-            async (source) => [source, await openEventStore(config, pool, source as ServiceName)] as const,
-          ),
-        );
-        const started = performance.now();
-        try {
-          const { events } = await rebuildProjection({
-            pool,
-            schema: service.name,
-            consumer: `${service.name}-${projection.name}`,
-            tables: projection.tables,
-            handlers: busHandlers(projection.handlers),
-            open,
-            sources: Object.fromEntries(
-              stores.map(([source, store]) => [source, () => publishedEvents(store, source)]),
-            ),
-          });
-          const seconds = Math.round(performance.now() - started) / 1000;
-          return { projection: `${service.name}-${projection.name}`, events, seconds };
-        } finally {
-          await Promise.all(stores.map(([, store]) => store.close()));
-        }
-      }),
+  const rebuild = async ({ service, projection }: (typeof projections)[number]) => {
+    const stores = await Promise.all(
+      projection.sources.map(
+        async (source) => [source, await openEventStore(config, pool, source as ServiceName)] as const,
+      ),
     );
+    const started = performance.now();
+    try {
+      const { events } = await rebuildProjection({
+        pool,
+        schema: service.name,
+        consumer: `${service.name}-${projection.name}`,
+        tables: projection.tables,
+        handlers: busHandlers(projection.handlers),
+        open,
+        sources: Object.fromEntries(stores.map(([source, store]) => [source, () => publishedEvents(store, source)])),
+      });
+      const seconds = Math.round(performance.now() - started) / 1000;
+      return { projection: `${service.name}-${projection.name}`, events, seconds };
+    } finally {
+      await Promise.all(stores.map(([, store]) => store.close()));
+    }
+  };
+  const results: { projection: string; events: number; seconds: number }[] = [];
+  try {
+    let next = 0;
+    const workers = Array.from(
+      { length: Math.min(Math.floor(config.DATABASE_POOL_MAX / 2), projections.length) },
+      async () => {
+        for (let index = next++; index < projections.length; index = next++)
+          results[index] = await rebuild(projections[index]!);
+      },
+    );
+    await Promise.all(workers);
   } finally {
     await pool.end();
   }
