@@ -59,6 +59,8 @@ export const apiRoutes = [
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.
   { pattern: /^\/api\/projects\/[^/]+\/deploy-hook$/, service: 'projects', recentAuth: ['POST'] },
+  // Likewise its cron ping URL.
+  { pattern: /^\/api\/projects\/[^/]+\/ping$/, service: 'monitors', recentAuth: ['POST'] },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
   // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
   {
@@ -67,6 +69,14 @@ export const apiRoutes = [
     service: 'projects',
     public: true,
     limit: 'deployHook',
+  },
+  // A project's cron ping URL: cron jobs call it without a session, GET or POST alike (curl, wget).
+  {
+    pattern: /^\/api\/ping\/[^/]+(\/(start|fail))?$/,
+    methods: ['GET', 'POST'],
+    service: 'monitors',
+    public: true,
+    limit: 'ping',
   },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },

@@ -29,13 +29,14 @@ const isAdminRoute = (call: ApiCall) =>
 /** Which of A's resources a path parameter names, by the path it appears in. */
 const idKinds: [RegExp, string][] = [
   [/^\/api\/projects\/:id(\/|$)/, 'project'],
-  [/^\/api\/projects\/:projectId\/monitors$/, 'project'],
+  [/^\/api\/projects\/:projectId\/(monitors|ping)$/, 'project'],
   [/^\/api\/monitors\/:id(\/|$)/, 'monitor'],
   [/^\/api\/reminders\/project\/:projectId$/, 'project'],
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
   [/^\/api\/calendar\/:file$/, 'calendar'],
   [/^\/api\/hooks\/deploy\/:token$/, 'deployHook'],
+  [/^\/api\/ping\/:token(\/|$)/, 'ping'],
   [/^\/api\/admin\/comments\/:id$/, 'adminComment'],
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
@@ -92,6 +93,7 @@ async function snapshotOfA() {
     '/api/reminders/calendar',
     `/api/projects/${owned.project}/deploy-hook`,
     `/api/projects/${owned.project}/monitors`,
+    `/api/projects/${owned.project}/ping`,
     '/api/monitors',
     '/api/profile',
     '/api/user',
@@ -156,6 +158,9 @@ beforeAll(async () => {
   const hook = await a.post(`/api/projects/${owned.project}/deploy-hook`);
   expect(hook.status).toBe(201);
   owned.deployHook = new URL(hook.body.url).pathname.split('/').pop()!;
+  const ping = await a.post(`/api/projects/${owned.project}/ping`);
+  expect(ping.status).toBe(201);
+  owned.ping = new URL(ping.body.url).pathname.split('/').pop()!;
   const comment = await admin.post('/api/admin/comments', { message: 'For everyone', priority: 'normal' });
   expect(comment.status).toBe(201);
   owned.adminComment = comment.body.id;
@@ -245,11 +250,14 @@ describe('the ownership matrix', () => {
           : call.path === '/api/hooks/deploy/:token'
             ? // Likewise a deploy webhook's.
               await b.request(call.method, fill(call.path, { token: 'B'.repeat(32) }), { deploymentId: 'not-yours' })
-            : await b.request(
-                call.method,
-                path,
-                hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
-              );
+            : call.path.startsWith('/api/ping/:token')
+              ? // And a cron ping URL's.
+                await b.request(call.method, fill(call.path, { token: 'B'.repeat(32) }))
+              : await b.request(
+                  call.method,
+                  path,
+                  hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
+                );
       tried.push(`${call.method} ${call.path}`);
       if (response.status !== 404) answered.push(`${call.method} ${call.path} → ${response.status} ${response.text}`);
     }

@@ -246,6 +246,22 @@ describe('projects in the browser', () => {
     await page.getByText('No monitors yet.').waitFor();
   });
 
+  it('gives the backup job a cron ping URL, and lists its runs with their run time', async () => {
+    await page.getByRole('button', { name: 'Create ping URL' }).click();
+    const url = await page.getByRole('textbox', { name: 'Cron ping URL' }).inputValue();
+    expect(url).toMatch(/\/api\/ping\/[A-Za-z0-9_-]{32}$/);
+    // The cron job, from outside the browser: no session.
+    const ping = (path: string) => fetch(new URL(`${new URL(url).pathname}${path}`, app.url));
+    expect((await ping('/start')).status).toBe(200);
+    expect((await ping('')).status).toBe(200);
+    expect((await ping('/fail')).status).toBe(200);
+    await page.reload();
+    const runs = page.getByRole('list', { name: 'Latest runs' }).getByRole('listitem');
+    await expect
+      .poll(() => runs.allTextContents())
+      .toEqual([expect.stringMatching(/^Failed /), expect.stringMatching(/^Done .+ · \d+(\.\d)?s$/)]);
+  });
+
   it('edits the project', async () => {
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.waitForURL(/\/projects\/edit\//);

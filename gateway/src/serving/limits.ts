@@ -30,6 +30,8 @@ export const limitDefaults = {
   publicRead: { per: 'address', points: 300, seconds: 60 },
   /** A deploy platform's deliveries. */
   deployHook: { per: 'address', points: 120, seconds: 60 },
+  /** Cron jobs' pings: a write each. */
+  ping: { per: 'address', points: 120, seconds: 60 },
   /** Mail to an address being proven: each change of the address, and each new link, sends one. */
   verifyEmail: { per: 'user', points: 10, seconds: 3600 },
   /** Messages to the administrators. */

@@ -15,6 +15,7 @@ export * from './mailer.ts';
 export * from './plan-gates.ts';
 export * from './read-your-writes.ts';
 export * from './repeating.ts';
+export * from './secret-links.ts';
 export * from './service.ts';
 export * from './service-clients.ts';
 export * from './validation.ts';

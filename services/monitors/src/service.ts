@@ -3,11 +3,12 @@ import { Outbound } from '@shiplog/outbound';
 import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type MonitorsEnv, monitorsEnv } from './env.ts';
 import { monitorsApi } from './monitor/api.ts';
+import { pingApi } from './ping/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { createChecker } from './reactions/run-checks/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
 
-/** monitors: checks of what users shipped, incidents and alerts. Streams `monitor-<id>`. */
+/** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   name: 'monitors',
   env: monitorsEnv,
@@ -23,6 +24,8 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.project_monitors',
     'monitors.recent_deploys',
     'monitors.last_runs',
+    'monitors.ping_links',
+    'monitors.ping_runs',
     'monitors.projects',
     'monitors.users',
   ),
@@ -39,7 +42,10 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     );
     if (context.config.CHECKER_ENABLED === 'true') checker.start();
     return {
-      routes: monitorsApi(context).routes,
+      routes: (router) => {
+        monitorsApi(context).routes(router);
+        pingApi(context).routes(router);
+      },
       consumers: [projectsReaction(context)],
       onStop: () => checker.stop(),
     };

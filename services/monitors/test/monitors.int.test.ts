@@ -249,7 +249,78 @@ describe('monitors', () => {
     await run.stop();
   });
 
-  it('checks a paused monitor no more, and removes a deleted project’s monitors', async () => {
+  it('gives a project a cron ping URL: a failed run is missed work at once, a good one ends it, a start with no end fails', async () => {
+    const project = (await client.post('/api/projects', { name: 'Cron Dump' })).body.id;
+    expect((await client.get(`/api/projects/${project}/ping`)).body).toEqual({
+      active: false,
+      createdAt: null,
+      runs: [],
+    });
+    const made = await client.post(`/api/projects/${project}/ping`);
+    expect(made.status).toBe(201);
+    const ping = `${backend.url}${new URL(made.body.url).pathname}`;
+    expect(ping).toMatch(/\/api\/ping\/[\w-]{32}$/);
+    const expecting = await client.post(`/api/projects/${project}/monitors`, {
+      kind: 'backup',
+      intervalSeconds: 86_400,
+      graceSeconds: 600,
+    });
+    expect(expecting.status).toBe(201);
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    await client.get('/api/monitors');
+
+    // Cron jobs have no session: the secret is the credential, GET or POST alike.
+    const call = async (path: string, method = 'GET') => {
+      const response = await fetch(`${ping}${path}`, { method });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await call('/start')).toMatchObject({ status: 200, body: { outcome: 'running', endedAt: null } });
+    const ended = await call('', 'POST');
+    expect(ended).toMatchObject({ status: 200, body: { outcome: 'ok', seconds: expect.any(Number) } });
+    const failed = await call('/fail');
+    expect(failed).toMatchObject({ status: 200, body: { outcome: 'failed', seconds: null } });
+
+    const run = checker();
+    const start = Date.now();
+    await run.tick(() => new Date(start));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the failed run to be missed work');
+    const failedAt = failed.body.endedAt.slice(0, 16).replace('T', ' ');
+    expect((await monitor()).openIncident.cause).toBe(`backup failed at ${failedAt} UTC`);
+    expect(alertsTo(/Subject: Missed: Cron Dump \(backup failed at/)).toHaveLength(1);
+
+    // The next good run ends the incident at the next look.
+    expect((await call('')).body.outcome).toBe('ok');
+    await run.tick(() => new Date(start + 61_000));
+    await waitUntil(async () => (await monitor()).state === 'up', 5000, 'the good run to end the incident');
+    expect(alertsTo(/Subject: On time again: Cron Dump/)).toHaveLength(1);
+
+    // A start whose end does not come within the grace (10 minutes) is a failure.
+    const started = await call('/start');
+    await run.tick(() => new Date(start + 122_000));
+    expect((await monitor()).state).toBe('up');
+    await run.tick(() => new Date(Date.parse(started.body.startedAt) + 661_000));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the unfinished run to fail');
+    expect((await monitor()).openIncident.cause).toMatch(/^backup started at .+ UTC did not finish$/);
+
+    const state = (await client.get(`/api/projects/${project}/ping`)).body;
+    expect(state.active).toBe(true);
+    expect(state.runs.map((r: { outcome: string }) => r.outcome)).toEqual(['running', 'ok', 'failed', 'ok']);
+
+    // Only the secret works: another is not found; a replaced URL stops at once; off is off.
+    expect((await fetch(`${backend.url}/api/ping/${'B'.repeat(32)}`)).status).toBe(404);
+    const replaced = await client.post(`/api/projects/${project}/ping`);
+    expect((await fetch(ping)).status).toBe(404);
+    const now = `${backend.url}${new URL(replaced.body.url).pathname}`;
+    expect((await fetch(now)).status).toBe(200);
+    expect((await client.request('DELETE', `/api/projects/${project}/ping`)).status).toBe(204);
+    const gone = await fetch(now);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ code: 'PING_NOT_FOUND' });
+    expect((await client.request('DELETE', `/api/monitors/${expecting.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
+  it('checks a paused monitor no more, and removes a deleted project’s monitors and ping URL', async () => {
     const project = (await client.post('/api/projects', { name: 'Short-lived' })).body.id;
     const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });
     const paused = await client.request('PATCH', `/api/monitors/${made.body.id}`, { paused: true });
@@ -261,12 +332,21 @@ describe('monitors', () => {
     expect(await run.tick(() => new Date(Date.parse('2026-11-27T00:00:00Z')))).toEqual({ checked: 0 });
     expect(target.hits).toBe(hits);
 
+    const ping = new URL((await client.post(`/api/projects/${project}/ping`)).body.url).pathname;
+    expect((await fetch(`${backend.url}${ping}`)).status).toBe(200);
+
     expect((await client.request('DELETE', `/api/projects/${project}`)).status).toBe(204);
     await waitUntil(
       async () => (await client.get('/api/monitors')).body.every((m: { projectId: string }) => m.projectId !== project),
       5000,
       'the project’s monitors to go',
     );
+    // Its ping URL and runs went with it.
+    expect((await fetch(`${backend.url}${ping}`)).status).toBe(404);
+    const { rows } = await backend
+      .service('monitors')
+      .context.pool.query('SELECT 1 FROM monitors.ping_runs WHERE project_id = $1', [project]);
+    expect(rows).toEqual([]);
     await run.stop();
   });
 });

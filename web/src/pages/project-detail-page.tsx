@@ -9,6 +9,7 @@ import { ProjectLoadError, ProjectLoading } from '../components/project-load-sta
 import { DeleteProjectDialog } from '../components/projects/delete-project';
 import { DeployHookCard } from '../components/projects/deploy-hook-card';
 import { MonitorsCard } from '../components/projects/monitors-card';
+import { PingCard } from '../components/projects/ping-card';
 import { RecordBackupDialog, RecordDeploymentDialog, RecordVersionDialog } from '../components/projects/record-dialogs';
 import { StatusBadge } from '../components/projects/status-badge';
 import { ProjectRemindersCard } from '../components/reminders/project-reminders-card';
@@ -196,6 +197,7 @@ export function ProjectDetailPage() {
             </CardContent>
           </Card>
           <DeployHookCard projectId={id} />
+          <PingCard projectId={id} />
         </div>
       </div>
 

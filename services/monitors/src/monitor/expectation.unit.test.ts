@@ -29,3 +29,33 @@ describe('an expected backup', () => {
     expect(judgeExpectation({ ...daily, lastRun: hours(-30), now: hours(27) })).toMatchObject({ ok: false });
   });
 });
+
+describe('an expected backup that its cron job pings', () => {
+  const ended = (h: number, outcome: 'ok' | 'failed') => ({ startedAt: hours(h - 0.1), endedAt: hours(h), outcome });
+
+  it('fails at once when the latest run failed, and is on time again after a good one', () => {
+    expect(judgeExpectation({ ...daily, lastRun: hours(1), ping: ended(3, 'failed'), now: hours(3.1) })).toEqual({
+      ok: false,
+      cause: 'backup failed at 2026-11-26 03:00 UTC',
+    });
+    // A good run later, pinged or recorded (`shiplog backup`), is the latest run.
+    expect(judgeExpectation({ ...daily, lastRun: hours(4), ping: ended(3, 'failed'), now: hours(4.1) })).toEqual({
+      ok: true,
+    });
+  });
+
+  it('fails when a started run has not ended within the grace', () => {
+    const running = { startedAt: hours(5), endedAt: null, outcome: 'running' as const };
+    expect(judgeExpectation({ ...daily, lastRun: hours(1), ping: running, now: hours(7) })).toEqual({ ok: true });
+    expect(judgeExpectation({ ...daily, lastRun: hours(1), ping: running, now: hours(7.01) })).toEqual({
+      ok: false,
+      cause: 'backup started at 2026-11-26 05:00 UTC did not finish',
+    });
+  });
+
+  it('does not count a run pinged before the expectation was set', () => {
+    expect(judgeExpectation({ ...daily, lastRun: null, ping: ended(-2, 'failed'), now: hours(1) })).toEqual({
+      ok: true,
+    });
+  });
+});

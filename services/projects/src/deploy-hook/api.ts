@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { callerOf, catchUp, handleCommand, requireUserId, type ServiceContext } from '@shiplog/service-kit';
@@ -42,8 +41,8 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
 
     router.post('/projects/:id/deploy-hook', async (req, res) => {
       const { userId, projectId } = await ownProjectId(req);
-      const token = randomBytes(24).toString('base64url');
-      const createdAt = await deployHooks.replace(pool, projectId, userId, token);
+      const token = deployHooks.newSecret();
+      const createdAt = await deployHooks.replace(pool, { project_id: projectId, user_id: userId }, token);
       // The only time the URL is given out.
       res.status(201).json({ url: hookUrl(token), createdAt });
     });
@@ -56,10 +55,10 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
 
     // Public (the secret is the credential): platforms post without a session.
     router.post('/hooks/deploy/:token', async (req, res) => {
-      const token = req.params.token ?? '';
-      const hook = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deployHooks.find(pool, token) : null;
+      const found = await deployHooks.find(pool, req.params.token ?? '');
       // Gone with its owner's account, even before this service has erased the account's rows.
-      if (!hook || (await vault.isForgotten(hook.userId))) throw hookNotFound();
+      if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
+      const hook = { projectId: found.project_id, userId: found.user_id };
       const delivery = readDelivery(req.body);
       if (delivery.kind === 'ignored') {
         res.status(202).json({ recorded: false, reason: delivery.reason });

@@ -55,7 +55,7 @@ function ExpectRunDialog({ projectId }: { projectId: string }) {
       open={open}
       onOpenChange={setOpen}
       title="Expect Backups or Deployments"
-      description="Each one recorded (on this page, by the shiplog CLI or a deploy webhook) counts. When one is late, you are told."
+      description="Each one recorded (on this page, by the shiplog CLI, a deploy webhook or the cron ping URL) counts. When one is late, you are told."
       preload={preloadForm}
       trigger={
         <Button variant="outline">

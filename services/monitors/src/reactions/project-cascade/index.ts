@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { MonitorsEnv } from '../../env.ts';
 import { monitorDecider } from '../../monitor/decide.ts';
 import { monitorStream } from '../../monitor/monitor.ts';
+import { pingRuns, ran } from '../../ping/runs.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
 
 /**
@@ -62,6 +63,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
         await knownProjects.deleted(tx, event.data.projectId);
         await tx.query('DELETE FROM monitors.recent_deploys WHERE project_id = $1', [event.data.projectId]);
         await tx.query('DELETE FROM monitors.last_runs WHERE project_id = $1', [event.data.projectId]);
+        pingRuns.forget(batch, event.data.projectId);
         const { rows } = await tx.query<{ monitor_id: string }>(
           'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',
           [event.data.projectId],
@@ -74,15 +76,6 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       },
     },
   };
-
-  /** A backup or deployment of a project ran: what an expectation of one is checked against. */
-  function ran(defer: Batch['defer'], run: { projectId: string; userId: string; at: string }, kind: string) {
-    defer(
-      `INSERT INTO monitors.last_runs (project_id, kind, user_id, at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (project_id, kind) DO UPDATE SET at = EXCLUDED.at WHERE last_runs.at < EXCLUDED.at`,
-      [run.projectId, kind, run.userId, run.at],
-    );
-  }
 
   /** A monitor joins its project's list, or goes at once if the project was deleted meanwhile. */
   async function followMonitor(event: ReceivedEvent<'MonitorAdded'>, tx: pg.PoolClient, batch: Batch) {

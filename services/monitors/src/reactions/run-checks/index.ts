@@ -14,6 +14,7 @@ import type { MonitorsEnv } from '../../env.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
+import { pingRuns } from '../../ping/runs.ts';
 
 /** Raw results are kept this long; hourly counts, 90 days. */
 const RAW_DAYS = 7;
@@ -94,6 +95,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       graceSeconds: monitor.grace_seconds,
       setAt: monitor.created_at,
       lastRun: rows[0]?.at ?? null,
+      // A cron job's pings count as its backups.
+      ping: monitor.kind === 'backup' ? await pingRuns.latest(pool, monitor.project_id) : null,
       now,
     });
     return { ok: judged.ok, status: null, ms: null, cause: judged.ok ? null : judged.cause };
@@ -258,7 +261,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     return { checked: claimed.length };
   }
 
-  /** Drops raw results past 7 days and hourly counts past 90. */
+  /** Drops raw results and pinged runs past 7 days, and hourly counts past 90. */
   async function prune(now: Date) {
     await pool.query(
       `DELETE FROM monitors.check_results WHERE checked_at < $1::timestamptz - make_interval(days => $2)`,
@@ -267,6 +270,10 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     await pool.query(`DELETE FROM monitors.check_rollups WHERE hour < $1::timestamptz - make_interval(days => $2)`, [
       now,
       ROLLUP_DAYS,
+    ]);
+    await pool.query(`DELETE FROM monitors.ping_runs WHERE started_at < $1::timestamptz - make_interval(days => $2)`, [
+      now,
+      RAW_DAYS,
     ]);
   }
 

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Batch } from '@shiplog/messaging';
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** What a link's secret looks like: 24 random bytes, base64url. Anything else is not looked up. */
+const SECRET = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * A secret link's table (the private calendar feed, a project's deploy webhook, its cron ping URL):
+ * one link per owner (the `key` column), kept as the SHA-256 of its secret alone, so the link is shown
+ * once, when made (decision 031). The table has `token_hash` and `created_at` beside the owner's
+ * columns. A credential, not a domain fact: a table and not an event.
+ */
+export function secretLinks<Owner extends Record<string, string>>(table: string, key: keyof Owner & string) {
+  return {
+    /** A new secret, for `replace`. */
+    newSecret: () => randomBytes(24).toString('base64url'),
+
+    /** Whether the owner has a link, and since when. */
+    async state(db: Queryable, owner: string): Promise<{ active: boolean; createdAt: string | null }> {
+      const { rows } = await db.query<{ created_at: Date }>(`SELECT created_at FROM ${table} WHERE ${key} = $1`, [
+        owner,
+      ]);
+      return { active: rows.length > 0, createdAt: rows[0]?.created_at.toISOString() ?? null };
+    },
+
+    /** Keeps the secret's hash for the owner, replacing any other (the old link stops at once). */
+    async replace(db: Queryable, owner: Owner, secret: string): Promise<string> {
+      const columns = Object.keys(owner);
+      const { rows } = await db.query<{ created_at: Date }>(
+        `INSERT INTO ${table} (${columns.join(', ')}, token_hash)
+         VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, $${columns.length + 1})
+         ON CONFLICT (${key}) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
+         RETURNING created_at`,
+        [...Object.values(owner), hash(secret)],
+      );
+      return rows[0]!.created_at.toISOString();
+    },
+
+    async remove(db: Queryable, owner: string): Promise<void> {
+      await db.query(`DELETE FROM ${table} WHERE ${key} = $1`, [owner]);
+    },
+
+    /** The owner a secret stands for (its columns, by name), or null. */
+    async find(db: Queryable, secret: string): Promise<Owner | null> {
+      if (!SECRET.test(secret)) return null;
+      const { rows } = await db.query(`SELECT * FROM ${table} WHERE token_hash = $1`, [hash(secret)]);
+      if (!rows[0]) return null;
+      const { token_hash: _, created_at: __, ...owner } = rows[0];
+      return owner as Owner;
+    },
+
+    /** The owner's link goes with it (a deleted project), in a projector's batch. */
+    forget(batch: Pick<Batch, 'defer'>, owner: string): void {
+      batch.defer(`DELETE FROM ${table} WHERE ${key} = $1`, [owner]);
+    },
+  };
+}

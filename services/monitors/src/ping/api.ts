@@ -1,0 +1,78 @@
+import { NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import { catchUp, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import type { Request, Router } from 'express';
+import type { MonitorsEnv } from '../env.ts';
+import { knownProjects } from '../read-models/known-projects/index.ts';
+import { pingLinks, pingRuns } from './runs.ts';
+
+const pingNotFound = () => new NotFoundError('No such ping URL', 'PING_NOT_FOUND');
+
+/**
+ * A project's cron ping URL: a cron job calls it when its backup ends (`/fail` when it failed), and
+ * `/start` when it begins, so its run time is known and a start that never ends is a failure. A run
+ * that ends well counts as the project's backup, as `shiplog backup` does, for a monitor that expects
+ * one. Made like the deploy webhook: its owner replaces it or turns it off; the secret is the credential.
+ */
+export function pingApi(context: ServiceContext<MonitorsEnv>) {
+  const { pool, config, vault } = context;
+  const pingUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/ping/${token}`;
+
+  /** The caller's own project, or 404 (someone else's, deleted or missing alike). */
+  async function ownProjectId(req: Request): Promise<{ userId: string; projectId: string }> {
+    const userId = requireUserId(req);
+    const projectId = req.params.projectId;
+    // It may have been created a moment ago: wait for this service's view of projects to include it.
+    await catchUp(req);
+    const project = isId(projectId) ? await knownProjects.find(pool, projectId) : null;
+    if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    return { userId, projectId: project.id };
+  }
+
+  /** One ping: the run it starts, ends well, or ends in failure. */
+  async function ping(req: Request, signal: 'start' | 'ok' | 'failed') {
+    const link = await pingLinks.find(pool, String(req.params.token ?? ''));
+    // Gone with its owner's account, even before this service has erased the account's rows.
+    if (!link || (await vault.isForgotten(link.user_id))) throw pingNotFound();
+    const at = new Date();
+    return signal === 'start'
+      ? pingRuns.start(pool, link.project_id, link.user_id, at)
+      : pingRuns.end(pool, link.project_id, link.user_id, at, signal);
+  }
+
+  function routes(router: Router) {
+    router.get('/projects/:projectId/ping', async (req, res) => {
+      const { projectId } = await ownProjectId(req);
+      res.json({ ...(await pingLinks.state(pool, projectId)), runs: await pingRuns.recent(pool, projectId) });
+    });
+
+    router.post('/projects/:projectId/ping', async (req, res) => {
+      const { userId, projectId } = await ownProjectId(req);
+      const token = pingLinks.newSecret();
+      const createdAt = await pingLinks.replace(pool, { project_id: projectId, user_id: userId }, token);
+      // The only time the URL is given out.
+      res.status(201).json({ url: pingUrl(token), createdAt });
+    });
+
+    router.delete('/projects/:projectId/ping', async (req, res) => {
+      const { projectId } = await ownProjectId(req);
+      await pingLinks.remove(pool, projectId);
+      res.status(204).end();
+    });
+
+    // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.
+    for (const method of ['get', 'post'] as const) {
+      router[method]('/ping/:token', async (req, res) => {
+        res.json(await ping(req, 'ok'));
+      });
+      router[method]('/ping/:token/start', async (req, res) => {
+        res.json(await ping(req, 'start'));
+      });
+      router[method]('/ping/:token/fail', async (req, res) => {
+        res.json(await ping(req, 'failed'));
+      });
+    }
+  }
+
+  return { routes };
+}

@@ -1,0 +1,105 @@
+import { type Batch, secretLinks } from '@shiplog/service-kit';
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** A project's cron ping URL: one per project, made and replaced by its owner, gone with the project. */
+export const pingLinks = secretLinks<{ project_id: string; user_id: string }>('monitors.ping_links', 'project_id');
+
+/** How a pinged run ended, or `running` until it does. */
+export type PingOutcome = 'running' | 'ok' | 'failed';
+
+export interface PingRun {
+  startedAt: string;
+  endedAt: string | null;
+  outcome: PingOutcome;
+  /** How long it ran, from its `/start` (null without one, or while it runs). */
+  seconds: number | null;
+}
+
+/** A backup or deployment of a project ran (recorded, or pinged): what an expectation of one is checked against. */
+export function ran(defer: Batch['defer'], run: { projectId: string; userId: string; at: string }, kind: string) {
+  defer(
+    `INSERT INTO monitors.last_runs (project_id, kind, user_id, at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (project_id, kind) DO UPDATE SET at = EXCLUDED.at WHERE last_runs.at < EXCLUDED.at`,
+    [run.projectId, kind, run.userId, run.at],
+  );
+}
+
+/** A run as the API answers it; one that ended the moment it began had no `/start`, so no run time. */
+const viewOf = (row: { started_at: Date; ended_at: Date | null; outcome: PingOutcome }): PingRun => {
+  const ms = row.ended_at ? row.ended_at.getTime() - row.started_at.getTime() : 0;
+  return {
+    startedAt: row.started_at.toISOString(),
+    endedAt: row.ended_at?.toISOString() ?? null,
+    outcome: row.outcome,
+    seconds: ms > 0 ? Math.round(ms / 100) / 10 : null,
+  };
+};
+
+/**
+ * The runs a project's cron jobs ping (not events: a job may ping every minute). `/start` opens one;
+ * its end (`ok` or `failed`) closes the latest open one, or stands alone without a start.
+ */
+export const pingRuns = {
+  async start(db: Queryable, projectId: string, userId: string, at: Date): Promise<PingRun> {
+    const { rows } = await db.query(
+      `INSERT INTO monitors.ping_runs (project_id, user_id, started_at, outcome) VALUES ($1, $2, $3, 'running')
+       RETURNING started_at, ended_at, outcome`,
+      [projectId, userId, at],
+    );
+    return viewOf(rows[0]);
+  },
+
+  /** Ends the latest open run (or records one without a start), and, when it went well, the project's last backup. */
+  async end(db: Queryable, projectId: string, userId: string, at: Date, outcome: 'ok' | 'failed'): Promise<PingRun> {
+    const { rows } = await db.query(
+      `WITH open AS (
+         SELECT run_id FROM monitors.ping_runs WHERE project_id = $1 AND outcome = 'running'
+         ORDER BY started_at DESC LIMIT 1),
+       ended AS (
+         UPDATE monitors.ping_runs SET ended_at = $3, outcome = $4 WHERE run_id IN (SELECT run_id FROM open)
+         RETURNING started_at, ended_at, outcome),
+       alone AS (
+         INSERT INTO monitors.ping_runs (project_id, user_id, started_at, ended_at, outcome)
+         SELECT $1, $2, $3, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM ended)
+         RETURNING started_at, ended_at, outcome),
+       last AS (
+         INSERT INTO monitors.last_runs (project_id, kind, user_id, at) SELECT $1, 'backup', $2, $3 WHERE $4 = 'ok'
+         ON CONFLICT (project_id, kind) DO UPDATE SET at = EXCLUDED.at WHERE last_runs.at < EXCLUDED.at)
+       SELECT * FROM ended UNION ALL SELECT * FROM alone`,
+      [projectId, userId, at, outcome],
+    );
+    return viewOf(rows[0]);
+  },
+
+  /** The project's latest runs, newest first. */
+  async recent(db: Queryable, projectId: string, limit = 10): Promise<PingRun[]> {
+    const { rows } = await db.query(
+      `SELECT started_at, ended_at, outcome
+       FROM monitors.ping_runs WHERE project_id = $1 ORDER BY started_at DESC, run_id DESC LIMIT $2`,
+      [projectId, limit],
+    );
+    return rows.map(viewOf);
+  },
+
+  /** The project's latest run, for an expected backup's judgement. */
+  async latest(
+    db: Queryable,
+    projectId: string,
+  ): Promise<{ startedAt: Date; endedAt: Date | null; outcome: PingOutcome } | null> {
+    const { rows } = await db.query<{ started_at: Date; ended_at: Date | null; outcome: PingOutcome }>(
+      `SELECT started_at, ended_at, outcome FROM monitors.ping_runs WHERE project_id = $1
+       ORDER BY started_at DESC, run_id DESC LIMIT 1`,
+      [projectId],
+    );
+    const row = rows[0];
+    return row ? { startedAt: row.started_at, endedAt: row.ended_at, outcome: row.outcome } : null;
+  },
+
+  /** A deleted project's link and runs go with it, in the reaction's batch. */
+  forget(batch: Pick<Batch, 'defer'>, projectId: string): void {
+    pingLinks.forget(batch, projectId);
+    batch.defer('DELETE FROM monitors.ping_runs WHERE project_id = $1', [projectId]);
+  },
+};
