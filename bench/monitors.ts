@@ -9,8 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { identityService } from '@shiplog/identity';
 import { monitorsService } from '@shiplog/monitors';
-import { createChecker } from '@shiplog/monitors/checker';
-import { Outbound } from '@shiplog/outbound';
+import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
 import { projectsService } from '@shiplog/projects';
 import { MAX_MONITORS } from '@shiplog/schemas';
 import { createMailer, signInternalToken, startService } from '@shiplog/service-kit';
@@ -109,7 +108,7 @@ export async function runMonitors(count = 1000, periods = 3): Promise<MonitorsRe
     const checker = createChecker(
       monitors.context,
       createMailer({ smtpUrl: undefined, from: 'Shiplog <bench@shiplog.test>', logger: monitors.context.logger }),
-      new Outbound({ allowedHosts: [host], timeoutMs: 10_000 }),
+      checkOutbound({ allowedHosts: [host], timeoutMs: 10_000 }),
     );
     const cpuBefore = process.cpuUsage();
     const started = performance.now();

@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cookiesFrom } from '@shiplog/testing';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,13 +13,20 @@ let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-/** A site the builder shipped, for the monitors to check. */
+/** A site the builder shipped, for the monitors to check; and one over https, its certificate ending in 10 days. */
 let target: TargetStandIn;
+let secure: TargetStandIn;
 const builder = uniqueUsername('builder');
 
 beforeAll(async () => {
-  target = await startTargetStandIn();
-  [app, browser] = await Promise.all([startApp({ env: { MONITOR_ALLOWED_HOSTS: target.host } }), launchBrowser()]);
+  [target, secure] = await Promise.all([startTargetStandIn(), startTargetStandIn({ tls: { expiresInDays: 10 } })]);
+  // The app trusts the stand-in's root as an operator's private CA: through Node's NODE_EXTRA_CA_CERTS.
+  const roots = join(await mkdtemp(join(tmpdir(), 'shiplog-ca-')), 'roots.pem');
+  await writeFile(roots, secure.ca!);
+  [app, browser] = await Promise.all([
+    startApp({ env: { MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host}`, NODE_EXTRA_CA_CERTS: roots } }),
+    launchBrowser(),
+  ]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -29,6 +38,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await target?.stop();
+  await secure?.stop();
 });
 
 /** A project made through the API, as the signed-in page. */
@@ -242,6 +252,26 @@ describe('projects in the browser', () => {
     await page.getByRole('button', { name: `Pause ${target.url}` }).click();
     await expect.poll(() => monitor.getAttribute('data-state')).toBe('paused');
     await page.getByRole('button', { name: `Remove ${target.url}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No monitors yet.').waitFor();
+  });
+
+  it('shows when an https site’s certificate ends, and its 14-day warning on the timeline', async () => {
+    await page.getByRole('button', { name: 'Add monitor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Monitor' });
+    await dialog.getByLabel('URL to check').fill(secure.url);
+    await dialog.getByRole('button', { name: 'Add monitor' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const monitor = page.getByRole('list', { name: 'Monitors' }).getByTestId('monitor');
+    await expect.poll(() => monitor.getAttribute('data-state')).toBe('up');
+    await monitor.getByText(/^Certificate ends \w{3} \d{1,2}, \d{4}, in 10 days$/).waitFor();
+    await page
+      .getByTestId('project-timeline')
+      .getByText(
+        new RegExp(`^Certificate of ${secure.url.replace(/[.]/g, '\\.')} ends \\d{4}-\\d{2}-\\d{2}, in 10 days`),
+      )
+      .waitFor();
+    await page.getByRole('button', { name: `Remove ${secure.url}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No monitors yet.').waitFor();
   });

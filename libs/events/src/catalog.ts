@@ -845,6 +845,23 @@ export const catalog = {
     publish: true,
     schema: z.object({ incidentId: id, monitorId: id, userId: id, projectId: id, note: z.string(), at: isoDate }),
   }),
+  /** An https monitor's certificate ends within `warning` days (14, 7 or 1): told once at each. */
+  CertificateExpiring: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      url: z.string(),
+      expiresAt: isoDate,
+      warning: z.union([z.literal(14), z.literal(7), z.literal(1)]),
+      daysLeft: z.number().int(),
+      at: isoDate,
+    }),
+  }),
   /** A check passed again: the incident is over. */
   IncidentClosed: event({
     owner: 'monitors',

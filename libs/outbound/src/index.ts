@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
+import { rootCertificates, type TLSSocket } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, request } from 'undici';
 
@@ -24,6 +25,13 @@ export interface OutboundOptions {
   /** Larger bodies are cut off with an error, never held in memory. */
   maxBytes?: number;
   maxRedirects?: number;
+  /** Roots trusted beside the public ones (a private CA; the tests' own). */
+  ca?: readonly string[];
+  /**
+   * Whether a connection is kept for the next request to the host (true by default). A monitor's
+   * check connects afresh each time: what it measures and the certificate it reads are then today's.
+   */
+  keepAlive?: boolean;
 }
 
 export type ResolveAll = (
@@ -53,6 +61,8 @@ export interface OutboundResponse {
   statusText: string;
   contentType: string | null;
   body: string;
+  /** When the certificate of the server that answered ends (https only; null for http). */
+  certificateExpiresAt: Date | null;
 }
 
 /** Public addresses that reach a service of the host the server runs on, not the internet. */
@@ -81,6 +91,8 @@ export class Outbound {
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #maxRedirects: number;
+  /** The latest certificate seen for each `host:port`, read when its connection is made (kept alive, reused). */
+  readonly #certificates = new Map<string, Date>();
 
   constructor(options: OutboundOptions = {}) {
     this.#allowed = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean));
@@ -105,15 +117,28 @@ export class Outbound {
       });
     };
     const connectTimeout = Math.min(this.#timeoutMs, 10_000);
-    const guardedConnector = buildConnector({ timeout: connectTimeout, lookup: guardedLookup } as never);
+    const tls = options.ca ? { ca: [...rootCertificates, ...options.ca] } : {};
+    const guardedConnector = buildConnector({ timeout: connectTimeout, lookup: guardedLookup, ...tls } as never);
+    const exemptConnector = buildConnector({ timeout: connectTimeout, ...tls });
+    // Each new TLS connection's certificate: when it ends is kept for its host.
+    const noting =
+      (opts: buildConnector.Options, callback: buildConnector.Callback): buildConnector.Callback =>
+      (...[error, socket]: Parameters<buildConnector.Callback>) => {
+        const certificate = error ? null : (socket as TLSSocket).getPeerCertificate?.();
+        if (certificate?.valid_to) this.#certificates.set(hostKey(opts), new Date(certificate.valid_to));
+        (callback as (e: Error | null, s: unknown) => void)(error, socket);
+      };
+    // Undici keeps no connection alive with `pipelining: 0`.
+    const reuse = options.keepAlive === false ? { pipelining: 0 } : {};
     this.#guarded = new Agent({
+      ...reuse,
       connect: (opts, callback) => {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
         if (isIP(host) && !isPublicAddress(host)) return callback(refusal(host), null);
-        guardedConnector(opts, callback);
+        guardedConnector(opts, noting(opts, callback));
       },
     });
-    this.#exempt = new Agent({ connect: { timeout: connectTimeout } });
+    this.#exempt = new Agent({ ...reuse, connect: (opts, callback) => exemptConnector(opts, noting(opts, callback)) });
   }
 
   /**
@@ -182,6 +207,7 @@ export class Outbound {
         statusText: STATUS_CODES[response.statusCode] ?? '',
         contentType: typeof contentType === 'string' ? contentType : null,
         body: Buffer.concat(chunks).toString('utf8'),
+        certificateExpiresAt: target.protocol === 'https:' ? (this.#certificates.get(hostKey(target)) ?? null) : null,
       };
     }
   }
@@ -194,6 +220,11 @@ export class Outbound {
     const port = target.port || (target.protocol === 'https:' ? '443' : '80');
     return this.#allowed.has(`${target.hostname.toLowerCase()}:${port}`);
   }
+}
+
+/** `host:port`, the port spelled out, for a URL or a connection's options alike. */
+function hostKey(at: { hostname: string; port: string; protocol: string }): string {
+  return `${at.hostname.replace(/^\[|\]$/g, '').toLowerCase()}:${at.port || (at.protocol === 'https:' ? '443' : '80')}`;
 }
 
 function refusal(what: string): RefusedAddressError {

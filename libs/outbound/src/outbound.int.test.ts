@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { startTargetStandIn } from '@shiplog/testing/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, Outbound, RefusedAddressError, ResponseTooLargeError } from './index.ts';
 
@@ -128,5 +129,27 @@ describe('outbound requests to addresses users type in', () => {
       ResponseTooLargeError,
     );
     await outbound.close();
+  });
+
+  it('reads when an https server’s certificate ends, on each new connection, and refuses one no trusted root signed', async () => {
+    const site = await startTargetStandIn({ tls: { expiresInDays: 10 } });
+    const fresh = new Outbound({ allowedHosts: [site.host, `127.0.0.1:${apiPort}`], ca: [site.ca!], keepAlive: false });
+    const untrusting = new Outbound({ allowedHosts: [site.host] });
+    try {
+      const first = await fresh.get(new URL(site.url), {});
+      expect(first.status).toBe(200);
+      const day = 86_400_000;
+      expect(Math.abs(first.certificateExpiresAt!.getTime() - (Date.now() + 10 * day))).toBeLessThan(60_000);
+      await site.renew(40);
+      const renewed = await fresh.get(new URL(site.url), {});
+      expect(Math.abs(renewed.certificateExpiresAt!.getTime() - (Date.now() + 40 * day))).toBeLessThan(60_000);
+      await expect(untrusting.get(new URL(site.url), {})).rejects.toMatchObject({
+        code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      });
+      // Over http there is no certificate.
+      expect((await fresh.get(new URL(`http://127.0.0.1:${apiPort}/`), {})).certificateExpiresAt).toBeNull();
+    } finally {
+      await Promise.all([fresh.close(), untrusting.close(), site.stop()]);
+    }
   });
 });

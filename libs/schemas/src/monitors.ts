@@ -146,7 +146,14 @@ export interface MonitorView {
   /** Since when it has been in its state. */
   since: string;
   /** The last check, if any: when, whether it passed, in how long, and why not. */
-  lastCheck: { at: string; ok: boolean; ms: number | null; cause: string | null } | null;
+  lastCheck: {
+    at: string;
+    ok: boolean;
+    ms: number | null;
+    cause: string | null;
+    /** When the certificate it read ends (https only). */
+    certificateExpiresAt: string | null;
+  } | null;
   /** Share of passed checks, null before any check in the window. */
   uptime: { day: number | null; month: number | null };
   openIncident: { id: string; startedAt: string; cause: string } | null;

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { Outbound } from '@shiplog/outbound';
 import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
 import { type MonitorsEnv, monitorsEnv } from './env.ts';
 import { monitorsApi } from './monitor/api.ts';
 import { pingApi } from './ping/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
-import { createChecker } from './reactions/run-checks/index.ts';
+import { checkOutbound, createChecker } from './reactions/run-checks/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
@@ -33,12 +32,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     const checker = createChecker(
       context,
       createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
-      new Outbound({
-        allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
-        timeoutMs: context.config.CHECK_TIMEOUT_MS,
-        maxBytes: 1024 * 1024,
-        maxRedirects: 5,
-      }),
+      checkOutbound({ allowedHosts: context.config.MONITOR_ALLOWED_HOSTS, timeoutMs: context.config.CHECK_TIMEOUT_MS }),
     );
     if (context.config.CHECKER_ENABLED === 'true') checker.start();
     return {

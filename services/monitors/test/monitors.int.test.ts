@@ -1,22 +1,27 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
-import { Outbound } from '@shiplog/outbound';
 import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChecker } from '../src/reactions/run-checks/index.ts';
+import { checkOutbound, createChecker } from '../src/reactions/run-checks/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;
 let target: TargetStandIn;
+/** An https site whose certificate ends in 10 days. */
+let secure: TargetStandIn;
 let client: Client;
 let projectId: string;
 const address = 'shipper@example.com';
 
 beforeAll(async () => {
-  [smtp, target] = await Promise.all([startSmtpStandIn(), startTargetStandIn()]);
-  backend = await startBackend({ env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: target.host } });
+  [smtp, target, secure] = await Promise.all([
+    startSmtpStandIn(),
+    startTargetStandIn(),
+    startTargetStandIn({ tls: { expiresInDays: 10 } }),
+  ]);
+  backend = await startBackend({ env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host}` } });
   client = new Client(backend.url);
   expect(
     (
@@ -39,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await backend?.stop();
-  await Promise.all([smtp?.stop(), target?.stop()]);
+  await Promise.all([smtp?.stop(), target?.stop(), secure?.stop()]);
 });
 
 /** A checker over the backend's monitors service, with the test's clock (`tick(now)`). */
@@ -48,7 +53,7 @@ function checker() {
   return createChecker(
     context as never,
     createMailer({ smtpUrl: smtp.url, from: 'Shiplog <alerts@shiplog.test>', logger: context.logger }),
-    new Outbound({ allowedHosts: [target.host], timeoutMs: 1000 }),
+    checkOutbound({ allowedHosts: [target.host, secure.host], timeoutMs: 1000, ca: [secure.ca!] }),
   );
 }
 
@@ -199,6 +204,55 @@ describe('monitors', () => {
     );
     expect(alertsTo(/Subject: Down: Fresh Deploy \(HTTP 503 after deploy 1\.4\.0\)/)).toHaveLength(1);
     target.mode = 'up';
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
+  it('warns of an https site’s certificate at 14, 7 and 1 days before it ends, once each, and again once renewed', async () => {
+    const project = (await client.post('/api/projects', { name: 'Secure Site' })).body.id;
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: secure.url });
+    expect(made.status).toBe(201);
+    await client.get('/api/monitors');
+    const run = checker();
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    const warnings = () => alertsTo(/Subject: Certificate ends in \d+ days?: Secure Site/);
+    const start = Date.now();
+    const day = 86_400_000;
+
+    // Ten days left: the 14-day warning, once however often it is checked.
+    await run.tick(() => new Date(start));
+    await waitUntil(() => warnings().length === 1, 5000, 'the 14-day warning');
+    expect(alertsTo(/Subject: Certificate ends in 10 days: Secure Site/)).toHaveLength(1);
+    const checked = await monitor();
+    expect(checked).toMatchObject({ state: 'up', lastCheck: { ok: true } });
+    const endsAt = Date.parse(checked.lastCheck.certificateExpiresAt);
+    expect(Math.abs(endsAt - (start + 10 * day))).toBeLessThan(60_000);
+    await run.tick(() => new Date(start + 61_000));
+    // Three and a half days on, six and a half are left: the 7-day warning.
+    await run.tick(() => new Date(start + 3.5 * day));
+    await waitUntil(() => warnings().length === 2, 5000, 'the 7-day warning');
+    expect(alertsTo(/Subject: Certificate ends in 7 days: Secure Site/)).toHaveLength(1);
+    await run.tick(() => new Date(start + 3.5 * day + 61_000));
+    expect(warnings()).toHaveLength(2);
+    // Half a day left: the last warning.
+    await run.tick(() => new Date(start + 9.5 * day));
+    await waitUntil(() => warnings().length === 3, 5000, 'the 1-day warning');
+    expect(alertsTo(/Subject: Certificate ends in 1 day: Secure Site/)).toHaveLength(1);
+
+    // Renewed for 40 days: nothing to say until the new one is 14 days from its end.
+    await secure.renew(40);
+    await run.tick(() => new Date(start + 10 * day));
+    const renewedEnd = Date.parse((await monitor()).lastCheck.certificateExpiresAt);
+    expect(renewedEnd - endsAt).toBeGreaterThan(29 * day);
+    await run.tick(() => new Date(renewedEnd - 10 * day));
+    await waitUntil(() => warnings().length === 4, 5000, 'the renewed certificate’s warning');
+    expect(alertsTo(/Subject: Certificate ends in 10 days: Secure Site/)).toHaveLength(2);
+
+    const timeline = (await client.get(`/api/projects/${project}/activities`)).body as { details: string }[];
+    const end = new Date(endsAt).toISOString().slice(0, 10);
+    expect(timeline.map((a) => a.details)).toContain(
+      `Certificate of ${secure.url} ends ${end}, in 10 days: Secure Site`,
+    );
     expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
     await run.stop();
   });

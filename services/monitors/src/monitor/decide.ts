@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '@shiplog/errors';
 import type { Decider } from '@shiplog/service-kit';
+import { certificateWarning, daysLeft, isNewWarning } from './certificate.ts';
 import {
   type AddedMonitor,
   evolveMonitor,
@@ -38,6 +39,8 @@ export type MonitorCommand =
   | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
   /** A check passed: closes the open incident, if any. */
   | { type: 'ReportUp' }
+  /** A check read the target's certificate: it ends at `expiresAt`. Warns at 14, 7 and 1 days, once each. */
+  | { type: 'ReportCertificate'; expiresAt: Date }
   /** The owner's note on one of the monitor's closed incidents. */
   | { type: 'NoteIncident'; userId: string; incidentId: string; note: string };
 
@@ -139,6 +142,28 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     case 'ReportUp':
       if (state.lifecycle !== 'active') return [];
       return closeIncident(state, at);
+    case 'ReportCertificate': {
+      if (state.lifecycle !== 'active' || state.paused) return [];
+      const warning = certificateWarning(command.expiresAt, now);
+      const expiresAt = command.expiresAt.toISOString();
+      if (warning === null || !isNewWarning(warning, expiresAt, state.certificate)) return [];
+      return [
+        {
+          type: 'CertificateExpiring',
+          data: {
+            monitorId: state.id,
+            userId: state.userId,
+            projectId: state.projectId,
+            projectName: state.projectName,
+            url: state.settings.url,
+            expiresAt,
+            warning,
+            daysLeft: daysLeft(command.expiresAt, now),
+            at,
+          },
+        },
+      ];
+    }
     case 'NoteIncident': {
       const monitor = ownMonitor(state, command.userId);
       if (!monitor.closed.includes(command.incidentId))

@@ -13,7 +13,8 @@ export type MonitorEvent =
   | EventOf<'MonitorRemoved'>
   | EventOf<'IncidentOpened'>
   | EventOf<'IncidentClosed'>
-  | EventOf<'IncidentNoted'>;
+  | EventOf<'IncidentNoted'>
+  | EventOf<'CertificateExpiring'>;
 
 export interface MonitorSettings {
   /** `http`: `url` is checked every `intervalSeconds`; `backup` / `deployment`: one is expected that often. */
@@ -47,6 +48,8 @@ export type Monitor =
       incident: OpenIncident | null;
       /** Its closed incidents' ids: a note goes only on one of these. */
       closed: string[];
+      /** The certificate last warned of, and at how many days: each warning is given once. */
+      certificate: { expiresAt: string; days: number } | null;
     };
 
 /** A monitor that was added: live (`active`) or `removed`. */
@@ -79,6 +82,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       paused: null,
       incident: null,
       closed: [],
+      certificate: null,
     };
   }
   if (state.lifecycle === 'none') return state;
@@ -102,5 +106,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       return { ...state, incident: null, closed: [...state.closed, event.data.incidentId] };
     case 'IncidentNoted':
       return state;
+    case 'CertificateExpiring':
+      return { ...state, certificate: { expiresAt: event.data.expiresAt, days: event.data.warning } };
   }
 }

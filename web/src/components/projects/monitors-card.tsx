@@ -4,6 +4,7 @@ import { Activity, CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
+import { formatDate } from '../../lib/format';
 import { lazyPart, preloading } from '../../lib/on-demand';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { Button } from '../ui/button';
@@ -121,6 +122,16 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
   );
 }
 
+/** When the site's certificate ends; within 14 days (when its owner is emailed), in warning colours. */
+function CertificateEnd({ at }: { at: string }) {
+  const days = Math.max(0, Math.ceil((Date.parse(at) - Date.now()) / 86_400_000));
+  return (
+    <p className={days <= 14 ? 'font-medium text-amber-700 dark:text-amber-300' : 'text-muted-foreground'}>
+      Certificate ends {formatDate(at)}, in {days} {days === 1 ? 'day' : 'days'}
+    </p>
+  );
+}
+
 function MonitorItem({ monitor }: { monitor: MonitorView }) {
   const pause = usePauseMonitor();
   const remove = useRemoveMonitor();
@@ -151,6 +162,9 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         <p className="text-muted-foreground">
           Uptime: {percent(monitor.uptime.day)} (24 h) · {percent(monitor.uptime.month)} (30 days)
         </p>
+        {monitor.lastCheck?.certificateExpiresAt ? (
+          <CertificateEnd at={monitor.lastCheck.certificateExpiresAt} />
+        ) : null}
         <Button
           variant="link"
           size="sm"

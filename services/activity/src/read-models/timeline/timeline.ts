@@ -275,6 +275,18 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         },
       });
     }
+    // Told at 14, 7 and 1 days before the certificate ends.
+    case 'CertificateExpiring': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'certificate',
+        action: 'expiring',
+        details: `Certificate of ${d.url} ends ${d.expiresAt.slice(0, 10)}, in ${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}: ${d.projectName}`,
+        metadata: { monitorId: d.monitorId, url: d.url, expiresAt: d.expiresAt, daysLeft: d.daysLeft },
+      });
+    }
     // A monitor's settings, pauses and removal are the monitor's own business: its card shows them.
     case 'MonitorChanged':
     case 'MonitorPaused':

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
-import type { Outbound } from '@shiplog/outbound';
+import { Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import {
   type Email,
@@ -11,6 +11,7 @@ import {
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { MonitorsEnv } from '../../env.ts';
+import { certificateWarning, isNewWarning } from '../../monitor/certificate.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
@@ -40,6 +41,8 @@ interface Claimed {
   keyword_present: boolean;
   failure_threshold: number;
   incident_id: string | null;
+  warned_certificate_expires_at: Date | null;
+  warned_certificate_days: number | null;
 }
 
 export interface CheckResult {
@@ -47,7 +50,16 @@ export interface CheckResult {
   status: number | null;
   ms: number | null;
   cause: string | null;
+  /** When the certificate of the server that answered ends (https only). */
+  certificateExpiresAt?: Date | null;
 }
+
+/**
+ * How checks reach their targets: through the SSRF guard, with a 1 MB cap and up to 5 redirects, each
+ * on a new connection, so its time is a visitor's and the certificate it reads is today's.
+ */
+export const checkOutbound = (options: { allowedHosts: readonly string[]; timeoutMs: number; ca?: string[] }) =>
+  new Outbound({ ...options, maxBytes: 1024 * 1024, maxRedirects: 5, keepAlive: false });
 
 /**
  * Runs the checks. Each tick claims the monitors whose check is due (one statement moves their
@@ -76,7 +88,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
        SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
-         m.incident_id
+         m.incident_id, m.warned_certificate_expires_at, m.warned_certificate_days
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)`,
       [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5, EXPECTATION_CHECK_SECONDS],
     );
@@ -110,15 +122,28 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       const ms = Math.round(performance.now() - started);
       const ranges = parseExpectedStatuses(monitor.expected_statuses) ?? [[200, 399]];
       if (!isExpectedStatus(ranges, response.status))
-        return { ok: false, status: response.status, ms, cause: `HTTP ${response.status}` };
+        return {
+          ok: false,
+          status: response.status,
+          ms,
+          cause: `HTTP ${response.status}`,
+          certificateExpiresAt: response.certificateExpiresAt,
+        };
       if (monitor.keyword !== null && response.body.includes(monitor.keyword) !== monitor.keyword_present)
         return {
           ok: false,
           status: response.status,
           ms,
           cause: monitor.keyword_present ? `"${monitor.keyword}" missing` : `"${monitor.keyword}" present`,
+          certificateExpiresAt: response.certificateExpiresAt,
         };
-      return { ok: true, status: response.status, ms, cause: null };
+      return {
+        ok: true,
+        status: response.status,
+        ms,
+        cause: null,
+        certificateExpiresAt: response.certificateExpiresAt,
+      };
     } catch (error) {
       return { ok: false, status: null, ms: null, cause: failureCause(error) };
     }
@@ -131,8 +156,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   async function record(monitor: Claimed, result: CheckResult, at: Date) {
     const { rows } = await pool.query<{ failures: number; since: Date | null; previous_failed: boolean | null }>(
       `WITH stored AS (
-         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)),
+         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, certificate_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9)),
        counted AS (
          INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed)
          VALUES ($1, $2, date_trunc('hour', $3::timestamptz), 1, $4::boolean::int)
@@ -158,6 +183,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
         result.ms,
         result.cause,
         monitor.failure_threshold - 1,
+        result.certificateExpiresAt ?? null,
       ],
     );
     return rows[0] ?? { failures: result.ok ? 0 : 1, since: at, previous_failed: null };
@@ -180,7 +206,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
 
   async function alert(events: MonitorEvent[]) {
     for (const event of events) {
-      if (event.type !== 'IncidentOpened' && event.type !== 'IncidentClosed') continue;
+      if (event.type !== 'IncidentOpened' && event.type !== 'IncidentClosed' && event.type !== 'CertificateExpiring')
+        continue;
       const { rows } = await pool.query<{ email: string | null }>(
         'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
         [event.data.userId],
@@ -228,6 +255,14 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       };
     } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
     if (command) await alert(await report(monitor.monitor_id, command, at));
+    // A certificate near its end: reported only at a warning not yet given for it (the stream decides).
+    const expiresAt = result.certificateExpiresAt;
+    const warning = expiresAt ? certificateWarning(expiresAt, at) : null;
+    const warned = monitor.warned_certificate_expires_at
+      ? { expiresAt: monitor.warned_certificate_expires_at.toISOString(), days: monitor.warned_certificate_days ?? 0 }
+      : null;
+    if (expiresAt && warning && isNewWarning(warning, expiresAt.toISOString(), warned))
+      await alert(await report(monitor.monitor_id, { type: 'ReportCertificate', expiresAt }, at));
   }
 
   /** Claims what is due at `now` and checks it, `CHECKER_CONCURRENCY` at once and `CHECKER_PER_HOST` per host. */
@@ -323,34 +358,45 @@ function failureCause(error: unknown): string {
 
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
-/** The alert: what is down (or up again), since when, why, and a link to the project. */
+/** The alert: what is down (or up again), since when, why, and a link to the project; or a certificate near its end. */
 export function composeAlert(
-  event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>,
+  event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'CertificateExpiring' }>,
   to: string,
   appUrl: string,
 ): Email {
   const d = event.data;
   const link = `${appUrl.replace(/\/$/, '')}/projects/${d.projectId}`;
-  const started = new Date(d.startedAt).toUTCString();
-  // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
-  const checked = d.url !== '';
-  const [subject, lead] =
-    event.type === 'IncidentOpened'
-      ? checked
-        ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
-        : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`]
-      : checked
-        ? [
-            `Up again: ${d.projectName}`,
-            `${d.url} is up again, after ${minutes(d.startedAt, event.data.endedAt)} min down (${d.cause}).`,
-          ]
-        : [
-            `On time again: ${d.projectName}`,
-            `${d.projectName} is on time again, after ${minutes(d.startedAt, event.data.endedAt)} min overdue (${d.cause}).`,
-          ];
+  const [subject, lead] = event.type === 'CertificateExpiring' ? certificateLines(event) : incidentLines(event);
   const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
   const html = `<p>${escapeHtml(lead)}</p>
 <p>Project: ${escapeHtml(d.projectName)}</p>
 <p><a href="${escapeHtml(link)}">Open the project</a></p>`;
   return { to, subject, text, html };
+}
+
+function certificateLines(event: Extract<MonitorEvent, { type: 'CertificateExpiring' }>): [string, string] {
+  const d = event.data;
+  const days = `${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}`;
+  return [
+    `Certificate ends in ${days}: ${d.projectName}`,
+    `The certificate of ${d.url} ends on ${new Date(d.expiresAt).toUTCString()}, in ${days}. Renew it before then: visitors will see a security warning, and checks will fail.`,
+  ];
+}
+
+function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>): [string, string] {
+  const d = event.data;
+  const started = new Date(d.startedAt).toUTCString();
+  // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
+  const checked = d.url !== '';
+  if (event.type === 'IncidentOpened')
+    return checked
+      ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
+      : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`];
+  const lasted = minutes(d.startedAt, event.data.endedAt);
+  return checked
+    ? [`Up again: ${d.projectName}`, `${d.url} is up again, after ${lasted} min down (${d.cause}).`]
+    : [
+        `On time again: ${d.projectName}`,
+        `${d.projectName} is on time again, after ${lasted} min overdue (${d.cause}).`,
+      ];
 }

@@ -91,6 +91,13 @@ export const monitorListProjection: ProjectionDefinition = {
         );
         return;
       }
+      case 'CertificateExpiring':
+        defer(
+          `UPDATE monitors.monitor_list SET warned_certificate_expires_at = $2, warned_certificate_days = $3
+           WHERE monitor_id = $1`,
+          [event.data.monitorId, event.data.expiresAt, event.data.warning],
+        );
+        return;
       case 'IncidentNoted':
         defer('UPDATE monitors.incidents SET note = $2 WHERE incident_id = $1', [
           event.data.incidentId,
@@ -133,6 +140,7 @@ interface MonitorRow {
   last_ok: boolean | null;
   last_ms: number | null;
   last_cause: string | null;
+  last_certificate_expires_at: Date | null;
   day_checks: string | null;
   day_passed: string | null;
   month_checks: string | null;
@@ -165,7 +173,13 @@ function toView(row: MonitorRow): MonitorView {
     state,
     since: row.state_since.toISOString(),
     lastCheck: row.last_at
-      ? { at: row.last_at.toISOString(), ok: row.last_ok === true, ms: row.last_ms, cause: row.last_cause }
+      ? {
+          at: row.last_at.toISOString(),
+          ok: row.last_ok === true,
+          ms: row.last_ms,
+          cause: row.last_cause,
+          certificateExpiresAt: row.last_certificate_expires_at?.toISOString() ?? null,
+        }
       : null,
     uptime: { day: share(row.day_passed, row.day_checks), month: share(row.month_passed, row.month_checks) },
     openIncident:
@@ -180,9 +194,10 @@ function toView(row: MonitorRow): MonitorView {
 async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: Date): Promise<MonitorView[]> {
   const { rows } = await pool.query<MonitorRow>(
     `SELECT m.*, last.checked_at AS last_at, last.ok AS last_ok, last.ms AS last_ms, last.cause AS last_cause,
+       last.certificate_expires_at AS last_certificate_expires_at,
        day.checks AS day_checks, day.passed AS day_passed, month.checks AS month_checks, month.passed AS month_passed
      FROM monitors.monitor_list m
-     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause FROM monitors.check_results r
+     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, certificate_expires_at FROM monitors.check_results r
        WHERE r.monitor_id = m.monitor_id ORDER BY checked_at DESC LIMIT 1) last ON true
      LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
        WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '24 hours') day ON true

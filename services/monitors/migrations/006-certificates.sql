@@ -1,0 +1,6 @@
+-- The certificate last warned of (CertificateExpiring): the checker reports again only at a nearer
+-- warning or for another certificate.
+ALTER TABLE monitor_list ADD COLUMN warned_certificate_expires_at timestamptz;
+ALTER TABLE monitor_list ADD COLUMN warned_certificate_days integer;
+-- When the certificate a check read ends (https only).
+ALTER TABLE check_results ADD COLUMN certificate_expires_at timestamptz;
