@@ -177,6 +177,7 @@ function createExpressApp(
     ...sessionListActions(sessions),
     ...exportActions({ services, positions }),
     publicProfile: profiles.publicProfile,
+    publicStatus: profiles.publicStatus,
     graphql,
     events,
   };
@@ -205,16 +206,17 @@ function createExpressApp(
   app.use(
     webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger, [
       {
-        pattern: /^\/u\/(?<username>[^/]+)\/?$/,
-        head: async ({ username }, req, res) => {
-          // Three service calls per view: counted as the page's data is; over the limit, no preview.
+        pattern: /^\/u\/(?<username>[^/]+)(?<status>\/status)?\/?$/,
+        head: async ({ username, status }, req, res) => {
+          // Service calls per view: counted as the page's data is; over the limit, no preview.
           try {
             await limits.take('publicRead', { userId: undefined, req }, res);
           } catch (error) {
             if (error instanceof TooManyRequestsError) return null;
             throw error;
           }
-          return profiles.pageHead(req, username ?? '', appOrigin(config) ?? `${req.protocol}://${req.get('host')}`);
+          const origin = appOrigin(config) ?? `${req.protocol}://${req.get('host')}`;
+          return profiles.pageHead(req, username ?? '', origin, status ? 'status' : 'profile');
         },
       },
     ]),

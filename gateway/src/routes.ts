@@ -42,6 +42,14 @@ export const apiRoutes = [
     public: true,
     limit: 'publicRead',
   },
+  // A public status page (public-profile.ts): the monitors of the public projects, readable signed out.
+  {
+    path: '/api/public/users/:username/status',
+    methods: ['GET'],
+    gateway: 'publicStatus',
+    public: true,
+    limit: 'publicRead',
+  },
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
   { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
 

@@ -42,13 +42,13 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
   [/^\/api\/tokens\/:tokenId$/, 'apiToken'],
   [/^\/api\/sessions\/:sessionId$/, 'session'],
-  [/^\/api\/public\/users\/:username$/, 'publicProfile'],
+  [/^\/api\/public\/users\/:username(\/status)?$/, 'publicProfile'],
 ];
 /**
  * Anyone's to read while its owner keeps it public: B reading A's public profile is its purpose
  * (public-profile.int.test.ts proves a private one, and any private part of a public one, is not).
  */
-const publicByDesign = new Set(['GET /api/public/users/:username']);
+const publicByDesign = new Set(['GET /api/public/users/:username', 'GET /api/public/users/:username/status']);
 const kindOf = (path: string) => idKinds.find(([pattern]) => pattern.test(path))?.[1];
 const takesId = (call: ApiCall) => call.path.includes('/:');
 
@@ -200,6 +200,7 @@ describe('the ownership matrix', () => {
       'identity POST /tokens/verify',
       'identity POST /user/change-password',
       'identity POST /user/verify-password',
+      'monitors GET /public/users/:userId/status',
       'projects GET /public/users/:userId/projects',
       'projects POST /imports/history',
       'projects POST /imports/projects',

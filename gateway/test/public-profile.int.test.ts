@@ -1,10 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
+import { createMailer } from '@shiplog/service-kit';
+import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
 
 let backend: Backend;
+/** A builder's shipped site, for the status page's monitor. */
+let target: TargetStandIn;
 
 /** The app's page as the web build writes it, in its parts the gateway rewrites. */
 const dist = mkdtempSync(join(tmpdir(), 'shiplog-web-'));
@@ -14,10 +19,14 @@ writeFileSync(
 );
 
 beforeAll(async () => {
-  backend = await startBackend({ env: { APP_URL: 'https://shiplog.test', WEB_DIST: dist } });
+  target = await startTargetStandIn();
+  backend = await startBackend({
+    env: { APP_URL: 'https://shiplog.test', WEB_DIST: dist, MONITOR_ALLOWED_HOSTS: target.host },
+  });
 });
 afterAll(async () => {
   await backend?.stop();
+  await target?.stop();
 });
 
 /** Everything private a builder keeps, around one public project. */
@@ -205,5 +214,103 @@ describe('public profile pages', () => {
     expect(page.text.match(/<head>/g)).toHaveLength(1);
     expect(page.text.match(/<title>/g)).toHaveLength(1);
     expect(page.text.match(/id="root"/g)).toHaveLength(1);
+  });
+
+  it('shows a builder’s status page signed out: public projects’ monitors by origin, 90 daily bars, incidents with notes', async () => {
+    const ada = await builderWithSecrets();
+    const projects = (await ada.client.get('/api/projects')).body as { id: string; name: string }[];
+    const shown = projects.find((p) => p.name === 'Weather API')!.id;
+    const hidden = projects.find((p) => p.name === 'Stealth Startup')!.id;
+    const site = await ada.client.post(`/api/projects/${shown}/monitors`, {
+      url: `${target.url}health?token=secret-token-7`,
+    });
+    const backups = await ada.client.post(`/api/projects/${shown}/monitors`, {
+      kind: 'backup',
+      intervalSeconds: 86_400,
+    });
+    const stealth = await ada.client.post(`/api/projects/${hidden}/monitors`, { url: 'https://stealth.example/' });
+    expect([site.status, backups.status, stealth.status]).toEqual([201, 201, 201]);
+
+    // Three days ago half the checks passed (hourly counts, as the checker keeps them).
+    const { pool } = backend.service('monitors').context;
+    const now = Date.now();
+    const threeDaysAgo = new Date(Math.floor((now - 3 * 86_400_000) / 86_400_000) * 86_400_000);
+    await pool.query(
+      `INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed) VALUES ($1, $2, $3, 10, 5)`,
+      [site.body.id, ada.id, threeDaysAgo],
+    );
+    // Down twice, up again, and its owner's note on what happened.
+    const checker = createChecker(
+      backend.service('monitors').context as never,
+      createMailer({
+        smtpUrl: undefined,
+        from: 'Shiplog <alerts@shiplog.test>',
+        logger: backend.service('monitors').context.logger,
+      }),
+      checkOutbound({ allowedHosts: [target.host], timeoutMs: 1000 }),
+    );
+    await ada.client.get('/api/monitors');
+    // Three checks a minute apart, all today (UTC) whenever the test runs: its bar counts them.
+    const base = Math.max(now - 122_000, Math.floor(now / 86_400_000) * 86_400_000);
+    target.mode = 'down';
+    await checker.tick(() => new Date(base));
+    await checker.tick(() => new Date(base + 61_000));
+    target.mode = 'up';
+    await checker.tick(() => new Date(base + 122_000));
+    await checker.stop();
+    let incidents: { id: string; endedAt: string | null }[] = [];
+    await expect
+      .poll(async () => {
+        incidents = (await ada.client.get(`/api/monitors/${site.body.id}/incidents`)).body;
+        return incidents[0]?.endedAt ?? null;
+      })
+      .not.toBeNull();
+    const noted = await ada.client.request('PUT', `/api/monitors/${site.body.id}/incidents/${incidents[0]!.id}/note`, {
+      note: 'The database restarted.',
+    });
+    expect(noted.status).toBe(200);
+
+    // Its owner reads their own writes; then anyone reads the same, held briefly.
+    expect((await ada.client.get(`/api/public/users/${ada.username}/status`)).status).toBe(200);
+    const visitor = new Client(backend.url);
+    const answer = await visitor.get(`/api/public/users/${ada.username}/status`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(answer.body).toMatchObject({
+      username: ada.username,
+      displayName: 'Ada <Builder> & "Co"',
+      projects: [{ id: shown, name: 'Weather API' }],
+      incidents: [
+        {
+          id: incidents[0]!.id,
+          monitorId: site.body.id,
+          projectId: shown,
+          cause: expect.stringMatching(/^HTTP 503/),
+          note: 'The database restarted.',
+        },
+      ],
+    });
+    const [http, expected] = answer.body.monitors;
+    expect(answer.body.monitors).toHaveLength(2);
+    expect(http).toMatchObject({ kind: 'http', origin: target.url.replace(/\/$/, ''), state: 'up' });
+    expect(expected).toMatchObject({ kind: 'backup', origin: '', intervalSeconds: 86_400 });
+    expect(http.days).toHaveLength(90);
+    expect(http.days[86]).toBe(0.5);
+    expect(http.days[89]).toBeCloseTo(1 / 3);
+    expect(http.days.slice(0, 86).every((d: number | null) => d === null)).toBe(true);
+    for (const secret of [...secrets, 'secret-token-7', 'stealth.example', '/health'])
+      expect(answer.text).not.toContain(secret);
+
+    const page = await visitor.get(`/u/${ada.username}/status`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      '<title>Status of Ada &lt;Builder&gt; &amp; &quot;Co&quot;&#39;s projects · Shiplog</title>',
+    );
+    expect(page.text).toContain(`<meta property="og:url" content="https://shiplog.test/u/${ada.username}/status" />`);
+
+    // A private profile has no status page either.
+    await ada.client.post('/api/profile', { displayName: 'Ada', projectVisibility: 'private' });
+    expect((await ada.client.get(`/api/public/users/${ada.username}/status`)).status).toBe(404);
+    expect((await visitor.get('/u/nobody-at-all/status')).status).toBe(404);
   });
 });

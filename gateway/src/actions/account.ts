@@ -33,6 +33,7 @@ export function accountActions(deps: {
     | 'exportData'
     | 'importData'
     | 'publicProfile'
+    | 'publicStatus'
     | 'sessions'
     | 'endSession'
     | 'endOtherSessions'

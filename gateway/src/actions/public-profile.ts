@@ -1,6 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { NotFoundError } from '@shiplog/errors';
-import { checklistKeys, type PublicProfile, type PublicProjectFields } from '@shiplog/schemas';
+import {
+  checklistKeys,
+  type MonitorsStatus,
+  type PublicProfile,
+  type PublicProjectFields,
+  type PublicStatus,
+} from '@shiplog/schemas';
 import { escapeHtml, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import type { Request } from 'express';
 import { sendWithETag } from '../serving/responses.ts';
@@ -44,27 +50,55 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     services.readOrNull<T>(service, path, { caller, after: positions.of(req) });
 
   /**
-   * Profiles read in the last `HELD_MS`, by username, for readers who have written nothing (no
-   * positions): a burst of views of one page costs three service calls, not three per view. A reader
-   * who has just written (the owner, after an edit) always reads anew, and what they read is held.
+   * Pages read in the last `HELD_MS`, by username, for readers who have written nothing (no
+   * positions): a burst of views of one page costs its few service calls once, not once per view. A
+   * reader who has just written (the owner, after an edit) always reads anew, and what they read is held.
    */
-  const held = new Map<string, { profile: PublicProfile | null; at: number }>();
+  function held<T>(load: (req: IncomingMessage, username: string) => Promise<T | null>) {
+    const pages = new Map<string, { page: T | null; at: number }>();
+    return async (req: IncomingMessage, username: string): Promise<{ page: T | null; fresh: boolean }> => {
+      const fresh = positions.of(req) !== undefined;
+      const now = Date.now();
+      const hit = pages.get(username);
+      if (!fresh && hit && now - hit.at < HELD_MS) return { page: hit.page, fresh };
+      const page = await load(req, username);
+      pages.delete(username);
+      pages.set(username, { page, at: now });
+      // The oldest entry goes first (a Map keeps insertion order).
+      if (pages.size > HELD_MAX) pages.delete(pages.keys().next().value as string);
+      return { page, fresh };
+    };
+  }
 
   /** The public profile, or null for a private or missing one, and whether the reader just wrote. */
-  async function find(
-    req: IncomingMessage,
-    username: string,
-  ): Promise<{ profile: PublicProfile | null; fresh: boolean }> {
-    const fresh = positions.of(req) !== undefined;
-    const now = Date.now();
-    const hit = held.get(username);
-    if (!fresh && hit && now - hit.at < HELD_MS) return { profile: hit.profile, fresh };
-    const profile = await load(req, username);
-    held.delete(username);
-    held.set(username, { profile, at: now });
-    // The oldest entry goes first (a Map keeps insertion order).
-    if (held.size > HELD_MAX) held.delete(held.keys().next().value as string);
-    return { profile, fresh };
+  const find = held(load);
+  /** The status page: the public profile's public projects that have monitors, and those monitors. */
+  const findStatus = held(loadStatus);
+
+  async function loadStatus(req: IncomingMessage, username: string): Promise<PublicStatus | null> {
+    const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
+    if (!profile) return null;
+    const projects =
+      (await read<PublicProjectFields[]>(req, 'projects', `/public/users/${profile.userId}/projects`)) ?? [];
+    const status =
+      projects.length > 0
+        ? await read<MonitorsStatus>(
+            req,
+            'monitors',
+            `/public/users/${profile.userId}/status?projects=${projects.map((p) => p.id).join(',')}`,
+          )
+        : null;
+    const monitors = status?.monitors ?? [];
+    return {
+      username: profile.username,
+      displayName: profile.displayName,
+      projects: projects
+        .filter((p) => monitors.some((m) => m.projectId === p.id))
+        .map(({ id, name }) => ({ id, name })),
+      monitors,
+      incidents: status?.incidents ?? [],
+      at: new Date().toISOString(),
+    };
   }
 
   async function load(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
@@ -102,19 +136,33 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   }
 
   const publicProfile: Action = async (req, res, params) => {
-    const { profile, fresh } = await find(req, params.username ?? '');
+    const { page: profile, fresh } = await find(req, params.username ?? '');
     res.setHeader('Cache-Control', cacheControl(fresh));
     if (!profile) throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
     res.type('json');
     sendWithETag(req, res, JSON.stringify(profile));
   };
 
+  const publicStatus: Action = async (req, res, params) => {
+    const { page: status, fresh } = await findStatus(req, params.username ?? '');
+    res.setHeader('Cache-Control', cacheControl(fresh));
+    if (!status) throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
+    res.type('json');
+    sendWithETag(req, res, JSON.stringify(status));
+  };
+
   /**
-   * The head of `/u/{username}`'s page: its title, and Open Graph and Twitter tags, so a shared link
-   * previews with the name, the bio and what they ship; `noindex` and a 404 for no public profile.
+   * The head of `/u/{username}`'s page (or of its status page, `/u/{username}/status`): its title, and
+   * Open Graph and Twitter tags, so a shared link previews with the name, the bio and what they ship;
+   * `noindex` and a 404 for no public profile.
    */
-  async function pageHead(req: Request, username: string, origin: string): Promise<PageHead> {
-    const { profile, fresh } = await find(req, username);
+  async function pageHead(
+    req: Request,
+    username: string,
+    origin: string,
+    of: 'profile' | 'status' = 'profile',
+  ): Promise<PageHead> {
+    const { page: profile, fresh } = await find(req, username);
     if (!profile)
       return {
         status: 404,
@@ -122,12 +170,20 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
         meta: '<meta name="robots" content="noindex" />',
         cacheControl: cacheControl(fresh),
       };
-    const title = `${profile.displayName} (@${profile.username}) · Shiplog`;
     const count = profile.projects.length;
-    const description =
-      profile.bio ??
-      `${profile.displayName} ships ${count === 1 ? '1 public project' : `${count} public projects`} on Shiplog.`;
-    const url = `${origin}/u/${encodeURIComponent(profile.username)}`;
+    const [title, description, url] =
+      of === 'status'
+        ? [
+            `Status of ${profile.displayName}'s projects · Shiplog`,
+            `Uptime and incidents of what ${profile.displayName} ships, checked by Shiplog.`,
+            `${origin}/u/${encodeURIComponent(profile.username)}/status`,
+          ]
+        : [
+            `${profile.displayName} (@${profile.username}) · Shiplog`,
+            profile.bio ??
+              `${profile.displayName} ships ${count === 1 ? '1 public project' : `${count} public projects`} on Shiplog.`,
+            `${origin}/u/${encodeURIComponent(profile.username)}`,
+          ];
     const tags: [string, string, string][] = [
       ['name', 'description', description],
       ['property', 'og:type', 'profile'],
@@ -148,7 +204,7 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     };
   }
 
-  return { publicProfile, pageHead };
+  return { publicProfile, publicStatus, pageHead };
 }
 
 /** How long a public profile is held by the gateway and may be kept by browsers and shared caches. */

@@ -130,14 +130,15 @@ function precompressed(dir: string): RequestHandler {
   };
 }
 
-/** A match's named groups, decoded (a bad encoding is left as it came). */
+/** A match's named groups that matched, decoded (a bad encoding is left as it came). */
 function decodedGroups(match: RegExpExecArray): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(match.groups ?? {}).map(([name, value]) => {
+    Object.entries(match.groups ?? {}).flatMap(([name, value]) => {
+      if (value === undefined) return [];
       try {
-        return [name, decodeURIComponent(value)];
+        return [[name, decodeURIComponent(value)]];
       } catch {
-        return [name, value];
+        return [[name, value]];
       }
     }),
   );

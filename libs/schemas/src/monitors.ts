@@ -162,3 +162,51 @@ export interface MonitorView {
 
 /** A monitor as a project card shows it: its state. */
 export type MonitorSummary = Pick<MonitorView, 'id' | 'projectId' | 'kind' | 'url' | 'state'>;
+
+/** How long the status page's bars reach back, a bar a day (UTC). */
+export const STATUS_DAYS = 90;
+
+/**
+ * A monitor as the public status page shows it: nothing its owner did not mean to publish. A URL
+ * shows only its origin (a path or query may carry a secret); an expectation, its cadence.
+ */
+export interface StatusMonitor {
+  id: string;
+  projectId: string;
+  kind: MonitorKind;
+  /** `https://example.com`, or empty for an expected backup or deployment. */
+  origin: string;
+  intervalSeconds: number;
+  state: MonitorState;
+  since: string;
+  /** Shares of passed checks: 24 hours, 30 days, 90 days (null before any check in the window). */
+  uptime: { day: number | null; month: number | null; quarter: number | null };
+  /** One a day, oldest first, ending today: the share of that day's checks that passed (null: none). */
+  days: (number | null)[];
+}
+
+export interface StatusIncident {
+  id: string;
+  monitorId: string;
+  projectId: string;
+  cause: string;
+  startedAt: string;
+  endedAt: string | null;
+  note: string | null;
+}
+
+/** What the monitors service gives a status page: the monitors of the projects asked for, and their incidents. */
+export interface MonitorsStatus {
+  monitors: StatusMonitor[];
+  /** The last 90 days', newest first (at most 50). */
+  incidents: StatusIncident[];
+}
+
+/** A builder's public status page (`/u/{username}/status`): their public projects' monitors. */
+export interface PublicStatus extends MonitorsStatus {
+  username: string;
+  displayName: string;
+  projects: { id: string; name: string }[];
+  /** When this was read (the page is held briefly, for every reader alike). */
+  at: string;
+}

@@ -98,6 +98,20 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
       res.json(await monitorList.ofUser(pool, requireUserId(req), new Date()));
     });
 
+    // For a public status page (the gateway's publicStatus): the monitors of the projects it names,
+    // which the gateway read as the user's public ones; not on the /api surface.
+    router.get('/public/users/:userId/status', async (req, res) => {
+      const { userId } = req.params;
+      const projects = String(req.query.projects ?? '')
+        .split(',')
+        .filter(isId);
+      res.json(
+        isId(userId) && projects.length > 0
+          ? await monitorList.status(pool, userId, projects, new Date())
+          : { monitors: [], incidents: [] },
+      );
+    });
+
     router.get('/projects/:projectId/monitors', async (req, res) => {
       const userId = requireUserId(req);
       const project = await ownProject(req, userId);

@@ -1,5 +1,13 @@
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { IncidentView, MonitorKind, MonitorState, MonitorView } from '@shiplog/schemas';
+import {
+  type IncidentView,
+  type MonitorKind,
+  type MonitorState,
+  type MonitorsStatus,
+  type MonitorView,
+  STATUS_DAYS,
+  type StatusMonitor,
+} from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 
@@ -241,6 +249,76 @@ export const monitorList = {
   ofUser: (pool: pg.Pool, userId: string, now: Date) => listWhere(pool, 'm.user_id = $2', [userId], now),
   ofProject: (pool: pg.Pool, userId: string, projectId: string, now: Date) =>
     listWhere(pool, 'm.user_id = $2 AND m.project_id = $3', [userId, projectId], now),
+  /**
+   * The public status of the user's monitors on `projectIds` (the projects they made public): each
+   * monitor's state, uptime and a bar a day for 90 days, and the incidents of those days with notes.
+   */
+  async status(pool: pg.Pool, userId: string, projectIds: string[], now: Date): Promise<MonitorsStatus> {
+    const views = await listWhere(pool, 'm.user_id = $2 AND m.project_id = ANY($3::uuid[])', [userId, projectIds], now);
+    if (views.length === 0) return { monitors: [], incidents: [] };
+    const ids = views.map((v) => v.id);
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const from = new Date(today - (STATUS_DAYS - 1) * 86_400_000);
+    const [bars, incidents] = await Promise.all([
+      pool.query<{ monitor_id: string; day: Date; checks: string; passed: string }>(
+        `SELECT monitor_id, date_trunc('day', hour, 'UTC') AS day, sum(checks) AS checks, sum(passed) AS passed
+         FROM monitors.check_rollups WHERE monitor_id = ANY($1::uuid[]) AND hour >= $2
+         GROUP BY 1, 2`,
+        [ids, from],
+      ),
+      pool.query<{
+        incident_id: string;
+        monitor_id: string;
+        project_id: string;
+        cause: string;
+        started_at: Date;
+        ended_at: Date | null;
+        note: string | null;
+      }>(
+        `SELECT incident_id, monitor_id, project_id, cause, started_at, ended_at, note FROM monitors.incidents
+         WHERE user_id = $1 AND monitor_id = ANY($2::uuid[]) AND coalesce(ended_at, 'infinity') >= $3
+         ORDER BY started_at DESC LIMIT 50`,
+        [userId, ids, from],
+      ),
+    ]);
+    const days = new Map<string, { checks: number; passed: number }[]>();
+    for (const row of bars.rows) {
+      const index = Math.round((row.day.getTime() - from.getTime()) / 86_400_000);
+      const of = days.get(row.monitor_id) ?? Array.from({ length: STATUS_DAYS }, () => ({ checks: 0, passed: 0 }));
+      if (of[index]) of[index] = { checks: Number(row.checks), passed: Number(row.passed) };
+      days.set(row.monitor_id, of);
+    }
+    const monitors = views.map((view): StatusMonitor => {
+      const counts = days.get(view.id) ?? [];
+      const checks = counts.reduce((sum, d) => sum + d.checks, 0);
+      const passed = counts.reduce((sum, d) => sum + d.passed, 0);
+      return {
+        id: view.id,
+        projectId: view.projectId,
+        kind: view.kind,
+        origin: view.kind === 'http' ? new URL(view.url).origin : '',
+        intervalSeconds: view.intervalSeconds,
+        state: view.state,
+        since: view.since,
+        uptime: { ...view.uptime, quarter: checks > 0 ? passed / checks : null },
+        days: Array.from({ length: STATUS_DAYS }, (_, i) =>
+          counts[i] && counts[i].checks > 0 ? counts[i].passed / counts[i].checks : null,
+        ),
+      };
+    });
+    return {
+      monitors,
+      incidents: incidents.rows.map((r) => ({
+        id: r.incident_id,
+        monitorId: r.monitor_id,
+        projectId: r.project_id,
+        cause: r.cause,
+        startedAt: r.started_at.toISOString(),
+        endedAt: r.ended_at?.toISOString() ?? null,
+        note: r.note,
+      })),
+    };
+  },
   async count(pool: pg.Pool, userId: string): Promise<number> {
     const { rows } = await pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM monitors.monitor_list WHERE user_id = $1',
