@@ -41,6 +41,8 @@ beforeAll(async () => {
       })
     ).json();
     await post(`/api/projects/${project.id}/deployment`, { environment: 'production', version: '1.0.0' });
+    // A monitor: on the project page, the dashboard's cards and the public status page.
+    await post(`/api/projects/${project.id}/monitors`, { kind: 'backup', intervalSeconds: 86_400 });
     for (let day = -1; day < 6; day++) {
       await post('/api/reminders', {
         projectId: project.id,
@@ -97,7 +99,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     return { page, close: () => context.close() };
   }
 
-  it('finds nothing on the sign-in and registration page, and the public profile page', async () => {
+  it('finds nothing on the sign-in and registration page, the public profile page and the status page', async () => {
     const { page, close } = await open(false);
     await page.goto('/auth');
     await page.getByRole('tab', { name: 'Register' }).waitFor();
@@ -110,6 +112,10 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.goto(`/u/${username}`);
     await page.getByTestId('public-project').first().waitFor();
     found.push(...(await violations(page, 'public profile')));
+    // And the status page of their projects.
+    await page.goto(`/u/${username}/status`);
+    await page.getByTestId('status-monitor').first().waitFor();
+    found.push(...(await violations(page, 'public status')));
     expect(found).toEqual([]);
     await close();
   });

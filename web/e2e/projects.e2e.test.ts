@@ -466,6 +466,44 @@ describe('dashboard extras and activity history', () => {
     await visitor.close();
   });
 
+  it('shows the builder’s status page signed out: each public project’s monitors, 90 days of bars, no incidents', async () => {
+    // The builder expects a daily backup of Quick App: checked at once, on time.
+    const made = await page.evaluate(async () => {
+      const projects = (await (await fetch('/api/projects')).json()) as { id: string; name: string }[];
+      const quick = projects.find((p) => p.name === 'Quick App')!;
+      const answer = await fetch(`/api/projects/${quick.id}/monitors`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'backup', intervalSeconds: 86_400 }),
+      });
+      return answer.status;
+    });
+    expect(made).toBe(201);
+    const visitor = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const stranger = await visitor.newPage();
+    await stranger.goto(`/u/${builder}`);
+    await stranger.getByRole('link', { name: 'Status of their projects' }).click();
+    await stranger.waitForURL(`**/u/${builder}/status`);
+    await stranger.getByRole('heading', { level: 1, name: `Status of ${builder}’s projects` }).waitFor();
+    const monitor = stranger.getByRole('list', { name: 'Quick App monitors' }).getByTestId('status-monitor');
+    await monitor.getByText('A backup every day').waitFor();
+    // The first look runs within a second; the page asks again each minute, so look again.
+    await expect
+      .poll(async () => {
+        await stranger.reload();
+        return monitor.getAttribute('data-state');
+      })
+      .toBe('up');
+    expect(await monitor.getByRole('img').getAttribute('aria-label')).toMatch(
+      /^A backup every day: 100\.00% up over 90 days/,
+    );
+    expect(await monitor.locator('[role="img"] > span').count()).toBe(90);
+    expect(await stranger.getByTestId('overall-status').textContent()).toBe('All systems operational');
+    await stranger.getByText('No incidents in the last 90 days.').waitFor();
+    expect(await stranger.title()).toBe(`Status of ${builder}'s projects · Shiplog`);
+    await visitor.close();
+  });
+
   it('pages Activity History with Load More Activities', async () => {
     const id = await page.evaluate(async () => {
       const created = await fetch('/api/projects', {

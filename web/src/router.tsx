@@ -32,6 +32,7 @@ const ProfilePage = lazyPart(() => import('./pages/profile-page'), 'ProfilePage'
 const ProjectDetailPage = lazyPart(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
 const ProjectsPage = lazyPart(() => import('./pages/projects-page'), 'ProjectsPage');
 const PublicProfilePage = lazyPart(() => import('./pages/public-profile-page'), 'PublicProfilePage');
+const PublicStatusPage = lazyPart(() => import('./pages/public-status-page'), 'PublicStatusPage');
 const ReminderCompletePage = lazyPart(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
 const VerifyEmailPage = lazyPart(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
 const RemindersPage = lazyPart(() => import('./pages/reminders-page'), 'RemindersPage');
@@ -214,11 +215,22 @@ const publicProfileRoute = createRoute({
   component: PublicProfilePage,
 });
 
+// A builder's status page, all projects or one (`?project=`): readable signed out, like the profile.
+const publicStatusRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/u/$username/status',
+  validateSearch: (search: Record<string, unknown>): { project?: string } => ({
+    project: typeof search.project === 'string' ? search.project : undefined,
+  }),
+  component: PublicStatusPage,
+});
+
 const routeTree = rootRoute.addChildren([
   authRoute,
   reminderCompleteRoute,
   verifyEmailRoute,
   publicProfileRoute,
+  publicStatusRoute,
   appRoute.addChildren([
     dashboard('/'),
     dashboard('/dashboard'),

@@ -2,16 +2,15 @@ import type { PublicProfile, PublicProject } from '@shiplog/schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { Logo } from '../components/logo';
 import { ProfileLinks } from '../components/profile-links';
 import { StatusBadge } from '../components/projects/status-badge';
+import { PublicHeader } from '../components/public-header';
 import { Avatar } from '../components/shell/avatar';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { apiRequest, isNotFound } from '../lib/api';
 import { formatDate } from '../lib/format';
-import { userQuery } from '../lib/queries';
 import { formatTimeAgo } from '../lib/time-ago';
 
 const CHECKLIST_ITEMS = 5;
@@ -81,6 +80,13 @@ export function PublicProfilePage() {
                   </div>
                   <p className="text-sm">{profile.bio || 'No bio provided'}</p>
                   <ProfileLinks profile={profile.links} />
+                  <Link
+                    to="/u/$username/status"
+                    params={{ username: profile.username }}
+                    className="inline-block text-sm font-medium text-primary underline-offset-4 hover:underline"
+                  >
+                    Status of their projects
+                  </Link>
                 </div>
               </CardContent>
             </Card>
@@ -104,22 +110,6 @@ export function PublicProfilePage() {
         )}
       </main>
     </div>
-  );
-}
-
-function PublicHeader() {
-  const { data: user } = useQuery(userQuery);
-  return (
-    <header className="border-b bg-card">
-      <div className="mx-auto flex max-w-4xl items-center justify-between px-4 py-3">
-        <Link to={user ? '/' : '/auth'} aria-label="Shiplog">
-          <Logo />
-        </Link>
-        <Button asChild variant="outline" size="sm">
-          {user ? <Link to="/">Dashboard</Link> : <Link to="/auth">Sign in</Link>}
-        </Button>
-      </div>
-    </header>
   );
 }
 

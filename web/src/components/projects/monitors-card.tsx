@@ -1,23 +1,17 @@
-import type { MonitorState, MonitorView } from '@shiplog/schemas';
+import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
+import { monitorStates, percent, watched } from '../../lib/monitors';
 import { lazyPart, preloading } from '../../lib/on-demand';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
-
-const states: Record<MonitorState, { label: string; className: string }> = {
-  pending: { label: 'Pending', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
-  up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
-  down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
-  paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
-};
 
 // The forms, with react-hook-form, load when a dialog first opens (or its button is pointed at).
 const MonitorForm = lazyPart(() => import('./monitor-form'), 'MonitorForm');
@@ -71,20 +65,6 @@ function ExpectRunDialog({ projectId }: { projectId: string }) {
   );
 }
 
-/** `every day`, `every 12 hours`: an expectation's cadence. */
-function every(seconds: number): string {
-  const [amount, unit] = seconds % 86_400 === 0 ? [seconds / 86_400, 'day'] : [Math.round(seconds / 3600), 'hour'];
-  return amount === 1 ? `every ${unit}` : `every ${amount} ${unit}s`;
-}
-
-/** What a monitor watches, in words: its URL, or the backups or deployments it expects. */
-export function watched(monitor: Pick<MonitorView, 'kind' | 'url' | 'intervalSeconds'>): string {
-  if (monitor.kind === 'http') return monitor.url;
-  return `${monitor.kind === 'backup' ? 'A backup' : 'A deployment'} ${every(monitor.intervalSeconds)}`;
-}
-
-const percent = (share: number | null) => (share === null ? '—' : `${(Math.floor(share * 10_000) / 100).toFixed(2)}%`);
-
 /**
  * The project's monitors: each URL checked on its schedule, its state (up, down, paused, or pending
  * before the first check), the last check and uptime over 24 hours and 30 days; add one, pause or
@@ -137,7 +117,7 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
   const remove = useRemoveMonitor();
   const [confirm, setConfirm] = useState(false);
   const [showIncidents, setShowIncidents] = useState(false);
-  const state = states[monitor.state];
+  const state = monitorStates[monitor.state];
   const paused = monitor.state === 'paused';
   return (
     <li
