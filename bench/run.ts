@@ -15,6 +15,7 @@ import { runMonitors } from './monitors.ts';
 import { runProjects } from './projects.ts';
 import { runRebuild } from './rebuild.ts';
 import { runScheduler } from './scheduler.ts';
+import { runStatus } from './status.ts';
 import { runWeb } from './web.ts';
 
 const resultsDir = join(import.meta.dirname, 'results');
@@ -155,6 +156,20 @@ if (!only || only === 'scheduler') {
     ['delay past send time p99 (ms)', String(s.delayP99Ms), '<= 5000', met(s.delayP99Ms <= 5000)],
   ]);
   save('scheduler', s);
+}
+
+if (!only || only === 'status') {
+  process.stdout.write('\nstatus: the public status page of 20 monitors with 90 days of counts, signed out…\n');
+  const r = await runStatus();
+  table([
+    ['monitors / hourly counts / incidents', `${r.monitors} / ${r.rollupRows} / ${r.incidents}`, '', ''],
+    ['first read, nothing held (ms)', String(r.firstReadMs), '', ''],
+    ['answer (bytes)', String(r.answerBytes), '', ''],
+    ['GET status req/s, 32 connections', String(r.held.requestsPerSecond), '', ''],
+    ['GET status p99 (ms), 32 connections', String(r.held.p99Ms), '<= 50', met(r.held.p99Ms <= 50)],
+    ['CPU µs per GET', cpuLine(r.held.cpuMicrosPerRequest), '', ''],
+  ]);
+  save('status', r);
 }
 
 if (!only || only === 'monitors') {
