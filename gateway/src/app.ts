@@ -178,6 +178,7 @@ function createExpressApp(
     ...exportActions({ services, positions }),
     publicProfile: profiles.publicProfile,
     publicStatus: profiles.publicStatus,
+    badge: profiles.badge,
     graphql,
     events,
   };

@@ -50,6 +50,14 @@ export const apiRoutes = [
     public: true,
     limit: 'publicRead',
   },
+  // A public project's README badges (badges.ts): uptime.svg, last-deploy.svg, version.svg.
+  {
+    path: '/api/badges/:username/:projectId/:badge',
+    methods: ['GET'],
+    gateway: 'badge',
+    public: true,
+    limit: 'publicRead',
+  },
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
   { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
 

@@ -43,12 +43,17 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/tokens\/:tokenId$/, 'apiToken'],
   [/^\/api\/sessions\/:sessionId$/, 'session'],
   [/^\/api\/public\/users\/:username(\/status)?$/, 'publicProfile'],
+  [/^\/api\/badges\/:username\//, 'publicProfile'],
 ];
 /**
  * Anyone's to read while its owner keeps it public: B reading A's public profile is its purpose
  * (public-profile.int.test.ts proves a private one, and any private part of a public one, is not).
  */
-const publicByDesign = new Set(['GET /api/public/users/:username', 'GET /api/public/users/:username/status']);
+const publicByDesign = new Set([
+  'GET /api/public/users/:username',
+  'GET /api/public/users/:username/status',
+  'GET /api/badges/:username/:projectId/:badge',
+]);
 const kindOf = (path: string) => idKinds.find(([pattern]) => pattern.test(path))?.[1];
 const takesId = (call: ApiCall) => call.path.includes('/:');
 

@@ -308,9 +308,32 @@ describe('public profile pages', () => {
     );
     expect(page.text).toContain(`<meta property="og:url" content="https://shiplog.test/u/${ada.username}/status" />`);
 
+    // README badges of the public project: its version, last deploy and uptime, as SVG.
+    const badge = async (project: string, name: string) =>
+      visitor.get(`/api/badges/${ada.username}/${project}/${name}`);
+    const version = await badge(shown, 'version.svg');
+    expect(version.status).toBe(200);
+    expect(version.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(version.text).toContain('<title>version: v1.1.0</title>');
+    expect((await badge(shown, 'last-deploy.svg')).text).toMatch(
+      /<title>last deploy: (just now|\d+ minutes? ago)<\/title>/,
+    );
+    // Six of the month's thirteen checks passed (five of ten three days ago, one of today's three), in red.
+    const uptime = await badge(shown, 'uptime.svg');
+    expect(uptime.text).toContain('<title>uptime: 46.15%</title>');
+    expect(uptime.text).toContain('fill="#e05d44"');
+    for (const [project, name] of [
+      [hidden, 'version.svg'],
+      [shown, 'stars.svg'],
+      ['not-a-project', 'uptime.svg'],
+    ] as const)
+      expect((await badge(project, name)).status).toBe(404);
+
     // A private profile has no status page either.
     await ada.client.post('/api/profile', { displayName: 'Ada', projectVisibility: 'private' });
     expect((await ada.client.get(`/api/public/users/${ada.username}/status`)).status).toBe(404);
     expect((await visitor.get('/u/nobody-at-all/status')).status).toBe(404);
+    expect((await visitor.get(`/api/badges/${ada.username}/${shown}/version.svg`)).status).toBe(200);
+    expect((await ada.client.get(`/api/badges/${ada.username}/${shown}/version.svg`)).status).toBe(404);
   });
 });

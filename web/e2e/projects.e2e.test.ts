@@ -501,6 +501,18 @@ describe('dashboard extras and activity history', () => {
     expect(await stranger.getByTestId('overall-status').textContent()).toBe('All systems operational');
     await stranger.getByText('No incidents in the last 90 days.').waitFor();
     expect(await stranger.title()).toBe(`Status of ${builder}'s projects · Shiplog`);
+
+    // The builder's project page hands out its README badges, which anyone can load.
+    await page.goto('/projects');
+    await card('Quick App').getByRole('link', { name: 'Quick App', exact: true }).click();
+    await page.getByText('Status page and README badges').click();
+    const markdown = await page.getByRole('textbox', { name: 'README badges' }).inputValue();
+    const urls = [...markdown.matchAll(/\((http[^)]+\.svg)\)/g)].map((m) => m[1]!);
+    expect(urls.map((u) => u.split('/').pop())).toEqual(['uptime.svg', 'last-deploy.svg', 'version.svg']);
+    const svg = await stranger.goto(urls[1]!);
+    expect(svg?.status()).toBe(200);
+    expect(svg?.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(await svg?.text()).toMatch(/<title>last deploy: (just now|\d+ minutes? ago)<\/title>/);
     await visitor.close();
   });
 

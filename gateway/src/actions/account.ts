@@ -34,6 +34,7 @@ export function accountActions(deps: {
     | 'importData'
     | 'publicProfile'
     | 'publicStatus'
+    | 'badge'
     | 'sessions'
     | 'endSession'
     | 'endOtherSessions'

@@ -14,6 +14,7 @@ import type { PageHead } from '../serving/web-app.ts';
 import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
 import type { Action } from './action.ts';
+import { badgeAction } from './badges.ts';
 
 interface ProfileFields {
   userId: string;
@@ -204,7 +205,12 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     };
   }
 
-  return { publicProfile, publicStatus, pageHead };
+  return {
+    publicProfile,
+    publicStatus,
+    badge: badgeAction({ profile: find, status: findStatus, cacheControl }),
+    pageHead,
+  };
 }
 
 /** How long a public profile is held by the gateway and may be kept by browsers and shared caches. */

@@ -1,5 +1,6 @@
 import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Activity, CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
@@ -7,7 +8,9 @@ import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
 import { monitorStates, percent, watched } from '../../lib/monitors';
 import { lazyPart, preloading } from '../../lib/on-demand';
+import { userQuery } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
+import { CopyField } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
@@ -97,6 +100,7 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
           <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
           <ExpectRunDialog projectId={projectId} />
         </div>
+        {monitors && monitors.length > 0 ? <PublicLinks projectId={projectId} /> : null}
       </CardContent>
     </Card>
   );
@@ -109,6 +113,47 @@ function CertificateEnd({ at }: { at: string }) {
     <p className={days <= 14 ? 'font-medium text-amber-700 dark:text-amber-300' : 'text-muted-foreground'}>
       Certificate ends {formatDate(at)}, in {days} {days === 1 ? 'day' : 'days'}
     </p>
+  );
+}
+
+/**
+ * Where the world sees these monitors: the status page, and badges for the project's README (both
+ * while the profile and the project are public).
+ */
+function PublicLinks({ projectId }: { projectId: string }) {
+  const { data: user } = useQuery(userQuery);
+  if (!user) return null;
+  const origin = window.location.origin;
+  const badge = (name: string, alt: string) =>
+    `![${alt}](${origin}/api/badges/${user.username}/${projectId}/${name}.svg)`;
+  const markdown = [badge('uptime', 'Uptime'), badge('last-deploy', 'Last deploy'), badge('version', 'Version')].join(
+    ' ',
+  );
+  return (
+    <details className="rounded-lg border p-3 text-sm">
+      <summary className="cursor-pointer font-medium">Status page and README badges</summary>
+      <div className="mt-2 space-y-2 text-muted-foreground">
+        <p>
+          While your profile and this project are public, anyone can see these monitors on{' '}
+          <Link
+            to="/u/$username/status"
+            params={{ username: user.username }}
+            search={{ project: projectId }}
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
+            your status page
+          </Link>
+          , and show them in a README:
+        </p>
+        <CopyField
+          value={markdown}
+          label="README badges"
+          copyLabel="Copy README badges"
+          copied="Paste it into your README."
+          mono
+        />
+      </div>
+    </details>
   );
 }
 
