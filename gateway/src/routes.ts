@@ -71,6 +71,9 @@ export const apiRoutes = [
   // A project's monitors, and every monitor of the account (its state on the dashboard).
   { pattern: /^\/api\/projects\/[^/]+\/monitors$/, service: 'monitors' },
   { pattern: /^\/api\/monitors(\/|$)/, service: 'monitors' },
+  // Where alerts go besides email; a test sends one out at once.
+  { pattern: /^\/api\/alert-channels\/[^/]+\/test$/, methods: ['POST'], service: 'monitors', limit: 'outbound' },
+  { pattern: /^\/api\/alert-channels(\/|$)/, service: 'monitors' },
   // The project routes take a personal API token too (`Authorization: Bearer`): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.

@@ -31,6 +31,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/projects\/:id(\/|$)/, 'project'],
   [/^\/api\/projects\/:projectId\/(monitors|ping)$/, 'project'],
   [/^\/api\/monitors\/:id(\/|$)/, 'monitor'],
+  [/^\/api\/alert-channels\/:id(\/|$)/, 'alertChannel'],
   [/^\/api\/reminders\/project\/:projectId$/, 'project'],
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
@@ -100,6 +101,8 @@ async function snapshotOfA() {
     `/api/projects/${owned.project}/monitors`,
     `/api/projects/${owned.project}/ping`,
     '/api/monitors',
+    '/api/alert-channels',
+    '/api/alert-channels/deliveries',
     '/api/profile',
     '/api/user',
     '/api/tokens',
@@ -145,6 +148,13 @@ beforeAll(async () => {
   const monitor = await a.post(`/api/projects/${owned.project}/monitors`, { url: 'https://a.example.com/health' });
   expect(monitor.status).toBe(201);
   owned.monitor = monitor.body.id;
+  const channel = await a.post('/api/alert-channels', {
+    kind: 'slack',
+    name: 'A’s Slack',
+    url: 'https://hooks.slack.example/services/T/B/A',
+  });
+  expect(channel.status).toBe(201);
+  owned.alertChannel = channel.body.id;
   const integration = await a.post('/api/integrations', {
     siteName: 'A’s registrar',
     baseUrl: domains.url,

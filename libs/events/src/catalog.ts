@@ -862,6 +862,30 @@ export const catalog = {
       at: isoDate,
     }),
   }),
+  /**
+   * `alert-channels-<userId>` streams: where a user's alerts go besides email. A channel's URL and a
+   * webhook's signing secret are credentials: never published, sealed with the user's key at rest.
+   */
+  AlertChannelAdded: event({
+    owner: 'monitors',
+    version: 1,
+    publish: false,
+    schema: z.object({
+      channelId: id,
+      userId: id,
+      kind: z.enum(['webhook', 'slack', 'discord', 'ntfy']),
+      name: z.string(),
+      url: z.string(),
+      secret: z.string().nullable(),
+      at: isoDate,
+    }),
+  }),
+  AlertChannelRemoved: event({
+    owner: 'monitors',
+    version: 1,
+    publish: false,
+    schema: z.object({ channelId: id, userId: id, at: isoDate }),
+  }),
   /** A check passed again: the incident is over. */
   IncidentClosed: event({
     owner: 'monitors',

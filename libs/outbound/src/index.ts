@@ -190,26 +190,63 @@ export class Outbound {
         target = next;
         continue;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > this.#maxBytes) {
-          response.body.destroy();
-          throw new ResponseTooLargeError(this.#maxBytes);
-        }
-        chunks.push(chunk);
-      }
+      const text = await this.#read(response.body);
       const contentType = response.headers['content-type'];
       return {
         url: target.toString(),
         status: response.statusCode,
         statusText: STATUS_CODES[response.statusCode] ?? '',
         contentType: typeof contentType === 'string' ? contentType : null,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: text,
         certificateExpiresAt: target.protocol === 'https:' ? (this.#certificates.get(hostKey(target)) ?? null) : null,
       };
     }
+  }
+
+  /**
+   * A POST of `body`, with no redirect followed (a webhook that moved is a failure to fix, not to
+   * chase); the answer's body read up to `maxBytes`.
+   */
+  async post(url: URL, headers: Record<string, string>, body: string): Promise<OutboundResponse> {
+    const exempt = this.#isExempt(url);
+    const refused = this.refusalOf(url, exempt);
+    if (refused) throw new RefusedAddressError(refused);
+    const response = await request(url, {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: exempt ? this.#exempt : this.#guarded,
+      signal: AbortSignal.timeout(this.#timeoutMs),
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+    }).catch((error: unknown) => {
+      throw refusedCause(error) ?? error;
+    });
+    const text = await this.#read(response.body);
+    const contentType = response.headers['content-type'];
+    return {
+      url: url.toString(),
+      status: response.statusCode,
+      statusText: STATUS_CODES[response.statusCode] ?? '',
+      contentType: typeof contentType === 'string' ? contentType : null,
+      body: text,
+      certificateExpiresAt: null,
+    };
+  }
+
+  /** A body read up to `maxBytes`, or an error past it (the rest is never held). */
+  async #read(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.#maxBytes) {
+        body.destroy();
+        throw new ResponseTooLargeError(this.#maxBytes);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   async close(): Promise<void> {
@@ -243,4 +280,25 @@ function refusedCause(error: unknown): RefusedAddressError | null {
     }
   }
   return null;
+}
+
+/** Why a request got no answer, in a few words for a person (a monitor's incident, a delivery log). */
+export function failureCause(error: unknown): string {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (
+      e.name === 'TimeoutError' ||
+      e.name === 'AbortError' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    )
+      return 'timed out';
+    if (e.name === 'RefusedAddressError') return 'a private address';
+    if (e.name === 'ResponseTooLargeError') return 'answer too large';
+    if (code === 'ECONNREFUSED') return 'connection refused';
+    if (code === 'ECONNRESET') return 'connection reset';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'name not found';
+    if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'certificate not valid';
+  }
+  return 'no answer';
 }

@@ -210,3 +210,57 @@ export interface PublicStatus extends MonitorsStatus {
   /** When this was read (the page is held briefly, for every reader alike). */
   at: string;
 }
+
+/**
+ * Where a user's alerts go besides email: a JSON webhook signed with HMAC-SHA256, a Slack or Discord
+ * incoming webhook, or an ntfy topic (its full URL, `https://ntfy.sh/my-topic`).
+ */
+export const alertChannelKinds = ['webhook', 'slack', 'discord', 'ntfy'] as const;
+export type AlertChannelKind = (typeof alertChannelKinds)[number];
+/** How many channels one account may keep. */
+export const MAX_ALERT_CHANNELS = 10;
+export const ALERT_CHANNEL_URL_MESSAGE = 'Please enter a valid URL including http:// or https://';
+
+export const createAlertChannelSchema = z.object({
+  kind: z.enum(alertChannelKinds, { error: 'Choose a webhook, Slack, Discord or ntfy' }),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'The name must be at most 100 characters'),
+  url: z
+    .string({ error: ALERT_CHANNEL_URL_MESSAGE })
+    .trim()
+    .max(2000, 'The URL must be at most 2000 characters')
+    .refine(isHttpUrl, ALERT_CHANNEL_URL_MESSAGE),
+});
+export type CreateAlertChannelInput = z.infer<typeof createAlertChannelSchema>;
+
+/** A channel as its owner's list shows it: its URL only by origin (the rest is a credential). */
+export interface AlertChannelView {
+  id: string;
+  kind: AlertChannelKind;
+  name: string;
+  origin: string;
+  createdAt: string;
+}
+
+/** What a new channel's answer adds, once: the secret a generic webhook's deliveries are signed with. */
+export interface MadeAlertChannel extends AlertChannelView {
+  signingSecret: string | null;
+}
+
+/** One alert's delivery to a channel: sent, being retried, or given up after its last try. */
+export interface AlertDeliveryView {
+  id: string;
+  channelId: string;
+  channelName: string;
+  /** `incident.opened`, `incident.closed`, `certificate.expiring` or `test`. */
+  kind: string;
+  summary: string;
+  state: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}

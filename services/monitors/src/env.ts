@@ -5,7 +5,10 @@ export const monitorsEnv = serviceEnv
   .extend({
     /** Alert emails; unset, they are logged, not sent. */
     ...mailEnvFields,
-    /** Whether this process runs checks (every replica may: each check is claimed once). */
+    /**
+     * Whether this process runs checks and sends alert deliveries (every replica may: each check and
+     * each delivery is claimed once).
+     */
     CHECKER_ENABLED: z.enum(['true', 'false']).default('true'),
     /** How often the checker looks for checks that are due. */
     CHECKER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
@@ -15,8 +18,8 @@ export const monitorsEnv = serviceEnv
     /** How long one check may take, connecting and reading included. */
     CHECK_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(10_000),
     /**
-     * `host:port,…` exempt from the private-address block: targets on this machine or network, in
-     * local development and tests. Nothing else private is ever checked.
+     * `host:port,…` exempt from the private-address block: targets and alert webhooks on this machine or
+     * network, in local development and tests. Nothing else private is ever checked or posted to.
      */
     MONITOR_ALLOWED_HOSTS: allowedHostsEnv,
   })

@@ -1,8 +1,12 @@
 import { join } from 'node:path';
+import { Outbound } from '@shiplog/outbound';
 import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { alertChannelsApi } from './alert-channel/api.ts';
 import { type MonitorsEnv, monitorsEnv } from './env.ts';
 import { monitorsApi } from './monitor/api.ts';
 import { pingApi } from './ping/api.ts';
+import { alertOutboxReaction } from './reactions/alert-outbox/index.ts';
+import { createAlertSender } from './reactions/alert-outbox/sender.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { checkOutbound, createChecker } from './reactions/run-checks/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
@@ -25,6 +29,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.last_runs',
     'monitors.ping_links',
     'monitors.ping_runs',
+    'monitors.alert_deliveries',
     'monitors.projects',
     'monitors.users',
   ),
@@ -34,14 +39,28 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
       createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
       checkOutbound({ allowedHosts: context.config.MONITOR_ALLOWED_HOSTS, timeoutMs: context.config.CHECK_TIMEOUT_MS }),
     );
-    if (context.config.CHECKER_ENABLED === 'true') checker.start();
+    // Alerts to webhooks, Slack, Discord and ntfy: through the SSRF guard too, to the same allowed hosts.
+    const alerts = new Outbound({
+      allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
+      timeoutMs: context.config.CHECK_TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+    });
+    const sender = createAlertSender(context, alerts);
+    if (context.config.CHECKER_ENABLED === 'true') {
+      checker.start();
+      sender.start();
+    }
     return {
       routes: (router) => {
         monitorsApi(context).routes(router);
         pingApi(context).routes(router);
+        alertChannelsApi(context, alerts, sender).routes(router);
       },
-      consumers: [projectsReaction(context)],
-      onStop: () => checker.stop(),
+      consumers: [projectsReaction(context), alertOutboxReaction(context)],
+      onStop: async () => {
+        await Promise.all([checker.stop(), sender.stop()]);
+        await alerts.close();
+      },
     };
   },
 };

@@ -1,9 +1,12 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { Outbound } from '@shiplog/outbound';
 import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
+import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertSender } from '../src/reactions/alert-outbox/sender.ts';
 import { checkOutbound, createChecker } from '../src/reactions/run-checks/index.ts';
 
 let backend: Backend;
@@ -11,17 +14,22 @@ let smtp: SmtpStandIn;
 let target: TargetStandIn;
 /** An https site whose certificate ends in 10 days. */
 let secure: TargetStandIn;
+/** Where alert channels post: a builder's endpoint, Slack, Discord and ntfy. */
+let hooks: WebhookStandIn;
 let client: Client;
 let projectId: string;
 const address = 'shipper@example.com';
 
 beforeAll(async () => {
-  [smtp, target, secure] = await Promise.all([
+  [smtp, target, secure, hooks] = await Promise.all([
     startSmtpStandIn(),
     startTargetStandIn(),
     startTargetStandIn({ tls: { expiresInDays: 10 } }),
+    startWebhookStandIn(),
   ]);
-  backend = await startBackend({ env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host}` } });
+  backend = await startBackend({
+    env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host},${hooks.host}` },
+  });
   client = new Client(backend.url);
   expect(
     (
@@ -44,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await backend?.stop();
-  await Promise.all([smtp?.stop(), target?.stop(), secure?.stop()]);
+  await Promise.all([smtp?.stop(), target?.stop(), secure?.stop(), hooks?.stop()]);
 });
 
 /** A checker over the backend's monitors service, with the test's clock (`tick(now)`). */
@@ -372,6 +380,106 @@ describe('monitors', () => {
     expect(await gone.json()).toMatchObject({ code: 'PING_NOT_FOUND' });
     expect((await client.request('DELETE', `/api/monitors/${expecting.body.id}`)).status).toBe(204);
     await run.stop();
+  });
+
+  it('sends each alert to the owner’s webhook, Slack, Discord and ntfy once, retries a failure with backoff, and logs it', async () => {
+    const bad = await client.post('/api/alert-channels', { kind: 'pager', name: '', url: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toMatchObject({
+      kind: ['Choose a webhook, Slack, Discord or ntfy'],
+      name: ['Name is required'],
+      url: ['Please enter a valid URL including http:// or https://'],
+    });
+    const inside = await client.post('/api/alert-channels', {
+      kind: 'webhook',
+      name: 'Inside',
+      url: 'http://10.0.0.7/hook',
+    });
+    expect(inside.status).toBe(400);
+    expect(inside.body.fieldErrors.url[0]).toMatch(/private/);
+
+    const add = (kind: string, name: string, path: string) =>
+      client.post('/api/alert-channels', { kind, name, url: `${hooks.url}${path}` });
+    const generic = await add('webhook', 'My endpoint', '/alerts/in?key=private-key-1');
+    expect(generic.status).toBe(201);
+    expect(generic.body).toMatchObject({
+      kind: 'webhook',
+      origin: hooks.url,
+      signingSecret: expect.stringMatching(/^whsec_/),
+    });
+    const slack = await add('slack', 'Team Slack', '/services/T1/B2/secret-slack-path');
+    const discord = await add('discord', 'Discord', '/api/webhooks/42/secret-discord-token');
+    const ntfy = await add('ntfy', 'Phone', '/shiplog-alerts');
+    expect([slack.status, discord.status, ntfy.status]).toEqual([201, 201, 201]);
+    expect(slack.body.signingSecret).toBeNull();
+    const listed = await client.get('/api/alert-channels');
+    expect(listed.body.map((c: { name: string }) => c.name)).toEqual(['My endpoint', 'Team Slack', 'Discord', 'Phone']);
+    expect(listed.text).not.toContain('secret-slack-path');
+    expect(listed.text).not.toContain('whsec_');
+
+    // The test button sends at once, and answers how it went.
+    const tested = await client.post(`/api/alert-channels/${slack.body.id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ kind: 'test', state: 'sent', attempts: 1, channelName: 'Team Slack' });
+    expect(JSON.parse(hooks.received.at(-1)!.body).text).toContain('Test alert from Shiplog');
+
+    const project = (await client.post('/api/projects', { name: 'Paging Site' })).body.id;
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });
+    await client.get('/api/monitors');
+    const run = checker();
+    const sender = createAlertSender(
+      backend.service('monitors').context as never,
+      new Outbound({ allowedHosts: [hooks.host] }),
+    );
+    type Delivery = { kind: string; state: string; attempts: number; lastError: string | null; channelName: string };
+    const deliveries = async (kind: string) =>
+      ((await client.get('/api/alert-channels/deliveries')).body as Delivery[]).filter((d) => d.kind === kind);
+    const start = Date.now();
+    target.mode = 'down';
+    await run.tick(() => new Date(start));
+    await run.tick(() => new Date(start + 61_000));
+    await waitUntil(
+      async () => (await deliveries('incident.opened')).length === 4,
+      5000,
+      'the down alert’s deliveries',
+    );
+    const before = hooks.received.length;
+    expect(await sender.tick(() => new Date(start + 62_000))).toEqual({ tried: 4 });
+    expect((await deliveries('incident.opened')).map((d) => d.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    // Once each, whatever ticks follow.
+    expect(await sender.tick(() => new Date(start + 600_000))).toEqual({ tried: 0 });
+    const sent = hooks.received.slice(before);
+    expect(sent).toHaveLength(4);
+    const to = (prefix: string) => sent.find((h) => h.path.startsWith(prefix))!;
+    const signed = to('/alerts/in');
+    expect(hooks.verify(signed, generic.body.signingSecret)).toBe(true);
+    expect(hooks.verify(signed, 'whsec_someone-else')).toBe(false);
+    expect(JSON.parse(signed.body)).toMatchObject({ type: 'incident.opened', title: 'Down: Paging Site (HTTP 503)' });
+    expect(JSON.parse(to('/services/').body).text).toMatch(/^\*Down: Paging Site \(HTTP 503\)\*/);
+    expect(JSON.parse(to('/api/webhooks/').body).content).toMatch(/^\*\*Down: Paging Site/);
+    expect(JSON.parse(to('/').body)).toMatchObject({ topic: 'shiplog-alerts', title: 'Down: Paging Site (HTTP 503)' });
+
+    // Up again; one receiver fails the first try: tried again after 30 s, with the same alert id.
+    target.mode = 'up';
+    hooks.failNext = 1;
+    await run.tick(() => new Date(start + 122_000));
+    await waitUntil(async () => (await deliveries('incident.closed')).length === 4, 5000, 'the up alert’s deliveries');
+    await sender.tick(() => new Date(start + 123_000));
+    const retried = (await deliveries('incident.closed')).filter((d) => d.state === 'pending');
+    expect(retried).toMatchObject([{ attempts: 1, lastError: 'HTTP 500' }]);
+    expect(await sender.tick(() => new Date(start + 140_000))).toEqual({ tried: 0 });
+    expect(await sender.tick(() => new Date(start + 154_000))).toEqual({ tried: 1 });
+    expect((await deliveries('incident.closed')).every((d) => d.state === 'sent')).toBe(true);
+    const closedTries = hooks.received.filter((h) => h.body.includes('Up again: Paging Site'));
+    expect(closedTries).toHaveLength(5);
+
+    expect((await client.request('DELETE', `/api/alert-channels/${ntfy.body.id}`)).status).toBe(204);
+    expect((await client.get('/api/alert-channels')).body).toHaveLength(3);
+    for (const id of [generic.body.id, slack.body.id, discord.body.id])
+      expect((await client.request('DELETE', `/api/alert-channels/${id}`)).status).toBe(204);
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+    await sender.stop();
   });
 
   it('checks a paused monitor no more, and removes a deleted project’s monitors and ping URL', async () => {

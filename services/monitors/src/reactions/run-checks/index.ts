@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@shiplog/event-store';
-import { Outbound } from '@shiplog/outbound';
+import { failureCause, Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
-import {
-  type Email,
-  escapeHtml,
-  handleCommand,
-  type Mailer,
-  repeating,
-  type ServiceContext,
-} from '@shiplog/service-kit';
+import { handleCommand, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
+import { composeAlert, isAlertEvent } from '../../alerts/compose.ts';
 import type { MonitorsEnv } from '../../env.ts';
 import { certificateWarning, isNewWarning } from '../../monitor/certificate.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
@@ -206,8 +200,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
 
   async function alert(events: MonitorEvent[]) {
     for (const event of events) {
-      if (event.type !== 'IncidentOpened' && event.type !== 'IncidentClosed' && event.type !== 'CertificateExpiring')
-        continue;
+      if (!isAlertEvent(event)) continue;
       const { rows } = await pool.query<{ email: string | null }>(
         'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
         [event.data.userId],
@@ -333,70 +326,4 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       await outbound.close();
     },
   };
-}
-
-/** Why a check got no answer, in a few words for the alert and the timeline. */
-function failureCause(error: unknown): string {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (
-      e.name === 'TimeoutError' ||
-      e.name === 'AbortError' ||
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT'
-    )
-      return 'timed out';
-    if (e.name === 'RefusedAddressError') return 'a private address';
-    if (e.name === 'ResponseTooLargeError') return 'answer too large';
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ECONNRESET') return 'connection reset';
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'name not found';
-    if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'certificate not valid';
-  }
-  return 'no answer';
-}
-
-const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
-
-/** The alert: what is down (or up again), since when, why, and a link to the project; or a certificate near its end. */
-export function composeAlert(
-  event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'CertificateExpiring' }>,
-  to: string,
-  appUrl: string,
-): Email {
-  const d = event.data;
-  const link = `${appUrl.replace(/\/$/, '')}/projects/${d.projectId}`;
-  const [subject, lead] = event.type === 'CertificateExpiring' ? certificateLines(event) : incidentLines(event);
-  const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
-  const html = `<p>${escapeHtml(lead)}</p>
-<p>Project: ${escapeHtml(d.projectName)}</p>
-<p><a href="${escapeHtml(link)}">Open the project</a></p>`;
-  return { to, subject, text, html };
-}
-
-function certificateLines(event: Extract<MonitorEvent, { type: 'CertificateExpiring' }>): [string, string] {
-  const d = event.data;
-  const days = `${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}`;
-  return [
-    `Certificate ends in ${days}: ${d.projectName}`,
-    `The certificate of ${d.url} ends on ${new Date(d.expiresAt).toUTCString()}, in ${days}. Renew it before then: visitors will see a security warning, and checks will fail.`,
-  ];
-}
-
-function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>): [string, string] {
-  const d = event.data;
-  const started = new Date(d.startedAt).toUTCString();
-  // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
-  const checked = d.url !== '';
-  if (event.type === 'IncidentOpened')
-    return checked
-      ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
-      : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`];
-  const lasted = minutes(d.startedAt, event.data.endedAt);
-  return checked
-    ? [`Up again: ${d.projectName}`, `${d.url} is up again, after ${lasted} min down (${d.cause}).`]
-    : [
-        `On time again: ${d.projectName}`,
-        `${d.projectName} is on time again, after ${lasted} min overdue (${d.cause}).`,
-      ];
 }

@@ -1,0 +1,125 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ValidationError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import type { Outbound } from '@shiplog/outbound';
+import {
+  type AlertChannelView,
+  createAlertChannelSchema,
+  MAX_ALERT_CHANNELS,
+  type MadeAlertChannel,
+} from '@shiplog/schemas';
+import {
+  callerOf,
+  createdId,
+  handleCommand,
+  loadAggregate,
+  parseInput,
+  requireUserId,
+  type ServiceContext,
+} from '@shiplog/service-kit';
+import type { Request, Router } from 'express';
+import { testMessage } from '../alerts/webhooks.ts';
+import type { MonitorsEnv } from '../env.ts';
+import type { createAlertSender } from '../reactions/alert-outbox/sender.ts';
+import { deliveryView } from '../reactions/alert-outbox/sender.ts';
+import {
+  type AlertChannel,
+  type AlertChannelCommand,
+  AlertChannelNotFoundError,
+  alertChannelsDecider,
+  alertChannelsStream,
+} from './channels.ts';
+
+const viewOf = (channel: AlertChannel): AlertChannelView => ({
+  id: channel.id,
+  kind: channel.kind,
+  name: channel.name,
+  // Only the origin: a webhook URL's path is its credential (Slack's, Discord's) or names a topic.
+  origin: new URL(channel.url).origin,
+  createdAt: channel.createdAt,
+});
+
+/**
+ * The caller's alert channels: add one (a generic webhook gets a signing secret, shown once), list,
+ * remove, send a test through one at once, and read the delivery log of every alert sent.
+ */
+export function alertChannelsApi(
+  context: ServiceContext<MonitorsEnv>,
+  outbound: Outbound,
+  sender: ReturnType<typeof createAlertSender>,
+) {
+  const { store, pool, config } = context;
+  const load = async (userId: string) =>
+    (await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider)).state;
+  const run = (req: Request, command: AlertChannelCommand, idempotencyKey?: string) => {
+    const caller = callerOf(req);
+    return handleCommand(store, alertChannelsStream(command.userId), alertChannelsDecider, command, {
+      userId: caller.userId,
+      correlationId: caller.correlationId,
+      idempotencyKey,
+      retries: 3,
+    });
+  };
+  const channelId = (req: Request) => {
+    const id = req.params.id;
+    if (!isId(id)) throw new AlertChannelNotFoundError();
+    return id;
+  };
+
+  function routes(router: Router) {
+    router.get('/alert-channels', async (req, res) => {
+      const channels = await load(requireUserId(req));
+      res.json([...channels.values()].map(viewOf));
+    });
+
+    router.post('/alert-channels', async (req, res) => {
+      const userId = requireUserId(req);
+      const input = parseInput(createAlertChannelSchema, req.body);
+      // A private address is refused now, with the reason, rather than at every alert.
+      const refused = outbound.refusalOf(new URL(input.url));
+      if (refused) throw new ValidationError({ url: [refused] });
+      const { id, idempotencyKey } = createdId(req, userId, 'alert-channel');
+      const secret = input.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
+      const { state } = await run(
+        req,
+        { type: 'AddChannel', userId, channelId: id, ...input, secret, allowed: MAX_ALERT_CHANNELS },
+        idempotencyKey,
+      );
+      const channel = state.get(id);
+      if (!channel) throw new AlertChannelNotFoundError();
+      const made: MadeAlertChannel = { ...viewOf(channel), signingSecret: channel.secret };
+      res.status(201).json(made);
+    });
+
+    router.delete('/alert-channels/:id', async (req, res) => {
+      await run(req, { type: 'RemoveChannel', userId: requireUserId(req), channelId: channelId(req) });
+      res.status(204).end();
+    });
+
+    // A test alert through the channel, now: its answer is the delivery, sent or failed (no retries).
+    router.post('/alert-channels/:id/test', async (req, res) => {
+      const userId = requireUserId(req);
+      const channels = await load(userId);
+      const channel = channels.get(channelId(req));
+      if (!channel) throw new AlertChannelNotFoundError();
+      const now = new Date();
+      const message = testMessage(randomUUID(), channel.name, config.APP_URL, now);
+      const { rows } = await pool.query(
+        `INSERT INTO monitors.alert_deliveries (delivery_id, alert_id, channel_id, user_id, channel_name, kind, message, next_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'test', $6, 'infinity', $7) RETURNING *`,
+        [randomUUID(), message.id, channel.id, userId, channel.name, message, now],
+      );
+      res.json(deliveryView(await sender.attempt(rows[0], channels, now, 1)));
+    });
+
+    router.get('/alert-channels/deliveries', async (req, res) => {
+      const { rows } = await pool.query(
+        `SELECT * FROM monitors.alert_deliveries WHERE user_id = $1 ORDER BY created_at DESC, delivery_id LIMIT 50`,
+        [requireUserId(req)],
+      );
+      res.json(rows.map(deliveryView));
+    });
+  }
+
+  return { routes };
+}

@@ -1,0 +1,57 @@
+import type { Email } from '@shiplog/service-kit';
+import { escapeHtml } from '@shiplog/service-kit';
+import type { MonitorEvent } from '../monitor/monitor.ts';
+
+/** What is alerted: an incident opening or closing, or a certificate near its end. */
+export type AlertEvent = Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'CertificateExpiring' }>;
+
+export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
+  event.type === 'IncidentOpened' || event.type === 'IncidentClosed' || event.type === 'CertificateExpiring';
+
+const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+
+/** An alert in words, the same by email and webhook: a subject line and a sentence. */
+export const alertLines = (event: AlertEvent): [string, string] =>
+  event.type === 'CertificateExpiring' ? certificateLines(event) : incidentLines(event);
+
+/** The project's page, which every alert links to. */
+export const projectLink = (appUrl: string, projectId: string) => `${appUrl.replace(/\/$/, '')}/projects/${projectId}`;
+
+/** The alert: what is down (or up again), since when, why, and a link to the project; or a certificate near its end. */
+export function composeAlert(event: AlertEvent, to: string, appUrl: string): Email {
+  const d = event.data;
+  const link = projectLink(appUrl, d.projectId);
+  const [subject, lead] = alertLines(event);
+  const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
+  const html = `<p>${escapeHtml(lead)}</p>
+<p>Project: ${escapeHtml(d.projectName)}</p>
+<p><a href="${escapeHtml(link)}">Open the project</a></p>`;
+  return { to, subject, text, html };
+}
+
+function certificateLines(event: Extract<MonitorEvent, { type: 'CertificateExpiring' }>): [string, string] {
+  const d = event.data;
+  const days = `${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}`;
+  return [
+    `Certificate ends in ${days}: ${d.projectName}`,
+    `The certificate of ${d.url} ends on ${new Date(d.expiresAt).toUTCString()}, in ${days}. Renew it before then: visitors will see a security warning, and checks will fail.`,
+  ];
+}
+
+function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>): [string, string] {
+  const d = event.data;
+  const started = new Date(d.startedAt).toUTCString();
+  // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
+  const checked = d.url !== '';
+  if (event.type === 'IncidentOpened')
+    return checked
+      ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
+      : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`];
+  const lasted = minutes(d.startedAt, event.data.endedAt);
+  return checked
+    ? [`Up again: ${d.projectName}`, `${d.url} is up again, after ${lasted} min down (${d.cause}).`]
+    : [
+        `On time again: ${d.projectName}`,
+        `${d.projectName} is on time again, after ${lasted} min overdue (${d.cause}).`,
+      ];
+}
