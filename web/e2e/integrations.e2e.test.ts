@@ -1,18 +1,24 @@
 /// <reference lib="dom" />
 import { type DomainStandIn, standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
+import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let api: DomainStandIn;
+/** Where alert channels post (Slack's shape here). */
+let hooks: WebhookStandIn;
 let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  api = await startDomainStandIn({ domains: standInDomains(30) });
-  [app, browser] = await Promise.all([startApp({ env: { INTEGRATION_ALLOWED_HOSTS: api.host } }), launchBrowser()]);
+  [api, hooks] = await Promise.all([startDomainStandIn({ domains: standInDomains(30) }), startWebhookStandIn()]);
+  [app, browser] = await Promise.all([
+    startApp({ env: { INTEGRATION_ALLOWED_HOSTS: api.host, MONITOR_ALLOWED_HOSTS: hooks.host } }),
+    launchBrowser(),
+  ]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -24,6 +30,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await api?.stop();
+  await hooks?.stop();
 });
 
 describe('integrations in the browser', () => {
@@ -110,5 +117,38 @@ describe('integrations in the browser', () => {
     await page.getByText('No integrations configured yet.').waitFor();
     await page.goto('/projects');
     await page.getByText('project-1.example.com').first().waitFor();
+  });
+
+  it('adds a Slack channel in Settings › Alerts, sends it a test alert, and shows it in the delivery log', async () => {
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Alerts' }).click();
+    await page.getByText('No channels yet: alerts are emailed only.').waitFor();
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByText('Name is required').waitFor();
+    await page.getByLabel('Name').fill('Team Slack');
+    await page.getByLabel('URL').fill(`${hooks.url}/services/T1/B2/secret-path`);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const channels = page.getByRole('list', { name: 'Alert channels' });
+    await channels.getByText('Team Slack').waitFor();
+    expect(await channels.textContent()).not.toContain('secret-path');
+    await page.getByRole('button', { name: 'Send a test alert to Team Slack' }).click();
+    await page.getByText('Test alert sent', { exact: true }).waitFor();
+    expect(JSON.parse(hooks.received.at(-1)!.body).text).toContain('Test alert from Shiplog');
+    await page
+      .getByTestId('alert-delivery')
+      .filter({ hasText: 'Test alert from Shiplog → Team Slack' })
+      .getByText(/^Sent/)
+      .waitFor();
+
+    // A generic webhook shows its signing secret once.
+    await page.getByLabel('Send to').selectOption('webhook');
+    await page.getByLabel('Name').fill('My endpoint');
+    await page.getByLabel('URL').fill(`${hooks.url}/in`);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toMatch(/^whsec_/);
+
+    await page.getByRole('button', { name: 'Remove Team Slack' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove channel' }).click();
+    await page.getByText('Alerts no longer go to “Team Slack”.', { exact: true }).waitFor();
   });
 });

@@ -66,7 +66,7 @@ export const classGroups: string[] = [
   'shrink-0',
   'size-10 size-12 size-16 size-2 size-3 size-3.5 size-4 size-5 size-6 size-8 size-9 size-full',
   'sm:flex-col sm:flex-row',
-  'sm:grid-cols-2 sm:grid-cols-3',
+  'sm:grid-cols-2 sm:grid-cols-3 sm:grid-cols-[10rem_1fr]',
   'sm:items-center sm:items-start',
   'sm:justify-between sm:justify-end',
   'sm:p-12',

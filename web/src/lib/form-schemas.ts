@@ -20,6 +20,7 @@ export {
   apiTokenSchema,
   changePasswordFormSchema,
   contactAdminSchema,
+  createAlertChannelSchema,
   createExpectationSchema,
   createMonitorSchema,
   extendTrialSchema,

@@ -22,6 +22,9 @@ const preloadApiTokens = preloading(ApiTokensCard);
 /** The Sessions tab too. */
 const SessionsCard = lazyPart(() => import('../components/account/sessions-card'), 'SessionsCard');
 const preloadSessions = preloading(SessionsCard);
+/** The Alerts tab too. */
+const AlertChannelsCard = lazyPart(() => import('../components/account/alert-channels-card'), 'AlertChannelsCard');
+const preloadAlerts = preloading(AlertChannelsCard);
 /** The Export tab too. */
 const ExportTab = lazyPart(() => import('../components/account/export-card'), 'ExportTab');
 const preloadExport = preloading(ExportTab);
@@ -34,6 +37,9 @@ export function SettingsPage() {
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="notifications" onPointerEnter={preloadNotifications} onFocus={preloadNotifications}>
           Notifications
+        </TabsTrigger>
+        <TabsTrigger value="alerts" onPointerEnter={preloadAlerts} onFocus={preloadAlerts}>
+          Alerts
         </TabsTrigger>
         <TabsTrigger value="privacy" onPointerEnter={preloadPrivacy} onFocus={preloadPrivacy}>
           Privacy
@@ -65,6 +71,11 @@ export function SettingsPage() {
       <TabsContent value="notifications">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
           <NotificationsCard />
+        </Suspense>
+      </TabsContent>
+      <TabsContent value="alerts">
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <AlertChannelsCard />
         </Suspense>
       </TabsContent>
       <TabsContent value="privacy">
