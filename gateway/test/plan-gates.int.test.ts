@@ -1,3 +1,6 @@
+import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
+import { createMailer } from '@shiplog/service-kit';
+import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
 
@@ -50,5 +53,68 @@ describe('plan gates', () => {
       const answer = await other.client.post('/api/activities', { projectId: owner.projectId, notes: 'Not mine' });
       expect(answer.status, status).toBe(404);
     }
+  });
+
+  it('pauses an account’s monitors when its plan lapses, saying why, and resumes only those once it is back', async () => {
+    const user = await signUp('watcher');
+    const add = (url: string) => user.client.post(`/api/projects/${user.projectId}/monitors`, { url });
+    const running = await add('https://running.example.com/');
+    const mine = await add('https://paused-by-me.example.com/');
+    expect([running.status, mine.status]).toEqual([201, 201]);
+    expect((await user.client.request('PATCH', `/api/monitors/${mine.body.id}`, { paused: true })).status).toBe(200);
+    const { context } = backend.service('monitors');
+    const checker = createChecker(
+      context as never,
+      createMailer({ smtpUrl: undefined, from: 'Shiplog <alerts@shiplog.test>', logger: context.logger }),
+      checkOutbound({ allowedHosts: [], timeoutMs: 1000 }),
+    );
+    const planIs = (status: string) =>
+      waitUntil(
+        async () =>
+          (
+            await context.pool.query('SELECT 1 FROM monitors.plans WHERE user_id = $1 AND status = $2', [
+              user.id,
+              status,
+            ])
+          ).rows.length === 1,
+        5000,
+        `the plan to be ${status}`,
+      );
+    const monitors = async () =>
+      Object.fromEntries(
+        ((await user.client.get('/api/monitors')).body as { id: string; state: string; pausedBy: string | null }[]).map(
+          (m) => [m.id, `${m.state}:${m.pausedBy}`],
+        ),
+      );
+
+    // Cancelled: nothing is added or resumed, and the running monitor pauses, saying why.
+    expect((await setStatus(user.id, 'canceled')).status).toBe(200);
+    const refused = await add('https://another.example.com/');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      code: 'SUBSCRIPTION_REQUIRED',
+      message: 'Monitors run during your trial or with a subscription. Please upgrade to add or resume one.',
+    });
+    await planIs('canceled');
+    expect(await checker.enforcePlans(new Date())).toEqual({ paused: 1, resumed: 0 });
+    expect(await checker.enforcePlans(new Date())).toEqual({ paused: 0, resumed: 0 });
+    // The list follows the monitors' streams a moment later (the checker's change is no reader's own write).
+    await expect.poll(monitors).toEqual({ [running.body.id]: 'paused:plan', [mine.body.id]: 'paused:user' });
+    expect((await user.client.request('PATCH', `/api/monitors/${running.body.id}`, { paused: false })).status).toBe(
+      403,
+    );
+
+    // Paid again: what the plan paused runs again; what its owner paused stays paused.
+    expect((await setStatus(user.id, 'active')).status).toBe(200);
+    await planIs('active');
+    expect(await checker.enforcePlans(new Date())).toEqual({ paused: 0, resumed: 1 });
+    await expect.poll(monitors).toEqual({ [running.body.id]: 'pending:null', [mine.body.id]: 'paused:user' });
+
+    // A trial pauses them when it ends (30 days from sign-up).
+    expect((await setStatus(user.id, 'trialing')).status).toBe(200);
+    await planIs('trialing');
+    expect(await checker.enforcePlans(new Date())).toEqual({ paused: 0, resumed: 0 });
+    expect(await checker.enforcePlans(new Date(Date.now() + 31 * 86_400_000))).toEqual({ paused: 1, resumed: 0 });
+    await checker.stop();
   });
 });

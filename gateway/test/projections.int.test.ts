@@ -15,6 +15,7 @@ const tables = {
   'identity.admin_comments': 'id',
   'chat.daily_chat_usage': 'id',
   'integrations.api_integrations': 'id',
+  'monitors.plans': 'user_id',
 };
 
 async function snapshot() {
@@ -133,6 +134,7 @@ describe('projections', () => {
       'identity-messages',
       'integrations-integration-list',
       'monitors-monitor-list',
+      'monitors-plans',
       'projects-project-list',
       'reminders-reminder-list',
     ]);

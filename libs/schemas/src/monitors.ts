@@ -143,6 +143,8 @@ export interface MonitorView {
   keywordPresent: boolean;
   failureThreshold: number;
   state: MonitorState;
+  /** Who paused it: its owner, or the plan (the trial or subscription ended); null while it runs. */
+  pausedBy: 'user' | 'plan' | null;
   /** Since when it has been in its state. */
   since: string;
   /** The last check, if any: when, whether it passed, in how long, and why not. */

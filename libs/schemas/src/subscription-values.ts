@@ -14,6 +14,22 @@ export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 export const isSubscribed = (status: SubscriptionStatus | null | undefined): boolean =>
   status === 'active' || status === 'paid';
 
+/**
+ * Monitors run while the account is in its trial or subscribed (active or paid, until a cancelled
+ * period ends: billing's status already says so). An account billing has not seen yet (null) is
+ * starting its trial. Otherwise its monitors pause, and none is added.
+ */
+export const planRunsMonitors = (
+  plan: { status: SubscriptionStatus | null; trialEndDate: string | null },
+  now: Date,
+): boolean =>
+  plan.status === null ||
+  isSubscribed(plan.status) ||
+  (plan.status === 'trialing' && plan.trialEndDate !== null && Date.parse(plan.trialEndDate) > now.getTime());
+
+export const MONITORS_NEED_PLAN_MESSAGE =
+  'Monitors run during your trial or with a subscription. Please upgrade to add or resume one.';
+
 /** The yearly saving against 12 monthly payments, in whole percent (spec/account.md §9). */
 export function yearlySavingsPercent(monthly: number, yearly: number): number {
   if (monthly <= 0) return 0;

@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from '@shiplog/schemas';
+import type { SubscriptionStatus, SubscriptionView } from '@shiplog/schemas';
 import type { Caller } from './internal-token.ts';
 import { type ServiceClients, unavailable } from './service-clients.ts';
 
@@ -9,15 +9,18 @@ import { type ServiceClients, unavailable } from './service-clients.ts';
  * answered. A projection of billing's events elsewhere would be right only once it caught up, and
  * read-your-writes cannot help: the change was made by someone else's hand (decision 014).
  */
-export async function currentSubscriptionStatus(
-  services: ServiceClients,
-  caller: Caller,
-): Promise<SubscriptionStatus | null> {
-  const answer = await services.call<{ status: SubscriptionStatus | null }>('billing', {
+export async function currentSubscription(services: ServiceClients, caller: Caller): Promise<SubscriptionView> {
+  const answer = await services.call<SubscriptionView>('billing', {
     method: 'GET',
     path: '/subscription/status',
     caller,
   });
   if (answer.status !== 200) throw unavailable('billing', new Error(`subscription status answered ${answer.status}`));
-  return answer.body.status;
+  return answer.body;
 }
+
+/** The status alone, for the gates that ask only whether the caller is subscribed. */
+export const currentSubscriptionStatus = async (
+  services: ServiceClients,
+  caller: Caller,
+): Promise<SubscriptionStatus | null> => (await currentSubscription(services, caller)).status;

@@ -10,13 +10,14 @@ import { createAlertSender } from './reactions/alert-outbox/sender.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { checkOutbound, createChecker } from './reactions/run-checks/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
+import { plansProjection } from './read-models/plans/index.ts';
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   name: 'monitors',
   env: monitorsEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [monitorListProjection],
+  projections: [monitorListProjection, plansProjection],
   // Nothing more is checked or sent for a deleted account: its monitors, results and incidents go.
   forgetUser: deleteUserRows(
     'monitors.monitor_list',
@@ -30,6 +31,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.ping_links',
     'monitors.ping_runs',
     'monitors.alert_deliveries',
+    'monitors.plans',
     'monitors.projects',
     'monitors.users',
   ),

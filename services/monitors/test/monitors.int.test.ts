@@ -457,7 +457,11 @@ describe('monitors', () => {
     expect(JSON.parse(signed.body)).toMatchObject({ type: 'incident.opened', title: 'Down: Paging Site (HTTP 503)' });
     expect(JSON.parse(to('/services/').body).text).toMatch(/^\*Down: Paging Site \(HTTP 503\)\*/);
     expect(JSON.parse(to('/api/webhooks/').body).content).toMatch(/^\*\*Down: Paging Site/);
-    expect(JSON.parse(to('/').body)).toMatchObject({ topic: 'shiplog-alerts', title: 'Down: Paging Site (HTTP 503)' });
+    const published = sent.find((h) => h.path === '/')!;
+    expect(JSON.parse(published.body)).toMatchObject({
+      topic: 'shiplog-alerts',
+      title: 'Down: Paging Site (HTTP 503)',
+    });
 
     // Up again; one receiver fails the first try: tried again after 30 s, with the same alert id.
     target.mode = 'up';

@@ -18,17 +18,12 @@ import {
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { Request, Router } from 'express';
-import { testMessage } from '../alerts/webhooks.ts';
 import type { MonitorsEnv } from '../env.ts';
 import type { createAlertSender } from '../reactions/alert-outbox/sender.ts';
 import { deliveryView } from '../reactions/alert-outbox/sender.ts';
-import {
-  type AlertChannel,
-  type AlertChannelCommand,
-  AlertChannelNotFoundError,
-  alertChannelsDecider,
-  alertChannelsStream,
-} from './channels.ts';
+import { type AlertChannel, alertChannelsStream } from './alert-channel.ts';
+import { type AlertChannelCommand, AlertChannelNotFoundError, alertChannelsDecider } from './decide.ts';
+import { testMessage } from './webhooks.ts';
 
 const viewOf = (channel: AlertChannel): AlertChannelView => ({
   id: channel.id,

@@ -1,17 +1,20 @@
-import { NotFoundError } from '@shiplog/errors';
+import { ForbiddenError, NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import {
   createExpectationSchema,
   createMonitorSchema,
   incidentNoteSchema,
   MAX_MONITORS,
+  MONITORS_NEED_PLAN_MESSAGE,
   type MonitorView,
+  planRunsMonitors,
   updateMonitorSchema,
 } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
   createdId,
+  currentSubscription,
   handleCommand,
   parseInput,
   reportPosition,
@@ -53,6 +56,7 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
     projectName: state.projectName,
     ...state.settings,
     state: state.paused ? 'paused' : state.incident ? 'down' : 'pending',
+    pausedBy: state.paused,
     since: at,
     lastCheck: null,
     uptime: { day: null, month: null },
@@ -63,7 +67,7 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
 
 /** Monitors on the caller's projects: add, list, change, pause and resume, remove. */
 export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
-  const { store, pool } = context;
+  const { store, pool, services } = context;
 
   function idOf(req: Request, param: 'id' | 'projectId'): string {
     const id = req.params[param];
@@ -84,6 +88,12 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
     if (result.position) reportPosition(res, 'monitors', result.position);
     if (result.state.lifecycle === 'none') throw new MonitorNotFoundError();
     return result.state;
+  }
+
+  /** Monitors are added and resumed only while the plan runs them (billing's word, at this moment). */
+  async function requirePlan(req: Request) {
+    if (!planRunsMonitors(await currentSubscription(services, callerOf(req)), new Date()))
+      throw new ForbiddenError(MONITORS_NEED_PLAN_MESSAGE, 'SUBSCRIPTION_REQUIRED');
   }
 
   /** The caller's project, as this service knows it: another user's, or a deleted one, is not found. */
@@ -121,6 +131,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
     router.post('/projects/:projectId/monitors', async (req, res) => {
       const userId = requireUserId(req);
       const settings = settingsOf(req.body);
+      await requirePlan(req);
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
       const project = await ownProject(req, userId);
@@ -141,6 +152,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
       const userId = requireUserId(req);
       const { paused, ...changes } = parseInput(updateMonitorSchema, req.body);
       const monitorId = idOf(req, 'id');
+      if (paused === false) await requirePlan(req);
       let state = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
       if (paused !== undefined)
         state = await run(

@@ -29,8 +29,10 @@ export type MonitorCommand =
       allowed: number;
     }
   | { type: 'ChangeMonitor'; userId: string; changes: Partial<MonitorSettings> }
-  | { type: 'PauseMonitor'; userId: string; reason: 'user' | 'plan' }
-  | { type: 'ResumeMonitor'; userId: string }
+  /** By its owner, or (no user) because the account's plan lapsed. */
+  | { type: 'PauseMonitor'; userId: string | null; reason: 'user' | 'plan' }
+  /** By its owner; or (reason `plan`) because the plan is back, which resumes only what the plan paused. */
+  | { type: 'ResumeMonitor'; userId: string | null; reason?: 'plan' }
   | { type: 'RemoveMonitor'; userId: string | null; reason: 'user' | 'project_deleted' }
   /**
    * The checks say it is down: `failures` in a row since `since` (the first of them), for `cause`.
@@ -102,7 +104,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     }
     case 'ResumeMonitor': {
       const monitor = ownMonitor(state, command.userId);
-      if (!monitor.paused) return [];
+      if (!monitor.paused || (command.reason === 'plan' && monitor.paused !== 'plan')) return [];
       return [
         {
           type: 'MonitorResumed',

@@ -128,6 +128,16 @@ describe('monitors', () => {
     ]);
   });
 
+  it('pauses for a lapsed plan, and resumes for the plan only what the plan paused', () => {
+    const byPlan = given([added]).when({ type: 'PauseMonitor', userId: null, reason: 'plan' });
+    expect(byPlan).toEqual([{ type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: 'plan', at } }]);
+    const resumed = { type: 'MonitorResumed', data: { monitorId, userId, projectId, at } };
+    expect(given([added, ...byPlan]).when({ type: 'ResumeMonitor', userId: null, reason: 'plan' })).toEqual([resumed]);
+    const byOwner = given([added]).when({ type: 'PauseMonitor', userId, reason: 'user' });
+    expect(given([added, ...byOwner]).when({ type: 'ResumeMonitor', userId: null, reason: 'plan' })).toEqual([]);
+    expect(given([added, ...byOwner]).when({ type: 'ResumeMonitor', userId })).toEqual([resumed]);
+  });
+
   it("notes a closed incident of the owner's monitor, and no other", () => {
     const note = (events: MonitorEvent[], by = userId) =>
       given(events).when({ type: 'NoteIncident', userId: by, incidentId, note: 'The disk filled up.' });

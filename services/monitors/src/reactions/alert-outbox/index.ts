@@ -6,9 +6,10 @@ import {
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
-import { alertChannelsDecider, alertChannelsStream } from '../../alert-channel/channels.ts';
-import type { AlertEvent } from '../../alerts/compose.ts';
-import { alertMessage } from '../../alerts/webhooks.ts';
+import { alertChannelsStream } from '../../alert-channel/alert-channel.ts';
+import type { AlertEvent } from '../../alert-channel/compose.ts';
+import { alertChannelsDecider } from '../../alert-channel/decide.ts';
+import { alertMessage } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
 
 /**

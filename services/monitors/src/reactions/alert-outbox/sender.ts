@@ -1,8 +1,9 @@
 import { failureCause, type Outbound } from '@shiplog/outbound';
 import type { AlertDeliveryView } from '@shiplog/schemas';
 import { loadAggregate, repeating, type ServiceContext } from '@shiplog/service-kit';
-import { type AlertChannels, alertChannelsDecider, alertChannelsStream } from '../../alert-channel/channels.ts';
-import { type AlertMessage, deliveryRequest } from '../../alerts/webhooks.ts';
+import { type AlertChannels, alertChannelsStream } from '../../alert-channel/alert-channel.ts';
+import { alertChannelsDecider } from '../../alert-channel/decide.ts';
+import { type AlertMessage, deliveryRequest } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
 
 /** Tries a delivery gets: the first, then after 30 s, 1, 2, 4 and 8 minutes. */

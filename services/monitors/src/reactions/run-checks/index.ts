@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { NotFoundError } from '@shiplog/errors';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { failureCause, Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
-import { composeAlert, isAlertEvent } from '../../alerts/compose.ts';
+import { composeAlert, isAlertEvent } from '../../alert-channel/compose.ts';
 import type { MonitorsEnv } from '../../env.ts';
 import { certificateWarning, isNewWarning } from '../../monitor/certificate.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
@@ -289,6 +290,39 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     return { checked: claimed.length };
   }
 
+  /**
+   * Pauses the monitors of accounts whose plan lapsed (reason `plan`: the card says so), and resumes
+   * what a plan paused once the plan is back; what its owner paused stays paused. By the rule of
+   * `planRunsMonitors`, on the plans billing's events left (read-models/plans).
+   */
+  async function enforcePlans(now: Date): Promise<{ paused: number; resumed: number }> {
+    const { rows } = await pool.query<{ monitor_id: string; ok: boolean }>(
+      `WITH plan AS (
+         SELECT user_id, (status IN ('active', 'paid') AND coalesce(cancel_ends > $1, true))
+           OR (status = 'trialing' AND trial_end > $1) AS ok
+         FROM monitors.plans)
+       SELECT m.monitor_id, p.ok FROM monitors.monitor_list m JOIN plan p USING (user_id)
+       WHERE (m.paused IS NULL AND NOT p.ok) OR (m.paused = 'plan' AND p.ok)`,
+      [now],
+    );
+    let paused = 0;
+    let resumed = 0;
+    for (const { monitor_id, ok } of rows) {
+      const command: MonitorCommand = ok
+        ? { type: 'ResumeMonitor', userId: null, reason: 'plan' }
+        : { type: 'PauseMonitor', userId: null, reason: 'plan' };
+      const events = await report(monitor_id, command, now).catch((error: unknown) => {
+        // Removed since the list was read.
+        if (error instanceof NotFoundError) return [];
+        throw error;
+      });
+      await alert(events);
+      if (events.some((e) => e.type === 'MonitorPaused')) paused += 1;
+      if (events.some((e) => e.type === 'MonitorResumed')) resumed += 1;
+    }
+    return { paused, resumed };
+  }
+
   /** Drops raw results and pinged runs past 7 days, and hourly counts past 90. */
   async function prune(now: Date) {
     await pool.query(
@@ -309,8 +343,9 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   const loop = repeating(
     async () => {
       await tick();
-      // About once an hour at the default interval.
-      if (++ticks % 3600 === 1) await prune(new Date());
+      // About once a minute and once an hour at the default interval.
+      if (++ticks % 60 === 1) await enforcePlans(new Date());
+      if (ticks % 3600 === 1) await prune(new Date());
     },
     config.CHECKER_INTERVAL_MS,
     logger,
@@ -318,6 +353,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   );
   return {
     tick,
+    enforcePlans,
     prune,
     start: loop.start,
     async stop() {

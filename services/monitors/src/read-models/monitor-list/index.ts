@@ -179,6 +179,7 @@ function toView(row: MonitorRow): MonitorView {
     keywordPresent: row.keyword_present,
     failureThreshold: row.failure_threshold,
     state,
+    pausedBy: row.paused === 'user' || row.paused === 'plan' ? row.paused : null,
     since: row.state_since.toISOString(),
     lastCheck: row.last_at
       ? {
