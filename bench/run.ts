@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runAdminUsers } from './admin-users.ts';
 import { runBackbone } from './backbone.ts';
 import { runChat } from './chat.ts';
+import { runDetection } from './detection.ts';
 import { runIntegrations } from './integrations.ts';
 import { runLive } from './live.ts';
 import { runMemory } from './memory.ts';
@@ -156,6 +157,40 @@ if (!only || only === 'scheduler') {
     ['delay past send time p99 (ms)', String(s.delayP99Ms), '<= 5000', met(s.delayP99Ms <= 5000)],
   ]);
   save('scheduler', s);
+}
+
+if (!only || only === 'detection') {
+  process.stdout.write('\ndetection: 100 sites checked every 30 s go down at once, then come back…\n');
+  const r = await runDetection();
+  const budget = 2 * r.intervalSeconds * 1000 + 5000;
+  table([
+    ['outages', String(r.outages), '', ''],
+    [
+      'down → incident open p50 / p99 (ms)',
+      `${r.down.p50Ms} / ${r.down.p99Ms}`,
+      `<= ${budget}`,
+      met(r.down.p99Ms <= budget),
+    ],
+    [
+      'incident open → alert at the webhook p50 / p99 (ms)',
+      `${r.downAlert.p50Ms} / ${r.downAlert.p99Ms}`,
+      '<= 5000',
+      met(r.downAlert.p99Ms <= 5000),
+    ],
+    [
+      'back up → incident closed p50 / p99 (ms)',
+      `${r.up.p50Ms} / ${r.up.p99Ms}`,
+      `<= ${budget}`,
+      met(r.up.p99Ms <= budget),
+    ],
+    [
+      'incident closed → alert at the webhook p50 / p99 (ms)',
+      `${r.upAlert.p50Ms} / ${r.upAlert.p99Ms}`,
+      '<= 5000',
+      met(r.upAlert.p99Ms <= 5000),
+    ],
+  ]);
+  save('detection', r);
 }
 
 if (!only || only === 'status') {

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /** A request a receiver took, as it arrived. */
 export interface ReceivedHook {
+  /** When it arrived (ms since the epoch). */
+  receivedAt: number;
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
@@ -32,7 +34,12 @@ export async function startWebhookStandIn(): Promise<WebhookStandIn> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
-      stand.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      stand.received.push({
+        receivedAt: Date.now(),
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (stand.failNext > 0) {
         stand.failNext -= 1;
         res.writeHead(500, { 'content-type': 'text/plain' }).end('try again');
