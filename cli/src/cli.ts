@@ -18,7 +18,9 @@ Usage:
   shiplog logout                                 forget the kept token
   shiplog projects                               list your projects
   shiplog deploy  --project NAME|ID [--version V] [--env production|staging|development]
-                  [--url URL] [--notes TEXT]
+                  [--url URL] [--notes TEXT] [--status started|success|failed]
+                  (started: a deployment under way; alerts of the project's monitors wait
+                  until its success or failure is recorded)
   shiplog backup  --project NAME|ID [--version V] [--location WHERE] [--size SIZE] [--notes TEXT]
   shiplog release --project NAME|ID --version V --change TEXT [--change TEXT …] [--notes TEXT]
 
@@ -54,7 +56,12 @@ const commands = {
   login: { ...common, 'with-token': { type: 'boolean', default: false } },
   logout: common,
   projects: common,
-  deploy: { ...record, env: { type: 'string', default: 'production' }, url: { type: 'string' } },
+  deploy: {
+    ...record,
+    env: { type: 'string', default: 'production' },
+    url: { type: 'string' },
+    status: { type: 'string', default: 'success' },
+  },
   backup: { ...record, location: { type: 'string' }, size: { type: 'string' } },
   release: { ...record, change: { type: 'string', multiple: true } },
 } as const;
@@ -125,8 +132,10 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
       version: text(values, 'version') ?? null,
       url: text(values, 'url') ?? null,
       notes: text(values, 'notes') ?? null,
+      status: text(values, 'status') ?? 'success',
     });
-    done = `Recorded a deployment of ${project.name}${versionText(values)} to ${environment}.`;
+    const how = { started: 'the start of a deployment', failed: 'a failed deployment' }[text(values, 'status') ?? ''];
+    done = `Recorded ${how ?? 'a deployment'} of ${project.name}${versionText(values)} to ${environment}.`;
   } else if (command === 'backup') {
     answer = await api('POST', `${path}/backup`, {
       version: text(values, 'version') ?? null,

@@ -100,9 +100,24 @@ describe('the shiplog CLI', () => {
     const { client, token } = await userWithToken();
     await client.post('/api/projects', { name: 'Landing page' });
     const env = { SHIPLOG_URL: backend.url, SHIPLOG_TOKEN: token, SHIPLOG_PROJECT: 'Landing page' };
+    // A CI job says when its deployment starts, and how it ended.
+    const started = await shiplog(['deploy', '--version', '2.0.0', '--status', 'started'], { env });
+    expect(started).toMatchObject({
+      code: 0,
+      stdout: 'Recorded the start of a deployment of Landing page 2.0.0 to production.\n',
+    });
     const deploy = await shiplog(['deploy', '--version', '2.0.0', '--json'], { env });
     expect(deploy.code).toBe(0);
-    expect(JSON.parse(deploy.stdout)).toMatchObject({ type: 'deployment', project: { name: 'Landing page' } });
+    expect(JSON.parse(deploy.stdout)).toMatchObject({
+      type: 'deployment',
+      status: 'success',
+      project: { name: 'Landing page' },
+    });
+    const wrong = await shiplog(['deploy', '--status', 'halfway'], { env });
+    expect(wrong).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Status must be started, success or failed'),
+    });
   });
 
   it('says what went wrong, with an exit code a script can test', async () => {

@@ -77,9 +77,13 @@ const vercelSucceeded = {
 };
 
 describe('deploy webhooks', () => {
-  it('records a Vercel deployment once however often it is delivered, ticking Deployed', async () => {
+  it('records a Vercel deployment’s start and its end once each however often they are delivered, ticking Deployed', async () => {
     const { client, projectId } = await signedUpWithProject();
     const path = await createHook(client, projectId);
+    // Vercel says when it starts building: recorded as started, once.
+    const started = await deliver(path, { ...vercelSucceeded, id: 'whk_delivery_0', type: 'deployment.created' });
+    expect(started).toMatchObject({ status: 201, body: { status: 'started', version: 'a1b2c3d' } });
+    expect((await deliver(path, { ...vercelSucceeded, type: 'deployment.created' })).status).toBe(200);
     const first = await deliver(path, vercelSucceeded);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
@@ -101,17 +105,15 @@ describe('deploy webhooks', () => {
     expect(again[0]!.body).toEqual({ recorded: false, reason: 'This deployment is already recorded' });
 
     await waitUntil(
-      async () => (await deployments(client, projectId)).length > 0,
+      async () => (await deployments(client, projectId)).length === 2,
       5000,
       'the deployment on the timeline',
     );
     const recorded = await deployments(client, projectId);
-    expect(recorded).toHaveLength(1);
-    expect(recorded[0]).toMatchObject({
-      details: 'Deployed to production: Weather API',
-      version: 'a1b2c3d',
-      status: 'success',
-    });
+    expect(recorded).toMatchObject([
+      { details: 'Deployed to production: Weather API', version: 'a1b2c3d', status: 'success' },
+      { details: 'Deployment to production started: Weather API', version: 'a1b2c3d', status: 'in_progress' },
+    ]);
     const project = await client.get(`/api/projects/${projectId}`);
     expect(project.body.checklist.deployed).toBe(true);
   });
@@ -145,13 +147,13 @@ describe('deploy webhooks', () => {
       duration: '42s',
       source: { platform: 'netlify', deploymentId: '5ebc34bf4fea0b01f02efa3a' },
     });
-    const building = await deliver(path, { ...netlify, id: 'other', state: 'building' });
-    expect(building).toMatchObject({
+    const enqueued = await deliver(path, { ...netlify, id: 'other', state: 'enqueued' });
+    expect(enqueued).toMatchObject({
       status: 202,
-      body: { recorded: false, reason: "Netlify's building deploy is not recorded" },
+      body: { recorded: false, reason: "Netlify's enqueued deploy is not recorded" },
     });
-    const created = await deliver(path, { ...vercelSucceeded, type: 'deployment.created' });
-    expect(created).toMatchObject({ status: 202, body: { recorded: false } });
+    const canceled = await deliver(path, { ...vercelSucceeded, type: 'deployment.canceled' });
+    expect(canceled).toMatchObject({ status: 202, body: { recorded: false } });
 
     const generic = {
       deploymentId: 'run-1842',
@@ -177,7 +179,7 @@ describe('deploy webhooks', () => {
     const bad = await deliver(path, { deploymentId: 'x', status: 'maybe', environment: 'moon', url: 'ftp://x' });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors).toEqual({
-      status: ['Status must be success or failed'],
+      status: ['Status must be started, success or failed'],
       environment: ['Environment must be development, staging or production'],
       url: ['Please enter a valid URL'],
     });

@@ -452,7 +452,8 @@ export const catalog = {
       notes: z.string().nullable(),
       method: z.string().nullable(),
       duration: z.string().nullable(),
-      status: z.enum(['success', 'failed']),
+      /** `started`: under way (a later one of the same deployment says how it went). */
+      status: z.enum(['started', 'success', 'failed']),
       source: z.object({ platform: z.enum(deployHookPlatforms), deploymentId: z.string() }).nullable(),
       at: isoDate,
     }),

@@ -145,6 +145,8 @@ export interface MonitorView {
   state: MonitorState;
   /** Who paused it: its owner, or the plan (the trial or subscription ended); null while it runs. */
   pausedBy: 'user' | 'plan' | null;
+  /** Since when a production deployment of its project is under way: its failures open no incident. */
+  maintenanceSince: string | null;
   /** Since when it has been in its state. */
   since: string;
   /** The last check, if any: when, whether it passed, in how long, and why not. */
@@ -181,6 +183,8 @@ export interface StatusMonitor {
   intervalSeconds: number;
   state: MonitorState;
   since: string;
+  /** Since when a deployment is under way (a maintenance window), or null. */
+  maintenanceSince: string | null;
   /** Shares of passed checks: 24 hours, 30 days, 90 days (null before any check in the window). */
   uptime: { day: number | null; month: number | null; quarter: number | null };
   /** One a day, oldest first, ending today: the share of that day's checks that passed (null: none). */

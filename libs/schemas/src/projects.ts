@@ -160,6 +160,17 @@ export const recordBackupSchema = z.object({
 });
 
 export const deploymentEnvironments = ['development', 'staging', 'production'] as const;
+/**
+ * How a recorded deployment went. `started` (beyond the spec) says one is under way: it opens a
+ * maintenance window on the project's monitors, which its success or failure closes.
+ */
+export const deploymentStatuses = ['started', 'success', 'failed'] as const;
+export type DeploymentStatus = (typeof deploymentStatuses)[number];
+const deploymentStatusSchema = z
+  .enum(deploymentStatuses, { error: 'Status must be started, success or failed' })
+  .optional()
+  .default('success');
+
 export const recordDeploymentSchema = z.object({
   environment: z
     .enum(deploymentEnvironments, { error: 'Environment must be development, staging or production' })
@@ -175,6 +186,7 @@ export const recordDeploymentSchema = z.object({
     .object({ method: optionalShort('Method'), duration: optionalShort('Duration') })
     .optional()
     .default({ method: null, duration: null }),
+  status: deploymentStatusSchema,
 });
 
 /**
@@ -188,7 +200,7 @@ export const deployHookSchema = z.object({
     .trim()
     .min(1, 'Deployment id is required')
     .max(200, 'Deployment id must be at most 200 characters'),
-  status: z.enum(['success', 'failed'], { error: 'Status must be success or failed' }).optional().default('success'),
+  status: deploymentStatusSchema,
   environment: recordDeploymentSchema.shape.environment,
   version: recordDeploymentSchema.shape.version,
   url: recordDeploymentSchema.shape.url,

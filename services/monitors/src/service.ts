@@ -32,6 +32,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.ping_runs',
     'monitors.alert_deliveries',
     'monitors.plans',
+    'monitors.maintenance',
     'monitors.projects',
     'monitors.users',
   ),

@@ -216,6 +216,48 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('holds alerts while a production deployment is under way, and names it if the site is still down after', async () => {
+    const project = (await client.post('/api/projects', { name: 'Careful Deploys' })).body.id;
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });
+    const deploy = (status: string, environment = 'production') =>
+      client.post(`/api/projects/${project}/deployment`, { version: '3.0.0', environment, status });
+    expect((await deploy('halfway')).status).toBe(400);
+    expect((await deploy('started')).status).toBe(201);
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    await waitUntil(async () => (await monitor()).maintenanceSince !== null, 5000, 'the maintenance window');
+    const run = checker();
+    const start = Date.now();
+    const downAlerts = () => alertsTo(/Subject: Down: Careful Deploys/);
+    target.mode = 'down';
+    await run.tick(() => new Date(start + 1000));
+    await run.tick(() => new Date(start + 62_000));
+    await run.tick(() => new Date(start + 123_000));
+    // Three failures in the window: no incident, no alert.
+    expect((await monitor()).state).toBe('up');
+    expect(downAlerts()).toHaveLength(0);
+    // A staging deployment's end does not close a production window.
+    expect((await deploy('success', 'staging')).status).toBe(201);
+    await run.tick(() => new Date(start + 184_000));
+    expect(downAlerts()).toHaveLength(0);
+    // The deployment succeeded, and the site is still down: the incident opens and names it.
+    expect((await deploy('success')).status).toBe(201);
+    await waitUntil(async () => (await monitor()).maintenanceSince === null, 5000, 'the window to close');
+    await run.tick(() => new Date(start + 245_000));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the incident');
+    expect((await monitor()).openIncident.cause).toBe('HTTP 503 after deploy 3.0.0');
+    expect(downAlerts()).toHaveLength(1);
+    const timeline = (await client.get(`/api/projects/${project}/activities`)).body as {
+      details: string;
+      status: string;
+    }[];
+    expect(timeline).toContainEqual(
+      expect.objectContaining({ details: 'Deployment to production started: Careful Deploys', status: 'in_progress' }),
+    );
+    target.mode = 'up';
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('warns of an https site’s certificate at 14, 7 and 1 days before it ends, once each, and again once renewed', async () => {
     const project = (await client.post('/api/projects', { name: 'Secure Site' })).body.id;
     const made = await client.post(`/api/projects/${project}/monitors`, { url: secure.url });

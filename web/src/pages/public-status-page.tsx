@@ -179,6 +179,7 @@ function StatusMonitorRow({ monitor, at }: { monitor: StatusMonitor; at: string 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="break-all font-medium">{label}</span>
         <span className="flex items-center gap-3 text-sm">
+          {monitor.maintenanceSince ? <span className="text-muted-foreground">Deploying</span> : null}
           <span className="text-muted-foreground">{percent(monitor.uptime.quarter)} over 90 days</span>
           <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold', state.className)}>
             {state.label}

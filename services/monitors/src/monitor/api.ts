@@ -57,6 +57,7 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
     ...state.settings,
     state: state.paused ? 'paused' : state.incident ? 'down' : 'pending',
     pausedBy: state.paused,
+    maintenanceSince: null,
     since: at,
     lastCheck: null,
     uptime: { day: null, month: null },

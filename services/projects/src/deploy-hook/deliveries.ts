@@ -6,11 +6,16 @@ import type { DeploymentSource } from '../project/project.ts';
 
 /** What one delivery to a deploy webhook asks for: a deployment to record, or nothing (and why). */
 export type HookDelivery =
-  | { kind: 'deployment'; source: DeploymentSource; status: DeploymentStatus; input: RecordDeploymentInput }
+  | {
+      kind: 'deployment';
+      source: DeploymentSource;
+      status: DeploymentStatus;
+      input: Omit<RecordDeploymentInput, 'status'>;
+    }
   | { kind: 'ignored'; platform: DeployHookPlatform; reason: string };
 
 type Environment = RecordDeploymentInput['environment'];
-type DeploymentStatus = 'success' | 'failed';
+type DeploymentStatus = RecordDeploymentInput['status'];
 
 /**
  * Reads a delivery by its shape: Vercel's webhook (`type` `deployment.*` with a `payload`), Netlify's
@@ -38,9 +43,13 @@ export function readDelivery(body: unknown): HookDelivery {
   };
 }
 
-/** https://vercel.com/docs/webhooks/webhooks-api: `deployment.succeeded` and `deployment.error` are recorded. */
+/**
+ * https://vercel.com/docs/webhooks/webhooks-api: `deployment.created` (it started), `deployment.succeeded`
+ * and `deployment.error` are recorded.
+ */
 function fromVercel(type: string, payload: Record<string, unknown>): HookDelivery {
   const statuses: Record<string, DeploymentStatus> = {
+    'deployment.created': 'started',
     'deployment.succeeded': 'success',
     'deployment.ready': 'success',
     'deployment.error': 'failed',
@@ -66,9 +75,9 @@ function fromVercel(type: string, payload: Record<string, unknown>): HookDeliver
   };
 }
 
-/** https://docs.netlify.com/site-deploys/deploy-notifications/: the deploy, `ready` or `error`, is recorded. */
+/** https://docs.netlify.com/site-deploys/deploy-notifications/: the deploy, `building`, `ready` or `error`, is recorded. */
 function fromNetlify(deploy: Record<string, unknown>): HookDelivery {
-  const statuses: Record<string, DeploymentStatus> = { ready: 'success', error: 'failed' };
+  const statuses: Record<string, DeploymentStatus> = { building: 'started', ready: 'success', error: 'failed' };
   const status = statuses[String(deploy.state)];
   if (!status)
     return { kind: 'ignored', platform: 'netlify', reason: `Netlify's ${String(deploy.state)} deploy is not recorded` };

@@ -114,12 +114,12 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     router.post('/projects/:id/deployment', async (req, res) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
-      const input = parseInput(recordDeploymentSchema, req.body);
+      const { status, ...input } = parseInput(recordDeploymentSchema, req.body);
       const { events } = await run(req, res, projectId, {
         type: 'RecordDeployment',
         userId,
         input,
-        status: 'success',
+        status,
         source: null,
       });
       res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });

@@ -4,6 +4,7 @@ import {
   type ChecklistKey,
   type CreateProjectInput,
   checklistKeys,
+  type DeploymentStatus,
   emptyChecklist,
   type ImportedProject,
   type RecordBackupInput,
@@ -32,8 +33,8 @@ export type ProjectCommand =
   | {
       type: 'RecordDeployment';
       userId: string;
-      input: RecordDeploymentInput;
-      status: 'success' | 'failed';
+      input: Omit<RecordDeploymentInput, 'status'>;
+      status: DeploymentStatus;
       /** Set when a deploy webhook reports it: a deployment the project already holds records nothing. */
       source: DeploymentSource | null;
     }
@@ -146,7 +147,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     }
     case 'RecordDeployment': {
       const { status, source } = command;
-      if (source && project.hookDeployments.has(hookDeploymentKey(source))) return [];
+      if (source && project.hookDeployments.has(hookDeploymentKey(source, status))) return [];
       const { environment, version, url, notes, deploymentDetails } = command.input;
       // A failed deployment is on the timeline, but does not tick "Deployed".
       return withChecklist(project, status === 'success' ? { deployed: true } : {}, 'deployment', at, {

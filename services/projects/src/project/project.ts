@@ -1,5 +1,5 @@
 import type { EventOf } from '@shiplog/events';
-import type { Checklist, ProjectStatus, Project as ProjectView, SocialLinks } from '@shiplog/schemas';
+import type { Checklist, DeploymentStatus, ProjectStatus, Project as ProjectView, SocialLinks } from '@shiplog/schemas';
 
 export type ProjectEvent =
   | EventOf<'ProjectCreated'>
@@ -68,11 +68,11 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
     case 'ChecklistUpdated':
       return { ...state, checklist: event.data.checklist, updatedAt: event.data.at };
     case 'DeploymentRecorded': {
-      const { source, at } = event.data;
+      const { source, status, at } = event.data;
       if (!source) return { ...state, updatedAt: at };
       return {
         ...state,
-        hookDeployments: new Set(state.hookDeployments).add(hookDeploymentKey(source)),
+        hookDeployments: new Set(state.hookDeployments).add(hookDeploymentKey(source, status)),
         updatedAt: at,
       };
     }
@@ -109,6 +109,11 @@ export function fromView(view: ProjectView): ActiveProject {
 }
 
 export type DeploymentSource = NonNullable<EventOf<'DeploymentRecorded'>['data']['source']>;
-export const hookDeploymentKey = (source: DeploymentSource) => `${source.platform}:${source.deploymentId}`;
+/**
+ * A platform's deployment, recorded once: its start once, and its end (success or failure) once, so
+ * a retried delivery records nothing more and a start does not hide the end.
+ */
+export const hookDeploymentKey = (source: DeploymentSource, status: DeploymentStatus) =>
+  `${source.platform}:${source.deploymentId}${status === 'started' ? ':started' : ''}`;
 
 export const projectStream = (projectId: string) => `project-${projectId}`;

@@ -47,11 +47,17 @@ export function DeployHookCard({ projectId }: { projectId: string }) {
             <details className="rounded-lg border p-3 text-sm">
               <summary className="cursor-pointer font-medium">How to use it</summary>
               <ul className="mt-2 list-disc space-y-1 pl-5 text-muted-foreground">
-                <li>Vercel: Settings › Webhooks, events Deployment Succeeded and Deployment Error.</li>
                 <li>
-                  Netlify: Notifications › Deploy notifications › Outgoing webhook, for succeeded and failed deploys.
+                  Vercel: Settings › Webhooks, events Deployment Created, Deployment Succeeded and Deployment Error.
                 </li>
-                <li>Anything else: POST JSON like this; a repeated deploymentId is recorded once.</li>
+                <li>
+                  Netlify: Notifications › Deploy notifications › Outgoing webhook, for started, succeeded and failed
+                  deploys.
+                </li>
+                <li>
+                  Anything else: POST JSON like this, with status started, success or failed; each is recorded once per
+                  deploymentId. A production start holds this project's monitor alerts until its end.
+                </li>
               </ul>
               <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{GENERIC_EXAMPLE}</pre>
             </details>

@@ -177,6 +177,11 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
       </span>
       <div className="min-w-0 flex-1 space-y-1 text-sm">
         <p className="break-all font-medium">{watched(monitor)}</p>
+        {monitor.maintenanceSince ? (
+          <p className="font-medium text-amber-700 dark:text-amber-300">
+            Deploying since {formatTimeAgo(monitor.maintenanceSince)}: alerts wait until the deployment ends.
+          </p>
+        ) : null}
         {monitor.pausedBy === 'plan' ? (
           <p className="font-medium text-amber-700 dark:text-amber-300">
             Paused: your trial or subscription has ended. Upgrade, and it resumes by itself.

@@ -102,13 +102,14 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         userId: d.userId,
         projectId: d.projectId,
         eventType: 'deployment',
-        action: d.status === 'failed' ? 'deployment failed' : 'deployed',
-        details:
-          d.status === 'failed'
-            ? `Deployment to ${d.environment} failed: ${d.name}`
-            : `Deployed to ${d.environment}: ${d.name}`,
+        action: { started: 'deploying', failed: 'deployment failed', success: 'deployed' }[d.status],
+        details: {
+          started: `Deployment to ${d.environment} started: ${d.name}`,
+          failed: `Deployment to ${d.environment} failed: ${d.name}`,
+          success: `Deployed to ${d.environment}: ${d.name}`,
+        }[d.status],
         version: d.version,
-        status: d.status,
+        status: d.status === 'started' ? 'in_progress' : d.status,
         metadata: {
           environment: d.environment,
           deploymentUrl: d.url,

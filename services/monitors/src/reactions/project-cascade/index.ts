@@ -52,6 +52,20 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
           [data.projectId, data.userId, data.version, data.environment, data.at],
         );
         if (data.status === 'success') ran(defer, data, 'deployment');
+        // A production deployment under way holds its monitors' alerts until it ends (maintenance).
+        if (data.environment !== 'production') return;
+        if (data.status === 'started')
+          defer(
+            `INSERT INTO monitors.maintenance (project_id, user_id, version, started_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (project_id) DO UPDATE SET version = EXCLUDED.version, started_at = EXCLUDED.started_at,
+               ended_at = NULL WHERE maintenance.started_at <= EXCLUDED.started_at`,
+            [data.projectId, data.userId, data.version, data.at],
+          );
+        else
+          defer(
+            'UPDATE monitors.maintenance SET ended_at = $2 WHERE project_id = $1 AND ended_at IS NULL AND started_at <= $2',
+            [data.projectId, data.at],
+          );
       },
       BackupRecorded: async ({ data }, _tx, { defer }) => ran(defer, data, 'backup'),
       QuickUpdateLogged: async ({ data }, _tx, { defer }) => {
@@ -63,6 +77,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
         await knownProjects.deleted(tx, event.data.projectId);
         await tx.query('DELETE FROM monitors.recent_deploys WHERE project_id = $1', [event.data.projectId]);
         await tx.query('DELETE FROM monitors.last_runs WHERE project_id = $1', [event.data.projectId]);
+        await tx.query('DELETE FROM monitors.maintenance WHERE project_id = $1', [event.data.projectId]);
         pingRuns.forget(batch, event.data.projectId);
         const { rows } = await tx.query<{ monitor_id: string }>(
           'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',

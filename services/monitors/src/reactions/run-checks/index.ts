@@ -9,6 +9,7 @@ import type { MonitorsEnv } from '../../env.ts';
 import { certificateWarning, isNewWarning } from '../../monitor/certificate.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
+import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 import { pingRuns } from '../../ping/runs.ts';
 
@@ -38,6 +39,8 @@ interface Claimed {
   incident_id: string | null;
   warned_certificate_expires_at: Date | null;
   warned_certificate_days: number | null;
+  /** The project's production deployment under way, if any (its maintenance window). */
+  maintenance_started_at: Date | null;
 }
 
 export interface CheckResult {
@@ -83,9 +86,11 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
        SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
-         m.incident_id, m.warned_certificate_expires_at, m.warned_certificate_days
-       FROM claimed JOIN monitors.monitor_list m USING (monitor_id)`,
-      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5, EXPECTATION_CHECK_SECONDS],
+         m.incident_id, m.warned_certificate_expires_at, m.warned_certificate_days, w.started_at AS maintenance_started_at
+       FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
+       LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
+         AND w.started_at > $1::timestamptz - make_interval(mins => $5)`,
+      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5, EXPECTATION_CHECK_SECONDS, MAINTENANCE_MAX_MINUTES],
     );
     return rows;
   }
@@ -238,7 +243,11 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
     // an incident opened a moment ago, so a pass after a failure asks to close whatever is open.
     let command: MonitorCommand | null = null;
-    if (!result.ok && streak.failures >= monitor.failure_threshold && !monitor.incident_id) {
+    // Inside a deployment's maintenance window a failure opens nothing; one that goes on after it
+    // opens the incident at the next check, naming the deploy.
+    const held =
+      monitor.kind === 'http' && monitor.maintenance_started_at !== null && monitor.maintenance_started_at <= at;
+    if (!result.ok && !held && streak.failures >= monitor.failure_threshold && !monitor.incident_id) {
       const since = streak.since ?? at;
       command = {
         type: 'ReportDown',

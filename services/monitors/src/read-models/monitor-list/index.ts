@@ -10,6 +10,7 @@ import {
 } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 
 /**
  * The monitor list (what the API answers and the checker reads) and the incidents, open and past,
@@ -149,6 +150,7 @@ interface MonitorRow {
   last_ms: number | null;
   last_cause: string | null;
   last_certificate_expires_at: Date | null;
+  maintenance_since: Date | null;
   day_checks: string | null;
   day_passed: string | null;
   month_checks: string | null;
@@ -180,6 +182,7 @@ function toView(row: MonitorRow): MonitorView {
     failureThreshold: row.failure_threshold,
     state,
     pausedBy: row.paused === 'user' || row.paused === 'plan' ? row.paused : null,
+    maintenanceSince: row.kind === 'http' ? (row.maintenance_since?.toISOString() ?? null) : null,
     since: row.state_since.toISOString(),
     lastCheck: row.last_at
       ? {
@@ -203,7 +206,7 @@ function toView(row: MonitorRow): MonitorView {
 async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: Date): Promise<MonitorView[]> {
   const { rows } = await pool.query<MonitorRow>(
     `SELECT m.*, last.checked_at AS last_at, last.ok AS last_ok, last.ms AS last_ms, last.cause AS last_cause,
-       last.certificate_expires_at AS last_certificate_expires_at,
+       last.certificate_expires_at AS last_certificate_expires_at, w.started_at AS maintenance_since,
        day.checks AS day_checks, day.passed AS day_passed, month.checks AS month_checks, month.passed AS month_passed
      FROM monitors.monitor_list m
      LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, certificate_expires_at FROM monitors.check_results r
@@ -212,6 +215,8 @@ async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: D
        WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '24 hours') day ON true
      LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
        WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '30 days') month ON true
+     LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
+       AND w.started_at <= $1 AND w.started_at > $1::timestamptz - make_interval(mins => ${MAINTENANCE_MAX_MINUTES})
      WHERE ${where} ORDER BY m.created_at, m.monitor_id`,
     [now, ...params],
   );
@@ -301,6 +306,7 @@ export const monitorList = {
         intervalSeconds: view.intervalSeconds,
         state: view.state,
         since: view.since,
+        maintenanceSince: view.maintenanceSince,
         uptime: { ...view.uptime, quarter: checks > 0 ? passed / checks : null },
         days: Array.from({ length: STATUS_DAYS }, (_, i) =>
           counts[i] && counts[i].checks > 0 ? counts[i].passed / counts[i].checks : null,
