@@ -68,7 +68,8 @@ describe('the stores as docker-compose.yml runs them', () => {
       config,
       readFileSync(join(root, 'deploy/compose/nats.conf'), 'utf8').replace('/data', join(scratch, 'jetstream')),
     );
-    const password = randomBytes(16).toString('hex');
+    // Begun with a letter, as .env.example says: NATS would read `2e5…` as a number and not start.
+    const password = `n${randomBytes(16).toString('hex')}`;
     const nats = run('nats-server', ['-c', config, '-a', '127.0.0.1', '-p', String(port)], {
       NATS_PASSWORD: password,
     });
@@ -84,7 +85,8 @@ describe('the stores as docker-compose.yml runs them', () => {
 
   it('Redis asks for its password, and a session outlives a crash of Redis (appendonly)', async () => {
     const port = await freePort();
-    const password = randomBytes(16).toString('hex');
+    // Begun with a letter, as .env.example says: NATS would read `2e5…` as a number and not start.
+    const password = `n${randomBytes(16).toString('hex')}`;
     // Compose's own flags (only AOF keeps data here: no RDB snapshot to fall back on).
     const flags = compose.services
       .redis!.command.at(-1)!

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cookiesFrom } from '@shiplog/testing';
+import { type RdapStandIn, startRdapStandIn } from '@shiplog/testing/rdap';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +17,28 @@ let page: Page;
 /** A site the builder shipped, for the monitors to check; and one over https, its certificate ending in 10 days. */
 let target: TargetStandIn;
 let secure: TargetStandIn;
+/** The registry's RDAP server, for a domain typed by hand. */
+let rdap: RdapStandIn;
 const builder = uniqueUsername('builder');
 
 beforeAll(async () => {
-  [target, secure] = await Promise.all([startTargetStandIn(), startTargetStandIn({ tls: { expiresInDays: 10 } })]);
+  [target, secure, rdap] = await Promise.all([
+    startTargetStandIn(),
+    startTargetStandIn({ tls: { expiresInDays: 10 } }),
+    startRdapStandIn(),
+  ]);
+  rdap.expirations.set('weather.example', new Date(Date.now() + 200 * 86_400_000));
   // The app trusts the stand-in's root as an operator's private CA: through Node's NODE_EXTRA_CA_CERTS.
   const roots = join(await mkdtemp(join(tmpdir(), 'shiplog-ca-')), 'roots.pem');
   await writeFile(roots, secure.ca!);
   [app, browser] = await Promise.all([
-    startApp({ env: { MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host}`, NODE_EXTRA_CA_CERTS: roots } }),
+    startApp({
+      env: {
+        MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host},${rdap.host}`,
+        NODE_EXTRA_CA_CERTS: roots,
+        RDAP_URL: rdap.url,
+      },
+    }),
     launchBrowser(),
   ]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
@@ -39,6 +53,7 @@ afterAll(async () => {
   await app?.stop();
   await target?.stop();
   await secure?.stop();
+  await rdap?.stop();
 });
 
 /** A project made through the API, as the signed-in page. */
@@ -272,6 +287,24 @@ describe('projects in the browser', () => {
       )
       .waitFor();
     await page.getByRole('button', { name: `Remove ${secure.url}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No monitors yet.').waitFor();
+  });
+
+  it('watches a domain typed by hand, and shows when its registration ends', async () => {
+    await page.getByRole('button', { name: 'Watch a domain' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Watch a Domain' });
+    await dialog.getByLabel('Domain').fill('not a domain');
+    await dialog.getByRole('button', { name: 'Watch domain' }).click();
+    await dialog.getByText('Please enter a domain name, such as example.com').waitFor();
+    await dialog.getByLabel('Domain').fill('Weather.example');
+    await dialog.getByRole('button', { name: 'Watch domain' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const monitor = page.getByRole('list', { name: 'Monitors' }).getByTestId('monitor');
+    await monitor.getByText('Domain weather.example').waitFor();
+    await expect.poll(() => monitor.getAttribute('data-state')).toBe('up');
+    await monitor.getByText(/^Registration ends \w{3} \d{1,2}, \d{4}, in 200 days$/).waitFor();
+    await page.getByRole('button', { name: 'Remove Domain weather.example' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No monitors yet.').waitFor();
   });

@@ -773,8 +773,11 @@ export const catalog = {
       userId: id,
       projectId: id,
       projectName: z.string(),
-      /** `http`: a URL is checked; `backup` / `deployment`: one is expected every `intervalSeconds`. */
-      kind: z.enum(['http', 'backup', 'deployment']).default('http'),
+      /**
+       * `http`: a URL is checked; `backup` / `deployment`: one is expected every `intervalSeconds`;
+       * `domain`: the registration of the domain in `url` is looked up (RDAP).
+       */
+      kind: z.enum(['http', 'backup', 'deployment', 'domain']).default('http'),
       url: z.string(),
       intervalSeconds: z.number().int(),
       /** How late an expected backup or deployment may be before it counts as missed. */
@@ -846,8 +849,11 @@ export const catalog = {
     publish: true,
     schema: z.object({ incidentId: id, monitorId: id, userId: id, projectId: id, note: z.string(), at: isoDate }),
   }),
-  /** An https monitor's certificate ends within `warning` days (14, 7 or 1): told once at each. */
-  CertificateExpiring: event({
+  /**
+   * What a monitor watches ends within `warning` days (14, 7 or 1): an https site's certificate, or a
+   * domain's registration. Told once at each.
+   */
+  ExpiryApproaching: event({
     owner: 'monitors',
     version: 1,
     publish: true,
@@ -857,6 +863,7 @@ export const catalog = {
       projectId: id,
       projectName: z.string(),
       url: z.string(),
+      of: z.enum(['certificate', 'domain']),
       expiresAt: isoDate,
       warning: z.union([z.literal(14), z.literal(7), z.literal(1)]),
       daysLeft: z.number().int(),

@@ -12,8 +12,11 @@ export const EXPECTED_STATUSES_MESSAGE = 'Use status codes and ranges, such as 2
 export const MAX_MONITORS = 20;
 export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
 export const monitorStates = ['pending', 'up', 'down', 'paused'] as const;
-/** `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work). */
-export const monitorKinds = ['http', 'backup', 'deployment'] as const;
+/**
+ * `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work);
+ * `domain`: a domain's registration, looked up once a day (RDAP).
+ */
+export const monitorKinds = ['http', 'backup', 'deployment', 'domain'] as const;
 export type MonitorKind = (typeof monitorKinds)[number];
 export const EXPECTATION_MESSAGE = 'Expect one every hour to every 30 days';
 export const GRACE_MESSAGE = 'Allow up to 7 days of lateness';
@@ -98,6 +101,23 @@ export const createExpectationSchema = z.object({
 });
 export type CreateExpectationInput = z.infer<typeof createExpectationSchema>;
 
+export const DOMAIN_MESSAGE = 'Please enter a domain name, such as example.com';
+
+/** A domain typed by hand: its registration's end is looked up once a day (RDAP), warned of at 14, 7 and 1 days. */
+export const createDomainMonitorSchema = z.object({
+  kind: z.literal('domain'),
+  domain: z
+    .string({ error: DOMAIN_MESSAGE })
+    .trim()
+    .toLowerCase()
+    .transform((v) => v.replace(/\.$/, ''))
+    .refine(
+      (v) => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(v),
+      DOMAIN_MESSAGE,
+    ),
+});
+export type CreateDomainMonitorInput = z.infer<typeof createDomainMonitorSchema>;
+
 /** A change: any of the fields, and `paused` to pause or resume it. */
 export const updateMonitorSchema = z.strictObject({
   url: monitorFields.url.optional(),
@@ -155,8 +175,8 @@ export interface MonitorView {
     ok: boolean;
     ms: number | null;
     cause: string | null;
-    /** When the certificate it read ends (https only). */
-    certificateExpiresAt: string | null;
+    /** When what it read ends: an https site's certificate, or a domain's registration. */
+    expiresAt: string | null;
   } | null;
   /** Share of passed checks, null before any check in the window. */
   uptime: { day: number | null; month: number | null };
@@ -261,7 +281,7 @@ export interface AlertDeliveryView {
   id: string;
   channelId: string;
   channelName: string;
-  /** `incident.opened`, `incident.closed`, `certificate.expiring` or `test`. */
+  /** `incident.opened`, `incident.closed`, `certificate.expiring`, `domain.expiring` or `test`. */
   kind: string;
   summary: string;
   state: 'pending' | 'sent' | 'failed';

@@ -1,4 +1,4 @@
--- The certificate last warned of (CertificateExpiring): the checker reports again only at a nearer
+-- The certificate last warned of (ExpiryApproaching): the checker reports again only at a nearer
 -- warning or for another certificate.
 ALTER TABLE monitor_list ADD COLUMN warned_certificate_expires_at timestamptz;
 ALTER TABLE monitor_list ADD COLUMN warned_certificate_days integer;

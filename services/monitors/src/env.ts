@@ -15,6 +15,11 @@ export const monitorsEnv = serviceEnv
     /** Checks at once in this process, and at once against one host. */
     CHECKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
     CHECKER_PER_HOST: z.coerce.number().int().min(1).max(100).default(4),
+    /**
+     * Where a domain's registration is looked up (RDAP): a server, or a bootstrap redirector that
+     * sends each name to its registry's server.
+     */
+    RDAP_URL: z.url().default('https://rdap.org'),
     /** How long one check may take, connecting and reading included. */
     CHECK_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(10_000),
     /**

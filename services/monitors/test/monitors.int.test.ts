@@ -2,6 +2,7 @@ import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gat
 import { Outbound } from '@shiplog/outbound';
 import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
+import { type RdapStandIn, startRdapStandIn } from '@shiplog/testing/rdap';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
@@ -16,19 +17,26 @@ let target: TargetStandIn;
 let secure: TargetStandIn;
 /** Where alert channels post: a builder's endpoint, Slack, Discord and ntfy. */
 let hooks: WebhookStandIn;
+/** The registry's RDAP server, for domains typed by hand. */
+let rdap: RdapStandIn;
 let client: Client;
 let projectId: string;
 const address = 'shipper@example.com';
 
 beforeAll(async () => {
-  [smtp, target, secure, hooks] = await Promise.all([
+  [smtp, target, secure, hooks, rdap] = await Promise.all([
     startSmtpStandIn(),
     startTargetStandIn(),
     startTargetStandIn({ tls: { expiresInDays: 10 } }),
     startWebhookStandIn(),
+    startRdapStandIn(),
   ]);
   backend = await startBackend({
-    env: { ...smtp.env, MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host},${hooks.host}` },
+    env: {
+      ...smtp.env,
+      MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host},${hooks.host},${rdap.host}`,
+      RDAP_URL: rdap.url,
+    },
   });
   client = new Client(backend.url);
   expect(
@@ -52,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await backend?.stop();
-  await Promise.all([smtp?.stop(), target?.stop(), secure?.stop(), hooks?.stop()]);
+  await Promise.all([smtp?.stop(), target?.stop(), secure?.stop(), hooks?.stop(), rdap?.stop()]);
 });
 
 /** A checker over the backend's monitors service, with the test's clock (`tick(now)`). */
@@ -61,7 +69,7 @@ function checker() {
   return createChecker(
     context as never,
     createMailer({ smtpUrl: smtp.url, from: 'Shiplog <alerts@shiplog.test>', logger: context.logger }),
-    checkOutbound({ allowedHosts: [target.host, secure.host], timeoutMs: 1000, ca: [secure.ca!] }),
+    checkOutbound({ allowedHosts: [target.host, secure.host, rdap.host], timeoutMs: 1000, ca: [secure.ca!] }),
   );
 }
 
@@ -275,7 +283,7 @@ describe('monitors', () => {
     expect(alertsTo(/Subject: Certificate ends in 10 days: Secure Site/)).toHaveLength(1);
     const checked = await monitor();
     expect(checked).toMatchObject({ state: 'up', lastCheck: { ok: true } });
-    const endsAt = Date.parse(checked.lastCheck.certificateExpiresAt);
+    const endsAt = Date.parse(checked.lastCheck.expiresAt);
     expect(Math.abs(endsAt - (start + 10 * day))).toBeLessThan(60_000);
     await run.tick(() => new Date(start + 61_000));
     // Three and a half days on, six and a half are left: the 7-day warning.
@@ -292,7 +300,7 @@ describe('monitors', () => {
     // Renewed for 40 days: nothing to say until the new one is 14 days from its end.
     await secure.renew(40);
     await run.tick(() => new Date(start + 10 * day));
-    const renewedEnd = Date.parse((await monitor()).lastCheck.certificateExpiresAt);
+    const renewedEnd = Date.parse((await monitor()).lastCheck.expiresAt);
     expect(renewedEnd - endsAt).toBeGreaterThan(29 * day);
     await run.tick(() => new Date(renewedEnd - 10 * day));
     await waitUntil(() => warnings().length === 4, 5000, 'the renewed certificate’s warning');
@@ -304,6 +312,69 @@ describe('monitors', () => {
       `Certificate of ${secure.url} ends ${end}, in 10 days: Secure Site`,
     );
     expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
+  it('watches a domain typed by hand: its registration’s end from RDAP, warned of, and an incident once it has ended', async () => {
+    const project = (await client.post('/api/projects', { name: 'Side Domain' })).body.id;
+    const bad = await client.post(`/api/projects/${project}/monitors`, { kind: 'domain', domain: 'not a domain' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors.domain).toEqual(['Please enter a domain name, such as example.com']);
+    const day = 86_400_000;
+    const start = Date.now();
+    rdap.expirations.set('weather-side.example', new Date(start + 6.5 * day));
+    const made = await client.post(`/api/projects/${project}/monitors`, {
+      kind: 'domain',
+      domain: 'Weather-Side.example.',
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ kind: 'domain', url: 'weather-side.example', intervalSeconds: 86_400 });
+    await client.get('/api/monitors');
+    const run = checker();
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    const warnings = () => alertsTo(/Subject: Domain ends in \d+ days?: weather-side\.example/);
+
+    // Six and a half days left: the 7-day warning, with the end on the card and the timeline.
+    await run.tick(() => new Date(start));
+    await waitUntil(() => warnings().length === 1, 5000, 'the 7-day warning');
+    expect((await monitor()).lastCheck).toMatchObject({
+      ok: true,
+      expiresAt: new Date(start + 6.5 * day).toISOString(),
+    });
+    // Looked up once a day, not before.
+    const lookups = rdap.lookups;
+    await run.tick(() => new Date(start + 3600_000));
+    expect(rdap.lookups).toBe(lookups);
+    // It ends unrenewed: two daily lookups that find it ended open an incident.
+    await run.tick(() => new Date(start + 7 * day));
+    await run.tick(() => new Date(start + 8 * day + 1000));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the incident');
+    const ended = new Date(start + 6.5 * day).toISOString().slice(0, 10);
+    expect((await monitor()).openIncident.cause).toBe(`registration ended ${ended}`);
+    // Renewed for a year: up again.
+    rdap.expirations.set('weather-side.example', new Date(start + 365 * day));
+    await run.tick(() => new Date(start + 9 * day + 2000));
+    await waitUntil(async () => (await monitor()).state === 'up', 5000, 'the renewal');
+    const timeline = (await client.get(`/api/projects/${project}/activities`)).body as { details: string }[];
+    expect(timeline.map((a) => a.details)).toContain(
+      `Registration of weather-side.example ends ${ended}, in 7 days: Side Domain`,
+    );
+    // A name no registry knows is an incident too, after two lookups.
+    const unknown = await client.post(`/api/projects/${project}/monitors`, {
+      kind: 'domain',
+      domain: 'nobody-owns.example',
+    });
+    expect(unknown.status).toBe(201);
+    await client.get('/api/monitors');
+    await run.tick(() => new Date(start + 10 * day + 3000));
+    await run.tick(() => new Date(start + 11 * day + 4000));
+    type Listed = { id: string; state: string; openIncident: { cause: string } | null };
+    const nobody = async () =>
+      ((await client.get(`/api/projects/${project}/monitors`)).body as Listed[]).find((m) => m.id === unknown.body.id)!;
+    await waitUntil(async () => (await nobody()).state === 'down', 5000, 'the unknown name’s incident');
+    expect((await nobody()).openIncident?.cause).toBe('no registry knows it');
+    for (const id of [made.body.id, unknown.body.id])
+      expect((await client.request('DELETE', `/api/monitors/${id}`)).status).toBe(204);
     await run.stop();
   });
 

@@ -1,4 +1,10 @@
-import type { CreateExpectationInput, CreateMonitorInput, IncidentView, MonitorView } from '@shiplog/schemas';
+import type {
+  CreateDomainMonitorInput,
+  CreateExpectationInput,
+  CreateMonitorInput,
+  IncidentView,
+  MonitorView,
+} from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
@@ -43,13 +49,18 @@ function useRefresh() {
 export function useAddMonitor(projectId: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (input: Partial<CreateMonitorInput> | CreateExpectationInput) =>
+    mutationFn: (input: Partial<CreateMonitorInput> | CreateExpectationInput | CreateDomainMonitorInput) =>
       apiRequest<MonitorView>('POST', `/api/projects/${projectId}/monitors`, input),
     onSuccess: refresh,
     meta: told({
       success: (monitor: MonitorView) => ({
         title: 'Monitor added',
-        description: monitor.kind === 'http' ? `Checking ${monitor.url}` : `Expecting a ${monitor.kind} on time`,
+        description:
+          monitor.kind === 'http'
+            ? `Checking ${monitor.url}`
+            : monitor.kind === 'domain'
+              ? `Watching the registration of ${monitor.url}`
+              : `Expecting a ${monitor.kind} on time`,
       }),
       failure: 'Failed to add monitor',
     }),

@@ -21,6 +21,7 @@ export {
   changePasswordFormSchema,
   contactAdminSchema,
   createAlertChannelSchema,
+  createDomainMonitorSchema,
   createExpectationSchema,
   createMonitorSchema,
   extendTrialSchema,

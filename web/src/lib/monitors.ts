@@ -14,9 +14,10 @@ function every(seconds: number): string {
   return amount === 1 ? `every ${unit}` : `every ${amount} ${unit}s`;
 }
 
-/** What a monitor watches, in words: its URL, or the backups or deployments it expects. */
+/** What a monitor watches, in words: its URL, a domain's registration, or the backups or deployments it expects. */
 export function watched(monitor: Pick<MonitorView, 'kind' | 'url' | 'intervalSeconds'>): string {
   if (monitor.kind === 'http') return monitor.url;
+  if (monitor.kind === 'domain') return `Domain ${monitor.url}`;
   return `${monitor.kind === 'backup' ? 'A backup' : 'A deployment'} ${every(monitor.intervalSeconds)}`;
 }
 

@@ -3,16 +3,16 @@ import { escapeHtml } from '@shiplog/service-kit';
 import type { MonitorEvent } from '../monitor/monitor.ts';
 
 /** What is alerted: an incident opening or closing, or a certificate near its end. */
-export type AlertEvent = Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'CertificateExpiring' }>;
+export type AlertEvent = Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'ExpiryApproaching' }>;
 
 export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
-  event.type === 'IncidentOpened' || event.type === 'IncidentClosed' || event.type === 'CertificateExpiring';
+  event.type === 'IncidentOpened' || event.type === 'IncidentClosed' || event.type === 'ExpiryApproaching';
 
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
 /** An alert in words, the same by email and webhook: a subject line and a sentence. */
 export const alertLines = (event: AlertEvent): [string, string] =>
-  event.type === 'CertificateExpiring' ? certificateLines(event) : incidentLines(event);
+  event.type === 'ExpiryApproaching' ? expiryLines(event) : incidentLines(event);
 
 /** The project's page, which every alert links to. */
 export const projectLink = (appUrl: string, projectId: string) => `${appUrl.replace(/\/$/, '')}/projects/${projectId}`;
@@ -29,13 +29,19 @@ export function composeAlert(event: AlertEvent, to: string, appUrl: string): Ema
   return { to, subject, text, html };
 }
 
-function certificateLines(event: Extract<MonitorEvent, { type: 'CertificateExpiring' }>): [string, string] {
+function expiryLines(event: Extract<MonitorEvent, { type: 'ExpiryApproaching' }>): [string, string] {
   const d = event.data;
   const days = `${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}`;
-  return [
-    `Certificate ends in ${days}: ${d.projectName}`,
-    `The certificate of ${d.url} ends on ${new Date(d.expiresAt).toUTCString()}, in ${days}. Renew it before then: visitors will see a security warning, and checks will fail.`,
-  ];
+  const on = new Date(d.expiresAt).toUTCString();
+  return d.of === 'domain'
+    ? [
+        `Domain ends in ${days}: ${d.url}`,
+        `The registration of ${d.url} ends on ${on}, in ${days}. Renew it before then, or the name goes back on sale.`,
+      ]
+    : [
+        `Certificate ends in ${days}: ${d.projectName}`,
+        `The certificate of ${d.url} ends on ${on}, in ${days}. Renew it before then: visitors will see a security warning, and checks will fail.`,
+      ];
 }
 
 function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>): [string, string] {

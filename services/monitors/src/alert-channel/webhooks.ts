@@ -6,7 +6,7 @@ import { type AlertEvent, alertLines, projectLink } from './compose.ts';
 export interface AlertMessage {
   /** The event's id (or the test's): a receiver can tell a repeat delivery by it. */
   id: string;
-  type: 'incident.opened' | 'incident.closed' | 'certificate.expiring' | 'test';
+  type: 'incident.opened' | 'incident.closed' | 'certificate.expiring' | 'domain.expiring' | 'test';
   at: string;
   title: string;
   text: string;
@@ -14,16 +14,19 @@ export interface AlertMessage {
   data: Record<string, unknown>;
 }
 
-const types = {
-  IncidentOpened: 'incident.opened',
-  IncidentClosed: 'incident.closed',
-  CertificateExpiring: 'certificate.expiring',
-} as const;
+const typeOf = (event: AlertEvent): AlertMessage['type'] =>
+  event.type === 'IncidentOpened'
+    ? 'incident.opened'
+    : event.type === 'IncidentClosed'
+      ? 'incident.closed'
+      : event.data.of === 'domain'
+        ? 'domain.expiring'
+        : 'certificate.expiring';
 
 export function alertMessage(event: AlertEvent & { id: string }, appUrl: string): AlertMessage {
   const [title, text] = alertLines(event);
   const { at, ...data } = event.data;
-  return { id: event.id, type: types[event.type], at, title, text, link: projectLink(appUrl, data.projectId), data };
+  return { id: event.id, type: typeOf(event), at, title, text, link: projectLink(appUrl, data.projectId), data };
 }
 
 /** What the channel's Test button sends. */

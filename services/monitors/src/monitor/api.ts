@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import {
+  createDomainMonitorSchema,
   createExpectationSchema,
   createMonitorSchema,
   incidentNoteSchema,
@@ -34,6 +35,20 @@ import { type AddedMonitor, type MonitorSettings, monitorStream } from './monito
  */
 function settingsOf(body: unknown): MonitorSettings {
   const kind = (body as { kind?: unknown } | null)?.kind;
+  if (kind === 'domain') {
+    const { domain } = parseInput(createDomainMonitorSchema, body);
+    // Looked up once a day; two lookups in a row that fail open an incident.
+    return {
+      kind,
+      url: domain,
+      intervalSeconds: 86_400,
+      graceSeconds: 0,
+      expectedStatuses: '200',
+      keyword: null,
+      keywordPresent: true,
+      failureThreshold: 2,
+    };
+  }
   if (kind === 'backup' || kind === 'deployment') {
     const input = parseInput(createExpectationSchema, body);
     return {

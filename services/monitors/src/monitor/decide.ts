@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '@shiplog/errors';
 import type { Decider } from '@shiplog/service-kit';
-import { certificateWarning, daysLeft, isNewWarning } from './certificate.ts';
+import { daysLeft, expiryWarning, isNewWarning } from './expiry.ts';
 import {
   type AddedMonitor,
   evolveMonitor,
@@ -41,8 +41,11 @@ export type MonitorCommand =
   | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
   /** A check passed: closes the open incident, if any. */
   | { type: 'ReportUp' }
-  /** A check read the target's certificate: it ends at `expiresAt`. Warns at 14, 7 and 1 days, once each. */
-  | { type: 'ReportCertificate'; expiresAt: Date }
+  /**
+   * A check read when what the monitor watches ends (an https site's certificate, a domain's
+   * registration): warns at 14, 7 and 1 days before, once each.
+   */
+  | { type: 'ReportExpiry'; expiresAt: Date }
   /** The owner's note on one of the monitor's closed incidents. */
   | { type: 'NoteIncident'; userId: string; incidentId: string; note: string };
 
@@ -144,20 +147,21 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     case 'ReportUp':
       if (state.lifecycle !== 'active') return [];
       return closeIncident(state, at);
-    case 'ReportCertificate': {
+    case 'ReportExpiry': {
       if (state.lifecycle !== 'active' || state.paused) return [];
-      const warning = certificateWarning(command.expiresAt, now);
+      const warning = expiryWarning(command.expiresAt, now);
       const expiresAt = command.expiresAt.toISOString();
-      if (warning === null || !isNewWarning(warning, expiresAt, state.certificate)) return [];
+      if (warning === null || !isNewWarning(warning, expiresAt, state.expiry)) return [];
       return [
         {
-          type: 'CertificateExpiring',
+          type: 'ExpiryApproaching',
           data: {
             monitorId: state.id,
             userId: state.userId,
             projectId: state.projectId,
             projectName: state.projectName,
             url: state.settings.url,
+            of: state.settings.kind === 'domain' ? 'domain' : 'certificate',
             expiresAt,
             warning,
             daysLeft: daysLeft(command.expiresAt, now),

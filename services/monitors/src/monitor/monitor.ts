@@ -14,11 +14,14 @@ export type MonitorEvent =
   | EventOf<'IncidentOpened'>
   | EventOf<'IncidentClosed'>
   | EventOf<'IncidentNoted'>
-  | EventOf<'CertificateExpiring'>;
+  | EventOf<'ExpiryApproaching'>;
 
 export interface MonitorSettings {
-  /** `http`: `url` is checked every `intervalSeconds`; `backup` / `deployment`: one is expected that often. */
-  kind: 'http' | 'backup' | 'deployment';
+  /**
+   * `http`: `url` is checked every `intervalSeconds`; `backup` / `deployment`: one is expected that
+   * often; `domain`: the registration of the domain in `url` is looked up (RDAP) that often.
+   */
+  kind: 'http' | 'backup' | 'deployment' | 'domain';
   url: string;
   intervalSeconds: number;
   /** How late an expected backup or deployment may be (0 for a URL). */
@@ -48,8 +51,8 @@ export type Monitor =
       incident: OpenIncident | null;
       /** Its closed incidents' ids: a note goes only on one of these. */
       closed: string[];
-      /** The certificate last warned of, and at how many days: each warning is given once. */
-      certificate: { expiresAt: string; days: number } | null;
+      /** The end last warned of (a certificate's, a domain's), and at how many days: each warning is given once. */
+      expiry: { expiresAt: string; days: number } | null;
     };
 
 /** A monitor that was added: live (`active`) or `removed`. */
@@ -82,7 +85,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       paused: null,
       incident: null,
       closed: [],
-      certificate: null,
+      expiry: null,
     };
   }
   if (state.lifecycle === 'none') return state;
@@ -106,7 +109,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       return { ...state, incident: null, closed: [...state.closed, event.data.incidentId] };
     case 'IncidentNoted':
       return state;
-    case 'CertificateExpiring':
-      return { ...state, certificate: { expiresAt: event.data.expiresAt, days: event.data.warning } };
+    case 'ExpiryApproaching':
+      return { ...state, expiry: { expiresAt: event.data.expiresAt, days: event.data.warning } };
   }
 }

@@ -1,5 +1,6 @@
 import { useAddMonitor } from '../../hooks/use-monitors';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { showServerFieldErrors } from '../../lib/server-errors';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Label } from '../ui/input';
@@ -121,6 +122,31 @@ export function ExpectationForm({ projectId, onDone }: { projectId: string; onDo
       </div>
       <Button type="submit" className="w-full" disabled={add.isPending}>
         {add.isPending ? 'Adding...' : 'Expect it'}
+      </Button>
+    </form>
+  );
+}
+
+/** A domain typed by hand: its registration's end is looked up once a day, and warned of at 14, 7 and 1 days. */
+export function DomainForm({ projectId, onDone }: { projectId: string; onDone: () => void }) {
+  const add = useAddMonitor(projectId);
+  const form = useSchemaForm('createDomainMonitorSchema', { defaultValues: { kind: 'domain', domain: '' } });
+  const submit = (values: FormOutput<'createDomainMonitorSchema'>) =>
+    add.mutate(values, {
+      onSuccess: onDone,
+      onError: (failure) => showServerFieldErrors(failure, form.setError, ['domain']),
+    });
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
+      <TextField
+        id={`domain-${projectId}`}
+        label="Domain"
+        placeholder="example.com"
+        error={form.formState.errors.domain?.message}
+        {...form.register('domain')}
+      />
+      <Button type="submit" className="w-full" disabled={add.isPending}>
+        {add.isPending ? 'Adding...' : 'Watch domain'}
       </Button>
     </form>
   );

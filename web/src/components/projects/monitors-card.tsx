@@ -1,7 +1,7 @@
 import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Activity, CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
+import { Activity, CalendarClock, Globe, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
@@ -21,7 +21,8 @@ const MonitorForm = lazyPart(() => import('./monitor-form'), 'MonitorForm');
 /** A monitor's incidents and their notes, loaded when first shown. */
 const MonitorIncidents = lazyPart(() => import('./monitor-incidents'), 'MonitorIncidents');
 const ExpectationForm = lazyPart(() => import('./monitor-form'), 'ExpectationForm');
-/** The two forms are one module: pointing at either button loads it. */
+const DomainForm = lazyPart(() => import('./monitor-form'), 'DomainForm');
+/** The forms are one module: pointing at any of their buttons loads it. */
 const preloadForm = preloading(MonitorForm);
 
 function AddMonitorDialog({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
@@ -68,6 +69,28 @@ function ExpectRunDialog({ projectId }: { projectId: string }) {
   );
 }
 
+function WatchDomainDialog({ projectId }: { projectId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Watch a Domain"
+      description="Shiplog looks up its registration once a day and tells you 14, 7 and 1 days before it ends."
+      preload={preloadForm}
+      trigger={
+        <Button variant="outline">
+          <Globe /> Watch a domain
+        </Button>
+      }
+    >
+      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+        <DomainForm projectId={projectId} onDone={() => setOpen(false)} />
+      </Suspense>
+    </Dialog>
+  );
+}
+
 /**
  * The project's monitors: each URL checked on its schedule, its state (up, down, paused, or pending
  * before the first check), the last check and uptime over 24 hours and 30 days; add one, pause or
@@ -99,6 +122,7 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
         <div className="flex flex-wrap gap-2">
           <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
           <ExpectRunDialog projectId={projectId} />
+          <WatchDomainDialog projectId={projectId} />
         </div>
         {monitors && monitors.length > 0 ? <PublicLinks projectId={projectId} /> : null}
       </CardContent>
@@ -106,12 +130,12 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
   );
 }
 
-/** When the site's certificate ends; within 14 days (when its owner is emailed), in warning colours. */
-function CertificateEnd({ at }: { at: string }) {
+/** When the site's certificate (or the domain's registration) ends; within 14 days (when its owner is told), in warning colours. */
+function ExpiryEnd({ at, of }: { at: string; of: 'Certificate' | 'Registration' }) {
   const days = Math.max(0, Math.ceil((Date.parse(at) - Date.now()) / 86_400_000));
   return (
     <p className={days <= 14 ? 'font-medium text-amber-700 dark:text-amber-300' : 'text-muted-foreground'}>
-      Certificate ends {formatDate(at)}, in {days} {days === 1 ? 'day' : 'days'}
+      {of} ends {formatDate(at)}, in {days} {days === 1 ? 'day' : 'days'}
     </p>
   );
 }
@@ -197,8 +221,8 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         <p className="text-muted-foreground">
           Uptime: {percent(monitor.uptime.day)} (24 h) · {percent(monitor.uptime.month)} (30 days)
         </p>
-        {monitor.lastCheck?.certificateExpiresAt ? (
-          <CertificateEnd at={monitor.lastCheck.certificateExpiresAt} />
+        {monitor.lastCheck?.expiresAt ? (
+          <ExpiryEnd at={monitor.lastCheck.expiresAt} of={monitor.kind === 'domain' ? 'Registration' : 'Certificate'} />
         ) : null}
         <Button
           variant="link"

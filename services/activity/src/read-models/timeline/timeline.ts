@@ -276,15 +276,16 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         },
       });
     }
-    // Told at 14, 7 and 1 days before the certificate ends.
-    case 'CertificateExpiring': {
+    // Told at 14, 7 and 1 days before a certificate or a domain's registration ends.
+    case 'ExpiryApproaching': {
       const d = event.data;
+      const what = d.of === 'domain' ? `Registration of ${d.url}` : `Certificate of ${d.url}`;
       return entry({
         userId: d.userId,
         projectId: d.projectId,
-        eventType: 'certificate',
+        eventType: d.of === 'domain' ? 'domain' : 'certificate',
         action: 'expiring',
-        details: `Certificate of ${d.url} ends ${d.expiresAt.slice(0, 10)}, in ${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}: ${d.projectName}`,
+        details: `${what} ends ${d.expiresAt.slice(0, 10)}, in ${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'}: ${d.projectName}`,
         metadata: { monitorId: d.monitorId, url: d.url, expiresAt: d.expiresAt, daysLeft: d.daysLeft },
       });
     }

@@ -25,7 +25,7 @@ export function alertOutboxReaction(context: ServiceContext<MonitorsEnv>): Consu
     name: 'alert-outbox',
     sources: ['monitors'],
     handlers: onEach(
-      ['IncidentOpened', 'IncidentClosed', 'CertificateExpiring'] as const,
+      ['IncidentOpened', 'IncidentClosed', 'ExpiryApproaching'] as const,
       async (event: ReceivedEvent<AlertEvent['type']>, _tx, { defer }) => {
         const { state: channels } = await loadAggregate(
           store,

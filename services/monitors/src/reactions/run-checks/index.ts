@@ -4,11 +4,12 @@ import { ConcurrencyError } from '@shiplog/event-store';
 import { failureCause, Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
+import { lookupDomain } from '../../adapters/rdap.ts';
 import { composeAlert, isAlertEvent } from '../../alert-channel/compose.ts';
 import type { MonitorsEnv } from '../../env.ts';
-import { certificateWarning, isNewWarning } from '../../monitor/certificate.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
+import { expiryWarning, isNewWarning } from '../../monitor/expiry.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 import { pingRuns } from '../../ping/runs.ts';
@@ -27,7 +28,7 @@ interface Claimed {
   monitor_id: string;
   user_id: string;
   project_id: string;
-  kind: 'http' | 'backup' | 'deployment';
+  kind: 'http' | 'backup' | 'deployment' | 'domain';
   interval_seconds: number;
   grace_seconds: number;
   created_at: Date;
@@ -37,8 +38,8 @@ interface Claimed {
   keyword_present: boolean;
   failure_threshold: number;
   incident_id: string | null;
-  warned_certificate_expires_at: Date | null;
-  warned_certificate_days: number | null;
+  warned_expires_at: Date | null;
+  warned_days: number | null;
   /** The project's production deployment under way, if any (its maintenance window). */
   maintenance_started_at: Date | null;
 }
@@ -48,8 +49,8 @@ export interface CheckResult {
   status: number | null;
   ms: number | null;
   cause: string | null;
-  /** When the certificate of the server that answered ends (https only). */
-  certificateExpiresAt?: Date | null;
+  /** When what the check read ends: the certificate of the server that answered (https), or the domain's registration. */
+  expiresAt?: Date | null;
 }
 
 /**
@@ -73,7 +74,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     const { rows } = await pool.query<Claimed>(
       `WITH due AS (
          SELECT m.monitor_id, m.user_id,
-           CASE WHEN m.kind = 'http' THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period
+           CASE WHEN m.kind IN ('http', 'domain') THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period
          FROM monitors.monitor_list m
          LEFT JOIN monitors.check_schedule s USING (monitor_id)
          WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1
@@ -86,7 +87,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
        SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
-         m.incident_id, m.warned_certificate_expires_at, m.warned_certificate_days, w.started_at AS maintenance_started_at
+         m.incident_id, m.warned_expires_at, m.warned_days, w.started_at AS maintenance_started_at
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
        LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
          AND w.started_at > $1::timestamptz - make_interval(mins => $5)`,
@@ -114,7 +115,35 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     return { ok: judged.ok, status: null, ms: null, cause: judged.ok ? null : judged.cause };
   }
 
+  /** A domain's registration, looked up (RDAP): failing once it has ended, or when no registry knows the name. */
+  async function registration(monitor: Claimed, now: Date): Promise<CheckResult> {
+    const started = performance.now();
+    try {
+      const found = await lookupDomain(outbound, config.RDAP_URL, monitor.url);
+      const ms = Math.round(performance.now() - started);
+      if (!found.found)
+        return {
+          ok: false,
+          status: found.status,
+          ms,
+          cause: found.status === 404 ? 'no registry knows it' : `RDAP ${found.status}`,
+        };
+      if (found.expiresAt && found.expiresAt <= now)
+        return {
+          ok: false,
+          status: found.status,
+          ms,
+          cause: `registration ended ${found.expiresAt.toISOString().slice(0, 10)}`,
+          expiresAt: found.expiresAt,
+        };
+      return { ok: true, status: found.status, ms, cause: null, expiresAt: found.expiresAt };
+    } catch (error) {
+      return { ok: false, status: null, ms: null, cause: `RDAP: ${failureCause(error)}` };
+    }
+  }
+
   async function check(monitor: Claimed, now: Date): Promise<CheckResult> {
+    if (monitor.kind === 'domain') return registration(monitor, now);
     if (monitor.kind !== 'http') return expected({ ...monitor, kind: monitor.kind }, now);
     const started = performance.now();
     try {
@@ -127,7 +156,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
           status: response.status,
           ms,
           cause: `HTTP ${response.status}`,
-          certificateExpiresAt: response.certificateExpiresAt,
+          expiresAt: response.certificateExpiresAt,
         };
       if (monitor.keyword !== null && response.body.includes(monitor.keyword) !== monitor.keyword_present)
         return {
@@ -135,14 +164,14 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
           status: response.status,
           ms,
           cause: monitor.keyword_present ? `"${monitor.keyword}" missing` : `"${monitor.keyword}" present`,
-          certificateExpiresAt: response.certificateExpiresAt,
+          expiresAt: response.certificateExpiresAt,
         };
       return {
         ok: true,
         status: response.status,
         ms,
         cause: null,
-        certificateExpiresAt: response.certificateExpiresAt,
+        expiresAt: response.certificateExpiresAt,
       };
     } catch (error) {
       return { ok: false, status: null, ms: null, cause: failureCause(error) };
@@ -156,7 +185,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
   async function record(monitor: Claimed, result: CheckResult, at: Date) {
     const { rows } = await pool.query<{ failures: number; since: Date | null; previous_failed: boolean | null }>(
       `WITH stored AS (
-         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, certificate_expires_at)
+         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $9)),
        counted AS (
          INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed)
@@ -183,7 +212,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
         result.ms,
         result.cause,
         monitor.failure_threshold - 1,
-        result.certificateExpiresAt ?? null,
+        result.expiresAt ?? null,
       ],
     );
     return rows[0] ?? { failures: result.ok ? 0 : 1, since: at, previous_failed: null };
@@ -258,14 +287,14 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       };
     } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
     if (command) await alert(await report(monitor.monitor_id, command, at));
-    // A certificate near its end: reported only at a warning not yet given for it (the stream decides).
-    const expiresAt = result.certificateExpiresAt;
-    const warning = expiresAt ? certificateWarning(expiresAt, at) : null;
-    const warned = monitor.warned_certificate_expires_at
-      ? { expiresAt: monitor.warned_certificate_expires_at.toISOString(), days: monitor.warned_certificate_days ?? 0 }
+    // A certificate or registration near its end: reported only at a warning not yet given for it (the stream decides).
+    const expiresAt = result.expiresAt;
+    const warning = expiresAt ? expiryWarning(expiresAt, at) : null;
+    const warned = monitor.warned_expires_at
+      ? { expiresAt: monitor.warned_expires_at.toISOString(), days: monitor.warned_days ?? 0 }
       : null;
     if (expiresAt && warning && isNewWarning(warning, expiresAt.toISOString(), warned))
-      await alert(await report(monitor.monitor_id, { type: 'ReportCertificate', expiresAt }, at));
+      await alert(await report(monitor.monitor_id, { type: 'ReportExpiry', expiresAt }, at));
   }
 
   /** Claims what is due at `now` and checks it, `CHECKER_CONCURRENCY` at once and `CHECKER_PER_HOST` per host. */
@@ -274,7 +303,9 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     const perHost = new Map<string, number>();
     const queue = [...claimed];
     // Expected runs touch no host: each is its own, so the per-host cap does not hold them back.
-    const hostOf = (m: Claimed) => (m.kind === 'http' ? new URL(m.url).host : m.monitor_id);
+    // Domains are all looked up at the RDAP server: its cap is theirs.
+    const hostOf = (m: Claimed) =>
+      m.kind === 'http' ? new URL(m.url).host : m.kind === 'domain' ? new URL(config.RDAP_URL).host : m.monitor_id;
     const workers = Array.from({ length: Math.min(config.CHECKER_CONCURRENCY, queue.length) }, async () => {
       for (;;) {
         const index = queue.findIndex((m) => (perHost.get(hostOf(m)) ?? 0) < config.CHECKER_PER_HOST);

@@ -100,9 +100,9 @@ export const monitorListProjection: ProjectionDefinition = {
         );
         return;
       }
-      case 'CertificateExpiring':
+      case 'ExpiryApproaching':
         defer(
-          `UPDATE monitors.monitor_list SET warned_certificate_expires_at = $2, warned_certificate_days = $3
+          `UPDATE monitors.monitor_list SET warned_expires_at = $2, warned_days = $3
            WHERE monitor_id = $1`,
           [event.data.monitorId, event.data.expiresAt, event.data.warning],
         );
@@ -149,7 +149,7 @@ interface MonitorRow {
   last_ok: boolean | null;
   last_ms: number | null;
   last_cause: string | null;
-  last_certificate_expires_at: Date | null;
+  last_expires_at: Date | null;
   maintenance_since: Date | null;
   day_checks: string | null;
   day_passed: string | null;
@@ -190,7 +190,7 @@ function toView(row: MonitorRow): MonitorView {
           ok: row.last_ok === true,
           ms: row.last_ms,
           cause: row.last_cause,
-          certificateExpiresAt: row.last_certificate_expires_at?.toISOString() ?? null,
+          expiresAt: row.last_expires_at?.toISOString() ?? null,
         }
       : null,
     uptime: { day: share(row.day_passed, row.day_checks), month: share(row.month_passed, row.month_checks) },
@@ -206,10 +206,10 @@ function toView(row: MonitorRow): MonitorView {
 async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: Date): Promise<MonitorView[]> {
   const { rows } = await pool.query<MonitorRow>(
     `SELECT m.*, last.checked_at AS last_at, last.ok AS last_ok, last.ms AS last_ms, last.cause AS last_cause,
-       last.certificate_expires_at AS last_certificate_expires_at, w.started_at AS maintenance_since,
+       last.expires_at AS last_expires_at, w.started_at AS maintenance_since,
        day.checks AS day_checks, day.passed AS day_passed, month.checks AS month_checks, month.passed AS month_passed
      FROM monitors.monitor_list m
-     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, certificate_expires_at FROM monitors.check_results r
+     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, expires_at FROM monitors.check_results r
        WHERE r.monitor_id = m.monitor_id ORDER BY checked_at DESC LIMIT 1) last ON true
      LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
        WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '24 hours') day ON true
@@ -302,7 +302,8 @@ export const monitorList = {
         id: view.id,
         projectId: view.projectId,
         kind: view.kind,
-        origin: view.kind === 'http' ? new URL(view.url).origin : '',
+        // A domain is public by nature; a URL shows only its origin.
+        origin: view.kind === 'http' ? new URL(view.url).origin : view.kind === 'domain' ? view.url : '',
         intervalSeconds: view.intervalSeconds,
         state: view.state,
         since: view.since,
