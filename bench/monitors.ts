@@ -8,7 +8,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
-import { createMailer } from '@shiplog/service-kit';
 import { percentile, startMonitorsStack } from './monitors-stack.ts';
 
 export interface MonitorsResult {
@@ -44,11 +43,7 @@ export async function runMonitors(count = 1000, periods = 3): Promise<MonitorsRe
       Array.from({ length: count }, (_, n) => `http://${host}/m${n}`),
       intervalSeconds,
     );
-    const checker = createChecker(
-      monitors.context,
-      createMailer({ smtpUrl: undefined, from: 'Shiplog <bench@shiplog.test>', logger: monitors.context.logger }),
-      checkOutbound({ allowedHosts: [host], timeoutMs: 10_000 }),
-    );
+    const checker = createChecker(monitors.context, checkOutbound({ allowedHosts: [host], timeoutMs: 10_000 }));
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     checker.start();

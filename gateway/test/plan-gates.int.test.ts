@@ -1,5 +1,4 @@
 import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
-import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
@@ -63,11 +62,7 @@ describe('plan gates', () => {
     expect([running.status, mine.status]).toEqual([201, 201]);
     expect((await user.client.request('PATCH', `/api/monitors/${mine.body.id}`, { paused: true })).status).toBe(200);
     const { context } = backend.service('monitors');
-    const checker = createChecker(
-      context as never,
-      createMailer({ smtpUrl: undefined, from: 'Shiplog <alerts@shiplog.test>', logger: context.logger }),
-      checkOutbound({ allowedHosts: [], timeoutMs: 1000 }),
-    );
+    const checker = createChecker(context as never, checkOutbound({ allowedHosts: [], timeoutMs: 1000 }));
     const planIs = (status: string) =>
       waitUntil(
         async () =>

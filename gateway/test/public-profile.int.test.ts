@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
-import { createMailer } from '@shiplog/service-kit';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
@@ -242,11 +241,6 @@ describe('public profile pages', () => {
     // Down twice, up again, and its owner's note on what happened.
     const checker = createChecker(
       backend.service('monitors').context as never,
-      createMailer({
-        smtpUrl: undefined,
-        from: 'Shiplog <alerts@shiplog.test>',
-        logger: backend.service('monitors').context.logger,
-      }),
       checkOutbound({ allowedHosts: [target.host], timeoutMs: 1000 }),
     );
     await ada.client.get('/api/monitors');

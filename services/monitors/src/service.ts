@@ -39,16 +39,20 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   setup(context) {
     const checker = createChecker(
       context,
-      createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
       checkOutbound({ allowedHosts: context.config.MONITOR_ALLOWED_HOSTS, timeoutMs: context.config.CHECK_TIMEOUT_MS }),
     );
-    // Alerts to webhooks, Slack, Discord and ntfy: through the SSRF guard too, to the same allowed hosts.
+    // Alerts by email, and to webhooks, Slack, Discord and ntfy: through the SSRF guard too, to the same allowed hosts.
+    const mailer = createMailer({
+      smtpUrl: context.config.SMTP_URL,
+      from: context.config.MAIL_FROM,
+      logger: context.logger,
+    });
     const alerts = new Outbound({
       allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
       timeoutMs: context.config.CHECK_TIMEOUT_MS,
       maxBytes: 64 * 1024,
     });
-    const sender = createAlertSender(context, alerts);
+    const sender = createAlertSender(context, alerts, mailer);
     if (context.config.CHECKER_ENABLED === 'true') {
       checker.start();
       sender.start();
@@ -59,10 +63,11 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
         pingApi(context).routes(router);
         alertChannelsApi(context, alerts, sender).routes(router);
       },
-      consumers: [projectsReaction(context), alertOutboxReaction(context)],
+      consumers: [projectsReaction(context), alertOutboxReaction(context, mailer)],
       onStop: async () => {
         await Promise.all([checker.stop(), sender.stop()]);
         await alerts.close();
+        mailer.close();
       },
     };
   },

@@ -1,5 +1,3 @@
-import type { Email } from '@shiplog/service-kit';
-import { escapeHtml } from '@shiplog/service-kit';
 import type { MonitorEvent } from '../monitor/monitor.ts';
 
 /** What is alerted: an incident opening or closing, or a certificate near its end. */
@@ -10,24 +8,12 @@ export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
 
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
-/** An alert in words, the same by email and webhook: a subject line and a sentence. */
+/** An alert in words, the same by email and every channel: a title and a sentence. */
 export const alertLines = (event: AlertEvent): [string, string] =>
   event.type === 'ExpiryApproaching' ? expiryLines(event) : incidentLines(event);
 
 /** The project's page, which every alert links to. */
 export const projectLink = (appUrl: string, projectId: string) => `${appUrl.replace(/\/$/, '')}/projects/${projectId}`;
-
-/** The alert: what is down (or up again), since when, why, and a link to the project; or a certificate near its end. */
-export function composeAlert(event: AlertEvent, to: string, appUrl: string): Email {
-  const d = event.data;
-  const link = projectLink(appUrl, d.projectId);
-  const [subject, lead] = alertLines(event);
-  const text = [lead, '', `Project: ${d.projectName}`, `Open it: ${link}`].join('\n');
-  const html = `<p>${escapeHtml(lead)}</p>
-<p>Project: ${escapeHtml(d.projectName)}</p>
-<p><a href="${escapeHtml(link)}">Open the project</a></p>`;
-  return { to, subject, text, html };
-}
 
 function expiryLines(event: Extract<MonitorEvent, { type: 'ExpiryApproaching' }>): [string, string] {
   const d = event.data;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type ConsumerDefinition,
   loadAggregate,
+  type Mailer,
   onEach,
   type ReceivedEvent,
   type ServiceContext,
@@ -11,34 +12,39 @@ import type { AlertEvent } from '../../alert-channel/compose.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { alertMessage } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
+import { EMAIL_CHANNEL, provenAddress } from './sender.ts';
 
 /**
- * The alert outbox: each incident that opens or closes, and each certificate warning, becomes a
- * delivery to every alert channel its owner keeps (alert_deliveries), which the sender (sender.ts)
- * tries until sent. In the consumer's transaction, and one per channel and event: a redelivered event
- * adds nothing, and an alert whose delivery was written is never lost to a restart. It reads the
- * channels' stream (their URLs are never published), so it is a reaction, not a projection.
+ * The alert outbox: each incident that opens or closes, and each expiry warning, becomes a delivery
+ * to its owner's proven email address (when mail is configured) and to every alert channel they keep
+ * (alert_deliveries), which the sender (sender.ts) tries until sent. In the consumer's transaction,
+ * and one per channel and event: a redelivered event adds nothing, and an alert whose delivery was
+ * written is never lost to a restart. It reads the channels' stream (their URLs are never published),
+ * so it is a reaction, not a projection.
  */
-export function alertOutboxReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
+export function alertOutboxReaction(
+  context: ServiceContext<MonitorsEnv>,
+  mailer: Pick<Mailer, 'sends'>,
+): ConsumerDefinition {
   const { store, config } = context;
   return {
     name: 'alert-outbox',
     sources: ['monitors'],
     handlers: onEach(
       ['IncidentOpened', 'IncidentClosed', 'ExpiryApproaching'] as const,
-      async (event: ReceivedEvent<AlertEvent['type']>, _tx, { defer }) => {
-        const { state: channels } = await loadAggregate(
-          store,
-          alertChannelsStream(event.data.userId),
-          alertChannelsDecider,
-        );
+      async (event: ReceivedEvent<AlertEvent['type']>, tx, { defer }) => {
+        const { userId } = event.data;
+        const { state: channels } = await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider);
         const message = alertMessage(event as AlertEvent & { id: string }, config.APP_URL);
-        for (const channel of channels.values())
+        const deliver = (channelId: string, channelName: string) =>
           defer(
             `INSERT INTO monitors.alert_deliveries (delivery_id, alert_id, channel_id, user_id, channel_name, kind, message, next_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (channel_id, alert_id) DO NOTHING`,
-            [randomUUID(), event.id, channel.id, event.data.userId, channel.name, message.type, message, message.at],
+             VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now()) ON CONFLICT (channel_id, alert_id) DO NOTHING`,
+            [randomUUID(), event.id, channelId, userId, channelName, message.type, message],
           );
+        // Email goes only to an address its owner proved (decision 030); its channel id is the user's.
+        if (mailer.sends && (await provenAddress(tx, userId))) deliver(userId, EMAIL_CHANNEL);
+        for (const channel of channels.values()) deliver(channel.id, channel.name);
       },
     ),
   };

@@ -1,10 +1,23 @@
 import { failureCause, type Outbound } from '@shiplog/outbound';
 import type { AlertDeliveryView } from '@shiplog/schemas';
-import { loadAggregate, repeating, type ServiceContext } from '@shiplog/service-kit';
+import { escapeHtml, loadAggregate, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
+import type pg from 'pg';
 import { type AlertChannels, alertChannelsStream } from '../../alert-channel/alert-channel.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { type AlertMessage, deliveryRequest } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
+
+/** The name of the email channel every account has: its id is the user's own. */
+export const EMAIL_CHANNEL = 'Email';
+
+/** The user's address, if they proved it (alerts are emailed only to one: decision 030). */
+export async function provenAddress(db: Pick<pg.Pool, 'query'>, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ email: string | null }>(
+    'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0]?.email ?? null;
+}
 
 /** Tries a delivery gets: the first, then after 30 s, 1, 2, 4 and 8 minutes. */
 export const MAX_ATTEMPTS = 6;
@@ -47,14 +60,30 @@ export const deliveryView = (row: DeliveryRow): AlertDeliveryView => ({
  * kept for the delivery log. A delivery carries its alert's id (`Shiplog-Delivery`, the message's
  * `id`): a receiver that got a try whose answer was lost knows the retry for the same alert.
  */
-export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound: Outbound) {
+export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound: Outbound, mailer: Mailer) {
   const { pool, store, logger, config } = context;
+
+  /** The email of a message: its title, its words and the link to the project. */
+  async function email(row: DeliveryRow): Promise<string | null> {
+    const to = await provenAddress(pool, row.user_id);
+    if (!to) return 'No proven address';
+    const { title, text, link } = row.message;
+    await mailer.send({
+      to,
+      subject: title,
+      text: [text, '', `Open it: ${link}`].join('\n'),
+      html: `<p>${escapeHtml(text)}</p>\n<p><a href="${escapeHtml(link)}">Open it in Shiplog</a></p>`,
+    });
+    return null;
+  }
 
   /** One try of one delivery; the row as it stands after. */
   async function attempt(row: DeliveryRow, channels: AlertChannels, now: Date, maxAttempts = MAX_ATTEMPTS) {
-    const channel = channels.get(row.channel_id);
+    const isEmail = row.channel_id === row.user_id;
+    const channel = isEmail ? null : channels.get(row.channel_id);
     let error: string | null = null;
-    if (!channel) error = 'The channel was removed';
+    if (isEmail) error = await email(row).catch((failure: unknown) => `Mail: ${failureCause(failure)}`);
+    else if (!channel) error = 'The channel was removed';
     else {
       try {
         const request = deliveryRequest(channel, row.message, now);
@@ -66,7 +95,7 @@ export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound
       }
     }
     const attempts = row.attempts + 1;
-    const state = error === null ? 'sent' : !channel || attempts >= maxAttempts ? 'failed' : 'pending';
+    const state = error === null ? 'sent' : (!channel && !isEmail) || attempts >= maxAttempts ? 'failed' : 'pending';
     const { rows } = await pool.query<DeliveryRow>(
       `UPDATE monitors.alert_deliveries SET state = $2, attempts = $3, last_error = $4,
          sent_at = CASE WHEN $2 = 'sent' THEN $5::timestamptz END, next_at = $6

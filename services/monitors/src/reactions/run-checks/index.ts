@@ -3,9 +3,8 @@ import { NotFoundError } from '@shiplog/errors';
 import { ConcurrencyError } from '@shiplog/event-store';
 import { failureCause, Outbound } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
-import { handleCommand, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
+import { handleCommand, repeating, type ServiceContext } from '@shiplog/service-kit';
 import { lookupDomain } from '../../adapters/rdap.ts';
-import { composeAlert, isAlertEvent } from '../../alert-channel/compose.ts';
 import type { MonitorsEnv } from '../../env.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
@@ -65,10 +64,10 @@ export const checkOutbound = (options: { allowedHosts: readonly string[]; timeou
  * `next_at` on and marks them running, so whichever replica claims a check runs it, once per period,
  * and never twice at once), checks each through the SSRF guard, stores the result (not an event) and
  * its hourly count, and only when the state changes runs a command on the monitor's stream: enough
- * failures in a row open an incident, a pass closes it. The command's append decides who alerts: a
- * second checker reporting the same change loses the append (409) and sends nothing (decision 033).
+ * failures in a row open an incident, a pass closes it. A second checker reporting the same change
+ * loses the append (409); the change's event is alerted once, by the alert outbox (decision 033).
  */
-export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mailer, outbound: Outbound) {
+export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Outbound) {
   const { pool, store, logger, config } = context;
   async function claim(now: Date, limit: number): Promise<Claimed[]> {
     const { rows } = await pool.query<Claimed>(
@@ -227,28 +226,9 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       });
       return result.events;
     } catch (error) {
-      // Another checker reported this change first: its alert is its own.
+      // Another checker reported this change first.
       if (error instanceof ConcurrencyError) return [];
       throw error;
-    }
-  }
-
-  async function alert(events: MonitorEvent[]) {
-    for (const event of events) {
-      if (!isAlertEvent(event)) continue;
-      const { rows } = await pool.query<{ email: string | null }>(
-        'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
-        [event.data.userId],
-      );
-      const email = rows[0]?.email;
-      if (!email || !mailer.sends) {
-        logger.info(
-          { monitorId: event.data.monitorId, type: event.type },
-          'alert not emailed: no verified address or no SMTP_URL',
-        );
-        continue;
-      }
-      await mailer.send(composeAlert(event, email, config.APP_URL));
     }
   }
 
@@ -264,7 +244,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     return deploy.version ? ` after deploy ${deploy.version}` : ` after the ${deploy.environment} deploy`;
   }
 
-  /** One monitor's check, result and, when its state changes, its report and alert. */
+  /** One monitor's check, its result and, when its state changes, its report. */
   async function run(monitor: Claimed, now: () => Date) {
     const result = await check(monitor, now());
     const at = now();
@@ -286,7 +266,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
         cause: `${result.cause ?? 'failed'}${await afterDeploy(monitor.project_id, since)}`,
       };
     } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
-    if (command) await alert(await report(monitor.monitor_id, command, at));
+    if (command) await report(monitor.monitor_id, command, at);
     // A certificate or registration near its end: reported only at a warning not yet given for it (the stream decides).
     const expiresAt = result.expiresAt;
     const warning = expiresAt ? expiryWarning(expiresAt, at) : null;
@@ -294,7 +274,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
       ? { expiresAt: monitor.warned_expires_at.toISOString(), days: monitor.warned_days ?? 0 }
       : null;
     if (expiresAt && warning && isNewWarning(warning, expiresAt.toISOString(), warned))
-      await alert(await report(monitor.monitor_id, { type: 'ReportExpiry', expiresAt }, at));
+      await report(monitor.monitor_id, { type: 'ReportExpiry', expiresAt }, at);
   }
 
   /** Claims what is due at `now` and checks it, `CHECKER_CONCURRENCY` at once and `CHECKER_PER_HOST` per host. */
@@ -356,7 +336,6 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
         if (error instanceof NotFoundError) return [];
         throw error;
       });
-      await alert(events);
       if (events.some((e) => e.type === 'MonitorPaused')) paused += 1;
       if (events.some((e) => e.type === 'MonitorResumed')) resumed += 1;
     }
@@ -398,7 +377,6 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, mailer: Mail
     start: loop.start,
     async stop() {
       await loop.stop();
-      mailer.close();
       await outbound.close();
     },
   };
