@@ -786,6 +786,8 @@ export const catalog = {
       keyword: z.string().nullable(),
       keywordPresent: z.boolean(),
       failureThreshold: z.number().int(),
+      /** Minutes between reminders while an incident stays open; 0: none. */
+      repeatMinutes: z.number().int().default(0),
       at: isoDate,
     }),
   }),
@@ -805,6 +807,7 @@ export const catalog = {
         keyword: z.string().nullable().optional(),
         keywordPresent: z.boolean().optional(),
         failureThreshold: z.number().int().optional(),
+        repeatMinutes: z.number().int().optional(),
       }),
       at: isoDate,
     }),
@@ -893,6 +896,13 @@ export const catalog = {
     version: 1,
     publish: false,
     schema: z.object({ channelId: id, userId: id, at: isoDate }),
+  }),
+  /** Still down `repeatMinutes` after the last alert: the `count`th reminder of the open incident. */
+  IncidentRepeated: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ ...incident, count: z.number().int() }),
   }),
   /** A check passed again: the incident is over. */
   IncidentClosed: event({

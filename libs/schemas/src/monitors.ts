@@ -11,6 +11,9 @@ export const EXPECTED_STATUSES_MESSAGE = 'Use status codes and ranges, such as 2
 /** How many monitors one account may keep. */
 export const MAX_MONITORS = 20;
 export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
+/** How often an alert is sent again while an incident stays open, in minutes (0: only when it opens and closes). */
+export const repeatOptions = [0, 60, 240, 1440] as const;
+export const REPEAT_MESSAGE = 'Remind every hour, 4 hours or day, or never';
 export const monitorStates = ['pending', 'up', 'down', 'paused'] as const;
 /**
  * `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work);
@@ -68,6 +71,10 @@ const monitorFields = {
     .int('Open an incident after 1 to 10 failed checks in a row')
     .min(1, 'Open an incident after 1 to 10 failed checks in a row')
     .max(10, 'Open an incident after 1 to 10 failed checks in a row'),
+  repeatMinutes: z.coerce
+    .number({ error: REPEAT_MESSAGE })
+    .int(REPEAT_MESSAGE)
+    .refine((v) => (repeatOptions as readonly number[]).includes(v), REPEAT_MESSAGE),
 };
 
 /** A new monitor: the URL, and how often; the rest have defaults (any 2xx or 3xx, 2 failures in a row). */
@@ -78,6 +85,7 @@ export const createMonitorSchema = z.object({
   keyword: monitorFields.keyword.default(null),
   keywordPresent: monitorFields.keywordPresent.default(true),
   failureThreshold: monitorFields.failureThreshold.default(2),
+  repeatMinutes: monitorFields.repeatMinutes.default(0),
 });
 export type CreateMonitorInput = z.infer<typeof createMonitorSchema>;
 
@@ -126,6 +134,7 @@ export const updateMonitorSchema = z.strictObject({
   keyword: monitorFields.keyword.optional(),
   keywordPresent: monitorFields.keywordPresent.optional(),
   failureThreshold: monitorFields.failureThreshold.optional(),
+  repeatMinutes: monitorFields.repeatMinutes.optional(),
   paused: z.boolean({ error: 'paused must be true or false' }).optional(),
 });
 export type UpdateMonitorInput = z.infer<typeof updateMonitorSchema>;
@@ -162,6 +171,8 @@ export interface MonitorView {
   keyword: string | null;
   keywordPresent: boolean;
   failureThreshold: number;
+  /** Minutes between reminders while an incident stays open; 0: none. */
+  repeatMinutes: number;
   state: MonitorState;
   /** Who paused it: its owner, or the plan (the trial or subscription ended); null while it runs. */
   pausedBy: 'user' | 'plan' | null;

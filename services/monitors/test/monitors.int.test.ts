@@ -229,6 +229,37 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('reminds while a site stays down, at the repeat its owner asked for, once each', async () => {
+    const project = (await client.post('/api/projects', { name: 'Long Outage' })).body.id;
+    const bad = await client.post(`/api/projects/${project}/monitors`, { url: target.url, repeatMinutes: 5 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors.repeatMinutes).toEqual(['Remind every hour, 4 hours or day, or never']);
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url, repeatMinutes: 60 });
+    expect(made.body).toMatchObject({ repeatMinutes: 60 });
+    await client.get('/api/monitors');
+    const run = checker();
+    const start = Date.now();
+    const minutes = (n: number) => new Date(start + n * 60_000);
+    target.mode = 'down';
+    await run.tick(() => minutes(0));
+    await run.tick(() => minutes(1.1));
+    await mailed(/Subject: Down: Long Outage/, 1);
+    // Half an hour on: nothing yet; an hour after the alert: the first reminder, once.
+    await run.tick(() => minutes(31));
+    await mailed(/Subject: Still down: Long Outage/, 0);
+    await run.tick(() => minutes(62));
+    await mailed(/Subject: Still down: Long Outage \(HTTP 503\)/, 1);
+    await run.tick(() => minutes(63));
+    await mailed(/Subject: Still down: Long Outage/, 1);
+    await run.tick(() => minutes(123));
+    await mailed(/Subject: Still down: Long Outage/, 2);
+    target.mode = 'up';
+    await run.tick(() => minutes(124));
+    await mailed(/Subject: Up again: Long Outage/, 1);
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('names the deployment an incident follows', async () => {
     const project = (await client.post('/api/projects', { name: 'Fresh Deploy' })).body.id;
     expect((await client.post(`/api/projects/${project}/deployment`, { version: '1.4.0' })).status).toBe(201);

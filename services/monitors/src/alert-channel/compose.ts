@@ -1,10 +1,16 @@
 import type { MonitorEvent } from '../monitor/monitor.ts';
 
 /** What is alerted: an incident opening or closing, or a certificate near its end. */
-export type AlertEvent = Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' | 'ExpiryApproaching' }>;
+export type AlertEvent = Extract<
+  MonitorEvent,
+  { type: 'IncidentOpened' | 'IncidentRepeated' | 'IncidentClosed' | 'ExpiryApproaching' }
+>;
 
 export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
-  event.type === 'IncidentOpened' || event.type === 'IncidentClosed' || event.type === 'ExpiryApproaching';
+  event.type === 'IncidentOpened' ||
+  event.type === 'IncidentRepeated' ||
+  event.type === 'IncidentClosed' ||
+  event.type === 'ExpiryApproaching';
 
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
@@ -30,7 +36,9 @@ function expiryLines(event: Extract<MonitorEvent, { type: 'ExpiryApproaching' }>
       ];
 }
 
-function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentClosed' }>): [string, string] {
+function incidentLines(
+  event: Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentRepeated' | 'IncidentClosed' }>,
+): [string, string] {
   const d = event.data;
   const started = new Date(d.startedAt).toUTCString();
   // A URL is down and up again; an expected backup or deployment (no URL) is missed and on time again.
@@ -39,6 +47,15 @@ function incidentLines(event: Extract<MonitorEvent, { type: 'IncidentOpened' | '
     return checked
       ? [`Down: ${d.projectName} (${d.cause})`, `${d.url} is down since ${started}: ${d.cause}.`]
       : [`Missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue since ${started}.`];
+  if (event.type === 'IncidentRepeated') {
+    const since = minutes(d.startedAt, event.data.at);
+    return checked
+      ? [
+          `Still down: ${d.projectName} (${d.cause})`,
+          `${d.url} is still down, for ${since} min since ${started}: ${d.cause}.`,
+        ]
+      : [`Still missed: ${d.projectName} (${d.cause})`, `${d.projectName}: ${d.cause}, overdue for ${since} min.`];
+  }
   const lasted = minutes(d.startedAt, event.data.endedAt);
   return checked
     ? [`Up again: ${d.projectName}`, `${d.url} is up again, after ${lasted} min down (${d.cause}).`]

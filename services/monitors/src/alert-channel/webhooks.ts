@@ -6,7 +6,13 @@ import { type AlertEvent, alertLines, projectLink } from './compose.ts';
 export interface AlertMessage {
   /** The event's id (or the test's): a receiver can tell a repeat delivery by it. */
   id: string;
-  type: 'incident.opened' | 'incident.closed' | 'certificate.expiring' | 'domain.expiring' | 'test';
+  type:
+    | 'incident.opened'
+    | 'incident.repeated'
+    | 'incident.closed'
+    | 'certificate.expiring'
+    | 'domain.expiring'
+    | 'test';
   at: string;
   title: string;
   text: string;
@@ -17,11 +23,13 @@ export interface AlertMessage {
 const typeOf = (event: AlertEvent): AlertMessage['type'] =>
   event.type === 'IncidentOpened'
     ? 'incident.opened'
-    : event.type === 'IncidentClosed'
-      ? 'incident.closed'
-      : event.data.of === 'domain'
-        ? 'domain.expiring'
-        : 'certificate.expiring';
+    : event.type === 'IncidentRepeated'
+      ? 'incident.repeated'
+      : event.type === 'IncidentClosed'
+        ? 'incident.closed'
+        : event.data.of === 'domain'
+          ? 'domain.expiring'
+          : 'certificate.expiring';
 
 export function alertMessage(event: AlertEvent & { id: string }, appUrl: string): AlertMessage {
   const [title, text] = alertLines(event);

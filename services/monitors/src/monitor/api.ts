@@ -47,6 +47,7 @@ function settingsOf(body: unknown): MonitorSettings {
       keyword: null,
       keywordPresent: true,
       failureThreshold: 2,
+      repeatMinutes: 0,
     };
   }
   if (kind === 'backup' || kind === 'deployment') {
@@ -58,6 +59,7 @@ function settingsOf(body: unknown): MonitorSettings {
       keyword: null,
       keywordPresent: true,
       failureThreshold: 1,
+      repeatMinutes: 0,
     };
   }
   return { kind: 'http', graceSeconds: 0, ...parseInput(createMonitorSchema, body) };

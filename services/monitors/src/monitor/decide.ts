@@ -41,6 +41,8 @@ export type MonitorCommand =
   | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
   /** A check passed: closes the open incident, if any. */
   | { type: 'ReportUp' }
+  /** A check failed again while the incident is open: a reminder, once `repeatMinutes` have passed since the last alert. */
+  | { type: 'ReportStillDown' }
   /**
    * A check read when what the monitor watches ends (an https site's certificate, a domain's
    * registration): warns at 14, 7 and 1 days before, once each.
@@ -147,6 +149,29 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     case 'ReportUp':
       if (state.lifecycle !== 'active') return [];
       return closeIncident(state, at);
+    case 'ReportStillDown': {
+      if (state.lifecycle !== 'active' || state.paused || !state.incident) return [];
+      const { repeatMinutes } = state.settings;
+      const { incident } = state;
+      if (repeatMinutes <= 0 || now.getTime() - Date.parse(incident.alertedAt) < repeatMinutes * 60_000) return [];
+      return [
+        {
+          type: 'IncidentRepeated',
+          data: {
+            incidentId: incident.id,
+            monitorId: state.id,
+            userId: state.userId,
+            projectId: state.projectId,
+            projectName: state.projectName,
+            url: state.settings.url,
+            cause: incident.cause,
+            startedAt: incident.startedAt,
+            count: incident.reminders + 1,
+            at,
+          },
+        },
+      ];
+    }
     case 'ReportExpiry': {
       if (state.lifecycle !== 'active' || state.paused) return [];
       const warning = expiryWarning(command.expiresAt, now);

@@ -19,6 +19,7 @@ const settings: MonitorSettings = {
   keyword: null,
   keywordPresent: true,
   failureThreshold: 2,
+  repeatMinutes: 60,
 };
 const project = { id: projectId, userId, name: 'Weather API' };
 
@@ -126,6 +127,23 @@ describe('monitors', () => {
       closed,
       { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: 'project_deleted', at } },
     ]);
+  });
+
+  it('reminds of an open incident once its repeat has passed since the last alert, and counts the reminders', () => {
+    expect(given([added, opened]).when({ type: 'ReportStillDown' })).toEqual([]);
+    const later = new Date(now.getTime() + 60 * 60_000);
+    const state = [added, opened].reduce(monitorDecider.evolve, monitorDecider.initialState());
+    const first = monitorDecider.decide({ type: 'ReportStillDown' }, state, later);
+    expect(first).toMatchObject([{ type: 'IncidentRepeated', data: { incidentId, count: 1, cause: 'HTTP 503' } }]);
+    const reminded = first.reduce(monitorDecider.evolve, state);
+    expect(
+      monitorDecider.decide({ type: 'ReportStillDown' }, reminded, new Date(later.getTime() + 59 * 60_000)),
+    ).toEqual([]);
+    expect(
+      monitorDecider.decide({ type: 'ReportStillDown' }, reminded, new Date(later.getTime() + 60 * 60_000)),
+    ).toMatchObject([{ type: 'IncidentRepeated', data: { count: 2 } }]);
+    // None once it is closed.
+    expect(given([added, opened, closed]).when({ type: 'ReportStillDown' })).toEqual([]);
   });
 
   it('pauses for a lapsed plan, and resumes for the plan only what the plan paused', () => {

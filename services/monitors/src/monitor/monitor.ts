@@ -14,6 +14,7 @@ export type MonitorEvent =
   | EventOf<'IncidentOpened'>
   | EventOf<'IncidentClosed'>
   | EventOf<'IncidentNoted'>
+  | EventOf<'IncidentRepeated'>
   | EventOf<'ExpiryApproaching'>;
 
 export interface MonitorSettings {
@@ -30,12 +31,17 @@ export interface MonitorSettings {
   keyword: string | null;
   keywordPresent: boolean;
   failureThreshold: number;
+  /** Minutes between reminders while an incident stays open; 0: none. */
+  repeatMinutes: number;
 }
 
 export interface OpenIncident {
   id: string;
   startedAt: string;
   cause: string;
+  /** When it was last alerted (opened, or reminded), and how many reminders it has had. */
+  alertedAt: string;
+  reminders: number;
 }
 
 export type Monitor =
@@ -65,7 +71,7 @@ export const initialMonitor = (): Monitor => ({ lifecycle: 'none' });
 export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
   if (event.type === 'MonitorAdded') {
     const { monitorId, userId, projectId, projectName, kind, url, intervalSeconds, graceSeconds } = event.data;
-    const { expectedStatuses, keyword, keywordPresent, failureThreshold } = event.data;
+    const { expectedStatuses, keyword, keywordPresent, failureThreshold, repeatMinutes } = event.data;
     return {
       lifecycle: 'active',
       id: monitorId,
@@ -81,6 +87,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
         keyword,
         keywordPresent,
         failureThreshold,
+        repeatMinutes,
       },
       paused: null,
       incident: null,
@@ -103,12 +110,22 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
     case 'IncidentOpened':
       return {
         ...state,
-        incident: { id: event.data.incidentId, startedAt: event.data.startedAt, cause: event.data.cause },
+        incident: {
+          id: event.data.incidentId,
+          startedAt: event.data.startedAt,
+          cause: event.data.cause,
+          alertedAt: event.data.at,
+          reminders: 0,
+        },
       };
     case 'IncidentClosed':
       return { ...state, incident: null, closed: [...state.closed, event.data.incidentId] };
     case 'IncidentNoted':
       return state;
+    case 'IncidentRepeated':
+      return state.incident?.id === event.data.incidentId
+        ? { ...state, incident: { ...state.incident, alertedAt: event.data.at, reminders: event.data.count } }
+        : state;
     case 'ExpiryApproaching':
       return { ...state, expiry: { expiresAt: event.data.expiresAt, days: event.data.warning } };
   }

@@ -31,7 +31,7 @@ export function MonitorForm({
 }) {
   const add = useAddMonitor(projectId);
   const form = useSchemaForm('createMonitorSchema', {
-    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60, keyword: '' },
+    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60, keyword: '', repeatMinutes: 0 },
   });
   const { errors } = form.formState;
   const submit = (values: FormOutput<'createMonitorSchema'>) => add.mutate(values, { onSuccess: onDone });
@@ -55,6 +55,16 @@ export function MonitorForm({
           ))}
         </Select>
       </div>
+      <div className="space-y-2">
+        <Label htmlFor={`monitor-repeat-${projectId}`}>While it is down, remind me</Label>
+        <Select id={`monitor-repeat-${projectId}`} className="w-full" {...form.register('repeatMinutes')}>
+          {reminders.map(([minutes, label]) => (
+            <option key={minutes} value={minutes}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </div>
       <TextField
         id={`monitor-keyword-${projectId}`}
         label="Text the page must show (optional)"
@@ -67,6 +77,13 @@ export function MonitorForm({
     </form>
   );
 }
+
+const reminders = [
+  [0, 'Never: only when it goes down and comes back'],
+  [60, 'Every hour'],
+  [240, 'Every 4 hours'],
+  [1440, 'Every day'],
+] as const;
 
 const cadences = [
   [3600, 'Every hour'],

@@ -294,8 +294,9 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
     case 'MonitorPaused':
     case 'MonitorResumed':
     case 'MonitorRemoved':
-    // A note belongs to its incident, which the monitor's card lists.
+    // A note belongs to its incident, which the monitor's card lists; a reminder is only an alert.
     case 'IncidentNoted':
+    case 'IncidentRepeated':
       return null;
     // Deliberately not on the timeline: sends and moves are the scheduler's bookkeeping, and a deleted
     // reminder leaves its added/completed rows as its history.

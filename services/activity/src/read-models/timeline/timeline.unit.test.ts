@@ -164,6 +164,7 @@ describe('toTimelineEntry', () => {
           keyword: null,
           keywordPresent: true,
           failureThreshold: 2,
+          repeatMinutes: 0,
           at,
         },
       })?.details;

@@ -31,7 +31,7 @@ export function alertOutboxReaction(
     name: 'alert-outbox',
     sources: ['monitors'],
     handlers: onEach(
-      ['IncidentOpened', 'IncidentClosed', 'ExpiryApproaching'] as const,
+      ['IncidentOpened', 'IncidentRepeated', 'IncidentClosed', 'ExpiryApproaching'] as const,
       async (event: ReceivedEvent<AlertEvent['type']>, tx, { defer }) => {
         const { userId } = event.data;
         const { state: channels } = await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider);

@@ -36,6 +36,7 @@ interface Claimed {
   keyword: string | null;
   keyword_present: boolean;
   failure_threshold: number;
+  repeat_minutes: number;
   incident_id: string | null;
   warned_expires_at: Date | null;
   warned_days: number | null;
@@ -85,7 +86,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
          ON CONFLICT (monitor_id) DO UPDATE SET next_at = EXCLUDED.next_at, running_until = EXCLUDED.running_until
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
-       SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold,
+       SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold, m.repeat_minutes,
          m.incident_id, m.warned_expires_at, m.warned_days, w.started_at AS maintenance_started_at
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
        LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
@@ -266,6 +267,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
         cause: `${result.cause ?? 'failed'}${await afterDeploy(monitor.project_id, since)}`,
       };
     } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
+    // Still down, with reminders asked for: the stream says whether one is due.
+    else if (!result.ok && monitor.incident_id && monitor.repeat_minutes > 0) command = { type: 'ReportStillDown' };
     if (command) await report(monitor.monitor_id, command, at);
     // A certificate or registration near its end: reported only at a warning not yet given for it (the stream decides).
     const expiresAt = result.expiresAt;

@@ -27,8 +27,9 @@ export const monitorListProjection: ProjectionDefinition = {
         const d = event.data;
         defer(
           `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
-             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) ON CONFLICT (monitor_id) DO NOTHING`,
+             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
+             repeat_minutes)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14) ON CONFLICT (monitor_id) DO NOTHING`,
           [
             d.monitorId,
             d.userId,
@@ -43,6 +44,7 @@ export const monitorListProjection: ProjectionDefinition = {
             d.at,
             d.kind,
             d.graceSeconds,
+            d.repeatMinutes,
           ],
         );
         return;
@@ -54,7 +56,7 @@ export const monitorListProjection: ProjectionDefinition = {
              expected_statuses = coalesce($4, expected_statuses),
              keyword = CASE WHEN $5::boolean THEN $6 ELSE keyword END,
              keyword_present = coalesce($7, keyword_present), failure_threshold = coalesce($8, failure_threshold),
-             grace_seconds = coalesce($9, grace_seconds)
+             grace_seconds = coalesce($9, grace_seconds), repeat_minutes = coalesce($10, repeat_minutes)
            WHERE monitor_id = $1`,
           [
             event.data.monitorId,
@@ -66,6 +68,7 @@ export const monitorListProjection: ProjectionDefinition = {
             c.keywordPresent ?? null,
             c.failureThreshold ?? null,
             c.graceSeconds ?? null,
+            c.repeatMinutes ?? null,
           ],
         );
         return;
@@ -139,6 +142,7 @@ interface MonitorRow {
   keyword: string | null;
   keyword_present: boolean;
   failure_threshold: number;
+  repeat_minutes: number;
   paused: string | null;
   incident_id: string | null;
   incident_started_at: Date | null;
@@ -180,6 +184,7 @@ function toView(row: MonitorRow): MonitorView {
     keyword: row.keyword,
     keywordPresent: row.keyword_present,
     failureThreshold: row.failure_threshold,
+    repeatMinutes: row.repeat_minutes,
     state,
     pausedBy: row.paused === 'user' || row.paused === 'plan' ? row.paused : null,
     maintenanceSince: row.kind === 'http' ? (row.maintenance_since?.toISOString() ?? null) : null,
