@@ -4,10 +4,13 @@
  * PostgreSQL is paused; then the checks. Prints the figures, writes bench/results/chaos.json, and
  * exits 1 if an acknowledged write was lost, anything happened twice, an event is parked or a read
  * model differs from its rebuild. CHAOS_USERS, CHAOS_OPERATIONS and CHAOS_SEED change the size and seed.
+ * Then a monitored site's outage under faults (monitor-outage.ts): exactly one down and one up alert.
+ * `pnpm chaos monitors` runs that part alone.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { type MonitorOutageResult, monitorOutagePassed, runMonitorOutage } from './monitor-outage.ts';
 import { allFaults, type ChaosResult, runChaos } from './run.ts';
 
 const options = {
@@ -135,17 +138,45 @@ export const chaosPassed = (r: ChaosResult) =>
   r.withoutErrorBody === 0 &&
   r.crashes.length === 0;
 
-if (import.meta.main) {
-  const result = await runChaos({ ...options, log: (line) => process.stdout.write(`[chaos] ${line}\n`) });
-  printChaos(result);
+function printOutage(r: MonitorOutageResult) {
+  const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  table(
+    ['monitored outage under faults', 'value', 'target', ''],
+    [
+      ['down alerts at the webhook (monitors killed)', r.downAlerts, '1', pass(r.downAlerts === 1)],
+      ['up alerts at the webhook (NATS killed)', r.upAlerts, '1', pass(r.upAlerts === 1)],
+      ['deliveries (tries) in all', r.deliveries, '', ''],
+      ['site down → down alert (s)', r.downAlertSeconds, '', ''],
+      ['site back → up alert (s)', r.upAlertSeconds, '', ''],
+      ['processes that died on their own', r.crashes.join(', ') || 0, '0', pass(r.crashes.length === 0)],
+    ],
+  );
+}
+
+/** Writes one result file under bench/results/ with the date and machine. */
+function save(name: string, contents: Record<string, unknown>) {
   const resultsDir = join(import.meta.dirname, '..', 'results');
   mkdirSync(resultsDir, { recursive: true });
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) };
-  const file = join(resultsDir, 'chaos.json');
+  const file = join(resultsDir, `${name}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, node: process.version, options, result }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, node: process.version, ...contents }, null, 2)}\n`,
   );
   process.stdout.write(`written to ${file}\n`);
-  process.exit(chaosPassed(result) ? 0 : 1);
+}
+
+if (import.meta.main) {
+  const log = (line: string) => process.stdout.write(`[chaos] ${line}\n`);
+  let passed = true;
+  if (process.argv[2] !== 'monitors') {
+    const result = await runChaos({ ...options, log });
+    printChaos(result);
+    save('chaos', { options, result });
+    passed = chaosPassed(result);
+  }
+  const outage = await runMonitorOutage(log);
+  printOutage(outage);
+  save('chaos-monitors', { result: outage });
+  process.exit(passed && monitorOutagePassed(outage) ? 0 : 1);
 }

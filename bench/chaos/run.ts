@@ -77,7 +77,7 @@ export interface ChaosResult {
   crashes: { name: string; exit: string; output: string }[];
 }
 
-const secrets = {
+export const chaosSecrets = {
   SESSION_SECRET: 'chaos-session-secret-chaos-session-secret',
   INTERNAL_TOKEN_SECRET: 'chaos-internal-secret-chaos-internal-secret',
   VAULT_KEY_SECRET: 'chaos-vault-secret-chaos-vault-secret-0123',
@@ -121,7 +121,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     startSmtpStandIn(),
   ]);
   const env = {
-    ...secrets,
+    ...chaosSecrets,
     ...stripe.env,
     ...model.env,
     ...smtp.env,
