@@ -95,7 +95,7 @@ const schema = buildSchema(/* GraphQL */ `
     adminUsername: String!
   }
 
-  "A monitor of one of the user's projects: what it checks and its state (pending, up, down, paused)."
+  "A monitor of one of the user's projects: what it checks and its state (pending, up, degraded, down, paused)."
   type MonitorSummary {
     id: ID!
     projectId: ID!

@@ -788,6 +788,8 @@ export const catalog = {
       failureThreshold: z.number().int(),
       /** Minutes between reminders while an incident stays open; 0: none. */
       repeatMinutes: z.number().int().default(0),
+      /** An answer slower than this shows the monitor as degraded; null: none. */
+      maxResponseMs: z.number().int().nullable().default(null),
       at: isoDate,
     }),
   }),
@@ -808,6 +810,7 @@ export const catalog = {
         keywordPresent: z.boolean().optional(),
         failureThreshold: z.number().int().optional(),
         repeatMinutes: z.number().int().optional(),
+        maxResponseMs: z.number().int().nullable().optional(),
       }),
       at: isoDate,
     }),

@@ -14,7 +14,9 @@ export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
 /** How often an alert is sent again while an incident stays open, in minutes (0: only when it opens and closes). */
 export const repeatOptions = [0, 60, 240, 1440] as const;
 export const REPEAT_MESSAGE = 'Remind every hour, 4 hours or day, or never';
-export const monitorStates = ['pending', 'up', 'down', 'paused'] as const;
+/** `degraded`: up, but its last answer was slower than the monitor's `maxResponseMs`. */
+export const monitorStates = ['pending', 'up', 'degraded', 'down', 'paused'] as const;
+export const MAX_RESPONSE_MESSAGE = 'A slow answer is 100 to 30000 ms, or leave it empty';
 /**
  * `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work);
  * `domain`: a domain's registration, looked up once a day (RDAP).
@@ -71,6 +73,10 @@ const monitorFields = {
     .int('Open an incident after 1 to 10 failed checks in a row')
     .min(1, 'Open an incident after 1 to 10 failed checks in a row')
     .max(10, 'Open an incident after 1 to 10 failed checks in a row'),
+  maxResponseMs: z
+    .union([z.literal(''), z.null(), z.coerce.number({ error: MAX_RESPONSE_MESSAGE })])
+    .transform((v) => (v === '' || v === null ? null : v))
+    .refine((v) => v === null || (Number.isInteger(v) && v >= 100 && v <= 30_000), MAX_RESPONSE_MESSAGE),
   repeatMinutes: z.coerce
     .number({ error: REPEAT_MESSAGE })
     .int(REPEAT_MESSAGE)
@@ -86,6 +92,7 @@ export const createMonitorSchema = z.object({
   keywordPresent: monitorFields.keywordPresent.default(true),
   failureThreshold: monitorFields.failureThreshold.default(2),
   repeatMinutes: monitorFields.repeatMinutes.default(0),
+  maxResponseMs: monitorFields.maxResponseMs.default(null),
 });
 export type CreateMonitorInput = z.infer<typeof createMonitorSchema>;
 
@@ -135,6 +142,7 @@ export const updateMonitorSchema = z.strictObject({
   keywordPresent: monitorFields.keywordPresent.optional(),
   failureThreshold: monitorFields.failureThreshold.optional(),
   repeatMinutes: monitorFields.repeatMinutes.optional(),
+  maxResponseMs: monitorFields.maxResponseMs.optional(),
   paused: z.boolean({ error: 'paused must be true or false' }).optional(),
 });
 export type UpdateMonitorInput = z.infer<typeof updateMonitorSchema>;
@@ -173,6 +181,8 @@ export interface MonitorView {
   failureThreshold: number;
   /** Minutes between reminders while an incident stays open; 0: none. */
   repeatMinutes: number;
+  /** An answer slower than this is `degraded`; null: any time within the check's limit is up. */
+  maxResponseMs: number | null;
   state: MonitorState;
   /** Who paused it: its owner, or the plan (the trial or subscription ended); null while it runs. */
   pausedBy: 'user' | 'plan' | null;

@@ -260,6 +260,30 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('shows a site as slow (degraded) when it answers later than its owner allows, and up again when it is quick', async () => {
+    const project = (await client.post('/api/projects', { name: 'Slow Site' })).body.id;
+    const bad = await client.post(`/api/projects/${project}/monitors`, { url: target.url, maxResponseMs: 5 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors.maxResponseMs).toEqual(['A slow answer is 100 to 30000 ms, or leave it empty']);
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url, maxResponseMs: 150 });
+    expect(made.body).toMatchObject({ maxResponseMs: 150 });
+    await client.get('/api/monitors');
+    const run = checker();
+    const start = Date.now();
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    target.mode = 'slow';
+    target.slowMs = 400;
+    await run.tick(() => new Date(start));
+    expect(await monitor()).toMatchObject({ state: 'degraded', lastCheck: { ok: true } });
+    // Slow is not down: no incident, no alert.
+    expect((await monitor()).openIncident).toBeNull();
+    target.mode = 'up';
+    await run.tick(() => new Date(start + 61_000));
+    expect((await monitor()).state).toBe('up');
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('names the deployment an incident follows', async () => {
     const project = (await client.post('/api/projects', { name: 'Fresh Deploy' })).body.id;
     expect((await client.post(`/api/projects/${project}/deployment`, { version: '1.4.0' })).status).toBe(201);

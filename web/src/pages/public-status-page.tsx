@@ -64,6 +64,7 @@ export function PublicStatusPage() {
   const monitors = status?.monitors.filter((m) => projects.some((p) => p.id === m.projectId)) ?? [];
   const incidents = status?.incidents.filter((i) => projects.some((p) => p.id === i.projectId)) ?? [];
   const down = monitors.filter((m) => m.state === 'down').length;
+  const slow = monitors.filter((m) => m.state === 'degraded').length;
   return (
     <div className="min-h-screen bg-background">
       <PublicHeader />
@@ -114,11 +115,15 @@ export function PublicStatusPage() {
                   'rounded-lg px-4 py-3 font-medium',
                   down > 0
                     ? 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200'
-                    : 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200',
+                    : slow > 0
+                      ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
+                      : 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200',
                 )}
               >
                 {down === 0
-                  ? 'All systems operational'
+                  ? slow > 0
+                    ? 'Degraded performance'
+                    : 'All systems operational'
                   : down === monitors.length
                     ? 'Everything is down'
                     : `${down} of ${monitors.length} down`}

@@ -48,6 +48,7 @@ function settingsOf(body: unknown): MonitorSettings {
       keywordPresent: true,
       failureThreshold: 2,
       repeatMinutes: 0,
+      maxResponseMs: null,
     };
   }
   if (kind === 'backup' || kind === 'deployment') {
@@ -60,6 +61,7 @@ function settingsOf(body: unknown): MonitorSettings {
       keywordPresent: true,
       failureThreshold: 1,
       repeatMinutes: 0,
+      maxResponseMs: null,
     };
   }
   return { kind: 'http', graceSeconds: 0, ...parseInput(createMonitorSchema, body) };

@@ -20,6 +20,7 @@ const settings: MonitorSettings = {
   keywordPresent: true,
   failureThreshold: 2,
   repeatMinutes: 60,
+  maxResponseMs: null,
 };
 const project = { id: projectId, userId, name: 'Weather API' };
 

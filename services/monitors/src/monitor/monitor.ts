@@ -33,6 +33,8 @@ export interface MonitorSettings {
   failureThreshold: number;
   /** Minutes between reminders while an incident stays open; 0: none. */
   repeatMinutes: number;
+  /** An answer slower than this shows it as degraded (not an incident); null: none. */
+  maxResponseMs: number | null;
 }
 
 export interface OpenIncident {
@@ -71,7 +73,7 @@ export const initialMonitor = (): Monitor => ({ lifecycle: 'none' });
 export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
   if (event.type === 'MonitorAdded') {
     const { monitorId, userId, projectId, projectName, kind, url, intervalSeconds, graceSeconds } = event.data;
-    const { expectedStatuses, keyword, keywordPresent, failureThreshold, repeatMinutes } = event.data;
+    const { expectedStatuses, keyword, keywordPresent, failureThreshold, repeatMinutes, maxResponseMs } = event.data;
     return {
       lifecycle: 'active',
       id: monitorId,
@@ -88,6 +90,7 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
         keywordPresent,
         failureThreshold,
         repeatMinutes,
+        maxResponseMs,
       },
       paused: null,
       incident: null,

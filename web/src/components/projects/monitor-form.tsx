@@ -31,7 +31,7 @@ export function MonitorForm({
 }) {
   const add = useAddMonitor(projectId);
   const form = useSchemaForm('createMonitorSchema', {
-    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60, keyword: '', repeatMinutes: 0 },
+    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60, keyword: '', repeatMinutes: 0, maxResponseMs: '' },
   });
   const { errors } = form.formState;
   const submit = (values: FormOutput<'createMonitorSchema'>) => add.mutate(values, { onSuccess: onDone });
@@ -65,6 +65,14 @@ export function MonitorForm({
           ))}
         </Select>
       </div>
+      <TextField
+        id={`monitor-slow-${projectId}`}
+        label="Slower than this many ms shows as slow (optional)"
+        inputMode="numeric"
+        placeholder="2000"
+        error={errors.maxResponseMs?.message}
+        {...form.register('maxResponseMs')}
+      />
       <TextField
         id={`monitor-keyword-${projectId}`}
         label="Text the page must show (optional)"

@@ -42,9 +42,9 @@ export function ProjectGrid({ projects, monitors = [] }: { projects: Project[]; 
   );
 }
 
-/** What a project's monitors add up to: down if any is, else up if any is, else pending or paused. */
+/** What a project's monitors add up to: down if any is, else degraded, else up if any is, else pending or paused. */
 function worstState(monitors: MonitorSummary[]): MonitorState | null {
-  for (const state of ['down', 'up', 'pending', 'paused'] as const)
+  for (const state of ['down', 'degraded', 'up', 'pending', 'paused'] as const)
     if (monitors.some((m) => m.state === state)) return state;
   return null;
 }
@@ -52,6 +52,7 @@ function worstState(monitors: MonitorSummary[]): MonitorState | null {
 const monitorBadges: Record<MonitorState, { label: string; className: string }> = {
   down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
   up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
+  degraded: { label: 'Slow', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
   pending: { label: 'Checking', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
   paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
 };

@@ -165,6 +165,7 @@ describe('toTimelineEntry', () => {
           keywordPresent: true,
           failureThreshold: 2,
           repeatMinutes: 0,
+          maxResponseMs: null,
           at,
         },
       })?.details;

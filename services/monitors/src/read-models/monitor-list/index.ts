@@ -28,8 +28,8 @@ export const monitorListProjection: ProjectionDefinition = {
         defer(
           `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
              expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
-             repeat_minutes)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14) ON CONFLICT (monitor_id) DO NOTHING`,
+             repeat_minutes, max_response_ms)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15) ON CONFLICT (monitor_id) DO NOTHING`,
           [
             d.monitorId,
             d.userId,
@@ -45,6 +45,7 @@ export const monitorListProjection: ProjectionDefinition = {
             d.kind,
             d.graceSeconds,
             d.repeatMinutes,
+            d.maxResponseMs,
           ],
         );
         return;
@@ -56,7 +57,8 @@ export const monitorListProjection: ProjectionDefinition = {
              expected_statuses = coalesce($4, expected_statuses),
              keyword = CASE WHEN $5::boolean THEN $6 ELSE keyword END,
              keyword_present = coalesce($7, keyword_present), failure_threshold = coalesce($8, failure_threshold),
-             grace_seconds = coalesce($9, grace_seconds), repeat_minutes = coalesce($10, repeat_minutes)
+             grace_seconds = coalesce($9, grace_seconds), repeat_minutes = coalesce($10, repeat_minutes),
+             max_response_ms = CASE WHEN $11::boolean THEN $12 ELSE max_response_ms END
            WHERE monitor_id = $1`,
           [
             event.data.monitorId,
@@ -69,6 +71,8 @@ export const monitorListProjection: ProjectionDefinition = {
             c.failureThreshold ?? null,
             c.graceSeconds ?? null,
             c.repeatMinutes ?? null,
+            c.maxResponseMs !== undefined,
+            c.maxResponseMs ?? null,
           ],
         );
         return;
@@ -143,6 +147,7 @@ interface MonitorRow {
   keyword_present: boolean;
   failure_threshold: number;
   repeat_minutes: number;
+  max_response_ms: number | null;
   paused: string | null;
   incident_id: string | null;
   incident_started_at: Date | null;
@@ -165,13 +170,17 @@ const share = (passed: string | null, checks: string | null) =>
   checks && Number(checks) > 0 ? Number(passed) / Number(checks) : null;
 
 function toView(row: MonitorRow): MonitorView {
+  // Degraded: up, but the last answer was slower than the monitor allows.
+  const slow = row.max_response_ms !== null && row.last_ok === true && (row.last_ms ?? 0) > row.max_response_ms;
   const state: MonitorState = row.paused
     ? 'paused'
     : row.incident_id
       ? 'down'
       : row.last_at === null
         ? 'pending'
-        : 'up';
+        : slow
+          ? 'degraded'
+          : 'up';
   return {
     id: row.monitor_id,
     projectId: row.project_id,
@@ -185,6 +194,7 @@ function toView(row: MonitorRow): MonitorView {
     keywordPresent: row.keyword_present,
     failureThreshold: row.failure_threshold,
     repeatMinutes: row.repeat_minutes,
+    maxResponseMs: row.max_response_ms,
     state,
     pausedBy: row.paused === 'user' || row.paused === 'plan' ? row.paused : null,
     maintenanceSince: row.kind === 'http' ? (row.maintenance_since?.toISOString() ?? null) : null,
