@@ -196,7 +196,7 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByLabel('New API token').waitFor();
     found.push(...(await violations(page, 'API tokens')));
-    await page.getByRole('tab', { name: 'Alerts' }).click();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.getByRole('button', { name: 'Add channel' }).click(); // the validation messages
     await page.getByText('Name is required').waitFor();
     found.push(...(await violations(page, 'alerts')));

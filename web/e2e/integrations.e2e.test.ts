@@ -119,9 +119,9 @@ describe('integrations in the browser', () => {
     await page.getByText('project-1.example.com').first().waitFor();
   });
 
-  it('adds a Slack channel in Settings › Alerts, sends it a test alert, and shows it in the delivery log', async () => {
+  it('adds a Slack channel in Settings › Notifications, sends it a test alert, and shows it in the delivery log', async () => {
     await page.goto('/settings');
-    await page.getByRole('tab', { name: 'Alerts' }).click();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.getByText('No channels yet: alerts are emailed only.').waitFor();
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByText('Name is required').waitFor();

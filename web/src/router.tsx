@@ -31,8 +31,8 @@ const NewProjectPage = lazyPart(() => import('./pages/new-project-page'), 'NewPr
 const ProfilePage = lazyPart(() => import('./pages/profile-page'), 'ProfilePage');
 const ProjectDetailPage = lazyPart(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
 const ProjectsPage = lazyPart(() => import('./pages/projects-page'), 'ProjectsPage');
-const PublicProfilePage = lazyPart(() => import('./pages/public-profile-page'), 'PublicProfilePage');
-const PublicStatusPage = lazyPart(() => import('./pages/public-status-page'), 'PublicStatusPage');
+/** The public pages (a profile, its status page): one module, one lazy part. */
+const PublicPage = lazyPart(() => import('./pages/public-profile-page'), 'PublicPage');
 const ReminderCompletePage = lazyPart(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
 const VerifyEmailPage = lazyPart(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
 const RemindersPage = lazyPart(() => import('./pages/reminders-page'), 'RemindersPage');
@@ -212,17 +212,14 @@ const verifyEmailRoute = createRoute({
 const publicProfileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/u/$username',
-  component: PublicProfilePage,
+  component: PublicPage,
 });
 
-// A builder's status page, all projects or one (`?project=`): readable signed out, like the profile.
+// A builder's status page, all projects or one (`?project=`, read by the page): readable signed out.
 const publicStatusRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/u/$username/status',
-  validateSearch: (search: Record<string, unknown>): { project?: string } => ({
-    project: typeof search.project === 'string' ? search.project : undefined,
-  }),
-  component: PublicStatusPage,
+  component: PublicPage,
 });
 
 const routeTree = rootRoute.addChildren([

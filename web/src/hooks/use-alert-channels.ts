@@ -6,7 +6,7 @@ import { told } from '../lib/told';
 
 /**
  * Where the user's alerts go besides email, and the log of what was sent. With their mutations rather
- * than in lib/queries.ts, which every first load carries: only Settings › Alerts reads them.
+ * than in lib/queries.ts, which every first load carries: only Settings › Notifications reads them.
  */
 export const alertChannelsQuery = queryOptions({
   queryKey: [...keys.monitors, 'channels'],

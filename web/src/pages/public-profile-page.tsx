@@ -1,6 +1,6 @@
 import type { PublicProfile, PublicProject } from '@shiplog/schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useMatch, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { ProfileLinks } from '../components/profile-links';
 import { StatusBadge } from '../components/projects/status-badge';
@@ -12,6 +12,8 @@ import { Skeleton } from '../components/ui/skeleton';
 import { apiRequest, isNotFound } from '../lib/api';
 import { formatDate } from '../lib/format';
 import { formatTimeAgo } from '../lib/time-ago';
+
+import { PublicStatusPage } from './public-status-page';
 
 const CHECKLIST_ITEMS = 5;
 
@@ -34,6 +36,12 @@ const publicProfileQuery = (username: string) =>
       }
     },
   });
+
+/** The public page the address asks for: `/u/{username}` or its status page (one module for both). */
+export function PublicPage() {
+  const status = useMatch({ from: '/u/$username/status', shouldThrow: false });
+  return status ? <PublicStatusPage /> : <PublicProfilePage />;
+}
 
 /**
  * `/u/{username}`: a builder's public page, readable signed out. Only what the profile and

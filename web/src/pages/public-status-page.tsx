@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
 function barClass(share: number | null): string {
   if (share === null) return 'bg-muted';
   if (share >= 1) return 'bg-green-500';
-  if (share >= 0.95) return 'bg-amber-400';
+  if (share >= 0.95) return 'bg-amber-500';
   return 'bg-red-500';
 }
 
@@ -55,7 +55,9 @@ function incidentSpan(incident: StatusIncident): string {
  */
 export function PublicStatusPage() {
   const { username } = useParams({ from: '/u/$username/status' });
-  const { project: only } = useSearch({ from: '/u/$username/status' });
+  // `?project=` shows one project.
+  const search: { project?: unknown } = useSearch({ strict: false });
+  const only = typeof search.project === 'string' ? search.project : undefined;
   const { data: status, isPending, error, refetch } = useQuery(publicStatusQuery(username));
   useEffect(() => {
     if (status) document.title = `Status of ${status.displayName}'s projects · Shiplog`;
@@ -114,10 +116,10 @@ export function PublicStatusPage() {
                 className={cn(
                   'rounded-lg px-4 py-3 font-medium',
                   down > 0
-                    ? 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200'
+                    ? 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200'
                     : slow > 0
                       ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
-                      : 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200',
+                      : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200',
                 )}
               >
                 {down === 0
@@ -194,7 +196,7 @@ function StatusMonitorRow({ monitor, at }: { monitor: StatusMonitor; at: string 
       <div
         role="img"
         aria-label={`${label}: ${percent(monitor.uptime.quarter)} up over 90 days, ${percent(monitor.uptime.day)} in the last 24 hours`}
-        className="flex h-8 gap-px"
+        className="flex h-8"
       >
         {monitor.days.map((share, index) => {
           const day = formatDate(new Date(today - (monitor.days.length - 1 - index) * DAY_MS), 'MMM d');
@@ -204,7 +206,7 @@ function StatusMonitorRow({ monitor, at }: { monitor: StatusMonitor; at: string 
               // biome-ignore lint/suspicious/noArrayIndexKey: one bar a day, in order
               key={index}
               title={share === null ? `${day}: no checks` : `${day}: ${percent(share)} up`}
-              className={cn('flex-1 rounded-sm', barClass(share))}
+              className={cn('flex-1 border-r', barClass(share))}
             />
           );
         })}

@@ -22,9 +22,8 @@ const preloadApiTokens = preloading(ApiTokensCard);
 /** The Sessions tab too. */
 const SessionsCard = lazyPart(() => import('../components/account/sessions-card'), 'SessionsCard');
 const preloadSessions = preloading(SessionsCard);
-/** The Alerts tab too. */
-const AlertChannelsCard = lazyPart(() => import('../components/account/alert-channels-card'), 'AlertChannelsCard');
-const preloadAlerts = preloading(AlertChannelsCard);
+/** Where monitor alerts go, on the same tab and from the same module. */
+const AlertChannelsCard = lazyPart(() => import('../components/account/notifications-card'), 'AlertChannelsCard');
 /** The Export tab too. */
 const ExportTab = lazyPart(() => import('../components/account/export-card'), 'ExportTab');
 const preloadExport = preloading(ExportTab);
@@ -37,9 +36,6 @@ export function SettingsPage() {
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="notifications" onPointerEnter={preloadNotifications} onFocus={preloadNotifications}>
           Notifications
-        </TabsTrigger>
-        <TabsTrigger value="alerts" onPointerEnter={preloadAlerts} onFocus={preloadAlerts}>
-          Alerts
         </TabsTrigger>
         <TabsTrigger value="privacy" onPointerEnter={preloadPrivacy} onFocus={preloadPrivacy}>
           Privacy
@@ -68,13 +64,9 @@ export function SettingsPage() {
         <PasswordCard />
         <DeleteAccountCard />
       </TabsContent>
-      <TabsContent value="notifications">
+      <TabsContent value="notifications" className="space-y-6">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
           <NotificationsCard />
-        </Suspense>
-      </TabsContent>
-      <TabsContent value="alerts">
-        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
           <AlertChannelsCard />
         </Suspense>
       </TabsContent>

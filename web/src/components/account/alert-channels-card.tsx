@@ -35,7 +35,7 @@ const deliveryStates: Record<AlertDeliveryView['state'], string> = {
 };
 
 /**
- * Settings › Alerts: where a monitor's alerts go besides email (Slack, Discord, ntfy, or a webhook
+ * Settings › Notifications: where a monitor's alerts go besides email (Slack, Discord, ntfy, or a webhook
  * signed with HMAC-SHA256), a test button for each, and the log of every alert sent and its tries.
  */
 export function AlertChannelsCard() {
@@ -86,7 +86,7 @@ export function AlertChannelsCard() {
           </div>
         ) : null}
 
-        <form className="grid gap-3 sm:grid-cols-[10rem_1fr]" noValidate onSubmit={form.handleSubmit(submit)}>
+        <form className="grid gap-3 sm:grid-cols-2" noValidate onSubmit={form.handleSubmit(submit)}>
           <div className="space-y-2">
             <Label htmlFor="alert-channel-kind">Send to</Label>
             <Select id="alert-channel-kind" className="block w-full" {...form.register('kind')}>
@@ -105,7 +105,7 @@ export function AlertChannelsCard() {
             error={form.formState.errors.name?.message}
             {...form.register('name')}
           />
-          <div className="sm:col-span-2">
+          <div>
             <TextField
               id="alert-channel-url"
               label="URL"
@@ -114,7 +114,7 @@ export function AlertChannelsCard() {
               {...form.register('url')}
             />
           </div>
-          <div className="sm:col-span-2">
+          <div>
             <Button type="submit" disabled={add.isPending}>
               <BellRing /> {add.isPending ? 'Adding...' : 'Add channel'}
             </Button>

@@ -1,3 +1,6 @@
+// Settings › Notifications shows where monitor alerts go too: one module, one chunk.
+export { AlertChannelsCard } from './alert-channels-card';
+
 import type { NotificationSettings } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';

@@ -1,6 +1,5 @@
 import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Activity, CalendarClock, Globe, Pause, Play, Trash2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
@@ -159,14 +158,12 @@ function PublicLinks({ projectId }: { projectId: string }) {
       <div className="mt-2 space-y-2 text-muted-foreground">
         <p>
           While your profile and this project are public, anyone can see these monitors on{' '}
-          <Link
-            to="/u/$username/status"
-            params={{ username: user.username }}
-            search={{ project: projectId }}
+          <a
+            href={`/u/${encodeURIComponent(user.username)}/status?project=${projectId}`}
             className="font-medium text-primary underline-offset-4 hover:underline"
           >
             your status page
-          </Link>
+          </a>
           , and show them in a README:
         </p>
         <CopyField

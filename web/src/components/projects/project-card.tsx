@@ -49,12 +49,14 @@ function worstState(monitors: MonitorSummary[]): MonitorState | null {
   return null;
 }
 
+/** Slow and paused: neither down nor quite up. */
+const amber = 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200';
 const monitorBadges: Record<MonitorState, { label: string; className: string }> = {
   down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
   up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
-  degraded: { label: 'Slow', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
+  degraded: { label: 'Slow', className: amber },
   pending: { label: 'Checking', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
-  paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
+  paused: { label: 'Paused', className: amber },
 };
 
 export function ProjectActionsButton({ project, ...props }: { project: Project } & ComponentProps<'button'>) {
