@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@shiplog/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@shiplog/errors';
 import type { Decider } from '@shiplog/service-kit';
 import { daysLeft, expiryWarning, isNewWarning } from './expiry.ts';
 import {
@@ -84,6 +84,15 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     }
     case 'ChangeMonitor': {
       const monitor = ownMonitor(state, command.userId);
+      // What a URL check has: a domain's or an expected run's monitor has none of it to change.
+      if (monitor.settings.kind !== 'http') {
+        const urlOnly = ['url', 'expectedStatuses', 'keyword', 'keywordPresent', 'maxResponseMs'] as const;
+        const refused = urlOnly.filter((field) => command.changes[field] !== undefined);
+        if (refused.length > 0)
+          throw new ValidationError(
+            Object.fromEntries(refused.map((field) => [field, ['Only a URL monitor has this to change']])),
+          );
+      }
       const changes = Object.fromEntries(
         Object.entries(command.changes).filter(
           ([key, value]) => value !== undefined && monitor.settings[key as keyof MonitorSettings] !== value,

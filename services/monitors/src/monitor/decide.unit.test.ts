@@ -147,6 +147,20 @@ describe('monitors', () => {
     expect(given([added, opened, closed]).when({ type: 'ReportStillDown' })).toEqual([]);
   });
 
+  it('changes a URL check’s URL, and refuses it for a domain or an expected run', () => {
+    expect(
+      given([added]).when({ type: 'ChangeMonitor', userId, changes: { url: 'https://other.example/' } }),
+    ).toMatchObject([{ type: 'MonitorChanged', data: { changes: { url: 'https://other.example/' } } }]);
+    const domain: MonitorEvent = {
+      type: 'MonitorAdded',
+      data: { ...added.data, kind: 'domain', url: 'weather.example' },
+    };
+    expect(() =>
+      given([domain]).when({ type: 'ChangeMonitor', userId, changes: { url: 'https://other.example/', keyword: 'x' } }),
+    ).toThrow('Only a URL monitor has this to change');
+    expect(given([domain]).when({ type: 'ChangeMonitor', userId, changes: { repeatMinutes: 240 } })).toHaveLength(1);
+  });
+
   it('pauses for a lapsed plan, and resumes for the plan only what the plan paused', () => {
     const byPlan = given([added]).when({ type: 'PauseMonitor', userId: null, reason: 'plan' });
     expect(byPlan).toEqual([{ type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: 'plan', at } }]);
