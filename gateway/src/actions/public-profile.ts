@@ -71,16 +71,27 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     };
   }
 
+  /** What both pages are made of: the public profile's fields and its public projects (null: no public profile). */
+  const findParts = held(loadParts);
   /** The public profile, or null for a private or missing one, and whether the reader just wrote. */
   const find = held(load);
   /** The status page: the public profile's public projects that have monitors, and those monitors. */
   const findStatus = held(loadStatus);
 
-  async function loadStatus(req: IncomingMessage, username: string): Promise<PublicStatus | null> {
+  async function loadParts(
+    req: IncomingMessage,
+    username: string,
+  ): Promise<{ profile: ProfileFields; projects: PublicProjectFields[] } | null> {
     const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
     if (!profile) return null;
-    const projects =
-      (await read<PublicProjectFields[]>(req, 'projects', `/public/users/${profile.userId}/projects`)) ?? [];
+    const projects = await read<PublicProjectFields[]>(req, 'projects', `/public/users/${profile.userId}/projects`);
+    return { profile, projects: projects ?? [] };
+  }
+
+  async function loadStatus(req: IncomingMessage, username: string): Promise<PublicStatus | null> {
+    const parts = (await findParts(req, username)).page;
+    if (!parts) return null;
+    const { profile, projects } = parts;
     const status =
       projects.length > 0
         ? await read<MonitorsStatus>(
@@ -103,13 +114,11 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   }
 
   async function load(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
-    const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
-    if (!profile) return null;
+    const parts = (await findParts(req, username)).page;
+    if (!parts) return null;
+    const { profile, projects } = parts;
     const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
-    const [projects, shipped] = await Promise.all([
-      read<PublicProjectFields[]>(req, 'projects', `/public/users/${userId}/projects`),
-      read<Shipped[]>(req, 'activity', `/public/users/${userId}/shipped`),
-    ]);
+    const shipped = await read<Shipped[]>(req, 'activity', `/public/users/${userId}/shipped`);
     const latest = (projectId: string, kind: Shipped['kind']) =>
       shipped?.find((s) => s.projectId === projectId && s.kind === kind);
     return {
@@ -117,7 +126,7 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
       displayName,
       bio,
       links: { github, twitter, linkedin, website },
-      projects: (projects ?? []).map((project) => {
+      projects: projects.map((project) => {
         const deployment = latest(project.id, 'deployment');
         const release = latest(project.id, 'release');
         return {

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { rootCertificates, type TLSSocket } from 'node:tls';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, type Dispatcher, request } from 'undici';
 
 /**
  * Requests to addresses that users type in (an integration's base URL, a monitor's target), made so
@@ -190,14 +190,8 @@ export class Outbound {
         target = next;
         continue;
       }
-      const text = await this.#read(response.body);
-      const contentType = response.headers['content-type'];
       return {
-        url: target.toString(),
-        status: response.statusCode,
-        statusText: STATUS_CODES[response.statusCode] ?? '',
-        contentType: typeof contentType === 'string' ? contentType : null,
-        body: text,
+        ...(await this.#answer(target, response)),
         certificateExpiresAt: target.protocol === 'https:' ? (this.#certificates.get(hostKey(target)) ?? null) : null,
       };
     }
@@ -222,15 +216,18 @@ export class Outbound {
     }).catch((error: unknown) => {
       throw refusedCause(error) ?? error;
     });
-    const text = await this.#read(response.body);
+    return { ...(await this.#answer(url, response)), certificateExpiresAt: null };
+  }
+
+  /** An answer as the caller reads it, its body read up to `maxBytes`. */
+  async #answer(url: URL, response: Dispatcher.ResponseData): Promise<Omit<OutboundResponse, 'certificateExpiresAt'>> {
     const contentType = response.headers['content-type'];
     return {
       url: url.toString(),
       status: response.statusCode,
       statusText: STATUS_CODES[response.statusCode] ?? '',
       contentType: typeof contentType === 'string' ? contentType : null,
-      body: text,
-      certificateExpiresAt: null,
+      body: await this.#read(response.body),
     };
   }
 

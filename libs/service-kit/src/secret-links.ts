@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Batch } from '@shiplog/messaging';
+import type { Request, Router } from 'express';
 import type pg from 'pg';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -17,6 +18,9 @@ const SECRET = /^[A-Za-z0-9_-]{32}$/;
  */
 export function secretLinks<Owner extends Record<string, string>>(table: string, key: keyof Owner & string) {
   return {
+    /** The owner's column: one link each. */
+    key,
+
     /** A new secret, for `replace`. */
     newSecret: () => randomBytes(24).toString('base64url'),
 
@@ -59,4 +63,37 @@ export function secretLinks<Owner extends Record<string, string>>(table: string,
       batch.defer(`DELETE FROM ${table} WHERE ${key} = $1`, [owner]);
     },
   };
+}
+
+/**
+ * A secret link's routes at `path`, for the owner that `ownerOf` finds (or refuses): GET says whether
+ * there is one and since when (with `details`), POST makes one (replacing any other) and answers its
+ * URL, the only time it is given out, and DELETE turns it off.
+ */
+export function secretLinkRoutes<Owner extends Record<string, string>>(
+  router: Router,
+  path: string,
+  links: ReturnType<typeof secretLinks<Owner>>,
+  options: {
+    db: Queryable;
+    ownerOf: (req: Request) => Promise<Owner>;
+    urlOf: (secret: string) => string;
+    /** What GET adds to the state (a ping URL's latest runs, say). */
+    details?: (owner: Owner) => Promise<Record<string, unknown>>;
+  },
+): void {
+  const { db, ownerOf, urlOf, details } = options;
+  router.get(path, async (req, res) => {
+    const owner = await ownerOf(req);
+    res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
+  });
+  router.post(path, async (req, res) => {
+    const secret = links.newSecret();
+    const createdAt = await links.replace(db, await ownerOf(req), secret);
+    res.status(201).json({ url: urlOf(secret), createdAt });
+  });
+  router.delete(path, async (req, res) => {
+    await links.remove(db, (await ownerOf(req))[links.key]!);
+    res.status(204).end();
+  });
 }

@@ -4,11 +4,9 @@ import { Link, useMatch, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { ProfileLinks } from '../components/profile-links';
 import { StatusBadge } from '../components/projects/status-badge';
-import { PublicHeader } from '../components/public-header';
+import { PublicPageFrame } from '../components/public-header';
 import { Avatar } from '../components/shell/avatar';
-import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
-import { Skeleton } from '../components/ui/skeleton';
 import { apiRequest, isNotFound } from '../lib/api';
 import { formatDate } from '../lib/format';
 import { formatTimeAgo } from '../lib/time-ago';
@@ -50,74 +48,54 @@ export function PublicPage() {
  */
 export function PublicProfilePage() {
   const { username } = useParams({ from: '/u/$username' });
-  const { data: profile, isPending, error, refetch } = useQuery(publicProfileQuery(username));
+  const query = useQuery(publicProfileQuery(username));
+  const profile = query.data;
   useEffect(() => {
     if (profile) document.title = `${profile.displayName} (@${profile.username}) · Shiplog`;
   }, [profile]);
   return (
-    <div className="min-h-screen bg-background">
-      <PublicHeader />
-      <main className="mx-auto max-w-4xl space-y-6 px-4 py-6">
-        {isPending ? (
-          <Skeleton className="h-40 w-full" />
-        ) : error ? (
+    <PublicPageFrame query={query} notFound="Profile not found">
+      {(profile) => (
+        <>
           <Card>
-            <CardContent className="space-y-3 pt-6">
-              <p>This page could not be loaded.</p>
-              <Button variant="outline" onClick={() => void refetch()}>
-                Retry
-              </Button>
-            </CardContent>
-          </Card>
-        ) : !profile ? (
-          <Card>
-            <CardContent className="space-y-2 pt-6 text-center">
-              <h1 className="text-2xl font-semibold">Profile not found</h1>
-              <p className="text-muted-foreground">This profile is private, or there is no one by that name.</p>
-            </CardContent>
-          </Card>
-        ) : (
-          <>
-            <Card>
-              <CardContent className="flex flex-col gap-4 pt-6 sm:flex-row sm:items-start">
-                <Avatar username={profile.username} className="size-16 text-xl" />
-                <div className="min-w-0 flex-1 space-y-2">
-                  <div>
-                    <h1 className="text-2xl font-semibold">{profile.displayName}</h1>
-                    <p className="text-sm text-muted-foreground">@{profile.username}</p>
-                  </div>
-                  <p className="text-sm">{profile.bio || 'No bio provided'}</p>
-                  <ProfileLinks profile={profile.links} />
-                  <Link
-                    to="/u/$username/status"
-                    params={{ username: profile.username }}
-                    className="inline-block text-sm font-medium text-primary underline-offset-4 hover:underline"
-                  >
-                    Status of their projects
-                  </Link>
+            <CardContent className="flex flex-col gap-4 pt-6 sm:flex-row sm:items-start">
+              <Avatar username={profile.username} className="size-16 text-xl" />
+              <div className="min-w-0 flex-1 space-y-2">
+                <div>
+                  <h1 className="text-2xl font-semibold">{profile.displayName}</h1>
+                  <p className="text-sm text-muted-foreground">@{profile.username}</p>
                 </div>
-              </CardContent>
-            </Card>
-            <section aria-labelledby="public-projects" className="space-y-3">
-              <h2 id="public-projects" className="text-lg font-semibold">
-                Projects
-              </h2>
-              {profile.projects.length === 0 ? (
-                <p className="text-sm text-muted-foreground">No public projects yet.</p>
-              ) : (
-                <ul className="grid gap-4 sm:grid-cols-2">
-                  {profile.projects.map((project) => (
-                    <li key={project.id}>
-                      <PublicProjectCard project={project} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </section>
-          </>
-        )}
-      </main>
-    </div>
+                <p className="text-sm">{profile.bio || 'No bio provided'}</p>
+                <ProfileLinks profile={profile.links} />
+                <Link
+                  to="/u/$username/status"
+                  params={{ username: profile.username }}
+                  className="inline-block text-sm font-medium text-primary underline-offset-4 hover:underline"
+                >
+                  Status of their projects
+                </Link>
+              </div>
+            </CardContent>
+          </Card>
+          <section aria-labelledby="public-projects" className="space-y-3">
+            <h2 id="public-projects" className="text-lg font-semibold">
+              Projects
+            </h2>
+            {profile.projects.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No public projects yet.</p>
+            ) : (
+              <ul className="grid gap-4 sm:grid-cols-2">
+                {profile.projects.map((project) => (
+                  <li key={project.id}>
+                    <PublicProjectCard project={project} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </PublicPageFrame>
   );
 }
 

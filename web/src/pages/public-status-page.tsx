@@ -2,10 +2,8 @@ import type { PublicStatus, StatusIncident, StatusMonitor } from '@shiplog/schem
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { PublicHeader } from '../components/public-header';
-import { Button } from '../components/ui/button';
+import { PublicPageFrame } from '../components/public-header';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
-import { Skeleton } from '../components/ui/skeleton';
 import { apiRequest, isNotFound } from '../lib/api';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
@@ -58,7 +56,8 @@ export function PublicStatusPage() {
   // `?project=` shows one project.
   const search: { project?: unknown } = useSearch({ strict: false });
   const only = typeof search.project === 'string' ? search.project : undefined;
-  const { data: status, isPending, error, refetch } = useQuery(publicStatusQuery(username));
+  const query = useQuery(publicStatusQuery(username));
+  const status = query.data;
   useEffect(() => {
     if (status) document.title = `Status of ${status.displayName}'s projects · Shiplog`;
   }, [status]);
@@ -68,111 +67,90 @@ export function PublicStatusPage() {
   const down = monitors.filter((m) => m.state === 'down').length;
   const slow = monitors.filter((m) => m.state === 'degraded').length;
   return (
-    <div className="min-h-screen bg-background">
-      <PublicHeader />
-      <main className="mx-auto max-w-4xl space-y-6 px-4 py-6">
-        {isPending ? (
-          <Skeleton className="h-40 w-full" />
-        ) : error ? (
-          <Card>
-            <CardContent className="space-y-3 pt-6">
-              <p>This page could not be loaded.</p>
-              <Button variant="outline" onClick={() => void refetch()}>
-                Retry
-              </Button>
-            </CardContent>
-          </Card>
-        ) : !status ? (
-          <Card>
-            <CardContent className="space-y-2 pt-6 text-center">
-              <h1 className="text-2xl font-semibold">Status page not found</h1>
-              <p className="text-muted-foreground">This profile is private, or there is no one by that name.</p>
-            </CardContent>
-          </Card>
-        ) : (
-          <>
-            <div className="space-y-1">
-              <h1 className="text-2xl font-semibold">
-                Status of{' '}
-                <Link
-                  to="/u/$username"
-                  params={{ username: status.username }}
-                  className="underline-offset-4 hover:underline"
-                >
-                  {status.displayName}
-                </Link>
-                ’s projects
-              </h1>
-              <p className="text-sm text-muted-foreground">
-                Checked by Shiplog · updated {formatDate(status.at, 'h:mm a')}
-              </p>
-            </div>
-            {monitors.length === 0 ? (
-              <p className="text-sm text-muted-foreground">Nothing is monitored on a public project yet.</p>
-            ) : (
-              <p
-                role="status"
-                data-testid="overall-status"
-                className={cn(
-                  'rounded-lg px-4 py-3 font-medium',
-                  down > 0
-                    ? 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200'
-                    : slow > 0
-                      ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
-                      : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200',
-                )}
+    <PublicPageFrame query={query} notFound="Status page not found">
+      {(status) => (
+        <>
+          <div className="space-y-1">
+            <h1 className="text-2xl font-semibold">
+              Status of{' '}
+              <Link
+                to="/u/$username"
+                params={{ username: status.username }}
+                className="underline-offset-4 hover:underline"
               >
-                {down === 0
-                  ? slow > 0
-                    ? 'Degraded performance'
-                    : 'All systems operational'
-                  : down === monitors.length
-                    ? 'Everything is down'
-                    : `${down} of ${monitors.length} down`}
-              </p>
-            )}
-            {projects.map((project) => (
-              <Card key={project.id}>
-                <CardHeader>
-                  <CardTitle>{project.name}</CardTitle>
-                </CardHeader>
-                <CardContent>
-                  <ul className="space-y-5" aria-label={`${project.name} monitors`}>
-                    {monitors
-                      .filter((m) => m.projectId === project.id)
-                      .map((monitor) => (
-                        <StatusMonitorRow key={monitor.id} monitor={monitor} at={status.at} />
-                      ))}
-                  </ul>
-                </CardContent>
-              </Card>
-            ))}
-            {monitors.length > 0 ? (
-              <section aria-labelledby="incidents" className="space-y-3">
-                <h2 id="incidents" className="text-lg font-semibold">
-                  Incidents in the last 90 days
-                </h2>
-                {incidents.length === 0 ? (
-                  <p className="text-sm text-muted-foreground">No incidents in the last 90 days.</p>
-                ) : (
-                  <ul className="space-y-3">
-                    {incidents.map((incident) => (
-                      <li key={incident.id} className="rounded-lg border p-3 text-sm" data-testid="status-incident">
-                        <p className="font-medium">
-                          {projects.find((p) => p.id === incident.projectId)?.name}: {incident.cause}
-                        </p>
-                        <p className="text-muted-foreground">{incidentSpan(incident)}</p>
-                        {incident.note ? <p className="mt-2 whitespace-pre-wrap">{incident.note}</p> : null}
-                      </li>
+                {status.displayName}
+              </Link>
+              ’s projects
+            </h1>
+            <p className="text-sm text-muted-foreground">
+              Checked by Shiplog · updated {formatDate(status.at, 'h:mm a')}
+            </p>
+          </div>
+          {monitors.length === 0 ? (
+            <p className="text-sm text-muted-foreground">Nothing is monitored on a public project yet.</p>
+          ) : (
+            <p
+              role="status"
+              data-testid="overall-status"
+              className={cn(
+                'rounded-lg px-4 py-3 font-medium',
+                down > 0
+                  ? 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200'
+                  : slow > 0
+                    ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
+                    : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200',
+              )}
+            >
+              {down === 0
+                ? slow > 0
+                  ? 'Degraded performance'
+                  : 'All systems operational'
+                : down === monitors.length
+                  ? 'Everything is down'
+                  : `${down} of ${monitors.length} down`}
+            </p>
+          )}
+          {projects.map((project) => (
+            <Card key={project.id}>
+              <CardHeader>
+                <CardTitle>{project.name}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <ul className="space-y-5" aria-label={`${project.name} monitors`}>
+                  {monitors
+                    .filter((m) => m.projectId === project.id)
+                    .map((monitor) => (
+                      <StatusMonitorRow key={monitor.id} monitor={monitor} at={status.at} />
                     ))}
-                  </ul>
-                )}
-              </section>
-            ) : null}
-          </>
-        )}
-      </main>
-    </div>
+                </ul>
+              </CardContent>
+            </Card>
+          ))}
+          {monitors.length > 0 ? (
+            <section aria-labelledby="incidents" className="space-y-3">
+              <h2 id="incidents" className="text-lg font-semibold">
+                Incidents in the last 90 days
+              </h2>
+              {incidents.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No incidents in the last 90 days.</p>
+              ) : (
+                <ul className="space-y-3">
+                  {incidents.map((incident) => (
+                    <li key={incident.id} className="rounded-lg border p-3 text-sm" data-testid="status-incident">
+                      <p className="font-medium">
+                        {projects.find((p) => p.id === incident.projectId)?.name}: {incident.cause}
+                      </p>
+                      <p className="text-muted-foreground">{incidentSpan(incident)}</p>
+                      {incident.note ? <p className="mt-2 whitespace-pre-wrap">{incident.note}</p> : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          ) : null}
+        </>
+      )}
+    </PublicPageFrame>
   );
 }
 

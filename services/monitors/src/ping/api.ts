@@ -1,6 +1,6 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { catchUp, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import { catchUp, requireUserId, type ServiceContext, secretLinkRoutes } from '@shiplog/service-kit';
 import type { Request, Router } from 'express';
 import type { MonitorsEnv } from '../env.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
@@ -18,15 +18,15 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
   const { pool, config, vault } = context;
   const pingUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/ping/${token}`;
 
-  /** The caller's own project, or 404 (someone else's, deleted or missing alike). */
-  async function ownProjectId(req: Request): Promise<{ userId: string; projectId: string }> {
+  /** The caller's own project as its ping URL's owner, or 404 (someone else's, deleted or missing alike). */
+  async function ownProject(req: Request): Promise<{ project_id: string; user_id: string }> {
     const userId = requireUserId(req);
     const projectId = req.params.projectId;
     // It may have been created a moment ago: wait for this service's view of projects to include it.
     await catchUp(req);
     const project = isId(projectId) ? await knownProjects.find(pool, projectId) : null;
     if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    return { userId, projectId: project.id };
+    return { project_id: project.id, user_id: userId };
   }
 
   /** One ping: the run it starts, ends well, or ends in failure. */
@@ -41,23 +41,11 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
   }
 
   function routes(router: Router) {
-    router.get('/projects/:projectId/ping', async (req, res) => {
-      const { projectId } = await ownProjectId(req);
-      res.json({ ...(await pingLinks.state(pool, projectId)), runs: await pingRuns.recent(pool, projectId) });
-    });
-
-    router.post('/projects/:projectId/ping', async (req, res) => {
-      const { userId, projectId } = await ownProjectId(req);
-      const token = pingLinks.newSecret();
-      const createdAt = await pingLinks.replace(pool, { project_id: projectId, user_id: userId }, token);
-      // The only time the URL is given out.
-      res.status(201).json({ url: pingUrl(token), createdAt });
-    });
-
-    router.delete('/projects/:projectId/ping', async (req, res) => {
-      const { projectId } = await ownProjectId(req);
-      await pingLinks.remove(pool, projectId);
-      res.status(204).end();
+    secretLinkRoutes(router, '/projects/:projectId/ping', pingLinks, {
+      db: pool,
+      ownerOf: ownProject,
+      urlOf: pingUrl,
+      details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
     });
 
     // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.

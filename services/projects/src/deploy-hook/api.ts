@@ -1,6 +1,13 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { callerOf, catchUp, handleCommand, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import {
+  callerOf,
+  catchUp,
+  handleCommand,
+  requireUserId,
+  type ServiceContext,
+  secretLinkRoutes,
+} from '@shiplog/service-kit';
 import type { Request, Router } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
@@ -22,35 +29,22 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   const { pool, store, config, vault } = context;
   const hookUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/deploy/${token}`;
 
-  /** The caller's own project, or 404 (someone else's, deleted or missing alike), by the project list. */
-  async function ownProjectId(req: Request): Promise<{ userId: string; projectId: string }> {
+  /** The caller's own project as its hook's owner, or 404 (someone else's, deleted or missing alike), by the project list. */
+  async function ownProject(req: Request): Promise<{ project_id: string; user_id: string }> {
     const userId = requireUserId(req);
     const projectId = req.params.id;
     // A write asks the list too: it must hold the caller's own project created a moment ago.
     await catchUp(req);
     if (!isId(projectId) || !(await findProject(pool, userId, projectId)))
       throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    return { userId, projectId };
+    return { project_id: projectId, user_id: userId };
   }
 
   function routes(router: Router) {
-    router.get('/projects/:id/deploy-hook', async (req, res) => {
-      const { projectId } = await ownProjectId(req);
-      res.json(await deployHooks.state(pool, projectId));
-    });
-
-    router.post('/projects/:id/deploy-hook', async (req, res) => {
-      const { userId, projectId } = await ownProjectId(req);
-      const token = deployHooks.newSecret();
-      const createdAt = await deployHooks.replace(pool, { project_id: projectId, user_id: userId }, token);
-      // The only time the URL is given out.
-      res.status(201).json({ url: hookUrl(token), createdAt });
-    });
-
-    router.delete('/projects/:id/deploy-hook', async (req, res) => {
-      const { projectId } = await ownProjectId(req);
-      await deployHooks.remove(pool, projectId);
-      res.status(204).end();
+    secretLinkRoutes(router, '/projects/:id/deploy-hook', deployHooks, {
+      db: pool,
+      ownerOf: ownProject,
+      urlOf: hookUrl,
     });
 
     // Public (the secret is the credential): platforms post without a session.

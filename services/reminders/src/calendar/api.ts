@@ -1,5 +1,5 @@
 import { NotFoundError } from '@shiplog/errors';
-import { requireUserId, type ServiceContext, secretLinks } from '@shiplog/service-kit';
+import { requireUserId, type ServiceContext, secretLinkRoutes, secretLinks } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { RemindersEnv } from '../env.ts';
 import { listReminders } from '../read-models/reminder-list/index.ts';
@@ -16,20 +16,10 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
   const feedUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/calendar/${token}.ics`;
 
   function routes(router: Router) {
-    router.get('/reminders/calendar', async (req, res) => {
-      res.json(await feeds.state(pool, requireUserId(req)));
-    });
-
-    router.post('/reminders/calendar', async (req, res) => {
-      const token = feeds.newSecret();
-      const createdAt = await feeds.replace(pool, { user_id: requireUserId(req) }, token);
-      // The only time the link is given out.
-      res.status(201).json({ url: feedUrl(token), createdAt });
-    });
-
-    router.delete('/reminders/calendar', async (req, res) => {
-      await feeds.remove(pool, requireUserId(req));
-      res.status(204).end();
+    secretLinkRoutes(router, '/reminders/calendar', feeds, {
+      db: pool,
+      ownerOf: async (req) => ({ user_id: requireUserId(req) }),
+      urlOf: feedUrl,
     });
 
     // Public (the secret is the credential): calendar apps fetch it without a session.

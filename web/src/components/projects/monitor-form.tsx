@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { useAddMonitor } from '../../hooks/use-monitors';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { showServerFieldErrors } from '../../lib/server-errors';
@@ -5,6 +6,31 @@ import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Label } from '../ui/input';
 import { Select } from '../ui/select';
+
+/** A labelled select of fixed choices, `[value, label]` pairs. */
+function ChoiceField({
+  id,
+  label,
+  choices,
+  ...select
+}: ComponentProps<typeof Select> & {
+  id: string;
+  label: string;
+  choices: readonly (readonly [string | number, string])[];
+}) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Select id={id} className="w-full" {...select}>
+        {choices.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </Select>
+    </div>
+  );
+}
 
 const intervals = [
   [30, 'Every 30 seconds'],
@@ -45,26 +71,18 @@ export function MonitorForm({
         error={errors.url?.message}
         {...form.register('url')}
       />
-      <div className="space-y-2">
-        <Label htmlFor={`monitor-interval-${projectId}`}>How often</Label>
-        <Select id={`monitor-interval-${projectId}`} className="w-full" {...form.register('intervalSeconds')}>
-          {intervals.map(([seconds, label]) => (
-            <option key={seconds} value={seconds}>
-              {label}
-            </option>
-          ))}
-        </Select>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor={`monitor-repeat-${projectId}`}>While it is down, remind me</Label>
-        <Select id={`monitor-repeat-${projectId}`} className="w-full" {...form.register('repeatMinutes')}>
-          {reminders.map(([minutes, label]) => (
-            <option key={minutes} value={minutes}>
-              {label}
-            </option>
-          ))}
-        </Select>
-      </div>
+      <ChoiceField
+        id={`monitor-interval-${projectId}`}
+        label="How often"
+        choices={intervals}
+        {...form.register('intervalSeconds')}
+      />
+      <ChoiceField
+        id={`monitor-repeat-${projectId}`}
+        label="While it is down, remind me"
+        choices={reminders}
+        {...form.register('repeatMinutes')}
+      />
       <TextField
         id={`monitor-slow-${projectId}`}
         label="Slower than this many ms shows as slow (optional)"
@@ -93,6 +111,11 @@ const reminders = [
   [1440, 'Every day'],
 ] as const;
 
+const kinds = [
+  ['backup', 'A backup'],
+  ['deployment', 'A deployment'],
+] as const;
+
 const cadences = [
   [3600, 'Every hour'],
   [6 * 3600, 'Every 6 hours'],
@@ -118,33 +141,9 @@ export function ExpectationForm({ projectId, onDone }: { projectId: string; onDo
   const id = `expect-${projectId}`;
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-kind`}>Expect</Label>
-        <Select id={`${id}-kind`} className="w-full" {...form.register('kind')}>
-          <option value="backup">A backup</option>
-          <option value="deployment">A deployment</option>
-        </Select>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-every`}>How often</Label>
-        <Select id={`${id}-every`} className="w-full" {...form.register('intervalSeconds')}>
-          {cadences.map(([seconds, label]) => (
-            <option key={seconds} value={seconds}>
-              {label}
-            </option>
-          ))}
-        </Select>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-grace`}>Late by at most</Label>
-        <Select id={`${id}-grace`} className="w-full" {...form.register('graceSeconds')}>
-          {graces.map(([seconds, label]) => (
-            <option key={seconds} value={seconds}>
-              {label}
-            </option>
-          ))}
-        </Select>
-      </div>
+      <ChoiceField id={`${id}-kind`} label="Expect" choices={kinds} {...form.register('kind')} />
+      <ChoiceField id={`${id}-every`} label="How often" choices={cadences} {...form.register('intervalSeconds')} />
+      <ChoiceField id={`${id}-grace`} label="Late by at most" choices={graces} {...form.register('graceSeconds')} />
       <Button type="submit" className="w-full" disabled={add.isPending}>
         {add.isPending ? 'Adding...' : 'Expect it'}
       </Button>

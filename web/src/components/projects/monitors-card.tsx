@@ -1,7 +1,7 @@
 import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, CalendarClock, Globe, Pause, Play, Trash2 } from 'lucide-react';
-import { Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
@@ -24,68 +24,29 @@ const DomainForm = lazyPart(() => import('./monitor-form'), 'DomainForm');
 /** The forms are one module: pointing at any of their buttons loads it. */
 const preloadForm = preloading(MonitorForm);
 
-function AddMonitorDialog({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
+/** A button that opens one of the monitor forms in a dialog; the form closes it once it has added. */
+function MonitorFormDialog({
+  title,
+  description,
+  button,
+  form,
+}: {
+  title: string;
+  description: string;
+  button: ReactNode;
+  form: (onDone: () => void) => ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog
       open={open}
       onOpenChange={setOpen}
-      title="Add Monitor"
-      description="Shiplog checks the address on this schedule and emails you when it goes down, and when it is back."
+      title={title}
+      description={description}
       preload={preloadForm}
-      trigger={
-        <Button variant="outline">
-          <Activity /> Add monitor
-        </Button>
-      }
+      trigger={<Button variant="outline">{button}</Button>}
     >
-      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
-        <MonitorForm projectId={projectId} suggestedUrl={suggestedUrl} onDone={() => setOpen(false)} />
-      </Suspense>
-    </Dialog>
-  );
-}
-
-function ExpectRunDialog({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={setOpen}
-      title="Expect Backups or Deployments"
-      description="Each one recorded (on this page, by the shiplog CLI, a deploy webhook or the cron ping URL) counts. When one is late, you are told."
-      preload={preloadForm}
-      trigger={
-        <Button variant="outline">
-          <CalendarClock /> Expect backups or deployments
-        </Button>
-      }
-    >
-      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
-        <ExpectationForm projectId={projectId} onDone={() => setOpen(false)} />
-      </Suspense>
-    </Dialog>
-  );
-}
-
-function WatchDomainDialog({ projectId }: { projectId: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={setOpen}
-      title="Watch a Domain"
-      description="Shiplog looks up its registration once a day and tells you 14, 7 and 1 days before it ends."
-      preload={preloadForm}
-      trigger={
-        <Button variant="outline">
-          <Globe /> Watch a domain
-        </Button>
-      }
-    >
-      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
-        <DomainForm projectId={projectId} onDone={() => setOpen(false)} />
-      </Suspense>
+      <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>{form(() => setOpen(false))}</Suspense>
     </Dialog>
   );
 }
@@ -119,9 +80,36 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
           </ul>
         )}
         <div className="flex flex-wrap gap-2">
-          <AddMonitorDialog projectId={projectId} suggestedUrl={suggestedUrl} />
-          <ExpectRunDialog projectId={projectId} />
-          <WatchDomainDialog projectId={projectId} />
+          <MonitorFormDialog
+            title="Add Monitor"
+            description="Shiplog checks the address on this schedule and emails you when it goes down, and when it is back."
+            button={
+              <>
+                <Activity /> Add monitor
+              </>
+            }
+            form={(onDone) => <MonitorForm projectId={projectId} suggestedUrl={suggestedUrl} onDone={onDone} />}
+          />
+          <MonitorFormDialog
+            title="Expect Backups or Deployments"
+            description="Each one recorded (on this page, by the shiplog CLI, a deploy webhook or the cron ping URL) counts. When one is late, you are told."
+            button={
+              <>
+                <CalendarClock /> Expect backups or deployments
+              </>
+            }
+            form={(onDone) => <ExpectationForm projectId={projectId} onDone={onDone} />}
+          />
+          <MonitorFormDialog
+            title="Watch a Domain"
+            description="Shiplog looks up its registration once a day and tells you 14, 7 and 1 days before it ends."
+            button={
+              <>
+                <Globe /> Watch a domain
+              </>
+            }
+            form={(onDone) => <DomainForm projectId={projectId} onDone={onDone} />}
+          />
         </div>
         {monitors && monitors.length > 0 ? <PublicLinks projectId={projectId} /> : null}
       </CardContent>

@@ -1,11 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Timer, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { Timer } from 'lucide-react';
 import { type PingRun, pingQuery, useCreatePing, useDeletePing } from '../../hooks/use-ping';
 import { formatTimeAgo } from '../../lib/time-ago';
-import { SecretLinkStatus } from '../secret-link';
-import { Button } from '../ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { SecretLinkCard } from '../secret-link';
 
 const EXAMPLE = `curl -fsS "$SHIPLOG_PING/start" && ./backup.sh \\
   && curl -fsS "$SHIPLOG_PING" || curl -fsS "$SHIPLOG_PING/fail"`;
@@ -27,67 +24,49 @@ function describeRun(run: PingRun): string {
  */
 export function PingCard({ projectId }: { projectId: string }) {
   const { data } = useQuery(pingQuery(projectId));
-  const create = useCreatePing(projectId);
-  const remove = useDeletePing(projectId);
-  const [made, setMade] = useState<string | null>(null);
-  const createUrl = () => create.mutate(undefined, { onSuccess: ({ url }) => setMade(url) });
-  const turnOff = () => remove.mutate(undefined, { onSuccess: () => setMade(null) });
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Cron Ping URL</CardTitle>
-        <CardDescription>
-          Your backup job calls it when it is done: a good run counts as a backup, a failed one is an incident.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-3">
-        {data?.active ? (
+    <SecretLinkCard
+      title="Cron Ping URL"
+      description="Your backup job calls it when it is done: a good run counts as a backup, a failed one is an incident."
+      state={data}
+      make={useCreatePing(projectId)}
+      turnOff={useDeletePing(projectId)}
+      status={{
+        label: 'Cron ping URL',
+        copyLabel: 'Copy cron ping URL',
+        copied: 'Call it from your cron job.',
+        keepPrivate: 'Keep this URL private: anyone with it can record runs on this project.',
+        mono: true,
+      }}
+      create={{
+        label: (
           <>
-            <SecretLinkStatus
-              made={made}
-              state={data}
-              label="Cron ping URL"
-              copyLabel="Copy cron ping URL"
-              copied="Call it from your cron job."
-              keepPrivate="Keep this URL private: anyone with it can record runs on this project."
-              mono
-            />
-            <details className="rounded-lg border p-3 text-sm">
-              <summary className="cursor-pointer font-medium">How to use it</summary>
-              <p className="mt-2 text-muted-foreground">
-                Call it when the job ends, with /start when it begins (its run time is kept) and /fail when it failed.
-              </p>
-              <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{EXAMPLE}</pre>
-            </details>
-            {data.runs.length > 0 ? (
-              <ul className="space-y-1 text-sm" aria-label="Latest runs">
-                {data.runs.map((run) => (
-                  <li
-                    key={run.startedAt}
-                    className={run.outcome === 'failed' ? 'text-destructive' : 'text-muted-foreground'}
-                  >
-                    {describeRun(run)}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-sm text-muted-foreground">No runs yet.</p>
-            )}
-            <div className="flex gap-2">
-              <Button variant="outline" size="sm" disabled={create.isPending} onClick={createUrl}>
-                New URL
-              </Button>
-              <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={turnOff}>
-                <Trash2 /> Turn off
-              </Button>
-            </div>
-          </>
-        ) : (
-          <Button variant="outline" disabled={create.isPending} onClick={createUrl}>
             <Timer /> Create ping URL
-          </Button>
-        )}
-      </CardContent>
-    </Card>
+          </>
+        ),
+        variant: 'outline',
+      }}
+      renew="New URL"
+      remove="Turn off"
+    >
+      <details className="rounded-lg border p-3 text-sm">
+        <summary className="cursor-pointer font-medium">How to use it</summary>
+        <p className="mt-2 text-muted-foreground">
+          Call it when the job ends, with /start when it begins (its run time is kept) and /fail when it failed.
+        </p>
+        <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{EXAMPLE}</pre>
+      </details>
+      {(data?.runs ?? []).length > 0 ? (
+        <ul className="space-y-1 text-sm" aria-label="Latest runs">
+          {(data?.runs ?? []).map((run) => (
+            <li key={run.startedAt} className={run.outcome === 'failed' ? 'text-destructive' : 'text-muted-foreground'}>
+              {describeRun(run)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-muted-foreground">No runs yet.</p>
+      )}
+    </SecretLinkCard>
   );
 }

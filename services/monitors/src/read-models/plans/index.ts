@@ -1,4 +1,4 @@
-import type { ProjectionDefinition } from '@shiplog/service-kit';
+import type { Batch, ProjectionDefinition } from '@shiplog/service-kit';
 
 /**
  * Each account's plan, from billing's events: its status, when its trial ends, and when a cancelled
@@ -10,29 +10,27 @@ export const plansProjection: ProjectionDefinition = {
   sources: ['billing'],
   tables: ['plans'],
   handlers: {
-    TrialStarted: async ({ data }, _tx, { defer }) =>
-      defer(
-        `INSERT INTO monitors.plans (user_id, status, trial_end) VALUES ($1, 'trialing', $2)
-         ON CONFLICT (user_id) DO UPDATE SET trial_end = EXCLUDED.trial_end`,
-        [data.userId, data.trialEndDate],
-      ),
-    TrialExtended: async ({ data }, _tx, { defer }) =>
-      defer(
-        `INSERT INTO monitors.plans (user_id, status, trial_end) VALUES ($1, 'trialing', $2)
-         ON CONFLICT (user_id) DO UPDATE SET trial_end = EXCLUDED.trial_end`,
-        [data.userId, data.trialEndDate],
-      ),
-    SubscriptionStatusChanged: async ({ data }, _tx, { defer }) =>
-      defer(
-        `INSERT INTO monitors.plans (user_id, status) VALUES ($1, $2)
-         ON CONFLICT (user_id) DO UPDATE SET status = EXCLUDED.status`,
-        [data.userId, data.to],
-      ),
+    TrialStarted: async ({ data }, _tx, { defer }) => setPlan(defer, data.userId, 'trial_end', data.trialEndDate),
+    TrialExtended: async ({ data }, _tx, { defer }) => setPlan(defer, data.userId, 'trial_end', data.trialEndDate),
+    SubscriptionStatusChanged: async ({ data }, _tx, { defer }) => setPlan(defer, data.userId, 'status', data.to),
     StripeSubscriptionSynced: async ({ data }, _tx, { defer }) =>
-      defer(
-        `INSERT INTO monitors.plans (user_id, status, cancel_ends) VALUES ($1, 'trialing', $2)
-         ON CONFLICT (user_id) DO UPDATE SET cancel_ends = EXCLUDED.cancel_ends`,
-        [data.userId, data.cancelAtPeriodEnd ? data.currentPeriodEnd : null],
-      ),
+      setPlan(defer, data.userId, 'cancel_ends', data.cancelAtPeriodEnd ? data.currentPeriodEnd : null),
   },
 };
+
+/** One field of the account's plan; its row is made (as a trial) by whichever of billing's events comes first. */
+function setPlan(
+  defer: Batch['defer'],
+  userId: string,
+  column: 'status' | 'trial_end' | 'cancel_ends',
+  value: string | null,
+) {
+  const insert =
+    column === 'status'
+      ? '(user_id, status) VALUES ($1, $2)'
+      : `(user_id, status, ${column}) VALUES ($1, 'trialing', $2)`;
+  defer(`INSERT INTO monitors.plans ${insert} ON CONFLICT (user_id) DO UPDATE SET ${column} = EXCLUDED.${column}`, [
+    userId,
+    value,
+  ]);
+}
