@@ -152,6 +152,19 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('dialog').waitFor();
     found.push(...(await violations(page, 'contact admin', '[role=dialog]')));
     await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // The command palette, with a project found, and the keyboard shortcuts sheet.
+    await page.locator('button[aria-keyshortcuts]').waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('option', { name: 'Weather API' }).waitFor();
+    found.push(...(await violations(page, 'command palette', '[role=dialog]')));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('Shift+?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    found.push(...(await violations(page, 'shortcuts sheet', '[role=dialog]')));
+    await page.keyboard.press('Escape');
     expect(found).toEqual([]);
     await close();
   });

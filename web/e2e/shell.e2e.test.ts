@@ -433,3 +433,142 @@ describe('auth and shell', () => {
     expect(await page.getByRole('link', { name: 'GitHub' }).getAttribute('href')).toBe('https://github.com/ada');
   });
 });
+
+describe('the keyboard', () => {
+  /** Tab until `target` has focus, as a keyboard user would (at most 60 presses). */
+  async function tabTo(target: ReturnType<Page['getByRole']>) {
+    for (let i = 0; i < 60; i += 1) {
+      if (await target.evaluate((el) => el === document.activeElement)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error('never reached by Tab');
+  }
+  const palette = () => page.getByRole('dialog', { name: 'Command palette' });
+  /** Registers, and waits until the shell listens for its shortcuts (its palette button says so). */
+  const signUp = async (prefix: string) => {
+    await register(uniqueUsername(prefix));
+    await page.locator('button[aria-keyshortcuts]').waitFor();
+  };
+
+  it('creates a project, ticks its checklist and records a deployment without the mouse', async () => {
+    await signUp('keys');
+    await page.keyboard.press('c');
+    await page.waitForURL(/\/new-project$/);
+    // The cursor waits in the name field.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('project-name');
+    await page.keyboard.type('Keyboard Kite');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/projects$/);
+    await page.getByRole('link', { name: 'Keyboard Kite', exact: true }).waitFor();
+
+    // The palette finds the project by a loose match on its name.
+    await page.keyboard.press('Control+k');
+    await palette().waitFor();
+    await page.keyboard.type('kbkite');
+    await expect.poll(() => palette().getByRole('option').first().textContent()).toBe('Keyboard Kite');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/projects\/[^/]+$/);
+    await expect.poll(() => page.title()).toBe('Keyboard Kite · Shiplog');
+
+    const tick = page.getByRole('checkbox', { name: 'Database added' });
+    await tabTo(tick);
+    await page.keyboard.press('Space');
+    await expect.poll(() => tick.getAttribute('aria-checked')).toBe('true');
+
+    // On a project's page the palette records there.
+    await page.keyboard.press('Control+k');
+    await palette().waitFor();
+    await page.keyboard.type('record deploy');
+    await expect.poll(() => palette().getByRole('option').first().textContent()).toBe('Record Deployment');
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('dialog', { name: 'Record Deployment' });
+    await form.getByLabel('Version (optional)').waitFor();
+    await tabTo(form.getByLabel('Version (optional)'));
+    await page.keyboard.type('2.0.0');
+    await page.keyboard.press('Enter');
+    const timeline = page.getByTestId('project-timeline');
+    await timeline.getByText('2.0.0').waitFor();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await tick.getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('goes places with g-sequences, lists every shortcut with ?, and leaves typing alone', async () => {
+    await signUp('nav');
+    await page.keyboard.press('g');
+    await page.keyboard.press('p');
+    await page.waitForURL(/\/projects$/);
+    // `/` goes to the page's search field, and keys typed there are text, not shortcuts.
+    const search = page.getByRole('searchbox', { name: 'Search projects' });
+    await search.waitFor();
+    await page.keyboard.press('/');
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('gc?');
+    expect(await search.inputValue()).toBe('gc?');
+    expect(new URL(page.url()).pathname).toBe('/projects');
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { level: 1 }).click();
+
+    await page.keyboard.press('g');
+    await page.keyboard.press('r');
+    await page.waitForURL(/\/reminders$/);
+    await page.keyboard.press('g');
+    await page.keyboard.press('d');
+    await page.waitForURL((url) => url.pathname === '/');
+
+    // The sheet lists the shortcuts; closing it gives focus back where it was.
+    const paletteButton = page.getByRole('button', { name: 'Command palette' });
+    await paletteButton.focus();
+    await page.keyboard.press('Shift+?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
+    for (const label of [
+      'Open the command palette',
+      'New project',
+      'Go to Dashboard',
+      'Go to My Projects',
+      'Go to Reminders',
+    ])
+      await sheet.getByText(label, { exact: true }).waitFor();
+    // No shortcut fires under an open dialog.
+    await page.keyboard.press('c');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => paletteButton.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // The palette's pages and actions: the dark theme, from the keyboard.
+    await page.keyboard.press('Control+k');
+    await palette().waitFor();
+    await page.keyboard.type('dark theme');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('settings');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/settings$/);
+  });
+
+  it("spans the sidebar's background down a long page", async () => {
+    await signUp('long');
+    for (let i = 1; i <= 7; i += 1)
+      await page.evaluate(
+        (body) => fetch('/api/projects', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+        JSON.stringify({ name: `Long page ${i}` }),
+      );
+    await page.goto('/projects');
+    await page.getByRole('link', { name: 'Long page 7', exact: true }).waitFor();
+    const { page: pageHeight, sidebar } = await page.evaluate(() => ({
+      page: document.documentElement.scrollHeight,
+      sidebar: document.querySelector('[data-testid="desktop-sidebar"]')!.getBoundingClientRect().height,
+    }));
+    expect(pageHeight).toBeGreaterThan(800 * 1.5);
+    expect(sidebar).toBe(pageHeight);
+    // Scrolled to the end, the navigation is still in view.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.getByTestId('desktop-sidebar').getByRole('link', { name: 'My Projects' }).isVisible()).toBe(true);
+    const top = await page.getByTestId('desktop-sidebar').getByRole('link', { name: 'My Projects' }).boundingBox();
+    expect(top!.y).toBeGreaterThanOrEqual(0);
+    expect(top!.y).toBeLessThan(800);
+  });
+});

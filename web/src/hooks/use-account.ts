@@ -1,8 +1,20 @@
 import type { NotificationSettings, Profile } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { notificationSettingsQuery, profileQuery, userQuery } from '../lib/queries';
+import { keys, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
+
+export type ProfileView = Profile & { username: string; email: string | null };
+
+export const profileQuery = queryOptions({
+  queryKey: keys.profile,
+  queryFn: () => apiRequest<ProfileView>('GET', '/api/profile'),
+});
+
+export const notificationSettingsQuery = queryOptions({
+  queryKey: keys.notificationSettings,
+  queryFn: () => apiRequest<NotificationSettings>('GET', '/api/notifications/settings'),
+});
 
 /**
  * The account's mutations, one hook per action: each refreshes what it changed and says what it tells

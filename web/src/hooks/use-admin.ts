@@ -1,8 +1,44 @@
-import type { SubscriptionStatus } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import {
+  ADMIN_USERS_PAGE_SIZE,
+  type AdminCommentRow,
+  type AdminUser,
+  type AdminUserCounts,
+  type ContactMessage,
+  type SubscriptionStatus,
+} from '@shiplog/schemas';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiAnswer, apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+/** The admin dashboard's user table: one page of a server-side search. */
+export const adminUsersQuery = (search: { q: string; page: number }) =>
+  queryOptions({
+    queryKey: [...keys.admin, 'users', search],
+    queryFn: async () => {
+      const { data, headers } = await apiAnswer<AdminUser[]>(
+        'GET',
+        `/api/admin/users?q=${encodeURIComponent(search.q)}&page=${search.page}&limit=${ADMIN_USERS_PAGE_SIZE}`,
+      );
+      return { users: data, total: Number(headers.get('x-total-count') ?? 0) };
+    },
+    placeholderData: (previous) => previous,
+  });
+
+export const adminUserCountsQuery = queryOptions({
+  queryKey: [...keys.admin, 'users', 'summary'],
+  queryFn: () => apiRequest<AdminUserCounts>('GET', '/api/admin/users/summary'),
+});
+
+export const allAdminCommentsQuery = queryOptions({
+  queryKey: [...keys.adminComments, 'all'],
+  queryFn: () => apiRequest<AdminCommentRow[]>('GET', '/api/admin/comments/all'),
+});
+
+export const contactMessagesQuery = queryOptions({
+  queryKey: [...keys.admin, 'contact-messages'],
+  queryFn: () => apiRequest<ContactMessage[]>('GET', '/api/admin/contact-messages'),
+});
 
 /** After any admin change: the dashboard's lists and counters, and everyone's messages. */
 function useAdminRefresh() {

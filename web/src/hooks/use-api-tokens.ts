@@ -1,8 +1,14 @@
 import type { ApiTokenView } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { apiTokensQuery } from '../lib/queries';
+import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+/** The user's personal API tokens (Settings), newest first; their text is shown once, at creation. */
+export const apiTokensQuery = queryOptions({
+  queryKey: keys.apiTokens,
+  queryFn: () => apiRequest<ApiTokenView[]>('GET', '/api/tokens'),
+});
 
 /** A new personal API token: the answer holds its text, which is never shown again. */
 export function useCreateApiToken() {

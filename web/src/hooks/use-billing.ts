@@ -1,6 +1,21 @@
-import { useMutation } from '@tanstack/react-query';
+import type { Price, SubscriptionView } from '@shiplog/schemas';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
+import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+/** The caller's plan: status, trial days, the paid period (`GET /api/subscription/status`). */
+export const subscriptionQuery = queryOptions({
+  queryKey: keys.subscription,
+  queryFn: () => apiRequest<SubscriptionView>('GET', '/api/subscription/status'),
+});
+
+/** The two plans' prices; the server falls back to the configured ones when Stripe is away. */
+export const pricesQuery = queryOptions({
+  queryKey: keys.prices,
+  queryFn: () => apiRequest<Price[]>('GET', '/api/stripe/prices'),
+  staleTime: 5 * 60_000,
+});
 
 /** Checkout and the customer portal: the browser goes to the URL the provider returned. */
 export function useCheckout() {

@@ -1,5 +1,14 @@
-import { calendarFeedQuery } from '../lib/queries';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api';
+import { keys } from '../lib/queries';
+import type { SecretLinkState } from '../lib/secret-links';
 import { useMakeSecretLink, useTurnOffSecretLink } from './use-secret-link';
+
+/** Whether the user has a private calendar link, and since when (its URL is shown only when made). */
+export const calendarFeedQuery = queryOptions({
+  queryKey: [...keys.reminders, 'calendar'],
+  queryFn: () => apiRequest<SecretLinkState>('GET', '/api/reminders/calendar'),
+});
 
 /** A new private calendar link (replacing any other). */
 export const useCreateCalendarFeed = () => useMakeSecretLink('/api/reminders/calendar', calendarFeedQuery.queryKey);

@@ -6,12 +6,18 @@ import {
   DAILY_LIMIT_EXCEEDED,
   FREE_HISTORY_MESSAGES,
 } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, errorOf, isUnauthorized } from '../lib/api';
-import { chatUsageQuery } from '../lib/queries';
+import { ApiError, apiRequest, errorOf, isUnauthorized } from '../lib/api';
+import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+/** Today's chat allowance: remaining messages, the boost, the cap (`GET /api/chat/usage`). */
+export const chatUsageQuery = queryOptions({
+  queryKey: keys.chatUsage,
+  queryFn: () => apiRequest<ChatUsage>('GET', '/api/chat/usage'),
+});
 
 /** A chat message as the page keeps it (spec/account.md §3: client only). */
 export interface ChatMessage {

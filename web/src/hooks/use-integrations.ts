@@ -1,15 +1,29 @@
 import type {
   DiagnosticsResponse,
+  Domain,
   ImportDomainsInput,
   ImportDomainsResponse,
   Integration,
   IntegrationForm,
   TestConnectionResponse,
 } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { integrationsQuery, keys } from '../lib/queries';
+import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+export const integrationsQuery = queryOptions({
+  queryKey: keys.integrations,
+  queryFn: () => apiRequest<Integration[]>('GET', '/api/integrations'),
+});
+
+/** An integration's domains, read from its external API when the domains dialog opens (never cached stale). */
+export const integrationDomainsQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...keys.integrations, id, 'domains'],
+    queryFn: () => apiRequest<(Domain & { imported: boolean })[]>('GET', `/api/integrations/${id}/projects`),
+    staleTime: 0,
+  });
 
 export function useSaveIntegration() {
   const queryClient = useQueryClient();

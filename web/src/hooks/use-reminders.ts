@@ -1,8 +1,23 @@
-import type { CreateReminderInput, Reminder, UpdateReminderInput } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  type CreateReminderInput,
+  notificationTimeOptions,
+  type Reminder,
+  type UpdateReminderInput,
+} from '@shiplog/schemas';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
+
+/** The eleven reminder times; on failure, the built-in list (spec/core.md §7). */
+export const notificationTimesQuery = queryOptions({
+  queryKey: [...keys.reminders, 'notification-times'],
+  queryFn: () =>
+    apiRequest<{ value: string; label: string }[]>('GET', '/api/reminders/options/notification-times').catch(
+      () => notificationTimeOptions,
+    ),
+  staleTime: Number.POSITIVE_INFINITY,
+});
 
 type ReminderBody = Omit<CreateReminderInput, 'dueDate'> & { dueDate: string };
 

@@ -6,7 +6,8 @@ import { ContactInboxCard } from '../components/admin/contact-inbox-card';
 import { UserManagementCard } from '../components/admin/user-management-card';
 import { BackLink } from '../components/back-link';
 import { Card, CardContent } from '../components/ui/card';
-import { adminUserCountsQuery, userQuery } from '../lib/queries';
+import { adminUserCountsQuery } from '../hooks/use-admin';
+import { userQuery } from '../lib/queries';
 
 export function AdminPage() {
   const { data: me, isPending } = useQuery(userQuery);

@@ -9,12 +9,12 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Input } from '../components/ui/input';
 import { toast } from '../components/ui/toast';
-import { blockedSend, type ChatMessage, useChat } from '../hooks/use-chat';
+import { blockedSend, type ChatMessage, chatUsageQuery, useChat } from '../hooks/use-chat';
 import { chatMarkdownComponents } from '../lib/chat-markdown';
 import { cn } from '../lib/class-names';
 import { formatDate } from '../lib/format';
 import { lazyPart } from '../lib/on-demand';
-import { chatUsageQuery, userQuery } from '../lib/queries';
+import { userQuery } from '../lib/queries';
 
 /** The Markdown renderer comes with the first reply shown, not with the page. */
 const Markdown = lazyPart(() => import('react-markdown'));

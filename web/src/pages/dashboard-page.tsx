@@ -12,7 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card'
 import { Skeleton } from '../components/ui/skeleton';
 import { toast } from '../components/ui/toast';
 import { dashboardQuery } from '../lib/graphql';
-import { subscriptionQuery, userQuery } from '../lib/queries';
+import { keys, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
 /** The dashboard: its data is one GraphQL query (lib/graphql.ts), asked for by the route's loader. */
@@ -217,7 +217,7 @@ function usePaymentReturnToast() {
           if (isSubscribed(user?.subscriptionStatus)) break;
           await new Promise((resolve) => setTimeout(resolve, 1000));
         }
-        await queryClient.invalidateQueries({ queryKey: subscriptionQuery.queryKey });
+        await queryClient.invalidateQueries({ queryKey: keys.subscription });
       })();
     } else if (String(search.cancelled) === 'true') {
       toast({

@@ -13,10 +13,10 @@ import { Select } from '../components/ui/select';
 import { Skeleton } from '../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { Textarea } from '../components/ui/textarea';
-import { useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
+import { type ProfileView, profileQuery, useUpdateAccountInfo, useUpdateProfile } from '../hooks/use-account';
 import { formatDate } from '../lib/format';
 import { type FormOutput, useSchemaForm } from '../lib/forms';
-import { type ProfileView, profileQuery, projectsQuery } from '../lib/queries';
+import { projectsQuery } from '../lib/queries';
 
 export function ProfilePage() {
   const { data: profile, isPending } = useQuery(profileQuery);

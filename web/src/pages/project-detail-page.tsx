@@ -10,7 +10,7 @@ import { DeleteProjectDialog } from '../components/projects/delete-project';
 import { DeployHookCard } from '../components/projects/deploy-hook-card';
 import { MonitorsCard } from '../components/projects/monitors-card';
 import { PingCard } from '../components/projects/ping-card';
-import { RecordBackupDialog, RecordDeploymentDialog, RecordVersionDialog } from '../components/projects/record-dialogs';
+import { RecordButtonDialog } from '../components/projects/record-dialogs';
 import { StatusBadge } from '../components/projects/status-badge';
 import { ProjectRemindersCard } from '../components/reminders/project-reminders-card';
 import { Button } from '../components/ui/button';
@@ -191,9 +191,9 @@ export function ProjectDetailPage() {
               <CardDescription>Record what happened to this project.</CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-2">
-              <RecordBackupDialog projectId={id} />
-              <RecordDeploymentDialog projectId={id} />
-              <RecordVersionDialog projectId={id} />
+              <RecordButtonDialog projectId={id} kind="backup" />
+              <RecordButtonDialog projectId={id} kind="deployment" />
+              <RecordButtonDialog projectId={id} kind="version" />
             </CardContent>
           </Card>
           <DeployHookCard projectId={id} />

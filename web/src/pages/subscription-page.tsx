@@ -4,9 +4,8 @@ import { Check, CreditCard, Crown } from 'lucide-react';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
-import { useCheckout, useCustomerPortal } from '../hooks/use-billing';
+import { pricesQuery, subscriptionQuery, useCheckout, useCustomerPortal } from '../hooks/use-billing';
 import { formatDate } from '../lib/format';
-import { pricesQuery, subscriptionQuery } from '../lib/queries';
 
 /** The paid tier's features (spec/account.md §1). */
 const PRO_FEATURES = [

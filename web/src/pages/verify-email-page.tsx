@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from 'react';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
+import { profileQuery } from '../hooks/use-account';
 import { apiRequest } from '../lib/api';
 import { useDocumentTitle } from '../lib/page-title';
-import { profileQuery } from '../lib/queries';
 
 /**
  * The link mailed to prove an address: `/verify-email#<secret>`. The secret is in the `#` part, so it

@@ -4,9 +4,8 @@ import { TextField } from '../../components/text-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { useSendVerificationEmail, useUpdateAccountInfo } from '../../hooks/use-account';
+import { profileQuery, useSendVerificationEmail, useUpdateAccountInfo } from '../../hooks/use-account';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
-import { profileQuery } from '../../lib/queries';
 
 export function AccountInfoCard() {
   const { data: profile, isPending } = useQuery(profileQuery);

@@ -7,8 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Label } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
-import { useUpdateNotificationSettings } from '../../hooks/use-account';
-import { notificationSettingsQuery } from '../../lib/queries';
+import { notificationSettingsQuery, useUpdateNotificationSettings } from '../../hooks/use-account';
 
 const notificationLabels: Record<keyof NotificationSettings, [string, string]> = {
   emailNotifications: ['Email notifications', 'Reminder emails and account notices'],

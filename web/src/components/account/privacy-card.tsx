@@ -2,9 +2,8 @@ import { projectVisibilities } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { useUpdateProfile } from '../../hooks/use-account';
+import { profileQuery, useUpdateProfile } from '../../hooks/use-account';
 import { cn } from '../../lib/class-names';
-import { profileQuery } from '../../lib/queries';
 
 export function PrivacyCard() {
   const { data: profile } = useQuery(profileQuery);

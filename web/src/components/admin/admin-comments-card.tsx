@@ -8,11 +8,10 @@ import { ConfirmDialog } from '../../components/ui/dialog';
 import { FieldError, Label } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { Textarea } from '../../components/ui/textarea';
-import { useCreateComment, useDeleteComment, useUpdateComment } from '../../hooks/use-admin';
+import { allAdminCommentsQuery, useCreateComment, useDeleteComment, useUpdateComment } from '../../hooks/use-admin';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
-import { allAdminCommentsQuery } from '../../lib/queries';
 
 /** Admin Comments: a message every user sees in the sidebar, made with the shared form helper. */
 export function AdminCommentsCard() {

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { useMarkContactMessage } from '../../hooks/use-admin';
+import { contactMessagesQuery, useMarkContactMessage } from '../../hooks/use-admin';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
-import { contactMessagesQuery } from '../../lib/queries';
 
 export function ContactInboxCard() {
   const messages = useQuery(contactMessagesQuery);

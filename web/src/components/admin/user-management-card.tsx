@@ -7,10 +7,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog';
 import { FieldError, Input, Label } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { useChangeSubscriptionStatus, useDeleteUser, useExtendTrial } from '../../hooks/use-admin';
+import { adminUsersQuery, useChangeSubscriptionStatus, useDeleteUser, useExtendTrial } from '../../hooks/use-admin';
 import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
-import { adminUsersQuery } from '../../lib/queries';
 
 /** A date as the user table shows it, or N/A. */
 const when = (iso: string | null) => (iso ? formatDate(iso, 'MMM d, yyyy') : 'N/A');

@@ -1,9 +1,8 @@
 import { type Integration, RENEWAL_REMINDER_DAYS } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useImportDomains } from '../../hooks/use-integrations';
+import { integrationDomainsQuery, integrationsQuery, useImportDomains } from '../../hooks/use-integrations';
 import { formatDate } from '../../lib/format';
-import { integrationDomainsQuery, integrationsQuery } from '../../lib/queries';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Dialog } from '../ui/dialog';

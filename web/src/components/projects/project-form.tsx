@@ -8,6 +8,7 @@ import {
   socialLinkKeys,
 } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
@@ -96,6 +97,11 @@ export function ProjectForm({
     defaultValues: defaultsFrom(project),
   });
   const { errors } = form.formState;
+  // A new project starts with its name: the cursor is there when the page opens (`c` from anywhere).
+  const { setFocus } = form;
+  useEffect(() => {
+    if (!project) setFocus('name');
+  }, [project, setFocus]);
   return (
     <form className="space-y-6" noValidate onSubmit={form.handleSubmit(onSubmit)}>
       <Card>

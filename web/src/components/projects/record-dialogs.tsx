@@ -11,22 +11,40 @@ const BackupForm = lazyPart(() => import('./record-forms'), 'RecordBackupForm');
 const DeploymentForm = lazyPart(() => import('./record-forms'), 'RecordDeploymentForm');
 const VersionForm = lazyPart(() => import('./record-forms'), 'RecordVersionForm');
 /** The three forms are one module: pointing at any of the buttons loads it. */
-const preloadForms = preloading(BackupForm);
+export const preloadRecordForms = preloading(BackupForm);
 
-function RecordDialog({
+export type RecordKind = 'backup' | 'deployment' | 'version';
+
+/** What each kind of record is called, and its form: the project page's buttons and the command palette use these. */
+export const recordKinds: Record<
+  RecordKind,
+  { title: string; label: string; icon: ComponentType; form: ComponentType<RecordFormProps> }
+> = {
+  backup: { title: 'Record Backup', label: 'Record Backup', icon: Archive, form: BackupForm },
+  deployment: { title: 'Record Deployment', label: 'Record Deployment', icon: Rocket, form: DeploymentForm },
+  version: { title: 'Record Version Release', label: 'Record Version', icon: Tag, form: VersionForm },
+};
+
+/** A record's dialog: opened by its button (`trigger`), or by its owner (`open`, `onOpenChange`). */
+export function RecordDialog({
   projectId,
-  title,
+  kind,
   trigger,
-  form: Form,
+  open: controlled,
+  onOpenChange,
 }: {
   projectId: string;
-  title: string;
-  trigger: DialogTrigger;
-  form: ComponentType<RecordFormProps>;
+  kind: RecordKind;
+  trigger?: DialogTrigger;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [own, setOwn] = useState(false);
+  const open = controlled ?? own;
+  const setOpen = onOpenChange ?? setOwn;
+  const { title, form: Form } = recordKinds[kind];
   return (
-    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={preloadForms}>
+    <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={preloadRecordForms}>
       <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
         <Form projectId={projectId} onDone={() => setOpen(false)} />
       </Suspense>
@@ -34,45 +52,16 @@ function RecordDialog({
   );
 }
 
-export function RecordBackupDialog({ projectId }: { projectId: string }) {
+/** The project page's Record buttons, one per kind. */
+export function RecordButtonDialog({ projectId, kind }: { projectId: string; kind: RecordKind }) {
+  const { label, icon: Icon } = recordKinds[kind];
   return (
     <RecordDialog
       projectId={projectId}
-      title="Record Backup"
-      form={BackupForm}
+      kind={kind}
       trigger={
         <Button variant="outline">
-          <Archive /> Record Backup
-        </Button>
-      }
-    />
-  );
-}
-
-export function RecordDeploymentDialog({ projectId }: { projectId: string }) {
-  return (
-    <RecordDialog
-      projectId={projectId}
-      title="Record Deployment"
-      form={DeploymentForm}
-      trigger={
-        <Button variant="outline">
-          <Rocket /> Record Deployment
-        </Button>
-      }
-    />
-  );
-}
-
-export function RecordVersionDialog({ projectId }: { projectId: string }) {
-  return (
-    <RecordDialog
-      projectId={projectId}
-      title="Record Version Release"
-      form={VersionForm}
-      trigger={
-        <Button variant="outline">
-          <Tag /> Record Version
+          <Icon /> {label}
         </Button>
       }
     />

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
-import { useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-calendar-feed';
-import { calendarFeedQuery } from '../../lib/queries';
+import { calendarFeedQuery, useCreateCalendarFeed, useRevokeCalendarFeed } from '../../hooks/use-calendar-feed';
 import { SecretLinkCard } from '../secret-link';
 
 /** The private calendar link: calendar apps subscribe to it and show active reminders with alarms. */

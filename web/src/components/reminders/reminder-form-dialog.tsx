@@ -7,16 +7,23 @@ import { Spinner } from '../ui/spinner';
 // The form, with react-hook-form, loads when the dialog first opens (or its button is pointed at).
 const ReminderForm = lazyPart(() => import('./reminder-form'), 'ReminderForm');
 
+/** Adding or editing a reminder: opened by its button (`trigger`), or by its owner (`open`, `onOpenChange`). */
 export function ReminderFormDialog({
   projectId,
   reminder,
   trigger,
+  open: controlled,
+  onOpenChange,
 }: {
   projectId: string;
   reminder?: Reminder;
-  trigger: DialogTrigger;
+  trigger?: DialogTrigger;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [own, setOwn] = useState(false);
+  const open = controlled ?? own;
+  const setOpen = onOpenChange ?? setOwn;
   return (
     <Dialog
       open={open}

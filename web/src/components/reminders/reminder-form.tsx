@@ -1,9 +1,8 @@
 import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { useSaveReminder } from '../../hooks/use-reminders';
+import { notificationTimesQuery, useSaveReminder } from '../../hooks/use-reminders';
 import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
-import { notificationTimesQuery } from '../../lib/queries';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';

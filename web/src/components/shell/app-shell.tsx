@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useMatches, useRouteContext } from '@tanstack/react-router';
+import { Link, Outlet, useMatches, useNavigate, useRouteContext } from '@tanstack/react-router';
 import {
   Bot,
   Code2,
@@ -10,16 +10,18 @@ import {
   Menu,
   Plug,
   PlusCircle,
+  Search,
   Settings,
   Shield,
   User,
 } from 'lucide-react';
-import { type ComponentProps, type ComponentType, Suspense, useEffect, useState } from 'react';
+import { type ComponentProps, type ComponentType, type SetStateAction, Suspense, useEffect, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
 import { lazyPart, onDemand, preloading } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
 import { userQuery } from '../../lib/queries';
 import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
+import type { KeyboardPanel } from '../command/command-palette';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
 import { AccountMenu } from './account-menu';
@@ -35,7 +37,7 @@ interface NavItem {
   adminOnly?: boolean;
 }
 
-const navItems: NavItem[] = [
+export const navItems: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard },
   { label: 'My Projects', to: '/projects', icon: FolderKanban },
   { label: 'New Project', to: '/new-project', icon: PlusCircle },
@@ -49,6 +51,9 @@ const navItems: NavItem[] = [
 /** The mobile menu's sheet (Radix dialog) loads when the menu is first opened. */
 const MobileMenu = lazyPart(() => import('./mobile-menu'), 'MobileMenu');
 const preloadMobileMenu = preloading(MobileMenu);
+/** The command palette and the shortcuts sheet load when first opened (⌘K, ?, or the header's button). */
+const KeyboardPanels = lazyPart(() => import('../command/command-palette'), 'KeyboardPanels');
+const preloadKeyboardPanels = preloading(KeyboardPanels);
 
 export type ShellUser = { username: string; email: string | null; isAdmin: boolean };
 
@@ -70,21 +75,49 @@ function Shell() {
   const override = usePageTitleOverride();
   const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
   useDocumentTitle(title);
-  useLiveChanges();
+  const [panel, setPanel] = useState<KeyboardPanel>(null);
+  const [panelsLoaded, setPanelsLoaded] = useState(false);
+  const [keysFollowed, setKeysFollowed] = useState(false);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useAfterFirstScreen(() => {
+    const show = (next: SetStateAction<KeyboardPanel>) => {
+      setPanelsLoaded(true);
+      setPanel(next);
+    };
+    return Promise.all([
+      // Every screen follows the user's changes as they happen (lib/live.ts)…
+      import('../../lib/live').then(({ followLiveChanges }) => followLiveChanges(queryClient)),
+      // …and answers the keyboard (lib/shortcuts.ts).
+      import('../../lib/shortcuts').then(({ followShortcuts }) => {
+        setKeysFollowed(true);
+        return followShortcuts(show, (to) => navigate({ to }));
+      }),
+    ]);
+  }, [queryClient, navigate]);
 
   return (
     <div className="flex min-h-screen bg-background">
+      {/* The sidebar's background spans the whole page; what is in it stays in view as the page scrolls. */}
       <aside
         data-testid="desktop-sidebar"
-        className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-r bg-sidebar md:flex"
+        className="hidden w-64 shrink-0 border-r bg-sidebar md:flex"
         aria-label="Main navigation"
       >
-        <SidebarContents variant="desktop" user={user} />
+        <div className="sticky top-0 h-screen flex-1">
+          <SidebarContents variant="desktop" user={user} />
+        </div>
       </aside>
 
       {menuLoaded ? (
         <Suspense fallback={null}>
           <MobileMenu open={menuOpen} onOpenChange={setMenuOpen} user={user} />
+        </Suspense>
+      ) : null}
+
+      {panelsLoaded ? (
+        <Suspense fallback={null}>
+          <KeyboardPanels open={panel} onOpenChange={setPanel} user={user} />
         </Suspense>
       ) : null}
 
@@ -106,6 +139,23 @@ function Shell() {
           </Button>
           <h1 className="truncate text-xl font-semibold tracking-tight">{title}</h1>
           <div className="ml-auto flex items-center gap-1">
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Command palette"
+              // Said once the shortcuts are listened for.
+              aria-keyshortcuts={keysFollowed ? 'Control+K Meta+K' : undefined}
+              aria-haspopup="dialog"
+              title="Command palette (Ctrl K)"
+              onPointerEnter={preloadKeyboardPanels}
+              onFocus={preloadKeyboardPanels}
+              onClick={() => {
+                setPanelsLoaded(true);
+                setPanel('palette');
+              }}
+            >
+              <Search className="size-5" />
+            </Button>
             <ThemeMenu />
             <NotificationsBell />
             <AccountMenu username={user.username} />
@@ -212,24 +262,25 @@ export function SidebarContents({
 }
 
 /**
- * While signed in, every screen follows the user's changes as they happen (lib/live.ts), from a second
- * after the shell first shows; a change in that second shows at the next one or the next visit.
+ * What the signed-in shell starts once its first screen is up (a second after it shows), not part of
+ * what that screen needs: `start` loads and starts each part and resolves to what stops them. A
+ * change in that second shows at the next one or the next visit; a key pressed then does nothing.
  */
-function useLiveChanges() {
-  const queryClient = useQueryClient();
+function useAfterFirstScreen(start: () => Promise<(() => void)[]>, deps: unknown[]) {
   useEffect(() => {
-    let stop: (() => void) | undefined;
+    let stops: (() => void)[] = [];
     let ended = false;
-    // After the page has loaded: the feed is not part of what the first screen needs.
     const timer = setTimeout(() => {
-      void import('../../lib/live').then(({ followLiveChanges }) => {
-        if (!ended) stop = followLiveChanges(queryClient);
+      void start().then((started) => {
+        if (ended) for (const stop of started) stop();
+        else stops = started;
       });
     }, 1000);
     return () => {
       ended = true;
       clearTimeout(timer);
-      stop?.();
+      for (const stop of stops) stop();
     };
-  }, [queryClient]);
+    // biome-ignore lint/correctness/useExhaustiveDependencies: `start` is re-made each render; `deps` say when it changes
+  }, deps);
 }
