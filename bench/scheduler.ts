@@ -130,6 +130,8 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
     const scheduler = createScheduler(
       { ...reminders.context, config: { ...reminders.context.config, SCHEDULER_INTERVAL_MS: 250 } },
       createMailer({ smtpUrl, from: 'Shiplog <bench@shiplog.test>', logger: reminders.context.logger }),
+      // Email only: nobody here has turned push on.
+      null,
     );
     scheduler.start();
     const deadline = due.getTime() + 180_000;

@@ -99,6 +99,8 @@ export const apiRoutes = [
   },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
+  // A test push to each of the user's devices: calls to the push services.
+  { pattern: /^\/api\/reminders\/push\/test$/, methods: ['POST'], service: 'reminders', limit: 'pushTest' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
   { pattern: /^\/api\/chat$/, methods: ['POST'], service: 'chat', limit: 'chat' },

@@ -34,6 +34,8 @@ export const limitDefaults = {
   ping: { per: 'address', points: 120, seconds: 60 },
   /** Mail to an address being proven: each change of the address, and each new link, sends one. */
   verifyEmail: { per: 'user', points: 10, seconds: 3600 },
+  /** A test notification to each of the user's push devices: a push service call each. */
+  pushTest: { per: 'user', points: 10, seconds: 3600 },
   /** Messages to the administrators. */
   contactAdmin: { per: 'user', points: 10, seconds: 3600 },
   /** The assistant for paying users (free users have their daily count too): a model call each. */

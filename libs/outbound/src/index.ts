@@ -201,7 +201,7 @@ export class Outbound {
    * A POST of `body`, with no redirect followed (a webhook that moved is a failure to fix, not to
    * chase); the answer's body read up to `maxBytes`.
    */
-  async post(url: URL, headers: Record<string, string>, body: string): Promise<OutboundResponse> {
+  async post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
     const exempt = this.#isExempt(url);
     const refused = this.refusalOf(url, exempt);
     if (refused) throw new RefusedAddressError(refused);

@@ -78,3 +78,37 @@ export interface Reminder {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Unpadded base64url of exactly `bytes` bytes (a Push API key, as `PushSubscription.toJSON()` gives it). */
+const base64urlOf = (bytes: number, message: string) =>
+  z.string({ error: message }).regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`), message);
+
+/**
+ * A browser's push subscription for one device (`PushSubscription.toJSON()`), sent when the user turns
+ * push reminders on there: the push service's endpoint, and the keys the payload is encrypted to
+ * (RFC 8291): the device's P-256 public key and its 16-byte authentication secret.
+ */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z
+    .url({ protocol: /^https?$/, error: 'Endpoint must be an http(s) URL' })
+    .max(2048, 'Endpoint must be at most 2048 characters'),
+  keys: z.object(
+    {
+      p256dh: base64urlOf(65, 'keys.p256dh must be a P-256 public key (65 bytes, base64url)'),
+      auth: base64urlOf(16, 'keys.auth must be 16 bytes, base64url'),
+    },
+    { error: 'keys must hold p256dh and auth' },
+  ),
+  /** What the device is, as Settings lists it ("Chrome on Android"); optional. */
+  label: z.string({ error: 'Label must be text' }).trim().max(100, 'Label must be at most 100 characters').optional(),
+});
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
+
+/** A device's push subscription, to turn it off (its endpoint is what names it). */
+export const pushEndpointSchema = pushSubscriptionSchema.pick({ endpoint: true });
+
+/** What Settings › Notifications reads: the server's VAPID public key (null: push is off here), and the devices. */
+export interface PushState {
+  publicKey: string | null;
+  devices: { label: string; createdAt: string }[];
+}

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { pushSenderFor } from './adapters/web-push.ts';
 import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
+import { pushApi } from './push/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { createScheduler } from './reactions/send-due-reminders/index.ts';
 import { reminderListProjection } from './read-models/reminder-list/index.ts';
@@ -20,24 +22,33 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
     'reminders.reminder_list',
     'reminders.projects',
     'reminders.calendar_feeds',
+    'reminders.push_subscriptions',
     'reminders.users',
   ),
   setup(context) {
+    const { config } = context;
+    const { push, close: closePushes } = pushSenderFor(config);
     const scheduler = createScheduler(
       context,
-      createMailer({ smtpUrl: context.config.SMTP_URL, from: context.config.MAIL_FROM, logger: context.logger }),
+      createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: context.logger }),
+      push,
     );
     if (context.config.SCHEDULER_ENABLED === 'true') scheduler.start();
     const reminders = remindersApi(context);
     const calendar = calendarApi(context);
+    const devices = pushApi(context, push);
     return {
       routes: (router) => {
-        // The feed's fixed paths before the reminders' `/reminders/:id`.
+        // The feed's and push's fixed paths before the reminders' `/reminders/:id`.
         calendar.routes(router);
+        devices.routes(router);
         reminders.routes(router);
       },
       consumers: [projectsReaction(context)],
-      onStop: () => scheduler.stop(),
+      onStop: async () => {
+        await scheduler.stop();
+        await closePushes();
+      },
     };
   },
 };

@@ -1,12 +1,18 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
+import { type PushStandIn, startPushStandIn } from '@shiplog/testing/push';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushSenderFor } from '../src/adapters/web-push.ts';
 import { createScheduler } from '../src/reactions/send-due-reminders/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;
+/** A Web Push service: it decrypts what it is sent with each subscription's keys. */
+let pushService: PushStandIn;
+/** The server's VAPID private key in these tests (32 bytes, base64url). */
+const VAPID_PRIVATE_KEY = 'kJ0ZDk3VNOdDQx2CCtJ2PRfvYNQXd6dKfaDXIdOqF7w';
 let received: SmtpStandIn['received'];
 let client: Client;
 let projectId: string;
@@ -14,9 +20,16 @@ let projectId: string;
 beforeAll(async () => {
   // A real SMTP server on a free port: nodemailer speaks the real protocol to it. Identity mails the
   // links that prove an address through it too.
-  smtp = await startSmtpStandIn();
+  [smtp, pushService] = await Promise.all([startSmtpStandIn(), startPushStandIn()]);
   received = smtp.received;
-  backend = await startBackend({ env: smtp.env });
+  backend = await startBackend({
+    env: {
+      ...smtp.env,
+      VAPID_PRIVATE_KEY,
+      VAPID_SUBJECT: 'mailto:ops@shiplog.test',
+      PUSH_ALLOWED_HOSTS: pushService.host,
+    },
+  });
   client = new Client(backend.url);
   await client.post('/api/register', {
     username: uniqueUsername('mail'),
@@ -42,14 +55,22 @@ async function verifyAddress(owner: Client, address: string) {
 afterAll(async () => {
   // The backend first: its mailers hold pooled connections, which the stand-in waits for when it stops.
   await backend?.stop();
-  await smtp?.stop();
+  await Promise.all([smtp?.stop(), pushService?.stop()]);
+});
+
+const pushSenders: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(pushSenders.map((close) => close()));
 });
 
 function scheduler() {
   const { context } = backend.service('reminders');
+  const { push, close } = pushSenderFor(context.config);
+  pushSenders.push(close);
   return createScheduler(
     context,
     createMailer({ smtpUrl: smtp.url, from: 'Shiplog <reminders@shiplog.test>', logger: context.logger }),
+    push,
   );
 }
 
@@ -207,5 +228,107 @@ describe('reminder scheduler', () => {
     expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(1);
     expect(received.length).toBe(before);
     await s.stop();
+  });
+});
+
+describe('push reminders', () => {
+  it('turns push on per device, refuses what is not a subscription, and keeps each user to their own devices', async () => {
+    const state = await client.get('/api/reminders/push');
+    expect(state.status).toBe(200);
+    // The public half of VAPID_PRIVATE_KEY: what a browser subscribes with.
+    expect(state.body.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(state.body.devices).toEqual([]);
+
+    const bad = await client.post('/api/reminders/push/subscriptions', {
+      endpoint: 'not a url',
+      keys: { p256dh: 'short', auth: '' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual({
+      endpoint: ['Endpoint must be an http(s) URL'],
+      'keys.p256dh': ['keys.p256dh must be a P-256 public key (65 bytes, base64url)'],
+      'keys.auth': ['keys.auth must be 16 bytes, base64url'],
+    });
+    // A push service is on the internet: a private address is refused before anything is sent there.
+    const inside = await client.post('/api/reminders/push/subscriptions', {
+      ...pushService.subscribe(),
+      endpoint: 'http://10.0.0.7/push/x',
+    });
+    expect(inside.status).toBe(400);
+    expect(inside.body.fieldErrors.endpoint).toHaveLength(1);
+
+    const device = pushService.subscribe();
+    const on = await client.post('/api/reminders/push/subscriptions', { ...device, label: 'Chrome on Android' });
+    expect(on.status).toBe(201);
+    expect(on.body.devices).toEqual([{ label: 'Chrome on Android', createdAt: expect.any(String) }]);
+    // The endpoint and keys are credentials: never read back.
+    expect(JSON.stringify((await client.get('/api/reminders/push')).body)).not.toContain(device.endpoint);
+
+    // Another user can neither see nor turn off this device.
+    const other = new Client(backend.url);
+    await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret-pass-1' });
+    expect((await other.get('/api/reminders/push')).body.devices).toEqual([]);
+    const theirs = await other.request('DELETE', '/api/reminders/push/subscriptions', { endpoint: device.endpoint });
+    expect(theirs.status).toBe(404);
+    expect((await other.post('/api/reminders/push/test')).status).toBe(404);
+
+    // A test notification: encrypted to the device's keys, signed with the server's VAPID key.
+    const before = pushService.received.length;
+    const test = await client.post('/api/reminders/push/test');
+    expect(test.status).toBe(200);
+    expect(test.body).toEqual({ sent: 1, devices: 1 });
+    const push = pushService.received.at(-1)!;
+    expect(pushService.received.length - before).toBe(1);
+    expect(JSON.parse(push.payload!)).toMatchObject({ title: 'Shiplog', body: 'Push reminders reach this device.' });
+    expect(push.vapid).toMatchObject({ sub: 'mailto:ops@shiplog.test', publicKey: state.body.publicKey });
+
+    const off = await client.request('DELETE', '/api/reminders/push/subscriptions', { endpoint: device.endpoint });
+    expect(off.status).toBe(200);
+    expect(off.body.devices).toEqual([]);
+  });
+
+  it('pushes each send beside the email, once, with the one-tap link, and forgets a device the push service says is gone', async () => {
+    const phone = pushService.subscribe();
+    const laptop = pushService.subscribe();
+    for (const device of [phone, laptop])
+      expect((await client.post('/api/reminders/push/subscriptions', device)).status).toBe(201);
+    const due = new Date(Date.now() + 8 * 86_400_000);
+    const { id } = await addReminder({
+      title: 'Rotate the keys',
+      dueDate: due.toISOString(),
+      reminderTimes: ['1_day_before', 'at_time'],
+    });
+    const s = scheduler();
+    const before = pushService.received.length;
+    const mailsBefore = received.length;
+
+    expect((await s.tick(new Date(due.getTime() - 86_400_000 + minutes(1)))).sent).toBe(1);
+    const pushes = pushService.received.slice(before);
+    expect(pushes.map((p) => p.id).sort()).toEqual([phone, laptop].map((d) => d.endpoint.split('/').pop()).sort());
+    const { config } = backend.service('reminders').context as { config: { APP_URL: string } };
+    for (const push of pushes) {
+      expect(JSON.parse(push.payload!)).toEqual({
+        title: 'Rotate the keys',
+        body: 'Mail Project is due 1 day from now',
+        url: `${config.APP_URL}/reminders/${id}/complete`,
+        tag: `reminder-${id}`,
+      });
+      expect(push.urgency).toBe('high');
+      expect(push.topic).toBe(id.replaceAll('-', ''));
+    }
+    // The email went too, with the same link.
+    expect(received.length - mailsBefore).toBe(1);
+    expect(received.at(-1)!.raw).toContain(`/reminders/${id}/complete`);
+    // Nothing twice.
+    expect((await s.tick(new Date(due.getTime() - 86_400_000 + minutes(2)))).sent).toBe(0);
+    expect(pushService.received.length - before).toBe(2);
+
+    // The phone's browser dropped the subscription: the push service answers 410, and it is forgotten.
+    pushService.gone(phone.endpoint);
+    expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBe(1);
+    expect(pushService.received.length - before).toBe(3);
+    expect((await client.get('/api/reminders/push')).body.devices).toHaveLength(1);
+    await s.stop();
+    await client.request('DELETE', '/api/reminders/push/subscriptions', { endpoint: laptop.endpoint });
   });
 });

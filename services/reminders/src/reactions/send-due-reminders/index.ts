@@ -9,7 +9,9 @@ import {
   repeating,
   type ServiceContext,
 } from '@shiplog/service-kit';
+import type { PushMessage, PushSender } from '../../adapters/web-push.ts';
 import type { RemindersEnv } from '../../env.ts';
+import { pushSubscriptions } from '../../push/subscriptions.ts';
 import { reminderDecider } from '../../reminder/decide.ts';
 import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
 
@@ -19,14 +21,17 @@ import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts'
  * appended first, with the expected revision, and only then emailed. A second scheduler deciding the
  * same sends loses the append (409) and sends nothing; after a restart the store already holds them.
  * So an email is never sent twice; one could be lost if the process dies between append and send.
+ * Each send also goes, as a push notification with the same one-tap link, to every device its owner
+ * turned push on for (`push`, when the server has a VAPID key); a device the push service reports gone
+ * is forgotten.
  */
-export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer) {
+export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer, push: PushSender | null) {
   const { pool, store, logger, config } = context;
 
   async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
     // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
-    const { rows } = await pool.query<{ reminder_id: string; email: string | null }>(
-      `SELECT s.reminder_id, CASE WHEN u.email_verified THEN u.email END AS email
+    const { rows } = await pool.query<{ reminder_id: string; user_id: string; email: string | null }>(
+      `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email
        FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
        WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
       [now, limit],
@@ -34,7 +39,7 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
     let sent = 0;
     await Promise.all(
       chunks(rows, 16).map(async (chunk) => {
-        for (const { reminder_id: reminderId, email } of chunk) {
+        for (const { reminder_id: reminderId, user_id: userId, email } of chunk) {
           const channel = email && mailer.sends ? 'email' : 'log';
           try {
             const result = await handleCommand(
@@ -60,6 +65,13 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
                 logger.info({ reminderId }, 'reminder due, not emailed: no verified address or no SMTP_URL');
                 logger.debug({ reminderId, subject: message.subject, text: message.text }, 'the reminder not emailed');
               }
+              if (push)
+                await pushToDevices(
+                  push,
+                  userId,
+                  reminderId,
+                  composePush(notice(result.state, event.data.occurrence, event.data.reminderTime, config.APP_URL)),
+                );
               sent += 1;
             }
           } catch (error) {
@@ -71,6 +83,25 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
       }),
     );
     return { sent, reminders: rows.length };
+  }
+
+  /** The push, once to each of the owner's devices; a failure is logged and the others still get theirs. */
+  async function pushToDevices(sender: PushSender, userId: string, reminderId: string, message: PushMessage) {
+    const devices = await pushSubscriptions.devicesOf(pool, userId);
+    await Promise.all(
+      devices.map(async (device) => {
+        try {
+          // The reminder's id (hex, 32 characters) as the topic: an offline device gets only the latest.
+          const result = await sender.send(device, message, reminderId.replaceAll('-', ''));
+          if (result.outcome === 'gone') await pushSubscriptions.forget(pool, device.endpoint);
+          else if (result.outcome === 'failed')
+            logger.warn({ reminderId, status: result.status }, 'a push service refused a reminder');
+        } catch (error) {
+          // The endpoint is a credential: never in the log.
+          logger.warn({ reminderId, err: { message: (error as Error).message } }, 'could not push a reminder');
+        }
+      }),
+    );
   }
 
   const loop = repeating(() => tick(), config.SCHEDULER_INTERVAL_MS, logger, 'scheduler tick');
@@ -90,6 +121,36 @@ function chunks<T>(items: T[], parallel: number): T[][] {
   return out;
 }
 
+/** What a send says, by email or push: the reminder, when it is due, and its one-tap completion link. */
+interface Notice {
+  reminder: ActiveReminder;
+  when: string;
+  due: string;
+  link: string;
+}
+
+function notice(
+  reminder: ActiveReminder,
+  occurrence: string,
+  reminderTime: keyof typeof reminderTimeOffsets,
+  appUrl: string,
+): Notice {
+  return {
+    reminder,
+    due: new Date(occurrence).toUTCString(),
+    link: `${appUrl.replace(/\/$/, '')}/reminders/${reminder.id}/complete`,
+    when:
+      reminderTime === 'at_time'
+        ? 'is due now'
+        : `is due ${reminderTimeOffsets[reminderTime].label.replace(' before', '')} from now`,
+  };
+}
+
+/** The push: title, project and when, tapped to the same link that completes the reminder. */
+export function composePush({ reminder, when, link }: Notice): PushMessage {
+  return { title: reminder.title, body: `${reminder.projectName} ${when}`, url: link, tag: `reminder-${reminder.id}` };
+}
+
 /** The email: project, title, due time and a one-tap link that completes the reminder. */
 export function composeEmail(
   reminder: ActiveReminder,
@@ -98,12 +159,7 @@ export function composeEmail(
   to: string,
   appUrl: string,
 ): Email {
-  const due = new Date(occurrence).toUTCString();
-  const link = `${appUrl.replace(/\/$/, '')}/reminders/${reminder.id}/complete`;
-  const when =
-    reminderTime === 'at_time'
-      ? 'is due now'
-      : `is due ${reminderTimeOffsets[reminderTime].label.replace(' before', '')} from now`;
+  const { when, due, link } = notice(reminder, occurrence, reminderTime, appUrl);
   const text = [
     `${reminder.title} (${reminder.projectName}) ${when}.`,
     '',

@@ -1,0 +1,83 @@
+import { createECDH } from 'node:crypto';
+import { Outbound } from '@shiplog/outbound';
+import { devSecret } from '@shiplog/service-kit';
+import webpush from 'web-push';
+import type { RemindersEnv } from '../env.ts';
+import type { PushDevice } from '../push/subscriptions.ts';
+
+/** What a push reminder shows, and where tapping it goes (the service worker reads this: web/public/sw.js). */
+export interface PushMessage {
+  title: string;
+  body: string;
+  /** The one-tap completion link, as in the email. */
+  url: string;
+  /** One notification per reminder on the device: a later send replaces the earlier one. */
+  tag: string;
+}
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+/**
+ * The server's VAPID key pair from its private key (32 bytes, base64url: VAPID_PRIVATE_KEY, or a
+ * development secret generated at first start): the public half is what browsers subscribe with.
+ */
+export function vapidKeysOf(privateKey: string, subject: string): VapidKeys {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey, subject };
+}
+
+/** `sent`; `gone`: the push service no longer knows the subscription (404, 410), so it is to be forgotten. */
+export type PushOutcome = { outcome: 'sent' } | { outcome: 'gone' } | { outcome: 'failed'; status: number };
+
+export type PushSender = ReturnType<typeof createPushSender>;
+
+/**
+ * Web Push (RFC 8030) with the `web-push` library's message encryption (aes128gcm, RFC 8291) and VAPID
+ * signature (RFC 8292), sent through `libs/outbound`: a subscription's endpoint comes from a browser
+ * the user controls, so it is an address a user typed, and never reaches inside Shiplog's network.
+ */
+export function createPushSender(vapid: VapidKeys, outbound: Outbound) {
+  return {
+    publicKey: vapid.publicKey,
+    /** Why an endpoint could not be pushed to (a private address, say), or null: checked when a device is saved. */
+    refusalOf: (endpoint: string): string | null => outbound.refusalOf(new URL(endpoint)),
+    async send(device: PushDevice, message: PushMessage, topic?: string): Promise<PushOutcome> {
+      const request = webpush.generateRequestDetails(device, JSON.stringify(message), {
+        vapidDetails: vapid,
+        // A reminder a day late is still worth having; after that the next one is on its way.
+        TTL: 24 * 60 * 60,
+        urgency: 'high',
+        // Pushes waiting for an offline device with the same topic collapse into the latest.
+        ...(topic ? { topic } : {}),
+      });
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      const answer = await outbound.post(new URL(request.endpoint), headers, request.body);
+      if (answer.status === 404 || answer.status === 410) return { outcome: 'gone' };
+      if (answer.status >= 200 && answer.status < 300) return { outcome: 'sent' };
+      return { outcome: 'failed', status: answer.status };
+    },
+  };
+}
+
+/**
+ * The service's push sender from its configuration: the configured VAPID key, or outside production
+ * one generated at first start; none in production without a key (push is off). `close` ends its
+ * connections.
+ */
+export function pushSenderFor(
+  config: Pick<RemindersEnv, 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT' | 'PUSH_ALLOWED_HOSTS' | 'NODE_ENV' | 'APP_URL'>,
+): { push: PushSender | null; close: () => Promise<void> } {
+  const key =
+    config.VAPID_PRIVATE_KEY ?? (config.NODE_ENV === 'production' ? undefined : devSecret('VAPID_PRIVATE_KEY'));
+  if (!key) return { push: null, close: async () => {} };
+  const subject =
+    config.VAPID_SUBJECT ??
+    (config.APP_URL.startsWith('https://') ? config.APP_URL : 'mailto:reminders@shiplog.invalid');
+  const outbound = new Outbound({ allowedHosts: config.PUSH_ALLOWED_HOSTS, timeoutMs: 10_000, maxBytes: 64 * 1024 });
+  return { push: createPushSender(vapidKeysOf(key, subject), outbound), close: () => outbound.close() };
+}

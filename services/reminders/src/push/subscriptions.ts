@@ -1,0 +1,59 @@
+import type { PushSubscriptionInput } from '@shiplog/schemas';
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/**
+ * The devices that receive push reminders (`reminders.push_subscriptions`): credentials for a device,
+ * kept outside the event streams (migration 007). Turned on and off by their owner (push/api.ts),
+ * read and pruned by the scheduler (reactions/send-due-reminders).
+ */
+export interface PushDevice {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export const pushSubscriptions = {
+  /** Keeps the device for `userId`, taking it from whoever had it before (the same browser, signed in anew). */
+  async save(db: Queryable, userId: string, input: PushSubscriptionInput): Promise<void> {
+    await db.query(
+      `INSERT INTO reminders.push_subscriptions (endpoint, user_id, p256dh, auth, label)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (endpoint) DO UPDATE
+         SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+             label = EXCLUDED.label, created_at = now()`,
+      [input.endpoint, userId, input.keys.p256dh, input.keys.auth, input.label ?? ''],
+    );
+  },
+
+  /** Whether the user's device was there to remove. */
+  async remove(db: Queryable, userId: string, endpoint: string): Promise<boolean> {
+    const { rowCount } = await db.query(
+      'DELETE FROM reminders.push_subscriptions WHERE endpoint = $1 AND user_id = $2',
+      [endpoint, userId],
+    );
+    return (rowCount ?? 0) > 0;
+  },
+
+  /** The push service says the subscription is gone (404, 410): nobody receives there any more. */
+  async forget(db: Queryable, endpoint: string): Promise<void> {
+    await db.query('DELETE FROM reminders.push_subscriptions WHERE endpoint = $1', [endpoint]);
+  },
+
+  async devicesOf(db: Queryable, userId: string): Promise<PushDevice[]> {
+    const { rows } = await db.query<{ endpoint: string; p256dh: string; auth: string }>(
+      'SELECT endpoint, p256dh, auth FROM reminders.push_subscriptions WHERE user_id = $1 ORDER BY created_at',
+      [userId],
+    );
+    return rows.map((row) => ({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }));
+  },
+
+  /** What Settings lists: each device's label and since when (never its endpoint). */
+  async listOf(db: Queryable, userId: string): Promise<{ label: string; createdAt: string }[]> {
+    const { rows } = await db.query<{ label: string; created_at: Date }>(
+      'SELECT label, created_at FROM reminders.push_subscriptions WHERE user_id = $1 ORDER BY created_at',
+      [userId],
+    );
+    return rows.map((row) => ({ label: row.label || 'A browser', createdAt: row.created_at.toISOString() }));
+  },
+};
