@@ -41,7 +41,13 @@ beforeAll(async () => {
     }),
     launchBrowser(),
   ]);
-  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+  // No service worker: these tests count the page's own requests, and the worker's first visit reads
+  // the pages it keeps for offline (shell.e2e.test.ts covers that).
+  context = await browser.newContext({
+    baseURL: app.url,
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers: 'block',
+  });
   page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;

@@ -572,3 +572,107 @@ describe('the keyboard', () => {
     expect(top!.y).toBeLessThan(800);
   });
 });
+
+describe('the installed app', () => {
+  it('is installable, opens offline read-only with a banner, shows a pushed reminder, and forgets its copies at sign-out', async () => {
+    // A builder with a project and a reminder, signed in before the app first opens in this browser.
+    const signedUp = await page.request.post('/api/register', {
+      data: { username: uniqueUsername('pwa'), password: 'secret-pass-1' },
+    });
+    expect(signedUp.status()).toBe(201);
+    const project = await (await page.request.post('/api/projects', { data: { name: 'Offline Otter' } })).json();
+    const reminder = await page.request.post('/api/reminders', {
+      data: { projectId: project.id, title: 'Renew offline cert', dueDate: '2099-01-01T12:00:00Z' },
+    });
+    expect(reminder.status()).toBe(201);
+    await page.goto('/');
+    await page.getByText('Offline Otter').first().waitFor();
+
+    // The manifest and its icons, as an install prompt reads them.
+    const manifest = await page.evaluate(async () => {
+      const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href;
+      const response = await fetch(link);
+      return { type: response.headers.get('content-type'), body: await response.json() };
+    });
+    expect(manifest.type).toContain('application/manifest+json');
+    expect(manifest.body).toMatchObject({ name: 'Shiplog', start_url: '/', display: 'standalone' });
+    const sizes = manifest.body.icons.map((i: { sizes: string; purpose: string }) => `${i.sizes} ${i.purpose}`);
+    expect(sizes).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+    for (const icon of manifest.body.icons) {
+      const response = await page.request.get(icon.src);
+      expect([response.status(), response.headers()['content-type']]).toEqual([200, 'image/png']);
+    }
+
+    // Signed in, the app registers its service worker, which keeps the dashboard as it was read and,
+    // once it answers the page, My Projects and Reminders (their code and lists) too.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const data = await caches.open('shiplog-data');
+            const assets = (await (await caches.open('shiplog-assets')).keys()).map((r) => r.url);
+            return [
+              Boolean(await data.match('/api/user')),
+              Boolean(await data.match('/api/projects')),
+              Boolean(await data.match('/api/reminders')),
+              assets.some((url) => url.includes('/projects-page-')),
+              assets.some((url) => url.includes('/reminders-page-')),
+            ];
+          }),
+        { timeout: 15_000 },
+      )
+      .toEqual([true, true, true, true, true]);
+
+    // Offline: the app opens from what it kept, says so, and shows the last dashboard, projects and reminders.
+    await context.setOffline(true);
+    await page.goto('/');
+    await page.getByText('You are offline', { exact: false }).waitFor();
+    await page.getByText('Offline Otter').first().waitFor();
+    await page.getByRole('link', { name: 'My Projects' }).first().click();
+    await page.getByRole('link', { name: 'Offline Otter', exact: true }).waitFor();
+    await page.goto('/reminders');
+    await page.getByText('Renew offline cert').waitFor();
+    await context.setOffline(false);
+    await expect.poll(() => page.getByText('You are offline', { exact: false }).count()).toBe(0);
+
+    // A push as the push service delivers it: the service worker shows it, its link the one-tap completion.
+    await context.grantPermissions(['notifications']);
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r: { scopeURL: string }) => r.scopeURL === `${app.url}/`);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    const url = `${app.url}/reminders/0190f2a4-0000-7000-8000-000000000000/complete`;
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: app.url,
+      registrationId: await registration,
+      data: JSON.stringify({ title: 'Renew offline cert', body: 'Offline Otter is due now', url, tag: 'reminder-x' }),
+    });
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => [n.title, n.body, n.data.url]),
+        ),
+      )
+      .toEqual([['Renew offline cert', 'Offline Otter is due now', url]]);
+
+    // Settings › Notifications offers push on this device. Headless Chromium has no push service to
+    // register with: the browser's refusal is told, and the device stays off (the server's side of a
+    // subscription is proven against a push service in services/reminders/test/scheduler.int.test.ts).
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await expect.poll(() => page.getByTestId('push-device-state').textContent()).toBe('Off for this device');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByText('Could not turn on push reminders', { exact: true }).waitFor();
+    expect(await page.getByTestId('push-device-state').textContent()).toBe('Off for this device');
+
+    // Signing out drops the account's offline copies.
+    expect(await page.evaluate(() => caches.has('shiplog-data'))).toBe(true);
+    await page.getByRole('button', { name: 'Sign Out' }).first().click();
+    await page.waitForURL(/\/auth/);
+    await expect.poll(() => page.evaluate(() => caches.has('shiplog-data'))).toBe(false);
+  });
+});

@@ -45,3 +45,6 @@ export function appContentSecurityPolicy(indexHtml: string): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/** The service worker's policy: it fetches from this origin (pages, assets, the API) and loads nothing else. */
+export const serviceWorkerPolicy = "default-src 'none'; connect-src 'self'; img-src 'self'";

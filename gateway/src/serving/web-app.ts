@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { escapeHtml, type Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
 import { sendWithETag } from './responses.ts';
-import { appContentSecurityPolicy } from './security-headers.ts';
+import { appContentSecurityPolicy, serviceWorkerPolicy } from './security-headers.ts';
 
 /** The compressed copies the web build writes beside each asset (web/vite.config.ts), best first. */
 const encodings = [
@@ -54,6 +54,12 @@ export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): e
       maxAge: '1h',
       setHeaders: (res, path) => {
         if (path.endsWith('.html')) res.setHeader('Content-Security-Policy', policy);
+        // The service worker (web/public/sw.js): checked for a new version on every visit, and allowed
+        // to fetch from this origin (its own policy; a worker's fetches answer to the script's).
+        else if (path.endsWith(`${sep}sw.js`)) {
+          res.setHeader('Cache-Control', 'no-cache');
+          res.setHeader('Content-Security-Policy', serviceWorkerPolicy);
+        } else if (path.endsWith('.webmanifest')) res.setHeader('Cache-Control', 'no-cache');
       },
     }),
   );

@@ -28,6 +28,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'style-def.css'), 'body{color:red}'.repeat(100));
   writeFileSync(join(dist, 'assets', 'style-def.css.gz'), gzipSync('body{color:red}'.repeat(100)));
   writeFileSync(join(dist, 'assets', 'tiny-123.js'), 'export{}');
+  writeFileSync(join(dist, 'sw.js'), "self.addEventListener('fetch', () => {});");
+  writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Shiplog"}');
   const app = express().use(webApp(dist, silent));
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -105,5 +107,16 @@ describe('the web app', () => {
       expect(policy, path).toContain("frame-ancestors 'none'");
       expect(policy, path).toContain("object-src 'none'");
     }
+  });
+
+  it('sends the service worker and the manifest fresh each time, the worker allowed to fetch from this origin only', async () => {
+    const worker = await raw('/sw.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.headers['content-security-policy']).toBe("default-src 'none'; connect-src 'self'; img-src 'self'");
+    const manifest = await raw('/manifest.webmanifest');
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
   });
 });

@@ -51,6 +51,8 @@ function useSignedOut() {
     if (theme) localStorage.setItem(THEME_STORAGE_KEY, theme);
     // The chat's conversation, and anything else kept for the browser session.
     sessionStorage.clear();
+    // The copies kept for reading offline (web/public/sw.js): nothing of the account stays on the device.
+    if ('caches' in window) await caches.delete('shiplog-data');
     await navigate({ to: '/auth' });
   };
 }

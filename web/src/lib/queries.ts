@@ -46,6 +46,7 @@ export const keys = {
   chatUsage: ['chat-usage'],
   monitors: ['monitors'],
   integrations: ['integrations'],
+  push: ['push'],
 } as const;
 
 /** One factory per resource; invalidate by `keys`. */

@@ -24,6 +24,7 @@ const SessionsCard = lazyPart(() => import('../components/account/sessions-card'
 const preloadSessions = preloading(SessionsCard);
 /** Where monitor alerts go, on the same tab and from the same module. */
 const AlertChannelsCard = lazyPart(() => import('../components/account/notifications-card'), 'AlertChannelsCard');
+const PushCard = lazyPart(() => import('../components/account/notifications-card'), 'PushCard');
 /** The Export tab too. */
 const ExportTab = lazyPart(() => import('../components/account/export-card'), 'ExportTab');
 const preloadExport = preloading(ExportTab);
@@ -67,6 +68,7 @@ export function SettingsPage() {
       <TabsContent value="notifications" className="space-y-6">
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
           <NotificationsCard />
+          <PushCard />
           <AlertChannelsCard />
         </Suspense>
       </TabsContent>

@@ -1,5 +1,6 @@
-// Settings › Notifications shows where monitor alerts go too: one module, one chunk.
+// Settings › Notifications shows push reminders and where monitor alerts go too: one module, one chunk.
 export { AlertChannelsCard } from './alert-channels-card';
+export { PushCard } from './push-card';
 
 import type { NotificationSettings } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';

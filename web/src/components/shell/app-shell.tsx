@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useMatches, useNavigate, useRouteContext } from '@tanstack/react-router';
+import { Link, Outlet, useMatches, useNavigate, useRouteContext, useRouter } from '@tanstack/react-router';
 import {
   Bot,
   Code2,
@@ -15,7 +15,15 @@ import {
   Shield,
   User,
 } from 'lucide-react';
-import { type ComponentProps, type ComponentType, type SetStateAction, Suspense, useEffect, useState } from 'react';
+import {
+  type ComponentProps,
+  type ComponentType,
+  type SetStateAction,
+  Suspense,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useLogout } from '../../hooks/use-auth';
 import { lazyPart, onDemand, preloading } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
@@ -78,6 +86,8 @@ function Shell() {
   const [panel, setPanel] = useState<KeyboardPanel>(null);
   const [panelsLoaded, setPanelsLoaded] = useState(false);
   const [keysFollowed, setKeysFollowed] = useState(false);
+  const online = useSyncExternalStore(followOnline, () => navigator.onLine);
+  const router = useRouter();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useAfterFirstScreen(() => {
@@ -88,13 +98,18 @@ function Shell() {
     return Promise.all([
       // Every screen follows the user's changes as they happen (lib/live.ts)…
       import('../../lib/live').then(({ followLiveChanges }) => followLiveChanges(queryClient)),
+      // …can open offline next time and show push reminders (lib/service-worker.ts)…
+      import('../../lib/service-worker').then(({ registerServiceWorker }) => {
+        void registerServiceWorker(router, queryClient).catch(() => {});
+        return () => {};
+      }),
       // …and answers the keyboard (lib/shortcuts.ts).
       import('../../lib/shortcuts').then(({ followShortcuts }) => {
         setKeysFollowed(true);
         return followShortcuts(show, (to) => navigate({ to }));
       }),
     ]);
-  }, [queryClient, navigate]);
+  }, [queryClient, navigate, router]);
 
   return (
     <div className="flex min-h-screen bg-background">
@@ -161,6 +176,11 @@ function Shell() {
             <AccountMenu username={user.username} />
           </div>
         </header>
+        {online ? null : (
+          <p role="status" className="border-b bg-muted px-4 py-2 text-sm md:px-8">
+            You are offline: this is what was last loaded, and changes cannot be saved until you are back.
+          </p>
+        )}
         <main className="flex-1 px-4 py-6 md:px-8">
           <Outlet />
         </main>
@@ -259,6 +279,16 @@ export function SidebarContents({
       </div>
     </div>
   );
+}
+
+/** Whether the browser is online, as it changes (the offline banner). */
+function followOnline(changed: () => void) {
+  addEventListener('online', changed);
+  addEventListener('offline', changed);
+  return () => {
+    removeEventListener('online', changed);
+    removeEventListener('offline', changed);
+  };
 }
 
 /**
