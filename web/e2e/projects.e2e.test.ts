@@ -189,6 +189,59 @@ describe('projects in the browser', () => {
       .toBe('true');
   });
 
+  it('shows a tick before the server answers, keeps quick ticks in order, and puts one back that the server refuses', async () => {
+    await page.goto('/projects');
+    const box = (name: string) => card('Weather API').getByRole('checkbox', { name });
+    await box('Authentication').waitFor();
+    expect(await box('Database added').getAttribute('aria-checked')).toBe('true');
+    // The server is slow: both changes are on screen while their saves are still on the way.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/projects/*', async (route) => {
+      if (route.request().method() === 'PUT') await held;
+      await route.continue();
+    });
+    await box('Authentication').click();
+    await box('Database added').click();
+    await expect.poll(() => box('Authentication').getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => box('Database added').getAttribute('aria-checked')).toBe('false');
+    release();
+    await page.unroute('**/api/projects/*');
+    // Saved in the order made: after a reload, both hold.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await box('Authentication').waitFor();
+        return [
+          await box('Authentication').getAttribute('aria-checked'),
+          await box('Database added').getAttribute('aria-checked'),
+        ];
+      })
+      .toEqual(['true', 'false']);
+
+    // The server refuses: the box goes back, and the toast says why.
+    await page.route('**/api/projects/*', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ code: 'UNAVAILABLE', message: 'Try again shortly' }),
+          })
+        : route.continue(),
+    );
+    try {
+      await box('Authentication').click();
+      await page.getByText('Failed to update project: 503: Try again shortly', { exact: true }).waitFor();
+      await expect.poll(() => box('Authentication').getAttribute('aria-checked')).toBe('true');
+    } finally {
+      await page.unroute('**/api/projects/*');
+    }
+    await box('Database added').click();
+    await expect.poll(() => box('Database added').getAttribute('aria-checked')).toBe('true');
+  });
+
   it('records a deployment and shows it on the detail page timeline', async () => {
     await page.goto('/projects');
     await card('Weather API').getByRole('link', { name: 'Weather API' }).click();
@@ -515,9 +568,24 @@ describe('dashboard extras and activity history', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'backup', intervalSeconds: 86_400 }),
       });
-      return answer.status;
+      return { status: answer.status, id: ((await answer.json()) as { id: string }).id };
     });
-    expect(made).toBe(201);
+    expect(made.status).toBe(201);
+    // Its first look, as the builder sees it; the public pages hold what they read for 30 s, so they are
+    // visited after it.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            async (id) =>
+              ((await (await fetch('/api/monitors')).json()) as { id: string; state: string }[]).find(
+                (m) => m.id === id,
+              )?.state,
+            made.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe('up');
     const visitor = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
     const stranger = await visitor.newPage();
     await stranger.goto(`/u/${builder}`);

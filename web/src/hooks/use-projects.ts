@@ -1,22 +1,21 @@
-import type {
-  CreateProjectInput,
-  Project,
-  QuickUpdateInput,
-  RecordBackupInput,
-  RecordDeploymentInput,
-  RecordVersionInput,
-  UpdateProjectInput,
+import {
+  type ChecklistKey,
+  type CreateProjectInput,
+  checklistKeys,
+  type Project,
+  type QuickUpdateInput,
+  type UpdateProjectInput,
 } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../lib/api';
-import { keys, projectQuery, userQuery } from '../lib/queries';
+import { keys, optimistic, projectQuery, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
 
 /**
  * Project mutations. Each refreshes the project list, the timelines and the dashboard (TanStack Query
  * keys), so every screen shows the change; the gateway's read-your-writes makes the refetch include it.
  */
-function useRefresh() {
+export function useRefresh() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
@@ -47,11 +46,41 @@ const updateTold = {
   }),
 };
 
+/**
+ * A change made in place (a checklist tick, a status) shows at once on every screen and goes back if
+ * the server refuses it; the changes to one project are sent one after another, in the order made.
+ */
 export function useUpdateProject(id: string, from: keyof typeof updateTold = 'inPlace') {
   const refresh = useRefresh();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: Partial<UpdateProjectInput>) => apiRequest<Project>('PUT', `/api/projects/${id}`, input),
-    onSuccess: refresh,
+    onMutate: async (input) =>
+      from === 'inPlace'
+        ? (await optimistic()).changeEverywhere<Project>(
+            queryClient,
+            [keys.projects, keys.dashboard],
+            id,
+            (project) => ({
+              ...project,
+              status: input.status ?? project.status,
+              // A tick sends the five flags at the top level (spec/core.md §4), the form inside `checklist`.
+              checklist: Object.fromEntries(
+                checklistKeys.map((key) => [
+                  key,
+                  (input as Partial<Record<ChecklistKey, boolean>>)[key] ??
+                    input.checklist?.[key] ??
+                    project.checklist[key],
+                ]),
+              ) as Project['checklist'],
+            }),
+          )
+        : undefined,
+    onError: (_error, _input, putBack) => putBack?.(),
+    // Read again once the last of a quick run of ticks is saved: an earlier answer would undo a later tick.
+    onSettled: () => (queryClient.isMutating({ mutationKey: ['update-project', id] }) <= 1 ? refresh() : undefined),
+    mutationKey: ['update-project', id],
+    scope: { id: `project-${id}` },
     meta: updateTold[from],
   });
 }
@@ -93,44 +122,6 @@ export function useQuickUpdate() {
     meta: told({
       success: { title: 'Update saved', description: 'Your changes have been recorded in the project timeline.' },
       failure: (error) => ({ title: 'Error', description: `Failed to save update: ${error.message}` }),
-    }),
-  });
-}
-
-export function useRecordBackup(id: string) {
-  const refresh = useRefresh();
-  return useMutation({
-    mutationFn: (input: Partial<RecordBackupInput>) => apiRequest<unknown>('POST', `/api/projects/${id}/backup`, input),
-    onSuccess: refresh,
-    meta: told({
-      success: { title: 'Backup recorded', description: 'The backup is on the project timeline.' },
-      failure: 'Failed to record backup',
-    }),
-  });
-}
-
-export function useRecordDeployment(id: string) {
-  const refresh = useRefresh();
-  return useMutation({
-    mutationFn: (input: Partial<RecordDeploymentInput>) =>
-      apiRequest<unknown>('POST', `/api/projects/${id}/deployment`, input),
-    onSuccess: refresh,
-    meta: told({
-      success: { title: 'Deployment recorded', description: 'The deployment is on the project timeline.' },
-      failure: 'Failed to record deployment',
-    }),
-  });
-}
-
-export function useRecordVersion(id: string) {
-  const refresh = useRefresh();
-  return useMutation({
-    mutationFn: (input: Partial<RecordVersionInput>) =>
-      apiRequest<unknown>('POST', `/api/projects/${id}/version`, input),
-    onSuccess: refresh,
-    meta: told({
-      success: { title: 'Version release recorded', description: 'The release is on the project timeline.' },
-      failure: 'Failed to record version release',
     }),
   });
 }

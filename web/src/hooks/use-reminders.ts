@@ -6,7 +6,7 @@ import {
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
-import { keys } from '../lib/queries';
+import { keys, optimistic } from '../lib/queries';
 import { told } from '../lib/told';
 
 /** The eleven reminder times; on failure, the built-in list (spec/core.md §7). */
@@ -57,14 +57,24 @@ const actionFailures = {
   delete: 'Failed to delete reminder',
 } as const;
 
+/**
+ * Completing, reactivating or deleting a reminder shows at once in every list, the bell and the
+ * dashboard, and goes back if the server refuses it.
+ */
 export function useReminderAction(action: keyof typeof actionFailures) {
   const refresh = useRefresh();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
       action === 'delete'
         ? apiRequest<null>('DELETE', `/api/reminders/${id}`)
         : apiRequest<Reminder>('POST', `/api/reminders/${id}/${action}`),
-    onSuccess: refresh,
+    onMutate: async (id) =>
+      (await optimistic()).changeEverywhere<Reminder>(queryClient, [keys.reminders, keys.dashboard], id, (reminder) =>
+        action === 'delete' ? null : { ...reminder, isCompleted: action === 'complete' },
+      ),
+    onError: (_error, _id, putBack) => putBack?.(),
+    onSettled: refresh,
     meta: told({ failure: actionFailures[action] }),
   });
 }

@@ -1,6 +1,6 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { seqs } from './api';
-import { keys } from './queries';
+import { keys, liveFeed } from './queries';
 
 /**
  * What each service's events change on screen, by query key prefix. A source not listed here (a service
@@ -74,11 +74,19 @@ export function followLiveChanges(queryClient: QueryClient): () => void {
     changed.set(source, Math.max(changed.get(source) ?? 0, seq));
     timer ??= setTimeout(refresh, 30);
   });
+  // While the stream is open, the bell needs no polling of its own (lib/queries.ts).
+  events.addEventListener('open', () => {
+    liveFeed.open = true;
+  });
+  events.addEventListener('error', () => {
+    liveFeed.open = false;
+  });
   events.addEventListener('reset', () => {
     changed.set('*', Number.MAX_SAFE_INTEGER);
     timer ??= setTimeout(refresh, 0);
   });
   return () => {
+    liveFeed.open = false;
     events.close();
     clearTimeout(timer);
   };

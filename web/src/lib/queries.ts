@@ -106,8 +106,18 @@ export type BellReminder = Pick<
 >;
 
 /**
- * The bell: refreshed every 60 s; any failure is logged and shows as an empty list (spec/core.md §7).
- * On the dashboard its answer comes with the dashboard's (lib/graphql.ts).
+ * The changes shown before the server has them (lib/optimistic.ts): loaded with the shell's
+ * after-first-screen parts, or by the first change made before then.
+ */
+export const optimistic = () => import('./optimistic');
+
+/** Whether the live feed (lib/live.ts) is open: it then brings the bell's changes as they happen. */
+export const liveFeed = { open: false };
+
+/**
+ * The bell: brought up to date by the live feed as reminders change; every 60 s while the feed is not
+ * open (spec/core.md §7). Any failure is logged and shows as an empty list. On the dashboard its
+ * answer comes with the dashboard's (lib/graphql.ts).
  */
 export const bellRemindersQuery = queryOptions({
   queryKey: [...keys.reminders, 'bell'],
@@ -119,7 +129,7 @@ export const bellRemindersQuery = queryOptions({
       return [];
     }
   },
-  refetchInterval: 60_000,
+  refetchInterval: () => (liveFeed.open ? false : 60_000),
 });
 
 export const projectRemindersQuery = (projectId: string) =>

@@ -159,7 +159,6 @@ export function ProjectDetailPage() {
                 <Checkbox
                   id={`detail-${key}`}
                   checked={project.checklist[key]}
-                  disabled={update.isPending}
                   onCheckedChange={(v) => toggle(key, v === true)}
                 />
                 <label htmlFor={`detail-${key}`} className="text-sm">

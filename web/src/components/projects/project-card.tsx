@@ -82,7 +82,7 @@ export function ProjectCard({
 }) {
   const update = useUpdateProject(project.id);
 
-  // A tick saves at once with all five flags; the boxes wait while it saves.
+  // A tick shows at once and is saved with all five flags; ticks are sent in the order made.
   const toggle = (key: ChecklistKey, value: boolean) =>
     update.mutate({ id: project.id, ...project.checklist, [key]: value });
 
@@ -123,7 +123,6 @@ export function ProjectCard({
               <Checkbox
                 id={id}
                 checked={project.checklist[key]}
-                disabled={update.isPending}
                 onCheckedChange={(checked) => toggle(key, checked === true)}
               />
               <label htmlFor={id} className="text-sm">

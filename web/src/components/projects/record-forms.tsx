@@ -1,6 +1,6 @@
 import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
-import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../hooks/use-projects';
+import { useRecordBackup, useRecordDeployment, useRecordVersion } from '../../hooks/use-project-records';
 import { useSchemaForm } from '../../lib/forms';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';

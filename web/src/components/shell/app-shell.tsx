@@ -27,7 +27,7 @@ import {
 import { useLogout } from '../../hooks/use-auth';
 import { lazyPart, onDemand, preloading } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
-import { userQuery } from '../../lib/queries';
+import { optimistic, userQuery } from '../../lib/queries';
 import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
 import type { KeyboardPanel } from '../command/command-palette';
 import { Logo } from '../logo';
@@ -103,6 +103,8 @@ function Shell() {
         void registerServiceWorker(router, queryClient).catch(() => {});
         return () => {};
       }),
+      // …shows a change before the server has it (lib/optimistic.ts)…
+      optimistic().then(() => () => {}),
       // …and answers the keyboard (lib/shortcuts.ts).
       import('../../lib/shortcuts').then(({ followShortcuts }) => {
         setKeysFollowed(true);
@@ -161,7 +163,6 @@ function Shell() {
               // Said once the shortcuts are listened for.
               aria-keyshortcuts={keysFollowed ? 'Control+K Meta+K' : undefined}
               aria-haspopup="dialog"
-              title="Command palette (Ctrl K)"
               onPointerEnter={preloadKeyboardPanels}
               onFocus={preloadKeyboardPanels}
               onClick={() => {

@@ -29,7 +29,7 @@ export function BellButton({ active, ...props }: { active: BellReminder[] } & Co
 
 const BellMenu = onDemand(() => import('./notifications-popover').then((m) => m.NotificationsPopover), BellButton);
 
-/** The bell: active reminders, refreshed every 60 s; a failure shows as an empty list (spec/core.md §2, §7). */
+/** The bell: active reminders, kept current by the live feed (every 60 s without it); a failure shows as an empty list (spec/core.md §2, §7). */
 export function NotificationsBell() {
   const { data } = useQuery(bellRemindersQuery);
   return <BellMenu active={activeByDueDate(data ?? [])} />;
