@@ -172,6 +172,10 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
   it('finds nothing on the project screens and their dialogs', async () => {
     const { page, close, found, visit } = await signedInScreens();
     await visit('/projects', () => page.getByText('Showing 1 project').waitFor());
+    // A selected project, and the actions on the selection.
+    await page.getByRole('checkbox', { name: 'Select Weather API' }).click();
+    await page.getByTestId('selection-bar').waitFor();
+    found.push(...(await violations(page, 'selection')));
     await visit('/new-project', () => page.getByRole('heading', { name: 'Create a New Project' }).waitFor());
     await visit(`/projects/${projectId}`, () =>
       page.getByTestId('project-reminders').getByText('Renew the domain 1').waitFor(),

@@ -208,7 +208,8 @@ describe('projects in the browser', () => {
     await expect.poll(() => box('Authentication').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => box('Database added').getAttribute('aria-checked')).toBe('false');
     release();
-    await page.unroute('**/api/projects/*');
+    // The held saves go on their way before the route is lifted.
+    await page.unrouteAll({ behavior: 'wait' });
     // Saved in the order made: after a reload, both hold.
     await expect
       .poll(async () => {
@@ -417,6 +418,54 @@ describe('projects in the browser', () => {
       .filter({ hasText: 'Weather API v2' })
       .getByText('Deleted project')
       .waitFor();
+  });
+
+  it('acts on several projects at once: select with clicks, shift-click and x, change status, make private, delete', async () => {
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C']) await createProject(name);
+    await page.goto('/projects?q=Bulk');
+    await page.locator('button[aria-keyshortcuts]').waitFor();
+    const bar = page.getByTestId('selection-bar');
+    // Newest first: C, B, A. A click, then a shift-click, selects the run between.
+    await page.getByRole('checkbox', { name: 'Select Bulk C' }).click();
+    await page.getByRole('checkbox', { name: 'Select Bulk A' }).click({ modifiers: ['Shift'] });
+    await expect.poll(() => bar.getByText(/selected$/).textContent()).toBe('3 selected');
+
+    await bar.getByRole('combobox', { name: 'Change status' }).selectOption('deployed');
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C'])
+      await expect.poll(() => card(name).getByText('Deployed', { exact: true }).first().isVisible()).toBe(true);
+    await page.getByText('3 project(s) updated', { exact: true }).waitFor();
+
+    // The selection clears after an action. `x` on a focused card ticks its box, and again clears it.
+    await expect.poll(() => bar.count()).toBe(0);
+    await page.getByRole('checkbox', { name: 'Select Bulk C' }).click();
+    await page.getByRole('checkbox', { name: 'Select Bulk A' }).click();
+    await card('Bulk B').getByRole('link', { name: 'Bulk B', exact: true }).focus();
+    await page.keyboard.press('x');
+    await expect.poll(() => bar.getByText(/selected$/).textContent()).toBe('3 selected');
+    await page.keyboard.press('x');
+    await expect.poll(() => bar.getByText(/selected$/).textContent()).toBe('2 selected');
+    // New projects are public: these two become private.
+    await bar.getByRole('button', { name: 'Make private' }).click();
+    await page.getByText('2 project(s) made private', { exact: true }).waitFor();
+    const visibility = await page.evaluate(async () =>
+      ((await (await fetch('/api/projects')).json()) as { name: string; isPublic: boolean }[])
+        .filter((p) => p.name.startsWith('Bulk'))
+        .map((p) => `${p.name} ${p.isPublic}`)
+        .sort(),
+    );
+    expect(visibility).toEqual(['Bulk A false', 'Bulk B true', 'Bulk C false']);
+
+    // All three again, deleted after a confirmation.
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C'])
+      await page.getByRole('checkbox', { name: `Select ${name}` }).click();
+    await bar.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('alertdialog')
+      .getByText('This will permanently delete 3 project(s)', { exact: false })
+      .waitFor();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('3 project(s) deleted', { exact: true }).waitFor();
+    await page.getByText(/^No (matching )?projects found$/).waitFor();
   });
 
   it('shows the project-not-found state, inside the app, for an unknown id and for a path whose id is not one', async () => {

@@ -11,6 +11,7 @@ export const shortcuts: { keys: string; label: string; to?: string }[] = [
   { keys: 'g d', label: 'Go to Dashboard', to: '/' },
   { keys: 'g p', label: 'Go to My Projects', to: '/projects' },
   { keys: 'g r', label: 'Go to Reminders', to: '/reminders' },
+  { keys: 'x', label: 'Select the focused project (My Projects)' },
   { keys: '?', label: 'Show keyboard shortcuts' },
 ];
 
@@ -61,6 +62,11 @@ export function followShortcuts(
     event.preventDefault();
     if (shortcut.to) navigate(shortcut.to);
     else if (typed === '?') show('shortcuts');
+    else if (typed === 'x')
+      document.activeElement
+        ?.closest('[data-testid="project-card"]')
+        ?.querySelector<HTMLElement>('[data-select]')
+        ?.click();
     else {
       const field = document.querySelector<HTMLInputElement>('main input[type="search"]');
       if (field) field.focus();

@@ -1,4 +1,4 @@
-import { isSubscribed, type ProjectFilter, type ProjectSort, type Reminder } from '@shiplog/schemas';
+import type { ProjectFilter, ProjectSort, Reminder } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
@@ -10,9 +10,7 @@ import { ReminderListState } from '../components/reminders/reminder-list';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
-import { toast } from '../components/ui/toast';
 import { dashboardQuery } from '../lib/graphql';
-import { keys, userQuery } from '../lib/queries';
 import { dueBadge } from '../lib/reminders';
 
 /** The dashboard: its data is one GraphQL query (lib/graphql.ts), asked for by the route's loader. */
@@ -196,38 +194,15 @@ function StatCard({
   );
 }
 
-/**
- * Back from the payment provider: one toast, then the query string is cleared. After a payment the
- * plan is read again at once, and again each second until Stripe's webhook has made it active (the
- * redirect and the webhook race), so Quick Update unlocks without a reload.
- */
+/** Back from the payment provider: its toast (lib/payment-return.ts), then the query string is cleared. */
 function usePaymentReturnToast() {
   const search = useSearch({ strict: false });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (String(search.success) === 'true') {
-      toast({
-        title: 'Payment Successful!',
-        description: 'Your subscription is active. Pro features are now available.',
-      });
-      void (async () => {
-        for (let attempt = 0; attempt < 20; attempt++) {
-          const user = await queryClient.fetchQuery({ ...userQuery, staleTime: 0 }).catch(() => null);
-          if (isSubscribed(user?.subscriptionStatus)) break;
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
-        await queryClient.invalidateQueries({ queryKey: keys.subscription });
-      })();
-    } else if (String(search.cancelled) === 'true') {
-      toast({
-        title: 'Payment Cancelled',
-        description: 'Your payment was cancelled. You can retry anytime.',
-        variant: 'destructive',
-      });
-    } else {
-      return;
-    }
+    const back = String(search.success) === 'true' ? 'paid' : String(search.cancelled) === 'true' ? 'cancelled' : null;
+    if (!back) return;
+    void import('../lib/payment-return').then(({ paymentReturn }) => paymentReturn(back, queryClient));
     void navigate({ to: '/', search: {}, replace: true });
   }, [search.success, search.cancelled, navigate, queryClient]);
 }

@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { FolderPlus, Plus, Search } from 'lucide-react';
 import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
+import { SelectionBar, useProjectSelection } from '../components/projects/project-selection';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Input } from '../components/ui/input';
@@ -23,6 +24,7 @@ export function ProjectsPage() {
     navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
   const filtering = q.trim() !== '' || status !== 'all';
   const shown = data ? arrangeProjects(data, { search: q, filter: status, sort }) : [];
+  const selection = useProjectSelection(shown);
 
   return (
     <div className="space-y-6">
@@ -55,6 +57,8 @@ export function ProjectsPage() {
         </Button>
       </div>
 
+      <SelectionBar selected={selection.selected} onDone={selection.clear} />
+
       {isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-busy="true">
           {[0, 1, 2].map((i) => (
@@ -68,7 +72,7 @@ export function ProjectsPage() {
       ) : shown.length === 0 ? (
         <EmptyState title="No matching projects found" text="Try adjusting your search or filters" />
       ) : (
-        <ProjectGrid projects={shown} monitors={monitors} />
+        <ProjectGrid projects={shown} monitors={monitors} select={selection.box} />
       )}
 
       {data ? (

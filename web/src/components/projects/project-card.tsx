@@ -1,7 +1,7 @@
 import type { ChecklistKey, MonitorState, MonitorSummary, Project } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
 import { MoreVertical } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useUpdateProject } from '../../hooks/use-projects';
 import { cn } from '../../lib/class-names';
 import { formatCost, formatDate } from '../../lib/format';
@@ -21,9 +21,18 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
 
 /**
  * The cards of a project list, with the Quick Update hint once above them unless the user subscribes;
- * each card shows its project's monitors' state when it has any.
+ * each card shows its project's monitors' state when it has any, and what `select` gives it first
+ * (My Projects' selection box).
  */
-export function ProjectGrid({ projects, monitors = [] }: { projects: Project[]; monitors?: MonitorSummary[] }) {
+export function ProjectGrid({
+  projects,
+  monitors = [],
+  select,
+}: {
+  projects: Project[];
+  monitors?: MonitorSummary[];
+  select?: (project: Project) => ReactNode;
+}) {
   const subscribed = useSubscribed();
   return (
     <div className="space-y-3">
@@ -35,6 +44,7 @@ export function ProjectGrid({ projects, monitors = [] }: { projects: Project[]; 
             project={project}
             subscribed={subscribed}
             monitored={worstState(monitors.filter((m) => m.projectId === project.id))}
+            select={select?.(project)}
           />
         ))}
       </div>
@@ -74,11 +84,13 @@ export function ProjectCard({
   project,
   subscribed,
   monitored,
+  select,
 }: {
   project: Project;
   subscribed: boolean;
   /** Its monitors' state, null when it has none. */
   monitored: MonitorState | null;
+  select?: ReactNode;
 }) {
   const update = useUpdateProject(project.id);
 
@@ -89,6 +101,7 @@ export function ProjectCard({
   return (
     <Card className="flex flex-col gap-4 p-5" data-testid="project-card">
       <div className="flex items-start gap-3">
+        {select}
         <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-accent text-accent-foreground">
           <ProjectIcon name={project.name} className="size-5" />
         </span>

@@ -17,6 +17,7 @@ import { Checkbox } from '../ui/checkbox';
 import { FieldError, Label } from '../ui/input';
 import { Select } from '../ui/select';
 import { Textarea } from '../ui/textarea';
+import { statuses } from './status-badge';
 
 /** Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. */
 export function toProjectInput(
@@ -68,12 +69,6 @@ const checklistLabels: Record<(typeof checklistKeys)[number], string> = {
 };
 export type ProjectFormValues = FormOutput<'projectFormSchema'>;
 
-const statusLabels = {
-  planning: 'Planning',
-  development: 'Development',
-  deployed: 'Deployed',
-  blocked: 'Blocked',
-} as const;
 const linkLabels: Record<SocialLinkKey, [string, string]> = {
   github: ['GitHub', 'github.com/you/project'],
   website: ['Website', 'example.com'],
@@ -115,7 +110,7 @@ export function ProjectForm({
             <Select id="project-status" className="w-full" {...form.register('status')}>
               {projectStatuses.map((s) => (
                 <option key={s} value={s}>
-                  {statusLabels[s]}
+                  {statuses[s].label}
                 </option>
               ))}
             </Select>

@@ -1,6 +1,7 @@
 import { cn } from '../../lib/class-names';
 
-const statuses = {
+/** Each status's name and colours: the badge, and wherever a status is chosen. */
+export const statuses = {
   planning: { label: 'Planning', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
   development: { label: 'Development', className: 'bg-blue-100 text-blue-700 dark:bg-blue-950 dark:text-blue-200' },
   deployed: { label: 'Deployed', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
