@@ -1,8 +1,8 @@
 import { Archive, Rocket, Tag } from 'lucide-react';
-import { type ComponentType, Suspense, useState } from 'react';
+import { type ComponentType, Suspense } from 'react';
 import { lazyPart, preloading } from '../../lib/on-demand';
 import { Button } from '../ui/button';
-import { Dialog, type DialogTrigger } from '../ui/dialog';
+import { Dialog, type DialogTrigger, useOpenState } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 import type { RecordFormProps } from './record-forms';
 
@@ -39,9 +39,7 @@ export function RecordDialog({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
-  const [own, setOwn] = useState(false);
-  const open = controlled ?? own;
-  const setOpen = onOpenChange ?? setOwn;
+  const [open, setOpen] = useOpenState(controlled, onOpenChange);
   const { title, form: Form } = recordKinds[kind];
   return (
     <Dialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} preload={preloadRecordForms}>

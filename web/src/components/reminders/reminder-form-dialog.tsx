@@ -1,7 +1,7 @@
 import type { Reminder } from '@shiplog/schemas';
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { lazyPart, preloading } from '../../lib/on-demand';
-import { Dialog, type DialogTrigger } from '../ui/dialog';
+import { Dialog, type DialogTrigger, useOpenState } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 
 // The form, with react-hook-form, loads when the dialog first opens (or its button is pointed at).
@@ -21,9 +21,7 @@ export function ReminderFormDialog({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
-  const [own, setOwn] = useState(false);
-  const open = controlled ?? own;
-  const setOpen = onOpenChange ?? setOwn;
+  const [open, setOpen] = useOpenState(controlled, onOpenChange);
   return (
     <Dialog
       open={open}

@@ -27,6 +27,18 @@ const DialogPanel = lazyPart(() => import('./dialog-panels'), 'DialogPanel');
 const ConfirmPanel = lazyPart(() => import('./dialog-panels'), 'ConfirmPanel');
 const preloadPanel = preloading(DialogPanel);
 
+/**
+ * A dialog's open state: its owner's (`open`, `onOpenChange`) when given, else its own (a dialog opened
+ * by its trigger button).
+ */
+export function useOpenState(
+  open?: boolean,
+  onOpenChange?: (open: boolean) => void,
+): [boolean, (open: boolean) => void] {
+  const [own, setOwn] = useState(false);
+  return [open ?? own, onOpenChange ?? setOwn];
+}
+
 /** True from the first time `open` is: the panel stays mounted after, so it can close as Radix closes it. */
 function useOpenedOnce(open: boolean): boolean {
   const [opened, setOpened] = useState(open);
