@@ -30,12 +30,13 @@ export function useSchemaForm<N extends FormName>(
 }
 
 /**
- * Fetches the form schemas when the user first focuses or presses anything inside a form, so they are
- * here before the first validation. Installed when this module first loads, that is with the first page
- * that has a form; pages without one never fetch them.
+ * Fetches the form schemas when the user first types or presses anything inside a form, so they are
+ * here before the first validation. Focus alone does not: a form that puts the cursor in its first
+ * field (New Project) would otherwise fetch them with the page. Installed when this module first
+ * loads, that is with the first page that has a form; pages without one never fetch them.
  */
 function loadFormSchemasOnFirstUse(root: Document): void {
-  const events = ['focusin', 'pointerdown'] as const;
+  const events = ['keydown', 'pointerdown'] as const;
   const start = (event: Event) => {
     if (!(event.target instanceof Element) || !event.target.closest('form')) return;
     for (const type of events) root.removeEventListener(type, start, true);
