@@ -59,7 +59,7 @@ export const navItems: NavItem[] = [
 /** The mobile menu's sheet (Radix dialog) loads when the menu is first opened. */
 const MobileMenu = lazyPart(() => import('./mobile-menu'), 'MobileMenu');
 const preloadMobileMenu = preloading(MobileMenu);
-/** The command palette and the shortcuts sheet load when first opened (⌘K, ?, or the header's button). */
+/** The command palette and the shortcuts sheet: their code loads with the shortcuts, after the first screen. */
 const KeyboardPanels = lazyPart(() => import('../command/command-palette'), 'KeyboardPanels');
 const preloadKeyboardPanels = preloading(KeyboardPanels);
 
@@ -106,7 +106,9 @@ function Shell() {
       // …shows a change before the server has it (lib/optimistic.ts)…
       optimistic().then(() => () => {}),
       // …and answers the keyboard (lib/shortcuts.ts).
-      import('../../lib/shortcuts').then(({ followShortcuts }) => {
+      // The palette's code comes with them: ⌘K then opens it at once, and what is typed straight after
+      // lands in its field (and the service worker keeps it for offline).
+      Promise.all([import('../../lib/shortcuts'), KeyboardPanels.preload?.()]).then(([{ followShortcuts }]) => {
         setKeysFollowed(true);
         return followShortcuts(show, (to) => navigate({ to }));
       }),
