@@ -79,7 +79,7 @@ function modulesReport(): Plugin {
  * compresses worse than the same bytes inside one file.
  */
 const FRAMEWORK =
-  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\/|\/src\/lib\/(?:class-names|class-conflicts|api|reauth)\.ts$|vite\/preload-helper/;
+  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\/|\/src\/lib\/(?:class-names|class-conflicts|api|reauth|told|on-demand)\.tsx?$|\/src\/components\/ui\/toast\.tsx$|vite\/preload-helper/;
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), modulesReport()],

@@ -99,6 +99,8 @@ export const apiRoutes = [
   },
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
+  // The dashboard's charts: shipping per week and monthly cost, counted in the browser's time zone.
+  { pattern: /^\/api\/dashboard\/charts$/, methods: ['GET', 'HEAD'], service: 'activity' },
   // A test push to each of the user's devices: calls to the push services.
   { pattern: /^\/api\/reminders\/push\/test$/, methods: ['POST'], service: 'reminders', limit: 'pushTest' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },

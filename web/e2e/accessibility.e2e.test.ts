@@ -165,6 +165,14 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     found.push(...(await violations(page, 'shortcuts sheet', '[role=dialog]')));
     await page.keyboard.press('Escape');
+    // The charts below the fold, loaded when scrolled to, each with its table open.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const charts = page.getByTestId('dashboard-charts');
+    await charts.getByRole('heading', { name: 'Monthly cost' }).waitFor();
+    const showTable = charts.getByRole('button', { name: 'Show table' });
+    while ((await showTable.count()) > 0) await showTable.first().click();
+    expect(await charts.getByRole('table').count()).toBe(3);
+    found.push(...(await violations(page, 'charts', '[data-testid=dashboard-charts]')));
     expect(found).toEqual([]);
     await close();
   });

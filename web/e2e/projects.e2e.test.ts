@@ -153,7 +153,12 @@ describe('projects in the browser', () => {
       await page.waitForLoadState('networkidle');
       // The user, the one query (the bell's reminders and the admin messages come with it) and the
       // stream, each once: the stream opens where the page's data was read, so it fetches nothing again.
-      expect(api.sort()).toEqual(['/api/events', '/api/graphql', '/api/user']);
+      // The charts ask for their figures when they come near the screen: on a short dashboard, at once.
+      expect(api.filter((path) => path !== '/api/dashboard/charts').sort()).toEqual([
+        '/api/events',
+        '/api/graphql',
+        '/api/user',
+      ]);
       expect(graphql).toHaveLength(1);
 
       // Made elsewhere while the dashboard's answer sits in the cache: the live feed shows it on the
@@ -174,6 +179,50 @@ describe('projects in the browser', () => {
     await page.getByRole('menuitem', { name: 'Delete Project' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await card('Made Meanwhile').waitFor({ state: 'detached' });
+  });
+
+  it('draws what shipped per week, the monthly cost and the reminders due, each with its figures in a table', async () => {
+    const other = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const tab = await other.newPage();
+    const signedUp = await tab.request.post('/api/register', {
+      data: { username: uniqueUsername('charts'), password: 'secret-pass-1' },
+    });
+    expect(signedUp.status()).toBe(201);
+    const project = await (
+      await tab.request.post('/api/projects', { data: { name: 'Chart Kite', costEstimate: 1999 } })
+    ).json();
+    for (const [path, data] of [
+      ['deployment', { environment: 'production' }],
+      ['version', { version: '1.0.0' }],
+      ['backup', {}],
+    ] as const)
+      expect((await tab.request.post(`/api/projects/${project.id}/${path}`, { data })).status()).toBe(201);
+    const due = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    await tab.request.post('/api/reminders', { data: { projectId: project.id, title: 'Renew', dueDate: due } });
+
+    await tab.goto('/');
+    // Scrolled down to once the page is drawn: the charts load as they come near.
+    await tab.getByText('Released 1.0.0').waitFor();
+    await tab.mouse.wheel(0, 2000);
+    const charts = tab.getByTestId('dashboard-charts');
+    // Each picture is named by its summary, which the card also shows.
+    const shipped = charts.getByRole('img', { name: /^1 deployment and 1 release in the last 12 weeks; the busiest/ });
+    await shipped.waitFor();
+    expect(await shipped.locator('rect').count()).toBe(2);
+    await charts
+      .getByRole('img', { name: '$19.99 a month now, across 1 project; $19.99 over the last 12 months.' })
+      .waitFor();
+    await charts.getByRole('img', { name: '1 reminder due in the next 4 weeks.' }).waitFor();
+
+    const cost = charts.getByTestId('chart').filter({ has: tab.getByRole('heading', { name: 'Monthly cost' }) });
+    await cost.getByRole('button', { name: 'Show table' }).click();
+    expect(await cost.getByRole('button', { name: 'Hide table' }).getAttribute('aria-expanded')).toBe('true');
+    const rows = cost.getByRole('table', { name: 'Monthly cost' }).getByRole('row');
+    expect(await rows.count()).toBe(13);
+    expect(await rows.nth(0).getByRole('columnheader').allTextContents()).toEqual(['Month', 'Chart Kite', 'Total']);
+    expect(await rows.nth(11).getByRole('cell').allTextContents()).toEqual(['$0.00', '$0.00']);
+    expect(await rows.nth(12).getByRole('cell').allTextContents()).toEqual(['$19.99', '$19.99']);
+    await other.close();
   });
 
   it('saves a checklist tick at once, and it is still ticked after a reload', async () => {

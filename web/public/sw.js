@@ -17,7 +17,7 @@ const DATA = 'shiplog-data';
 /** Built files kept at most: older ones (earlier releases') go first. */
 const MAX_ASSETS = 200;
 /** The reads kept for offline: exact paths, any query (the dashboard's GraphQL GET carries its variables). */
-const DATA_PATHS = new Set(['/api/user', '/api/graphql', '/api/projects', '/api/reminders']);
+const DATA_PATHS = new Set(['/api/user', '/api/graphql', '/api/dashboard/charts', '/api/projects', '/api/reminders']);
 
 self.addEventListener('install', (event) => {
   event.waitUntil(keepShell());

@@ -1,17 +1,29 @@
 import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { dashboardApi } from './dashboard/api.ts';
 import { type ActivityEnv, activityEnv } from './env.ts';
+import { costHistoryProjection } from './read-models/cost-history/index.ts';
 import { activityApi } from './read-models/timeline/api.ts';
 import { timelineProjection } from './read-models/timeline/index.ts';
 
-/** activity: the timeline and the dashboard counters, both projections of other services' events. */
+/**
+ * activity: the timeline, the dashboard counters and each project's cost over time, projections of
+ * other services' events.
+ */
 export const activityService: ServiceDefinition<ActivityEnv> = {
   name: 'activity',
   env: activityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [timelineProjection],
-  forgetUser: deleteUserRows('activity.activities', 'activity.project_stats'),
+  projections: [timelineProjection, costHistoryProjection],
+  forgetUser: deleteUserRows('activity.activities', 'activity.project_stats', 'activity.cost_history'),
   setup(context) {
-    return { routes: activityApi(context).routes };
+    const timeline = activityApi(context);
+    const dashboard = dashboardApi(context);
+    return {
+      routes: (router) => {
+        timeline.routes(router);
+        dashboard.routes(router);
+      },
+    };
   },
 };

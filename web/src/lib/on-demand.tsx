@@ -1,5 +1,5 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
-import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 
 /**
  * The one way the app splits its code: TanStack Router's lazy component, for the router's pages and
@@ -52,4 +52,22 @@ export function onDemand<P extends object>(
       </Suspense>
     );
   };
+}
+
+/**
+ * A part below the fold (a lazy part among `children`): `placeholder` holds its place until it comes
+ * within 200 px of the screen, then the part loads and renders there. Not part of a page's first load.
+ */
+export function WhenNear({ children, placeholder }: { children: ReactNode; placeholder: ReactNode }) {
+  const [near, setNear] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (near) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: '200px',
+    });
+    observer.observe(ref.current!);
+    return () => observer.disconnect();
+  }, [near]);
+  return near ? <Suspense fallback={placeholder}>{children}</Suspense> : <div ref={ref}>{placeholder}</div>;
 }

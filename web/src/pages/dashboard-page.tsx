@@ -11,7 +11,11 @@ import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { dashboardQuery } from '../lib/graphql';
+import { lazyPart, WhenNear } from '../lib/on-demand';
 import { dueBadge } from '../lib/reminders';
+
+/** Shipping, cost and reminder charts, below the fold: loaded when scrolled to. */
+const DashboardCharts = lazyPart(() => import('../components/dashboard/charts'), 'DashboardCharts');
 
 /** The dashboard: its data is one GraphQL query (lib/graphql.ts), asked for by the route's loader. */
 export function DashboardPage() {
@@ -160,6 +164,12 @@ export function DashboardPage() {
           </CardContent>
         </Card>
       </section>
+
+      {dashboard ? (
+        <WhenNear placeholder={<Skeleton className="h-72" />}>
+          <DashboardCharts reminders={dashboard.reminders} />
+        </WhenNear>
+      ) : null}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { ActivityEnv } from '../../env.ts';
-import { activityPage, allActivities, dashboardCounters, projectActivities, shippedByProject } from './index.ts';
+import { activityPage, allActivities, projectActivities, shippedByProject } from './index.ts';
 
 /** `page` from 1, `limit` 1–100; without them, the first page of 10 (spec/core.md §9). */
 const pageSchema = z.object({
@@ -48,10 +48,6 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       const rows = isId(projectId) ? await projectActivities(pool, userId, projectId) : null;
       if (!rows) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(rows);
-    });
-
-    router.get('/dashboard/counters', async (req, res) => {
-      res.json(await dashboardCounters(pool, requireUserId(req)));
     });
   }
 

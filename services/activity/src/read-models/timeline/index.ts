@@ -165,3 +165,36 @@ export async function dashboardCounters(db: Queryable, userId: string) {
   );
   return rows[0];
 }
+
+export interface WeeklyShipping {
+  /** The first day (Monday) of each of the last 12 weeks, oldest first, `YYYY-MM-DD` in the asked time zone. */
+  weeks: string[];
+  deployments: number[];
+  releases: number[];
+}
+
+/** The user's deployments and version releases per week over the last 12 weeks, weeks counted in `timeZone`. */
+export async function weeklyShipping(db: Queryable, userId: string, timeZone: string): Promise<WeeklyShipping> {
+  const { rows } = await db.query<{ week: string; deployments: number; releases: number }>(
+    `WITH weeks AS (
+       SELECT w AS week FROM generate_series(date_trunc('week', now() AT TIME ZONE $2) - interval '11 weeks',
+                                             date_trunc('week', now() AT TIME ZONE $2), interval '1 week') AS w
+     ), shipped AS (
+       SELECT date_trunc('week', timestamp AT TIME ZONE $2) AS week, event_type
+       FROM activity.activities
+       WHERE user_id = $1 AND event_type IN ('deployment', 'version_release')
+         AND timestamp >= (SELECT min(week) FROM weeks) AT TIME ZONE $2
+     )
+     SELECT to_char(weeks.week, 'YYYY-MM-DD') AS week,
+            count(*) FILTER (WHERE shipped.event_type = 'deployment')::int AS deployments,
+            count(*) FILTER (WHERE shipped.event_type = 'version_release')::int AS releases
+     FROM weeks LEFT JOIN shipped ON shipped.week = weeks.week
+     GROUP BY weeks.week ORDER BY weeks.week`,
+    [userId, timeZone],
+  );
+  return {
+    weeks: rows.map((row) => row.week),
+    deployments: rows.map((row) => row.deployments),
+    releases: rows.map((row) => row.releases),
+  };
+}
