@@ -262,7 +262,9 @@ if (!only || only === 'integrations') {
 }
 
 if (!only || only === 'web') {
-  process.stdout.write("\nweb: each route's first load in Chromium, and the dashboard with the CPU throttled 4×…\n");
+  process.stdout.write(
+    "\nweb: each route's first load in Chromium, the dashboard and the frequent interactions with the CPU throttled 4×…\n",
+  );
   const w = await runWeb();
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   table([
@@ -283,6 +285,9 @@ if (!only || only === 'web') {
     ['dashboard cards interactive (median of 5)', `${w.dashboard.interactiveMs} ms`, '', ''],
     ['dashboard GraphQL round trips', String(w.dashboard.graphqlCalls), '1', met(w.dashboard.graphqlCalls === 1)],
     ['dashboard API calls in all', String(w.dashboard.apiCalls), '', ''],
+    ...w.interactions.map(
+      (i): Row => [`INP p75, CPU 4x slower: ${i.name}`, `${i.p75Ms} ms`, '<= 100 ms', met(i.p75Ms <= 100)],
+    ),
     ...w.topModules.map(
       (m, i): Row => [`first load of /, module ${i + 1} (before minifying)`, `${m.module} ${kb(m.bytes)}`, '', ''],
     ),

@@ -25,7 +25,8 @@ export function isTyping(target: EventTarget | null): boolean {
 }
 
 /** Something modal or a menu is open: its keys are its own (Escape closes it first). */
-const somethingOpen = () => document.querySelector('[role="dialog"],[role="alertdialog"],[role="menu"]') !== null;
+const somethingOpen = () =>
+  document.querySelector('[role="dialog"],[role="alertdialog"],[role="menu"],dialog[open]') !== null;
 
 /**
  * The app's keyboard, from the shell (loaded just after the first screen): ⌘K / Ctrl-K anywhere, a

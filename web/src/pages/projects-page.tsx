@@ -2,9 +2,15 @@ import { arrangeProjects } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { FolderPlus, Plus, Search } from 'lucide-react';
+import { useDeferredValue } from 'react';
 import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
-import { SelectionBar, useProjectSelection } from '../components/projects/project-selection';
+import {
+  SelectionBar,
+  SelectionBox,
+  SelectionContext,
+  useProjectSelection,
+} from '../components/projects/project-selection';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
 import { Input } from '../components/ui/input';
@@ -23,7 +29,9 @@ export function ProjectsPage() {
   const setSearch = (next: Partial<typeof search>) =>
     navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
   const filtering = q.trim() !== '' || status !== 'all';
-  const shown = data ? arrangeProjects(data, { search: q, filter: status, sort }) : [];
+  // The field shows each key at once; the list follows as soon as it can (a render React may interrupt).
+  const listed = useDeferredValue(q);
+  const shown = data ? arrangeProjects(data, { search: listed, filter: status, sort }) : [];
   const selection = useProjectSelection(shown);
 
   return (
@@ -57,7 +65,7 @@ export function ProjectsPage() {
         </Button>
       </div>
 
-      <SelectionBar selected={selection.selected} onDone={selection.clear} />
+      <SelectionBar selection={selection} shown={shown} />
 
       {isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-busy="true">
@@ -72,7 +80,9 @@ export function ProjectsPage() {
       ) : shown.length === 0 ? (
         <EmptyState title="No matching projects found" text="Try adjusting your search or filters" />
       ) : (
-        <ProjectGrid projects={shown} monitors={monitors} select={selection.box} />
+        <SelectionContext value={selection}>
+          <ProjectGrid projects={shown} monitors={monitors} Select={SelectionBox} />
+        </SelectionContext>
       )}
 
       {data ? (

@@ -1,7 +1,6 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useMatches, useNavigate } from '@tanstack/react-router';
-import { Command } from 'cmdk';
+import { Command, defaultFilter } from 'cmdk';
 import {
   Activity,
   Bell,
@@ -15,7 +14,7 @@ import {
   Sun,
   User,
 } from 'lucide-react';
-import { type ComponentType, type ReactNode, useState } from 'react';
+import { type ComponentType, type ReactNode, useCallback, useDeferredValue, useRef, useState } from 'react';
 import { useLogout } from '../../hooks/use-auth';
 import { projectsQuery } from '../../lib/queries';
 import { shortcuts } from '../../lib/shortcuts';
@@ -24,7 +23,6 @@ import { RecordDialog, type RecordKind, recordKinds } from '../projects/record-d
 import { ReminderFormDialog } from '../reminders/reminder-form-dialog';
 import { navItems, type ShellUser } from '../shell/app-shell';
 import { Dialog } from '../ui/dialog';
-import { useFocusReturn } from '../ui/dialog-panels';
 
 /** What the shell has open: the palette, the shortcuts sheet, or neither. */
 export type KeyboardPanel = 'palette' | 'shortcuts' | null;
@@ -45,6 +43,28 @@ function useCurrentProjectId(): string | undefined {
 
 /** A project-scoped form opened from the palette. */
 type Task = { kind: RecordKind | 'reminder'; projectId: string };
+
+/** One line of the palette: its own value (unique), what it shows, and what choosing it does. */
+type Entry = {
+  key: string;
+  label: string;
+  icon: ComponentType<{ className?: string }>;
+  keys?: string;
+  onSelect: () => void;
+};
+
+/**
+ * What `query` finds among `entries`: a fuzzy match on each label (cmdk's own scoring), best first, at
+ * most `limit`; nothing typed, all of them in their order. `best` ranks the groups.
+ */
+function find(entries: Entry[], query: string, limit = Number.POSITIVE_INFINITY) {
+  if (!query) return { entries: entries.slice(0, limit), best: 0 };
+  const scored = entries
+    .map((entry) => ({ entry, score: defaultFilter(entry.label, query) }))
+    .filter((found) => found.score > 0)
+    .sort((x, y) => y.score - x.score);
+  return { entries: scored.slice(0, limit).map((found) => found.entry), best: scored[0]?.score ?? 0 };
+}
 
 /**
  * The command palette (⌘K / Ctrl-K) and the shortcuts sheet (?), loaded the first time either opens.
@@ -67,7 +87,6 @@ export function KeyboardPanels({
   const projectId = useCurrentProjectId();
   const [task, setTask] = useState<Task | null>(null);
   const [query, setQuery] = useState('');
-  const focusReturn = useFocusReturn();
 
   const close = (panel: KeyboardPanel = null) => {
     setQuery('');
@@ -81,104 +100,79 @@ export function KeyboardPanels({
     close();
     action();
   };
-  const pages = [...navItems.filter((item) => !item.adminOnly || user.isAdmin), ...morePages];
   const dark = document.documentElement.classList.contains('dark');
+  const projectTasks: Entry[] = projectId
+    ? [
+        ...(Object.keys(recordKinds) as RecordKind[]).map((kind) => ({
+          key: kind,
+          label: recordKinds[kind].title,
+          icon: recordKinds[kind].icon,
+          onSelect: then(() => setTask({ kind, projectId })),
+        })),
+        {
+          key: 'reminder',
+          label: 'Add Reminder',
+          icon: Bell,
+          onSelect: then(() => setTask({ kind: 'reminder', projectId })),
+        },
+        { key: 'edit', label: 'Edit Project', icon: Pencil, onSelect: go(`/projects/edit/${projectId}`) },
+      ]
+    : [];
+  const actions: Entry[] = [
+    { key: 'new', label: 'New Project', icon: PlusCircle, keys: 'c', onSelect: go('/new-project') },
+    {
+      key: 'theme',
+      label: dark ? 'Switch to light theme' : 'Switch to dark theme',
+      icon: dark ? Sun : Moon,
+      onSelect: then(() => setTheme(dark ? 'light' : 'dark')),
+    },
+    { key: 'shortcuts', label: 'Keyboard shortcuts', icon: Keyboard, keys: '?', onSelect: () => close('shortcuts') },
+    { key: 'logout', label: 'Sign Out', icon: LogOut, onSelect: then(() => logout.mutate()) },
+  ];
+  const projectEntries: Entry[] = (projects.data ?? []).map((project) => ({
+    key: `project ${project.id}`,
+    label: project.name,
+    icon: FolderKanban,
+    onSelect: go(`/projects/${project.id}`),
+  }));
+  const pages: Entry[] = [...navItems.filter((item) => !item.adminOnly || user.isAdmin), ...morePages].map((item) => ({
+    key: `page ${item.label}`,
+    label: item.label,
+    icon: item.icon,
+    onSelect: go(item.to),
+  }));
+  const groups: FoundGroup[] = [
+    { heading: 'This project', found: find(projectTasks, query) },
+    { heading: 'Actions', found: find(actions, query) },
+    // A few projects until something is typed, the best matches after: the list stays short to draw.
+    { heading: 'Projects', found: find(projectEntries, query, query ? 20 : 8), loading: projects.isPending },
+    { heading: 'Pages', found: find(pages, query) },
+  ];
+  // Typed, the group with the best match comes first.
+  if (query) groups.sort((x, y) => y.found.best - x.found.best);
 
   return (
     <>
-      <DialogPrimitive.Root open={open === 'palette'} onOpenChange={(next) => close(next ? 'palette' : null)}>
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
-          <DialogPrimitive.Content
-            {...focusReturn}
-            className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-hidden rounded-xl border bg-card shadow-lg"
-            aria-describedby={undefined}
-          >
-            <DialogPrimitive.Title className="sr-only">Command palette</DialogPrimitive.Title>
-            <Command label="Command palette" loop>
-              <div className="flex items-center gap-2 border-b px-3">
-                <Search className="size-4 text-muted-foreground" aria-hidden />
-                <Command.Input
-                  value={query}
-                  onValueChange={setQuery}
-                  placeholder="Search projects, pages and actions…"
-                  className="h-12 w-full bg-card text-sm outline-none placeholder:text-muted-foreground"
-                />
-              </div>
-              {/* One height whatever it finds: the palette stays where it is as the list narrows. */}
-              <Command.List className="h-72 overflow-y-auto p-2" label="Results">
-                <Command.Empty className="py-6 text-center text-sm text-muted-foreground">
-                  No results found.
-                </Command.Empty>
-                {projectId ? (
-                  <Group heading="This project">
-                    {(Object.keys(recordKinds) as RecordKind[]).map((kind) => (
-                      <Item
-                        key={kind}
-                        icon={recordKinds[kind].icon}
-                        onSelect={then(() => setTask({ kind, projectId }))}
-                      >
-                        {recordKinds[kind].title}
-                      </Item>
-                    ))}
-                    <Item icon={Bell} onSelect={then(() => setTask({ kind: 'reminder', projectId }))}>
-                      Add Reminder
-                    </Item>
-                    <Item icon={Pencil} onSelect={go(`/projects/edit/${projectId}`)}>
-                      Edit Project
-                    </Item>
-                  </Group>
-                ) : null}
-                <Group heading="Actions">
-                  <Item icon={PlusCircle} onSelect={go('/new-project')} keys="c">
-                    New Project
-                  </Item>
-                  <Item icon={dark ? Sun : Moon} onSelect={then(() => setTheme(dark ? 'light' : 'dark'))}>
-                    {dark ? 'Switch to light theme' : 'Switch to dark theme'}
-                  </Item>
-                  <Item icon={Keyboard} onSelect={() => close('shortcuts')} keys="?">
-                    Keyboard shortcuts
-                  </Item>
-                  <Item icon={LogOut} onSelect={then(() => logout.mutate())}>
-                    Sign Out
-                  </Item>
-                </Group>
-                <Group heading="Projects">
-                  {projects.isPending ? (
-                    <Command.Loading>
-                      <p className="px-2 py-1.5 text-sm text-muted-foreground">Loading projects…</p>
-                    </Command.Loading>
-                  ) : null}
-                  {(projects.data ?? []).map((project) => (
-                    <Item
-                      key={project.id}
-                      value={`project ${project.id}`}
-                      keywords={[project.name]}
-                      icon={FolderKanban}
-                      onSelect={go(`/projects/${project.id}`)}
-                    >
-                      {project.name}
-                    </Item>
-                  ))}
-                </Group>
-                <Group heading="Pages">
-                  {pages.map((item) => (
-                    <Item
-                      key={item.to}
-                      value={`page ${item.label}`}
-                      keywords={[item.label]}
-                      icon={item.icon}
-                      onSelect={go(item.to)}
-                    >
-                      {item.label}
-                    </Item>
-                  ))}
-                </Group>
-              </Command.List>
-            </Command>
-          </DialogPrimitive.Content>
-        </DialogPrimitive.Portal>
-      </DialogPrimitive.Root>
+      {open === 'palette' ? (
+        <PaletteDialog onClose={() => close()}>
+          <Command label="Command palette" loop shouldFilter={false}>
+            <div className="flex items-center gap-2 border-b px-3">
+              <Search className="size-4 text-muted-foreground" aria-hidden />
+              <Command.Input
+                autoFocus
+                value={query}
+                onValueChange={setQuery}
+                placeholder="Search projects, pages and actions…"
+                className="h-12 w-full bg-card text-sm outline-none placeholder:text-muted-foreground"
+              />
+            </div>
+            {/* One height whatever it finds: the palette stays where it is as the list narrows. */}
+            <Command.List className="h-72 overflow-y-auto p-2" label="Results">
+              <Results groups={groups} typed={query !== ''} />
+            </Command.List>
+          </Command>
+        </PaletteDialog>
+      ) : null}
 
       <Dialog
         open={open === 'shortcuts'}
@@ -236,6 +230,75 @@ function Keys({ keys }: { keys: string }) {
   );
 }
 
+/**
+ * The palette's window: the browser's own modal `<dialog>` (its top layer, its focus trap, Escape),
+ * shown as it mounts. Lighter to open than a scripted one, which locks the page's scrolling and hides
+ * every other element from assistive technology by hand: the palette opens in the frame of the key.
+ * Focus goes back where it was when it closes; a click on the backdrop closes it.
+ */
+function PaletteDialog({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  const from = useRef<Element | null>(null);
+  const show = useCallback((dialog: HTMLDialogElement | null) => {
+    if (!dialog) return;
+    from.current = document.activeElement;
+    dialog.showModal();
+    // The field, not the first thing that takes focus (cmdk's list root does): what is typed lands there.
+    dialog.querySelector('input')?.focus();
+    return () => {
+      const back = from.current;
+      if (back instanceof HTMLElement && back.isConnected) queueMicrotask(() => back.focus());
+    };
+  }, []);
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop's click; Escape closes it through `cancel`
+    <dialog
+      ref={show}
+      aria-label="Command palette"
+      className="m-auto w-[calc(100%-2rem)] max-w-lg overflow-hidden rounded-xl border bg-card text-card-foreground shadow-lg backdrop:bg-black/50"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => event.target === event.currentTarget && onClose()}
+    >
+      {children}
+    </dialog>
+  );
+}
+
+type FoundGroup = { heading: string; found: ReturnType<typeof find>; loading?: boolean };
+
+/**
+ * The palette's results, drawn in a render of their own just after it opens: the field paints in the
+ * frame of the key press, and the list follows in the next (at once when something is typed first).
+ */
+function Results({ groups, typed }: { groups: FoundGroup[]; typed: boolean }) {
+  const drawn = useDeferredValue(true, false);
+  // Typed before then, the results come at once: a key typed straight after ⌘K, then Enter, still picks.
+  if (!drawn && !typed) return null;
+  return (
+    <>
+      <Command.Empty className="py-6 text-center text-sm text-muted-foreground">No results found.</Command.Empty>
+      {groups.map(({ heading, found, loading }) =>
+        found.entries.length > 0 || loading ? (
+          <Group key={heading} heading={heading}>
+            {loading ? (
+              <Command.Loading>
+                <p className="px-2 py-1.5 text-sm text-muted-foreground">Loading projects…</p>
+              </Command.Loading>
+            ) : null}
+            {found.entries.map(({ key, label, icon, keys, onSelect }) => (
+              <Item key={key} value={key} icon={icon} keys={keys} onSelect={onSelect}>
+                {label}
+              </Item>
+            ))}
+          </Group>
+        ) : null,
+      )}
+    </>
+  );
+}
+
 function Group({ heading, children }: { heading: string; children: ReactNode }) {
   return (
     <Command.Group
@@ -255,8 +318,7 @@ function Item({
   icon: ComponentType<{ className?: string }>;
   keys?: string;
   children: ReactNode;
-  value?: string;
-  keywords?: string[];
+  value: string;
   onSelect: () => void;
 }) {
   return (

@@ -1,7 +1,7 @@
 import type { ChecklistKey, MonitorState, MonitorSummary, Project } from '@shiplog/schemas';
 import { Link } from '@tanstack/react-router';
 import { MoreVertical } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import { type ComponentProps, type ComponentType, memo } from 'react';
 import { useUpdateProject } from '../../hooks/use-projects';
 import { cn } from '../../lib/class-names';
 import { formatCost, formatDate } from '../../lib/format';
@@ -21,17 +21,17 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
 
 /**
  * The cards of a project list, with the Quick Update hint once above them unless the user subscribes;
- * each card shows its project's monitors' state when it has any, and what `select` gives it first
- * (My Projects' selection box).
+ * each card shows its project's monitors' state when it has any, and `Select` first (My Projects'
+ * selection box).
  */
 export function ProjectGrid({
   projects,
   monitors = [],
-  select,
+  Select,
 }: {
   projects: Project[];
   monitors?: MonitorSummary[];
-  select?: (project: Project) => ReactNode;
+  Select?: ComponentType<{ project: Project }>;
 }) {
   const subscribed = useSubscribed();
   return (
@@ -44,7 +44,7 @@ export function ProjectGrid({
             project={project}
             subscribed={subscribed}
             monitored={worstState(monitors.filter((m) => m.projectId === project.id))}
-            select={select?.(project)}
+            Select={Select}
           />
         ))}
       </div>
@@ -80,17 +80,18 @@ export function ProjectActionsButton({ project, ...props }: { project: Project }
 /** The card's menu and its delete confirmation (project-actions.tsx) load on first use. */
 const ProjectActions = onDemand(() => import('./project-actions').then((m) => m.ProjectActions), ProjectActionsButton);
 
-export function ProjectCard({
+/** Memoised: a list re-rendered (a search typed, another card ticked) redraws only the cards that changed. */
+export const ProjectCard = memo(function ProjectCard({
   project,
   subscribed,
   monitored,
-  select,
+  Select,
 }: {
   project: Project;
   subscribed: boolean;
   /** Its monitors' state, null when it has none. */
   monitored: MonitorState | null;
-  select?: ReactNode;
+  Select?: ComponentType<{ project: Project }>;
 }) {
   const update = useUpdateProject(project.id);
 
@@ -99,9 +100,12 @@ export function ProjectCard({
     update.mutate({ id: project.id, ...project.checklist, [key]: value });
 
   return (
-    <Card className="flex flex-col gap-4 p-5" data-testid="project-card">
+    <Card
+      className="flex flex-col gap-4 p-5 [contain-intrinsic-size:auto_18rem] [content-visibility:auto]"
+      data-testid="project-card"
+    >
       <div className="flex items-start gap-3">
-        {select}
+        {Select ? <Select project={project} /> : null}
         <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-accent text-accent-foreground">
           <ProjectIcon name={project.name} className="size-5" />
         </span>
@@ -158,4 +162,4 @@ export function ProjectCard({
       <QuickUpdate projectId={project.id} subscribed={subscribed} />
     </Card>
   );
-}
+});

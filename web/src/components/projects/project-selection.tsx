@@ -1,7 +1,7 @@
 import type { Project, ProjectStatus } from '@shiplog/schemas';
 import { projectStatuses } from '@shiplog/schemas';
 import { Globe, Lock, Trash2, X } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import { type BulkChange, useBulkChange } from '../../hooks/use-bulk-projects';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
@@ -9,46 +9,83 @@ import { ConfirmDialog } from '../ui/dialog';
 import { Select } from '../ui/select';
 import { statuses } from './status-badge';
 
-/**
- * My Projects' selection: a box on each card (click, Space, or `x` on a focused card; shift-click
- * selects the run since the last one), and the actions for what is selected.
- */
-export function useProjectSelection(shown: Project[]) {
-  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
-  const last = useRef<string | null>(null);
-  // Only what is on screen counts: a filtered-out or deleted project is not acted on.
-  const selected = shown.filter((p) => picked.has(p.id)).map((p) => p.id);
+/** Which projects are ticked, outside React's state: a tick re-renders its own box and the bar, not every card. */
+export interface SelectionStore {
+  /** The projects on screen, in order (a shift-click's run is counted over them). */
+  shown: Project[];
+  picked(): ReadonlySet<string>;
+  subscribe(listener: () => void): () => void;
+  set(next: ReadonlySet<string>): void;
+  toggle(id: string, run: boolean): void;
+}
 
-  const toggle = (id: string, on: boolean, run: boolean) => {
-    const from = run && last.current ? shown.findIndex((p) => p.id === last.current) : -1;
-    const to = shown.findIndex((p) => p.id === id);
-    const ids = from >= 0 && to >= 0 ? shown.slice(Math.min(from, to), Math.max(from, to) + 1).map((p) => p.id) : [id];
-    setPicked((before) => {
-      const next = new Set(before);
+function createSelection(): SelectionStore {
+  let picked: ReadonlySet<string> = new Set();
+  let last: string | null = null;
+  const listeners = new Set<() => void>();
+  const store: SelectionStore = {
+    shown: [],
+    picked: () => picked,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(next) {
+      picked = next;
+      for (const listener of listeners) listener();
+    },
+    // A shift-click selects (or clears) the run since the last box.
+    toggle(id, run) {
+      const on = !picked.has(id);
+      const list = store.shown;
+      const from = run && last ? list.findIndex((p) => p.id === last) : -1;
+      const to = list.findIndex((p) => p.id === id);
+      const ids = from >= 0 && to >= 0 ? list.slice(Math.min(from, to), Math.max(from, to) + 1).map((p) => p.id) : [id];
+      const next = new Set(picked);
       for (const each of ids) on ? next.add(each) : next.delete(each);
-      return next;
-    });
-    last.current = id;
+      last = id;
+      store.set(next);
+    },
   };
+  return store;
+}
 
-  const box = (project: Project) => (
+/** The page's selection, for the boxes on its cards. */
+export const SelectionContext = createContext<SelectionStore | null>(null);
+
+/** The box on each card (ProjectGrid's `Select`, inside a SelectionContext): re-rendered when its own tick changes. */
+export function SelectionBox({ project }: { project: Project }) {
+  const store = useContext(SelectionContext)!;
+  const checked = useSyncExternalStore(store.subscribe, () => store.picked().has(project.id));
+  return (
     <Checkbox
       className="mt-3"
       data-select
       aria-label={`Select ${project.name}`}
-      checked={picked.has(project.id)}
-      // A shift-click selects (or clears) the run since the last box.
-      onClick={(event) => toggle(project.id, !picked.has(project.id), event.shiftKey)}
+      checked={checked}
+      onClick={(event) => store.toggle(project.id, event.shiftKey)}
     />
   );
+}
 
-  return { selected, box, clear: () => setPicked(new Set()) };
+/**
+ * My Projects' selection: a box on each card (click, Space, or `x` on a focused card; shift-click
+ * selects the run since the last one), and the actions for what is selected (SelectionBar).
+ */
+export function useProjectSelection(shown: Project[]): SelectionStore {
+  const [selection] = useState(createSelection);
+  selection.shown = shown;
+  return selection;
 }
 
 /** The actions on the selected projects: a status, public or private, or delete (after a confirmation). */
-export function SelectionBar({ selected, onDone }: { selected: string[]; onDone: () => void }) {
+export function SelectionBar({ selection, shown }: { selection: SelectionStore; shown: Project[] }) {
   const change = useBulkChange();
   const [confirm, setConfirm] = useState(false);
+  const picked = useSyncExternalStore(selection.subscribe, selection.picked);
+  // Only what is on screen counts: a filtered-out or deleted project is not acted on.
+  const selected = shown.filter((p) => picked.has(p.id)).map((p) => p.id);
+  const onDone = () => selection.set(new Set());
   if (selected.length === 0) return null;
   const apply = (what: BulkChange) => change.mutate({ ids: selected, change: what }, { onSuccess: onDone });
   return (

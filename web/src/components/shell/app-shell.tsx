@@ -18,9 +18,11 @@ import {
 import {
   type ComponentProps,
   type ComponentType,
+  type RefObject,
   type SetStateAction,
   Suspense,
   useEffect,
+  useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
@@ -32,6 +34,7 @@ import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
 import type { KeyboardPanel } from '../command/command-palette';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
+import { preloadToaster } from '../ui/toast';
 import { AccountMenu } from './account-menu';
 import { Avatar } from './avatar';
 import { NotificationsBell } from './notifications-bell';
@@ -83,18 +86,14 @@ function Shell() {
   const override = usePageTitleOverride();
   const title = override ?? [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? 'Shiplog';
   useDocumentTitle(title);
-  const [panel, setPanel] = useState<KeyboardPanel>(null);
-  const [panelsLoaded, setPanelsLoaded] = useState(false);
+  const showPanel = useRef<(next: SetStateAction<KeyboardPanel>) => void>(() => {});
   const [keysFollowed, setKeysFollowed] = useState(false);
   const online = useSyncExternalStore(followOnline, () => navigator.onLine);
   const router = useRouter();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useAfterFirstScreen(() => {
-    const show = (next: SetStateAction<KeyboardPanel>) => {
-      setPanelsLoaded(true);
-      setPanel(next);
-    };
+    const show = (next: SetStateAction<KeyboardPanel>) => showPanel.current(next);
     return Promise.all([
       // Every screen follows the user's changes as they happen (lib/live.ts)…
       import('../../lib/live').then(({ followLiveChanges }) => followLiveChanges(queryClient)),
@@ -103,8 +102,9 @@ function Shell() {
         void registerServiceWorker(router, queryClient).catch(() => {});
         return () => {};
       }),
-      // …shows a change before the server has it (lib/optimistic.ts)…
-      optimistic().then(() => () => {}),
+      // …shows a change before the server has it (lib/optimistic.ts), and then its toast without
+      // loading the toasts' code in the middle of the change…
+      Promise.all([optimistic(), preloadToaster()]).then(() => () => {}),
       // …and answers the keyboard (lib/shortcuts.ts).
       // The palette's code comes with them: ⌘K then opens it at once, and what is typed straight after
       // lands in its field (and the service worker keeps it for offline).
@@ -134,11 +134,7 @@ function Shell() {
         </Suspense>
       ) : null}
 
-      {panelsLoaded ? (
-        <Suspense fallback={null}>
-          <KeyboardPanels open={panel} onOpenChange={setPanel} user={user} />
-        </Suspense>
-      ) : null}
+      <KeyboardPanelsHost show={showPanel} user={user} />
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-background/95 px-4 backdrop-blur md:px-8">
@@ -167,10 +163,7 @@ function Shell() {
               aria-haspopup="dialog"
               onPointerEnter={preloadKeyboardPanels}
               onFocus={preloadKeyboardPanels}
-              onClick={() => {
-                setPanelsLoaded(true);
-                setPanel('palette');
-              }}
+              onClick={() => showPanel.current('palette')}
             >
               <Search className="size-5" />
             </Button>
@@ -190,6 +183,30 @@ function Shell() {
       </div>
     </div>
   );
+}
+
+/**
+ * The palette and the shortcuts sheet, with what is open kept here rather than in the shell: opening
+ * one re-renders it alone, not the sidebar, the header and the page. `show` is how the shell opens one.
+ */
+function KeyboardPanelsHost({
+  show,
+  user,
+}: {
+  show: RefObject<(next: SetStateAction<KeyboardPanel>) => void>;
+  user: ShellUser;
+}) {
+  const [panel, setPanel] = useState<KeyboardPanel>(null);
+  const [loaded, setLoaded] = useState(false);
+  show.current = (next) => {
+    setLoaded(true);
+    setPanel(next);
+  };
+  return loaded ? (
+    <Suspense fallback={null}>
+      <KeyboardPanels open={panel} onOpenChange={setPanel} user={user} />
+    </Suspense>
+  ) : null;
 }
 
 /** The disabled coding-platform entry; its 'Coming soon!' tooltip (replit-tooltip.tsx) loads when pointed at. */

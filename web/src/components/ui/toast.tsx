@@ -63,7 +63,10 @@ export function useToasts(): ToastItem[] {
 
 const LoadedToaster = lazyPart(() => import('./toaster'), 'Toaster');
 
-/** The toasts' viewport (Radix, toaster.tsx) loads with the first toast, not with the app. */
+/** Loads the viewport ahead of the first toast (the shell does, after the first screen). */
+export const preloadToaster = () => LoadedToaster.preload?.();
+
+/** The toasts' viewport (Radix, toaster.tsx) loads with the first toast, or ahead of it; never with the first screen. */
 export function Toaster() {
   const shown = useToasts().length > 0;
   return shown ? (
