@@ -610,7 +610,7 @@ describe('dashboard extras and activity history', () => {
     await page.getByText('Calendar feed').waitFor();
     const [json] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download JSON' }).click(),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
     ]);
     expect(json.suggestedFilename()).toMatch(/^shiplog-builder\w+-\d{4}-\d{2}-\d{2}\.json$/);
     const file = JSON.parse(await readFile((await json.path())!, 'utf8'));
@@ -619,7 +619,7 @@ describe('dashboard extras and activity history', () => {
     );
     const [zip] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download CSV (zip)' }).click(),
+      page.getByRole('button', { name: 'Download CSV (zip)' }).click(),
     ]);
     expect(zip.suggestedFilename()).toMatch(/\.zip$/);
 
@@ -632,8 +632,22 @@ describe('dashboard extras and activity history', () => {
     await other.getByText('Export requires an active subscription. Please upgrade to use this feature.').waitFor();
     expect(await other.getByRole('button', { name: 'Download JSON' }).isDisabled()).toBe(true);
     await other.getByLabel('Export file to import').setInputFiles((await json.path())!);
+    // Every state of the progress bar, as the page draws it.
+    await other.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role=progressbar]');
+        if (bar) seen.push(`${bar.getAttribute('aria-valuenow')}/${bar.getAttribute('aria-valuemax')}`);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await other.getByRole('button', { name: 'Import', exact: true }).click();
     await other.getByText('Import complete', { exact: true }).waitFor();
+    // Counted against what the file holds: its projects and reminders.
+    const seen = await other.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const max = file.projects.length + file.reminders.length;
+    expect(seen.length).toBeGreaterThan(0);
+    for (const state of seen) expect(state).toMatch(new RegExp(`^(\\d+/${max}|null/null)$`));
     await other.getByText(new RegExp(`^Brought in ${file.projects.length} projects, `)).waitFor();
     await other.goto('/projects');
     await other.getByRole('link', { name: 'Quick App', exact: true }).waitFor();

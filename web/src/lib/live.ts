@@ -69,7 +69,9 @@ export function followLiveChanges(queryClient: QueryClient): () => void {
       void queryClient.invalidateQueries({ queryKey, predicate: olderThan(seq) });
   };
   events.addEventListener('change', (event) => {
-    const { source } = JSON.parse((event as MessageEvent<string>).data) as { source: string };
+    const change = JSON.parse((event as MessageEvent<string>).data) as { source: string; type: string };
+    const { source } = change;
+    for (const listener of liveFeed.listeners) listener(change);
     const seq = Number((event as MessageEvent<string>).lastEventId) || Number.MAX_SAFE_INTEGER;
     changed.set(source, Math.max(changed.get(source) ?? 0, seq));
     timer ??= setTimeout(refresh, 30);

@@ -111,8 +111,14 @@ export type BellReminder = Pick<
  */
 export const optimistic = () => import('./optimistic');
 
-/** Whether the live feed (lib/live.ts) is open: it then brings the bell's changes as they happen. */
-export const liveFeed = { open: false };
+/**
+ * The live feed (lib/live.ts): whether it is open (it then brings the bell's changes as they happen),
+ * and who hears each change as it comes (a long import counting its progress).
+ */
+export const liveFeed = {
+  open: false,
+  listeners: new Set<(change: { source: string; type: string }) => void>(),
+};
 
 /**
  * The bell: brought up to date by the live feed as reminders change; every 60 s while the feed is not
