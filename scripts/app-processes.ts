@@ -71,7 +71,8 @@ export function appProcesses(options: { databaseUrl: string; portBase: number; g
     name: 'gateway',
     entry: 'gateway/src/main.ts',
     env: { ...processMemoryEnv(), PORT: String(options.gatewayPort), ...serviceUrls },
-    readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz`,
+    // The whole app is up when the gateway sees every service ready (its own /readyz: Redis and NATS).
+    readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz/system`,
   };
   return [...services, gateway];
 }

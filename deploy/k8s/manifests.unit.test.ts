@@ -197,10 +197,27 @@ describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<
       string,
-      { image?: string; ports?: string[]; command?: string[]; environment?: Record<string, string> }
+      {
+        image?: string;
+        ports?: string[];
+        command?: string[];
+        environment?: Record<string, string>;
+        healthcheck?: { test: string[] };
+        depends_on?: Record<string, { condition: string }> | string[];
+      }
     >;
   };
   const stores = ['postgres', 'nats', 'redis', 'eventstore'];
+
+  it('checks every Shiplog process on its /readyz, and starts the gateway once every service is ready', () => {
+    for (const name of [...serviceNames, 'gateway']) {
+      const test = compose.services[name]?.healthcheck?.test.join(' ') ?? '';
+      expect(test, name).toContain('/readyz');
+    }
+    const dependsOn = compose.services.gateway!.depends_on as Record<string, { condition: string }>;
+    for (const name of [...serviceNames, 'redis'])
+      expect(dependsOn[name], name).toEqual({ condition: 'service_healthy' });
+  });
 
   it('publishes no store on the network: 127.0.0.1 only', () => {
     for (const store of stores)

@@ -61,6 +61,8 @@ export interface GatewayDeps {
   events: Action;
   /** The live feed's last announced sequence, sent on every `/api` answer (LIVE_SEQ_HEADER). */
   liveSeq: () => number;
+  /** Resolves when the NATS connection answers (a round trip to the server): part of readiness. */
+  busReady: () => Promise<unknown>;
   /** The clock sessions are timed by; `Date.now` unless a test brings its own. */
   now?: () => number;
 }
@@ -109,7 +111,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, sessionCache, services, logger, tracing, events }: GatewayDeps,
+  { config, secrets, redis, sessionCache, services, logger, tracing, events, busReady }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
 ): Express {
@@ -126,19 +128,24 @@ function createExpressApp(
   // Both serving paths count against the same limits.
   app.set('limits', limits);
 
-  healthRoutes(app, {
-    redis: () => redis.ping(),
-    ...Object.fromEntries(
-      serviceNames.map((service) => [
-        service,
-        async () => {
-          const response = await (await services.pool(service)).request({ method: 'GET', path: '/readyz' });
-          await response.body.dump();
-          if (response.statusCode !== 200) throw new Error(`answered ${response.statusCode}`);
-        },
-      ]),
-    ),
-  });
+  // Ready when it can serve: its own Redis and NATS. A service that is down makes its routes answer 503
+  // and leaves the rest serving (forward.ts); every service's state is at /readyz/system.
+  healthRoutes(
+    app,
+    { redis: () => redis.ping(), nats: busReady },
+    {
+      system: Object.fromEntries(
+        serviceNames.map((service) => [
+          service,
+          async () => {
+            const response = await (await services.pool(service)).request({ method: 'GET', path: '/readyz' });
+            await response.body.dump();
+            if (response.statusCode !== 200) throw new Error(`answered ${response.statusCode}`);
+          },
+        ]),
+      ),
+    },
+  );
 
   // The calls the gateway passes on send the body's bytes as they came, not a re-serialisation:
   // JSON.stringify overflows the stack on a deeply nested body that JSON.parse accepted (a 500 where

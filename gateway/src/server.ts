@@ -65,6 +65,7 @@ export async function startGateway(
       tracing,
       events: live.action,
       liveSeq: () => feed.announced,
+      busReady: () => bus.nc.flush(),
       ...options,
     }),
   );

@@ -363,9 +363,13 @@ describe('gateway boundaries', () => {
     expect((await fetch(`${backend.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${backend.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({
+    expect(await ready.json()).toEqual({ checks: { redis: 'ok', nats: 'ok' } });
+    const system = await fetch(`${backend.url}/readyz/system`);
+    expect(system.status).toBe(200);
+    expect(await system.json()).toEqual({
       checks: {
         redis: 'ok',
+        nats: 'ok',
         identity: 'ok',
         billing: 'ok',
         projects: 'ok',

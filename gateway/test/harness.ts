@@ -216,6 +216,14 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     service<N extends ServiceName>(name: N): RunningService<never> {
       return running[name];
     },
+    /** Starts a service stopped by the test again, at its address: its callers find it as before. */
+    async startAgain(name: ServiceName): Promise<void> {
+      (running as Record<ServiceName, RunningService<never>>)[name] = (await startService(definitions[name], {
+        ...serviceEnv,
+        ...urls,
+        SERVICE_PORT: String(portOf(name)),
+      })) as RunningService<never>;
+    },
     /** Every row of every table of every service's schema and of the vault, as text, by table. */
     async everyRow(): Promise<Map<string, string[]>> {
       const { rows: tables } = await pool.query<{ schema: string; table: string }>(

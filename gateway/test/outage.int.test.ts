@@ -11,6 +11,54 @@ afterAll(async () => {
 });
 
 describe('when a service is down', () => {
+  it('keeps every other route answering under load while billing is down, and billing once it is back', async () => {
+    const client = new Client(backend.url);
+    expect(
+      (await client.post('/api/register', { username: uniqueUsername('load'), password: 'secret-pass-1' })).status,
+    ).toBe(201);
+    const project = await client.post('/api/projects', { name: 'Still Shipping' });
+    expect(project.status).toBe(201);
+    const others = ['/api/projects', '/api/reminders', `/api/projects/${project.body.id}`, '/api/activities'];
+    const dashboard = () =>
+      client.post('/api/graphql', { query: '{ dashboard { counters { totalProjects } projects { name } } }' });
+    /** Twenty rounds of the user's everyday reads and a billing read, eight at a time. */
+    const burst = async () => {
+      const statuses: Record<string, number[]> = {};
+      const note = (what: string, status: number) => {
+        statuses[what] = [...(statuses[what] ?? []), status];
+      };
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let round = 0; round < 20; round++) {
+            for (const path of others) note(path, (await client.get(path)).status);
+            const board = await dashboard();
+            note('dashboard', board.body?.errors ? 500 : board.status);
+            note('billing', (await client.get('/api/subscription/status')).status);
+          }
+        }),
+      );
+      return Object.fromEntries(Object.entries(statuses).map(([what, list]) => [what, [...new Set(list)]]));
+    };
+
+    await backend.service('billing').stop();
+    const down = await burst();
+    expect(down).toEqual({
+      ...Object.fromEntries(others.map((path) => [path, [200]])),
+      dashboard: [200],
+      billing: [503],
+    });
+    expect((await fetch(`${backend.url}/readyz`)).status).toBe(200);
+
+    await backend.startAgain('billing');
+    await expect.poll(async () => (await fetch(`${backend.url}/readyz/system`)).status, { timeout: 10_000 }).toBe(200);
+    const back = await burst();
+    expect(back).toEqual({
+      ...Object.fromEntries(others.map((path) => [path, [200]])),
+      dashboard: [200],
+      billing: [200],
+    });
+  });
+
   it('answers 503 for what it owns, keeps the session usable, and readiness reports it', async () => {
     const client = new Client(backend.url);
     const username = uniqueUsername('outage');
@@ -27,9 +75,11 @@ describe('when a service is down', () => {
     const me = await client.get('/api/user');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ username, subscriptionStatus: null });
-    const ready = await fetch(`${backend.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: Record<string, string> }).checks.billing).not.toBe('ok');
+    // The gateway stays ready: it can serve everything else. The whole system's view names billing.
+    expect((await fetch(`${backend.url}/readyz`)).status).toBe(200);
+    const system = await fetch(`${backend.url}/readyz/system`);
+    expect(system.status).toBe(503);
+    expect(((await system.json()) as { checks: Record<string, string> }).checks.billing).not.toBe('ok');
 
     await backend.service('identity').stop();
     const login = await new Client(backend.url).post('/api/login', { username, password: 'secret-pass-1' });

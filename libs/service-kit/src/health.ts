@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
@@ -23,15 +23,24 @@ export async function runChecks(checks: ReadinessChecks): Promise<Record<string,
 }
 
 /**
- * `/healthz` (the process answers) and `/readyz` (200 only when every check passes, else 503 with what
- * failed), the same for every service and the gateway.
+ * `/healthz` (the process answers) and `/readyz` (200 only when every check of its own passes, else 503
+ * with what failed), the same for every service and the gateway. `system` adds `/readyz/system`: the
+ * same answer over the process's own checks and those of what it calls (the gateway's view of every
+ * service), for an operator, not for a load balancer: one service down must not take every process
+ * that calls it out of rotation.
  */
-export function healthRoutes(app: Pick<Router, 'get'>, readiness: ReadinessChecks): void {
+export function healthRoutes(
+  app: Pick<Router, 'get'>,
+  readiness: ReadinessChecks,
+  options: { system?: ReadinessChecks } = {},
+): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await runChecks(readiness);
-    res.status(Object.values(checks).every((c) => c === 'ok') ? 200 : 503).json({ checks });
-  });
+  const answer = (checks: ReadinessChecks) => async (_req: unknown, res: Response) => {
+    const results = await runChecks(checks);
+    res.status(Object.values(results).every((c) => c === 'ok') ? 200 : 503).json({ checks: results });
+  };
+  app.get('/readyz', answer(readiness));
+  if (options.system) app.get('/readyz/system', answer({ ...readiness, ...options.system }));
 }
