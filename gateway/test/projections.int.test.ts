@@ -10,6 +10,7 @@ let backend: Backend;
 const tables = {
   'activity.activities': 'id',
   'activity.project_stats': 'project_id',
+  'activity.cost_history': 'event_id',
   'projects.project_list': 'id',
   'identity.admin_users': 'user_id',
   'identity.admin_comments': 'id',
@@ -128,6 +129,7 @@ describe('projections', () => {
       NODE_ENV: 'test',
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
+      'activity-cost-history',
       'activity-timeline',
       'chat-daily-chat-usage',
       'identity-admin-users',
