@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import {
+  accessLog,
   errorHandler,
   healthRoutes,
   type Logger,
@@ -102,11 +103,15 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   // Where an answer stands in the live feed, for the app's own reads: a request with a session cookie
   // (the stream's ids tell a signed-in user the same), never an anonymous visitor's.
   const session = `${sessionCookie(deps.config).name}=`;
+  // Every request's line once answered, whichever path served it (with its trace's ids when traced).
+  const log = accessLog(deps.logger);
   return (req, res) => {
     secure(res);
     if (req.url?.startsWith('/api/') && req.headers.cookie?.includes(session))
       res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
-    if (!services(req, res)) app(req, res);
+    log(req, res, () => {
+      if (!services(req, res)) app(req, res);
+    });
   };
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
@@ -5,10 +8,12 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
 /** Traces reach an OTLP/HTTP collector: the project's stand-in, which keeps what it is sent. */
 let backend: Backend;
 let collector: OtlpStandIn;
+/** Every process's log lines, at the production level (info). */
+const logFile = join(mkdtempSync(join(tmpdir(), 'shiplog-trace-logs-')), 'backend.log');
 
 beforeAll(async () => {
   collector = await startOtlpStandIn();
-  backend = await startBackend({ env: collector.env });
+  backend = await startBackend({ env: { ...collector.env, LOG_LEVEL: 'info', LOG_FILE: logFile } });
 });
 afterAll(async () => {
   await backend?.stop();
@@ -54,5 +59,25 @@ describe('tracing', () => {
       expect.arrayContaining(['shiplog-activity', 'shiplog-projects', 'shiplog-reminders']),
     );
     for (const reaction of reactions) expect(reaction.parentSpanId).toBe(service.spanId);
+
+    // The access log has the request's line in each process, each naming its own span of the trace.
+    const lines = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLine = (name: string, url: string) =>
+      lines.find((l) => l.name === name && l.msg === 'request' && l.method === 'POST' && l.url === url);
+    expect(requestLine('gateway', '/api/projects')).toMatchObject({
+      level: 30,
+      status: 201,
+      trace_id: gateway.traceId,
+      span_id: gateway.spanId,
+    });
+    expect(requestLine('projects', '/projects')).toMatchObject({
+      level: 30,
+      status: 201,
+      trace_id: gateway.traceId,
+      span_id: service.spanId,
+    });
   });
 });

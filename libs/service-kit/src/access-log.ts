@@ -31,13 +31,13 @@ export function pathTemplate(path: string): string {
     .join('/');
 }
 
-/** Each request at debug level (5xx at error) once answered. Works on Node's own request too. */
+/** Each request at info level (5xx at error) once answered: a production log has its request lines. Works on Node's own request too. */
 export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'debug';
+      const level = res.statusCode >= 500 ? 'error' : 'info';
       logger[level](
         {
           method: req.method,

@@ -3,6 +3,7 @@ import {
   context,
   defaultTextMapGetter,
   defaultTextMapSetter,
+  isSpanContextValid,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -100,6 +101,12 @@ export function traceparentOf(span: Span): string | undefined {
 /** Runs `work` inside the span: calls and events it makes carry the span as their parent. */
 export function withSpan<T>(span: Span, work: () => T): T {
   return context.with(trace.setSpan(ROOT_CONTEXT, span), work);
+}
+
+/** The ids of the span the current work runs in, as log lines carry them; none when tracing is off. */
+export function currentTraceIds(): { trace_id: string; span_id: string } | undefined {
+  const ids = trace.getSpan(context.active())?.spanContext();
+  return ids && isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : undefined;
 }
 
 /** The `traceparent` of the span the current work runs in, if any. */
