@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -6,12 +7,31 @@ import type pg from 'pg';
  * The one migration runner. Every table of the system is made by a versioned `.sql` file: a library's
  * (`libs/event-store/migrations`, `libs/messaging/migrations`, `libs/vault/migrations`) or a service's
  * (`services/<name>/migrations`). Files run in name order, once each, each in its own transaction with
- * `search_path` set to the schema, recorded in `<schema>.schema_migrations`.
+ * `search_path` set to the schema, recorded in `<schema>.schema_migrations` with its checksum: a file
+ * edited after it ran stops the start (`MigrationChangedError`), since the databases it already ran
+ * on would never see the edit.
  */
 export interface MigrationSource {
   directory: string;
   /** Recorded names are `<prefix>/<file>`; a service's own files have none. */
   prefix?: string;
+}
+
+/** A migration that ran was edited since: the start stops, saying which and what to do. */
+export class MigrationChangedError extends Error {
+  constructor(schema: string, name: string, recorded: string, now: string) {
+    super(
+      `Migration ${schema}/${name} was changed after it ran here (recorded sha256 ${recorded.slice(0, 12)}, ` +
+        `the file is now ${now.slice(0, 12)}). A migration that ran is never edited: restore the file, and put ` +
+        'the change in a new migration.',
+    );
+    this.name = 'MigrationChangedError';
+  }
+}
+
+/** A file's checksum, its line endings as LF: a checkout that writes CRLF is the same migration. */
+export function migrationChecksum(sql: string): string {
+  return createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
 }
 
 /**
@@ -27,8 +47,12 @@ export async function runMigrations(pool: pg.Pool, schema: string, sources: Migr
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${schema}.schema_migrations`);
-    const done = new Set(rows.map((r) => r.name));
+    // Recorded since checksums were kept; a row from before has none until its next start records it.
+    await client.query(`ALTER TABLE ${schema}.schema_migrations ADD COLUMN IF NOT EXISTS checksum text`);
+    const { rows } = await client.query<{ name: string; checksum: string | null }>(
+      `SELECT name, checksum FROM ${schema}.schema_migrations`,
+    );
+    const done = new Map(rows.map((r) => [r.name, r.checksum]));
     const applied: string[] = [];
     for (const { directory, prefix } of sources) {
       const files = existsSync(directory)
@@ -38,13 +62,26 @@ export async function runMigrations(pool: pg.Pool, schema: string, sources: Migr
         : [];
       for (const file of files) {
         const name = prefix ? `${prefix}/${file}` : file;
-        if (done.has(name)) continue;
         const sql = readFileSync(join(directory, file), 'utf8');
+        const checksum = migrationChecksum(sql);
+        if (done.has(name)) {
+          const recorded = done.get(name);
+          if (recorded === null || recorded === undefined)
+            await client.query(`UPDATE ${schema}.schema_migrations SET checksum = $1 WHERE name = $2`, [
+              checksum,
+              name,
+            ]);
+          else if (recorded !== checksum) throw new MigrationChangedError(schema, name, recorded, checksum);
+          continue;
+        }
         await client.query('BEGIN');
         try {
           await client.query(`SET LOCAL search_path TO ${schema}`);
           await client.query(sql);
-          await client.query(`INSERT INTO ${schema}.schema_migrations (name) VALUES ($1)`, [name]);
+          await client.query(`INSERT INTO ${schema}.schema_migrations (name, checksum) VALUES ($1, $2)`, [
+            name,
+            checksum,
+          ]);
           await client.query('COMMIT');
           applied.push(name);
         } catch (error) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMigrations } from './index.ts';
+import { MigrationChangedError, migrationChecksum, runMigrations } from './index.ts';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -32,6 +32,47 @@ describe('migrations', () => {
     );
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM kitschema.things');
     expect(rows[0].n).toBe(1);
+  });
+
+  it('stops the start when a migration that ran was edited, and names it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const original = 'CREATE TABLE notes (id int PRIMARY KEY);\n';
+    writeFileSync(join(dir, '001-notes.sql'), original);
+    expect(await runMigrations(pool, 'edited', [{ directory: dir }])).toEqual(['001-notes.sql']);
+    const { rows } = await pool.query('SELECT checksum FROM edited.schema_migrations');
+    expect(rows).toEqual([{ checksum: migrationChecksum(original) }]);
+
+    writeFileSync(join(dir, '001-notes.sql'), 'CREATE TABLE notes (id int PRIMARY KEY, body text);\n');
+    writeFileSync(join(dir, '002-more.sql'), 'CREATE TABLE more (id int);');
+    const refused = runMigrations(pool, 'edited', [{ directory: dir }]);
+    await expect(refused).rejects.toBeInstanceOf(MigrationChangedError);
+    await expect(refused).rejects.toThrow(
+      /^Migration edited\/001-notes\.sql was changed after it ran here .* restore the file, and put the change in a new migration\.$/,
+    );
+    // Nothing after it ran.
+    const { rows: tables } = await pool.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'edited' ORDER BY 1",
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(['notes', 'schema_migrations']);
+
+    // Restored, with Windows line endings: the same migration; the next one runs.
+    writeFileSync(join(dir, '001-notes.sql'), original.replace(/\n/g, '\r\n'));
+    expect(await runMigrations(pool, 'edited', [{ directory: dir }])).toEqual(['002-more.sql']);
+  });
+
+  it('records the checksum of a migration that ran before checksums were kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const sql = 'CREATE TABLE old (id int);';
+    writeFileSync(join(dir, '001-old.sql'), sql);
+    await pool.query('CREATE SCHEMA legacy');
+    await pool.query('CREATE TABLE legacy.old (id int)');
+    await pool.query(
+      'CREATE TABLE legacy.schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    await pool.query("INSERT INTO legacy.schema_migrations (name) VALUES ('001-old.sql')");
+    expect(await runMigrations(pool, 'legacy', [{ directory: dir }])).toEqual([]);
+    const { rows } = await pool.query('SELECT checksum FROM legacy.schema_migrations');
+    expect(rows).toEqual([{ checksum: migrationChecksum(sql) }]);
   });
 
   it('lets concurrent starters apply a migration exactly once', async () => {
