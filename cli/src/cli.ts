@@ -10,21 +10,21 @@ export { EXIT, type Io } from './io.ts';
  * personal API token (Settings › API Tokens). `run` is the whole program, so tests call it as it is.
  */
 
-const HELP = `shiplog — record deployments, backups and releases in Shiplog
-
-Usage:
-  shiplog login [--server URL] [--with-token]    check a token and keep it: typed at a prompt
-                                                 that does not show it, or piped in (--with-token)
-  shiplog logout                                 forget the kept token
-  shiplog projects                               list your projects
-  shiplog deploy  --project NAME|ID [--version V] [--env production|staging|development]
+/** Each command's usage, as `shiplog --help` lists them and `shiplog <command> --help` prints one. */
+const usage = {
+  login: `shiplog login [--server URL] [--with-token]    check a token and keep it: typed at a prompt
+                                                 that does not show it, or piped in (--with-token)`,
+  logout: 'shiplog logout                                 forget the kept token',
+  projects: 'shiplog projects                               list your projects',
+  deploy: `shiplog deploy  --project NAME|ID [--version V] [--env production|staging|development]
                   [--url URL] [--notes TEXT] [--status started|success|failed]
                   (started: a deployment under way; alerts of the project's monitors wait
-                  until its success or failure is recorded)
-  shiplog backup  --project NAME|ID [--version V] [--location WHERE] [--size SIZE] [--notes TEXT]
-  shiplog release --project NAME|ID --version V --change TEXT [--change TEXT …] [--notes TEXT]
+                  until its success or failure is recorded)`,
+  backup: 'shiplog backup  --project NAME|ID [--version V] [--location WHERE] [--size SIZE] [--notes TEXT]',
+  release: 'shiplog release --project NAME|ID --version V --change TEXT [--change TEXT …] [--notes TEXT]',
+};
 
-Options for every command:
+const OPTIONS = `Options for every command:
   --server URL   the Shiplog address (or SHIPLOG_URL; login keeps it)
   --token TOKEN  an API token from Settings › API Tokens (or SHIPLOG_TOKEN; login keeps it)
   --insecure     allow a plain http:// server other than this machine (the token travels unencrypted)
@@ -32,10 +32,27 @@ Options for every command:
   --help         this text
 
 Every request gives up after 30 seconds (SHIPLOG_TIMEOUT, in seconds).
+login keeps the address and token in credentials.json in the user's config directory (~/.config/shiplog,
+~/Library/Application Support/shiplog or %APPDATA%\\shiplog), or in SHIPLOG_CONFIG_DIR when set.
+`;
 
+const HELP = `shiplog — record deployments, backups and releases in Shiplog
+
+Usage:
+${Object.values(usage)
+  .map((line) => `  ${line}`)
+  .join('\n')}
+
+${OPTIONS}
 --project may also come from SHIPLOG_PROJECT.
 Exit codes: 0 done, 1 refused by Shiplog, 2 wrong usage, 3 no or invalid token, 4 Shiplog unreachable.
 `;
+
+/** One command's help: its usage and the options every command takes. */
+const helpOf = (command: Command) => `Usage:
+  ${usage[command]}
+
+${OPTIONS}`;
 
 const common = {
   server: { type: 'string' },
@@ -71,7 +88,9 @@ const isCommand = (name: string | undefined): name is Command => name !== undefi
 export async function run(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(HELP);
+    // `shiplog help deploy`: that command's help.
+    const about = name === 'help' ? rest[0] : undefined;
+    io.stdout(isCommand(about) ? helpOf(about) : HELP);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {
@@ -88,7 +107,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       throw new CliError(EXIT.usage, `${(error as Error).message} (see shiplog --help)`);
     }
     if (values.help) {
-      io.stdout(HELP);
+      io.stdout(helpOf(name));
       return EXIT.ok;
     }
     await perform(name, values, io);

@@ -120,6 +120,25 @@ describe('the shiplog CLI', () => {
     });
   });
 
+  it('prints the help of one command, or of all, and where the token is kept', async () => {
+    for (const args of [
+      ['deploy', '--help'],
+      ['help', 'deploy'],
+    ]) {
+      const help = await shiplog(args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage:\n {2}shiplog deploy {2}--project NAME\|ID/);
+      expect(help.stdout).not.toContain('shiplog backup');
+      expect(help.stdout).toContain('--token TOKEN');
+    }
+    const all = await shiplog(['--help']);
+    expect(all.code).toBe(0);
+    for (const command of ['login', 'logout', 'projects', 'deploy', 'backup', 'release'])
+      expect(all.stdout).toContain(`shiplog ${command}`);
+    expect(all.stdout).toContain('SHIPLOG_CONFIG_DIR');
+    expect((await shiplog([])).code).toBe(2);
+  });
+
   it('says what went wrong, with an exit code a script can test', async () => {
     const { client, token, tokenId } = await userWithToken();
     await client.post('/api/projects', { name: 'Only one' });
