@@ -86,8 +86,21 @@ describe('integrations in the browser', () => {
     await dialog.getByRole('checkbox', { name: 'Select project-1.example.com' }).click();
     await dialog.getByRole('checkbox', { name: 'Select project-2.example.com' }).click();
     await dialog.getByText('2 domains selected').waitFor();
+    // Every state of the import's progress bar, as the page draws it.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role=progressbar][aria-label="Domain import progress"]');
+        if (bar) seen.push(`${bar.getAttribute('aria-valuenow')}/${bar.getAttribute('aria-valuemax')}`);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await dialog.getByRole('button', { name: 'Import Selected Domains' }).click();
     await page.getByText('Domains imported successfully', { exact: true }).waitFor();
+    // Counted against the two selected, never past them.
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const state of seen) expect(state).toMatch(/^[012]\/2$/);
     await page.getByText('Imported 2 of 2 domains', { exact: true }).waitFor();
     await dialog.waitFor({ state: 'detached' });
 

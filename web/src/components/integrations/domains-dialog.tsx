@@ -2,10 +2,12 @@ import { type Integration, RENEWAL_REMINDER_DAYS } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { integrationDomainsQuery, integrationsQuery, useImportDomains } from '../../hooks/use-integrations';
+import { useLiveCount } from '../../hooks/use-live-count';
 import { formatDate } from '../../lib/format';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Dialog } from '../ui/dialog';
+import { Progress } from '../ui/progress';
 import { ScrollArea } from '../ui/scroll-area';
 import { Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
@@ -17,6 +19,8 @@ import { toast } from '../ui/toast';
 export function DomainsDialog({ integration, onClose }: { integration: Integration; onClose: () => void }) {
   const domains = useQuery({ ...integrationDomainsQuery(integration.id), throwOnError: false });
   const importDomains = useImportDomains(integration.id);
+  // Each domain becomes a project through the projects service, one after another: counted as they come.
+  const imported = useLiveCount(importDomains.isPending, ['ProjectCreated']);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [renewalReminders, setRenewalReminders] = useState(true);
   // Reading the domains marks the integration used: its "Last used" shows it.
@@ -109,6 +113,7 @@ export function DomainsDialog({ integration, onClose }: { integration: Integrati
           </table>
         </ScrollArea>
       ) : null}
+      {importDomains.isPending ? <ImportProgress of={selected.size} done={imported.ProjectCreated ?? 0} /> : null}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="space-y-2 text-sm">
           <p aria-live="polite">
@@ -133,6 +138,19 @@ export function DomainsDialog({ integration, onClose }: { integration: Integrati
         </div>
       </div>
     </Dialog>
+  );
+}
+
+/** How far an import of `of` domains has come, from the live feed's count of the projects made. */
+function ImportProgress({ of, done }: { of: number; done: number }) {
+  const shown = Math.min(done, of);
+  return (
+    <div className="flex flex-col gap-2" data-testid="domains-import-progress">
+      <Progress label="Domain import progress" value={shown} max={of} />
+      <p className="text-sm text-muted-foreground" aria-live="polite">
+        Importing: {shown} of {of} domains done…
+      </p>
+    </div>
   );
 }
 
