@@ -234,6 +234,10 @@ function createExpressApp(
       },
     ]),
   );
+  // Anything else (a POST to a page's address, a path no page has with a method no page takes) gets the
+  // one error body, as under /api.
+  app.use((_req, _res, next) => next(new NotFoundError('Not found')));
+  app.use(errorHandler(logger));
   return app;
 }
 

@@ -360,6 +360,16 @@ describe('gateway boundaries', () => {
     const missing = await client.get('/api/no-such-thing');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    // Outside /api too, for any method the pages do not take.
+    for (const [method, path] of [
+      ['POST', '/'],
+      ['PUT', '/projects'],
+      ['DELETE', '/no-such-page'],
+    ]) {
+      const answer = await client.request(method!, path!, {});
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    }
     expect((await fetch(`${backend.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${backend.url}/readyz`);
     expect(ready.status).toBe(200);
