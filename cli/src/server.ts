@@ -39,6 +39,10 @@ const isThisMachine = (hostname: string) =>
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
+/** The newest `/api` version this CLI speaks, and where the server announces its own (gateway app.ts). */
+const API_VERSION = 1;
+const API_VERSION_HEADER = 'x-shiplog-api-version';
+
 function timeoutOf(env: Io['env']): number {
   const seconds = Number(env.SHIPLOG_TIMEOUT);
   return Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS;
@@ -84,6 +88,14 @@ export function client(credentials: Credentials, io: Io) {
         `cannot reach ${credentials.url}: ${(error as Error).cause ?? (error as Error).message}`,
       );
     }
+    // A server whose API is newer than this CLI knows: say so rather than misread its answers.
+    const apiVersion = Number(response.headers.get(API_VERSION_HEADER));
+    if (apiVersion > API_VERSION)
+      throw new CliError(
+        EXIT.refused,
+        `${credentials.url} speaks version ${apiVersion} of the Shiplog API, and this shiplog (${VERSION}) knows up to ` +
+          `version ${API_VERSION}: update it (npm install -g shiplog@latest), then run the command again`,
+      );
     let parsed: unknown = null;
     try {
       parsed = raw ? JSON.parse(raw) : null;

@@ -175,12 +175,34 @@ describe('the shiplog CLI', () => {
     expect(unreachable.stderr).toMatch(/^shiplog: cannot reach http:\/\/127\.0\.0\.1:9/);
   });
 
-  it('takes a piped token with --with-token, and gives up on a server that does not answer', async () => {
+  it('takes a piped token with --with-token, tells an old CLI to update, and gives up on a server that does not answer', async () => {
     const { token } = await userWithToken();
     const login = await shiplog(['login', '--server', backend.url, '--with-token'], { input: `${token}\n` });
     expect(login.code).toBe(0);
     expect(login.stderr).toBe('');
     expect(login.stdout).toMatch(/^Signed in to /);
+
+    // A newer server: the CLI says to update itself instead of misreading it.
+    const newer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-shiplog-api-version': '2' });
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => newer.listen(0, '127.0.0.1', resolve));
+    const newerUrl = `http://127.0.0.1:${(newer.address() as AddressInfo).port}`;
+    try {
+      const old = await shiplog(['projects'], { env: { SHIPLOG_URL: newerUrl, SHIPLOG_TOKEN: token } });
+      expect(old.code).toBe(1);
+      expect(old.stderr).toMatch(
+        new RegExp(
+          `^shiplog: ${newerUrl} speaks version 2 of the Shiplog API, .* update it \\(npm install -g shiplog@latest\\)`,
+        ),
+      );
+    } finally {
+      await new Promise((resolve) => newer.close(resolve));
+    }
+    // Shiplog itself announces the version this CLI speaks.
+    const announced = await fetch(`${backend.url}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
+    expect(announced.headers.get('x-shiplog-api-version')).toBe('1');
 
     // Accepts the connection, never answers.
     const silent = createServer(() => {});

@@ -69,6 +69,13 @@ export interface GatewayDeps {
 }
 
 /**
+ * The `/api` surface's version, on every `/api` answer: a client made for an older major version (the
+ * CLI) says what to do instead of misreading a newer server. Raised when a change breaks a client.
+ */
+export const API_VERSION = '1';
+export const API_VERSION_HEADER = 'x-shiplog-api-version';
+
+/**
  * The gateway's request handler. The `/api` surface is one table (routes.ts): a service's route takes
  * the lean service path (forward.ts); a gateway action, the health checks and the web app take the
  * Express pipeline below. Why two paths: docs/decisions/017-one-route-table-two-serving-paths.md.
@@ -107,8 +114,10 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   const log = accessLog(deps.logger);
   return (req, res) => {
     secure(res);
-    if (req.url?.startsWith('/api/') && req.headers.cookie?.includes(session))
-      res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
+    if (req.url?.startsWith('/api/')) {
+      res.setHeader(API_VERSION_HEADER, API_VERSION);
+      if (req.headers.cookie?.includes(session)) res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
+    }
     log(req, res, () => {
       if (!services(req, res)) app(req, res);
     });
