@@ -56,10 +56,14 @@ export async function apiAnswer<T>(
   body?: unknown,
   confirmed = false,
 ): Promise<{ data: T; headers: Headers }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
   const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
     fetch(url, {
       method,
       credentials: 'include',
+      // A change shows before the server has it: one made just before the page goes (a tick, then a
+      // reload) still reaches it. The browser keeps such requests up to 64 KB of body.
+      keepalive: method !== 'GET' && (text?.length ?? 0) < 60_000,
       // Public pages may be kept by shared caches for a moment; the app always asks whether its copy
       // is still current (a 304 costs the server nothing), so an owner sees their own edit at once.
       cache: 'no-cache',
@@ -67,7 +71,7 @@ export async function apiAnswer<T>(
         body === undefined
           ? { accept: 'application/json' }
           : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: text,
     }));
   if (!response.ok) {
     const error = await errorOf(response);
