@@ -61,18 +61,25 @@ export const apiRoutes = [
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
   { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
 
-  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing' },
+  // Checkout, the portal and cancelling call Stripe.
+  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing', timeoutMs: 60_000 },
   { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
   // Stripe's deliveries carry no session: the signature over the raw body (passed on untouched) is the credential.
   { pattern: /^\/api\/stripe\/webhook$/, methods: ['POST'], service: 'billing', public: true },
-  { pattern: /^\/api\/stripe\//, service: 'billing' },
+  { pattern: /^\/api\/stripe\//, service: 'billing', timeoutMs: 60_000 },
   { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
   // A project's monitors, and every monitor of the account (its state on the dashboard).
   { pattern: /^\/api\/projects\/[^/]+\/monitors$/, service: 'monitors' },
   { pattern: /^\/api\/monitors(\/|$)/, service: 'monitors' },
   // Where alerts go besides email; a test sends one out at once.
-  { pattern: /^\/api\/alert-channels\/[^/]+\/test$/, methods: ['POST'], service: 'monitors', limit: 'outbound' },
+  {
+    pattern: /^\/api\/alert-channels\/[^/]+\/test$/,
+    methods: ['POST'],
+    service: 'monitors',
+    limit: 'outbound',
+    timeoutMs: 60_000,
+  },
   { pattern: /^\/api\/alert-channels(\/|$)/, service: 'monitors' },
   // The project routes take a personal API token too (`Authorization: Bearer`): the CLI, CI.
   { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
@@ -105,16 +112,22 @@ export const apiRoutes = [
   { pattern: /^\/api\/reminders\/push\/test$/, methods: ['POST'], service: 'reminders', limit: 'pushTest' },
   { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
   // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
-  { pattern: /^\/api\/chat$/, methods: ['POST'], service: 'chat', limit: 'chat' },
+  { pattern: /^\/api\/chat$/, methods: ['POST'], service: 'chat', limit: 'chat', timeoutMs: 120_000 },
   { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
   // Calls to the user's domain API: listing its domains and importing them, testing and diagnosing it.
-  { pattern: /^\/api\/integrations\/[^/]+\/(projects|import)$/, service: 'integrations', limit: 'outbound' },
+  {
+    pattern: /^\/api\/integrations\/[^/]+\/(projects|import)$/,
+    service: 'integrations',
+    limit: 'outbound',
+    timeoutMs: 120_000,
+  },
   { pattern: /^\/api\/integrations(\/[^/]+)?$/, service: 'integrations' },
   {
     pattern: /^\/api\/integration\/(test|diagnostics)$/,
     methods: ['POST'],
     service: 'integrations',
     limit: 'outbound',
+    timeoutMs: 60_000,
   },
   { pattern: /^\/api\/profile$/, service: 'identity' },
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
@@ -170,6 +183,11 @@ export interface ServiceRoute extends RouteRules {
   shared?: string;
   /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
   token?: boolean;
+  /**
+   * How long the service may take to begin its answer, and between two parts of it, when longer than
+   * the 10 s every other call gets (CALL_TIMEOUT_MS): a model's reply, a registrar's list of domains.
+   */
+  timeoutMs?: number;
 }
 
 interface GatewayRouteEntry extends RouteRules {

@@ -51,6 +51,10 @@ describe('when a service is down', () => {
 
     await backend.startAgain('billing');
     await expect.poll(async () => (await fetch(`${backend.url}/readyz/system`)).status, { timeout: 10_000 }).toBe(200);
+    // The calls that failed opened billing's breaker: within a second it lets one through, and closes.
+    await expect
+      .poll(async () => (await client.get('/api/subscription/status')).status, { interval: 100, timeout: 10_000 })
+      .toBe(200);
     const back = await burst();
     expect(back).toEqual({
       ...Object.fromEntries(others.map((path) => [path, [200]])),

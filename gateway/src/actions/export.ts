@@ -98,6 +98,8 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
         path,
         body,
         caller,
+        // A part of a large file is thousands of events in one append.
+        timeoutMs: 60_000,
         after: [positions.of(req), reachedHeader()].filter(Boolean).join(',') || undefined,
       });
       if (answer.status === 401) throw new UnauthorizedError();

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { UnauthorizedError } from '@shiplog/errors';
 import {
+  CALL_TIMEOUT_MS,
   type Caller,
   type Logger,
   POSITION_HEADER,
@@ -53,25 +54,42 @@ export async function forward(
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  await (await services.pool(route.service))
-    .stream(
-      {
-        method: method as 'GET',
-        path: url.replace(/^\/api/, ''),
-        headers,
-        // Through a pipe: undici destroys a body it stops sending, and the client's request must
-        // outlive that (its rest is drained below) for the connection to stay usable.
-        body: hasBody ? req.pipe(new PassThrough()) : null,
-      },
-      ({ statusCode, headers: upstreamHeaders }) => {
-        onPosition?.(upstreamHeaders[POSITION_HEADER]);
-        res.statusCode = statusCode;
-        for (const [name, value] of Object.entries(upstreamHeaders)) {
-          if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
-        }
-        return res;
-      },
+  const pool = await services.pool(route.service);
+  const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
+  // What fails after the answer began (the client went away mid-stream) is not the service's failure:
+  // it is kept from the breaker, and raised after it.
+  let late: { error: unknown } | undefined;
+  await services
+    .guarded(route.service, () =>
+      pool
+        .stream(
+          {
+            headersTimeout: timeout,
+            bodyTimeout: timeout,
+            method: method as 'GET',
+            path: url.replace(/^\/api/, ''),
+            headers,
+            // Through a pipe: undici destroys a body it stops sending, and the client's request must
+            // outlive that (its rest is drained below) for the connection to stay usable.
+            body: hasBody ? req.pipe(new PassThrough()) : null,
+          },
+          ({ statusCode, headers: upstreamHeaders }) => {
+            onPosition?.(upstreamHeaders[POSITION_HEADER]);
+            res.statusCode = statusCode;
+            for (const [name, value] of Object.entries(upstreamHeaders)) {
+              if (value !== undefined && !droppedResponseHeaders.has(name)) res.setHeader(name, value);
+            }
+            return res;
+          },
+        )
+        .catch((error: unknown) => {
+          if (!res.headersSent) throw error;
+          late = { error };
+        }),
     )
+    .then(() => {
+      if (late) throw late.error;
+    })
     .catch((error: unknown) => {
       if (res.headersSent) throw error;
       throw unavailable(route.service, error);

@@ -1,4 +1,11 @@
 import { AppError, ServiceUnavailableError, UnauthorizedError } from '@shiplog/errors';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleAll,
+} from 'cockatiel';
 import type { Pool } from 'undici';
 import { traced } from './command.ts';
 import type { ServiceName } from './config.ts';
@@ -12,17 +19,55 @@ const loadUndici = () => {
 };
 
 /**
+ * How long a call to another service may take, unless the call says otherwise: until its answer's
+ * headers, and between two parts of its body. A service answers a read in milliseconds; one that has
+ * not answered in 10 s is treated as down, so a slow service costs its callers seconds, not their pools.
+ */
+export const CALL_TIMEOUT_MS = 10_000;
+
+/** When a service's breaker opens (failures in a row), and how long it stays open before one call tries. */
+export interface BreakerOptions {
+  failures: number;
+  halfOpenAfterMs: number;
+}
+const DEFAULT_BREAKER: BreakerOptions = { failures: 5, halfOpenAfterMs: 1_000 };
+
+/**
  * Keep-alive connection pools to each service, and a JSON call helper: the gateway's own routes, and
  * the few questions a service must ask another's owner at the moment it decides (plan-gates.ts).
+ * Every call goes through its service's circuit breaker (`guarded`): after `failures` calls in a row
+ * that got no answer (refused, reset, timed out), calls to that service fail at once with the usual
+ * 503 for `halfOpenAfterMs`, then one is let through to try. An answer of any status is not a failure.
  */
 export class ServiceClients {
   readonly #pools = new Map<ServiceName, Pool>();
+  readonly #breakers = new Map<ServiceName, CircuitBreakerPolicy>();
   readonly #urls: Record<ServiceName, string>;
   readonly #signer: TokenSigner;
+  readonly #breaker: BreakerOptions;
 
-  constructor(urls: Record<ServiceName, string>, secret: string) {
+  constructor(urls: Record<ServiceName, string>, secret: string, options: { breaker?: BreakerOptions } = {}) {
     this.#urls = urls;
     this.#signer = new TokenSigner(secret);
+    this.#breaker = options.breaker ?? DEFAULT_BREAKER;
+  }
+
+  /** Runs a call to `service` through its breaker; an open breaker is the service's usual 503. */
+  async guarded<T>(service: ServiceName, work: () => Promise<T>): Promise<T> {
+    let breaker = this.#breakers.get(service);
+    if (!breaker) {
+      breaker = circuitBreaker(handleAll, {
+        halfOpenAfter: this.#breaker.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(this.#breaker.failures),
+      });
+      this.#breakers.set(service, breaker);
+    }
+    try {
+      return await breaker.execute(work);
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) throw unavailable(service, error);
+      throw error;
+    }
   }
 
   /**
@@ -65,30 +110,40 @@ export class ServiceClients {
       caller: Caller;
       after?: string | undefined;
       headers?: Record<string, string>;
+      /** Longer than CALL_TIMEOUT_MS for a call known to take longer (a part of a large import). */
+      timeoutMs?: number;
     },
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
-    const response = await (await this.pool(service))
-      .request({
-        method: request.method,
-        path: request.path,
-        headers: {
-          accept: 'application/json',
-          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...request.headers,
-          ...this.internalHeaders(request.caller, request.after),
-        },
-        body:
-          request.body === undefined
-            ? null
-            : Buffer.isBuffer(request.body)
-              ? request.body
-              : JSON.stringify(request.body),
-      })
-      .catch((error: unknown) => {
+    const timeout = request.timeoutMs ?? CALL_TIMEOUT_MS;
+    const pool = await this.pool(service);
+    return this.guarded(service, async () => {
+      const response = await pool
+        .request({
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+          method: request.method,
+          path: request.path,
+          headers: {
+            accept: 'application/json',
+            ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...request.headers,
+            ...this.internalHeaders(request.caller, request.after),
+          },
+          body:
+            request.body === undefined
+              ? null
+              : Buffer.isBuffer(request.body)
+                ? request.body
+                : JSON.stringify(request.body),
+        })
+        .catch((error: unknown) => {
+          throw unavailable(service, error);
+        });
+      const text = await response.body.text().catch((error: unknown) => {
         throw unavailable(service, error);
       });
-    const text = await response.body.text();
-    return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+      return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+    });
   }
 
   /**
