@@ -106,6 +106,9 @@ describe('recorded events and the timeline', () => {
     });
     const second = await client.get('/api/activities?page=2&limit=10');
     expect(second.body.map((a: { eventType: string }) => a.eventType)).toEqual(['project_updated', 'project_created']);
+    // The whole timeline's size, as the admin's user list gives its own.
+    expect(first.headers.get('x-total-count')).toBe('12');
+    expect(second.headers.get('x-total-count')).toBe('12');
     expect((await client.get('/api/activities')).body).toHaveLength(10);
     expect((await client.get('/api/activities?page=0')).status).toBe(400);
     expect((await client.get('/api/activities?limit=abc')).status).toBe(400);

@@ -27,7 +27,10 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
   function routes(router: Router) {
     router.get('/activities', async (req, res) => {
       const { page, limit } = parseInput(pageSchema, req.query);
-      res.json(await activityPage(pool, requireUserId(req), page, limit));
+      // Paged as every list is (the admin's users too): the page in the body, the total in X-Total-Count.
+      const { activities, total } = await activityPage(pool, requireUserId(req), page, limit);
+      res.setHeader('X-Total-Count', String(total));
+      res.json(activities);
     });
 
     // The whole timeline for the user's export (gateway export.ts), oldest first; not on the /api surface.

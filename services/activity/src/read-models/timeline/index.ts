@@ -93,14 +93,22 @@ type Queryable = Pick<pg.Pool, 'query'>;
 const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
   version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
 
-/** A page of the user's timeline, newest first. */
-export async function activityPage(db: Queryable, userId: string, page: number, limit: number): Promise<Activity[]> {
-  const { rows } = await db.query<Activity>(
-    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1
-     ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
-    [userId, limit, (page - 1) * limit],
-  );
-  return rows;
+/** A page of the user's timeline, newest first, and how many entries the timeline holds in all. */
+export async function activityPage(
+  db: Queryable,
+  userId: string,
+  page: number,
+  limit: number,
+): Promise<{ activities: Activity[]; total: number }> {
+  const [{ rows }, counted] = await Promise.all([
+    db.query<Activity>(
+      `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1
+       ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
+      [userId, limit, (page - 1) * limit],
+    ),
+    db.query<{ total: number }>('SELECT count(*)::int AS total FROM activity.activities WHERE user_id = $1', [userId]),
+  ]);
+  return { activities: rows, total: counted.rows[0]!.total };
 }
 
 /** The user's whole timeline, oldest first (their export). */
