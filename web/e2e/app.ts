@@ -79,3 +79,19 @@ export async function signInThroughForm(page: Page, username: string, password =
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => url.pathname === '/');
 }
+
+/**
+ * Starts noting every state the page draws of the progress bar named `label` (`valuenow/valuemax`);
+ * answers what reads the states noted so far.
+ */
+export async function recordProgress(page: Page, label: string): Promise<() => Promise<string[]>> {
+  await page.evaluate((name) => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector(`[role=progressbar][aria-label="${name}"]`);
+      if (bar) seen.push(`${bar.getAttribute('aria-valuenow')}/${bar.getAttribute('aria-valuemax')}`);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  }, label);
+  return () => page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+}

@@ -3,7 +3,7 @@ import { type DomainStandIn, standInDomains, startDomainStandIn } from '@shiplog
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, recordProgress, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let api: DomainStandIn;
 /** Where alert channels post (Slack's shape here). */
@@ -87,18 +87,11 @@ describe('integrations in the browser', () => {
     await dialog.getByRole('checkbox', { name: 'Select project-2.example.com' }).click();
     await dialog.getByText('2 domains selected').waitFor();
     // Every state of the import's progress bar, as the page draws it.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      new MutationObserver(() => {
-        const bar = document.querySelector('[role=progressbar][aria-label="Domain import progress"]');
-        if (bar) seen.push(`${bar.getAttribute('aria-valuenow')}/${bar.getAttribute('aria-valuemax')}`);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
+    const progress = await recordProgress(page, 'Domain import progress');
     await dialog.getByRole('button', { name: 'Import Selected Domains' }).click();
     await page.getByText('Domains imported successfully', { exact: true }).waitFor();
     // Counted against the two selected, never past them.
-    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const seen = await progress();
     expect(seen.length).toBeGreaterThan(0);
     for (const state of seen) expect(state).toMatch(/^[012]\/2$/);
     await page.getByText('Imported 2 of 2 domains', { exact: true }).waitFor();

@@ -8,7 +8,7 @@ import { type RdapStandIn, startRdapStandIn } from '@shiplog/testing/rdap';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { launchBrowser, recordProgress, registerThroughForm, startApp, uniqueUsername } from './app.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let browser: Browser;
@@ -633,18 +633,11 @@ describe('dashboard extras and activity history', () => {
     expect(await other.getByRole('button', { name: 'Download JSON' }).isDisabled()).toBe(true);
     await other.getByLabel('Export file to import').setInputFiles((await json.path())!);
     // Every state of the progress bar, as the page draws it.
-    await other.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      new MutationObserver(() => {
-        const bar = document.querySelector('[role=progressbar]');
-        if (bar) seen.push(`${bar.getAttribute('aria-valuenow')}/${bar.getAttribute('aria-valuemax')}`);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
+    const progress = await recordProgress(other, 'Import progress');
     await other.getByRole('button', { name: 'Import', exact: true }).click();
     await other.getByText('Import complete', { exact: true }).waitFor();
     // Counted against what the file holds: its projects and reminders.
-    const seen = await other.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const seen = await progress();
     const max = file.projects.length + file.reminders.length;
     expect(seen.length).toBeGreaterThan(0);
     for (const state of seen) expect(state).toMatch(new RegExp(`^(\\d+/${max}|null/null)$`));

@@ -56,11 +56,10 @@ export async function forward(
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   const pool = await services.pool(route.service);
   const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
-  // What fails after the answer began (the client went away mid-stream) is not the service's failure:
-  // it is kept from the breaker, and raised after it.
-  let late: { error: unknown } | undefined;
-  await services
-    .guarded(route.service, () =>
+  try {
+    // What fails after the answer began (the client went away mid-stream) is not the service's
+    // failure: it comes out of the breaker as a value, and is raised after it.
+    const late = await services.guarded(route.service, () =>
       pool
         .stream(
           {
@@ -82,26 +81,26 @@ export async function forward(
             return res;
           },
         )
-        .catch((error: unknown) => {
-          if (!res.headersSent) throw error;
-          late = { error };
-        }),
-    )
-    .then(() => {
-      if (late) throw late.error;
-    })
-    .catch((error: unknown) => {
-      if (res.headersSent) throw error;
-      throw unavailable(route.service, error);
-    })
-    .finally(() => {
-      // A service may answer before reading the whole body (a type it does not take): what is left
-      // is read and dropped, or it would stall the connection's next request behind it.
-      if (hasBody && !req.complete) {
-        req.unpipe();
-        req.resume();
-      }
-    });
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            if (!res.headersSent) throw error;
+            return { error };
+          },
+        ),
+    );
+    if (late) throw late.error;
+  } catch (error) {
+    if (res.headersSent) throw error;
+    throw unavailable(route.service, error);
+  } finally {
+    // A service may answer before reading the whole body (a type it does not take): what is left
+    // is read and dropped, or it would stall the connection's next request behind it.
+    if (hasBody && !req.complete) {
+      req.unpipe();
+      req.resume();
+    }
+  }
 }
 
 /**

@@ -116,7 +116,8 @@ export class ServiceClients {
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
     const timeout = request.timeoutMs ?? CALL_TIMEOUT_MS;
     const pool = await this.pool(service);
-    return this.guarded(service, async () => {
+    // Only the absence of an answer is the breaker's business: reading it is; parsing it is not.
+    const answer = await this.guarded(service, async () => {
       const response = await pool
         .request({
           headersTimeout: timeout,
@@ -142,8 +143,13 @@ export class ServiceClients {
       const text = await response.body.text().catch((error: unknown) => {
         throw unavailable(service, error);
       });
-      return { status: response.statusCode, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+      return { status: response.statusCode, text, headers: response.headers };
     });
+    return {
+      status: answer.status,
+      body: (answer.text ? JSON.parse(answer.text) : null) as T,
+      headers: answer.headers,
+    };
   }
 
   /**

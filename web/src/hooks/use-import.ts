@@ -1,13 +1,12 @@
 import type { ImportResult } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
+import { plural } from '../lib/format';
 import { told } from '../lib/told';
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** What an import brought, in a sentence. */
 function importSummary(result: ImportResult): string {
-  return `${plural(result.projects, 'project', 'projects')}, ${plural(result.reminders, 'reminder', 'reminders')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
+  return `${plural(result.projects, 'project')}, ${plural(result.reminders, 'reminder')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
 }
 
 /**

@@ -3,6 +3,11 @@ export function formatCost(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? 'N/A' : `$${(cents / 100).toFixed(2)}`;
 }
 
+/** A count with its noun: `1 project`, `3 projects`, `2 timeline entries` (the plural given when not `-s`). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const tokens = /yyyy|MMM|MM|dd|d|EEEE|HH|h|mm|a|p/g;

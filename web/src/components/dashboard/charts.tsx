@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { apiRequest } from '../../lib/api';
-import { formatCost, formatDate } from '../../lib/format';
+import { formatCost, formatDate, plural } from '../../lib/format';
 import { type BellReminder, keys } from '../../lib/queries';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
@@ -37,7 +37,6 @@ const PALETTE = [
   'oklch(0.6 0.04 260)',
 ];
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 /** `YYYY-MM-DD` or `YYYY-MM` as a local date (its first day). */
 const dayOf = (text: string) => {
