@@ -25,7 +25,7 @@ export async function runLive(): Promise<LiveResult> {
   const port = await freePort();
   const app = await startBenchApp(db.url, ns.namespace, port);
   const url = `http://localhost:${port}`;
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const user = await signUp(url, `bench_live_${Date.now()}`);
     const headers = { cookie: user.cookie, 'content-type': 'application/json', origin: url };

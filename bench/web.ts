@@ -428,7 +428,7 @@ export async function runWeb(): Promise<WebResult> {
   const port = await freePort();
   const app = await startBenchApp(db.url, ns.namespace, port);
   const url = `http://localhost:${port}`;
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const user = await signUp(url, `bench_web_${Date.now()}`);
     const projectId = await seed(url, user.cookie);

@@ -574,6 +574,21 @@ describe('the keyboard', () => {
 });
 
 describe('the installed app', () => {
+  // Only the full browser shows notifications (the headless shell the other tests use has none).
+  let full: Browser;
+  beforeAll(async () => {
+    full = await launchBrowser({ full: true });
+  });
+  afterAll(() => full?.close());
+  beforeEach(async () => {
+    await context.close();
+    context = await full.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+  });
+
   it('is installable, opens offline read-only with a banner, shows a pushed reminder, and forgets its copies at sign-out', async () => {
     // A builder with a project and a reminder, signed in before the app first opens in this browser.
     const signedUp = await page.request.post('/api/register', {

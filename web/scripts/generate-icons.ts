@@ -18,7 +18,7 @@ const icons = [
   { file: 'maskable-512.png', size: 512, inset: 0.2, background: '#4f46e5' },
 ];
 
-const browser = await launchChromium();
+const browser = await launchChromium({ full: true });
 try {
   for (const { file, size, inset, background } of icons) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
