@@ -192,6 +192,14 @@ describe.each(['light', 'dark'])('accessibility and content security, %s theme',
     await page.getByRole('checkbox', { name: 'Select Weather API' }).click();
     await page.getByTestId('selection-bar').waitFor();
     found.push(...(await violations(page, 'selection')));
+    // A deletion's toast with its Undo (taken back: nothing is sent).
+    await page.getByTestId('selection-bar').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    const undo = page.getByRole('button', { name: 'Undo' });
+    await undo.waitFor();
+    found.push(...(await violations(page, 'the Undo toast')));
+    await undo.click();
+    await page.getByText('Showing 1 project').waitFor();
     await visit('/new-project', () => page.getByRole('heading', { name: 'Create a New Project' }).waitFor());
     await visit(`/projects/${projectId}`, () =>
       page.getByTestId('project-reminders').getByText('Renew the domain 1').waitFor(),

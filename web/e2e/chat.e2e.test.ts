@@ -49,8 +49,8 @@ describe('the AI assistant in the browser', () => {
     });
     expect(await partial.jsonValue()).toMatch(/^You asked/);
     await replies().getByText('I answer every question this way.').waitFor();
-    // A Markdown list, rendered as one.
-    expect(await replies().first().locator('li').count()).toBe(2);
+    // A Markdown list, rendered as one (once the renderer, loaded with the first reply, has it).
+    await expect.poll(() => replies().first().locator('li').count()).toBe(2);
     await banner().getByText('2 messages remaining today').waitFor();
     expect(await page.getByTestId('user-message').textContent()).toBe('Hello assistant');
   });

@@ -466,14 +466,40 @@ describe('projects in the browser', () => {
     await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
     await page.getByRole('menuitem', { name: 'Delete Project' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    // Gone at once, told with an Undo; nothing is sent while the Undo is offered.
     await page.getByText('No projects found').waitFor();
     await page.getByText('The project has been successfully deleted.', { exact: true }).waitFor();
+    const names = () =>
+      page.evaluate(async () =>
+        ((await (await fetch('/api/projects')).json()) as { name: string }[]).map((p) => p.name),
+      );
+    expect(await names()).toContain('Weather API v2');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await card('Weather API v2').waitFor();
+
+    // Deleted again and taken back with the z key.
+    await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
+    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No projects found').waitFor();
+    await page.keyboard.press('z');
+    await card('Weather API v2').waitFor();
+
+    // Deleted for good: closing the toast gives up the Undo and sends it.
+    await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
+    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No projects found').waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(names).not.toContain('Weather API v2');
+    // The timeline holds the one deletion that was sent.
     await page.goto('/activities');
-    await page
+    const deleted = page
       .getByTestId('activity-card')
       .filter({ hasText: 'Weather API v2' })
-      .getByText('Deleted project')
-      .waitFor();
+      .getByText('Deleted project');
+    await deleted.waitFor();
+    expect(await deleted.count()).toBe(1);
   });
 
   it('acts on several projects at once: select with clicks, shift-click and x, change status, make private, delete', async () => {
@@ -517,11 +543,29 @@ describe('projects in the browser', () => {
     await bar.getByRole('button', { name: 'Delete' }).click();
     await page
       .getByRole('alertdialog')
-      .getByText('This will permanently delete 3 project(s)', { exact: false })
+      .getByText('This will delete 3 project(s) and all associated data. You can undo it for 10 seconds.')
       .waitFor();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('3 project(s) deleted', { exact: true }).waitFor();
     await page.getByText(/^No (matching )?projects found$/).waitFor();
+    // Undo brings all three back; deleted again, they go when the toast closes.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C']) await card(name).waitFor();
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C'])
+      await page.getByRole('checkbox', { name: `Select ${name}` }).click();
+    await bar.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/^No (matching )?projects found$/).waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          ((await (await fetch('/api/projects')).json()) as { name: string }[]).filter((p) =>
+            p.name.startsWith('Bulk'),
+          ),
+        ),
+      )
+      .toEqual([]);
   });
 
   it('shows the project-not-found state, inside the app, for an unknown id and for a path whose id is not one', async () => {

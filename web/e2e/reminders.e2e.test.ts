@@ -157,9 +157,21 @@ describe('reminders in the browser', () => {
     await expect.poll(() => item.getAttribute('data-state')).toBe('completed');
     await item.getByRole('button', { name: 'Reactivate Renew the domain' }).click();
     await expect.poll(() => item.getAttribute('data-state')).toBe('upcoming');
+    // Deleted at once, with an Undo that brings it back before anything reaches the server.
     await item.getByRole('button', { name: 'Delete Renew the domain' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No reminders for this project yet.').waitFor();
+    await page.getByText('Reminder deleted', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => item.getAttribute('data-state')).toBe('upcoming');
+    // Deleted again, and sent when its toast is closed.
+    await item.getByRole('button', { name: 'Delete Renew the domain' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No reminders for this project yet.').waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect
+      .poll(() => page.evaluate(async () => ((await (await fetch('/api/reminders')).json()) as unknown[]).length))
+      .toBe(0);
     await page.goto('/reminders');
     await page
       .getByText("You don't have any upcoming reminders. Add reminders to your projects to stay on track.")

@@ -450,7 +450,7 @@ describe('the keyboard', () => {
     await page.locator('button[aria-keyshortcuts]').waitFor();
   };
 
-  it('creates a project, ticks its checklist and records a deployment without the mouse', async () => {
+  it('creates a project, ticks its checklist, records a deployment, and deletes it with undo, without the mouse', async () => {
     await signUp('keys');
     await page.keyboard.press('c');
     await page.waitForURL(/\/new-project$/);
@@ -490,6 +490,18 @@ describe('the keyboard', () => {
     await timeline.getByText('2.0.0').waitFor();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await tick.getAttribute('aria-checked')).toBe('true');
+
+    // Deleted from its page after the confirmation, then brought back with z.
+    await tabTo(page.getByRole('main').getByRole('button', { name: 'Delete', exact: true }));
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog');
+    await tabTo(confirm.getByRole('button', { name: 'Delete', exact: true }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/projects$/);
+    await page.getByText('The project has been successfully deleted.', { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'Keyboard Kite', exact: true }).count()).toBe(0);
+    await page.keyboard.press('z');
+    await page.getByRole('link', { name: 'Keyboard Kite', exact: true }).waitFor();
   });
 
   it('goes places with g-sequences, lists every shortcut with ?, and leaves typing alone', async () => {
@@ -527,6 +539,7 @@ describe('the keyboard', () => {
       'Go to Dashboard',
       'Go to My Projects',
       'Go to Reminders',
+      'Undo the last deletion (within 10 seconds)',
     ])
       await sheet.getByText(label, { exact: true }).waitFor();
     // No shortcut fires under an open dialog.

@@ -20,7 +20,8 @@ const nameOf = (change: BulkChange) =>
 
 /**
  * One change to several projects: shown at once on every screen, then sent for each (the server takes
- * them one project at a time); the ones it refuses go back, and the toast counts what was done.
+ * them one project at a time); the ones it refuses go back, and the toast counts what was done. A
+ * deletion is told at once with an Undo and sent ten seconds later (lib/held.ts, decision 038).
  */
 export function useBulkChange() {
   const queryClient = useQueryClient();
@@ -28,19 +29,28 @@ export function useBulkChange() {
   return useMutation({
     mutationFn: async ({ ids, change }: { ids: string[]; change: BulkChange }): Promise<BulkOutcome> => {
       const { changeEverywhere } = await optimistic();
+      const putBacks = new Map<string, () => void>();
+      for (const id of ids)
+        putBacks.set(
+          id,
+          await changeEverywhere<Project>(queryClient, [keys.projects, keys.dashboard], id, (project) =>
+            change === 'delete' ? null : { ...project, ...change },
+          ),
+        );
+      if (change === 'delete')
+        try {
+          await (await import('../lib/held')).holdDeletion({ title: `${ids.length} project(s) ${nameOf(change)}` });
+        } catch (undone) {
+          for (const putBack of putBacks.values()) putBack();
+          throw undone;
+        }
       const results = await Promise.allSettled(
         ids.map(async (id) => {
-          const putBack = await changeEverywhere<Project>(
-            queryClient,
-            [keys.projects, keys.dashboard],
-            id,
-            (project) => (change === 'delete' ? null : { ...project, ...change }),
-          );
           try {
             if (change === 'delete') await apiRequest<null>('DELETE', `/api/projects/${id}`);
             else await apiRequest<Project>('PUT', `/api/projects/${id}`, change);
           } catch (error) {
-            putBack();
+            putBacks.get(id)?.();
             throw error;
           }
         }),
@@ -57,7 +67,10 @@ export function useBulkChange() {
       success: ({ done, of, failure }: BulkOutcome, { change }: { change: BulkChange }) =>
         failure
           ? { title: `${done} of ${of} projects ${nameOf(change)}`, description: failure, variant: 'destructive' }
-          : { title: `${done} project(s) ${nameOf(change)}` },
+          : // A deletion was told, with its Undo, when it was made.
+            change === 'delete'
+            ? null
+            : { title: `${done} project(s) ${nameOf(change)}` },
       failure: 'Failed to change the projects',
     }),
   });

@@ -85,17 +85,27 @@ export function useUpdateProject(id: string, from: keyof typeof updateTold = 'in
   });
 }
 
+/**
+ * Deleting a project: gone from every screen at once, with an Undo in the spec's toast for ten
+ * seconds; only then is it sent (lib/held.ts, decision 038). A refusal puts it back and says why.
+ */
 export function useDeleteProject() {
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<null>('DELETE', `/api/projects/${id}`),
-    onSuccess: async (_data, id) => {
-      queryClient.removeQueries({ queryKey: projectQuery(id).queryKey });
-      await refresh();
+    mutationFn: async (id: string) => {
+      await (await import('../lib/held')).holdDeletion({
+        title: 'Project deleted',
+        description: 'The project has been successfully deleted.',
+      });
+      await apiRequest<null>('DELETE', `/api/projects/${id}`);
     },
+    onMutate: async (id) =>
+      (await optimistic()).changeEverywhere<Project>(queryClient, [keys.projects, keys.dashboard], id, () => null),
+    onError: (_error, _id, putBack) => putBack?.(),
+    onSuccess: (_data, id) => queryClient.removeQueries({ queryKey: projectQuery(id).queryKey }),
+    onSettled: refresh,
     meta: told({
-      success: { title: 'Project deleted', description: 'The project has been successfully deleted.' },
       failure: (error) => ({ title: 'Error', description: `Failed to delete project: ${error.message}` }),
     }),
   });

@@ -59,16 +59,18 @@ const actionFailures = {
 
 /**
  * Completing, reactivating or deleting a reminder shows at once in every list, the bell and the
- * dashboard, and goes back if the server refuses it.
+ * dashboard, and goes back if the server refuses it. A deletion waits ten seconds for an Undo before
+ * it is sent (lib/held.ts, decision 038).
  */
 export function useReminderAction(action: keyof typeof actionFailures) {
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      action === 'delete'
-        ? apiRequest<null>('DELETE', `/api/reminders/${id}`)
-        : apiRequest<Reminder>('POST', `/api/reminders/${id}/${action}`),
+    mutationFn: async (id: string) => {
+      if (action !== 'delete') return apiRequest<Reminder>('POST', `/api/reminders/${id}/${action}`);
+      await (await import('../lib/held')).holdDeletion({ title: 'Reminder deleted' });
+      return apiRequest<null>('DELETE', `/api/reminders/${id}`);
+    },
     onMutate: async (id) =>
       (await optimistic()).changeEverywhere<Reminder>(queryClient, [keys.reminders, keys.dashboard], id, (reminder) =>
         action === 'delete' ? null : { ...reminder, isCompleted: action === 'complete' },

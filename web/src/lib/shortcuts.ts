@@ -12,6 +12,7 @@ export const shortcuts: { keys: string; label: string; to?: string }[] = [
   { keys: 'g p', label: 'Go to My Projects', to: '/projects' },
   { keys: 'g r', label: 'Go to Reminders', to: '/reminders' },
   { keys: 'x', label: 'Select the focused project (My Projects)' },
+  { keys: 'z', label: 'Undo the last deletion (within 10 seconds)' },
   { keys: '?', label: 'Show keyboard shortcuts' },
 ];
 
@@ -63,6 +64,7 @@ export function followShortcuts(
     event.preventDefault();
     if (shortcut.to) navigate(shortcut.to);
     else if (typed === '?') show('shortcuts');
+    else if (typed === 'z') void import('./held').then(({ undoLatest }) => undoLatest());
     else if (typed === 'x')
       document.activeElement
         ?.closest('[data-testid="project-card"]')

@@ -42,6 +42,8 @@ export const showTold = {
     if (shown) toast(shown);
   },
   onError(error: Error, variables: unknown, _context: unknown, mutation: AnyMutation) {
+    // A held deletion taken back with Undo (lib/held.ts) is not a failure.
+    if (error.name === 'Undone') return;
     const failure = (mutation.meta?.told as Told | undefined)?.failure;
     const shown =
       typeof failure === 'function'

@@ -73,4 +73,9 @@ describe('what a mutation tells the user', () => {
     expect(await shownAfter(() => Promise.reject(new Error('x')), told({ success: { title: 'Saved' } }))).toBeNull();
     expect(await shownAfter(async () => 1, told({ success: () => null }))).toBeNull();
   });
+
+  it('says nothing when a held deletion is taken back with Undo', async () => {
+    const undone = Object.assign(new Error('Undone'), { name: 'Undone' });
+    expect(await shownAfter(() => Promise.reject(undone), told({ failure: 'Failed to delete' }))).toBeNull();
+  });
 });

@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useDeleteProject } from '../../hooks/use-projects';
 import { ConfirmDialog } from '../ui/dialog';
 
-/** Delete with the spec's confirmation (its toasts are the mutation's); optionally goes somewhere afterwards. */
+/** Delete with the spec's confirmation (its toasts, and the Undo, are the mutation's); optionally goes somewhere afterwards. */
 export function DeleteProjectDialog({
   project,
   open,
@@ -22,16 +22,12 @@ export function DeleteProjectDialog({
       onOpenChange={onOpenChange}
       title="Are you sure?"
       description={`This will permanently delete the project "${project.name}" and all associated data. This action cannot be undone.`}
-      confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
-      pending={remove.isPending}
-      onConfirm={() =>
-        remove.mutate(project.id, {
-          onSuccess: async () => {
-            onOpenChange(false);
-            if (goTo) await navigate({ to: goTo });
-          },
-        })
-      }
+      confirmLabel="Delete"
+      onConfirm={async () => {
+        remove.mutate(project.id);
+        onOpenChange(false);
+        if (goTo) await navigate({ to: goTo });
+      }}
     />
   );
 }

@@ -78,7 +78,7 @@ export function useProjectSelection(shown: Project[]): SelectionStore {
   return selection;
 }
 
-/** The actions on the selected projects: a status, public or private, or delete (after a confirmation). */
+/** The actions on the selected projects: a status, public or private, or delete (after a confirmation, with an Undo). */
 export function SelectionBar({ selection, shown }: { selection: SelectionStore; shown: Project[] }) {
   const change = useBulkChange();
   const [confirm, setConfirm] = useState(false);
@@ -126,12 +126,13 @@ export function SelectionBar({ selection, shown }: { selection: SelectionStore; 
         open={confirm}
         onOpenChange={setConfirm}
         title="Are you sure?"
-        description={`This will permanently delete ${selected.length} project(s) and all associated data. This action cannot be undone.`}
-        confirmLabel={change.isPending ? 'Deleting...' : 'Delete'}
-        pending={change.isPending}
+        description={`This will delete ${selected.length} project(s) and all associated data. You can undo it for 10 seconds.`}
+        confirmLabel="Delete"
         onConfirm={() => {
           setConfirm(false);
-          apply('delete');
+          // Held for its Undo (lib/held.ts): the bar is free at once for another selection.
+          change.mutate({ ids: selected, change: 'delete' });
+          onDone();
         }}
       />
     </section>

@@ -78,10 +78,12 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
         open={confirm}
         onOpenChange={setConfirm}
         title="Delete this reminder?"
-        description={`"${reminder.title}" will be deleted permanently.`}
+        description={`"${reminder.title}" will be deleted. You can undo it for 10 seconds.`}
         confirmLabel="Delete"
-        pending={remove.isPending}
-        onConfirm={() => remove.mutate(reminder.id, { onSuccess: () => setConfirm(false) })}
+        onConfirm={() => {
+          setConfirm(false);
+          remove.mutate(reminder.id);
+        }}
       />
     </li>
   );

@@ -13,6 +13,12 @@ export interface ToastInput {
   title: ReactNode;
   description?: ReactNode;
   variant?: 'default' | 'destructive';
+  /** How long it stays, when not the default 5000 ms. */
+  duration?: number;
+  /** A button on it (Undo): `altText` says the other way to do it, for screen readers. */
+  action?: { label: string; altText: string; onClick: () => void };
+  /** Heard once when it is closed: by its close button, a swipe, or its time running out. */
+  onClose?: () => void;
 }
 
 export interface ToastItem extends ToastInput {
@@ -31,7 +37,9 @@ function emit(next: ToastItem[]) {
 }
 
 export function dismiss(id: number) {
+  const closing = items.find((t) => t.id === id && t.open);
   emit(items.map((t) => (t.id === id ? { ...t, open: false } : t)));
+  closing?.onClose?.();
   if (removalTimers.has(id)) return;
   removalTimers.set(
     id,
@@ -44,7 +52,10 @@ export function dismiss(id: number) {
 
 export function toast(input: ToastInput): { id: number; dismiss: () => void } {
   const id = nextId++;
-  emit([{ ...input, id, open: true }, ...items].slice(0, TOAST_LIMIT));
+  const all = [{ ...input, id, open: true }, ...items];
+  emit(all.slice(0, TOAST_LIMIT));
+  // One at a time: those it replaces are closed.
+  for (const replaced of all.slice(TOAST_LIMIT)) if (replaced.open) replaced.onClose?.();
   return { id, dismiss: () => dismiss(id) };
 }
 

@@ -1,6 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/class-names';
+import { Button } from './button';
 import { dismiss, useToasts } from './toast';
 
 export function Toaster() {
@@ -11,6 +12,7 @@ export function Toaster() {
         <ToastPrimitive.Root
           key={t.id}
           open={t.open}
+          duration={t.duration}
           onOpenChange={(open) => {
             if (!open) dismiss(t.id);
           }}
@@ -27,6 +29,13 @@ export function Toaster() {
               <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
             ) : null}
           </div>
+          {t.action ? (
+            <ToastPrimitive.Action asChild altText={t.action.altText}>
+              <Button variant="outline" size="sm" className="text-foreground" onClick={t.action.onClick}>
+                {t.action.label}
+              </Button>
+            </ToastPrimitive.Action>
+          ) : null}
           <ToastPrimitive.Close
             aria-label="Close"
             className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100"
