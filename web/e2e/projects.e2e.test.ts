@@ -311,12 +311,42 @@ describe('projects in the browser', () => {
     await dialog.getByText('Please enter a valid URL').waitFor();
     await dialog.getByLabel('URL (optional)').fill('https://weather.example.com');
     await dialog.getByLabel('Version (optional)').fill('1.2.0');
+    // The server is slow: the dialog closes and the entry is on the timeline before it answers.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/projects/*/deployment', async (route) => {
+      await held;
+      await route.continue();
+    });
     await dialog.getByRole('button', { name: 'Record Deployment' }).click();
     const timeline = page.getByTestId('project-timeline');
     await timeline.getByText('Deployed to production').waitFor();
     expect(await timeline.getByText('1.2.0').isVisible()).toBe(true);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    release();
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.getByText('Deployment recorded', { exact: true }).waitFor();
     // Recording a deployment ticks "Deployed".
     await expect.poll(() => page.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked')).toBe('true');
+    expect(await timeline.getByText('1.2.0').count()).toBe(1);
+
+    // The server refuses one: its entry leaves the timeline, and the toast says why.
+    await page.route('**/api/projects/*/deployment', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Service temporarily unavailable', code: 'SERVICE_UNAVAILABLE' }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Record Deployment' }).click();
+    await page.getByRole('dialog').getByLabel('Version (optional)').fill('1.3.0');
+    await page.getByRole('dialog').getByRole('button', { name: 'Record Deployment' }).click();
+    await page.getByText('Failed to record deployment', { exact: true }).waitFor();
+    await expect.poll(() => timeline.getByText('1.3.0').count()).toBe(0);
+    await page.unrouteAll({ behavior: 'wait' });
+    expect(await timeline.getByText('1.2.0').count()).toBe(1);
   });
 
   it('makes a deploy webhook URL that a platform posts its deployments to, recorded once each', async () => {

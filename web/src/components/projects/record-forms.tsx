@@ -14,7 +14,7 @@ import { Textarea } from '../ui/textarea';
  */
 export interface RecordFormProps {
   projectId: string;
-  /** Saved: the dialog closes. */
+  /** Sent: the dialog closes at once, the entry already on the timeline (use-project-records.ts). */
   onDone: () => void;
 }
 
@@ -27,12 +27,10 @@ export function RecordBackupForm({ projectId, onDone }: RecordFormProps) {
     <form
       className="space-y-4"
       noValidate
-      onSubmit={form.handleSubmit((v) =>
-        record.mutate(
-          { version: v.version, notes: v.notes, backupDetails: { location: v.location, size: v.size } },
-          { onSuccess: onDone },
-        ),
-      )}
+      onSubmit={form.handleSubmit((v) => {
+        record.mutate({ version: v.version, notes: v.notes, backupDetails: { location: v.location, size: v.size } });
+        onDone();
+      })}
     >
       <TextField
         id="backup-version"
@@ -56,8 +54,8 @@ export function RecordBackupForm({ projectId, onDone }: RecordFormProps) {
         <Label htmlFor="backup-notes">Notes (optional)</Label>
         <Textarea id="backup-notes" {...form.register('notes')} />
       </div>
-      <Button type="submit" className="w-full" disabled={record.isPending}>
-        {record.isPending ? 'Saving...' : 'Record Backup'}
+      <Button type="submit" className="w-full">
+        Record Backup
       </Button>
     </form>
   );
@@ -72,18 +70,16 @@ export function RecordDeploymentForm({ projectId, onDone }: RecordFormProps) {
     <form
       className="space-y-4"
       noValidate
-      onSubmit={form.handleSubmit((v) =>
-        record.mutate(
-          {
-            environment: v.environment,
-            version: v.version,
-            url: v.url,
-            notes: v.notes,
-            deploymentDetails: { method: v.method, duration: null },
-          },
-          { onSuccess: onDone },
-        ),
-      )}
+      onSubmit={form.handleSubmit((v) => {
+        record.mutate({
+          environment: v.environment,
+          version: v.version,
+          url: v.url,
+          notes: v.notes,
+          deploymentDetails: { method: v.method, duration: null },
+        });
+        onDone();
+      })}
     >
       <div className="space-y-2">
         <Label htmlFor="deployment-environment">Environment</Label>
@@ -117,8 +113,8 @@ export function RecordDeploymentForm({ projectId, onDone }: RecordFormProps) {
         <Label htmlFor="deployment-notes">Notes (optional)</Label>
         <Textarea id="deployment-notes" {...form.register('notes')} />
       </div>
-      <Button type="submit" className="w-full" disabled={record.isPending}>
-        {record.isPending ? 'Saving...' : 'Record Deployment'}
+      <Button type="submit" className="w-full">
+        Record Deployment
       </Button>
     </form>
   );
@@ -140,12 +136,10 @@ export function RecordVersionForm({ projectId, onDone }: RecordFormProps) {
     <form
       className="space-y-4"
       noValidate
-      onSubmit={form.handleSubmit((v) =>
-        record.mutate(
-          { version: v.version, notes: v.notes, changes: changes.map((c) => c.text) },
-          { onSuccess: onDone },
-        ),
-      )}
+      onSubmit={form.handleSubmit((v) => {
+        record.mutate({ version: v.version, notes: v.notes, changes: changes.map((c) => c.text) });
+        onDone();
+      })}
     >
       <TextField
         id="version-version"
@@ -194,8 +188,8 @@ export function RecordVersionForm({ projectId, onDone }: RecordFormProps) {
           ))}
         </ul>
       </div>
-      <Button type="submit" className="w-full" disabled={record.isPending}>
-        {record.isPending ? 'Saving...' : 'Record Release'}
+      <Button type="submit" className="w-full">
+        Record Release
       </Button>
     </form>
   );
