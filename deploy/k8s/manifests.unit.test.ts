@@ -193,8 +193,8 @@ describe('deploy/k8s', () => {
   });
 });
 
-describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => {
+  interface Compose {
     services: Record<
       string,
       {
@@ -206,8 +206,38 @@ describe('docker-compose.yml', () => {
         depends_on?: Record<string, { condition: string }> | string[];
       }
     >;
-  };
+  }
+  const read = (file: string) => parse(readFileSync(join(root, file), 'utf8'), { merge: true }) as Compose;
+  const base = read('docker-compose.yml');
+  const kurrent = read('deploy/compose/eventstore.yml');
+  // What `docker compose -f docker-compose.yml -f deploy/compose/eventstore.yml` runs: environments and
+  // dependencies merged per key, as compose merges them.
+  const compose: Compose = { services: { ...base.services } };
+  for (const [name, over] of Object.entries(kurrent.services)) {
+    const under = base.services[name] ?? {};
+    compose.services[name] = {
+      ...under,
+      ...over,
+      environment: { ...under.environment, ...over.environment },
+      depends_on: { ...(under.depends_on as object), ...(over.depends_on as object) },
+    };
+  }
   const stores = ['postgres', 'nats', 'redis', 'eventstore'];
+
+  it('keeps its events in PostgreSQL by default, and in KurrentDB over TLS with the profile', () => {
+    for (const name of serviceNames) {
+      expect(base.services[name]?.environment?.EVENT_STORE, name).toBe('postgres');
+      expect(base.services[name]?.environment?.EVENTSTORE_URL, name).toBeUndefined();
+      expect(compose.services[name]?.environment?.EVENT_STORE, name).toBe('esdb');
+      expect(compose.services[name]?.environment?.EVENTSTORE_URL, name).toMatch(/@eventstore:2113\?tls=true/);
+      expect((compose.services[name]?.depends_on as Record<string, unknown> | undefined)?.eventstore, name).toEqual({
+        condition: 'service_healthy',
+      });
+    }
+    expect(base.services.eventstore).toBeUndefined();
+    // Kubernetes likewise.
+    expect(ofKind('ConfigMap')[0]?.data?.EVENT_STORE).toBe('postgres');
+  });
 
   it('checks every Shiplog process on its /readyz, and starts the gateway once every service is ready', () => {
     for (const name of [...serviceNames, 'gateway']) {
