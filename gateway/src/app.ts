@@ -6,11 +6,13 @@ import {
   errorHandler,
   healthRoutes,
   type Logger,
+  metricsRoute,
   requestSpans,
   type ServiceClients,
   serviceNames,
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
+import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { accountActions } from './actions/account.ts';
@@ -66,6 +68,8 @@ export interface GatewayDeps {
   busReady: () => Promise<unknown>;
   /** The clock sessions are timed by; `Date.now` unless a test brings its own. */
   now?: () => number;
+  /** Each request counted and timed by route template; `/metrics` serves them (health.ts). */
+  metrics: Metrics;
 }
 
 /**
@@ -111,7 +115,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
   // (the stream's ids tell a signed-in user the same), never an anonymous visitor's.
   const session = `${sessionCookie(deps.config).name}=`;
   // Every request's line once answered, whichever path served it (with its trace's ids when traced).
-  const log = accessLog(deps.logger);
+  const log = accessLog(deps.logger, { metrics: deps.metrics, routeOf: metricsRouteOf });
   return (req, res) => {
     secure(res);
     if (req.url?.startsWith('/api/')) {
@@ -125,7 +129,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, sessionCache, services, logger, tracing, events, busReady }: GatewayDeps,
+  { config, secrets, redis, sessionCache, services, logger, tracing, events, busReady, metrics }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
 ): Express {
@@ -160,6 +164,8 @@ function createExpressApp(
       ),
     },
   );
+
+  metricsRoute(app, metrics, { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' });
 
   // The calls the gateway passes on send the body's bytes as they came, not a re-serialisation:
   // JSON.stringify overflows the stack on a deeply nested body that JSON.parse accepted (a 500 where
@@ -248,6 +254,21 @@ function createExpressApp(
   app.use((_req, _res, next) => next(new NotFoundError('Not found')));
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * A request's route for the metrics: a gateway action's template (`/api/admin/users/:userId`), a
+ * service's routes as `service:<name>` (that service's own metrics label each of its routes), the
+ * path of the health and metrics endpoints, `web` for the app's pages and files, and else none
+ * (counted as `unmatched`): a label never holds a path a client made up.
+ */
+function metricsRouteOf(req: IncomingMessage): string | undefined {
+  const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0]!;
+  if (['/healthz', '/readyz', '/readyz/system', '/metrics'].includes(url)) return url;
+  if (!url.startsWith('/api/')) return 'web';
+  const route = routeFor(req.method ?? 'GET', url);
+  if (!route) return undefined;
+  return isServiceRoute(route) ? `service:${route.service}` : route.path;
 }
 
 /** A gateway action's path template (`/api/admin/users/:userId`); a service's route is named by its service. */

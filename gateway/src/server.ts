@@ -10,6 +10,7 @@ import {
   serviceUrlsOf,
 } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
+import { createMetrics } from '@shiplog/telemetry/metrics';
 import { createClient, type RedisClientType } from 'redis';
 import { LiveFeed, liveEvents } from './actions/live.ts';
 import { createGateway } from './app.ts';
@@ -66,6 +67,7 @@ export async function startGateway(
       events: live.action,
       liveSeq: () => feed.announced,
       busReady: () => bus.nc.flush(),
+      metrics: createMetrics('gateway'),
       ...options,
     }),
   );

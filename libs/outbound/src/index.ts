@@ -32,6 +32,11 @@ export interface OutboundOptions {
    * check connects afresh each time: what it measures and the certificate it reads are then today's.
    */
   keepAlive?: boolean;
+  /**
+   * Heard once per request with how it ended: `ok` (an answer below 500), `error` (a 5xx, a timeout, a
+   * lost connection) or `refused` (the address check said no). The process's metrics count it.
+   */
+  observe?: (outcome: 'ok' | 'error' | 'refused') => void;
 }
 
 export type ResolveAll = (
@@ -91,6 +96,7 @@ export class Outbound {
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #maxRedirects: number;
+  readonly #observe: OutboundOptions['observe'];
   /** The latest certificate seen for each `host:port`, read when its connection is made (kept alive, reused). */
   readonly #certificates = new Map<string, Date>();
 
@@ -99,6 +105,7 @@ export class Outbound {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
     this.#maxRedirects = options.maxRedirects ?? 3;
+    this.#observe = options.observe;
     const resolve: ResolveAll = options.lookup ?? ((hostname, opts, callback) => dnsLookup(hostname, opts, callback));
     // net.connect calls `lookup` only for names; an address in the URL is checked in `connect` below.
     const guardedLookup = (
@@ -156,7 +163,30 @@ export class Outbound {
   }
 
   /** A GET, following at most `maxRedirects` redirects, each hop checked; the body read up to `maxBytes`. */
-  async get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OutboundResponse> {
+  get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OutboundResponse> {
+    return this.#observed(this.#get(url, headers, signal));
+  }
+
+  /**
+   * A POST of `body`, with no redirect followed (a webhook that moved is a failure to fix, not to
+   * chase); the answer's body read up to `maxBytes`.
+   */
+  post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
+    return this.#observed(this.#post(url, headers, body));
+  }
+
+  async #observed(sent: Promise<OutboundResponse>): Promise<OutboundResponse> {
+    try {
+      const response = await sent;
+      this.#observe?.(response.status < 500 ? 'ok' : 'error');
+      return response;
+    } catch (error) {
+      this.#observe?.(error instanceof RefusedAddressError ? 'refused' : 'error');
+      throw error;
+    }
+  }
+
+  async #get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OutboundResponse> {
     let target = url;
     let sent = { ...headers };
     const timeout = AbortSignal.timeout(this.#timeoutMs);
@@ -197,11 +227,7 @@ export class Outbound {
     }
   }
 
-  /**
-   * A POST of `body`, with no redirect followed (a webhook that moved is a failure to fix, not to
-   * chase); the answer's body read up to `maxBytes`.
-   */
-  async post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
+  async #post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
     const exempt = this.#isExempt(url);
     const refused = this.refusalOf(url, exempt);
     if (refused) throw new RefusedAddressError(refused);
@@ -298,4 +324,21 @@ export function failureCause(error: unknown): string {
     if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'certificate not valid';
   }
   return 'no answer';
+}
+
+/**
+ * `fetch`, each request heard by `observe` as `Outbound` hears its own: for the vendor SDKs that take a
+ * fetch of their own (OpenAI's), so their calls are counted with the rest.
+ */
+export function observedFetch(observe: (outcome: 'ok' | 'error') => void): typeof fetch {
+  return async (input, init) => {
+    try {
+      const response = await fetch(input, init);
+      observe(response.status < 500 ? 'ok' : 'error');
+      return response;
+    } catch (error) {
+      observe('error');
+      throw error;
+    }
+  };
 }

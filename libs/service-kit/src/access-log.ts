@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Metrics } from '@shiplog/telemetry/metrics';
 import type { Request } from 'express';
 import type { Logger } from './logger.ts';
 
@@ -31,8 +32,23 @@ export function pathTemplate(path: string): string {
     .join('/');
 }
 
-/** Each request at info level (5xx at error) once answered: a production log has its request lines. Works on Node's own request too. */
-export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+/** A request's route template as Express matched it (`/projects/:id` under its router's base), if any. */
+function expressRoute(req: IncomingMessage): string | undefined {
+  const { route, baseUrl } = req as Partial<Request>;
+  return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : undefined;
+}
+
+/**
+ * Each request at info level (5xx at error) once answered: a production log has its request lines.
+ * With `metrics`, each is also counted and timed by its route template: `routeOf`'s when given (the
+ * gateway's route table; a lean read's exact path), else Express's matched route, else `unmatched`.
+ * Works on Node's own request too.
+ */
+export function accessLog(
+  logger: Logger,
+  options: { metrics?: Metrics; routeOf?: (req: IncomingMessage) => string | undefined } = {},
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  const { metrics, routeOf } = options;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -46,6 +62,12 @@ export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerRes
           ms: Math.round(ms * 10) / 10,
         },
         'request',
+      );
+      metrics?.request(
+        req.method ?? 'GET',
+        routeOf?.(req) ?? expressRoute(req) ?? 'unmatched',
+        res.statusCode,
+        ms / 1000,
       );
     });
     next();

@@ -58,6 +58,8 @@ export const processEnv = z.object({
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** OTLP/HTTP collector for traces; unset → tracing off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** The bearer token Prometheus sends for `/metrics`; unset → open outside production, off in it. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 /**

@@ -1,4 +1,7 @@
-import type { Response, Router } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import type { Metrics } from '@shiplog/telemetry/metrics';
+import type { Request, Response, Router } from 'express';
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
@@ -43,4 +46,29 @@ export function healthRoutes(
   };
   app.get('/readyz', answer(readiness));
   if (options.system) app.get('/readyz/system', answer({ ...readiness, ...options.system }));
+}
+
+/** Who may read `/metrics`: a scraper holding `token` as a bearer token; without one, anyone outside production. */
+export interface MetricsAccess {
+  token?: string | undefined;
+  production: boolean;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * `/metrics` in Prometheus's text format: with `METRICS_TOKEN` set, only for `Authorization: Bearer
+ * <token>` (401 otherwise); unset, open in development and tests and absent (404) in production, so a
+ * deployment never shows its figures to the network by default.
+ */
+export function metricsRoute(app: Pick<Router, 'get'>, metrics: Metrics, access: MetricsAccess): void {
+  app.get('/metrics', async (req: Request, res: Response) => {
+    if (access.token) {
+      const given = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+      if (!timingSafeEqual(digest(given), digest(access.token)))
+        throw new UnauthorizedError('A metrics token is required');
+    } else if (access.production) throw new NotFoundError('Not found');
+    res.setHeader('content-type', metrics.registry.contentType);
+    res.end(await metrics.registry.metrics());
+  });
 }

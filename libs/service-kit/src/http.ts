@@ -2,11 +2,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { NotFoundError } from '@shiplog/errors';
 import type { ConsumerView } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
+import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
 import { accessLog, loggedUrl, pathTemplate } from './access-log.ts';
 import { identify, internalAuth, internalTokenRequired } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
-import { healthRoutes, type ReadinessChecks } from './health.ts';
+import { healthRoutes, type MetricsAccess, metricsRoute, type ReadinessChecks } from './health.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER } from './internal-token.ts';
 import type { Logger } from './logger.ts';
 import { CONSISTENCY_HEADER, consistency, positionsBehind, waitFor } from './read-your-writes.ts';
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   rawBodyPaths?: string[];
   /** Each request becomes a span, child of the caller's `traceparent` (see @shiplog/telemetry). */
   tracing?: Tracing;
+  /** Each request counted and timed by route template, and `/metrics` served to whom `access` allows. */
+  metrics?: { metrics: Metrics; access: MetricsAccess };
 }
 
 /** One route a service answers: its method and its Express path (`/projects/:id`). */
@@ -86,9 +89,10 @@ function createExpressApp(options: HttpAppOptions, router: express.Router): Expr
   app.set('etag', false);
 
   healthRoutes(app, options.readiness);
+  if (options.metrics) metricsRoute(app, options.metrics.metrics, options.metrics.access);
 
   if (options.tracing?.enabled) app.use(requestSpans(options.tracing, { trustParent: true }));
-  app.use(accessLog(logger));
+  app.use(accessLog(logger, { metrics: options.metrics?.metrics }));
   app.use(internalAuth(options.internalTokenSecret));
   const raw = new Set(options.rawBodyPaths ?? []);
   // A signed body must reach its check byte for byte: no JSON parser runs on those paths.
@@ -122,7 +126,8 @@ function leanReads(
   const { logger, internalTokenSecret } = options;
   const consumers = options.consumers ?? [];
   const spans = options.tracing?.enabled ? requestSpans(options.tracing, { trustParent: true }) : undefined;
-  const log = accessLog(logger);
+  // A lean read's route is its exact path (the map's key).
+  const log = accessLog(logger, { metrics: options.metrics?.metrics, routeOf: (req) => req.url?.split('?')[0] });
   const answer = async (req: IncomingMessage, res: ServerResponse, read: LeanRead, query: string) => {
     try {
       const caller = identify(internalTokenSecret, req.headers[INTERNAL_TOKEN_HEADER], req.headers[CORRELATION_HEADER]);

@@ -1,4 +1,5 @@
 export type { Batch, Handler } from '@shiplog/messaging';
+export type { Metrics } from '@shiplog/telemetry/metrics';
 export * from './access-log.ts';
 export * from './caller.ts';
 export * from './command.ts';

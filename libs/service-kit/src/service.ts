@@ -21,6 +21,7 @@ import {
 } from '@shiplog/messaging';
 import { runMigrations } from '@shiplog/migrations';
 import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
+import { createMetrics, type Metrics } from '@shiplog/telemetry/metrics';
 import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
@@ -56,6 +57,8 @@ export interface ServiceContext<Env extends ServiceEnv> {
   internalTokenSecret: string;
   /** Calls to the other services, as the signed caller (see plan-gates.ts). */
   services: ServiceClients;
+  /** The process's Prometheus metrics, for what only the service can measure (a reminder's delay). */
+  metrics: Metrics;
 }
 
 export interface ServiceParts {
@@ -135,7 +138,8 @@ export async function startService<Env extends ServiceEnv>(
   const vault = new Vault(pool, vaultKeys(config));
   const wrapped = await vault.rewrapKeys();
   if (wrapped > 0) logger.info({ wrapped }, 'data keys wrapped with the vault master key');
-  const store = new SealedEventStore(rawStore, vault);
+  const metrics = createMetrics(name);
+  const store = timedAppends(new SealedEventStore(rawStore, vault), metrics);
   const open = vaultOpener(vault);
   const tracing = await startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const around = tracing.enabled ? tracedReaction(tracing) : undefined;
@@ -153,6 +157,7 @@ export async function startService<Env extends ServiceEnv>(
     schema,
     internalTokenSecret,
     services,
+    metrics,
   };
 
   const parts = await definition.setup(context);
@@ -227,7 +232,38 @@ export async function startService<Env extends ServiceEnv>(
     },
   });
   const consumers = tracked.map((t) => t.view);
+  // Read at each scrape. JetStream knows each durable's backlog whichever replica asks.
+  metrics.gauge(
+    'shiplog_consumer_pending_events',
+    'Events on the bus not yet handled by a consumer (delivered or not, unacknowledged).',
+    ['consumer'],
+    async () =>
+      (
+        await Promise.allSettled(
+          tracked.map(async ({ options }) => {
+            const info = await bus.jsm.consumers.info(bus.stream, options.name);
+            return [{ consumer: options.name }, info.num_pending + info.num_ack_pending] as [
+              Record<string, string>,
+              number,
+            ];
+          }),
+        )
+      ).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+  );
+  metrics.gauge(
+    'shiplog_parked_events',
+    'Events a consumer parked after their reaction kept failing (pnpm events:parked).',
+    ['consumer'],
+    async () => {
+      const { rows } = await pool.query<{ consumer: string; count: string }>(
+        `SELECT consumer, count(*) AS count FROM ${schema}.parked_events GROUP BY consumer`,
+      );
+      const counts = new Map(rows.map((r) => [r.consumer, Number(r.count)]));
+      return tracked.map(({ options }) => [{ consumer: options.name }, counts.get(options.name) ?? 0]);
+    },
+  );
   const app = createHttpApp({
+    metrics: { metrics, access: { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' } },
     logger,
     internalTokenSecret,
     consumers,
@@ -362,4 +398,18 @@ export async function openEventStore(config: ServiceEnv, pool: pg.Pool, service:
     return new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${service}`);
   }
   return new PostgresEventStore(pool, service);
+}
+
+/** The store, with each append timed into `metrics` (shiplog_event_store_append_duration_seconds). */
+function timedAppends<S extends EventStore>(store: S, metrics: Metrics): S {
+  const append = store.append.bind(store);
+  store.append = async (...args) => {
+    const started = performance.now();
+    try {
+      return await append(...args);
+    } finally {
+      metrics.appended((performance.now() - started) / 1000);
+    }
+  };
+  return store;
 }

@@ -12,7 +12,7 @@ export const billingService: ServiceDefinition<BillingEnv> = {
   env: billingEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   setup(context) {
-    const stripe = stripeClient(context.config);
+    const stripe = stripeClient(context.config, (outcome) => context.metrics.outbound('stripe', outcome));
     return {
       routes: billingApi(context, stripe).routes,
       rawBodyPaths: [WEBHOOK_PATH],

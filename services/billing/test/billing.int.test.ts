@@ -1,5 +1,6 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { waitUntil } from '@shiplog/testing';
+import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -81,6 +82,11 @@ describe('billing with Stripe', () => {
       { id: 'price_shiplog_monthly', unit_amount: 700, currency: 'usd', recurring: { interval: 'month' } },
       { id: 'price_shiplog_yearly', unit_amount: 4999, currency: 'usd', recurring: { interval: 'year' } },
     ]);
+    // Each of Stripe's answers is counted in billing's metrics.
+    const metrics = await scrapeMetrics(backend.service('billing').url);
+    expect(
+      metricValue(metrics, 'shiplog_outbound_requests_total', { target: 'stripe', outcome: 'ok' }),
+    ).toBeGreaterThan(0);
   });
 
   it('refuses a missing or unknown price, and a mode other than subscription', async () => {

@@ -39,7 +39,11 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   setup(context) {
     const checker = createChecker(
       context,
-      checkOutbound({ allowedHosts: context.config.MONITOR_ALLOWED_HOSTS, timeoutMs: context.config.CHECK_TIMEOUT_MS }),
+      checkOutbound({
+        allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
+        timeoutMs: context.config.CHECK_TIMEOUT_MS,
+        observe: (outcome) => context.metrics.outbound('monitor-check', outcome),
+      }),
     );
     // Alerts by email, and to webhooks, Slack, Discord and ntfy: through the SSRF guard too, to the same allowed hosts.
     const mailer = createMailer({
@@ -51,6 +55,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
       allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
       timeoutMs: context.config.CHECK_TIMEOUT_MS,
       maxBytes: 64 * 1024,
+      observe: (outcome) => context.metrics.outbound('alert-webhook', outcome),
     });
     const sender = createAlertSender(context, alerts, mailer);
     if (context.config.CHECKER_ENABLED === 'true') {

@@ -27,7 +27,7 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   ),
   setup(context) {
     const { config } = context;
-    const { push, close: closePushes } = pushSenderFor(config);
+    const { push, close: closePushes } = pushSenderFor(config, context.metrics);
     const scheduler = createScheduler(
       context,
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: context.logger }),

@@ -1,6 +1,7 @@
 import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
 import { createMailer } from '@shiplog/service-kit';
 import { waitUntil } from '@shiplog/testing';
+import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { type PushStandIn, startPushStandIn } from '@shiplog/testing/push';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,8 +97,13 @@ describe('reminder scheduler', () => {
     const before = received.length;
 
     expect((await first.tick(new Date(due.getTime() - minutes(120)))).sent).toBe(0);
+    const delays = async () =>
+      metricValue(await scrapeMetrics(backend.service('reminders').url), 'shiplog_reminder_send_delay_seconds') ?? 0;
+    const delaysBefore = await delays();
     expect((await first.tick(new Date(due.getTime() - minutes(59)))).sent).toBe(1);
     expect(received.length - before).toBe(1);
+    // How late it went (a minute after its hour-before time) is in the metrics.
+    expect(await delays()).toBe(delaysBefore + 1);
     const email = received.at(-1)!;
     expect(email.to).toEqual(['builder@example.com']);
     expect(email.raw).toContain('Subject: Reminder: Renew the domain - Mail Project');

@@ -17,7 +17,10 @@ export type StripeClient = () => Promise<Stripe>;
  * The real SDK, pointed at `STRIPE_API_URL` when set; null without `STRIPE_SECRET_KEY`. The SDK loads
  * with the first payment call: a process that makes none does not carry it (about 14 MB).
  */
-export function stripeClient(config: BillingEnv): StripeClient | null {
+export function stripeClient(
+  config: BillingEnv,
+  observe: (outcome: 'ok' | 'error') => void = () => {},
+): StripeClient | null {
   const key = config.STRIPE_SECRET_KEY;
   if (!key) return null;
   const options: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: 10_000 };
@@ -32,7 +35,10 @@ export function stripeClient(config: BillingEnv): StripeClient | null {
   return () => {
     client ??= import('stripe').then(({ default: Sdk }) => {
       sdk = Sdk;
-      return new Sdk(key, options);
+      const stripe = new Sdk(key, options);
+      // Each answer Stripe gives, counted (a request that never got one fails its caller, who logs it).
+      stripe.on('response', (event: Stripe.ResponseEvent) => observe(event.status < 500 ? 'ok' : 'error'));
+      return stripe;
     });
     return client;
   };

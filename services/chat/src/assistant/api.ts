@@ -19,10 +19,12 @@ import { boostTool, userDataTools } from './tools.ts';
  * fails), then the model answers, reading the user's own data through tools, streamed when asked.
  */
 export function assistantApi(context: ServiceContext<ChatEnv>, usage: ReturnType<typeof dailyUsageApi>) {
-  const { services, config, logger } = context;
+  const { services, config, logger, metrics } = context;
   const { run, isPro } = usage;
   const apiKey = config.OPENAI_API_KEY;
-  const assistant = apiKey ? new Assistant({ ...config, OPENAI_API_KEY: apiKey }) : null;
+  const assistant = apiKey
+    ? new Assistant({ ...config, OPENAI_API_KEY: apiKey }, (outcome) => metrics.outbound('model', outcome))
+    : null;
 
   function routes(router: Router) {
     router.post('/chat', async (req, res) => {

@@ -1,4 +1,5 @@
 import { AppError, ServiceUnavailableError } from '@shiplog/errors';
+import { observedFetch } from '@shiplog/outbound';
 import type { ChatHistoryEntry } from '@shiplog/schemas';
 import type OpenAI from 'openai';
 import type {
@@ -71,8 +72,12 @@ export class Assistant {
   /** The SDK's client, made with the first question: a process nobody asks does not load it (about 15 MB). */
   #client: Promise<OpenAI> | undefined;
 
-  constructor(config: ChatEnv & { OPENAI_API_KEY: string }) {
+  readonly #observe: (outcome: 'ok' | 'error') => void;
+
+  /** `observe` hears how each request to the model ended (the process's metrics). */
+  constructor(config: ChatEnv & { OPENAI_API_KEY: string }, observe: (outcome: 'ok' | 'error') => void = () => {}) {
     this.#config = config;
+    this.#observe = observe;
     this.#model = config.OPENAI_MODEL;
   }
 
@@ -85,6 +90,7 @@ export class Assistant {
           ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
           timeout: config.OPENAI_TIMEOUT_MS,
           maxRetries: 1,
+          fetch: observedFetch(this.#observe),
         }),
     );
     return this.#client;

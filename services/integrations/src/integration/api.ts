@@ -48,7 +48,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * only to call the user's own API, and never answered, logged or put on the bus.
  */
 export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
-  const { store, services, config } = context;
+  const { store, services, config, metrics } = context;
   const keys = new SecretBox(
     config.INTEGRATION_KEY_SECRET ?? devSecret('INTEGRATION_KEY_SECRET'),
     'integration-api-key',
@@ -56,6 +56,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
   const outbound = new Outbound({
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     timeoutMs: config.INTEGRATION_TIMEOUT_MS,
+    observe: (outcome) => metrics.outbound('registrar', outcome),
   });
   const domainApi = new DomainApi(outbound);
 

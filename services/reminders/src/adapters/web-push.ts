@@ -1,6 +1,6 @@
 import { createECDH } from 'node:crypto';
 import { Outbound } from '@shiplog/outbound';
-import { devSecret } from '@shiplog/service-kit';
+import { devSecret, type Metrics } from '@shiplog/service-kit';
 import webpush from 'web-push';
 import type { RemindersEnv } from '../env.ts';
 import type { PushDevice } from '../push/subscriptions.ts';
@@ -71,6 +71,7 @@ export function createPushSender(vapid: VapidKeys, outbound: Outbound) {
  */
 export function pushSenderFor(
   config: Pick<RemindersEnv, 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT' | 'PUSH_ALLOWED_HOSTS' | 'NODE_ENV' | 'APP_URL'>,
+  metrics?: Pick<Metrics, 'outbound'>,
 ): { push: PushSender | null; close: () => Promise<void> } {
   const key =
     config.VAPID_PRIVATE_KEY ?? (config.NODE_ENV === 'production' ? undefined : devSecret('VAPID_PRIVATE_KEY'));
@@ -78,6 +79,11 @@ export function pushSenderFor(
   const subject =
     config.VAPID_SUBJECT ??
     (config.APP_URL.startsWith('https://') ? config.APP_URL : 'mailto:reminders@shiplog.invalid');
-  const outbound = new Outbound({ allowedHosts: config.PUSH_ALLOWED_HOSTS, timeoutMs: 10_000, maxBytes: 64 * 1024 });
+  const outbound = new Outbound({
+    allowedHosts: config.PUSH_ALLOWED_HOSTS,
+    timeoutMs: 10_000,
+    maxBytes: 64 * 1024,
+    observe: (outcome) => metrics?.outbound('push', outcome),
+  });
   return { push: createPushSender(vapidKeysOf(key, subject), outbound), close: () => outbound.close() };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import { ConcurrencyError } from '@shiplog/event-store';
-import { failureCause, Outbound } from '@shiplog/outbound';
+import { failureCause, Outbound, type OutboundOptions } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, repeating, type ServiceContext } from '@shiplog/service-kit';
 import { lookupDomain } from '../../adapters/rdap.ts';
@@ -57,8 +57,12 @@ export interface CheckResult {
  * How checks reach their targets: through the SSRF guard, with a 1 MB cap and up to 5 redirects, each
  * on a new connection, so its time is a visitor's and the certificate it reads is today's.
  */
-export const checkOutbound = (options: { allowedHosts: readonly string[]; timeoutMs: number; ca?: string[] }) =>
-  new Outbound({ ...options, maxBytes: 1024 * 1024, maxRedirects: 5, keepAlive: false });
+export const checkOutbound = (options: {
+  allowedHosts: readonly string[];
+  timeoutMs: number;
+  ca?: string[];
+  observe?: OutboundOptions['observe'];
+}) => new Outbound({ ...options, maxBytes: 1024 * 1024, maxRedirects: 5, keepAlive: false });
 
 /**
  * Runs the checks. Each tick claims the monitors whose check is due (one statement moves their

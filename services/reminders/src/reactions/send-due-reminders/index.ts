@@ -26,12 +26,12 @@ import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts'
  * is forgotten.
  */
 export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer, push: PushSender | null) {
-  const { pool, store, logger, config } = context;
+  const { pool, store, logger, config, metrics } = context;
 
   async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
     // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
-    const { rows } = await pool.query<{ reminder_id: string; user_id: string; email: string | null }>(
-      `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email
+    const { rows } = await pool.query<{ reminder_id: string; user_id: string; email: string | null; next_at: Date }>(
+      `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email, s.next_at
        FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
        WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
       [now, limit],
@@ -39,7 +39,7 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
     let sent = 0;
     await Promise.all(
       chunks(rows, 16).map(async (chunk) => {
-        for (const { reminder_id: reminderId, user_id: userId, email } of chunk) {
+        for (const { reminder_id: reminderId, user_id: userId, email, next_at: nextAt } of chunk) {
           const channel = email && mailer.sends ? 'email' : 'log';
           try {
             const result = await handleCommand(
@@ -73,6 +73,8 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
                   composePush(notice(result.state, event.data.occurrence, event.data.reminderTime, config.APP_URL)),
                 );
               sent += 1;
+              // How late it went out, by the scheduler's clock (shiplog_reminder_send_delay_seconds).
+              metrics.reminderDelay(Math.max(0, now.getTime() - nextAt.getTime()) / 1000);
             }
           } catch (error) {
             // Another scheduler decided this reminder first: its sends are its own.
