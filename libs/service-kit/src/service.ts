@@ -233,35 +233,24 @@ export async function startService<Env extends ServiceEnv>(
   });
   const consumers = tracked.map((t) => t.view);
   // Read at each scrape. JetStream knows each durable's backlog whichever replica asks.
-  metrics.gauge(
-    'shiplog_consumer_pending_events',
-    'Events on the bus not yet handled by a consumer (delivered or not, unacknowledged).',
-    ['consumer'],
-    async () =>
-      (
-        await Promise.allSettled(
-          tracked.map(async ({ options }) => {
-            const info = await bus.jsm.consumers.info(bus.stream, options.name);
-            return [{ consumer: options.name }, info.num_pending + info.num_ack_pending] as [
-              Record<string, string>,
-              number,
-            ];
-          }),
-        )
-      ).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
-  );
-  metrics.gauge(
-    'shiplog_parked_events',
-    'Events a consumer parked after their reaction kept failing (pnpm events:parked).',
-    ['consumer'],
-    async () => {
+  metrics.readConsumers({
+    pending: async () => {
+      const counts = await Promise.allSettled(
+        tracked.map(async ({ options }) => {
+          const info = await bus.jsm.consumers.info(bus.stream, options.name);
+          return [options.name, info.num_pending + info.num_ack_pending] as const;
+        }),
+      );
+      return new Map(counts.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
+    },
+    parked: async () => {
       const { rows } = await pool.query<{ consumer: string; count: string }>(
         `SELECT consumer, count(*) AS count FROM ${schema}.parked_events GROUP BY consumer`,
       );
       const counts = new Map(rows.map((r) => [r.consumer, Number(r.count)]));
-      return tracked.map(({ options }) => [{ consumer: options.name }, counts.get(options.name) ?? 0]);
+      return new Map(tracked.map(({ options }) => [options.name, counts.get(options.name) ?? 0]));
     },
-  );
+  });
   const app = createHttpApp({
     metrics: { metrics, access: { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' } },
     logger,

@@ -18,16 +18,14 @@ export interface Metrics {
   /** How late a reminder went out after it was due. */
   reminderDelay(seconds: number): void;
   /**
-   * Gauges read at each scrape: `read` answers a value per label set. A reader that fails leaves the
-   * gauge empty for that scrape (the failure is the readiness check's to report).
+   * How the consumers' backlog and parked events are read, at each scrape: by consumer name. A reader
+   * that fails leaves its gauge empty for that scrape (the failure is the readiness check's to report).
    */
-  gauge(
-    name: string,
-    help: string,
-    labelNames: string[],
-    read: () => Promise<[Record<string, string>, number][]>,
-  ): void;
+  readConsumers(readers: { pending: ConsumerReader; parked: ConsumerReader }): void;
 }
+
+/** A value per consumer (`activity-timeline`), read when Prometheus scrapes. */
+export type ConsumerReader = () => Promise<Map<string, number>>;
 
 const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -66,6 +64,32 @@ export function createMetrics(service: string): Metrics {
     buckets: [1, 5, 15, 30, 60, 120, 300, 900, 3600],
     registers: [registry],
   });
+  const readers: { pending?: ConsumerReader; parked?: ConsumerReader } = {};
+  const perConsumer = (name: string, help: string, which: keyof typeof readers) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['consumer'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        try {
+          for (const [consumer, value] of (await readers[which]?.()) ?? []) this.set({ consumer }, value);
+        } catch {
+          // Left empty: a scrape never fails on one reader.
+        }
+      },
+    });
+  perConsumer(
+    'shiplog_consumer_pending_events',
+    'Events on the bus not yet handled by a consumer (delivered or not, unacknowledged).',
+    'pending',
+  );
+  perConsumer(
+    'shiplog_parked_events',
+    'Events a consumer parked after their reaction kept failing (pnpm events:parked).',
+    'parked',
+  );
   return {
     registry,
     request(method, route, status, seconds) {
@@ -75,21 +99,9 @@ export function createMetrics(service: string): Metrics {
     appended: (seconds) => appends.observe(seconds),
     outbound: (target, outcome) => outbound.inc({ target, outcome }),
     reminderDelay: (seconds) => reminderDelay.observe(seconds),
-    gauge(name, help, labelNames, read) {
-      new Gauge({
-        name,
-        help,
-        labelNames,
-        registers: [registry],
-        async collect() {
-          this.reset();
-          try {
-            for (const [labels, value] of await read()) this.set(labels, value);
-          } catch {
-            // Left empty: a scrape never fails on one reader.
-          }
-        },
-      });
+    readConsumers({ pending, parked }) {
+      readers.pending = pending;
+      readers.parked = parked;
     },
   };
 }
