@@ -188,6 +188,15 @@ describe('projects in the browser', () => {
       data: { username: uniqueUsername('charts'), password: 'secret-pass-1' },
     });
     expect(signedUp.status()).toBe(201);
+    // With nothing yet, each chart says so in words and draws no empty axis.
+    await tab.goto('/');
+    await tab.mouse.wheel(0, 2000);
+    const empty = tab.getByTestId('dashboard-charts');
+    await empty.getByText('Nothing shipped in the last 12 weeks.').waitFor();
+    await empty.getByText('No project has a cost estimate yet.').waitFor();
+    await empty.getByText('No reminders due in the next 4 weeks.').waitFor();
+    expect(await empty.getByRole('img').count()).toBe(0);
+    expect(await empty.getByRole('button', { name: 'Show table' }).count()).toBe(0);
     const project = await (
       await tab.request.post('/api/projects', { data: { name: 'Chart Kite', costEstimate: 1999 } })
     ).json();

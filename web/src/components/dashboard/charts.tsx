@@ -156,6 +156,8 @@ function ChartCard({
 }) {
   const [table, setTable] = useState(false);
   const id = useId();
+  // Nothing to draw (nothing shipped, no cost, no reminder due): the summary says so, with no empty axis.
+  const drawn = series.some((s) => s.values.some((value) => value > 0));
   return (
     <Card data-testid="chart">
       <CardHeader>
@@ -163,8 +165,8 @@ function ChartCard({
         <p className="text-sm text-muted-foreground">{summary}</p>
       </CardHeader>
       <CardContent className="flex flex-col items-start gap-3">
-        {series.length > 0 ? <BarChart labels={labels} series={series} format={format} label={summary} /> : null}
-        {series.length > 1 ? (
+        {drawn ? <BarChart labels={labels} series={series} format={format} label={summary} /> : null}
+        {drawn && series.length > 1 ? (
           <ul className="flex flex-wrap gap-3 text-xs text-muted-foreground">
             {series.map((s, i) => (
               <li key={s.name} className="flex items-center gap-1.5">
@@ -174,7 +176,7 @@ function ChartCard({
             ))}
           </ul>
         ) : null}
-        {series.length > 0 ? (
+        {drawn ? (
           <Button
             variant="link"
             size="sm"
@@ -186,7 +188,7 @@ function ChartCard({
             {table ? 'Hide table' : 'Show table'}
           </Button>
         ) : null}
-        {table ? (
+        {drawn && table ? (
           <div className="w-full overflow-x-auto" id={`${id}-table`}>
             <table className="w-full text-sm" aria-labelledby={`${id}-title`}>
               <thead>
