@@ -9,8 +9,8 @@ import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './
 /**
  * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on every
  * screen of the app, with data on it, open dialogs and menus included: all of them in the light theme,
- * the colour rules again in the dark one; and nothing on any of them refused by the page's
- * Content-Security-Policy.
+ * the colour rules again in the dark one, on the same screen; and nothing on any of them refused by the
+ * page's Content-Security-Policy.
  */
 /** Where the app keeps the theme (web/src/lib/theme.tsx). */
 const THEME_STORAGE_KEY = 'shiplog-theme';
@@ -62,38 +62,68 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
-  // Evaluated, not added as a script element: the page's Content-Security-Policy would refuse that.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  // The dark theme changes colours only (the same markup, other CSS variables): there, the rules about
-  // colour run again; names, roles, labels and landmarks were checked on the same screens in light.
-  const result = await page.evaluate(
-    (selector) =>
+/** What axe finds in `scope`: every rule, or only `rules`. */
+function axeRun(page: Page, scope: string, rules?: string[]) {
+  return page.evaluate(
+    ([selector, only]) =>
       (
         window as unknown as {
           axe: {
             run: (s: string, o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
           };
         }
-      ).axe.run(selector, {
+      ).axe.run(selector!, {
         resultTypes: ['violations'],
-        ...(document.documentElement.classList.contains('dark')
-          ? { runOnly: { type: 'rule', values: ['color-contrast', 'link-in-text-block'] } }
-          : {}),
+        ...(only ? { runOnly: { type: 'rule', values: only } } : {}),
       }),
-    scope,
+    [scope, rules] as const,
   );
+}
+
+/**
+ * Switches the theme's class on the page and waits until no colour is still in transition; answers
+ * the page's background then, so a pass that did not change the colours cannot go unnoticed.
+ */
+async function theme(page: Page, dark: boolean): Promise<string> {
+  await page.evaluate((on) => {
+    document.documentElement.classList.toggle('dark', on);
+    // Styles recomputed now, so the transitions the change starts exist before the wait below.
+    void getComputedStyle(document.body).backgroundColor;
+  }, dark);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'),
+  );
+  return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+}
+
+/**
+ * What axe finds on the screen as it is, in the light theme (every rule) and then in the dark one.
+ * The dark theme changes colours only (the same markup, other CSS variables: web/src/lib/theme.tsx sets
+ * one class on <html>), so there the rules about colour run again, on the same screen, without drawing
+ * it a second time.
+ */
+async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
+  // Evaluated, not added as a script element: the page's Content-Security-Policy would refuse that.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const light = await axeRun(page, scope);
+  const lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await theme(page, true)).not.toBe(lightBackground);
+  const dark = await axeRun(page, scope, ['color-contrast', 'link-in-text-block']);
+  expect(await theme(page, false)).toBe(lightBackground);
   const refused = await page.evaluate(() => (window as unknown as { refused: string[] }).refused.splice(0));
+  const named = (where: string, found: typeof light) =>
+    found.violations.map((v) => `${where}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   return [
-    ...result.violations.map((v) => `${screen}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ...named(screen, light),
+    ...named(`${screen} (dark)`, dark),
     ...refused.map((what) => `${screen}: the Content-Security-Policy refused ${what}`),
   ];
 }
 
-describe.each(['light', 'dark'])('accessibility and content security, %s theme', (theme) => {
+describe('accessibility and content security, light and dark themes', () => {
   async function open(signedIn: boolean, viewport = { width: 1280, height: 900 }) {
     const context = await browser.newContext({ baseURL: app.url, viewport });
-    await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+    await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
     // Anything the page's Content-Security-Policy refuses, reported with each screen's findings.
     await context.addInitScript(() => {
       const refused: string[] = [];
