@@ -502,11 +502,15 @@ describe('projects in the browser', () => {
     );
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await card('Weather API v2').waitFor();
-    await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
-    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    /** Deleted through its card's menu, after the confirmation: gone from the list at once. */
+    const deleteFromCard = async () => {
+      await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
+      await page.getByRole('menuitem', { name: 'Delete Project' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('No projects found').waitFor();
+    };
+    await deleteFromCard();
     // Gone at once, told with an Undo; nothing is sent while the Undo is offered.
-    await page.getByText('No projects found').waitFor();
     await page.getByText('The project has been successfully deleted.', { exact: true }).waitFor();
     const names = () =>
       page.evaluate(async () =>
@@ -517,18 +521,12 @@ describe('projects in the browser', () => {
     await card('Weather API v2').waitFor();
 
     // Deleted again and taken back with the z key.
-    await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
-    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('No projects found').waitFor();
+    await deleteFromCard();
     await page.keyboard.press('z');
     await card('Weather API v2').waitFor();
 
     // Deleted for good: closing the toast gives up the Undo and sends it.
-    await card('Weather API v2').getByRole('button', { name: 'Actions for Weather API v2' }).click();
-    await page.getByRole('menuitem', { name: 'Delete Project' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('No projects found').waitFor();
+    await deleteFromCard();
     await page.getByRole('button', { name: 'Close' }).click();
     await expect.poll(names).not.toContain('Weather API v2');
     // The timeline holds the one deletion that was sent.
