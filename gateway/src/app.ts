@@ -23,6 +23,7 @@ import { LIVE_SEQ_HEADER } from './actions/live.ts';
 import { publicProfiles } from './actions/public-profile.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
+import { openApiDocument } from './openapi/document.ts';
 import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
 import { servicePath } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
@@ -185,6 +186,7 @@ function createExpressApp(
     positionsOf: (req) => positions.of(req),
   });
   const profiles = publicProfiles({ services, positions });
+  let apiDocument: string | undefined;
   const actions: Record<GatewayAction, Action> = {
     ...accountActions({
       cookieName: sessionCookie(config).name,
@@ -208,6 +210,10 @@ function createExpressApp(
     badge: profiles.badge,
     graphql,
     events,
+    openapi: async (_req, res) => {
+      apiDocument ??= JSON.stringify(openApiDocument({ version: API_VERSION }));
+      res.type('json').setHeader('Cache-Control', 'no-cache').send(apiDocument);
+    },
   };
 
   const api = express.Router();

@@ -58,6 +58,8 @@ export const apiRoutes = [
     public: true,
     limit: 'publicRead',
   },
+  // This surface as an OpenAPI 3.1 document (openapi/), for clients and the reference page.
+  { path: '/api/openapi.json', methods: ['GET', 'HEAD'], gateway: 'openapi', public: true },
   // An export file back in: up to 20 MB, where every other body stops at 100 kB.
   { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
 

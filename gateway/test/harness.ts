@@ -274,6 +274,8 @@ export type Backend = Awaited<ReturnType<typeof startBackend>>;
 
 /** A browser-like client: keeps its cookies (the session's and the positions'), sends our own Origin unless told otherwise. */
 export class Client {
+  /** Told of every answer any client gets (a test that checks them all against the API contract). */
+  static observer: ((answer: Answer) => void) | undefined;
   /** Every cookie held, as a `Cookie` header (see `cookiesFrom`); undefined when none. */
   cookie: string | undefined;
   readonly baseUrl: string;
@@ -311,6 +313,13 @@ export class Client {
     } catch {
       json = null;
     }
+    Client.observer?.({
+      method,
+      path,
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: json,
+    });
     return {
       status: response.status,
       // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
@@ -329,6 +338,15 @@ export class Client {
   post(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request('POST', path, body, headers);
   }
+}
+
+/** One answer as a client got it: what was asked, and the status, media type and JSON body of the answer. */
+export interface Answer {
+  method: string;
+  path: string;
+  status: number;
+  type: string | null;
+  body: unknown;
 }
 
 let counter = 0;

@@ -1,14 +1,17 @@
 import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../src/openapi/operations.ts';
 import { type ApiCall, fill } from './api-surface.ts';
-import { type Backend, Client, startBackend } from './harness.ts';
+import { contractOf } from './contract.ts';
+import { type Answer, type Backend, Client, startBackend } from './harness.ts';
 
 /**
  * The ownership matrix, generated from the route table (see api-surface.ts): every route answers 401
  * signed out unless it is public, every admin route answers 403 to a user, and every route that takes
  * an id answers 404 when user B names user A's resource, with A's data unchanged afterwards. A route
- * this file cannot place (an id it has no resource for) fails the test: add it here.
+ * this file cannot place (an id it has no resource for) fails the test: add it here. Every answer any
+ * client gets here, the owner's and the refusals alike, is then checked against the OpenAPI document.
  */
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
@@ -18,6 +21,8 @@ let a: Client;
 let b: Client;
 let admin: Client;
 let aId: string;
+/** Every answer of the file, for the contract check at its end. */
+const answers: Answer[] = [];
 /** A's resources, by the kind of id a route takes. */
 const owned: Record<string, string> = {};
 
@@ -118,6 +123,7 @@ async function snapshotOfA() {
 }
 
 beforeAll(async () => {
+  Client.observer = (answer) => answers.push(answer);
   domains = await startDomainStandIn();
   backend = await startBackend({
     adminPassword: ADMIN_PASSWORD,
@@ -189,6 +195,7 @@ beforeAll(async () => {
   owned.user = aId;
 }, 60_000);
 afterAll(async () => {
+  Client.observer = undefined;
   await backend?.stop();
   await domains?.stop();
 });
@@ -197,6 +204,8 @@ describe('the ownership matrix', () => {
   it('covers the whole surface: every table entry answered, every id placed', () => {
     expect(surface.unanswered).toEqual([]);
     expect(surface.calls.length).toBeGreaterThan(50);
+    // The OpenAPI document describes exactly the calls served: none missing, none stale.
+    expect(surface.calls.map((call) => `${call.method} ${call.path}`).sort()).toEqual(Object.keys(operations).sort());
     const unplaced = surface.calls.filter((call) => takesId(call) && !kindOf(call.path));
     expect(unplaced.map((c) => `${c.method} ${c.path}`)).toEqual([]);
     // The routes off the surface are the ones the gateway's own actions call (sign-in, the account,
@@ -285,5 +294,34 @@ describe('the ownership matrix', () => {
     expect(answered).toEqual([]);
     expect(tried.length).toBeGreaterThan(15);
     expect(await snapshotOfA()).toEqual(before);
+  });
+});
+
+describe('the API contract', () => {
+  it('answers every call of this file as the OpenAPI document says', async () => {
+    const served = await a.get('/api/openapi.json');
+    expect(served.status).toBe(200);
+    const contract = contractOf(served.body);
+    // Each answer's call: the surface's template its path matches, the one with fewest parameters
+    // (`/api/reminders/calendar` before `/api/reminders/:id`).
+    const templates = surface.calls.map((call) => ({
+      ...call,
+      pattern: new RegExp(`^${call.path.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`),
+      parameters: call.path.split(':').length,
+    }));
+    const problems: string[] = [];
+    const checked = new Set<string>();
+    for (const answer of answers) {
+      const path = answer.path.split('?')[0]!;
+      const call = templates
+        .filter((t) => t.method === answer.method && t.pattern.test(path))
+        .sort((x, y) => x.parameters - y.parameters)[0];
+      if (!call) continue;
+      checked.add(`${call.method} ${call.path} ${answer.status}`);
+      problems.push(...contract.check(answer.method, call.path, answer.status, answer.body));
+    }
+    expect(problems).toEqual([]);
+    // The owner's successes, the refusals (400, 401, 403, 404) and their bodies, on most of the surface.
+    expect(checked.size).toBeGreaterThan(150);
   });
 });

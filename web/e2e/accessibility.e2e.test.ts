@@ -285,6 +285,10 @@ describe('accessibility and content security, light and dark themes', () => {
     await page.getByRole('button', { name: 'Test Connection' }).click(); // the validation messages
     await page.getByText('Site name must be at least 3 characters').waitFor();
     found.push(...(await violations(page, 'integration form')));
+    await page.goto('/api-reference');
+    await page.getByText('/api/projects/{id}').first().click(); // a call opened: its tables
+    await page.locator('details[open] table').first().waitFor();
+    found.push(...(await violations(page, 'API reference')));
     await visit('/admin', () => page.getByText('Administrators only').waitFor());
     await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
     expect(found).toEqual([]);

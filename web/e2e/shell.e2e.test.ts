@@ -307,6 +307,17 @@ describe('auth and shell', () => {
     await page.getByText('Token revoked', { exact: true }).waitFor();
     await page.getByText('No tokens yet.').waitFor();
     expect((await ci('GET', '/api/projects')).status).toBe(401);
+
+    // The card links the API's reference, read from the OpenAPI document: filtered, then one call opened.
+    await page.getByRole('link', { name: 'API reference' }).click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByLabel('Filter calls').fill('deployment');
+    await expect.poll(() => page.getByRole('heading', { name: 'Reminders', exact: true }).count()).toBe(0);
+    await page.getByText('/api/projects/{id}/deployment').click();
+    const call = page.locator('details[open]');
+    await call.getByText('Session or API token').waitFor();
+    await call.getByRole('cell', { name: 'environment', exact: true }).waitFor();
+    await call.getByText('"development" | "staging" | "production"').waitFor();
   });
 
   it('lists the signed-in sessions in Settings and signs out another one', async () => {

@@ -43,6 +43,7 @@ const SubscriptionPage = lazyPart(() => import('./pages/subscription-page'), 'Su
 const AdminPage = lazyPart(() => import('./pages/admin-page'), 'AdminPage');
 const ChatPage = lazyPart(() => import('./pages/chat-page'), 'ChatPage');
 const IntegrationsPage = lazyPart(() => import('./pages/integrations-page'), 'IntegrationsPage');
+const ApiReferencePage = lazyPart(() => import('./pages/api-reference-page'), 'ApiReferencePage');
 
 /**
  * Search params are read by hand, not with zod: the router is in every page's first load, and zod
@@ -239,6 +240,7 @@ const routeTree = rootRoute.addChildren([
     page('/reminders', 'Reminders', RemindersPage),
     page('/profile', 'Profile', ProfilePage),
     page('/settings', 'Settings', SettingsPage),
+    page('/api-reference', 'API Reference', ApiReferencePage),
     page('/replit', 'Replit', ComingSoonPage),
     page('/subscription', 'Subscription', SubscriptionPage),
     page('/chat', 'AI Assistant', ChatPage),

@@ -38,6 +38,7 @@ export function accountActions(deps: {
     | 'sessions'
     | 'endSession'
     | 'endOtherSessions'
+    | 'openapi'
   >,
   Action
 > {

@@ -28,7 +28,7 @@ import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
 import type { Action } from './action.ts';
 
-const exportQuery = z.object({
+export const exportQuery = z.object({
   format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
 });
 

@@ -205,13 +205,3 @@ export interface SessionView {
   signedInAt: string;
   lastSeenAt: string;
 }
-
-/** A token as the list shows it; its text is in the answer to its creation only. */
-export interface ApiTokenView {
-  id: string;
-  name: string;
-  createdAt: string;
-  /** When it stops working; null: never. */
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}

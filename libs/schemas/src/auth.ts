@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { SubscriptionStatus } from './subscription-values.ts';
 
 /**
  * Sign-in and registration input, shared by the web forms and the identity service, with the messages
@@ -43,13 +42,3 @@ export const registerFormSchema = z
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type RegisterForm = z.infer<typeof registerFormSchema>;
-
-/** The current user as `GET /api/user` answers it (ARCHITECTURE.md). */
-export interface CurrentUser {
-  id: string;
-  username: string;
-  email: string | null;
-  subscriptionStatus: SubscriptionStatus | null;
-  trialEndDate: string | null;
-  isAdmin: boolean;
-}

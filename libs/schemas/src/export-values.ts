@@ -1,21 +1,6 @@
-import type { Project } from './projects.ts';
-import type { Reminder } from './reminders.ts';
+import type { Activity, Project, Reminder } from './views.ts';
 
 // Export and import, without zod: what the web app reads of them needs none.
-
-/** A timeline row as `GET /api/activities` answers it (spec/core.md §3 activities). */
-export interface Activity {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  eventType: string;
-  action: string;
-  details: string;
-  metadata: Record<string, unknown>;
-  version: string | null;
-  status: string;
-  timestamp: string;
-}
 
 export const EXPORT_FORMAT = 'shiplog-export';
 

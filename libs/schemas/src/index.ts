@@ -1,4 +1,5 @@
 export * from './account.ts';
+export * from './activities.ts';
 export * from './admin.ts';
 export * from './admin-values.ts';
 export * from './auth.ts';
@@ -16,3 +17,4 @@ export * from './public-profile.ts';
 export * from './reminder-values.ts';
 export * from './reminders.ts';
 export * from './subscription-values.ts';
+export * from './views.ts';

@@ -1,4 +1,4 @@
-import type { Project } from './projects.ts';
+import type { Project } from './views.ts';
 
 /**
  * The projects' plain values and helpers (spec/core.md §3–§5, §9), without zod: statuses, checklist

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import {
-  type Checklist,
   type ChecklistKey,
   checklistKeys,
   normalizeSocialLinks,
-  type ProjectStatus,
   projectStatuses,
   type SocialLinkKey,
-  type SocialLinks,
   socialLinkKeys,
 } from './project-values.ts';
 
@@ -103,21 +100,6 @@ export const updateProjectSchema = z.preprocess(
 
 export type CreateProjectInput = z.infer<typeof createProjectSchema>;
 export type UpdateProjectInput = z.infer<typeof updateProjectSchema>;
-
-export interface Project {
-  id: string;
-  userId: string;
-  name: string;
-  description: string | null;
-  status: ProjectStatus;
-  checklist: Checklist;
-  costEstimate: number | null;
-  replitId: string | null;
-  isPublic: boolean;
-  metadata: { socialLinks: SocialLinks };
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** Quick Update (spec/core.md §4–§5). `details` is accepted for the notes, as the spec's payload names it. */
 export const quickUpdateSchema = z.preprocess(

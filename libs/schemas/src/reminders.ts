@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ReminderTime, reminderTimes } from './reminder-values.ts';
+import { reminderTimes } from './reminder-values.ts';
 
 /** Reminders (spec/core.md §3–§5, §9), shared by the web forms and the reminders service. */
 export const reminderFrequencies = ['once', 'daily', 'weekly', 'monthly'] as const;
@@ -61,23 +61,6 @@ export const updateReminderSchema = z.object({
 
 export type CreateReminderInput = z.infer<typeof createReminderSchema>;
 export type UpdateReminderInput = z.infer<typeof updateReminderSchema>;
-
-export interface Reminder {
-  id: string;
-  userId: string;
-  projectId: string;
-  projectName: string;
-  title: string;
-  description: string | null;
-  dueDate: string;
-  reminderTimes: ReminderTime[];
-  frequency: ReminderFrequency;
-  isCompleted: boolean;
-  emailsSent: Record<string, string>;
-  lastSentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** Unpadded base64url of exactly `bytes` bytes (a Push API key, as `PushSubscription.toJSON()` gives it). */
 const base64urlOf = (bytes: number, message: string) =>

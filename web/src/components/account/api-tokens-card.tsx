@@ -1,5 +1,6 @@
 import type { ApiTokenView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { apiTokensQuery, useCreateApiToken, useRevokeApiToken } from '../../hooks/use-api-tokens';
@@ -42,7 +43,10 @@ export function ApiTokensCard() {
         <CardDescription>
           For the shiplog CLI and your CI: a token records deployments, backups and releases as you, and can read and
           change your projects and their timelines. It cannot reach your account, billing, reminders or deploy webhooks.
-          Changing your password revokes every token.
+          Changing your password revokes every token.{' '}
+          <Link to="/api-reference" className="underline">
+            API reference
+          </Link>
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">

@@ -1,32 +1,17 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
+import { activityPageQuerySchema } from '@shiplog/schemas';
 import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
-import { z } from 'zod';
 import type { ActivityEnv } from '../../env.ts';
 import { activityPage, allActivities, projectActivities, shippedByProject } from './index.ts';
-
-/** `page` from 1, `limit` 1–100; without them, the first page of 10 (spec/core.md §9). */
-const pageSchema = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .default(10),
-});
 
 export function activityApi(context: ServiceContext<ActivityEnv>) {
   const { pool } = context;
 
   function routes(router: Router) {
     router.get('/activities', async (req, res) => {
-      const { page, limit } = parseInput(pageSchema, req.query);
+      const { page, limit } = parseInput(activityPageQuerySchema, req.query);
       // Paged as every list is (the admin's users too): the page in the body, the total in X-Total-Count.
       const { activities, total } = await activityPage(pool, requireUserId(req), page, limit);
       res.setHeader('X-Total-Count', String(total));

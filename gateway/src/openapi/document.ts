@@ -1,0 +1,193 @@
+import {
+  activityView,
+  apiTokenView,
+  currentUserView,
+  errorBodyView,
+  messageView,
+  projectView,
+  reminderView,
+} from '@shiplog/schemas';
+import { z } from 'zod';
+import { type ApiRoute, routeFor } from '../routes.ts';
+import { limitDefaults } from '../serving/limits.ts';
+import { type Operation, operations, tags } from './operations.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The records many answers share, by the name the document gives them (`#/components/schemas/<name>`). */
+const named = z.registry<{ id: string }>();
+named.add(projectView, { id: 'Project' });
+named.add(activityView, { id: 'Activity' });
+named.add(reminderView, { id: 'Reminder' });
+named.add(currentUserView, { id: 'CurrentUser' });
+named.add(apiTokenView, { id: 'ApiToken' });
+named.add(messageView, { id: 'Message' });
+
+/**
+ * The OpenAPI 3.1 document of the `/api` surface (`GET /api/openapi.json`): every call in operations.ts,
+ * with the rules the route table gives it. Its schemas are JSON Schema 2020-12 made from the same zod
+ * schemas the services validate with (requests, as they are read) and answer with (views, as they are
+ * written); a schema used in more than one place is a component.
+ */
+export function openApiDocument(options: { version: string }): JsonSchema {
+  const components: Record<string, JsonSchema> = {};
+  const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const {
+      $schema: _,
+      $defs,
+      ...json
+    } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', metadata: named });
+    for (const [id, definition] of Object.entries($defs ?? {})) components[id] ??= retarget(definition as JsonSchema);
+    return retarget(json);
+  };
+  components.Error = schemaOf(errorBodyView, 'output');
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [call, operation] of Object.entries(operations)) {
+    const [method, path] = call.split(' ') as [string, string];
+    const route = routeFor(method, sample(path));
+    if (!route) throw new Error(`${call} is described but the route table does not serve it`);
+    const template = path.replace(/:(\w+)/g, '{$1}');
+    paths[template] ??= {};
+    paths[template][method.toLowerCase()] = describe(call, path, operation, route, schemaOf);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Shiplog API',
+      version: options.version,
+      description:
+        'The `/api` surface of Shiplog. A browser signs in (`POST /api/login`) and sends its session cookie; the CLI and CI send a personal API token as `Authorization: Bearer <token>` where a call says so. Every error answers `{ message, code, fieldErrors? }`. Every answer carries `X-Shiplog-Api-Version`.',
+    },
+    servers: [{ url: '/' }],
+    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'shiplog.sid',
+          description: 'The session of a signed-in browser.',
+        },
+        token: { type: 'http', scheme: 'bearer', description: 'A personal API token (Settings › API Tokens).' },
+      },
+      responses: {
+        BadRequest: errorResponse('The input was refused: `fieldErrors` names each field with the reason.'),
+        Unauthorized: errorResponse('Not signed in.'),
+        Forbidden: errorResponse(
+          'Refused: a write from another site, an administrators’ call, a plan that does not include it (`SUBSCRIPTION_REQUIRED`), or a sensitive change without a recent sign-in (`REAUTH_REQUIRED`).',
+        ),
+        NotFound: errorResponse('No such thing, or it belongs to someone else.'),
+        TooManyRequests: errorResponse('Over the limit; `Retry-After` says when to try again.'),
+        Unavailable: errorResponse('The part of Shiplog that answers this is down; everything else keeps working.'),
+      },
+    },
+  };
+}
+
+function describe(
+  call: string,
+  path: string,
+  operation: Operation,
+  route: ApiRoute,
+  schemaOf: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+) {
+  const method = call.split(' ')[0]!;
+  const status = operation.status ?? 200;
+  const parameters = [
+    ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    ...Object.entries(operation.query ? (schemaOf(operation.query, 'input').properties as JsonSchema) : {}).map(
+      ([name, schema]) => ({ name, in: 'query', required: false, schema }),
+    ),
+  ];
+  const answer = operation.answer;
+  const content =
+    answer === undefined
+      ? undefined
+      : answer instanceof z.ZodType
+        ? { 'application/json': { schema: schemaOf(answer, 'output') } }
+        : { [answer.type]: { schema: {} } };
+  const success = {
+    description:
+      answer === undefined
+        ? 'Done.'
+        : answer instanceof z.ZodType
+          ? 'Done.'
+          : (answer as { description: string }).description,
+    ...(content ? { content } : {}),
+  };
+  const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const responses: Record<string, unknown> = { [status]: success };
+  if (operation.body || operation.query || method !== 'GET') responses['400'] = ref('BadRequest');
+  if (!route.public) responses['401'] = ref('Unauthorized');
+  if (!route.public || method !== 'GET') responses['403'] = ref('Forbidden');
+  // A path's id, or one in the body (a reminder's project), may name nothing of the caller's.
+  if (path.includes(':') || operation.body) responses['404'] = ref('NotFound');
+  if (route.limit) responses['429'] = ref('TooManyRequests');
+  responses['503'] = ref('Unavailable');
+  for (const [status, description] of Object.entries(operation.refusals ?? {}))
+    responses[status] = { description, content: { 'application/json': { schema: {} } } };
+
+  const limit = route.limit ? limitDefaults[route.limit] : undefined;
+  const notes = [
+    operation.description,
+    route.recentAuth?.includes(method)
+      ? 'Needs the password confirmed in the last ten minutes (`POST /api/reauth`).'
+      : '',
+    limit
+      ? `Limited to ${limit.points} per ${limit.seconds / 60} minutes per ${limit.per === 'user' ? 'user' : 'address'} by default.`
+      : '',
+  ].filter(Boolean);
+
+  return {
+    operationId: operationId(call),
+    tags: [operation.tag],
+    summary: operation.summary,
+    ...(notes.length ? { description: notes.join('\n\n') } : {}),
+    security: route.public
+      ? []
+      : 'token' in route && route.token
+        ? [{ session: [] }, { token: [] }]
+        : [{ session: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(operation.body, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** `POST /api/projects/:id/backup` → `postProjectsIdBackup`. */
+function operationId(call: string): string {
+  const [method, path] = call.split(' ') as [string, string];
+  const words = path
+    .replace(/^\/api\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+/** A path with each `:name` filled in as a request would, to find its route (the calendar's ends `.ics`). */
+export const sample = (path: string) => path.replace(/:(\w+)/g, 'x.ics');
+
+/** zod writes references to a schema's own `$defs`; in the document they live under components. */
+const retarget = (json: JsonSchema): JsonSchema =>
+  JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/'));
