@@ -130,7 +130,7 @@ describe('writes on the service path', () => {
     expect(invalid.setCookies).toHaveLength(0);
   });
 
-  it('streams any body to the service, which answers a bad or oversized one with a 400', async () => {
+  it('streams any body to the service, which answers a bad one with a 400 and an oversized one with a 413', async () => {
     const send = (body: string) =>
       fetch(`${backend.url}/api/projects`, {
         method: 'POST',
@@ -141,7 +141,7 @@ describe('writes on the service path', () => {
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ message: 'The request body is not valid JSON', code: 'INVALID_JSON' });
     const huge = await send(JSON.stringify({ name: 'Huge', description: 'x'.repeat(2_000_000) }));
-    expect(huge.status).toBe(400);
+    expect(huge.status).toBe(413);
     expect((await huge.json()).code).toBe('PAYLOAD_TOO_LARGE');
     // Chunked, with no length given up front.
     const chunked = await fetch(`${backend.url}/api/projects`, {

@@ -81,6 +81,9 @@ export function openApiDocument(options: { version: string }): JsonSchema {
           'Refused: a write from another site, an administrators’ call, a plan that does not include it (`SUBSCRIPTION_REQUIRED`), or a sensitive change without a recent sign-in (`REAUTH_REQUIRED`).',
         ),
         NotFound: errorResponse('No such thing, or it belongs to someone else.'),
+        PayloadTooLarge: errorResponse(
+          'The body is over the limit: 100 kB, or 20 MB for an import (`PAYLOAD_TOO_LARGE`).',
+        ),
         TooManyRequests: errorResponse('Over the limit; `Retry-After` says when to try again.'),
         Unavailable: errorResponse('The part of Shiplog that answers this is down; everything else keeps working.'),
       },
@@ -127,6 +130,7 @@ function describe(
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const responses: Record<string, unknown> = { [status]: success };
   if (operation.body || operation.query || method !== 'GET') responses['400'] = ref('BadRequest');
+  if (operation.body) responses['413'] = ref('PayloadTooLarge');
   if (!route.public) responses['401'] = ref('Unauthorized');
   if (!route.public || method !== 'GET') responses['403'] = ref('Forbidden');
   // A path's id, or one in the body (a reminder's project), may name nothing of the caller's.

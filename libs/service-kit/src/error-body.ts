@@ -46,7 +46,7 @@ export function errorResponse(
     return { status: 400, body: { message: 'The request body is not valid JSON', code: 'INVALID_JSON' } };
   }
   if (bodyError.type === 'entity.too.large') {
-    return { status: 400, body: { message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+    return { status: 413, body: { message: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
   }
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return { status: 400, body: { message: 'The request could not be read', code: 'BAD_REQUEST' } };

@@ -111,7 +111,7 @@ describe('HTTP app', () => {
     });
     await expectBody(
       await call('/things', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(2_000_000) }) }),
-      400,
+      413,
       {
         message: 'The request body is too large',
         code: 'PAYLOAD_TOO_LARGE',
