@@ -213,6 +213,27 @@ export class Vault {
     }
   }
 
+  /**
+   * Opens every data key with the configured master keys (after a restore: were these the keys the
+   * backup was made with?). Throws at the first that none opens; answers how many opened.
+   */
+  async verifyKeys(): Promise<number> {
+    let opened = 0;
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const { rows } = await this.#pool.query<KeyRow>(
+        'SELECT subject, key FROM vault.subject_keys WHERE subject > $1 ORDER BY subject LIMIT 500',
+        [after],
+      );
+      if (rows.length === 0) return opened;
+      after = rows.at(-1)!.subject;
+      for (const { subject, key } of rows) {
+        this.#keys.unwrapAny(subject, key);
+        opened += 1;
+      }
+    }
+  }
+
   #cached(subject: string): KeyObject | undefined {
     return this.#cache.get(subject);
   }
