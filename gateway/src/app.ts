@@ -24,7 +24,7 @@ import { publicProfiles } from './actions/public-profile.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
-import { type GatewayAction, isServiceRoute, routeFor, routes } from './routes.ts';
+import { type GatewayAction, isServiceRoute, routeOf, routes } from './routes.ts';
 import { servicePath } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
@@ -223,7 +223,7 @@ function createExpressApp(
   // The gateway's actions, by the route table: the same rules as the service path (a session unless
   // public), then the body, then the action. Service routes never get here (forward.ts takes them).
   api.use(async (req: Request, res, next) => {
-    const route = routeFor(req.method, req.originalUrl);
+    const route = routeOf(req);
     if (!route || isServiceRoute(route)) throw new NotFoundError('Not found');
     if (!route.public && !req.session.user) throw new UnauthorizedError();
     if (route.recentAuth?.includes(req.method) && !isRecentAuth(authenticatedAt(req.session))) throw reauthRequired();
@@ -272,14 +272,14 @@ function metricsRouteOf(req: IncomingMessage): string | undefined {
   const url = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0]!;
   if (['/healthz', '/readyz', '/readyz/system', '/metrics'].includes(url)) return url;
   if (!url.startsWith('/api/')) return 'web';
-  const route = routeFor(req.method ?? 'GET', url);
+  const route = routeOf(req);
   if (!route) return undefined;
   return isServiceRoute(route) ? `service:${route.service}` : route.path;
 }
 
 /** A gateway action's path template (`/api/admin/users/:userId`); a service's route is named by its service. */
 function routeTemplate(req: IncomingMessage): string | undefined {
-  const route = routeFor(req.method ?? 'GET', (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
+  const route = routeOf(req);
   return route && !isServiceRoute(route) ? route.path : undefined;
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ServiceName } from '@shiplog/service-kit';
 import type { LimitName } from './serving/limits.ts';
 
@@ -230,6 +231,21 @@ export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute 
 export function routeFor(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
   return routes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+}
+
+const matched = new WeakMap<IncomingMessage, ApiRoute | null>();
+
+/**
+ * A request's route, matched once for everyone who asks (the service path, the actions, the spans,
+ * the access log's metrics): the table is read once per request. Express's `originalUrl` when mounted.
+ */
+export function routeOf(req: IncomingMessage): ApiRoute | undefined {
+  let route = matched.get(req);
+  if (route === undefined) {
+    route = routeFor(req.method ?? 'GET', (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/') ?? null;
+    matched.set(req, route);
+  }
+  return route ?? undefined;
 }
 
 export const isServiceRoute = (route: ApiRoute): route is ServiceRoute => 'service' in route;

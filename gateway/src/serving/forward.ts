@@ -10,7 +10,7 @@ import {
   sendError,
   unavailable,
 } from '@shiplog/service-kit';
-import { isServiceRoute, routeFor, type ServiceRoute } from '../routes.ts';
+import { isServiceRoute, routeOf, type ServiceRoute } from '../routes.ts';
 import type { PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
 import { isRecentAuth, reauthRequired, type SessionReader } from '../session/sessions.ts';
@@ -204,7 +204,7 @@ export function servicePath(options: {
   };
   return (req, res) => {
     if (!req.url?.startsWith('/api/')) return false;
-    const route = routeFor(req.method ?? 'GET', req.url);
+    const route = routeOf(req);
     if (!route || !isServiceRoute(route)) return false;
     if (spans) spans(req, res, () => void answer(req, res, route));
     else void answer(req, res, route);
