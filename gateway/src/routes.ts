@@ -223,6 +223,14 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/**
+ * A path template with each `:name` segment filled in; by default with a stand-in that every segment
+ * pattern of the table accepts (the calendar feed's wants a file name ending `.ics`).
+ */
+export function fill(path: string, values: Record<string, string> = {}): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? 'x.ics');
+}
+
 /** The table as routes are matched: every gateway action with its path's pattern. */
 export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute | GatewayRouteEntry)[]).map((r) =>
   'gateway' in r ? { ...r, pattern: pathPattern(r.path) } : r,

@@ -1,5 +1,5 @@
 import type { DeclaredRoute } from '@shiplog/service-kit';
-import { isServiceRoute, routeFor, routes } from '../src/routes.ts';
+import { fill, isServiceRoute, routeFor, routes } from '../src/routes.ts';
 
 /** One call of the `/api` surface, Express style (`/api/projects/:id`), and who answers it. */
 export interface ApiCall {
@@ -8,14 +8,6 @@ export interface ApiCall {
   owner: string;
   /** Answered without a session (the route table's `public`). */
   public: boolean;
-}
-
-/**
- * A path template with each `:name` segment filled in; by default with a stand-in that every segment
- * pattern of the table accepts (the calendar feed's wants a file name ending `.ics`).
- */
-export function fill(path: string, values: Record<string, string> = {}): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? 'x.ics');
 }
 
 /**

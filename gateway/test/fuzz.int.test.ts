@@ -3,7 +3,8 @@ import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai'
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiCall, fill } from './api-surface.ts';
+import { fill } from '../src/routes.ts';
+import type { ApiCall } from './api-surface.ts';
 import { type Backend, Client, startBackend } from './harness.ts';
 
 /**

@@ -2,7 +2,8 @@ import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../src/openapi/operations.ts';
-import { type ApiCall, fill } from './api-surface.ts';
+import { fill } from '../src/routes.ts';
+import type { ApiCall } from './api-surface.ts';
 import { contractOf } from './contract.ts';
 import { type Answer, type Backend, Client, startBackend } from './harness.ts';
 

@@ -8,7 +8,7 @@ import {
   reminderView,
 } from '@shiplog/schemas';
 import { z } from 'zod';
-import { type ApiRoute, routeFor } from '../routes.ts';
+import { type ApiRoute, fill, routeFor } from '../routes.ts';
 import { limitDefaults } from '../serving/limits.ts';
 import { type Operation, operations, tags } from './operations.ts';
 
@@ -45,11 +45,11 @@ export function openApiDocument(options: { version: string }): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [call, operation] of Object.entries(operations)) {
     const [method, path] = call.split(' ') as [string, string];
-    const route = routeFor(method, sample(path));
+    const route = routeFor(method, fill(path));
     if (!route) throw new Error(`${call} is described but the route table does not serve it`);
     const template = path.replace(/:(\w+)/g, '{$1}');
     paths[template] ??= {};
-    paths[template][method.toLowerCase()] = describe(call, path, operation, route, schemaOf);
+    paths[template][method.toLowerCase()] = describe(method, path, operation, route, schemaOf);
   }
 
   return {
@@ -92,13 +92,12 @@ export function openApiDocument(options: { version: string }): JsonSchema {
 }
 
 function describe(
-  call: string,
+  method: string,
   path: string,
   operation: Operation,
   route: ApiRoute,
   schemaOf: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
 ) {
-  const method = call.split(' ')[0]!;
   const status = operation.status ?? 200;
   const parameters = [
     ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
@@ -111,22 +110,13 @@ function describe(
       ([name, schema]) => ({ name, in: 'query', required: false, schema }),
     ),
   ];
-  const answer = operation.answer;
-  const content =
+  const { answer } = operation;
+  const success =
     answer === undefined
-      ? undefined
+      ? { description: 'Done.' }
       : answer instanceof z.ZodType
-        ? { 'application/json': { schema: schemaOf(answer, 'output') } }
-        : { [answer.type]: { schema: {} } };
-  const success = {
-    description:
-      answer === undefined
-        ? 'Done.'
-        : answer instanceof z.ZodType
-          ? 'Done.'
-          : (answer as { description: string }).description,
-    ...(content ? { content } : {}),
-  };
+        ? { description: 'Done.', content: { 'application/json': { schema: schemaOf(answer, 'output') } } }
+        : { description: answer.description, content: { [answer.type]: { schema: {} } } };
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const responses: Record<string, unknown> = { [status]: success };
   if (operation.body || operation.query || method !== 'GET') responses['400'] = ref('BadRequest');
@@ -146,13 +136,11 @@ function describe(
     route.recentAuth?.includes(method)
       ? 'Needs the password confirmed in the last ten minutes (`POST /api/reauth`).'
       : '',
-    limit
-      ? `Limited to ${limit.points} per ${limit.seconds / 60} minutes per ${limit.per === 'user' ? 'user' : 'address'} by default.`
-      : '',
+    limit ? `Limited to ${limit.points} per ${limit.seconds / 60} minutes per ${limit.per} by default.` : '',
   ].filter(Boolean);
 
   return {
-    operationId: operationId(call),
+    operationId: operationId(method, path),
     tags: [operation.tag],
     summary: operation.summary,
     ...(notes.length ? { description: notes.join('\n\n') } : {}),
@@ -180,17 +168,13 @@ const errorResponse = (description: string) => ({
 });
 
 /** `POST /api/projects/:id/backup` → `postProjectsIdBackup`. */
-function operationId(call: string): string {
-  const [method, path] = call.split(' ') as [string, string];
+function operationId(method: string, path: string): string {
   const words = path
     .replace(/^\/api\//, '')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
-
-/** A path with each `:name` filled in as a request would, to find its route (the calendar's ends `.ics`). */
-export const sample = (path: string) => path.replace(/:(\w+)/g, 'x.ics');
 
 /** zod writes references to a schema's own `$defs`; in the document they live under components. */
 const retarget = (json: JsonSchema): JsonSchema =>

@@ -159,6 +159,12 @@ export function ApiReferencePage() {
 function OperationDetails(props: { document: Document; path: string; method: string; operation: Operation }) {
   const { document, path, method, operation } = props;
   const body = operation.requestBody?.content['application/json'].schema;
+  // Each answer with its first media type and schema, references resolved.
+  const answers = Object.entries(operation.responses).map(([status, response]) => {
+    const resolved = resolveResponse(document, response);
+    const [type, content] = Object.entries(resolved.content ?? {})[0] ?? [];
+    return { status, description: resolved.description, type, schema: content?.schema };
+  });
   const who =
     operation.security.length === 0
       ? 'Anyone'
@@ -200,27 +206,19 @@ function OperationDetails(props: { document: Document; path: string; method: str
         <div>
           <h3 className="font-medium">Answers</h3>
           <ul className="mt-1 space-y-1">
-            {Object.entries(operation.responses).map(([status, response]) => {
-              const resolved = resolveResponse(document, response);
-              const [type, content] = Object.entries(resolved.content ?? {})[0] ?? [];
-              return (
-                <li key={status}>
-                  <code className="font-mono">{status}</code> {resolved.description}
-                  {type && type !== 'application/json' && <span className="text-muted-foreground"> ({type})</span>}
-                  {content?.schema.$ref && status.startsWith('2') && (
-                    <span className="text-muted-foreground"> {typeOf(content.schema)}</span>
-                  )}
-                  {content?.schema.type === 'array' && (
-                    <span className="text-muted-foreground"> {typeOf(content.schema)}</span>
-                  )}
-                </li>
-              );
-            })}
+            {answers.map(({ status, description, type, schema }) => (
+              <li key={status}>
+                <code className="font-mono">{status}</code> {description}
+                {type && type !== 'application/json' && <span className="text-muted-foreground"> ({type})</span>}
+                {schema && status.startsWith('2') && (schema.$ref || schema.type === 'array') && (
+                  <span className="text-muted-foreground"> {typeOf(schema)}</span>
+                )}
+              </li>
+            ))}
           </ul>
         </div>
-        {Object.values(operation.responses)
-          .flatMap((r) => {
-            const schema = resolveResponse(document, r).content?.['application/json']?.schema;
+        {answers
+          .flatMap(({ schema }) => {
             const named = schema?.$ref ?? schema?.items?.$ref;
             return named && !named.endsWith('/Error') ? [named] : [];
           })
