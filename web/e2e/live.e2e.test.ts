@@ -92,4 +92,52 @@ describe('live updates', () => {
     expect(await stranger.getByText('Renamed in the other tab').count()).toBe(0);
     expect(await stranger.getByText('Made in the other tab').count()).toBe(0);
   });
+
+  it('keeps a tick that is still being saved when another tab changes the project, and shows both once saved', async () => {
+    const created = await api(acting, 'POST', '/api/projects', { name: 'Ticked while renamed' });
+    await watching.goto('/projects');
+    const card = watching
+      .getByTestId('project-card')
+      .filter({ has: watching.getByRole('link', { name: 'Ticked while renamed', exact: true }) });
+    const box = card.getByRole('checkbox', { name: 'Database added' });
+    await box.waitFor();
+    // The tick's save is slow: it is on screen, not yet on the server.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await watching.route('**/api/projects/*', async (route) => {
+      if (route.request().method() === 'PUT') await held;
+      await route.continue();
+    });
+    await box.click();
+    await expect.poll(() => box.getAttribute('aria-checked')).toBe('true');
+
+    // The other tab renames it; this tab hears of it (a second stream of its own session tells when)…
+    const heard = watching.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const probe = new EventSource('/api/events');
+          probe.addEventListener('change', () => {
+            probe.close();
+            resolve();
+          });
+        }),
+    );
+    await api(acting, 'PUT', `/api/projects/${created.body.id}`, { name: 'Renamed while ticking' });
+    await heard;
+    // …and reads nothing again while its own change is on the way, so the tick is not undone.
+    const isListRead = (request: { url(): string; method(): string }) =>
+      request.method() === 'GET' && new URL(request.url()).pathname === '/api/projects';
+    await expect(watching.waitForRequest(isListRead, { timeout: 1000 })).rejects.toThrow(/Timeout/);
+    expect(await box.getAttribute('aria-checked')).toBe('true');
+
+    release();
+    await watching.unrouteAll({ behavior: 'wait' });
+    const renamed = watching
+      .getByTestId('project-card')
+      .filter({ has: watching.getByRole('link', { name: 'Renamed while ticking', exact: true }) });
+    await renamed.waitFor({ timeout: 2000 });
+    expect(await renamed.getByRole('checkbox', { name: 'Database added' }).getAttribute('aria-checked')).toBe('true');
+  });
 });

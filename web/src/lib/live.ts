@@ -45,11 +45,12 @@ const olderThan = (seq: number) => (query: Query) => !((seqOf(query.state.data) 
  */
 export function followLiveChanges(queryClient: QueryClient): () => void {
   let after: number | undefined;
+  /** Queries whose data does not say where it stands: fetched again with the first refresh. */
+  const unplaced: QueryKey[] = [];
   for (const query of queryClient.getQueryCache().getAll()) {
     const seq = seqOf(query.state.data);
     if (seq !== undefined) after = Math.min(after ?? seq, seq);
-    // Data that does not say where it stands is fetched again once the stream is open.
-    else if (query.state.data !== undefined) void queryClient.invalidateQueries({ queryKey: query.queryKey });
+    else if (query.state.data !== undefined) unplaced.push(query.queryKey);
   }
   const events = new EventSource(after === undefined ? '/api/events' : `/api/events?after=${after}`);
   /** The latest change of each source since the last refresh. */
@@ -57,6 +58,14 @@ export function followLiveChanges(queryClient: QueryClient): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const refresh = () => {
     timer = undefined;
+    // A change shown before the server has it (its mutation's context is the function that puts it
+    // back, lib/optimistic.ts) would be undone by an answer read before it is saved, or before an
+    // Undo's time is up: refresh once none is on its way. Each one's own end refreshes what it shows.
+    if (queryClient.isMutating({ predicate: (mutation) => typeof mutation.state.context === 'function' }) > 0) {
+      timer = setTimeout(refresh, 100);
+      return;
+    }
+    for (const queryKey of unplaced.splice(0)) void queryClient.invalidateQueries({ queryKey });
     /** Each key to refresh (by its text), with the latest change it shows. */
     const latest = new Map<string, { queryKey: QueryKey; seq: number }>();
     for (const [source, seq] of changed)
@@ -76,6 +85,7 @@ export function followLiveChanges(queryClient: QueryClient): () => void {
     changed.set(source, Math.max(changed.get(source) ?? 0, seq));
     timer ??= setTimeout(refresh, 30);
   });
+  if (unplaced.length > 0) timer = setTimeout(refresh, 0);
   // While the stream is open, the bell needs no polling of its own (lib/queries.ts).
   events.addEventListener('open', () => {
     liveFeed.open = true;
