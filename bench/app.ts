@@ -60,7 +60,9 @@ export async function load(options: autocannon.Options) {
   const result = await autocannon({ connections: 32, duration: 10, ...options });
   const after = cpuByGroup();
   if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    throw new Error(
+      `${options.url}: ${result.non2xx} non-2xx answers (by status ${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,

@@ -17,6 +17,7 @@ import { runProjects } from './projects.ts';
 import { runRebuild } from './rebuild.ts';
 import { runScheduler } from './scheduler.ts';
 import { runStatus } from './status.ts';
+import { runTokens } from './tokens.ts';
 import { runWeb } from './web.ts';
 
 const resultsDir = join(import.meta.dirname, 'results');
@@ -220,6 +221,27 @@ if (!only || only === 'monitors') {
     ['RSS of the process (MB)', String(r.rssMiB), '', ''],
   ]);
   save('monitors', r);
+}
+
+if (!only || only === 'tokens') {
+  process.stdout.write(
+    '\ntokens: GET /api/projects with an API token, its check cached and not, beside the session…\n',
+  );
+  const t = await runTokens();
+  table([
+    ['session GET req/s, p99 (ms)', `${t.session.requestsPerSecond}, ${t.session.p99Ms}`, '', ''],
+    ['token GET req/s, p99 (ms), check cached', `${t.tokenCached.requestsPerSecond}, ${t.tokenCached.p99Ms}`, '', ''],
+    [
+      'token GET req/s, p99 (ms), identity asked each time',
+      `${t.tokenUncached.requestsPerSecond}, ${t.tokenUncached.p99Ms}`,
+      '',
+      '',
+    ],
+    ['cached / uncached throughput', String(t.cachedSpeedup), '', ''],
+    ['CPU µs per token GET, cached', cpuLine(t.tokenCached.cpuMicrosPerRequest), '', ''],
+    ['CPU µs per token GET, uncached', cpuLine(t.tokenUncached.cpuMicrosPerRequest), '', ''],
+  ]);
+  save('tokens', t);
 }
 
 if (!only || only === 'admin-users') {

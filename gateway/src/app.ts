@@ -44,6 +44,7 @@ import {
   sessionMiddleware,
 } from './session/sessions.ts';
 import { SharedPositions } from './session/shared-positions.ts';
+import type { TokenCache } from './session/token-cache.ts';
 import { UserSessions } from './session/user-sessions.ts';
 
 export interface GatewayDeps {
@@ -59,6 +60,8 @@ export interface GatewayDeps {
    */
   sessionRedis: RedisClientType;
   sessionCache: SessionCache;
+  /** API tokens identity has verified lately; the live feed forgets a user's when one may have ended. */
+  tokens: TokenCache;
   services: ServiceClients;
   logger: Logger;
   /** `GET /api/events`, the live feed's stream (live.ts). */
@@ -103,6 +106,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     }),
     positions,
     shared: new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`),
+    tokens: deps.tokens,
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
     limits,
@@ -130,7 +134,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, sessionCache, services, logger, tracing, events, busReady, metrics }: GatewayDeps,
+  { config, secrets, redis, sessionCache, tokens, services, logger, tracing, events, busReady, metrics }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
 ): Express {
@@ -191,6 +195,7 @@ function createExpressApp(
     ...accountActions({
       cookieName: sessionCookie(config).name,
       services,
+      tokens,
       positions,
       sessions,
       limiter: new LoginLimiter(redis, {

@@ -30,6 +30,11 @@ export const gatewayEnv = processEnv
       .int()
       .min(1)
       .default(12 * 60 * 60),
+    /**
+     * How long a verified API token is trusted without asking identity again (0: ask at every call).
+     * A revocation, a password change or a deleted account ends it sooner, on every gateway (token-cache.ts).
+     */
+    API_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
     /** Failed sign-ins for one name from one address per window (ten times this from one address). */
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
     /** Failed sign-ins for one name from all addresses per window, before only known addresses may try. */

@@ -17,6 +17,7 @@ import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { sessionPrefix } from './session/keys.ts';
 import { SessionCache } from './session/session-cache.ts';
+import { TokenCache, tokenEndingEvents } from './session/token-cache.ts';
 
 export interface RunningGateway {
   url: string;
@@ -48,7 +49,16 @@ export async function startGateway(
   const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: 'gateway' });
-  const feed = new LiveFeed({ bus, services, readSides: serviceNames, logger });
+  const tokens = new TokenCache({ ttlMs: config.API_TOKEN_CACHE_SECONDS * 1000, maxEntries: 10_000 });
+  const feed = new LiveFeed({
+    bus,
+    services,
+    readSides: serviceNames,
+    logger,
+    onEvent: (type, userId) => {
+      if (tokenEndingEvents.has(type)) tokens.forgetUser(userId);
+    },
+  });
   await feed.start();
   const live = liveEvents({
     feed,
@@ -61,6 +71,7 @@ export async function startGateway(
       redis,
       sessionRedis,
       sessionCache,
+      tokens,
       services,
       logger,
       tracing,

@@ -1,3 +1,5 @@
+import { waitUntil } from '@shiplog/testing';
+import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -129,6 +131,30 @@ describe('personal API tokens', () => {
 
     expect((await client.request('DELETE', '/api/user')).status).toBe(200);
     expect((await withToken(second.token)('GET', '/api/projects')).status).toBe(401);
+  });
+
+  it('ask identity once for a run of calls, and are refused by every gateway within a second of a revocation', async () => {
+    const client = await signedUp();
+    const made = (await client.post('/api/tokens', { name: 'ci' })).body;
+    const checks = async () =>
+      metricValue(await scrapeMetrics(backend.service('identity').url), 'shiplog_http_requests_total', {
+        method: 'POST',
+        route: '/tokens/verify',
+      }) ?? 0;
+    const before = await checks();
+    for (let i = 0; i < 10; i++) expect((await withToken(made.token)('GET', '/api/projects')).status).toBe(200);
+    expect(await checks()).toBe(before + 1);
+
+    // A second gateway holds it too. The revocation goes through the first; the second hears it on the bus.
+    const replica = await backend.startReplica();
+    const viaReplica = async () =>
+      (await fetch(`${replica}/api/projects`, { headers: { authorization: `Bearer ${made.token}` } })).status;
+    expect(await viaReplica()).toBe(200);
+    expect(await viaReplica()).toBe(200);
+    expect((await client.request('DELETE', `/api/tokens/${made.id}`)).status).toBe(204);
+    const revoked = performance.now();
+    await waitUntil(async () => (await viaReplica()) === 401, 1000, 'the second gateway refusing the revoked token');
+    expect(performance.now() - revoked).toBeLessThan(1000);
   });
 
   it('answer bad names and bad tokens with clear errors', async () => {

@@ -8,6 +8,7 @@ import type { LoginLimiter } from '../session/login-limiter.ts';
 import type { RequestPositions } from '../session/positions.ts';
 import type { SessionUser } from '../session/session-cache.ts';
 import { callerFor } from '../session/session-cache.ts';
+import type { TokenCache } from '../session/token-cache.ts';
 import type { UserSessions } from '../session/user-sessions.ts';
 import type { Action } from './action.ts';
 
@@ -19,6 +20,8 @@ export function accountActions(deps: {
   /** The session cookie's name (sessions.ts `sessionCookie`). */
   cookieName: string;
   services: ServiceClients;
+  /** A new password or a deleted account ends the user's API tokens: forgotten here at once. */
+  tokens: TokenCache;
   positions: RequestPositions;
   sessions: UserSessions;
   limiter: LoginLimiter;
@@ -42,7 +45,7 @@ export function accountActions(deps: {
   >,
   Action
 > {
-  const { cookieName, services, positions, sessions, limiter, logger, bodyOf } = deps;
+  const { cookieName, services, tokens, positions, sessions, limiter, logger, bodyOf } = deps;
   const callerOf = (req: Request) => callerFor(req.session.user);
 
   /** GET /api/user's answer: the account from identity, the subscription from billing. */
@@ -179,6 +182,7 @@ export function accountActions(deps: {
       if (result.status !== 200) return sendUpstreamError(res, result);
       req.session.verifiedAt = Date.now();
       positions.remember(req, res, result.headers[POSITION_HEADER]);
+      tokens.forgetUser(req.session.user!.id);
       await sessions.end(req.session.user!.id, req.sessionID);
       res.json(result.body);
     },
@@ -197,6 +201,7 @@ export function accountActions(deps: {
     async deleteAccount(req, res) {
       const result = await services.call('identity', { method: 'DELETE', path: '/user', caller: callerOf(req) });
       if (result.status !== 204) return sendUpstreamError(res, result);
+      tokens.forgetUser(req.session.user!.id);
       await sessions.end(req.session.user!.id);
       await destroySession(req);
       signedOut(req, res);
@@ -213,6 +218,7 @@ export function accountActions(deps: {
       });
       if (result.status !== 204) return sendUpstreamError(res, result);
       positions.remember(req, res, result.headers[POSITION_HEADER]);
+      tokens.forgetUser(userId!);
       await sessions.end(userId!);
       res.status(204).end();
     },

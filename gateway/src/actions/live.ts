@@ -58,8 +58,18 @@ export class LiveFeed {
   #announced = 0;
   #running: Promise<void> | undefined;
 
-  constructor(deps: { bus: Bus; services: ServiceClients; readSides: readonly ServiceName[]; logger: Logger }) {
+  /** Told of every published event with its user, as it is announced (the API token cache listens). */
+  readonly #onEvent: ((type: string, userId: string) => void) | undefined;
+
+  constructor(deps: {
+    bus: Bus;
+    services: ServiceClients;
+    readSides: readonly ServiceName[];
+    logger: Logger;
+    onEvent?: (type: string, userId: string) => void;
+  }) {
     this.#bus = deps.bus;
+    this.#onEvent = deps.onEvent;
     this.#services = deps.services;
     this.#readSides = deps.readSides;
     this.#logger = deps.logger;
@@ -141,6 +151,7 @@ export class LiveFeed {
       const event = readEvent(message);
       const userId = event ? ownerOf(event.data) : null;
       if (!event || !userId) continue;
+      this.#onEvent?.(event.type, userId);
       changes.push({
         userId,
         change: { seq: message.seq, source: event.source, type: event.type },

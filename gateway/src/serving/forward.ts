@@ -15,6 +15,7 @@ import type { PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
 import { isRecentAuth, reauthRequired, type SessionReader } from '../session/sessions.ts';
 import type { SharedPositions } from '../session/shared-positions.ts';
+import type { TokenCache, VerifiedToken } from '../session/token-cache.ts';
 import type { Limits } from './limits.ts';
 import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
 
@@ -114,13 +115,22 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match[1];
 }
 
-/** Whose a personal API token is, asked of identity at every request: a revocation counts at once. */
-async function verifyToken(services: ServiceClients, token: string): Promise<{ tokenId: string; user: SessionUser }> {
-  const answer = await services.call<{ tokenId: string; user: SessionUser } | { message: string; code: string }>(
-    'identity',
-    { method: 'POST', path: '/tokens/verify', body: { token }, caller: callerFor(undefined) },
-  );
-  if (answer.status === 200) return answer.body as { tokenId: string; user: SessionUser };
+/** Whose a personal API token is: as identity last said, while the cache holds it (token-cache.ts), else asked. */
+async function verifyToken(services: ServiceClients, tokens: TokenCache, token: string): Promise<VerifiedToken> {
+  const held = tokens.get(token);
+  if (held) return held;
+  const generation = tokens.generation;
+  const answer = await services.call<VerifiedToken | { message: string; code: string }>('identity', {
+    method: 'POST',
+    path: '/tokens/verify',
+    body: { token },
+    caller: callerFor(undefined),
+  });
+  if (answer.status === 200) {
+    const verified = answer.body as VerifiedToken;
+    tokens.remember(token, verified, generation);
+    return verified;
+  }
   if (answer.status === 401)
     throw new UnauthorizedError(
       (answer.body as { message?: string }).message ?? 'Invalid or revoked API token',
@@ -146,11 +156,13 @@ export function servicePath(options: {
   logger: Logger;
   trustProxy: TrustProxy;
   limits: Limits;
+  /** API tokens identity has verified lately. */
+  tokens: TokenCache;
   /** APP_URL's origin, also accepted as a write's Origin. */
   appOrigin: string | null;
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { services, sessions, positions, shared, logger, trustProxy, limits, appOrigin, spans } = options;
+  const { services, sessions, positions, shared, logger, trustProxy, limits, tokens, appOrigin, spans } = options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ServiceRoute) => {
     try {
       const reading = req.method === 'GET' || req.method === 'HEAD';
@@ -176,7 +188,7 @@ export function servicePath(options: {
       if (token !== undefined) {
         if (!route.token)
           throw new UnauthorizedError('API tokens are accepted on the project routes only', 'API_TOKEN_NOT_ACCEPTED');
-        const verified = await verifyToken(services, token);
+        const verified = await verifyToken(services, tokens, token);
         user = verified.user;
         ownWrites = `api-token-${verified.tokenId}`;
         after = (await shared.after(ownWrites)) ?? undefined;
@@ -186,6 +198,16 @@ export function servicePath(options: {
           };
       } else {
         ({ user, after, authAt } = await sessions.read(req.headers.cookie));
+        // A change made with the session may end one of the user's API tokens (a revocation): their
+        // cached tokens are forgotten before its answer leaves, so the token's next call is checked.
+        if (!reading && user) {
+          const { id } = user;
+          const report = onPosition;
+          onPosition = (header) => {
+            tokens.forgetUser(id);
+            report?.(header);
+          };
+        }
       }
       if (!user && !route.public) throw new UnauthorizedError();
       if (route.recentAuth?.includes(req.method ?? 'GET') && !isRecentAuth(authAt)) throw reauthRequired();

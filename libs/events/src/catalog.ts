@@ -272,10 +272,11 @@ export const catalog = {
       expiresAt: isoDate.nullable().optional(),
     }),
   }),
+  // Published (ids only) so every gateway forgets the token it may have cached.
   ApiTokenRevoked: event({
     owner: 'identity',
     version: 1,
-    publish: false,
+    publish: true,
     schema: z.object({ userId: id, tokenId: id, at: isoDate }),
   }),
 
