@@ -1,3 +1,4 @@
+import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
@@ -61,6 +62,34 @@ describe('when a service is down', () => {
       dashboard: [200],
       billing: [200],
     });
+  });
+
+  it('keeps a service answering when its callers give up waiting on it: that is not the service failing', async () => {
+    const { client } = await backend.signUp('impatient');
+    const held = await backend.holdConsumer('projects', 'projects-project-list');
+    const list = backend.service('projects').consumers.find((c) => c.name === 'projects-project-list')!;
+    try {
+      expect((await client.post('/api/projects', { name: 'Not listed yet' })).status).toBe(201);
+      // Each read waits for the list to include the new project; each caller gives up first.
+      const callers = Array.from({ length: 8 }, () => new AbortController());
+      const reads = callers.map((caller) =>
+        fetch(`${backend.url}/api/projects`, { headers: { cookie: client.cookie! }, signal: caller.signal }).then(
+          () => 'answered',
+          () => 'gave up',
+        ),
+      );
+      await waitUntil(() => list.readsWaiting() >= 8, 5000, 'eight reads waiting for the project list');
+      for (const caller of callers) caller.abort();
+      expect(await Promise.all(reads)).toEqual(Array(8).fill('gave up'));
+    } finally {
+      await held.release();
+    }
+    // The service answers the reads nobody waits for any more; the gateway has nowhere to send them.
+    await waitUntil(() => list.readsWaiting() === 0, 5000, 'the abandoned reads to be answered');
+    // The next caller is answered by the service, not turned away as if it were down.
+    const next = await client.get('/api/projects');
+    expect(next.status).toBe(200);
+    expect(next.body.map((p: { name: string }) => p.name)).toContain('Not listed yet');
   });
 
   it('answers 503 for what it owns, keeps the session usable, and readiness reports it', async () => {

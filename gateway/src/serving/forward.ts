@@ -58,8 +58,10 @@ export async function forward(
   const pool = await services.pool(route.service);
   const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
   try {
-    // What fails after the answer began (the client went away mid-stream) is not the service's
-    // failure: it comes out of the breaker as a value, and is raised after it.
+    // What fails after the answer began (the client went away mid-stream), or because the client
+    // went away before it, is not the service's failure: it comes out of the breaker as a value. A
+    // burst of callers giving up (a load balancer's timeout, closed tabs) would otherwise open the
+    // breaker and turn everyone away from a healthy service.
     const late = await services.guarded(route.service, () =>
       pool
         .stream(
@@ -85,11 +87,13 @@ export async function forward(
         .then(
           () => undefined,
           (error: unknown) => {
-            if (!res.headersSent) throw error;
+            if (!res.headersSent && !res.destroyed) throw error;
             return { error };
           },
         ),
     );
+    // Nobody is left to answer.
+    if (late && res.destroyed && !res.headersSent) return;
     if (late) throw late.error;
   } catch (error) {
     if (res.headersSent) throw error;
