@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { chatService } from '@shiplog/chat';
 import { identityService } from '@shiplog/identity';
 import { integrationsService } from '@shiplog/integrations';
 import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
+import { runMigrations, sourcesChecksum } from '@shiplog/migrations';
 import { monitorsService } from '@shiplog/monitors';
 import { projectsService } from '@shiplog/projects';
 import { remindersService } from '@shiplog/reminders';
@@ -13,6 +14,7 @@ import {
   type ServiceDefinition,
   type ServiceName,
   serviceDirectory,
+  serviceMigrations,
   serviceNames,
   serviceUrlVariables,
   startService,
@@ -24,6 +26,7 @@ import {
   freeServicePortBase,
   natsUrl,
   redisUrl,
+  type TestDatabaseTemplate,
   waitUntil,
 } from '@shiplog/testing';
 import pg from 'pg';
@@ -44,13 +47,31 @@ const definitions: Record<ServiceName, ServiceDefinition<any>> = {
 };
 type Running = Record<ServiceName, RunningService<never>>;
 
+/** Every service's tables, as their starts make them: made once per set of migrations, copied for each backend. */
+const migrated: TestDatabaseTemplate = (() => {
+  const steps = serviceNames.flatMap((name) => serviceMigrations(definitions[name]));
+  return {
+    key: createHash('sha256')
+      .update(steps.map((step) => `${step.schema}:${sourcesChecksum(step.sources)}`).join('\n'))
+      .digest('hex'),
+    async build(url) {
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        for (const step of steps) await runMigrations(pool, step.schema, step.sources);
+      } finally {
+        await pool.end();
+      }
+    },
+  };
+})();
+
 /**
  * The whole backend in one test process: every service and the gateway on free ports, with a
  * database, a NATS namespace and Redis key prefix of their own. Services still talk only over HTTP,
  * PostgreSQL and NATS, exactly as in production.
  */
 export async function startBackend(options: { adminPassword?: string; env?: Record<string, string> } = {}) {
-  const db = await createTestDatabase('api');
+  const db = await createTestDatabase('api', migrated);
   const bus = createTestBusNamespace('api');
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   pool.on('error', () => {});

@@ -35,6 +35,24 @@ export function migrationChecksum(sql: string): string {
 }
 
 /**
+ * One checksum of every file of the sources, names included: equal exactly when the sources would
+ * make the same tables (a pre-migrated test database is keyed by it).
+ */
+export function sourcesChecksum(sources: MigrationSource[]): string {
+  const hash = createHash('sha256');
+  for (const { directory, prefix } of sources) {
+    const files = existsSync(directory)
+      ? readdirSync(directory)
+          .filter((f) => f.endsWith('.sql'))
+          .sort()
+      : [];
+    for (const file of files)
+      hash.update(`${prefix ?? ''}/${file}:${migrationChecksum(readFileSync(join(directory, file), 'utf8'))}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/**
  * Runs the sources' pending migrations in `schema`, in the order given. A session advisory lock keeps
  * two replicas (or a service's consumers) starting together from racing. Answers what was applied.
  */

@@ -19,10 +19,10 @@ import {
   startConsumer,
   startRelay,
 } from '@shiplog/messaging';
-import { runMigrations } from '@shiplog/migrations';
+import { type MigrationSource, runMigrations } from '@shiplog/migrations';
 import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
 import { createMetrics, type Metrics } from '@shiplog/telemetry/metrics';
-import { type KeyRow, SealedEventStore, Vault } from '@shiplog/vault';
+import { type KeyRow, SealedEventStore, Vault, vaultMigrations } from '@shiplog/vault';
 import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
@@ -100,6 +100,27 @@ export interface RunningService<Env extends ServiceEnv> {
 }
 
 /**
+ * Every table a service's start makes, schema by schema, in order: in its own schema the event
+ * store's (with the PostgreSQL store), the relay's and consumers', then its own; the vault's.
+ */
+export function serviceMigrations(
+  definition: Pick<ServiceDefinition<ServiceEnv>, 'name' | 'migrationsDir'>,
+  options: { postgresStore: boolean } = { postgresStore: true },
+): { schema: string; sources: MigrationSource[] }[] {
+  return [
+    {
+      schema: definition.name,
+      sources: [
+        ...(options.postgresStore ? [eventStoreMigrations] : []),
+        messagingMigrations,
+        { directory: definition.migrationsDir },
+      ],
+    },
+    { schema: 'vault', sources: [vaultMigrations] },
+  ];
+}
+
+/**
  * Wires one service: config → logger → database (migrations) → event store → bus → leadership (the
  * relay and consumers, on the leader) → HTTP. `stop` undoes it in reverse order: no new requests,
  * in-flight ones finish, consumers and the relay stop between events, connections drain.
@@ -126,14 +147,11 @@ export async function startService<Env extends ServiceEnv>(
   });
   const schema = name;
 
-  // Every table by the one runner: the store's (PostgreSQL only), the relay's and consumers', the service's own; the vault's.
+  // Every table by the one runner.
   const rawStore = await openEventStore(config, pool, name);
-  const applied = await runMigrations(pool, schema, [
-    ...(rawStore instanceof PostgresEventStore ? [eventStoreMigrations] : []),
-    messagingMigrations,
-    { directory: definition.migrationsDir },
-  ]);
-  await Vault.migrate(pool);
+  const applied: string[] = [];
+  for (const step of serviceMigrations(definition, { postgresStore: rawStore instanceof PostgresEventStore }))
+    applied.push(...(await runMigrations(pool, step.schema, step.sources)));
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const vault = new Vault(pool, vaultKeys(config));
   const wrapped = await vault.rewrapKeys();

@@ -49,28 +49,97 @@ function adminUrl(): string {
   return url.toString();
 }
 
-export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
-  const name = uniqueName(`shiplog_${prefix}`).toLowerCase();
+/**
+ * What a test database starts from: the tables every start would make, made once per set of
+ * migrations (`key`, e.g. their checksum) in a template database, and copied for each test file
+ * instead of running every migration again.
+ */
+export interface TestDatabaseTemplate {
+  key: string;
+  /** Makes the tables in the empty database at `url`; closes its connections before answering. */
+  build(url: string): Promise<void>;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(baseDatabaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    return await work(admin);
   } finally {
     await admin.end();
   }
-  const url = new URL(baseDatabaseUrl);
-  url.pathname = `/${name}`;
+}
+
+const TEMPLATE_PREFIX = 'shiplog_template_';
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The template database for `template`, made when missing. Built under another name and renamed
+ * when whole, under an advisory lock, so parallel test processes wait for one build and never copy
+ * a half-made one. Templates of other keys (older migrations) are dropped on the way.
+ */
+function templateDatabase(template: TestDatabaseTemplate): Promise<string> {
+  const name = `${TEMPLATE_PREFIX}${template.key.slice(0, 16)}`.toLowerCase();
+  let made = templates.get(name);
+  if (!made) {
+    made = withAdmin(async (admin) => {
+      await admin.query('SELECT pg_advisory_lock(hashtext($1))', [TEMPLATE_PREFIX]);
+      try {
+        const { rows } = await admin.query<{ datname: string }>(
+          `SELECT datname FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`,
+        );
+        for (const { datname } of rows.filter((row) => row.datname !== name)) {
+          await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`).catch(() => undefined);
+          await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+        }
+        if (rows.some((row) => row.datname === name)) return name;
+        const building = uniqueName('shiplog_building').toLowerCase();
+        await admin.query(`CREATE DATABASE ${building}`);
+        try {
+          await template.build(databaseUrl(building));
+          await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+          await admin.query(`ALTER DATABASE ${name} IS_TEMPLATE true`);
+        } catch (error) {
+          await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`).catch(() => undefined);
+          throw error;
+        }
+        return name;
+      } finally {
+        await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [TEMPLATE_PREFIX]);
+      }
+    });
+    made.catch(() => templates.delete(name));
+    templates.set(name, made);
+  }
+  return made;
+}
+
+/** A database of its own for a test file: empty, or a copy of `template`'s tables. */
+export async function createTestDatabase(prefix = 'test', template?: TestDatabaseTemplate): Promise<TestDatabase> {
+  const name = uniqueName(`shiplog_${prefix}`).toLowerCase();
+  const create = async () => {
+    const from = template ? ` TEMPLATE ${await templateDatabase(template)}` : '';
+    await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}${from}`));
+  };
+  try {
+    await create();
+  } catch (error) {
+    // Another run with other migrations dropped this one's template meanwhile: made again, once.
+    if (!template || (error as { code?: string }).code !== '3D000') throw error;
+    templates.clear();
+    await create();
+  }
   return {
-    url: url.toString(),
+    url: databaseUrl(name),
     name,
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl() });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }

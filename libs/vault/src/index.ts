@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, rand
 import { join } from 'node:path';
 import { NotFoundError } from '@shiplog/errors';
 import { dataSubjectOf } from '@shiplog/events';
-import { runMigrations } from '@shiplog/migrations';
+import { type MigrationSource, runMigrations } from '@shiplog/migrations';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { BARE_KEY_LENGTH, KeyWrapping } from './key-wrapping.ts';
@@ -35,6 +35,12 @@ export interface VaultOptions {
   cacheSize?: number;
 }
 
+/** The vault's tables (its own schema, `vault`, shared by every service). */
+export const vaultMigrations: MigrationSource = {
+  directory: join(import.meta.dirname, '..', 'migrations'),
+  prefix: 'vault',
+};
+
 export class Vault {
   readonly #pool: pg.Pool;
   /** Keys as KeyObjects: a cipher made from one costs ~5 µs, from the raw bytes ~18 µs. */
@@ -51,7 +57,7 @@ export class Vault {
 
   /** Creates the vault's tables (its versioned migrations, in the `vault` schema); safe from every service at every start. */
   static async migrate(pool: pg.Pool): Promise<void> {
-    await runMigrations(pool, 'vault', [{ directory: join(import.meta.dirname, '..', 'migrations'), prefix: 'vault' }]);
+    await runMigrations(pool, 'vault', [vaultMigrations]);
   }
 
   /** Seals the personal events (see the catalog's `personal`); others pass unchanged. */
