@@ -574,7 +574,8 @@ describe('projects in the browser', () => {
     );
     expect(visibility).toEqual(['Bulk A false', 'Bulk B true', 'Bulk C false']);
 
-    // All three again, deleted after a confirmation.
+    // All three again, deleted after a confirmation, once the last action has cleared the selection.
+    await expect.poll(() => bar.count()).toBe(0);
     for (const name of ['Bulk A', 'Bulk B', 'Bulk C'])
       await page.getByRole('checkbox', { name: `Select ${name}` }).click();
     await bar.getByRole('button', { name: 'Delete' }).click();
