@@ -45,6 +45,10 @@ export default defineConfig({
           name: 'e2e',
           setupFiles,
           include: ['web/e2e/**/*.e2e.test.ts'],
+          // A worker's files run in one process and share one app (web/e2e/app.ts), which starts once a
+          // worker instead of once a file; the global setup drops what the apps made when all are done.
+          isolate: false,
+          globalSetup: ['./web/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // A page's state is polled until it shows, as a locator waits: with two browsers and two apps

@@ -29,7 +29,9 @@ export function launch(
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A channel to it, which closes when this process ends however it ends: the app's supervisor
+    // (scripts/start.ts) then stops, so nothing outlives a test worker or a bench run.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
   const launched: Launched = {

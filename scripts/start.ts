@@ -69,6 +69,9 @@ async function stopAll(exitCode: number) {
 
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+// Started by another program over a channel (scripts/launch.ts: the browser tests, the benchmarks):
+// it closes when that program ends, even killed, and the app stops with it.
+process.on('disconnect', () => void stopAll(0));
 
 await ensureDatabase(databaseUrl, log);
 if (env.SKIP_WEB_BUILD !== '1') {

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type E2EApp, launchBrowser, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
 /**
  * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on every
@@ -16,14 +16,14 @@ import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './
 const THEME_STORAGE_KEY = 'shiplog-theme';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let app: Awaited<ReturnType<typeof startApp>>;
+let app: E2EApp;
 let browser: Browser;
 let cookies: Awaited<ReturnType<import('playwright-core').BrowserContext['cookies']>>;
 let projectId: string;
 const username = uniqueUsername('a11y');
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
   const context = await browser.newContext({ baseURL: app.url });
   const page = await context.newPage();
   await registerThroughForm(page, username);
@@ -59,7 +59,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
 });
 
 /** What axe finds in `scope`: every rule, or only `rules`. */
@@ -302,13 +301,19 @@ describe('accessibility and content security, light and dark themes', () => {
     await page.getByLabel('Password').fill('admin-e2e-password');
     await page.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.evaluate(() =>
-      fetch('/api/admin/comments', {
+    const comment = await page.evaluate(async () => {
+      const posted = await fetch('/api/admin/comments', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'Maintenance tonight', priority: 'urgent' }),
-      }),
-    );
+      });
+      return ((await posted.json()) as { id: string }).id;
+    });
+    // Every user of the app sees it: taken away when the test ends (the app is shared, see app.ts).
+    onTestFinished(async () => {
+      await page.evaluate((id) => fetch(`/api/admin/comments/${id}`, { method: 'DELETE' }), comment);
+      await close();
+    });
     await page.goto('/admin');
     const row = page.getByTestId('admin-user-row').first();
     await row.waitFor();
@@ -328,7 +333,6 @@ describe('accessibility and content security, light and dark themes', () => {
     found.push(...(await violations(page, 'Delete User', '[role=alertdialog]')));
     await page.keyboard.press('Escape');
     expect(found).toEqual([]);
-    await close();
   });
 
   it('finds nothing on a phone, with the slide-in menu open', async () => {

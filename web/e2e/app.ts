@@ -1,14 +1,47 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
+import { standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
+import { startOpenAIStandIn } from '@shiplog/testing/openai';
+import { startRdapStandIn } from '@shiplog/testing/rdap';
+import { startSmtpStandIn } from '@shiplog/testing/smtp';
+import { startStripeStandIn } from '@shiplog/testing/stripe';
+import { startTargetStandIn } from '@shiplog/testing/targets';
+import { startWebhookStandIn } from '@shiplog/testing/webhooks';
 import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { launchApp } from '../../scripts/launch.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** What this run's databases and bus namespaces are named by (global-setup.ts drops them at the end). */
+    e2eRun: string;
+  }
+}
 
 /**
  * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
- * their own), on free ports with its own database and NATS namespace.
+ * their own), on free ports with its own database and NATS namespace, and every outside provider it
+ * calls as a local stand-in: Stripe, the model, SMTP, a registrar's API, webhooks, monitored sites
+ * (one on https, its CA trusted as an operator's private one) and RDAP.
  */
-export async function startApp(options: { env?: Record<string, string> } = {}) {
-  const db = await createTestDatabase('e2e');
-  const bus = createTestBusNamespace('e2e');
+async function startApp() {
+  const run = inject('e2eRun');
+  const [stripe, model, smtp, domains, hooks, target, secure, rdap] = await Promise.all([
+    startStripeStandIn(),
+    startOpenAIStandIn({ chunkDelayMs: 80 }),
+    startSmtpStandIn(),
+    startDomainStandIn({ domains: standInDomains(30) }),
+    startWebhookStandIn(),
+    startTargetStandIn(),
+    startTargetStandIn({ tls: { expiresInDays: 10 } }),
+    startRdapStandIn(),
+  ]);
+  const roots = join(await mkdtemp(join(tmpdir(), 'shiplog-ca-')), 'roots.pem');
+  await writeFile(roots, secure.ca!);
+  const db = await createTestDatabase(`e2e_${run}`);
+  const bus = createTestBusNamespace(`e2e_${run}`);
   const port = await freePort();
   const serviceBase = await freeServicePortBase();
   const app = await launchApp(
@@ -22,33 +55,61 @@ export async function startApp(options: { env?: Record<string, string> } = {}) {
       ADMIN_PASSWORD: 'admin-e2e-password',
       // The browser tests sign up many users from one address.
       RATE_LIMITS: 'off',
-      // Two apps run side by side: small pools keep them within PostgreSQL's 100 connections.
+      // Two apps run side by side (one a worker): small pools keep them within PostgreSQL's 100 connections.
       DATABASE_POOL_MAX: '5',
       // Checkout's return links come back here.
       APP_URL: `http://localhost:${port}`,
-      ...options.env,
+      ...stripe.env,
+      ...model.env,
+      ...smtp.env,
+      INTEGRATION_ALLOWED_HOSTS: domains.host,
+      MONITOR_ALLOWED_HOSTS: [hooks.host, target.host, secure.host, rdap.host].join(','),
+      NODE_EXTRA_CA_CERTS: roots,
+      RDAP_URL: rdap.url,
     },
     90_000,
   );
-  // An app that ends while its tests run says why (its supervisor stops everything when one process exits).
-  let stopping = false;
-  app.child.once('exit', (code, signal) => {
-    if (!stopping)
-      process.stderr.write(
-        `\n[e2e] the app exited during the tests (${signal ?? code}):\n${app.output().slice(-6000)}\n`,
-      );
-  });
+  const url = `http://localhost:${port}`;
+  stripe.deliverTo(`${url}/api/stripe/webhook`);
+  // An app that ends while the tests run says why (its supervisor stops everything when one process
+  // exits, and when this worker does).
+  app.child.once('exit', (code, signal) =>
+    process.stderr.write(
+      `\n[e2e] the app exited during the tests (${signal ?? code}):\n${app.output().slice(-6000)}\n`,
+    ),
+  );
   return {
-    url: `http://localhost:${port}`,
+    url,
     /** Where its sessions are kept in Redis: `<namespace>:sess:<id>`. */
     busNamespace: bus.namespace,
-    async stop() {
-      stopping = true;
-      await app.stop();
-      await bus.drop();
-      await db.drop();
-    },
+    stripe,
+    model,
+    smtp,
+    /** A registrar's API (integrations import its domains). */
+    domains,
+    /** Where alert channels post (Slack's shape here). */
+    hooks,
+    /** A site to watch, on http, and one on https whose certificate ends in 10 days. */
+    target,
+    secure,
+    /** The registry's RDAP server, for a domain typed by hand. */
+    rdap,
   };
+}
+
+export type E2EApp = Awaited<ReturnType<typeof startApp>>;
+
+let shared: Promise<E2EApp> | undefined;
+
+/**
+ * The app every browser test file of this worker uses: started by the first, kept for the others
+ * (the e2e project runs a worker's files in one process), so a run starts two instead of one a file.
+ * Files keep to their own users and projects; what all users see (admin messages) a file takes away
+ * when done. It stops with the worker, and global-setup.ts drops its database and bus namespace.
+ */
+export function sharedApp(): Promise<E2EApp> {
+  shared ??= startApp();
+  return shared;
 }
 
 /** The browser the tests drive (@shiplog/testing/browser). */

@@ -1,21 +1,24 @@
 /// <reference lib="dom" />
 
-import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, signInThroughForm, startApp, uniqueUsername } from './app.ts';
+import {
+  type E2EApp,
+  launchBrowser,
+  registerThroughForm,
+  sharedApp,
+  signInThroughForm,
+  uniqueUsername,
+} from './app.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
-let stripe: StripeStandIn;
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const member = uniqueUsername('payer');
 
 beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  [app, browser] = await Promise.all([startApp({ env: stripe.env }), launchBrowser()]);
-  stripe.deliverTo(`${app.url}/api/stripe/webhook`);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -25,8 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await stripe?.stop();
 });
 
 describe('subscription', () => {
@@ -46,7 +47,7 @@ describe('subscription', () => {
   it('comes back from a cancelled checkout with the cancel toast', async () => {
     await page.goto('/subscription');
     await page.getByRole('button', { name: 'Choose Monthly' }).click();
-    await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/pay/`));
+    await page.waitForURL((url) => url.href.startsWith(`${app.stripe.url}/pay/`));
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByText('Payment Cancelled', { exact: true }).waitFor();
     await expect.poll(() => new URL(page.url()).search).toBe('');
@@ -62,7 +63,7 @@ describe('subscription', () => {
     );
     await page.goto('/subscription');
     await page.getByRole('button', { name: 'Choose Yearly' }).click();
-    await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/pay/`));
+    await page.waitForURL((url) => url.href.startsWith(`${app.stripe.url}/pay/`));
     await page.getByRole('heading', { name: 'Stand-in Checkout' }).waitFor();
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL((url) => url.origin === new URL(app.url).origin && url.pathname === '/');
@@ -82,7 +83,7 @@ describe('subscription', () => {
     for (const plan of ['plan-month', 'plan-year'])
       expect(await page.getByTestId(plan).getByRole('button', { name: 'Current Plan' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Manage billing' }).click();
-    await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/portal/`));
+    await page.waitForURL((url) => url.href.startsWith(`${app.stripe.url}/portal/`));
     await page.getByRole('button', { name: 'Cancel plan' }).click();
     await page.waitForURL((url) => url.pathname === '/subscription');
     await page.getByText(/Cancelled: you keep Pro until/).waitFor();

@@ -1,18 +1,15 @@
 /// <reference lib="dom" />
-import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { type E2EApp, launchBrowser, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-let model: OpenAIStandIn;
-let app: Awaited<ReturnType<typeof startApp>>;
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  model = await startOpenAIStandIn({ chunkDelayMs: 80 });
-  [app, browser] = await Promise.all([startApp({ env: model.env }), launchBrowser()]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -22,8 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await model?.stop();
 });
 
 const banner = () => page.getByTestId('chat-usage-banner');
@@ -56,12 +51,12 @@ describe('the AI assistant in the browser', () => {
   });
 
   it('renders no HTML from a reply', async () => {
-    model.respond = () => ({ content: 'Look: <img src="x" onerror="window.__pwned = 1"> and **bold**' });
+    app.model.respond = () => ({ content: 'Look: <img src="x" onerror="window.__pwned = 1"> and **bold**' });
     await ask('Show me something');
     await replies().nth(1).locator('strong', { hasText: 'bold' }).waitFor();
     expect(await replies().nth(1).locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
-    model.useDefaultModel();
+    app.model.useDefaultModel();
   });
 
   it('blocks a free user at the limit, with the boost tip, and grants the boost when asked', async () => {

@@ -1,24 +1,19 @@
 /// <reference lib="dom" />
-import { type DomainStandIn, standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
-import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, recordProgress, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { type E2EApp, launchBrowser, recordProgress, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-let api: DomainStandIn;
+let api: E2EApp['domains'];
 /** Where alert channels post (Slack's shape here). */
-let hooks: WebhookStandIn;
-let app: Awaited<ReturnType<typeof startApp>>;
+let hooks: E2EApp['hooks'];
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [api, hooks] = await Promise.all([startDomainStandIn({ domains: standInDomains(30) }), startWebhookStandIn()]);
-  [app, browser] = await Promise.all([
-    startApp({ env: { INTEGRATION_ALLOWED_HOSTS: api.host, MONITOR_ALLOWED_HOSTS: hooks.host } }),
-    launchBrowser(),
-  ]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
+  ({ domains: api, hooks } = app);
   context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -28,9 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await api?.stop();
-  await hooks?.stop();
 });
 
 describe('integrations in the browser', () => {

@@ -2,9 +2,16 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, signInThroughForm, startApp, uniqueUsername } from './app.ts';
+import {
+  type E2EApp,
+  launchBrowser,
+  registerThroughForm,
+  sharedApp,
+  signInThroughForm,
+  uniqueUsername,
+} from './app.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+let app: E2EApp;
 let browser: Browser;
 /** Two tabs of one user, in two browser contexts (two sessions), and a stranger's. */
 let watching: Page;
@@ -13,7 +20,7 @@ let stranger: Page;
 const username = uniqueUsername('live');
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
   const page = async () => {
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
     const opened = await context.newPage();
@@ -29,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
 });
 
 /** A call as the page makes it, with its session. */

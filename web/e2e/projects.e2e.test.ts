@@ -1,46 +1,26 @@
 /// <reference lib="dom" />
 
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { cookiesFrom } from '@shiplog/testing';
-import { type RdapStandIn, startRdapStandIn } from '@shiplog/testing/rdap';
-import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, recordProgress, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { type E2EApp, launchBrowser, recordProgress, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 /** A site the builder shipped, for the monitors to check; and one over https, its certificate ending in 10 days. */
-let target: TargetStandIn;
-let secure: TargetStandIn;
+let target: E2EApp['target'];
+let secure: E2EApp['secure'];
 /** The registry's RDAP server, for a domain typed by hand. */
-let rdap: RdapStandIn;
+let rdap: E2EApp['rdap'];
 const builder = uniqueUsername('builder');
 
 beforeAll(async () => {
-  [target, secure, rdap] = await Promise.all([
-    startTargetStandIn(),
-    startTargetStandIn({ tls: { expiresInDays: 10 } }),
-    startRdapStandIn(),
-  ]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
+  ({ target, secure, rdap } = app);
   rdap.expirations.set('weather.example', new Date(Date.now() + 200 * 86_400_000));
-  // The app trusts the stand-in's root as an operator's private CA: through Node's NODE_EXTRA_CA_CERTS.
-  const roots = join(await mkdtemp(join(tmpdir(), 'shiplog-ca-')), 'roots.pem');
-  await writeFile(roots, secure.ca!);
-  [app, browser] = await Promise.all([
-    startApp({
-      env: {
-        MONITOR_ALLOWED_HOSTS: `${target.host},${secure.host},${rdap.host}`,
-        NODE_EXTRA_CA_CERTS: roots,
-        RDAP_URL: rdap.url,
-      },
-    }),
-    launchBrowser(),
-  ]);
   // No service worker: these tests count the page's own requests, and the worker's first visit reads
   // the pages it keeps for offline (shell.e2e.test.ts covers that).
   context = await browser.newContext({
@@ -56,10 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await target?.stop();
-  await secure?.stop();
-  await rdap?.stop();
 });
 
 /** A project made through the API, as the signed-in page. */

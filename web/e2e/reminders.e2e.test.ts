@@ -1,12 +1,10 @@
 /// <reference lib="dom" />
 
-import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { type E2EApp, launchBrowser, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
-let smtp: SmtpStandIn;
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -21,8 +19,7 @@ async function signIn(target: Page) {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  [app, browser] = await Promise.all([startApp({ env: smtp.env }), launchBrowser()]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
   // No service worker: a request it makes is out of `page.route`'s reach, and one test fails the list on purpose.
   context = await browser.newContext({
     baseURL: app.url,
@@ -45,8 +42,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await smtp?.stop();
 });
 
 describe('reminders in the browser', () => {
@@ -63,7 +58,7 @@ describe('reminders in the browser', () => {
     let link: string | undefined;
     await expect
       .poll(() => {
-        const mail = smtp.received.find((m) => m.to.includes(address));
+        const mail = app.smtp.received.find((m) => m.to.includes(address));
         link = mail && /http:\/\/localhost:\d+\/verify-email#[\w-]{64}/.exec(mail.raw)?.[0];
         return link;
       })

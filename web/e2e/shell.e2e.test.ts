@@ -3,20 +3,19 @@
 import { cookiesFrom, redisUrl } from '@shiplog/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughForm, startApp, uniqueUsername } from './app.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { type E2EApp, launchBrowser, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
 });
 beforeEach(async () => {
   await context?.close();
@@ -201,6 +200,11 @@ describe('auth and shell', () => {
         body: JSON.stringify({ message, priority }),
       });
       expect(posted.status).toBe(201);
+      // Every user of the app sees it: taken away when the test ends (the app is shared, see app.ts).
+      const { id } = (await posted.json()) as { id: string };
+      onTestFinished(async () => {
+        await fetch(`${app.url}/api/admin/comments/${id}`, { method: 'DELETE', headers: { cookie } });
+      });
     }
     await register(uniqueUsername('msgs'));
     const panel = page.getByTestId('desktop-sidebar').getByTestId('admin-messages');

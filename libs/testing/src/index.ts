@@ -166,6 +166,29 @@ export function createTestBusNamespace(prefix = 'test'): TestBusNamespace {
   };
 }
 
+/**
+ * Drops every test database and bus namespace whose name starts with `prefix` (as given to
+ * createTestDatabase and createTestBusNamespace): what a run's shared apps leave when it ends.
+ */
+export async function dropTestResources(prefix: string): Promise<void> {
+  if (!/^[a-z0-9_]+$/.test(prefix)) throw new Error(`Invalid test resource prefix: ${prefix}`);
+  await withAdmin(async (admin) => {
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [`shiplog_${prefix}_`],
+    );
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  });
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for await (const name of jsm.streams.names())
+      if (name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(name).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+}
+
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 5000,
