@@ -1,10 +1,10 @@
 /**
  * `npm test` (after scripts/bootstrap.mjs): typecheck, lint and the web build side by side, every unit and integration
- * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs
- * it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
+ * test with a small chaos run (bench/chaos) beside them, then the browser tests against the app as
+ * `npm start` runs it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -13,12 +13,6 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures: string[] = [];
-
-function step(name: string, command: string, args: string[]): boolean {
-  process.stdout.write(`\n── ${name} ──\n`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
-  return result.status === 0;
-}
 
 function count(name: string, ok: boolean) {
   if (ok) passed += 1;
@@ -72,10 +66,15 @@ interface VitestReport {
 /** How long each test file took, for the slowest-files list at the end. */
 const fileTimes: { file: string; ms: number }[] = [];
 
-function tests(name: string, projects: string[]) {
+/**
+ * Runs the vitest projects and counts their results. Its output goes to this terminal as it comes, or,
+ * `aside`, to a file printed whole once it ends (for a run beside another).
+ */
+async function tests(name: string, projects: string[], options: { aside?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'shiplog-test-'));
   const output = join(dir, 'report.json');
-  const ok = step(name, 'pnpm', [
+  const printed = join(dir, 'output.txt');
+  const args = [
     'exec',
     'vitest',
     'run',
@@ -83,7 +82,22 @@ function tests(name: string, projects: string[]) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${output}`,
-  ]);
+  ];
+  if (!options.aside) process.stdout.write(`\n── ${name} ──\n`);
+  const file = options.aside ? openSync(printed, 'w') : undefined;
+  const ok = await new Promise<boolean>((resolve) => {
+    const child = spawn('pnpm', args, {
+      cwd: root,
+      env: process.env,
+      stdio: file === undefined ? 'inherit' : ['ignore', file, file],
+    });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+  if (file !== undefined) {
+    closeSync(file);
+    process.stdout.write(`\n── ${name} (run beside the others) ──\n${readFileSync(printed, 'utf8')}`);
+  }
   let report: VitestReport | null = null;
   try {
     report = JSON.parse(readFileSync(output, 'utf8'));
@@ -121,10 +135,12 @@ const checked = await checksSideBySide([
 ]);
 for (const [name, ok] of checked) count(name, ok);
 const built = checked.get('web build') === true;
-tests('unit and integration tests', ['unit', 'int']);
-// Alone, after the others: it starts its own NATS, Redis and app processes and kills them one by one.
-tests('faults under load (a small chaos run)', ['chaos']);
-if (built) tests('browser tests', ['e2e']);
+// Beside the integration tests, whose waits leave a core idle a fifth of the time: the chaos run
+// starts its own PostgreSQL, NATS, Redis and app processes, kills them one by one, and mostly waits.
+const chaos = tests('faults under load (a small chaos run)', ['chaos'], { aside: true });
+await tests('unit and integration tests', ['unit', 'int']);
+await chaos;
+if (built) await tests('browser tests', ['e2e']);
 
 process.stdout.write('\nThe ten slowest test files:\n');
 for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@shiplog/gateway/testing';
-import { createTestDatabase, freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
+import { freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
 import { startTargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn } from '@shiplog/testing/webhooks';
 import { startFleet } from './processes.ts';
@@ -30,16 +30,15 @@ export const monitorOutagePassed = (r: MonitorOutageResult) =>
 const INTERVAL_SECONDS = 30;
 
 export async function runMonitorOutage(log: (line: string) => void = () => {}): Promise<MonitorOutageResult> {
-  const db = await createTestDatabase('chaos_monitors');
   const [site, hooks] = await Promise.all([startTargetStandIn(), startWebhookStandIn()]);
   const ports = {
+    postgres: await freePort(),
     nats: await freePort(),
     redis: await freePort(),
     gateway: await freePort(),
     serviceBase: await freeServicePortBase(),
   };
   const fleet = await startFleet({
-    databaseUrl: db.url,
     ports,
     env: {
       ...chaosSecrets,
@@ -114,7 +113,6 @@ export async function runMonitorOutage(log: (line: string) => void = () => {}): 
   } finally {
     await fleet.stop();
     await Promise.all([site.stop(), hooks.stop()]);
-    await db.drop();
   }
 }
 

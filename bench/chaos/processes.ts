@@ -1,15 +1,16 @@
 /**
- * The processes a chaos run starts, and only those: its own NATS (JetStream on a scratch directory)
- * and Redis, and the app as `npm start` runs it (every service and the gateway a process of its own,
+ * The processes a chaos run starts, and only those: its own PostgreSQL, NATS (JetStream) and Redis,
+ * each on a scratch directory, and the app as `npm start` runs it (every service and the gateway a process of its own,
  * from scripts/app-processes.ts). Each is known by the id it was spawned with; `kill` sends SIGKILL to
  * that id alone, and `restart` spawns the same command again on the same port.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { appProcesses, root, waitUntilReady } from '../../scripts/app-processes.ts';
 
 export interface Managed {
@@ -29,6 +30,27 @@ function findBinary(name: string): string {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'];
   for (const dir of dirs) if (dir && existsSync(join(dir, name))) return join(dir, name);
   throw new Error(`${name} was not found: the chaos run starts (and kills) a ${name} of its own`);
+}
+
+/** A PostgreSQL server program (`initdb`, `postgres`): on the PATH, or in Debian's versioned directories. */
+function findPostgresBinary(name: string): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', name)))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions.length > 0 ? join(base, versions[0]!, 'bin', name) : findBinary(name);
+}
+
+/** PostgreSQL will not run as root: as root, its programs run as the `postgres` user. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const [uid, gid] = [id('-u'), id('-g')];
+  if (!Number.isInteger(uid) || !Number.isInteger(gid))
+    throw new Error('running as root, and there is no postgres user');
+  return { uid, gid };
 }
 
 function portAnswers(port: number): Promise<boolean> {
@@ -67,6 +89,7 @@ function managed(
   env: NodeJS.ProcessEnv,
   ready: () => Promise<boolean>,
   crashes: Crash[],
+  user?: { uid: number; gid: number },
 ): Managed & { start(): Promise<void> } {
   let child: ChildProcess | undefined;
   let output = '';
@@ -74,7 +97,7 @@ function managed(
   const start = async () => {
     output = '';
     ending = false;
-    const spawned = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const spawned = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
     child = spawned;
     for (const stream of [spawned.stdout, spawned.stderr])
       stream?.on('data', (chunk: Buffer) => {
@@ -122,10 +145,12 @@ export interface Crash {
 }
 
 export interface Fleet {
+  /** The run's database, on the run's own PostgreSQL server. */
+  databaseUrl: string;
   natsUrl: string;
   redisUrl: string;
   gatewayUrl: string;
-  /** NATS, Redis, then every service, then the gateway. */
+  /** PostgreSQL, NATS, Redis, then every service, then the gateway. */
   all: Managed[];
   byName(name: string): Managed;
   /** Every exit the run did not cause. */
@@ -134,14 +159,49 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts the run's servers and the app. PostgreSQL is a server of the run's own, not the machine's:
+ * its pause and the app's pools touch nothing else (the run can go on beside other tests), and it
+ * goes with its scratch directory at the end.
+ */
 export async function startFleet(options: {
-  databaseUrl: string;
-  ports: { nats: number; redis: number; gateway: number; serviceBase: number };
+  ports: { postgres: number; nats: number; redis: number; gateway: number; serviceBase: number };
   env: Record<string, string>;
 }): Promise<Fleet> {
   const { ports } = options;
   const natsDir = mkdtempSync(join(tmpdir(), 'shiplog-chaos-nats-'));
+  const postgresDir = mkdtempSync(join(tmpdir(), 'shiplog-chaos-postgres-'));
   const crashes: Crash[] = [];
+  const user = postgresUser();
+  if (user) chownSync(postgresDir, user.uid, user.gid);
+  const init = spawnSync(
+    findPostgresBinary('initdb'),
+    ['-D', postgresDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    { encoding: 'utf8', ...user },
+  );
+  if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
+  const postgres = managed(
+    'postgres',
+    findPostgresBinary('postgres'),
+    // Room for every pool of the app (nine processes of DATABASE_POOL_MAX 10) and the run's own checks.
+    [
+      '-D',
+      postgresDir,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(ports.postgres),
+      '-k',
+      postgresDir,
+      '-c',
+      'max_connections=150',
+    ],
+    process.env,
+    () => waitForPort(ports.postgres, 20),
+    crashes,
+    user,
+  );
+  const databaseUrl = `postgres://postgres@127.0.0.1:${ports.postgres}/shiplog`;
   const nats = managed(
     'nats',
     findBinary('nats-server'),
@@ -161,7 +221,7 @@ export async function startFleet(options: {
   const natsUrl = `nats://127.0.0.1:${ports.nats}`;
   const redisUrl = `redis://127.0.0.1:${ports.redis}`;
   const app = appProcesses({
-    databaseUrl: options.databaseUrl,
+    databaseUrl,
     portBase: ports.serviceBase,
     gatewayPort: ports.gateway,
   }).map((spec) =>
@@ -174,11 +234,18 @@ export async function startFleet(options: {
       crashes,
     ),
   );
-  const all = [nats, redis, ...app];
+  const all = [postgres, nats, redis, ...app];
   const stopApp = async () => {
     await Promise.all(app.map((p) => p.stop()));
   };
+  const removeDirectories = () => {
+    for (const dir of [natsDir, postgresDir]) rmSync(dir, { recursive: true, force: true });
+  };
   try {
+    await postgres.start();
+    const admin = new pg.Client({ connectionString: databaseUrl.replace(/\/shiplog$/, '/postgres') });
+    await admin.connect();
+    await admin.query('CREATE DATABASE shiplog').finally(() => admin.end());
     await nats.start();
     await redis.start();
     // The services at once, then the gateway (its readiness asks every service).
@@ -186,10 +253,11 @@ export async function startFleet(options: {
     await app.at(-1)!.start();
   } catch (error) {
     await Promise.all(all.map((p) => p.stop()));
-    rmSync(natsDir, { recursive: true, force: true });
+    removeDirectories();
     throw error;
   }
   return {
+    databaseUrl,
     natsUrl,
     redisUrl,
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
@@ -203,8 +271,8 @@ export async function startFleet(options: {
     stopApp,
     async stop() {
       await stopApp();
-      await Promise.all([nats.stop(), redis.stop()]);
-      rmSync(natsDir, { recursive: true, force: true });
+      await Promise.all([postgres.stop(), nats.stop(), redis.stop()]);
+      removeDirectories();
     },
   };
 }

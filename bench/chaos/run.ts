@@ -6,7 +6,7 @@
  * `npm test` a small one (bench/chaos/chaos.test.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestDatabase, freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
+import { freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
 import { startDomainStandIn } from '@shiplog/testing/domains';
 import { startOpenAIStandIn } from '@shiplog/testing/openai';
 import { startSmtpStandIn } from '@shiplog/testing/smtp';
@@ -112,7 +112,6 @@ function report(timing: FaultTiming, sent: Sent[]): FaultReport {
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
-  const db = await createTestDatabase('chaos');
   const namespace = uniqueName('chaos').toLowerCase();
   const [stripe, model, domains, smtp] = await Promise.all([
     startStripeStandIn(),
@@ -134,13 +133,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     INTEGRATION_ALLOWED_HOSTS: domains.host,
   };
   const ports = {
+    postgres: await freePort(),
     nats: await freePort(),
     redis: await freePort(),
     gateway: await freePort(),
     serviceBase: await freeServicePortBase(),
   };
-  log(`starting NATS, Redis, ${appServices.length} services and the gateway (database ${db.name})`);
-  const fleet = await startFleet({ databaseUrl: db.url, ports, env });
+  log(`starting PostgreSQL, NATS, Redis, ${appServices.length} services and the gateway`);
+  const fleet = await startFleet({ ports, env });
+  const databaseUrl = fleet.databaseUrl;
   stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
   let appStopped = false;
   // The processes the run started (the app, NATS, Redis) are this process's children.
@@ -184,7 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         runFaults({
           fleet,
           faults: options.faults,
-          databaseUrl: db.url,
+          databaseUrl: databaseUrl,
           downSeconds: options.downSeconds,
           gapSeconds: options.gapSeconds,
           log,
@@ -208,12 +209,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const reminderEmails = () => smtp.received.filter((m) => m.raw.includes('/complete')).length;
     while (Date.now() < lastDue && !allEmailsIn(load.users, reminderEmails())) await sleep(500);
 
-    const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     let findings: Findings;
     try {
       findings = await verify({
         pool,
-        env: { ...env, DATABASE_URL: db.url, NATS_URL: fleet.natsUrl, REDIS_URL: fleet.redisUrl },
+        env: { ...env, DATABASE_URL: databaseUrl, NATS_URL: fleet.natsUrl, REDIS_URL: fleet.redisUrl },
         users: load.users,
         emails: smtp.received,
       });
@@ -223,7 +224,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     await fleet.stopApp();
     appStopped = true;
     log('comparing every read model with a rebuild from the stores');
-    const rebuild = await compareWithRebuild(db.url, { ...env, NATS_URL: fleet.natsUrl, REDIS_URL: fleet.redisUrl });
+    const rebuild = await compareWithRebuild(databaseUrl, {
+      ...env,
+      NATS_URL: fleet.natsUrl,
+      REDIS_URL: fleet.redisUrl,
+    });
 
     const sum = (tally: Record<string, number>) => Object.values(tally).reduce((a, b) => a + b, 0);
     return {
@@ -250,7 +255,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     if (!appStopped) await fleet.stopApp();
     await fleet.stop();
     await Promise.all([stripe.stop(), model.stop(), domains.stop(), smtp.stop()]);
-    await db.drop();
   }
 }
 
