@@ -8,10 +8,10 @@ RUN pnpm install --frozen-lockfile && pnpm --filter @shiplog/web build
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# Memory (as scripts/app-processes.ts's processMemoryEnv, `pnpm bench memory`): types stripped and
-# compiled once, here, into a cache the containers read, 1 MB young-generation semi-spaces, and two
-# malloc arenas.
-ENV NODE_COMPILE_CACHE=/app/.cache/node-compile NODE_OPTIONS=--max-semi-space-size=1 MALLOC_ARENA_MAX=2
+# As scripts/app-processes.ts's processEnv: types stripped and compiled once, here, into a cache the
+# containers read, 1 MB young-generation semi-spaces and two malloc arenas (`pnpm bench memory`), and
+# tracing's preload, which loads nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ENV NODE_COMPILE_CACHE=/app/.cache/node-compile NODE_OPTIONS="--max-semi-space-size=1 --import=/app/libs/telemetry/src/register.ts" MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app /app
 RUN node --input-type=module -e "await import('/app/scripts/projections-rebuild.ts'); await import('/app/gateway/src/server.ts')"

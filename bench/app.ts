@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
-import { processMemoryEnv } from '../scripts/app-processes.ts';
+import { processEnv } from '../scripts/app-processes.ts';
 import { launchApp, launch as launchScript } from '../scripts/launch.ts';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
 
@@ -34,8 +34,8 @@ export async function startBenchApp(
     NODE_ENV: 'production',
     // Thousands of users from one address.
     RATE_LIMITS: 'off',
-    // The supervisor runs as the services do (see processMemoryEnv).
-    ...processMemoryEnv(),
+    // The supervisor runs as the services do (see processEnv).
+    ...processEnv(),
     ...benchSecrets,
     ...env,
   });

@@ -14,7 +14,7 @@ export async function runMemory(): Promise<MemoryReading> {
   const db = await createTestDatabase('bench_memory');
   const ns = createTestBusNamespace('bench_memory');
   const port = await freePort();
-  // A first start fills the compile cache (scripts/app-processes.ts, processMemoryEnv) with this
+  // A first start fills the compile cache (scripts/app-processes.ts, processEnv) with this
   // checkout's code, as every start after the first finds it: a process that strips even one file's
   // types itself loads Node's TypeScript parser (about 17 MB).
   await stop(await startBenchApp(db.url, ns.namespace, port));

@@ -28,23 +28,27 @@ export interface AppProcess {
   readyUrl: string;
 }
 
+/** The preload that starts OpenTelemetry before a process's own code when an OTLP endpoint is set. */
+const tracingPreload = join(root, 'libs', 'telemetry', 'src', 'register.ts');
+
 /**
- * What every process of the app runs with, for its memory (`pnpm bench memory`):
+ * What every process of the app runs with, as the image sets it (Dockerfile):
  * - a compile cache, so TypeScript is stripped and compiled once, not at every start: a process that
  *   strips types loads Node's TypeScript parser, about 17 MB that stay;
  * - a young generation of 1 MB semi-spaces instead of V8's 16: the processes' requests and events
  *   allocate little that lives, and the default's touched pages stay resident (about 17 MB each);
  * - at most two malloc arenas (glibc): Node's helper threads would each get one, pages that stay
- *   resident (about 2 MB a process, 13 in the gateway).
+ *   resident (about 2 MB a process, 13 in the gateway);
+ * - tracing's preload (libs/telemetry/src/register.ts), which loads nothing unless an OTLP endpoint
+ *   is configured.
  * A semi-space size already in NODE_OPTIONS is kept; other options there come after ours.
  */
-export function processMemoryEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function processEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const semiSpace = env.NODE_OPTIONS?.includes('--max-semi-space-size') ? [] : ['--max-semi-space-size=1'];
   return {
     NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || join(root, 'node_modules', '.cache', 'node-compile'),
     MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || '2',
-    NODE_OPTIONS: env.NODE_OPTIONS?.includes('--max-semi-space-size')
-      ? env.NODE_OPTIONS
-      : ['--max-semi-space-size=1', env.NODE_OPTIONS].filter(Boolean).join(' '),
+    NODE_OPTIONS: [...semiSpace, `--import=${tracingPreload}`, env.NODE_OPTIONS].filter(Boolean).join(' '),
   };
 }
 
@@ -59,7 +63,7 @@ export function appProcesses(options: { databaseUrl: string; portBase: number; g
       name,
       entry: `services/${name}/src/main.ts`,
       env: {
-        ...processMemoryEnv(),
+        ...processEnv(),
         SERVICE_PORT: String(options.portBase + offset),
         DATABASE_URL: options.databaseUrl,
         ...serviceUrls,
@@ -70,7 +74,7 @@ export function appProcesses(options: { databaseUrl: string; portBase: number; g
   const gateway: AppProcess = {
     name: 'gateway',
     entry: 'gateway/src/main.ts',
-    env: { ...processMemoryEnv(), PORT: String(options.gatewayPort), ...serviceUrls },
+    env: { ...processEnv(), PORT: String(options.gatewayPort), ...serviceUrls },
     // The whole app is up when the gateway sees every service ready (its own /readyz: Redis and NATS).
     readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz/system`,
   };

@@ -1,72 +1,109 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { type Launched, launchApp } from '../../scripts/launch.ts';
+import { Client, uniqueUsername } from './harness.ts';
 
-/** Traces reach an OTLP/HTTP collector: the project's stand-in, which keeps what it is sent. */
-let backend: Backend;
+/**
+ * Traces as an operator gets them: the app as `npm start` runs it (each service and the gateway a
+ * process, tracing's preload in each), sending to an OTLP/HTTP collector, the project's stand-in that
+ * keeps what it is sent.
+ */
+let app: Launched;
+let url: string;
 let collector: OtlpStandIn;
+const drops: (() => Promise<void>)[] = [];
 /** Every process's log lines, at the production level (info). */
-const logFile = join(mkdtempSync(join(tmpdir(), 'shiplog-trace-logs-')), 'backend.log');
+const logFile = join(mkdtempSync(join(tmpdir(), 'shiplog-trace-logs-')), 'app.log');
 
 beforeAll(async () => {
   collector = await startOtlpStandIn();
-  backend = await startBackend({ env: { ...collector.env, LOG_LEVEL: 'info', LOG_FILE: logFile } });
+  const db = await createTestDatabase('trace');
+  const bus = createTestBusNamespace('trace');
+  drops.push(db.drop, bus.drop);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  app = await launchApp({
+    ...collector.env,
+    PORT: String(port),
+    SERVICE_PORT_BASE: String(await freeServicePortBase()),
+    DATABASE_URL: db.url,
+    BUS_NAMESPACE: bus.namespace,
+    SKIP_WEB_BUILD: '1',
+    LOG_LEVEL: 'info',
+    LOG_FILE: logFile,
+    DATABASE_POOL_MAX: '5',
+  });
 });
 afterAll(async () => {
-  await backend?.stop();
+  await app?.stop();
+  for (const drop of drops) await drop();
   await collector?.stop();
 });
 
 describe('tracing', () => {
-  it('follows one request from the gateway through the service to the reactions to its events', async () => {
-    const client = new Client(backend.url);
+  it('follows one request from the gateway through the service, its queries, the relay and the reactions', async () => {
+    const client = new Client(url);
     expect(
       (await client.post('/api/register', { username: uniqueUsername('trace'), password: 'secret-pass-1' })).status,
     ).toBe(201);
     const created = await client.post('/api/projects', { name: 'Traced' });
     expect(created.status).toBe(201);
 
-    const find = (service: string, name: string) =>
-      collector.spans.find((s) => s.service === service && s.name === name);
+    const gatewaySpan = () =>
+      collector.spans.find((s) => s.service === 'shiplog-gateway' && s.name === 'POST /api/projects');
+    const inTrace = () => collector.spans.filter((s) => s.traceId === gatewaySpan()?.traceId);
+    const named = (service: string, name: string) => inTrace().find((s) => s.service === service && s.name === name);
+    // Each process exports its spans in its own batches: wait for every part to have come.
     await expect
       .poll(
-        () => {
-          // Each process exports its spans in its own batches: wait for all three kinds to have come.
-          return (
-            find('shiplog-gateway', 'POST /api/projects') !== undefined &&
-            find('shiplog-projects', 'POST /projects') !== undefined &&
-            ['shiplog-activity', 'shiplog-projects', 'shiplog-reminders'].every(
-              (service) => find(service, 'handle ProjectCreated') !== undefined,
-            )
-          );
-        },
-        { timeout: 10_000, interval: 200 },
+        () =>
+          [
+            named('shiplog-projects', 'POST /projects'),
+            named('shiplog-projects', 'publish ProjectCreated'),
+            named('shiplog-activity', 'handle ProjectCreated'),
+            named('shiplog-reminders', 'handle ProjectCreated'),
+          ].every(Boolean),
+        { timeout: 15_000, interval: 200 },
       )
       .toBe(true);
     expect([...collector.contentTypes]).toContain('application/json');
+    const spans = inTrace();
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const gateway = gatewaySpan()!;
+    const service = named('shiplog-projects', 'POST /projects')!;
+    const publish = named('shiplog-projects', 'publish ProjectCreated')!;
 
-    const gateway = find('shiplog-gateway', 'POST /api/projects')!;
-    const service = find('shiplog-projects', 'POST /projects')!;
-    expect(service).toMatchObject({ traceId: gateway.traceId, parentSpanId: gateway.spanId });
-    // The activity timeline's projector and the project list handle the event inside the same trace.
-    const reactions = collector.spans.filter(
-      (s) => s.name === 'handle ProjectCreated' && s.traceId === gateway.traceId,
-    );
-    expect(reactions.map((s) => s.service)).toEqual(
-      expect.arrayContaining(['shiplog-activity', 'shiplog-projects', 'shiplog-reminders']),
-    );
-    for (const reaction of reactions) expect(reaction.parentSpanId).toBe(service.spanId);
+    // The gateway's call to the service is the instrumentation's client span, between the two.
+    const call = byId.get(service.parentSpanId)!;
+    expect(call).toMatchObject({ service: 'shiplog-gateway', parentSpanId: gateway.spanId });
+    // The append is a query inside the service's request (the instrumentation's pg spans), and no
+    // statement carries a value: placeholders only.
+    const within = (span: (typeof spans)[number], ancestor: (typeof spans)[number]): boolean =>
+      span.parentSpanId === ancestor.spanId ||
+      (byId.has(span.parentSpanId) && within(byId.get(span.parentSpanId)!, ancestor));
+    const queries = spans.filter((s) => s.service === 'shiplog-projects' && 'db.statement' in s.attributes);
+    const append = queries.find((q) => String(q.attributes['db.statement']).includes('projects.append_events($1'));
+    expect(append && within(append, service)).toBe(true);
+    expect(queries.map((q) => String(q.attributes['db.statement'])).join('\n')).not.toContain('Traced');
+    // The relay's publish hangs off the request that appended the event (its handler's span, where the
+    // append ran); each reaction off the publish.
+    expect(within(publish, service)).toBe(true);
+    for (const consumer of ['shiplog-activity', 'shiplog-reminders'])
+      expect(named(consumer, 'handle ProjectCreated')!.parentSpanId).toBe(publish.spanId);
+    // No span is named by a raw path.
+    expect(spans.filter((s) => s.name.includes(created.body.id as string))).toEqual([]);
 
     // The access log has the request's line in each process, each naming its own span of the trace.
     const lines = readFileSync(logFile, 'utf8')
       .split('\n')
-      .filter(Boolean)
+      .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const requestLine = (name: string, url: string) =>
-      lines.find((l) => l.name === name && l.msg === 'request' && l.method === 'POST' && l.url === url);
+    const requestLine = (name: string, path: string) =>
+      lines.find((l) => l.name === name && l.msg === 'request' && l.method === 'POST' && l.url === path);
     expect(requestLine('gateway', '/api/projects')).toMatchObject({
       level: 30,
       status: 201,

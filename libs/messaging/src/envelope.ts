@@ -13,6 +13,11 @@ export interface BusEvent {
   metadata: EventMetadata;
   source: string;
   position: string;
+  /**
+   * The relay's publish span (the message's `traceparent` header) when it was traced: a consumer's
+   * handling is its child. Not part of the message's body.
+   */
+  publishedIn?: string;
 }
 
 export function toBusEvent(event: RecordedEvent, source: string): BusEvent {
@@ -66,10 +71,14 @@ export function asBusEvent(value: unknown): BusEvent | null {
 }
 
 /** The event a bus message carries, or null when it holds none (not JSON, or not an event). */
-export function readEvent(message: Pick<JsMsg, 'json'>): BusEvent | null {
+export function readEvent(message: Pick<JsMsg, 'json' | 'headers'>): BusEvent | null {
+  let event: BusEvent | null;
   try {
-    return asBusEvent(message.json());
+    event = asBusEvent(message.json());
   } catch {
     return null;
   }
+  const publishedIn = message.headers?.get('traceparent');
+  if (event && publishedIn) event.publishedIn = publishedIn;
+  return event;
 }

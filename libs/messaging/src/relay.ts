@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { headers } from '@nats-io/nats-core';
-import type { EventStore } from '@shiplog/event-store';
+import type { EventStore, RecordedEvent } from '@shiplog/event-store';
 import { isPublished, type Position } from '@shiplog/events';
 import type pg from 'pg';
 import type { Bus } from './bus.ts';
@@ -17,6 +17,11 @@ export interface RelayOptions {
   source: string;
   logger: Logger;
   retryDelayMs?: number;
+  /**
+   * Runs each publish (`send`) in a span of the caller's (service-kit's, when tracing), which `send`
+   * puts in the message's `traceparent` header.
+   */
+  traced?: (event: RecordedEvent, send: (traceparent: string | undefined) => Promise<void>) => Promise<void>;
 }
 
 export interface Relay {
@@ -86,12 +91,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
               h.set('Shiplog-Position', message.position);
               h.set('Shiplog-Source', source);
               const previous = lastOfStream.get(event.streamId) ?? Promise.resolve();
-              entry.done = previous.then(async () => {
+              const send = async (traceparent: string | undefined) => {
+                if (traceparent) h.set('traceparent', traceparent);
                 await bus.js.publish(bus.subject(source, event.type), JSON.stringify(message), {
                   msgID: event.id,
                   headers: h,
                 });
-              });
+              };
+              const { traced } = options;
+              entry.done = previous.then(() => (traced ? traced(event, send) : send(undefined)));
               lastOfStream.set(event.streamId, entry.done);
             }
             inFlight.push(entry);

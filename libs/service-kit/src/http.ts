@@ -4,7 +4,7 @@ import type { ConsumerView } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
-import { accessLog, loggedUrl, pathTemplate } from './access-log.ts';
+import { accessLog, answerIn, loggedUrl, pathTemplate } from './access-log.ts';
 import { identify, internalAuth, internalTokenRequired } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
 import { healthRoutes, type MetricsAccess, metricsRoute, type ReadinessChecks } from './health.ts';
@@ -185,6 +185,7 @@ export function requestSpans(
         'url.path': loggedUrl(path),
       },
     );
+    answerIn(res, span);
     res.once('finish', () => {
       const route = options.routeOf?.(req) ?? expressRoute(req as Partial<Request>) ?? pathTemplate(path);
       span.updateName(`${method} ${route}`);

@@ -7,7 +7,6 @@ import {
   handleAll,
 } from 'cockatiel';
 import type { Pool } from 'undici';
-import { traced } from './command.ts';
 import type { ServiceName } from './config.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, TokenSigner } from './internal-token.ts';
 import { CONSISTENCY_HEADER } from './read-your-writes.ts';
@@ -90,13 +89,16 @@ export class ServiceClients {
     return this.#urls[service];
   }
 
-  /** The headers every service call carries: the signed caller, and the read-your-writes positions. */
+  /**
+   * The headers every service call carries: the signed caller, and the read-your-writes positions. The
+   * trace's `traceparent` is added by the undici instrumentation (telemetry's sdk.ts), as the call's
+   * own span.
+   */
   internalHeaders(caller: Caller, after: string | undefined): Record<string, string> {
     return {
       [INTERNAL_TOKEN_HEADER]: this.#signer.token(caller),
       [CORRELATION_HEADER]: caller.correlationId,
       ...(after ? { [CONSISTENCY_HEADER]: after } : {}),
-      ...traced(),
     };
   }
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EventStore } from '@shiplog/event-store';
+import type { EventStore, RecordedEvent } from '@shiplog/event-store';
 import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/postgres';
 import {
   type Bus,
@@ -20,7 +20,7 @@ import {
   startRelay,
 } from '@shiplog/messaging';
 import { type MigrationSource, runMigrations } from '@shiplog/migrations';
-import { inSpan, SpanKind, startSpan, startTracing, type Tracing } from '@shiplog/telemetry';
+import { inSpan, SpanKind, startSpan, startTracing, type Tracing, traceparentOf } from '@shiplog/telemetry';
 import { createMetrics, type Metrics } from '@shiplog/telemetry/metrics';
 import { type KeyRow, SealedEventStore, Vault, vaultMigrations } from '@shiplog/vault';
 import type express from 'express';
@@ -233,7 +233,15 @@ export async function startService<Env extends ServiceEnv>(
     intervalMs: config.LEADER_INTERVAL_MS,
     logger,
     lead: async () => {
-      const relay: Relay = await startRelay({ store, bus, pool, schema, source: name, logger });
+      const relay: Relay = await startRelay({
+        store,
+        bus,
+        pool,
+        schema,
+        source: name,
+        logger,
+        ...(tracing.enabled ? { traced: tracedPublish(tracing) } : {}),
+      });
       const started = await Promise.allSettled(tracked.map((t) => startConsumer(t.options)));
       const consumers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       const stop = async () => {
@@ -373,11 +381,29 @@ export async function inAppendTransaction<T>(
   });
 }
 
-/** Each reaction a span, child of the span that appended its event (the traceparent in its metadata). */
+/**
+ * Each publish of the relay a span, child of the span that appended its event (the traceparent kept
+ * in its metadata); the message carries it in its `traceparent` header.
+ */
+function tracedPublish(tracing: Tracing) {
+  return (event: RecordedEvent, send: (traceparent: string | undefined) => Promise<void>) => {
+    const span = startSpan(tracing, `publish ${event.type}`, SpanKind.PRODUCER, event.metadata.traceparent, {
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'send',
+      'messaging.message.id': event.id,
+    });
+    return inSpan(span, () => send(traceparentOf(span)));
+  };
+}
+
+/**
+ * Each reaction a span, child of the relay's publish of its event (the message's header), or else of
+ * the span that appended it (a rebuild's replay, or an event published untraced).
+ */
 function tracedReaction(tracing: Tracing) {
   return (event: BusEvent, consumer: string, handle: () => Promise<void>) =>
     inSpan(
-      startSpan(tracing, `handle ${event.type}`, SpanKind.CONSUMER, event.metadata.traceparent, {
+      startSpan(tracing, `handle ${event.type}`, SpanKind.CONSUMER, event.publishedIn ?? event.metadata.traceparent, {
         'messaging.consumer.group.name': consumer,
         'messaging.message.id': event.id,
       }),

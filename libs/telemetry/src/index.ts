@@ -4,21 +4,22 @@ import {
   defaultTextMapGetter,
   defaultTextMapSetter,
   isSpanContextValid,
+  propagation,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
-  type TextMapPropagator,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
 
 /**
- * Traces (OpenTelemetry, exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT; unset → off). Spans
- * are made by hand where work crosses a boundary: the gateway's request, each service's request, and
- * each event a consumer handles. The W3C `traceparent` travels in the `traceparent` header and in
- * every event's metadata, so one trace runs from a click through the events it caused to the
- * reactions in other services.
+ * Traces (OpenTelemetry, exported over OTLP to OTEL_EXPORTER_OTLP_ENDPOINT; unset → off). The
+ * instrumentations (sdk.ts) make spans of what a process calls (HTTP out, Express, PostgreSQL, Redis);
+ * spans are made by hand where work crosses our own boundaries: the gateway's request, each service's
+ * request, each event the relay publishes and each event a consumer handles. The W3C `traceparent`
+ * travels in the `traceparent` header, in every event's metadata and in the bus message's headers, so
+ * one trace runs from a click through the events it caused to the reactions in other services.
  */
 export interface Tracing {
   enabled: boolean;
@@ -27,14 +28,13 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** The W3C `traceparent` format: set once tracing starts; without it no span is made or carried. */
-let propagator: TextMapPropagator | undefined;
-
-export { SpanKind, SpanStatusCode };
+export { type Span, SpanKind, SpanStatusCode };
 
 /**
- * Tracing for a process. Everything beyond the API (the SDK, its exporter, the context manager and the
- * propagator) is loaded only when an endpoint is set: about 10 MB of a process's memory otherwise.
+ * Tracing for a process: OpenTelemetry's Node SDK (sdk.ts), started by the preload (register.ts) when
+ * an OTLP endpoint is configured, or here if it was not (a test process, where only what loads later
+ * is instrumented). Without an endpoint nothing beyond the API is loaded: about 10 MB of a process's
+ * memory otherwise.
  */
 export async function startTracing(service: string, endpoint: string | undefined): Promise<Tracing> {
   if (!endpoint) {
@@ -45,37 +45,18 @@ export async function startTracing(service: string, endpoint: string | undefined
       shutdown: async () => undefined,
     };
   }
-  const [
-    { OTLPTraceExporter },
-    { resourceFromAttributes },
-    { BasicTracerProvider, BatchSpanProcessor },
-    { AsyncLocalStorageContextManager },
-    { W3CTraceContextPropagator },
-  ] = await Promise.all([
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/context-async-hooks'),
-    import('@opentelemetry/core'),
-  ]);
-  if (!propagator) {
-    propagator = new W3CTraceContextPropagator();
-    // The current span travels in OpenTelemetry's own context (one AsyncLocalStorage, the SDK's).
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  }
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': `shiplog-${service}` }),
-    spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }), {
-        scheduledDelayMillis: 500,
-      }),
-    ],
-  });
+  const { startSdk } = await import('./sdk.ts');
+  // The environment's settings when they name the endpoint (a process of the app); else this one.
+  const fromEnvironment =
+    (process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT) === endpoint;
+  const sdk = startSdk(`shiplog-${service}`, fromEnvironment ? undefined : endpoint);
   return {
     enabled: true,
-    tracer: provider.getTracer('shiplog'),
-    flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    tracer: trace.getTracer('shiplog'),
+    flush: () => sdk.flush(),
+    async shutdown() {
+      await sdk.release();
+    },
   };
 }
 
@@ -87,14 +68,13 @@ export function startSpan(
   traceparent: string | undefined,
   attributes?: Attributes,
 ): Span {
-  const parent =
-    traceparent && propagator ? propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
   return tracing.tracer.startSpan(name, { kind, attributes }, parent);
 }
 
 export function traceparentOf(span: Span): string | undefined {
   const carrier: Record<string, string> = {};
-  propagator?.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
   return carrier.traceparent;
 }
 

@@ -12,8 +12,8 @@ export interface ReceivedSpan {
 }
 
 /**
- * An OpenTelemetry collector stand-in: it speaks OTLP/HTTP with the JSON encoding (what the SDK's
- * `exporter-trace-otlp-http` sends), keeps every span, and every body exactly as it came, so a test can
+ * An OpenTelemetry collector stand-in: it speaks OTLP/HTTP with the JSON encoding (the SDK's, with
+ * `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`, which `env` sets), keeps every span, and every body exactly as it came, so a test can
  * search what a trace backend would be given.
  */
 export async function startOtlpStandIn() {
@@ -62,7 +62,12 @@ export async function startOtlpStandIn() {
     spans,
     bodies,
     contentTypes,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` },
+    /** The standard settings that send here: the JSON encoding, batches every 200 ms. */
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

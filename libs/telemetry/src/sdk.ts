@@ -1,0 +1,91 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { pathTemplate } from './redaction.ts';
+
+/**
+ * OpenTelemetry's Node SDK for this process, one at most: spans go to the OTLP endpoint of the standard
+ * settings (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_BSP_*`,
+ * `OTEL_TRACES_SAMPLER`, `OTEL_RESOURCE_ATTRIBUTES`, …), and the instrumentations make spans for what
+ * the process calls: outgoing HTTP (node:http and undici's fetch), Express's routers and handlers,
+ * PostgreSQL queries and Redis commands (node-redis up to 5). The requests a process serves are spans
+ * of our own (service-kit's `requestSpans`: named by route template, and the gateway starts every
+ * trace), so incoming HTTP is left to them. A URL is written into a span as its template: a path can
+ * hold a credential or a user's data.
+ */
+const instrumentations = () => [
+  new HttpInstrumentation({
+    disableIncomingRequestInstrumentation: true,
+    startOutgoingSpanHook: (request) => ({ 'url.path': pathTemplate(String(request.path ?? '/')) }),
+  }),
+  new UndiciInstrumentation({
+    requestHook: (span, request) => {
+      span.setAttribute('url.full', `${request.origin}${pathTemplate(request.path)}`);
+      span.setAttribute('url.path', pathTemplate(request.path));
+      if (request.path.includes('?')) span.setAttribute('url.query', '[redacted]');
+    },
+  }),
+  new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+  // Statements only, with their placeholders: never the values.
+  new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+  new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+];
+
+interface Running {
+  sdk: NodeSDK;
+  users: number;
+}
+const key = Symbol.for('shiplog.telemetry.sdk');
+const holder = globalThis as { [key]?: Running };
+
+/** True once the SDK runs in this process (started by the preload, or by the first `startSdk`). */
+export const sdkRunning = () => holder[key] !== undefined;
+
+/**
+ * Starts the SDK as `serviceName` if it is not running yet; each caller's `release` ends its use, and
+ * the last one flushes and shuts it down. Instrumentations patch the modules loaded after the start:
+ * started by the preload (`register.ts`), that is all of them. `endpoint`: a collector named by a
+ * service's configuration rather than this process's environment (services started inside a test
+ * process), sent OTLP/HTTP with JSON; otherwise the exporter follows the standard settings.
+ */
+export function startSdk(serviceName: string, endpoint?: string): { flush(): Promise<void>; release(): Promise<void> } {
+  let running = holder[key];
+  if (!running) {
+    const sdk = new NodeSDK({
+      serviceName,
+      instrumentations: instrumentations(),
+      ...(endpoint
+        ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }) }
+        : {}),
+    });
+    sdk.start();
+    running = { sdk, users: 0 };
+    holder[key] = running;
+  }
+  running.users += 1;
+  const current = running;
+  let released = false;
+  return {
+    flush: async () => {
+      const provider = trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
+      await provider.getDelegate?.().forceFlush?.();
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      current.users -= 1;
+      if (current.users > 0 || holder[key] !== current) return;
+      delete holder[key];
+      await current.sdk.shutdown();
+      // So that a later start in this process registers anew (test processes start and stop many).
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    },
+  };
+}
