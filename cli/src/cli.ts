@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { removeCredentials, writeCredentials } from './config.ts';
 import { CliError, EXIT, type Io, text, type Values, VERSION } from './io.ts';
@@ -15,7 +16,11 @@ const usage = {
   login: `shiplog login [--server URL] [--with-token]    check a token and keep it: typed at a prompt
                                                  that does not show it, or piped in (--with-token)`,
   logout: 'shiplog logout                                 forget the kept token',
+  whoami: 'shiplog whoami                                 whose the token is, and on which server',
   projects: 'shiplog projects                               list your projects',
+  export: `shiplog export  [--output FILE]                 everything you keep (projects, reminders,
+                                                 activities) as Shiplog's JSON export file, to FILE
+                                                 or standard output; a paid plan's, as in Settings`,
   deploy: `shiplog deploy  --project NAME|ID [--version V] [--env production|staging|development]
                   [--url URL] [--notes TEXT] [--status started|success|failed]
                   (started: a deployment under way; alerts of the project's monitors wait
@@ -72,7 +77,9 @@ const record = {
 const commands = {
   login: { ...common, 'with-token': { type: 'boolean', default: false } },
   logout: common,
+  whoami: common,
   projects: common,
+  export: { ...common, output: { type: 'string', short: 'o' } },
   deploy: {
     ...record,
     env: { type: 'string', default: 'production' },
@@ -131,7 +138,31 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
   }
   if (command === 'login') return login(values, io);
 
-  const api = client(await credentialsFor(values, io), io);
+  const credentials = await credentialsFor(values, io);
+  const api = client(credentials, io);
+  if (command === 'whoami') {
+    const user = await api<{ username: string; email: string | null; subscriptionStatus: string | null }>(
+      'GET',
+      '/api/user',
+    );
+    if (values.json) io.stdout(`${JSON.stringify({ server: credentials.url, ...user }, null, 2)}\n`);
+    else io.stdout(`${user.username} on ${credentials.url}${user.email ? ` (${user.email})` : ''}\n`);
+    return;
+  }
+  if (command === 'export') {
+    const file = await api<{ projects: unknown[]; reminders: unknown[]; activities: unknown[] }>('GET', '/api/export');
+    const text = `${JSON.stringify(file, null, 2)}\n`;
+    const output = values.output as string | undefined;
+    if (!output) {
+      io.stdout(text);
+      return;
+    }
+    await writeFile(output, text, { mode: 0o600 });
+    io.stderr(
+      `Exported ${file.projects.length} projects, ${file.reminders.length} reminders and ${file.activities.length} activities to ${output}.\n`,
+    );
+    return;
+  }
   if (command === 'projects') {
     const projects = await api<Project[]>('GET', '/api/projects');
     if (values.json) io.stdout(`${JSON.stringify(projects, null, 2)}\n`);

@@ -1,18 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Backend, type Client, startBackend } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const main = join(import.meta.dirname, '..', 'src', 'shiplog.ts');
 let backend: Backend;
 let configDir: string;
+const ADMIN_PASSWORD = 'admin-secret-1';
 
 beforeAll(async () => {
-  backend = await startBackend();
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
   configDir = await mkdtemp(join(tmpdir(), 'shiplog-cli-'));
 });
 afterAll(async () => {
@@ -94,6 +95,41 @@ describe('the shiplog CLI', () => {
     expect(listed.stdout).toContain('Weather API');
     expect((await shiplog(['logout'])).stdout).toMatch(/^Signed out/);
     expect((await shiplog(['projects'])).code).toBe(3);
+  });
+
+  it('says whose the token is, and exports everything once the plan allows it', async () => {
+    const { client, token } = await userWithToken();
+    const me = (await client.get('/api/user')).body as { id: string; username: string };
+    // Made with the token, as a CI job would: the export then waits for it (the token's own writes).
+    const made = await fetch(`${backend.url}/api/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Exported' }),
+    });
+    expect(made.status).toBe(201);
+    const env = { SHIPLOG_URL: backend.url, SHIPLOG_TOKEN: token };
+    expect(await shiplog(['whoami'], { env })).toMatchObject({ code: 0, stdout: `${me.username} on ${backend.url}\n` });
+    expect(JSON.parse((await shiplog(['whoami', '--json'], { env })).stdout)).toMatchObject({
+      server: backend.url,
+      username: me.username,
+    });
+    // A trial's export is refused as in Settings; once the plan is paid, the file comes.
+    const refused = await shiplog(['export'], { env });
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('subscription') });
+    const admin = new Client(backend.url);
+    expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+    const paid = await admin.request('PUT', `/api/admin/users/${me.id}/subscription`, { subscriptionStatus: 'active' });
+    expect(paid.status).toBe(200);
+    const output = join(configDir, 'export.json');
+    const exported = await shiplog(['export', '--output', output], { env });
+    expect(exported).toMatchObject({
+      code: 0,
+      stderr: `Exported 1 projects, 0 reminders and 1 activities to ${output}.\n`,
+    });
+    const file = JSON.parse(await readFile(output, 'utf8')) as { username: string; projects: { name: string }[] };
+    expect(file).toMatchObject({ username: me.username, projects: [{ name: 'Exported' }] });
+    expect((await stat(output)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse((await shiplog(['export'], { env })).stdout)).toMatchObject({ projects: [{ name: 'Exported' }] });
   });
 
   it('takes SHIPLOG_URL, SHIPLOG_TOKEN and SHIPLOG_PROJECT, as a CI job sets them', async () => {

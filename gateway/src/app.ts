@@ -16,7 +16,7 @@ import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { accountActions } from './actions/account.ts';
-import type { Action } from './actions/action.ts';
+import { type Action, actAsTokenUser, userOf } from './actions/action.ts';
 import { exportActions } from './actions/export.ts';
 import { createGraphql } from './actions/graphql.ts';
 import { LIVE_SEQ_HEADER } from './actions/live.ts';
@@ -25,7 +25,7 @@ import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { type GatewayAction, isServiceRoute, routeOf, routes } from './routes.ts';
-import { servicePath } from './serving/forward.ts';
+import { bearerToken, servicePath, tokenNotAccepted, verifyToken } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
 import { securityHeaders } from './serving/security-headers.ts';
@@ -182,6 +182,7 @@ function createExpressApp(
     routes.flatMap((r) => ('bodyLimit' in r && r.bodyLimit ? [[r.gateway, jsonUpTo(r.bodyLimit)] as const] : [])),
   );
   const positions = new RequestPositions(cookies);
+  const tokenPositions = new SharedPositions(redis, `${config.BUS_NAMESPACE}:`);
   const sessions = new UserSessions(redis, config);
   const graphql = createGraphql({
     services,
@@ -230,9 +231,20 @@ function createExpressApp(
   api.use(async (req: Request, res, next) => {
     const route = routeOf(req);
     if (!route || isServiceRoute(route)) throw new NotFoundError('Not found');
-    if (!route.public && !req.session.user) throw new UnauthorizedError();
+    // A personal API token stands for the session where the route takes one (`GET /api/user`, the export).
+    const token = bearerToken(req.headers.authorization);
+    if (token !== undefined) {
+      if (!route.token) throw tokenNotAccepted();
+      const verified = await verifyToken(services, tokens, token);
+      actAsTokenUser(req, verified.user);
+      // Its client keeps no cookies: its reads wait for its own writes as kept by token (forward.ts).
+      const own = await tokenPositions.after(`api-token-${verified.tokenId}`);
+      if (own) positions.include(req, own);
+    }
+    const user = userOf(req);
+    if (!route.public && !user) throw new UnauthorizedError();
     if (route.recentAuth?.includes(req.method) && !isRecentAuth(authenticatedAt(req.session))) throw reauthRequired();
-    if (route.limit) await limits.take(route.limit, { userId: req.session.user?.id, req }, res);
+    if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
     const run = () => actions[route.gateway as GatewayAction](req, res, params);

@@ -16,7 +16,8 @@ export const apiRoutes = [
   { path: '/api/register', methods: ['POST'], gateway: 'register', public: true, limit: 'register' },
   { path: '/api/login', methods: ['POST'], gateway: 'login', public: true },
   { path: '/api/logout', methods: ['POST'], gateway: 'logout', public: true },
-  { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user' },
+  // Whose a token is (`shiplog whoami`): a token may ask too.
+  { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user', token: true },
   // Ends the user's other sessions, so it is the gateway's.
   { path: '/api/user/change-password', methods: ['POST'], gateway: 'changePassword' },
   // The password again, before a sensitive change (a route marked `recentAuth`): the session is then recent.
@@ -33,8 +34,9 @@ export const apiRoutes = [
   { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
   { path: '/api/events', methods: ['GET'], gateway: 'events', limit: 'events' },
-  // Everything the user keeps, as a file (export.ts): gathered from three services, with a session only.
-  { path: '/api/export', methods: ['GET'], gateway: 'exportData', limit: 'export' },
+  // Everything the user keeps, as a file (export.ts): gathered from three services; `shiplog export`
+  // asks with a token.
+  { path: '/api/export', methods: ['GET'], gateway: 'exportData', limit: 'export', token: true },
   // A public profile and its public projects (public-profile.ts): readable signed out, at /u/{username}.
   {
     path: '/api/public/users/:username',
@@ -173,6 +175,8 @@ interface RouteRules {
    * `RECENT_AUTH_MS`); otherwise a 403 `REAUTH_REQUIRED`, and the app asks for it (`/api/reauth`).
    */
   recentAuth?: readonly string[];
+  /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
+  token?: boolean;
 }
 
 export interface ServiceRoute extends RouteRules {
@@ -184,8 +188,6 @@ export interface ServiceRoute extends RouteRules {
    * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
    */
   shared?: string;
-  /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
-  token?: boolean;
   /**
    * How long the service may take to begin its answer, and between two parts of it, when longer than
    * the 10 s every other call gets (CALL_TIMEOUT_MS): a model's reply, a registrar's list of domains.

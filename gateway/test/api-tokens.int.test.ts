@@ -91,8 +91,8 @@ describe('personal API tokens', () => {
       ['GET', `/api/projects/${own.id}/deploy-hook`],
       ['POST', `/api/projects/${own.id}/deploy-hook`],
       ['DELETE', `/api/projects/${own.id}/deploy-hook`],
-      ['GET', '/api/user'],
       ['DELETE', '/api/user'],
+      ['GET', '/api/sessions'],
       ['GET', '/api/subscription'],
       ['GET', '/api/reminders'],
       ['GET', '/api/tokens'],
@@ -106,13 +106,23 @@ describe('personal API tokens', () => {
     }
     const refused = await api('GET', '/api/reminders');
     expect(refused.body).toEqual({
-      message: 'API tokens are accepted on the project routes only',
+      message: 'API tokens are accepted on the project and activity routes, /api/user and /api/export only',
       code: 'API_TOKEN_NOT_ACCEPTED',
     });
     expect((await api('GET', `/api/projects/${foreign.body.id}`)).status).toBe(404);
     expect((await api('DELETE', `/api/projects/${foreign.body.id}`)).status).toBe(404);
     // The account is still there.
     expect((await owner.get('/api/user')).status).toBe(200);
+  });
+
+  it('say whose they are (GET /api/user, `shiplog whoami`) without making a session', async () => {
+    const owner = await signedUp();
+    const me = (await owner.get('/api/user')).body;
+    const { token } = (await owner.post('/api/tokens', { name: 'whoami' })).body;
+    const answer = await withToken(token)('GET', '/api/user');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(me);
+    expect(answer.setCookie).toBeNull();
   });
 
   it('stop working at the next request once revoked, or once the account is deleted', async () => {

@@ -116,6 +116,35 @@ function comparable(file: ExportFile) {
 }
 
 describe('export and import', () => {
+  it('exports with a personal API token as with the session (`shiplog export`), and makes no session', async () => {
+    const ada = await subscribedUser('tokenexport');
+    const { token } = (await ada.client.post('/api/tokens', { name: 'backup job' })).body as { token: string };
+    const authorization = `Bearer ${token}`;
+    // Made with the token while the project list lags: its export waits for its own write, as its
+    // other reads do (its client keeps no cookies; the gateway keeps its positions by token).
+    const held = await backend.holdConsumer('projects', 'projects-project-list');
+    let answer: Response;
+    try {
+      const made = await fetch(`${backend.url}/api/projects`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Exported by token' }),
+      });
+      expect(made.status).toBe(201);
+      const exporting = fetch(`${backend.url}/api/export`, { headers: { authorization } });
+      await held.untilReadWaits();
+      await held.release();
+      answer = await exporting;
+    } finally {
+      await held.release();
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    const file = (await answer.json()) as ExportFile;
+    expect(file.projects.map((p) => p.name)).toEqual(['Exported by token']);
+    expect(file.projects).toEqual((await exported(ada.client)).projects);
+  });
+
   it('exports everything as JSON, and imports it into a fresh account equal, once however often it runs', async () => {
     const ada = await subscribedUser('exporter');
     await liveAMonth(ada.client);

@@ -10,7 +10,7 @@ import type { SessionUser } from '../session/session-cache.ts';
 import { callerFor } from '../session/session-cache.ts';
 import type { TokenCache } from '../session/token-cache.ts';
 import type { UserSessions } from '../session/user-sessions.ts';
-import type { Action } from './action.ts';
+import { type Action, userOf } from './action.ts';
 
 /**
  * The gateway's own actions on the account: they read or change the session, so the gateway answers
@@ -46,11 +46,11 @@ export function accountActions(deps: {
   Action
 > {
   const { cookieName, services, tokens, positions, sessions, limiter, logger, bodyOf } = deps;
-  const callerOf = (req: Request) => callerFor(req.session.user);
+  const callerOf = (req: Request) => callerFor(userOf(req));
 
   /** GET /api/user's answer: the account from identity, the subscription from billing. */
   async function currentUser(req: Request): Promise<CurrentUser | null> {
-    if (!req.session.user) return null;
+    if (!userOf(req)) return null;
     const caller = callerOf(req);
     const after = positions.of(req);
     const [account, subscription] = await Promise.all([

@@ -26,7 +26,7 @@ import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
 import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
-import type { Action } from './action.ts';
+import { type Action, userOf } from './action.ts';
 
 export const exportQuery = z.object({
   format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
@@ -52,11 +52,11 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
   const { services, positions } = deps;
 
   const read = <T>(req: Parameters<Action>[0], service: ServiceName, path: string): Promise<T> =>
-    services.read<T>(service, path, { caller: callerFor(req.session.user), after: positions.of(req) });
+    services.read<T>(service, path, { caller: callerFor(userOf(req)), after: positions.of(req) });
 
   const exportData: Action = async (req, res) => {
     const { format } = parseInput(exportQuery, req.query);
-    const user = req.session.user!;
+    const user = userOf(req)!;
     if (!isSubscribed(await currentSubscriptionStatus(services, callerFor(user))))
       throw new ForbiddenError(EXPORT_REQUIRES_SUBSCRIPTION, 'SUBSCRIPTION_REQUIRED');
     const [projects, reminders, activities] = await Promise.all([

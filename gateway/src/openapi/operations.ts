@@ -113,7 +113,7 @@ export const operations: Record<string, Operation> = {
   },
   'POST /api/login': { tag: 'Account', summary: 'Sign in', body: loginSchema, answer: currentUserView },
   'POST /api/logout': { tag: 'Account', summary: 'Sign out', answer: messageView },
-  'GET /api/user': { tag: 'Account', summary: 'The signed-in user', answer: currentUserView },
+  'GET /api/user': { tag: 'Account', summary: "The signed-in user, or the API token's", answer: currentUserView },
   'POST /api/user/change-password': {
     tag: 'Account',
     summary: 'Change the password; every other session ends',

@@ -112,6 +112,13 @@ export async function forward(
  * The token of an `Authorization: Bearer <token>` header; undefined without one. Other schemes are
  * not ours (a proxy's Basic sign-in in front of the app) and are left alone.
  */
+/** A token on a route that takes none (routes.ts `token`). */
+export const tokenNotAccepted = () =>
+  new UnauthorizedError(
+    'API tokens are accepted on the project and activity routes, /api/user and /api/export only',
+    'API_TOKEN_NOT_ACCEPTED',
+  );
+
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || !/^bearer\b/i.test(header)) return undefined;
   const match = /^bearer +(\S+) *$/i.exec(header);
@@ -120,7 +127,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** Whose a personal API token is: as identity last said, while the cache holds it (token-cache.ts), else asked. */
-async function verifyToken(services: ServiceClients, tokens: TokenCache, token: string): Promise<VerifiedToken> {
+export async function verifyToken(services: ServiceClients, tokens: TokenCache, token: string): Promise<VerifiedToken> {
   const held = tokens.get(token);
   if (held) return held;
   const generation = tokens.generation;
@@ -190,8 +197,7 @@ export function servicePath(options: {
       let ownWrites: string | undefined;
       let authAt = 0;
       if (token !== undefined) {
-        if (!route.token)
-          throw new UnauthorizedError('API tokens are accepted on the project routes only', 'API_TOKEN_NOT_ACCEPTED');
+        if (!route.token) throw tokenNotAccepted();
         const verified = await verifyToken(services, tokens, token);
         user = verified.user;
         ownWrites = `api-token-${verified.tokenId}`;

@@ -92,6 +92,12 @@ export class RequestPositions {
     this.#reachedNow.set(req, now ? `${now},${reported}` : (reported as string));
   }
 
+  /** Positions the request's reads wait for besides its cookies' (an API token's own writes). */
+  include(req: IncomingMessage, after: string) {
+    const now = this.#reachedNow.get(req);
+    this.#reachedNow.set(req, now ? `${now},${after}` : after);
+  }
+
   /** Sign-out: the client forgets every position it held. */
   forget(req: IncomingMessage, res: ServerResponse) {
     for (const setCookie of this.#cookies.clearCookies(cookie.parse(req.headers.cookie ?? ''))) {

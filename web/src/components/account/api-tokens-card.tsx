@@ -19,7 +19,8 @@ import { Skeleton } from '../ui/skeleton';
 
 /**
  * Settings › API Tokens: tokens let the `shiplog` CLI and CI jobs record deployments,
- * backups and releases as the user, on the project routes only. A token's text is shown once.
+ * backups and releases as the user (the routes marked `token` in the gateway's table). A token's text
+ * is shown once.
  */
 export function ApiTokensCard() {
   const { data: tokens, isPending, error } = useQuery(apiTokensQuery);
@@ -41,9 +42,9 @@ export function ApiTokensCard() {
       <CardHeader>
         <CardTitle>API tokens</CardTitle>
         <CardDescription>
-          For the shiplog CLI and your CI: a token records deployments, backups and releases as you, and can read and
-          change your projects and their timelines. It cannot reach your account, billing, reminders or deploy webhooks.
-          Changing your password revokes every token.{' '}
+          For the shiplog CLI and your CI: a token records deployments, backups and releases as you, can read and change
+          your projects and their timelines, and can say whose it is and download your export. It cannot change your
+          account or reminders, nor reach billing or deploy webhooks. Changing your password revokes every token.{' '}
           <Link to="/api-reference" className="underline">
             API reference
           </Link>
