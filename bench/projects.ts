@@ -1,13 +1,23 @@
 /**
- * Projects benchmark: GET /api/projects (a user with 20 projects) through the gateway
- * against a bare Node + pg server answering the same query, at 32 connections; POST /api/projects
- * throughput; and the projector's lag (append → timeline row) at the 99th percentile.
- * The app runs as `npm start` runs it: every service and the gateway as processes of their own.
+ * Projects benchmark: GET /api/projects (a user with 20 projects) through the gateway against a bare
+ * Node + pg server answering the same query, a do-nothing proxy in front of it (the floor), and the
+ * conventional BFF in front of the same projects service (conventional-bff.ts: the peer), at 32
+ * connections; POST /api/projects through the gateway and the peer; and the projector's lag (append →
+ * timeline row) at the 99th percentile. The app runs as `npm start` runs it: every service and the
+ * gateway as processes of their own.
  */
 import type { ChildProcess } from 'node:child_process';
-import { cookiesFrom, createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
+import { serviceDirectory } from '@shiplog/service-kit';
+import {
+  cookiesFrom,
+  createTestBusNamespace,
+  createTestDatabase,
+  freePort,
+  freeServicePortBase,
+  redisUrl,
+} from '@shiplog/testing';
 import pg from 'pg';
-import { launch, load, signUp, startBenchApp, stop } from './app.ts';
+import { benchSecrets, launch, load, signUp, startBenchApp, stop } from './app.ts';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -17,16 +27,24 @@ interface LoadResult {
   cpuMicrosPerRequest: Record<string, number>;
 }
 
-/** One round: the bare server, the gateway and the floor proxy, 10 s each, one after the other. */
+/** One round: the bare server, the gateway, the floor proxy and the peer, 10 s each, one after the other. */
 export interface GetRound {
   bare: LoadResult;
   gateway: LoadResult;
   /** A do-nothing Node proxy in front of the bare server: what one extra hop costs by itself. */
   floor: LoadResult;
+  /** The conventional BFF (Express, express-session, connect-redis, http-proxy-middleware). */
+  bff: LoadResult;
   throughputRatio: number;
   p99Ratio: number;
   floorThroughputRatio: number;
   floorP99Ratio: number;
+  /** The gateway's throughput over the floor's, and its p99 over the floor's. */
+  gatewayToFloor: number;
+  gatewayToFloorP99: number;
+  /** The gateway's throughput over the peer's, and its p99 over the peer's. */
+  gatewayToBff: number;
+  gatewayToBffP99: number;
 }
 
 export interface ProjectsResult {
@@ -36,10 +54,15 @@ export interface ProjectsResult {
   gateway: LoadResult;
   bare: LoadResult;
   floor: LoadResult;
+  bff: LoadResult;
   throughputRatio: number;
   p99Ratio: number;
   floorThroughputRatio: number;
   floorP99Ratio: number;
+  gatewayToFloor: number;
+  gatewayToFloorP99: number;
+  gatewayToBff: number;
+  gatewayToBffP99: number;
   createsPerSecond: number;
   createP99Ms: number;
   /** The bare server's POST (one INSERT of the same document), run right after the creates. */
@@ -48,6 +71,9 @@ export interface ProjectsResult {
   createRatio: number;
   /** CPU each create cost each process group (µs): where the write path's time goes. */
   createCpuMicros: Record<string, number>;
+  /** The same creates through the conventional BFF, and the gateway's over them. */
+  bffCreates: LoadResult;
+  createToBff: number;
   /** How long the projector took, after the saturated run ended, to catch up. */
   drainSeconds: number;
   /** Lag while creates run flat out (the machine saturated). */
@@ -77,12 +103,14 @@ export async function runProjects(): Promise<ProjectsResult> {
   const db = await createTestDatabase('bench_app');
   const ns = createTestBusNamespace('bench_app');
   const port = await freePort();
-  const app = await startBenchApp(db.url, ns.namespace, port);
+  const serviceBase = await freeServicePortBase();
+  const app = await startBenchApp(db.url, ns.namespace, port, { SERVICE_PORT_BASE: String(serviceBase) });
   const url = `http://127.0.0.1:${port}`;
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => {});
   let bare: ChildProcess | undefined;
   let floor: ChildProcess | undefined;
+  let bff: ChildProcess | undefined;
   try {
     const reader = await signUp(url, `reader${Date.now().toString(36)}`);
     for (let i = 0; i < 20; i++) {
@@ -119,10 +147,27 @@ export async function runProjects(): Promise<ProjectsResult> {
       'floor proxy ready',
     );
     const floorUrl = `http://127.0.0.1:${floorPort}/api/projects`;
+    const bffPort = await freePort();
+    bff = await launch(
+      ['bench/conventional-bff.ts'],
+      {
+        REDIS_URL: redisUrl,
+        BUS_NAMESPACE: ns.namespace,
+        SESSION_SECRET: benchSecrets.SESSION_SECRET,
+        INTERNAL_TOKEN_SECRET: benchSecrets.INTERNAL_TOKEN_SECRET,
+        PROJECTS_URL: `http://127.0.0.1:${serviceBase + serviceDirectory.projects - 4100}`,
+        PORT: String(bffPort),
+      },
+      'conventional bff ready',
+    );
+    const bffUrl = `http://127.0.0.1:${bffPort}/api/projects`;
+    const peerList = (await (await fetch(bffUrl, { headers: { cookie: reader.cookie } })).json()) as unknown[];
+    if (peerList.length !== 20) throw new Error(`the conventional BFF answered ${peerList.length} projects, not 20`);
     const targets = {
       bare: { url: bareUrl },
       gateway: { url: gatewayUrl, headers: { cookie: reader.cookie } },
       floor: { url: floorUrl },
+      bff: { url: bffUrl, headers: { cookie: reader.cookie } },
     };
     // Warm each for 10 s (JIT tiers, pools, caches: a gateway warmed for 3 s ran its first 10 s about
     // a fifth slower than the next ones). Then interleaved rounds, so a slow spell of this shared
@@ -133,14 +178,20 @@ export async function runProjects(): Promise<ProjectsResult> {
       const bareRun = await load(targets.bare);
       const gatewayRun = await load(targets.gateway);
       const floorRun = await load(targets.floor);
+      const bffRun = await load(targets.bff);
       rounds.push({
         bare: bareRun,
         gateway: gatewayRun,
         floor: floorRun,
+        bff: bffRun,
         throughputRatio: ratio(gatewayRun.requestsPerSecond, bareRun.requestsPerSecond),
         p99Ratio: ratio(gatewayRun.p99Ms, bareRun.p99Ms),
         floorThroughputRatio: ratio(floorRun.requestsPerSecond, bareRun.requestsPerSecond),
         floorP99Ratio: ratio(floorRun.p99Ms, bareRun.p99Ms),
+        gatewayToFloor: ratio(gatewayRun.requestsPerSecond, floorRun.requestsPerSecond),
+        gatewayToFloorP99: ratio(gatewayRun.p99Ms, floorRun.p99Ms),
+        gatewayToBff: ratio(gatewayRun.requestsPerSecond, bffRun.requestsPerSecond),
+        gatewayToBffP99: ratio(gatewayRun.p99Ms, bffRun.p99Ms),
       });
     }
     await stop(floor);
@@ -186,6 +237,16 @@ export async function runProjects(): Promise<ProjectsResult> {
       headers: { 'content-type': 'application/json' },
       body: createBody,
     });
+    // The same creates through the peer, after the projector has caught up with the gateway's.
+    await projectorCaughtUp();
+    const peerWriter = await signUp(url, `peer${Date.now().toString(36)}`);
+    const bffCreates = await load({
+      url: bffUrl,
+      method: 'POST',
+      headers: postAs(peerWriter.cookie),
+      body: createBody,
+    });
+    await stop(bff);
     // Let the projector drain the saturated run's backlog, so the steady run measures lag, not queue.
     const drainSeconds = await projectorCaughtUp();
     const steady = await signUp(url, `steady${Date.now().toString(36)}`);
@@ -206,15 +267,22 @@ export async function runProjects(): Promise<ProjectsResult> {
       gateway: medianRound.gateway,
       bare: medianRound.bare,
       floor: medianRound.floor,
+      bff: medianRound.bff,
       throughputRatio,
       p99Ratio: median(rounds.map((r) => r.p99Ratio)),
       floorThroughputRatio: median(rounds.map((r) => r.floorThroughputRatio)),
       floorP99Ratio: median(rounds.map((r) => r.floorP99Ratio)),
+      gatewayToFloor: median(rounds.map((r) => r.gatewayToFloor)),
+      gatewayToFloorP99: median(rounds.map((r) => r.gatewayToFloorP99)),
+      gatewayToBff: median(rounds.map((r) => r.gatewayToBff)),
+      gatewayToBffP99: median(rounds.map((r) => r.gatewayToBffP99)),
       createsPerSecond: creates.requestsPerSecond,
       createP99Ms: creates.p99Ms,
       bareCreates,
       createRatio: ratio(creates.requestsPerSecond, bareCreates.requestsPerSecond),
       createCpuMicros: creates.cpuMicrosPerRequest,
+      bffCreates,
+      createToBff: ratio(creates.requestsPerSecond, bffCreates.requestsPerSecond),
       drainSeconds,
       saturatedLagP50Ms: saturated.p50,
       saturatedLagP99Ms: saturated.p99,
@@ -224,6 +292,7 @@ export async function runProjects(): Promise<ProjectsResult> {
     };
   } finally {
     if (floor) await stop(floor);
+    if (bff) await stop(bff);
     if (bare) await stop(bare);
     await stop(app);
     await pool.end();
