@@ -1,8 +1,12 @@
 /**
- * Backbone benchmark: event store appends per second with 1 and with 16 concurrent writers,
- * and the lag from an append's commit to its consumer's handled commit, through the relay and
- * JetStream (p50 / p99). Real PostgreSQL and NATS; a database and NATS namespace of its own.
+ * Backbone benchmark: event store appends per second with 1 and with 16 concurrent writers, beside
+ * the event store a team would take instead (emmett's PostgreSQL store, `@event-driven-io/emmett-postgresql`,
+ * on the same PostgreSQL, its own tables, a pool as large as ours), and the lag from an append's commit to
+ * its consumer's handled commit, through the relay and JetStream (p50 / p99). Real PostgreSQL and
+ * NATS; a database and NATS namespace of its own.
  */
+import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
+import { type PostgresEventStore as EmmettStore, getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
 import {
@@ -19,6 +23,15 @@ import pg from 'pg';
 export interface BackboneResult {
   appendsPerSecond1: number;
   appendsPerSecond16: number;
+  /** Each append's time with 16 writers, 99th percentile (ms). */
+  appendP99Ms16: number;
+  /** The same appends to emmett's PostgreSQL event store, in the same rounds. */
+  emmettAppendsPerSecond1: number;
+  emmettAppendsPerSecond16: number;
+  emmettAppendP99Ms16: number;
+  /** Shiplog's appends/s with 16 writers over emmett's, and its p99 over emmett's. */
+  appendsToEmmett: number;
+  p99ToEmmett: number;
   /** A bare INSERT of the same event row into a plain table, with the same 16 writers, in the same run. */
   bareInsertsPerSecond16: number;
   /** appendsPerSecond16 / bareInsertsPerSecond16: comparable across days on a shared machine. */
@@ -43,29 +56,47 @@ const event = (data: unknown) => ({
   metadata: { userId: null, correlationId: newId(), causationId: null, schemaVersion: 1 },
 });
 
-/** Operations per second: `writers` loops each doing `once` until `seconds` are up. */
-async function rate(writers: number, seconds: number, once: () => Promise<unknown>): Promise<number> {
+/** Operations per second, and each one's time: `writers` loops each doing `once` until `seconds` are up. */
+async function timed(
+  writers: number,
+  seconds: number,
+  once: () => Promise<unknown>,
+): Promise<{ perSecond: number; p99Ms: number }> {
   const deadline = performance.now() + seconds * 1000;
-  let count = 0;
+  const times: number[] = [];
   const start = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async () => {
       while (performance.now() < deadline) {
+        const began = performance.now();
         await once();
-        count += 1;
+        times.push(performance.now() - began);
       }
     }),
   );
-  return count / ((performance.now() - start) / 1000);
+  times.sort((a, b) => a - b);
+  return { perSecond: times.length / ((performance.now() - start) / 1000), p99Ms: percentile(times, 99) };
 }
+
+const rate = async (writers: number, seconds: number, once: () => Promise<unknown>) =>
+  (await timed(writers, seconds, once)).perSecond;
 
 // A create-style command: a new stream, expected to be absent.
 const appendRate = (store: PostgresEventStore, writers: number, seconds: number) =>
-  rate(writers, seconds, () =>
+  timed(writers, seconds, () =>
     store.append(`bench-${newId()}`, [event({ userId: newId(), at: new Date().toISOString() })], {
       expectedRevision: 'no_stream',
     }),
   );
+
+// The same command on emmett's store: the same event (type, data, metadata), a new stream.
+const emmettAppendRate = (store: EmmettStore, writers: number, seconds: number) =>
+  timed(writers, seconds, () => {
+    const { type, data, metadata } = event({ userId: newId(), at: new Date().toISOString() });
+    return store.appendToStream(`bench-${newId()}`, [{ type, data: data as Record<string, unknown>, metadata }], {
+      expectedStreamVersion: STREAM_DOES_NOT_EXIST,
+    });
+  });
 
 /**
  * The yardstick for appends: the same event row (id, stream, revision, type, data, metadata) inserted
@@ -91,21 +122,32 @@ export async function runBackbone(): Promise<BackboneResult> {
   const pool = new pg.Pool({ ...pipelined, connectionString: db.url, max: 24 });
   pool.on('error', () => {});
   const bus = await connectBus({ url: natsUrl, namespace: ns.namespace });
+  // As many connections as Shiplog's store gets (emmett's own default pool has pg's 10).
+  const emmettPool = new pg.Pool({ connectionString: db.url, max: 24 });
+  const emmett = getPostgreSQLEventStore(db.url, { connectionOptions: { pool: emmettPool } });
   try {
     const store = new PostgresEventStore(pool, 'bench');
     await store.migrate();
     await migrateMessagingTables(pool, 'bench');
     await appendRate(store, 4, 1); // warm-up
-    const appendsPerSecond1 = await appendRate(store, 1, 5);
-    // The store and the bare yardstick alternate, twice each, so a slow spell lands on both alike.
+    await emmettAppendRate(emmett, 4, 1); // warm-up, and emmett makes its tables
+    const appendsPerSecond1 = (await appendRate(store, 1, 5)).perSecond;
+    const emmettAppendsPerSecond1 = (await emmettAppendRate(emmett, 1, 5)).perSecond;
+    // The store, emmett's and the bare yardstick alternate, twice each, so a slow spell lands on all alike.
     await bareInsertRate(pool, 4, 1); // warm-up
-    const appends: number[] = [];
+    const appends: { perSecond: number; p99Ms: number }[] = [];
+    const emmetts: { perSecond: number; p99Ms: number }[] = [];
     const bare: number[] = [];
     for (let round = 0; round < 2; round++) {
       appends.push(await appendRate(store, 16, 5));
+      emmetts.push(await emmettAppendRate(emmett, 16, 5));
       bare.push(await bareInsertRate(pool, 16, 5));
     }
-    const appendsPerSecond16 = (appends[0]! + appends[1]!) / 2;
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const appendsPerSecond16 = mean(appends.map((a) => a.perSecond));
+    const appendP99Ms16 = mean(appends.map((a) => a.p99Ms));
+    const emmettAppendsPerSecond16 = mean(emmetts.map((a) => a.perSecond));
+    const emmettAppendP99Ms16 = mean(emmetts.map((a) => a.p99Ms));
     const bareInsertsPerSecond16 = (bare[0]! + bare[1]!) / 2;
 
     // Lag: events appended at a steady pace while the relay and a consumer run, as in a service.
@@ -160,6 +202,12 @@ export async function runBackbone(): Promise<BackboneResult> {
     return {
       appendsPerSecond1: Math.round(appendsPerSecond1),
       appendsPerSecond16: Math.round(appendsPerSecond16),
+      appendP99Ms16: Math.round(appendP99Ms16 * 10) / 10,
+      emmettAppendsPerSecond1: Math.round(emmettAppendsPerSecond1),
+      emmettAppendsPerSecond16: Math.round(emmettAppendsPerSecond16),
+      emmettAppendP99Ms16: Math.round(emmettAppendP99Ms16 * 10) / 10,
+      appendsToEmmett: Math.round((appendsPerSecond16 / emmettAppendsPerSecond16) * 100) / 100,
+      p99ToEmmett: Math.round((appendP99Ms16 / emmettAppendP99Ms16) * 100) / 100,
       bareInsertsPerSecond16: Math.round(bareInsertsPerSecond16),
       appendRatio: Math.round((appendsPerSecond16 / bareInsertsPerSecond16) * 100) / 100,
       lagP50Ms: Math.round(percentile(lags, 50) * 10) / 10,
@@ -168,6 +216,8 @@ export async function runBackbone(): Promise<BackboneResult> {
       lagSamples: lags.length,
     };
   } finally {
+    await emmett.close();
+    await emmettPool.end().catch(() => undefined);
     await bus.close();
     await ns.drop();
     await pool.end();

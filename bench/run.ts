@@ -61,11 +61,14 @@ function cpuLine(cpu: Record<string, number>): string {
 const only = process.argv[2];
 
 if (!only || only === 'backbone') {
-  process.stdout.write('\nbackbone: event store appends and relay + consumer lag…\n');
+  process.stdout.write("\nbackbone: event store appends beside emmett's PostgreSQL store, and relay + consumer lag…\n");
   const b = await runBackbone();
   table([
-    ['event store appends/s, 1 writer', String(b.appendsPerSecond1), '', ''],
-    ['event store appends/s, 16 writers', String(b.appendsPerSecond16), '>= 3000', met(b.appendsPerSecond16 >= 3000)],
+    ['event store appends/s, 1 writer (emmett)', `${b.appendsPerSecond1} (${b.emmettAppendsPerSecond1})`, '', ''],
+    ['event store appends/s, 16 writers (emmett)', `${b.appendsPerSecond16} (${b.emmettAppendsPerSecond16})`, '', ''],
+    ['appends/s, 16 writers: Shiplog / emmett', String(b.appendsToEmmett), '>= 1.0', met(b.appendsToEmmett >= 1)],
+    ['append p99 with 16 writers, ms (emmett)', `${b.appendP99Ms16} (${b.emmettAppendP99Ms16})`, '', ''],
+    ['append p99: Shiplog / emmett', `${b.p99ToEmmett}x`, '<= 1.0x', met(b.p99ToEmmett <= 1)],
     ['bare INSERTs of the same row/s, 16 writers', String(b.bareInsertsPerSecond16), '', ''],
     ['appends / bare INSERTs', String(b.appendRatio), '', ''],
     ['append → handled lag p50 (ms)', String(b.lagP50Ms), '', ''],
