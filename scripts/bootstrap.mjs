@@ -2,8 +2,9 @@
 // The newcomer's entry point: `npm start` / `npm test` (and `pnpm start` / `pnpm test`) land here.
 // It must run on any Node from 20 with only npm available, so it is plain JavaScript with no dependencies.
 // Steps: Node 24 (from the `node@24` npm package when the local one is older) → pnpm (pinned) →
-// dependencies (frozen lockfile) → PostgreSQL / NATS / Redis (used if answering, else started from
-// installed binaries with data under .data/, else a clear message) → the requested task under Node 24.
+// dependencies (frozen lockfile) → for tests and benchmarks, Debian's Chromium when missing →
+// PostgreSQL / NATS / Redis (used if answering, else started from installed binaries with data under
+// .data/, else a clear message) → the requested task under Node 24.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -218,10 +219,31 @@ async function ensureInfrastructure() {
   if (missing.length > 0) fail(`Not answering and could not be started: ${missing.join(', ')}.\n${installHint}`);
 }
 
+/**
+ * Debian's Chromium and its headless shell (the browser tests and the web benchmarks drive them),
+ * installed with apt-get when missing: as root, or through sudo when it asks no password. Elsewhere
+ * (another system, or CHROMIUM_PATH naming a browser of your own) nothing is installed.
+ */
+function ensureBrowser() {
+  if (process.env.CHROMIUM_PATH) return;
+  const packages = ['chromium', 'chromium-headless-shell'].filter((name) => !existsSync(`/usr/bin/${name}`));
+  if (packages.length === 0) return;
+  if (!which('apt-get'))
+    fail(`${packages.join(' and ')} not found: install Chromium, or set CHROMIUM_PATH to a Chromium or Chrome binary.`);
+  const asRoot = process.getuid?.() === 0;
+  if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0)
+    fail(`${packages.join(' and ')} not found: run \`sudo apt-get install ${packages.join(' ')}\`, then again.`);
+  const apt = (args) => (asRoot ? run('apt-get', args) : run('sudo', ['-n', 'apt-get', ...args]));
+  log(`installing ${packages.join(' and ')} (apt-get)`);
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', ...packages]);
+}
+
 const task = process.argv[2];
 if (!tasks[task]) fail(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
 const toolchain = ensureToolchain();
 ensureDependencies(toolchain);
+if (task === 'test' || task === 'bench') ensureBrowser();
 await ensureInfrastructure();
 const child = spawn(toolchain.pnpm, [...tasks[task], ...process.argv.slice(3)], {
   cwd: root,
