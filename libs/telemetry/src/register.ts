@@ -14,6 +14,6 @@ if (endpoint && process.env.OTEL_SDK_DISABLED !== 'true') {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   const entry = /(?:services\/([a-z]+)|(gateway))\/src\/main\.ts$/.exec(process.argv[1] ?? '');
   const name = process.env.OTEL_SERVICE_NAME || (entry ? `shiplog-${entry[1] ?? entry[2]}` : 'shiplog');
-  const { startSdk } = await import('./sdk.ts');
-  startSdk(name);
+  const { preloadSdk } = await import('./sdk.ts');
+  preloadSdk(name);
 }

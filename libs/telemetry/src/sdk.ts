@@ -43,17 +43,8 @@ interface Running {
 const key = Symbol.for('shiplog.telemetry.sdk');
 const holder = globalThis as { [key]?: Running };
 
-/** True once the SDK runs in this process (started by the preload, or by the first `startSdk`). */
-export const sdkRunning = () => holder[key] !== undefined;
-
-/**
- * Starts the SDK as `serviceName` if it is not running yet; each caller's `release` ends its use, and
- * the last one flushes and shuts it down. Instrumentations patch the modules loaded after the start:
- * started by the preload (`register.ts`), that is all of them. `endpoint`: a collector named by a
- * service's configuration rather than this process's environment (services started inside a test
- * process), sent OTLP/HTTP with JSON; otherwise the exporter follows the standard settings.
- */
-export function startSdk(serviceName: string, endpoint?: string): { flush(): Promise<void>; release(): Promise<void> } {
+/** The process's SDK, started as `serviceName` when it is not running yet. */
+function runningSdk(serviceName: string, endpoint?: string): Running {
   let running = holder[key];
   if (!running) {
     const sdk = new NodeSDK({
@@ -67,6 +58,26 @@ export function startSdk(serviceName: string, endpoint?: string): { flush(): Pro
     running = { sdk, users: 0 };
     holder[key] = running;
   }
+  return running;
+}
+
+/**
+ * The preload's start (register.ts): before any module loads, with no user of its own, so the
+ * process's tracing (`startTracing`, released at its stop) flushes and shuts it down.
+ */
+export function preloadSdk(serviceName: string): void {
+  runningSdk(serviceName);
+}
+
+/**
+ * Starts the SDK as `serviceName` if it is not running yet; each caller's `release` ends its use, and
+ * the last one flushes and shuts it down. Instrumentations patch the modules loaded after the start:
+ * started by the preload (`register.ts`), that is all of them. `endpoint`: a collector named by a
+ * service's configuration rather than this process's environment (services started inside a test
+ * process), sent OTLP/HTTP with JSON; otherwise the exporter follows the standard settings.
+ */
+export function startSdk(serviceName: string, endpoint?: string): { flush(): Promise<void>; release(): Promise<void> } {
+  const running = runningSdk(serviceName, endpoint);
   running.users += 1;
   const current = running;
   let released = false;
