@@ -178,7 +178,9 @@ describe('personal API tokens', () => {
     expect((await client.request('DELETE', '/api/tokens/not-an-id')).status).toBe(404);
 
     const { token } = (await client.post('/api/tokens', { name: 'real' })).body;
-    for (const bad of ['nope', `${token.slice(0, -2)}AA`, token.replace('shiplog_', 'shiplog-')]) {
+    // The real token with its last character changed (to one it does not already have).
+    const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of ['nope', altered, token.replace('shiplog_', 'shiplog-')]) {
       const answer = await withToken(bad)('GET', '/api/projects');
       expect(answer.status).toBe(401);
       expect(answer.body.code).toBe('INVALID_API_TOKEN');
