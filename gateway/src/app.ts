@@ -91,7 +91,10 @@ export const API_VERSION_HEADER = 'x-shiplog-api-version';
 export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
   const lifetime = new SessionLifetime(deps.config, deps.redis, deps.now);
-  const app = createExpressApp(deps, positions, lifetime);
+  // The positions writes reached that are kept in Redis rather than in a client's cookies: an API
+  // token's own writes, and writes everyone reads (administrators' messages).
+  const shared = new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`);
+  const app = createExpressApp(deps, positions, lifetime, shared);
   const limits: Limits = app.get('limits');
   const services = servicePath({
     services: deps.services,
@@ -105,7 +108,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
       lifetime,
     }),
     positions,
-    shared: new SharedPositions(deps.redis, `${deps.config.BUS_NAMESPACE}:`),
+    shared,
     tokens: deps.tokens,
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
@@ -137,6 +140,7 @@ function createExpressApp(
   { config, secrets, redis, sessionCache, tokens, services, logger, tracing, events, busReady, metrics }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
+  shared: SharedPositions,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -182,7 +186,6 @@ function createExpressApp(
     routes.flatMap((r) => ('bodyLimit' in r && r.bodyLimit ? [[r.gateway, jsonUpTo(r.bodyLimit)] as const] : [])),
   );
   const positions = new RequestPositions(cookies);
-  const tokenPositions = new SharedPositions(redis, `${config.BUS_NAMESPACE}:`);
   const sessions = new UserSessions(redis, config);
   const graphql = createGraphql({
     services,
@@ -238,7 +241,7 @@ function createExpressApp(
       const verified = await verifyToken(services, tokens, token);
       actAsTokenUser(req, verified.user);
       // Its client keeps no cookies: its reads wait for its own writes as kept by token (forward.ts).
-      const own = await tokenPositions.after(`api-token-${verified.tokenId}`);
+      const own = await shared.after(`api-token-${verified.tokenId}`);
       if (own) positions.include(req, own);
     }
     const user = userOf(req);
