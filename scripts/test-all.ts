@@ -1,6 +1,6 @@
 /**
- * `npm test` (after scripts/bootstrap.mjs): typecheck, lint and the web build side by side, every unit and integration
- * test, a small chaos run (bench/chaos), then the browser tests against the app as `npm start` runs it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
+ * `npm test` (after scripts/bootstrap.mjs): typecheck, lint and the web build side by side; every unit and integration
+ * test with a small chaos run (bench/chaos) beside them; then the browser tests against the app as `npm start` runs it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -65,8 +65,11 @@ interface VitestReport {
 /** How long each test file took, for the slowest-files list at the end. */
 const fileTimes: { file: string; ms: number }[] = [];
 
-/** Runs the vitest projects, its output to this terminal as it comes, and counts their results. */
-async function tests(name: string, projects: string[]) {
+/**
+ * Runs the vitest projects and counts their results; their output goes to this terminal as it comes,
+ * or, `held`, all at once when they end (a run beside another, so the two do not interleave).
+ */
+async function tests(name: string, projects: string[], options: { held?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'shiplog-test-'));
   const output = join(dir, 'report.json');
   const args = [
@@ -78,12 +81,24 @@ async function tests(name: string, projects: string[]) {
     '--reporter=json',
     `--outputFile.json=${output}`,
   ];
-  process.stdout.write(`\n── ${name} ──\n`);
+  const heading = `\n── ${name} ──\n`;
+  if (!options.held) process.stdout.write(heading);
+  let held = '';
   const ok = await new Promise<boolean>((resolve) => {
-    const child = spawn('pnpm', args, { cwd: root, env: process.env, stdio: 'inherit' });
+    const child = spawn('pnpm', args, {
+      cwd: root,
+      env: process.env,
+      stdio: options.held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const hold = (chunk: Buffer) => {
+      held += chunk.toString();
+    };
+    child.stdout?.on('data', hold);
+    child.stderr?.on('data', hold);
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });
+  if (options.held) process.stdout.write(heading + held);
   let report: VitestReport | null = null;
   try {
     report = JSON.parse(readFileSync(output, 'utf8'));
@@ -121,10 +136,14 @@ const checked = await checksSideBySide([
 ]);
 for (const [name, ok] of checked) count(name, ok);
 const built = checked.get('web build') === true;
-await tests('unit and integration tests', ['unit', 'int']);
-// Alone, after them: it starts its own PostgreSQL, NATS, Redis and app processes and kills them one by
-// one; beside the integration tests its load made their timing-sensitive cases flaky.
-await tests('faults under load (a small chaos run)', ['chaos']);
+// The chaos run beside them: it starts its own PostgreSQL, NATS, Redis and app processes and kills them
+// one by one, touching nothing of theirs. The integration tests spend much of their time waiting on
+// their servers, the chaos run on its faults: side by side they fill the machine instead of taking
+// turns on it.
+await Promise.all([
+  tests('unit and integration tests', ['unit', 'int']),
+  tests('faults under load (a small chaos run)', ['chaos'], { held: true }),
+]);
 if (built) await tests('browser tests', ['e2e']);
 
 process.stdout.write('\nThe ten slowest test files:\n');

@@ -13,8 +13,8 @@ describe('faults under load (a small chaos run)', () => {
       operations: 400,
       concurrency: 12,
       faults: (process.env.CHAOS_FAULTS ?? 'projects,gateway,nats,redis,postgres').split(','),
-      downSeconds: 2,
-      gapSeconds: 2,
+      downSeconds: 1,
+      gapSeconds: 1,
       seed: 20261124,
       // Due while the faults run, so the run need not wait a minute after its load for their emails.
       reminderDueSeconds: [2, 6],

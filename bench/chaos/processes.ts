@@ -73,6 +73,29 @@ async function waitForPort(port: number, seconds: number): Promise<boolean> {
   return false;
 }
 
+/**
+ * Until the PostgreSQL server at `url` answers a query: its port opens while it is still starting up
+ * (it refuses connections then, "the database system is starting up"), and on a busy machine for long.
+ */
+async function waitForPostgres(url: string, seconds: number): Promise<boolean> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => {});
+    const answered = await client
+      .connect()
+      .then(() => client.query('SELECT 1'))
+      .then(
+        () => true,
+        () => false,
+      );
+    await client.end().catch(() => undefined);
+    if (answered) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
@@ -197,7 +220,7 @@ export async function startFleet(options: {
       'max_connections=150',
     ],
     process.env,
-    () => waitForPort(ports.postgres, 20),
+    () => waitForPostgres(`postgres://postgres@127.0.0.1:${ports.postgres}/postgres`, 30),
     crashes,
     user,
   );

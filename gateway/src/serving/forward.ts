@@ -108,10 +108,6 @@ export async function forward(
   }
 }
 
-/**
- * The token of an `Authorization: Bearer <token>` header; undefined without one. Other schemes are
- * not ours (a proxy's Basic sign-in in front of the app) and are left alone.
- */
 /** A token on a route that takes none (routes.ts `token`). */
 export const tokenNotAccepted = () =>
   new UnauthorizedError(
@@ -119,6 +115,10 @@ export const tokenNotAccepted = () =>
     'API_TOKEN_NOT_ACCEPTED',
   );
 
+/**
+ * The token of an `Authorization: Bearer <token>` header; undefined without one. Other schemes are
+ * not ours (a proxy's Basic sign-in in front of the app) and are left alone.
+ */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || !/^bearer\b/i.test(header)) return undefined;
   const match = /^bearer +(\S+) *$/i.exec(header);
