@@ -6,9 +6,9 @@ import {
   type QuickUpdateInput,
   type UpdateProjectInput,
 } from '@shiplog/schemas';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../lib/api';
-import { keys, optimistic, projectQuery, userQuery } from '../lib/queries';
+import { keys, optimistic, projectQuery, projectsQuery, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
 
 /**
@@ -46,15 +46,29 @@ const updateTold = {
   }),
 };
 
+/** The project `id` as the screens show it now: its page's copy, or its card's in the list. */
+function shownProject(queryClient: QueryClient, id: string): Project | undefined {
+  return (
+    queryClient.getQueryData(projectQuery(id).queryKey) ??
+    queryClient.getQueryData(projectsQuery.queryKey)?.find((project) => project.id === id)
+  );
+}
+
 /**
  * A change made in place (a checklist tick, a status) shows at once on every screen and goes back if
  * the server refuses it; the changes to one project are sent one after another, in the order made.
+ * A tick names its one flag; its PUT carries all five (spec/core.md §4) as the screens show them when
+ * it is sent, so a second tick made before the first was drawn cannot send the first one's old value.
  */
 export function useUpdateProject(id: string, from: keyof typeof updateTold = 'inPlace') {
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Partial<UpdateProjectInput>) => apiRequest<Project>('PUT', `/api/projects/${id}`, input),
+    mutationFn: (input: Partial<UpdateProjectInput>) => {
+      const ticked = checklistKeys.some((key) => key in input);
+      const checklist = ticked ? shownProject(queryClient, id)?.checklist : undefined;
+      return apiRequest<Project>('PUT', `/api/projects/${id}`, { id, ...checklist, ...input });
+    },
     onMutate: async (input) =>
       from === 'inPlace'
         ? (await optimistic()).changeEverywhere<Project>(

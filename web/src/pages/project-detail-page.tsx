@@ -49,7 +49,7 @@ export function ProjectDetailPage() {
 
   const done = checklistKeys.filter((k) => project.checklist[k]).length;
   const links = socialLinkKeys.filter((k) => project.metadata.socialLinks[k]);
-  const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ id, ...project.checklist, [key]: value });
+  const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ [key]: value });
 
   return (
     <div className="space-y-6">

@@ -96,8 +96,7 @@ export const ProjectCard = memo(function ProjectCard({
   const update = useUpdateProject(project.id);
 
   // A tick shows at once and is saved with all five flags; ticks are sent in the order made.
-  const toggle = (key: ChecklistKey, value: boolean) =>
-    update.mutate({ id: project.id, ...project.checklist, [key]: value });
+  const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ [key]: value });
 
   return (
     <Card
