@@ -50,6 +50,7 @@ describe('tracing', () => {
     expect(
       (await client.post('/api/register', { username: uniqueUsername('trace'), password: 'secret-pass-1' })).status,
     ).toBe(201);
+    const sessionId = decodeURIComponent(client.sessionCookie!.split('=')[1]!);
     const created = await client.post('/api/projects', { name: 'Traced' });
     expect(created.status).toBe(201);
 
@@ -85,15 +86,23 @@ describe('tracing', () => {
     const within = (span: (typeof spans)[number], ancestor: (typeof spans)[number]): boolean =>
       span.parentSpanId === ancestor.spanId ||
       (byId.has(span.parentSpanId) && within(byId.get(span.parentSpanId)!, ancestor));
-    const queries = spans.filter((s) => s.service === 'shiplog-projects' && 'db.statement' in s.attributes);
-    const append = queries.find((q) => String(q.attributes['db.statement']).includes('projects.append_events($1'));
+    const queries = spans.filter((s) => s.service === 'shiplog-projects' && 'db.query.text' in s.attributes);
+    const append = queries.find((q) => String(q.attributes['db.query.text']).includes('projects.append_events($1'));
     expect(append && within(append, service)).toBe(true);
-    expect(queries.map((q) => String(q.attributes['db.statement'])).join('\n')).not.toContain('Traced');
+    expect(queries.map((q) => String(q.attributes['db.query.text'])).join('\n')).not.toContain('Traced');
     // The relay's publish hangs off the request that appended the event (its handler's span, where the
     // append ran); each reaction off the publish.
     expect(within(publish, service)).toBe(true);
     for (const consumer of ['shiplog-activity', 'shiplog-reminders'])
       expect(named(consumer, 'handle ProjectCreated')!.parentSpanId).toBe(publish.spanId);
+    // The gateway's Redis commands (the session it signed up, its rate limits) are spans of the requests
+    // that made them, named by command: no key, so no session id.
+    const registered = collector.spans.find((s) => s.service === 'shiplog-gateway' && s.name === 'POST /api/register');
+    const redis = collector.spans.filter(
+      (s) => s.traceId === registered?.traceId && s.attributes['db.system.name'] === 'redis',
+    );
+    expect(redis.length).toBeGreaterThan(0);
+    expect(JSON.stringify(redis)).not.toContain(sessionId.split('.')[0]!.replace(/^s:/, ''));
     // No span is named by a raw path.
     expect(spans.filter((s) => s.name.includes(created.body.id as string))).toEqual([]);
 

@@ -13,7 +13,7 @@ import { pathTemplate } from './redaction.ts';
  * settings (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_BSP_*`,
  * `OTEL_TRACES_SAMPLER`, `OTEL_RESOURCE_ATTRIBUTES`, …), and the instrumentations make spans for what
  * the process calls: outgoing HTTP (node:http and undici's fetch), Express's routers and handlers,
- * PostgreSQL queries and Redis commands (node-redis up to 5). The requests a process serves are spans
+ * PostgreSQL queries and Redis commands (by name only: a key can be a session's id). The requests a process serves are spans
  * of our own (service-kit's `requestSpans`: named by route template, and the gateway starts every
  * trace), so incoming HTTP is left to them. A URL is written into a span as its template: a path can
  * hold a credential or a user's data.
