@@ -71,6 +71,8 @@ export interface ProjectsResult {
   createRatio: number;
   /** CPU each create cost each process group (µs): where the write path's time goes. */
   createCpuMicros: Record<string, number>;
+  /** CPU each GET cost each process group (µs) with the GETs at the rate the creates ran. */
+  readCpuMicrosAtCreateRate: Record<string, number>;
   /** The same creates through the conventional BFF, and the gateway's over them. */
   bffCreates: LoadResult;
   createToBff: number;
@@ -231,6 +233,14 @@ export async function runProjects(): Promise<ProjectsResult> {
     await projectorCaughtUp();
     const writer = await signUp(url, `writer${Date.now().toString(36)}`);
     const creates = await load({ url: gatewayUrl, method: 'POST', headers: postAs(writer.cookie), body: createBody });
+    // Reads at the rate the creates ran: what any request costs the gateway at that rate (at a few
+    // hundred a second each one wakes its processes alone, where a saturated run shares the wake-ups),
+    // so that a create's own share of the gateway is the difference.
+    const readsAtCreateRate = await load({
+      ...targets.gateway,
+      overallRate: creates.requestsPerSecond,
+      duration: 10,
+    });
     const bareCreates = await load({
       url: bareUrl,
       method: 'POST',
@@ -281,6 +291,7 @@ export async function runProjects(): Promise<ProjectsResult> {
       bareCreates,
       createRatio: ratio(creates.requestsPerSecond, bareCreates.requestsPerSecond),
       createCpuMicros: creates.cpuMicrosPerRequest,
+      readCpuMicrosAtCreateRate: readsAtCreateRate.cpuMicrosPerRequest,
       bffCreates,
       createToBff: ratio(creates.requestsPerSecond, bffCreates.requestsPerSecond),
       drainSeconds,

@@ -131,6 +131,13 @@ if (!only || only === 'projects') {
       '<= 150',
       met(gatewayCpu(p.createCpuMicros) <= 150),
     ],
+    ["the gateway's CPU µs per GET at the creates' rate", String(gatewayCpu(p.readCpuMicrosAtCreateRate)), '', ''],
+    [
+      "a create's own share of the gateway (create - GET at that rate)",
+      String(gatewayCpu(p.createCpuMicros) - gatewayCpu(p.readCpuMicrosAtCreateRate)),
+      '',
+      '',
+    ],
     ['CPU µs per create through the BFF', cpuLine(p.bffCreates.cpuMicrosPerRequest), '', ''],
     ['projector lag p99 at 250 creates/s (ms)', String(p.projectorLagP99Ms), '<= 50', met(p.projectorLagP99Ms <= 50)],
     ['projector lag p50 at 250 creates/s (ms)', String(p.projectorLagP50Ms), '', ''],
