@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   type E2EApp,
   launchBrowser,
@@ -116,22 +116,27 @@ describe('live updates', () => {
       if (route.request().method() === 'PUT') await held;
       await route.continue();
     });
+    onTestFinished(() => release());
     await box.click();
     await expect.poll(() => box.getAttribute('aria-checked')).toBe('true');
 
-    // The other tab renames it; this tab hears of it (a second stream of its own session tells when)…
-    const heard = watching.evaluate(
+    // The other tab renames it; this tab hears of it (a second stream of its own session tells when,
+    // open before the change is made, or a busy machine can make the change before it listens)…
+    await watching.evaluate(
       () =>
-        new Promise<void>((resolve) => {
+        new Promise<void>((opened) => {
           const probe = new EventSource('/api/events');
-          probe.addEventListener('change', () => {
-            probe.close();
-            resolve();
-          });
+          (window as unknown as { heard: Promise<void> }).heard = new Promise<void>((resolve) =>
+            probe.addEventListener('change', () => {
+              probe.close();
+              resolve();
+            }),
+          );
+          probe.addEventListener('open', () => opened(), { once: true });
         }),
     );
     await api(acting, 'PUT', `/api/projects/${created.body.id}`, { name: 'Renamed while ticking' });
-    await heard;
+    await watching.evaluate(() => (window as unknown as { heard: Promise<void> }).heard);
     // …and reads nothing again while its own change is on the way, so the tick is not undone.
     const isListRead = (request: { url(): string; method(): string }) =>
       request.method() === 'GET' && new URL(request.url()).pathname === '/api/projects';
