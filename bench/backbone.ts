@@ -2,11 +2,17 @@
  * Backbone benchmark: event store appends per second with 1 and with 16 concurrent writers, beside
  * the event store a team would take instead (emmett's PostgreSQL store, `@event-driven-io/emmett-postgresql`,
  * on the same PostgreSQL, its own tables, a pool as large as ours), and the lag from an append's commit to
- * its consumer's handled commit, through the relay and JetStream (p50 / p99). Real PostgreSQL and
- * NATS; a database and NATS namespace of its own.
+ * its consumer's handled commit, through the relay and JetStream (p50 / p99). Then a project created with
+ * its row in a project list, each writer waiting until it can read the row back: emmett's append with an
+ * inline projection (one transaction) beside Shiplog's append, relay, JetStream and consumer. Real
+ * PostgreSQL and NATS; a database and NATS namespace of its own.
  */
-import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
-import { type PostgresEventStore as EmmettStore, getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
+import { projections, STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
+import {
+  type PostgresEventStore as EmmettStore,
+  getPostgreSQLEventStore,
+  postgreSQLProjection,
+} from '@event-driven-io/emmett-postgresql';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
 import {
@@ -40,6 +46,16 @@ export interface BackboneResult {
   lagP99Ms: number;
   lagMaxMs: number;
   lagSamples: number;
+  /**
+   * A project created and its project-list row readable, 16 writers: emmett's append with an inline
+   * projection (the row written in the append's transaction), and Shiplog's append with the row written
+   * by a consumer behind the relay and JetStream, the writer waiting for the consumer's position (as the
+   * gateway's read-your-writes does).
+   */
+  emmettProjectedPerSecond16: number;
+  emmettProjectedP99Ms16: number;
+  projectedPerSecond16: number;
+  projectedP99Ms16: number;
 }
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: (o) => console.error(o) };
@@ -98,6 +114,35 @@ const emmettAppendRate = (store: EmmettStore, writers: number, seconds: number) 
     });
   });
 
+// A new project's event and its list row, as the project list keeps it (id, owner, creation time, document).
+const projectCreated = () => {
+  const projectId = newId();
+  const userId = newId();
+  const createdAt = new Date().toISOString();
+  return {
+    id: newId(),
+    type: 'ProjectCreated',
+    data: {
+      projectId,
+      userId,
+      name: 'Benchmark project',
+      description: 'Created by the backbone benchmark',
+      status: 'idea',
+      cost: 0,
+      createdAt,
+    },
+    metadata: { userId, correlationId: newId(), causationId: null, schemaVersion: 1 },
+  };
+};
+type ProjectCreatedData = ReturnType<typeof projectCreated>['data'];
+const listRow = (table: string, data: ProjectCreatedData): [string, unknown[]] => [
+  `INSERT INTO bench.${table} (id, user_id, created_at, doc) VALUES ($1, $2, $3, $4)`,
+  [data.projectId, data.userId, data.createdAt, JSON.stringify({ ...data, id: data.projectId })],
+];
+const createListTable = (pool: pg.Pool, table: string) =>
+  pool.query(`CREATE TABLE IF NOT EXISTS bench.${table} (
+    id uuid PRIMARY KEY, user_id uuid NOT NULL, created_at timestamptz NOT NULL, doc jsonb NOT NULL)`);
+
 /**
  * The yardstick for appends: the same event row (id, stream, revision, type, data, metadata) inserted
  * into a plain table with the events table's columns and keys, one INSERT per event, no checks.
@@ -125,6 +170,19 @@ export async function runBackbone(): Promise<BackboneResult> {
   // As many connections as Shiplog's store gets (emmett's own default pool has pg's 10).
   const emmettPool = new pg.Pool({ connectionString: db.url, max: 24 });
   const emmett = getPostgreSQLEventStore(db.url, { connectionOptions: { pool: emmettPool } });
+  // The same store with the project list as an inline projection, written in each append's transaction.
+  const emmettProjected = getPostgreSQLEventStore(db.url, {
+    connectionOptions: { pool: emmettPool },
+    projections: projections.inline([
+      postgreSQLProjection<{ type: 'ProjectCreated'; data: ProjectCreatedData }>({
+        name: 'project-list',
+        canHandle: ['ProjectCreated'],
+        handle: async (events, { connection }) => {
+          for (const event of events) await connection.client.query(...listRow('emmett_project_list', event.data));
+        },
+      }),
+    ]),
+  });
   try {
     const store = new PostgresEventStore(pool, 'bench');
     await store.migrate();
@@ -163,6 +221,9 @@ export async function runBackbone(): Promise<BackboneResult> {
       sources: ['identity'],
       logger: quiet,
       handlers: {
+        ProjectCreated: async (e, tx) => {
+          await tx.query(...listRow('project_list', e.data as ProjectCreatedData));
+        },
         UserLoggedIn: async (e, tx) => {
           const { committedAt } = e.data as { committedAt?: number };
           if (committedAt === undefined) return;
@@ -196,6 +257,36 @@ export async function runBackbone(): Promise<BackboneResult> {
       if (lags.length >= samples) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+
+    // A project created and its list row readable: emmett's inline projection against Shiplog's
+    // consumer, alternating twice each as above.
+    await createListTable(pool, 'project_list');
+    await createListTable(pool, 'emmett_project_list');
+    const emmettProjectedCreate = () => {
+      const { type, data, metadata } = projectCreated();
+      return emmettProjected.appendToStream(`project-${data.projectId}`, [{ type, data, metadata }], {
+        expectedStreamVersion: STREAM_DOES_NOT_EXIST,
+      });
+    };
+    const projectedCreate = async () => {
+      const e = projectCreated();
+      const { position } = await store.append(`project-${e.data.projectId}`, [e], { expectedRevision: 'no_stream' });
+      if (!(await consumer.waitForPosition('identity', position, 10_000)))
+        throw new Error('the project list did not catch up within 10 s');
+    };
+    await timed(4, 1, emmettProjectedCreate); // warm-up
+    await timed(4, 1, projectedCreate);
+    const projected: { perSecond: number; p99Ms: number }[] = [];
+    const emmettProjectedRounds: { perSecond: number; p99Ms: number }[] = [];
+    for (let round = 0; round < 2; round++) {
+      projected.push(await timed(16, 5, projectedCreate));
+      emmettProjectedRounds.push(await timed(16, 5, emmettProjectedCreate));
+    }
+    const rows = async (table: string) =>
+      Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM bench.${table}`)).rows[0]!.n);
+    if ((await rows('emmett_project_list')) === 0 || (await rows('project_list')) === 0)
+      throw new Error('a project list stayed empty');
+
     await consumer.stop();
     await relay.stop();
     lags.sort((a, b) => a - b);
@@ -214,9 +305,14 @@ export async function runBackbone(): Promise<BackboneResult> {
       lagP99Ms: Math.round(percentile(lags, 99) * 10) / 10,
       lagMaxMs: Math.round((lags.at(-1) ?? Number.NaN) * 10) / 10,
       lagSamples: lags.length,
+      emmettProjectedPerSecond16: Math.round(mean(emmettProjectedRounds.map((r) => r.perSecond))),
+      emmettProjectedP99Ms16: Math.round(mean(emmettProjectedRounds.map((r) => r.p99Ms)) * 10) / 10,
+      projectedPerSecond16: Math.round(mean(projected.map((r) => r.perSecond))),
+      projectedP99Ms16: Math.round(mean(projected.map((r) => r.p99Ms)) * 10) / 10,
     };
   } finally {
     await emmett.close();
+    await emmettProjected.close();
     await emmettPool.end().catch(() => undefined);
     await bus.close();
     await ns.drop();

@@ -81,6 +81,8 @@ if (!only || only === 'backbone') {
     ['append → handled lag p99 (ms)', String(b.lagP99Ms), '<= 50', met(b.lagP99Ms <= 50)],
     ['append → handled lag max (ms)', String(b.lagMaxMs), '', ''],
     ['lag samples', String(b.lagSamples), '', ''],
+    ['created and listed/s, 16 writers: Shiplog (p99 ms)', `${b.projectedPerSecond16} (${b.projectedP99Ms16})`, '', ''],
+    ['… emmett, inline projection (p99 ms)', `${b.emmettProjectedPerSecond16} (${b.emmettProjectedP99Ms16})`, '', ''],
   ]);
   save('backbone', b);
 }
