@@ -13,8 +13,8 @@ import { FullPageSpinner } from './components/full-page-spinner';
 import { ReauthHost } from './components/reauth-host';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
-import { askEarly } from './lib/api';
-import { type DashboardVariables, fetchDashboard, graphqlEarlyKey } from './lib/dashboard-query';
+import { askEarly, dropEarly } from './lib/api';
+import { dashboardVariables, fetchDashboard, graphqlEarlyKey } from './lib/dashboard-query';
 import { lazyPart } from './lib/on-demand';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
@@ -107,10 +107,6 @@ const appRoute = createRoute({
 
 /** urql and the dashboard's query, once loaded. */
 let graphql: typeof import('./lib/graphql') | undefined;
-const dashboardVariables = (search: { status?: ProjectFilter; sort?: ProjectSort }): DashboardVariables => ({
-  filter: search.status ?? 'all',
-  sort: search.sort ?? 'newest',
-});
 
 const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
   createRoute({
@@ -130,7 +126,8 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     loaderDeps: ({ search }) => dashboardVariables(search),
     // The dashboard's GraphQL query starts with the page's code, not after the page has rendered
     // (its LCP). On the app's first visit it is sent before anything else loads (the page's
-    // chunks, urql), and urql takes its answer. Pointing at a link loads only the code.
+    // chunks, urql), by index.html when the visit is to the dashboard itself, and urql takes its
+    // answer. Pointing at a link loads only the code.
     beforeLoad: ({ search, preload }) => {
       if (!preload && !graphql) {
         const variables = dashboardVariables(search);
@@ -251,7 +248,7 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {
-  return createRouter({
+  const router = createRouter({
     routeTree,
     context: { queryClient },
     defaultPreload: 'intent',
@@ -259,4 +256,8 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPendingMinMs: 0,
     scrollRestoration: true,
   });
+  // What was asked for early and not read by the time a visit has loaded (the visit went elsewhere)
+  // is dropped: a later visit asks again rather than show an old answer.
+  router.subscribe('onResolved', dropEarly);
+  return router;
 }

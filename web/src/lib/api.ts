@@ -22,7 +22,8 @@ declare global {
   interface Window {
     /**
      * GETs the page asked for before the code that reads them had loaded, by URL or key: index.html
-     * asks for the current user, the dashboard's route its GraphQL query (router.tsx).
+     * asks for the current user, and for the dashboard's GraphQL query on a visit to it; the
+     * dashboard's route asks for that query when the app's first visit there is not its first page.
      */
     __shiplogEarly?: Record<string, Promise<Response> | undefined>;
   }
@@ -37,12 +38,17 @@ export function takeEarly(key: string): Promise<Response> | undefined {
 }
 
 /**
- * Starts a GET now, for the code that will read it once it has loaded (`takeEarly`). An earlier
- * answer under the same key that nothing read (a visit given up before its loader ran) is dropped.
+ * Starts a GET now, for the code that will read it once it has loaded (`takeEarly`), unless the page
+ * has already asked for it (index.html, for the visit it loaded).
  */
 export function askEarly(key: string, request: () => Promise<Response>): void {
   window.__shiplogEarly ??= {};
-  window.__shiplogEarly[key] = request();
+  window.__shiplogEarly[key] ??= request();
+}
+
+/** Forgets the early answers nothing has read: a visit given up before its loader ran asks again. */
+export function dropEarly(): void {
+  window.__shiplogEarly = {};
 }
 
 export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {

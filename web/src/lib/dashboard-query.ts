@@ -2,8 +2,9 @@ import type { ProjectFilter, ProjectSort } from '@shiplog/schemas';
 
 /**
  * The dashboard's one GraphQL query, with what the shell shows beside it (the bell's reminders, the
- * administrators' messages), as plain text: the route's loader sends it on the app's first
- * visit before urql and the page have loaded (router.tsx), and urql sends the same text afterwards.
+ * administrators' messages), as plain text: on the app's first visit it is sent before urql and the
+ * page have loaded (by index.html on a visit to the dashboard itself, see `earlyDashboard` in
+ * vite.config.ts; else by the route, router.tsx), and urql sends the same text afterwards.
  * `__typename` is written out where urql would add it, so both answers are alike.
  */
 export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: ProjectSort) {
@@ -102,6 +103,12 @@ export interface DashboardVariables {
   sort: ProjectSort;
 }
 
+/** The query's variables from the dashboard's search params: all projects, newest first, unless asked. */
+export const dashboardVariables = (search: { status?: ProjectFilter; sort?: ProjectSort }): DashboardVariables => ({
+  filter: search.status ?? 'all',
+  sort: search.sort ?? 'newest',
+});
+
 /** How a GraphQL GET is known among the page's early requests (lib/api.ts): its operation and variables. */
 export function graphqlEarlyKey(operationName: string, variables: Record<string, unknown>): string {
   const pairs = Object.keys(variables)
@@ -110,15 +117,19 @@ export function graphqlEarlyKey(operationName: string, variables: Record<string,
   return `graphql ${operationName} ${pairs.join('&')}`;
 }
 
-/** The dashboard's query sent without urql, as the gateway takes a GraphQL GET. */
-export function fetchDashboard(variables: DashboardVariables): Promise<Response> {
+/** The dashboard's query as the gateway takes a GraphQL GET: its URL, and the request's options. */
+export function dashboardRequest(variables: DashboardVariables): [string, RequestInit] {
   const search = new URLSearchParams({
     query: DASHBOARD_QUERY,
     operationName: 'Dashboard',
     variables: JSON.stringify(variables),
   });
-  return fetch(`/api/graphql?${search}`, {
-    credentials: 'include',
-    headers: { accept: 'application/graphql-response+json, application/json' },
-  });
+  return [
+    `/api/graphql?${search}`,
+    { credentials: 'include', headers: { accept: 'application/graphql-response+json, application/json' } },
+  ];
 }
+
+/** The dashboard's query sent without urql. */
+export const fetchDashboard = (variables: DashboardVariables): Promise<Response> =>
+  fetch(...dashboardRequest(variables));
