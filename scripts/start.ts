@@ -28,8 +28,8 @@ function log(message: string) {
 const children: { name: string; process: ChildProcess }[] = [];
 let stopping = false;
 
-function launch({ name, entry, env: extraEnv }: AppProcess) {
-  const child = spawn(process.execPath, [join(root, entry)], {
+function launch({ name, entry, nodeArgs, env: extraEnv }: AppProcess) {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, entry)], {
     cwd: root,
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -251,7 +251,7 @@ export async function startFleet(options: {
     managed(
       spec.name,
       process.execPath,
-      [join(root, spec.entry)],
+      [...spec.nodeArgs, join(root, spec.entry)],
       { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
       () => waitUntilReady(spec.readyUrl, 60),
       crashes,
