@@ -57,6 +57,19 @@ export async function forward(
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   const pool = await services.pool(route.service);
   const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
+  // A request whose connection closed before its end was read has nobody left to answer: the client
+  // went away, or what it sent next on the connection could not be read, which is answered 400 and
+  // closes it. Node then destroys the request without ever ending it, and its body, piped on, would
+  // keep the call open, waiting for the rest, and a stop waiting for the call.
+  if (hasBody && req.destroyed && !req.readableEnded) return;
+  // Through a pipe: undici destroys a body it stops sending, and the client's request must outlive
+  // that (its rest is drained below) for the connection to stay usable. A request cut off while its
+  // body is on its way cuts the call's body off too, for the same reason as above.
+  const body = hasBody ? req.pipe(new PassThrough()) : null;
+  if (body)
+    req.once('close', () => {
+      if (!req.readableEnded) body.destroy(new Error('the request was cut off before its end'));
+    });
   try {
     // What fails after the answer began (the client went away mid-stream), or because the client
     // went away before it, is not the service's failure: it comes out of the breaker as a value. A
@@ -71,9 +84,7 @@ export async function forward(
             method: method as 'GET',
             path: url.replace(/^\/api/, ''),
             headers,
-            // Through a pipe: undici destroys a body it stops sending, and the client's request must
-            // outlive that (its rest is drained below) for the connection to stay usable.
-            body: hasBody ? req.pipe(new PassThrough()) : null,
+            body,
           },
           ({ statusCode, headers: upstreamHeaders }) => {
             onPosition?.(upstreamHeaders[POSITION_HEADER]);

@@ -190,8 +190,8 @@ export class ServiceClients {
 
   /**
    * Waits for the calls in flight, at most `graceMs`; then any still open are cut. A stop must end:
-   * one call left open would hold it for ever (the fuzzer found one: a forwarded DELETE whose answer
-   * the client already had, its undici request never settled).
+   * one call left open would hold it for ever (a forwarded body that never ended did, until the
+   * gateway stopped forwarding requests whose connection had closed: gateway/test/client-gone).
    */
   async close(graceMs = 5000): Promise<void> {
     const pools = [...this.#pools.values()];
