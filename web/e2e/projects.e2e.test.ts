@@ -247,6 +247,10 @@ describe('projects in the browser', () => {
     }, ticks);
     await expect.poll(() => box('Authentication').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => box('Database added').getAttribute('aria-checked')).toBe('false');
+    // While they are saved, the boxes are disabled: a click now changes nothing.
+    expect(await box('Deployed').getAttribute('aria-disabled')).toBe('true');
+    await box('Deployed').click({ force: true });
+    expect(await box('Deployed').getAttribute('aria-checked')).toBe('false');
     release();
     // The held saves go on their way before the route is lifted.
     await page.unrouteAll({ behavior: 'wait' });
@@ -265,9 +269,11 @@ describe('projects in the browser', () => {
         { timeout: 10_000 },
       )
       .toEqual([true, false]);
+    await expect.poll(() => box('Deployed').getAttribute('aria-disabled')).toBe(null);
     await page.reload();
     await expect.poll(() => box('Authentication').getAttribute('aria-checked')).toBe('true');
     expect(await box('Database added').getAttribute('aria-checked')).toBe('false');
+    expect(await box('Deployed').getAttribute('aria-checked')).toBe('false');
 
     // The server refuses: the box goes back, and the toast says why.
     await page.route('**/api/projects/*', (route) =>

@@ -159,6 +159,7 @@ export function ProjectDetailPage() {
                 <Checkbox
                   id={`detail-${key}`}
                   checked={project.checklist[key]}
+                  busy={update.isPending}
                   onCheckedChange={(v) => toggle(key, v === true)}
                 />
                 <label htmlFor={`detail-${key}`} className="text-sm">

@@ -95,7 +95,8 @@ export const ProjectCard = memo(function ProjectCard({
 }) {
   const update = useUpdateProject(project.id);
 
-  // A tick shows at once and is saved with all five flags; ticks are sent in the order made.
+  // A tick shows at once and is saved with all five flags; the boxes are disabled while it is saved
+  // (spec/core.md §4), and ticks made before that shows are sent in the order made.
   const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ [key]: value });
 
   return (
@@ -139,6 +140,7 @@ export const ProjectCard = memo(function ProjectCard({
               <Checkbox
                 id={id}
                 checked={project.checklist[key]}
+                busy={update.isPending}
                 onCheckedChange={(checked) => toggle(key, checked === true)}
               />
               <label htmlFor={id} className="text-sm">
