@@ -3,6 +3,11 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, Client, startBackend } from './harness.ts';
 
+/** Reminders' due dates weeks ahead of whenever the test runs, on the hour: none falls due during it. */
+const hoursAhead = (hours: number) => new Date((Math.floor(Date.now() / 3_600_000) + hours) * 3_600_000).toISOString();
+const renewDue = hoursAhead(90 * 24);
+const weeklyDue = hoursAhead(35 * 24);
+
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
 let admin: Client;
@@ -74,7 +79,7 @@ async function liveAMonth(client: Client) {
       projectId: site.id,
       title: 'Renew the domain',
       description: 'Before it lapses',
-      dueDate: '2027-03-01T09:00:00.000Z',
+      dueDate: renewDue,
       reminderTimes: ['1_day_before', '1_hour_before'],
     }),
   );
@@ -82,7 +87,7 @@ async function liveAMonth(client: Client) {
     client.post('/api/reminders', {
       projectId: blog.id,
       title: 'Write the weekly post',
-      dueDate: '2027-01-04T08:00:00.000Z',
+      dueDate: weeklyDue,
       frequency: 'weekly',
     }),
   );
@@ -207,7 +212,7 @@ describe('export and import', () => {
     expect(projects.at(-1)).toBe('');
     const reminders = strFromU8(files['reminders.csv']!).split('\r\n');
     expect(reminders.find((line) => line.includes('Renew the domain'))).toContain(
-      ',2027-03-01T09:00:00.000Z,1_day_before 1_hour_before,once,true,',
+      `,${renewDue},1_day_before 1_hour_before,once,true,`,
     );
     const activities = strFromU8(files['activities.csv']!).split('\r\n');
     expect(activities[0]).toBe('id,projectId,timestamp,eventType,action,details,version,status,metadata');

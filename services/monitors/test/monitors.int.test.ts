@@ -155,8 +155,11 @@ describe('monitors', () => {
     // Read through the gateway once: the checker's list holds the monitor from here on.
     expect((await client.get('/api/monitors')).status).toBe(200);
     const run = checker();
-    const start = Date.parse('2026-11-26T12:00:00Z');
+    // The checker's clock starts on this minute: the reads' uptime counts the last 24 hours of the real
+    // clock, and the timeline writes each incident's minutes.
+    const start = Math.floor(Date.now() / 60_000) * 60_000;
     const at = (seconds: number) => () => new Date(start + seconds * 1000);
+    const minute = (seconds: number) => new Date(start + seconds * 1000).toISOString().slice(11, 16);
     const monitor = async () => (await client.get('/api/monitors')).body.find((m: { id: string }) => m.id === id);
     // The checker's reports are not the user's writes: a read waits for them only as the live feed would.
     const until = (state: string) => waitUntil(async () => (await monitor()).state === state, 5000, `state ${state}`);
@@ -201,8 +204,8 @@ describe('monitors', () => {
     await waitUntil(async () => (await incidents()).length === 2, 5000, 'both incident rows on the timeline');
     const timeline = (await client.get(`/api/projects/${projectId}/activities`)).body as Entry[];
     expect(timeline.filter((a) => a.eventType === 'incident').map((a) => [a.details, a.status])).toEqual([
-      ['Down 12:00–12:02 UTC, 2 min, HTTP 503: Weather API', 'success'],
-      ['Down since 12:00 UTC, HTTP 503: Weather API', 'failed'],
+      [`Down ${minute(0)}–${minute(120)} UTC, 2 min, HTTP 503: Weather API`, 'success'],
+      [`Down since ${minute(0)} UTC, HTTP 503: Weather API`, 'failed'],
     ]);
     expect(timeline.some((a) => a.details === `Started monitoring ${target.url}: Weather API`)).toBe(true);
 
@@ -709,7 +712,8 @@ describe('monitors', () => {
     const run = checker();
     const hits = target.hits;
     await client.get('/api/monitors');
-    expect(await run.tick(() => new Date(Date.parse('2026-11-27T00:00:00Z')))).toEqual({ checked: 0 });
+    // An hour on, when the monitor would long be due, were it not paused.
+    expect(await run.tick(() => new Date(Date.now() + 3_600_000))).toEqual({ checked: 0 });
     expect(target.hits).toBe(hits);
 
     const ping = new URL((await client.post(`/api/projects/${project}/ping`)).body.url).pathname;
