@@ -37,6 +37,12 @@ it('leaves no call open for a write whose connection closed before its end was r
     socket.on('close', () => resolve());
     socket.on('error', reject);
   });
+  // A read with the same token takes the write's path behind it (identity's check, Redis, the
+  // forward): once it is answered, the write has been forwarded or dropped.
+  const read = await fetch(`${backend!.url}/api/projects/${project}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect([200, 404]).toContain(read.status);
   const stopping = Date.now();
   await backend!.stop();
   backend = undefined;
