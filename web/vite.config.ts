@@ -5,7 +5,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
-import { dashboardRequest, dashboardVariables, graphqlEarlyKey } from './src/lib/dashboard-query.ts';
+import { dashboardEarlyKey, dashboardRequest, dashboardVariables } from './src/lib/dashboard-query.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -115,7 +115,7 @@ function earlyDashboard(): Plugin {
         ].filter((file) => !loaded.has(file));
         const variables = dashboardVariables({});
         const [url, init] = dashboardRequest(variables);
-        const key = graphqlEarlyKey('Dashboard', { ...variables });
+        const key = dashboardEarlyKey(variables);
         const script = `
       // On a visit to the dashboard: its data and its code, asked for at once (earlyDashboard in vite.config.ts).
       if ((location.pathname === '/' || location.pathname === '/dashboard') && !location.search) {

@@ -14,7 +14,7 @@ import { ReauthHost } from './components/reauth-host';
 import { AppShell } from './components/shell/app-shell';
 import { Toaster } from './components/ui/toast';
 import { askEarly, dropEarly } from './lib/api';
-import { dashboardVariables, fetchDashboard, graphqlEarlyKey } from './lib/dashboard-query';
+import { dashboardEarlyKey, dashboardVariables, fetchDashboard } from './lib/dashboard-query';
 import { lazyPart } from './lib/on-demand';
 import { userQuery } from './lib/queries';
 import { ErrorPage } from './pages/error-page';
@@ -131,7 +131,7 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     beforeLoad: ({ search, preload }) => {
       if (!preload && !graphql) {
         const variables = dashboardVariables(search);
-        askEarly(graphqlEarlyKey('Dashboard', { ...variables }), () => fetchDashboard(variables));
+        askEarly(dashboardEarlyKey(variables), () => fetchDashboard(variables));
       }
     },
     // The first visit waits for the answer, so the page renders once, with its data (its LCP); a later

@@ -117,6 +117,10 @@ export function graphqlEarlyKey(operationName: string, variables: Record<string,
   return `graphql ${operationName} ${pairs.join('&')}`;
 }
 
+/** How the dashboard's query with these variables is known among the page's early requests. */
+export const dashboardEarlyKey = (variables: DashboardVariables): string =>
+  graphqlEarlyKey('Dashboard', { ...variables });
+
 /** The dashboard's query as the gateway takes a GraphQL GET: its URL, and the request's options. */
 export function dashboardRequest(variables: DashboardVariables): [string, RequestInit] {
   const search = new URLSearchParams({

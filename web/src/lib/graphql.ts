@@ -2,7 +2,7 @@ import type { Activity, AdminComment, MonitorSummary, Project } from '@shiplog/s
 import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
-import { DASHBOARD_QUERY, type DashboardVariables, graphqlEarlyKey } from './dashboard-query';
+import { DASHBOARD_QUERY, type DashboardVariables, dashboardEarlyKey, graphqlEarlyKey } from './dashboard-query';
 import { adminCommentsQuery, type BellReminder, bellRemindersQuery, keys } from './queries';
 
 export interface DashboardData {
@@ -60,7 +60,7 @@ export const dashboardQuery = (variables: DashboardVariables) =>
         .query<{ dashboard: DashboardData }, DashboardVariables>(DASHBOARD_QUERY, variables)
         .toPromise();
       if (result.error || !result.data) throw result.error ?? new Error('The dashboard did not answer');
-      const key = graphqlEarlyKey('Dashboard', { ...variables });
+      const key = dashboardEarlyKey(variables);
       const response = answers.get(key);
       answers.delete(key);
       const { dashboard } = result.data;

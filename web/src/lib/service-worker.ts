@@ -6,6 +6,7 @@
 
 import type { QueryClient } from '@tanstack/react-query';
 import type { AnyRouter } from '@tanstack/react-router';
+import { dashboardVariables } from './dashboard-query';
 import { projectsQuery, remindersQuery, userQuery } from './queries';
 
 /**
@@ -29,8 +30,7 @@ export async function registerServiceWorker(router: AnyRouter, queryClient: Quer
     router.preloadRoute({ to: '/projects' }),
     router.preloadRoute({ to: '/reminders' }),
     missing('/api/user') && queryClient.fetchQuery({ ...userQuery, staleTime: 0 }),
-    missing('/api/graphql') &&
-      queryClient.fetchQuery({ ...dashboardQuery({ filter: 'all', sort: 'newest' }), staleTime: 0 }),
+    missing('/api/graphql') && queryClient.fetchQuery({ ...dashboardQuery(dashboardVariables({})), staleTime: 0 }),
     missing('/api/projects') && queryClient.fetchQuery({ ...projectsQuery, staleTime: 0 }),
     missing('/api/reminders') && queryClient.fetchQuery({ ...remindersQuery, staleTime: 0 }),
   ]);
