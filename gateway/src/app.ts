@@ -7,9 +7,11 @@ import {
   healthRoutes,
   type Logger,
   metricsRoute,
+  reauthRequired,
   requestSpans,
   type ServiceClients,
   serviceNames,
+  tokenNotAccepted,
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
 import type { Metrics } from '@shiplog/telemetry/metrics';
@@ -25,7 +27,7 @@ import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
 import { type GatewayAction, isServiceRoute, routeOf, routes } from './routes.ts';
-import { bearerToken, servicePath, tokenNotAccepted, verifyToken } from './serving/forward.ts';
+import { bearerToken, servicePath, verifyToken } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
 import { securityHeaders } from './serving/security-headers.ts';
@@ -37,7 +39,6 @@ import { callerFor, type SessionCache } from './session/session-cache.ts';
 import {
   authenticatedAt,
   isRecentAuth,
-  reauthRequired,
   SessionLifetime,
   SessionReader,
   sessionCookie,

@@ -238,9 +238,36 @@ export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute 
   'gateway' in r ? { ...r, pattern: pathPattern(r.path) } : r,
 );
 
+/**
+ * The route of a call, or none. Only a path in its one canonical form has a route: each variant a
+ * client or an attacker can spell (a trailing or doubled slash, a dot segment, an encoded slash or an
+ * encoded letter, a `#` or a backslash) is a 404 on both serving paths. Matching is case-sensitive,
+ * as the services' routers are: `…/DEPLOY-HOOK` is not `…/deploy-hook` anywhere. Without this, a
+ * variant that misses its own line falls to a broader one and is forwarded past its rules.
+ */
 export function routeFor(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
+  if (!isCanonicalPath(path)) return undefined;
   return routes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+}
+
+/** Characters a path segment holds as they are (RFC 3986 `pchar`, with `%` for an encoding). */
+const pathCharacters = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+/**
+ * Encodings a canonical path never holds: of an unreserved character (its canonical form is the
+ * character itself, RFC 3986 §6.2.2.2), of a separator (`/`, `\`, `?`, `#`), of a control character.
+ */
+const nonCanonicalEncoding =
+  /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEeFf3]|5[Ff]|7[Ee]|5[Cc]|3[Ff]|[01][0-9A-Fa-f]|7[Ff])/;
+
+/** Whether a path is in the one form the route table matches (see `routeFor`). */
+export function isCanonicalPath(path: string): boolean {
+  if (!path.startsWith('/') || !pathCharacters.test(path)) return false;
+  if (/%(?![0-9A-Fa-f]{2})/.test(path) || nonCanonicalEncoding.test(path)) return false;
+  return path
+    .slice(1)
+    .split('/')
+    .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
 const matched = new WeakMap<IncomingMessage, ApiRoute | null>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiRoutes, pathPattern, routeFor } from './routes.ts';
+import { apiRoutes, isCanonicalPath, pathPattern, routeFor } from './routes.ts';
 
 const ownerOf = (method: string, url: string) => {
   const route = routeFor(method, url);
@@ -39,6 +39,34 @@ describe('the /api route table', () => {
     expect(pattern.test('/api/admin/users/abc/more')).toBe(false);
     expect(pattern.test('/api/admin/users/')).toBe(false);
     expect(pathPattern('/api/a.b').test('/api/aXb')).toBe(false);
+  });
+
+  it('matches a path only in its one canonical form', () => {
+    for (const path of [
+      '/api/projects/abc/deploy-hook',
+      '/api/calendar/x.ics',
+      '/api/badges/ada/p1/uptime.svg',
+      '/api/u%C3%A9',
+    ])
+      expect(isCanonicalPath(path), path).toBe(true);
+    for (const path of [
+      '/api/projects/abc/deploy-hook/',
+      '/api/projects/abc//deploy-hook',
+      '/api/projects/abc/./deploy-hook',
+      '/api/projects/x/../abc/deploy-hook',
+      '/api/projects/abc%2Fdeploy-hook',
+      '/api/projects/abc/%2e/deploy-hook',
+      '/api/projects/abc/%64eploy-hook',
+      '/api/projects/abc/deploy%2Dhook',
+      '/api/projects/abc\\deploy-hook',
+      '/api/projects/abc/deploy-hook#',
+      '/api/projects/abc/%zz',
+      '/api/projects/abc/%00',
+      'http://host/api/projects',
+    ])
+      expect(isCanonicalPath(path), path).toBe(false);
+    expect(routeFor('POST', '/api/projects/abc/DEPLOY-HOOK')).toMatchObject({ service: 'projects' });
+    expect(routeFor('POST', '/api/projects/abc/deploy-hook/')).toBeUndefined();
   });
 
   it('names each gateway action once', () => {

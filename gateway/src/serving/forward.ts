@@ -6,14 +6,16 @@ import {
   type Caller,
   type Logger,
   POSITION_HEADER,
+  reauthRequired,
   type ServiceClients,
   sendError,
+  tokenNotAccepted,
   unavailable,
 } from '@shiplog/service-kit';
 import { isServiceRoute, routeOf, type ServiceRoute } from '../routes.ts';
 import type { PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
-import { isRecentAuth, reauthRequired, type SessionReader } from '../session/sessions.ts';
+import { isRecentAuth, type SessionReader } from '../session/sessions.ts';
 import type { SharedPositions } from '../session/shared-positions.ts';
 import type { TokenCache, VerifiedToken } from '../session/token-cache.ts';
 import type { Limits } from './limits.ts';
@@ -118,13 +120,6 @@ export async function forward(
     }
   }
 }
-
-/** A token on a route that takes none (routes.ts `token`). */
-export const tokenNotAccepted = () =>
-  new UnauthorizedError(
-    'API tokens are accepted on the project and activity routes, /api/user and /api/export only',
-    'API_TOKEN_NOT_ACCEPTED',
-  );
 
 /**
  * The token of an `Authorization: Bearer <token>` header; undefined without one. Other schemes are
@@ -237,7 +232,13 @@ export function servicePath(options: {
         const latest = await shared.after(route.shared);
         if (latest) after = after ? `${after},${latest}` : latest;
       }
-      await forward(services, route, req, res, callerFor(user ?? undefined), after, onPosition);
+      // What the gateway saw, signed for the service to check again: a token's call, a recent password.
+      const caller = {
+        ...callerFor(user ?? undefined),
+        apiToken: token !== undefined,
+        recentAuth: token === undefined && user !== null && isRecentAuth(authAt),
+      };
+      await forward(services, route, req, res, caller, after, onPosition);
       if (route.shared && !reading) await shared.record(route.shared, reported);
       // A token's last write matters to its next reads for seconds, not for ever: kept an hour.
       if (ownWrites && !reading) await shared.record(ownWrites, reported, 3600);

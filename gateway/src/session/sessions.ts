@@ -1,4 +1,3 @@
-import { ForbiddenError } from '@shiplog/errors';
 import { RedisStore } from 'connect-redis';
 import cookie from 'cookie';
 import type { RequestHandler } from 'express';
@@ -33,10 +32,6 @@ export const authenticatedAt = (session: { since?: number; verifiedAt?: number }
   Math.max(session.since ?? 0, session.verifiedAt ?? 0);
 
 export const isRecentAuth = (authAt: number, now = Date.now()): boolean => now - authAt < RECENT_AUTH_MS;
-
-/** The answer to a sensitive change without a recent password: the app asks for it and tries again. */
-export const reauthRequired = () =>
-  new ForbiddenError('Please enter your password again to continue.', 'REAUTH_REQUIRED');
 
 /**
  * Sessions: express-session in Redis, written only by the Express pipeline (sign-in, sign-out), read

@@ -5,12 +5,25 @@ import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, verifyInternalT
 
 /** Who is calling: the gateway's signed caller, checked on every request (Express and lean reads alike). */
 const callers = new WeakMap<Request, Caller>();
+/** Requests on a route that takes a personal API token (`apiTokenAccepted`). */
+const tokenRoutes = new WeakSet<Request>();
 
+/**
+ * Who is calling. A call a personal API token made is refused here unless its route said it takes one
+ * (`apiTokenAccepted`): whatever path the gateway matched, a token reaches only the routes meant for it.
+ */
 export function callerOf(req: Request): Caller {
   const caller = callers.get(req);
   if (!caller) throw new UnauthorizedError('Missing internal token', 'INTERNAL_TOKEN_REQUIRED');
+  if (caller.apiToken && !tokenRoutes.has(req)) throw tokenNotAccepted();
   return caller;
 }
+
+/** A route a personal API token may call (the project and activity routes the CLI uses). */
+export const apiTokenAccepted: RequestHandler = (req, _res, next) => {
+  tokenRoutes.add(req);
+  next();
+};
 
 /** The signed-in user's id, or 401. */
 export function requireUserId(req: Request): string {
@@ -33,6 +46,25 @@ export function signedInUserId(caller: Caller): string {
   if (!caller.userId) throw new UnauthorizedError();
   return caller.userId;
 }
+
+/** A personal API token on a route that takes none. */
+export const tokenNotAccepted = () =>
+  new UnauthorizedError(
+    'API tokens are accepted on the project and activity routes, /api/user and /api/export only',
+    'API_TOKEN_NOT_ACCEPTED',
+  );
+
+/** The answer to a sensitive change without a recent password: the app asks for it and tries again. */
+export const reauthRequired = () =>
+  new ForbiddenError('Please enter your password again to continue.', 'REAUTH_REQUIRED');
+
+/**
+ * A change that makes a credential or moves the account's mail: only with a session whose user typed
+ * the password lately, as the gateway signed it (`Caller.recentAuth`), never with a token.
+ */
+export const recentAuthOnly: RequestHandler = (req, _res, next) => {
+  next(callerOf(req).recentAuth ? undefined : reauthRequired());
+};
 
 /** The caller the gateway signed into the request, or null when the token is missing or invalid. */
 export function identify(

@@ -5,7 +5,7 @@ import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@sh
 import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
 import { accessLog, answerIn, loggedUrl, pathTemplate } from './access-log.ts';
-import { identify, internalAuth, internalTokenRequired } from './caller.ts';
+import { identify, internalAuth, internalTokenRequired, tokenNotAccepted } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
 import { healthRoutes, type MetricsAccess, metricsRoute, type ReadinessChecks } from './health.ts';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER } from './internal-token.ts';
@@ -18,7 +18,11 @@ import { CONSISTENCY_HEADER, consistency, positionsBehind, waitFor } from './rea
  * the read-your-writes wait, the error body, the request span and the access log. Meant for the few
  * reads that carry a service's load (docs/decisions/011-lean-service-reads.md).
  */
-export type LeanRead = (caller: Caller, query: URLSearchParams) => Promise<string>;
+export interface LeanRead {
+  read: (caller: Caller, query: URLSearchParams) => Promise<string>;
+  /** A personal API token may call it (as `apiTokenAccepted` says of an Express route). */
+  apiToken?: boolean;
+}
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -52,7 +56,10 @@ export interface HttpApp {
 }
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  const router = express.Router();
+  // Each route answers its one path as written: not in another case, not with a trailing slash. The
+  // gateway forwards only canonical paths; a variant that got past it would otherwise reach a route
+  // whose rules it skipped (`/projects/:id/DEPLOY-HOOK/` under the rules of `/projects/…`).
+  const router = express.Router({ caseSensitive: true, strict: true });
   options.routes(router);
   const app = createExpressApp(options, router);
   const routes = [
@@ -87,6 +94,8 @@ function createExpressApp(options: HttpAppOptions, router: express.Router): Expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   healthRoutes(app, options.readiness);
   if (options.metrics) metricsRoute(app, options.metrics.metrics, options.metrics.access);
@@ -132,9 +141,10 @@ function leanReads(
     try {
       const caller = identify(internalTokenSecret, req.headers[INTERNAL_TOKEN_HEADER], req.headers[CORRELATION_HEADER]);
       if (!caller) throw internalTokenRequired();
+      if (caller.apiToken && !read.apiToken) throw tokenNotAccepted();
       const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
       if (behind) await waitFor(behind, logger);
-      const body = await read(caller, new URLSearchParams(query));
+      const body = await read.read(caller, new URLSearchParams(query));
       res.writeHead(200, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(body),

@@ -14,6 +14,16 @@ export interface Caller {
   userId: string | null;
   username: string | null;
   isAdmin: boolean;
+  /**
+   * The client called with a personal API token rather than a session. A service refuses such a call
+   * on a route that takes no token (`refuseApiTokens`), whatever route the gateway matched.
+   */
+  apiToken?: boolean;
+  /**
+   * The session's user typed their password within the last ten minutes: a service makes a credential
+   * (a token, a webhook or ping URL) or changes the account's address only then (`requireRecentAuth`).
+   */
+  recentAuth?: boolean;
   correlationId: string;
 }
 
@@ -21,6 +31,8 @@ interface Claims {
   sub: string | null;
   usr: string | null;
   adm: boolean;
+  tok?: true;
+  rec?: true;
   exp: number;
 }
 
@@ -31,6 +43,8 @@ export function signInternalToken(secret: string, caller: Identity, ttlSeconds =
     sub: caller.userId,
     usr: caller.username,
     adm: caller.isAdmin,
+    ...(caller.apiToken ? { tok: true as const } : {}),
+    ...(caller.recentAuth ? { rec: true as const } : {}),
     exp: Math.floor(Date.now() / 1000) + ttlSeconds,
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -68,7 +82,13 @@ function verifyUncached(secret: string, token: string): { identity: Identity; ex
   }
   if (typeof claims.exp !== 'number' || claims.exp < Date.now() / 1000) return null;
   return {
-    identity: { userId: claims.sub ?? null, username: claims.usr ?? null, isAdmin: claims.adm === true },
+    identity: {
+      userId: claims.sub ?? null,
+      username: claims.usr ?? null,
+      isAdmin: claims.adm === true,
+      apiToken: claims.tok === true,
+      recentAuth: claims.rec === true,
+    },
     exp: claims.exp,
   };
 }
@@ -87,7 +107,7 @@ export class TokenSigner {
   }
 
   token(identity: Identity): string {
-    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}`;
+    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}|${identity.apiToken}|${identity.recentAuth}`;
     const cached = this.#tokens.get(key);
     if (cached && cached.renewAt > Date.now()) return cached.token;
     const token = signInternalToken(this.#secret, identity, 60);

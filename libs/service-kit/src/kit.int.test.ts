@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { apiTokenAccepted, recentAuthOnly, requireUserId } from './caller.ts';
 import { type Decider, handleCommand } from './command.ts';
 import { createHttpApp } from './http.ts';
 import { signInternalToken } from './internal-token.ts';
@@ -47,14 +48,30 @@ describe('HTTP app', () => {
         router.get('/boom', () => {
           throw new Error('secret internals');
         });
+        router.get('/mine', (req, res) => {
+          res.json({ userId: requireUserId(req) });
+        });
+        router.get('/mine/by-token', apiTokenAccepted, (req, res) => {
+          res.json({ userId: requireUserId(req) });
+        });
+        router.post('/mine/credential', recentAuthOnly, (req, res) => {
+          res.status(201).json({ userId: requireUserId(req) });
+        });
       },
       reads: {
-        '/lean': async (caller, query) => JSON.stringify({ userId: caller.userId, q: query.get('q') }),
-        '/lean/conflict': async () => {
-          throw new ConflictError('Already there', 'ALREADY');
+        '/lean': {
+          read: async (caller, query) => JSON.stringify({ userId: caller.userId, q: query.get('q') }),
+          apiToken: true,
         },
-        '/lean/boom': async () => {
-          throw new Error('secret internals');
+        '/lean/conflict': {
+          read: async () => {
+            throw new ConflictError('Already there', 'ALREADY');
+          },
+        },
+        '/lean/boom': {
+          read: async () => {
+            throw new Error('secret internals');
+          },
         },
       },
     });
@@ -81,7 +98,43 @@ describe('HTTP app', () => {
       { method: 'POST', path: '/things' },
       { method: 'GET', path: '/conflict' },
       { method: 'GET', path: '/boom' },
+      { method: 'GET', path: '/mine' },
+      { method: 'GET', path: '/mine/by-token' },
+      { method: 'POST', path: '/mine/credential' },
     ]);
+  });
+
+  it('answers each route at its one path: another case or a trailing slash is a 404', async () => {
+    expect((await call('/mine')).status).toBe(200);
+    for (const variant of ['/mine/', '/MINE', '/Mine/By-Token', '/mine/by-token/', '/mine/credential/'])
+      expect((await call(variant, { method: variant.includes('credential') ? 'POST' : 'GET' })).status).toBe(404);
+  });
+
+  it('refuses what the signed caller does not allow: a token where the route takes none, a stale password', async () => {
+    const as = (claims: { apiToken?: boolean; recentAuth?: boolean }) => ({
+      'x-shiplog-internal-token': signInternalToken(secret, {
+        userId: 'u1',
+        username: 'ada',
+        isAdmin: false,
+        ...claims,
+      }),
+    });
+    const byToken = as({ apiToken: true });
+    const refused = await call('/mine', { headers: byToken });
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).code).toBe('API_TOKEN_NOT_ACCEPTED');
+    expect((await call('/lean/conflict', { headers: byToken })).status).toBe(401);
+    expect(await (await call('/mine/by-token', { headers: byToken })).json()).toEqual({ userId: 'u1' });
+    expect((await call('/lean', { headers: byToken })).status).toBe(200);
+
+    const credential = (headers: Record<string, string>) => call('/mine/credential', { method: 'POST', headers });
+    expect((await credential(byToken)).status).toBe(401);
+    const stale = await credential(as({}));
+    expect(stale.status).toBe(403);
+    expect((await stale.json()).code).toBe('REAUTH_REQUIRED');
+    expect((await credential(as({ recentAuth: true }))).status).toBe(201);
+    // A token's claim of a recent password counts for nothing.
+    expect((await credential(as({ apiToken: true, recentAuth: true }))).status).toBe(401);
   });
 
   it('answers health and readiness without a token', async () => {

@@ -71,8 +71,16 @@ describe('devSecret', () => {
 });
 
 describe('internal token', () => {
-  it('round-trips the caller', () => {
-    expect(verifyInternalToken(secret, signInternalToken(secret, caller))).toEqual(caller);
+  it('round-trips the caller, with what the gateway saw of the credential', () => {
+    expect(verifyInternalToken(secret, signInternalToken(secret, caller))).toEqual({
+      ...caller,
+      apiToken: false,
+      recentAuth: false,
+    });
+    const withToken = { ...caller, apiToken: true, recentAuth: false };
+    expect(verifyInternalToken(secret, signInternalToken(secret, withToken))).toEqual(withToken);
+    const recent = { ...caller, apiToken: false, recentAuth: true };
+    expect(verifyInternalToken(secret, signInternalToken(secret, recent))).toEqual(recent);
   });
 
   it('refuses another secret, tampering, expiry and garbage', () => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Batch } from '@shiplog/messaging';
 import type { Request, Router } from 'express';
 import type pg from 'pg';
+import { recentAuthOnly } from './caller.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -80,6 +81,8 @@ export function secretLinkRoutes<Owner extends Record<string, string>>(
     urlOf: (secret: string) => string;
     /** What GET adds to the state (a ping URL's latest runs, say). */
     details?: (owner: Owner) => Promise<Record<string, unknown>>;
+    /** Making a link needs the password typed lately (`recentAuthOnly`): a link that acts on a project. */
+    recentAuth?: boolean;
   },
 ): void {
   const { db, ownerOf, urlOf, details } = options;
@@ -87,7 +90,7 @@ export function secretLinkRoutes<Owner extends Record<string, string>>(
     const owner = await ownerOf(req);
     res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
   });
-  router.post(path, async (req, res) => {
+  router.post(path, ...(options.recentAuth ? [recentAuthOnly] : []), async (req, res) => {
     const secret = links.newSecret();
     const createdAt = await links.replace(db, await ownerOf(req), secret);
     res.status(201).json({ url: urlOf(secret), createdAt });

@@ -1,7 +1,7 @@
 import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { isId, newId } from '@shiplog/events';
 import { type ApiTokenView, apiTokenSchema } from '@shiplog/schemas';
-import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import { parseInput, recentAuthOnly, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import type { Accounts, RegisteredUser } from '../user/accounts.ts';
@@ -22,7 +22,8 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
       res.json(await tokenViews(user));
     });
 
-    router.post('/tokens', async (req, res) => {
+    // A token outlives the session that made it: only with the password typed lately.
+    router.post('/tokens', recentAuthOnly, async (req, res) => {
       const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
       const userId = requireUserId(req);
       const tokenId = newId();

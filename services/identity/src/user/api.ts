@@ -9,7 +9,7 @@ import {
   registerSchema,
   verifyPasswordSchema,
 } from '@shiplog/schemas';
-import { handleCommand, parseInput, reportPosition, type ServiceContext } from '@shiplog/service-kit';
+import { handleCommand, parseInput, recentAuthOnly, reportPosition, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import type { Accounts, RegisteredUser } from './accounts.ts';
@@ -99,7 +99,8 @@ export function userApi(
       res.json(profileView(await changeCurrentUser(req, res, { type: 'UpdateProfile', profile })));
     });
 
-    router.post('/user/account-info', async (req, res) => {
+    // Where account mail (and a password reset's link) goes: only with the password typed lately.
+    router.post('/user/account-info', recentAuthOnly, async (req, res) => {
       const { email, phoneNumber } = parseInput(accountInfoSchema, req.body);
       const before = await currentUser(req);
       const user = await changeCurrentUser(req, res, { type: 'UpdateAccountInfo', email, phoneNumber });

@@ -45,6 +45,7 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       db: pool,
       ownerOf: ownProject,
       urlOf: pingUrl,
+      recentAuth: true,
       details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
     });
 

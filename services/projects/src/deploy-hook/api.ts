@@ -45,6 +45,7 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
       db: pool,
       ownerOf: ownProject,
       urlOf: hookUrl,
+      recentAuth: true,
     });
 
     // Public (the secret is the credential): platforms post without a session.

@@ -10,6 +10,7 @@ import {
   updateProjectSchema,
 } from '@shiplog/schemas';
 import {
+  apiTokenAccepted,
   callerOf,
   createdId,
   currentSubscriptionStatus,
@@ -64,13 +65,13 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
     });
 
-    router.get('/projects/:id', async (req, res) => {
+    router.get('/projects/:id', apiTokenAccepted, async (req, res) => {
       const project = await findProject(pool, requireUserId(req), projectIdOf(req));
       if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(project);
     });
 
-    router.post('/projects', async (req, res) => {
+    router.post('/projects', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const input = parseInput(createProjectSchema, req.body);
       const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
@@ -85,7 +86,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.status(201).json(toView(state));
     });
 
-    router.put('/projects/:id', async (req, res) => {
+    router.put('/projects/:id', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(updateProjectSchema, req.body);
@@ -97,13 +98,13 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.json(toView(state));
     });
 
-    router.delete('/projects/:id', async (req, res) => {
+    router.delete('/projects/:id', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       await run(req, res, projectIdOf(req), { type: 'DeleteProject', userId });
       res.status(204).end();
     });
 
-    router.post('/projects/:id/backup', async (req, res) => {
+    router.post('/projects/:id/backup', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(recordBackupSchema, req.body);
@@ -111,7 +112,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
     });
 
-    router.post('/projects/:id/deployment', async (req, res) => {
+    router.post('/projects/:id/deployment', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const { status, ...input } = parseInput(recordDeploymentSchema, req.body);
@@ -125,7 +126,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
     });
 
-    router.post('/projects/:id/version', async (req, res) => {
+    router.post('/projects/:id/version', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(recordVersionSchema, req.body);
@@ -134,7 +135,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     });
 
     // POST /api/activities: the Quick Update, for subscribed users only, by billing's word at this moment.
-    router.post('/activities', async (req, res) => {
+    router.post('/activities', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const input = parseInput(quickUpdateSchema, req.body);
       if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
@@ -153,7 +154,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
 
   /** The list every page loads: answered without Express (service-kit's `LeanRead`). */
   const reads: Record<string, LeanRead> = {
-    '/projects': (caller) => listProjectsJson(pool, signedInUserId(caller)),
+    '/projects': { read: (caller) => listProjectsJson(pool, signedInUserId(caller)), apiToken: true },
   };
 
   return { routes, reads };

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { activityPageQuerySchema } from '@shiplog/schemas';
-import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import { apiTokenAccepted, parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { ActivityEnv } from '../../env.ts';
 import { activityPage, allActivities, projectActivities, shippedByProject } from './index.ts';
@@ -10,7 +10,7 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
   const { pool } = context;
 
   function routes(router: Router) {
-    router.get('/activities', async (req, res) => {
+    router.get('/activities', apiTokenAccepted, async (req, res) => {
       const { page, limit } = parseInput(activityPageQuerySchema, req.query);
       // Paged as every list is (the admin's users too): the page in the body, the total in X-Total-Count.
       const { activities, total } = await activityPage(pool, requireUserId(req), page, limit);
@@ -29,7 +29,7 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       res.json(isId(userId) ? await shippedByProject(pool, userId) : []);
     });
 
-    router.get('/projects/:id/activities', async (req, res) => {
+    router.get('/projects/:id/activities', apiTokenAccepted, async (req, res) => {
       const userId = requireUserId(req);
       const projectId = req.params.id;
       // Another user's project, a deleted one and a missing one answer the same 404.
