@@ -282,6 +282,31 @@ export class Outbound {
   }
 }
 
+/**
+ * The only hosts a kind of request may go to at all, checked before the address guard: a name
+ * (`fcm.googleapis.com`) or every name under one (`*.push.apple.com`), over https on port 443; or an
+ * exact `host:port`, over http or https, which is also exempt from the private-address block (a local
+ * service, a test's stand-in: pass `exempt` as `Outbound`'s `allowedHosts`). Entries are lower case.
+ */
+export function hostAllowList(entries: readonly string[]) {
+  const withPort = entries.filter((entry) => /:\d+$/.test(entry));
+  const names = entries.filter((entry) => !withPort.includes(entry));
+  return {
+    exempt: withPort,
+    allows(target: URL): boolean {
+      if (target.protocol !== 'https:' && target.protocol !== 'http:') return false;
+      if (withPort.includes(hostKey(target))) return true;
+      if (target.protocol !== 'https:' || (target.port !== '' && target.port !== '443')) return false;
+      const host = target.hostname.toLowerCase();
+      return names.some((name) => (name.startsWith('*.') ? host.endsWith(name.slice(1)) : host === name));
+    },
+  };
+}
+
+/** An entry of a host allow-list: `name`, `*.name` or `host:port`. */
+export const isHostPattern = (entry: string): boolean =>
+  /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(entry) || /^[a-z0-9.-]+:\d{1,5}$/.test(entry);
+
 /** `host:port`, the port spelled out, for a URL or a connection's options alike. */
 function hostKey(at: { hostname: string; port: string; protocol: string }): string {
   return `${at.hostname.replace(/^\[|\]$/g, '').toLowerCase()}:${at.port || (at.protocol === 'https:' ? '443' : '80')}`;

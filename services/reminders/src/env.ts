@@ -1,5 +1,16 @@
-import { allowedHostsEnv, checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
+import { isHostPattern } from '@shiplog/outbound';
+import { checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
+
+/** The push services browsers subscribe with: Chrome's (FCM), Firefox's, Safari's and Edge's. */
+export const browserPushServices = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
 
 export const remindersEnv = serviceEnv
   .extend({
@@ -19,8 +30,23 @@ export const remindersEnv = serviceEnv
       .string()
       .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// URL')
       .optional(),
-    /** `host:port,…` push endpoints allowed on private addresses (tests and local push services); empty by default. */
-    PUSH_ALLOWED_HOSTS: allowedHostsEnv,
+    /**
+     * The push services a device's endpoint may be at (`name`, `*.name`: https only; `host:port`: also on
+     * a private address, for a local push service or the tests' stand-in), comma-separated; by default
+     * the browsers' own (`browserPushServices`), also when empty. An endpoint anywhere else is refused
+     * when it is saved, and a device saved before the list changed is forgotten at its next push.
+     */
+    PUSH_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((list) => {
+        const entries = (list ?? '')
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter(Boolean);
+        return entries.length > 0 ? entries : browserPushServices;
+      })
+      .refine((entries) => entries.every(isHostPattern), 'each entry must be name, *.name or host:port'),
     SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true'),
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
   })

@@ -37,7 +37,8 @@ export interface ReceivedPush {
  * the encryption instead of assuming it. `subscribe()` makes a subscription as a browser would (its own
  * P-256 key pair and 16-byte auth secret); `gone(id)` makes the service answer 410 Gone for it, as
  * when the user revoked the permission or uninstalled the browser. Requests without a valid VAPID
- * signature are refused with 403, as the real services do.
+ * signature are refused with 403, as the real services do. `hold()` makes it a slow push service:
+ * requests wait unanswered until `release()`, and `inFlight` / `mostInFlight` count them.
  */
 export interface PushStandIn {
   url: string;
@@ -46,6 +47,11 @@ export interface PushStandIn {
   received: ReceivedPush[];
   subscribe(): StandInSubscription;
   gone(endpoint: string): void;
+  hold(): void;
+  release(): void;
+  /** Requests taken and not answered yet; the most there were at once. */
+  inFlight: number;
+  mostInFlight: number;
   stop(): Promise<void>;
 }
 
@@ -110,10 +116,16 @@ function checkVapid(header: string | undefined): ReceivedPush['vapid'] {
 
 export async function startPushStandIn(): Promise<PushStandIn> {
   const devices = new Map<string, { privateKey: Buffer; publicKey: Buffer; auth: Buffer; gone: boolean }>();
+  let held: (() => void)[] | null = null;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    stand.inFlight += 1;
+    stand.mostInFlight = Math.max(stand.mostInFlight, stand.inFlight);
+    res.on('close', () => {
+      stand.inFlight -= 1;
+    });
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    const answer = () => {
       const id = /^\/push\/([^/]+)$/.exec(req.url ?? '')?.[1];
       const device = id ? devices.get(id) : undefined;
       if (req.method !== 'POST' || !id || !device) return void res.writeHead(404).end();
@@ -133,7 +145,8 @@ export async function startPushStandIn(): Promise<PushStandIn> {
         vapid,
       });
       res.writeHead(201, { location: `${stand.url}/message/${randomUUID()}` }).end();
-    });
+    };
+    req.on('end', () => (held ? held.push(answer) : answer()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -141,6 +154,8 @@ export async function startPushStandIn(): Promise<PushStandIn> {
     url: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
     received: [],
+    inFlight: 0,
+    mostInFlight: 0,
     subscribe() {
       const ecdh = createECDH('prime256v1');
       const publicKey = ecdh.generateKeys();
@@ -155,6 +170,14 @@ export async function startPushStandIn(): Promise<PushStandIn> {
     gone(endpoint) {
       const device = devices.get(endpoint.split('/').pop() ?? '');
       if (device) device.gone = true;
+    },
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const answer of waiting) answer();
     },
     async stop() {
       server.closeAllConnections();

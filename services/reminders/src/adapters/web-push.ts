@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import { Outbound } from '@shiplog/outbound';
+import { hostAllowList, Outbound } from '@shiplog/outbound';
 import { devSecret, type Metrics } from '@shiplog/service-kit';
 import webpush from 'web-push';
 import type { RemindersEnv } from '../env.ts';
@@ -37,29 +37,79 @@ export type PushOutcome = { outcome: 'sent' } | { outcome: 'gone' } | { outcome:
 export type PushSender = ReturnType<typeof createPushSender>;
 
 /**
+ * One send's pushes at once, and to one push service's host at once: a user's devices are reached
+ * together, but a slow push service holds only its own share of them, never the process's connections.
+ */
+export const PUSHES_AT_ONCE = 4;
+export const PUSHES_PER_HOST = 2;
+
+/**
  * Web Push (RFC 8030) with the `web-push` library's message encryption (aes128gcm, RFC 8291) and VAPID
  * signature (RFC 8292), sent through `libs/outbound`: a subscription's endpoint comes from a browser
- * the user controls, so it is an address a user typed, and never reaches inside Shiplog's network.
+ * the user controls, so it is an address a user typed. It must be at one of the push services the
+ * browsers use (`allowed`, PUSH_ALLOWED_HOSTS), and never reaches inside Shiplog's network.
  */
-export function createPushSender(vapid: VapidKeys, outbound: Outbound) {
+export function createPushSender(vapid: VapidKeys, outbound: Outbound, allowed: ReturnType<typeof hostAllowList>) {
+  async function send(device: PushDevice, message: PushMessage, topic?: string): Promise<PushOutcome> {
+    const request = webpush.generateRequestDetails(device, JSON.stringify(message), {
+      vapidDetails: vapid,
+      // A reminder a day late is still worth having; after that the next one is on its way.
+      TTL: 24 * 60 * 60,
+      urgency: 'high',
+      // Pushes waiting for an offline device with the same topic collapse into the latest.
+      ...(topic ? { topic } : {}),
+    });
+    const target = new URL(request.endpoint);
+    // Saved before the allow-list changed: refused without a request.
+    if (!allowed.allows(target)) return { outcome: 'gone' };
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+    const answer = await outbound.post(target, headers, request.body);
+    if (answer.status === 404 || answer.status === 410) return { outcome: 'gone' };
+    if (answer.status >= 200 && answer.status < 300) return { outcome: 'sent' };
+    return { outcome: 'failed', status: answer.status };
+  }
+
   return {
     publicKey: vapid.publicKey,
-    /** Why an endpoint could not be pushed to (a private address, say), or null: checked when a device is saved. */
-    refusalOf: (endpoint: string): string | null => outbound.refusalOf(new URL(endpoint)),
-    async send(device: PushDevice, message: PushMessage, topic?: string): Promise<PushOutcome> {
-      const request = webpush.generateRequestDetails(device, JSON.stringify(message), {
-        vapidDetails: vapid,
-        // A reminder a day late is still worth having; after that the next one is on its way.
-        TTL: 24 * 60 * 60,
-        urgency: 'high',
-        // Pushes waiting for an offline device with the same topic collapse into the latest.
-        ...(topic ? { topic } : {}),
+    /** Why an endpoint could not be pushed to (not a browser's push service, a private address), or null. */
+    refusalOf(endpoint: string): string | null {
+      const target = new URL(endpoint);
+      if (!allowed.allows(target))
+        return 'This browser’s push service is not one Shiplog sends to: turn push reminders on in Chrome, Firefox, Safari or Edge';
+      return outbound.refusalOf(target);
+    },
+    send,
+    /**
+     * The same push to each device, `PUSHES_AT_ONCE` at a time and `PUSHES_PER_HOST` per push service;
+     * each device's outcome in order (a request that failed outright is `failed` with status 0).
+     */
+    async sendToEach(devices: PushDevice[], message: PushMessage, topic?: string): Promise<PushOutcome[]> {
+      const outcomes: PushOutcome[] = new Array(devices.length);
+      const waiting = devices.map((device, index) => ({ device, index, host: new URL(device.endpoint).host }));
+      const busy = new Map<string, number>();
+      await new Promise<void>((resolve) => {
+        let running = 0;
+        const next = () => {
+          if (waiting.length === 0 && running === 0) return resolve();
+          while (running < PUSHES_AT_ONCE) {
+            const at = waiting.findIndex((item) => (busy.get(item.host) ?? 0) < PUSHES_PER_HOST);
+            if (at < 0) return;
+            const [item] = waiting.splice(at, 1);
+            running += 1;
+            busy.set(item!.host, (busy.get(item!.host) ?? 0) + 1);
+            void send(item!.device, message, topic)
+              .catch((): PushOutcome => ({ outcome: 'failed', status: 0 }))
+              .then((outcome) => {
+                outcomes[item!.index] = outcome;
+                running -= 1;
+                busy.set(item!.host, busy.get(item!.host)! - 1);
+                next();
+              });
+          }
+        };
+        next();
       });
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-      const answer = await outbound.post(new URL(request.endpoint), headers, request.body);
-      if (answer.status === 404 || answer.status === 410) return { outcome: 'gone' };
-      if (answer.status >= 200 && answer.status < 300) return { outcome: 'sent' };
-      return { outcome: 'failed', status: answer.status };
+      return outcomes;
     },
   };
 }
@@ -79,11 +129,12 @@ export function pushSenderFor(
   const subject =
     config.VAPID_SUBJECT ??
     (config.APP_URL.startsWith('https://') ? config.APP_URL : 'mailto:reminders@shiplog.invalid');
+  const allowed = hostAllowList(config.PUSH_ALLOWED_HOSTS);
   const outbound = new Outbound({
-    allowedHosts: config.PUSH_ALLOWED_HOSTS,
+    allowedHosts: allowed.exempt,
     timeoutMs: 10_000,
     maxBytes: 64 * 1024,
     observe: (outcome) => metrics?.outbound('push', outcome),
   });
-  return { push: createPushSender(vapidKeysOf(key, subject), outbound), close: () => outbound.close() };
+  return { push: createPushSender(vapidKeysOf(key, subject), outbound, allowed), close: () => outbound.close() };
 }

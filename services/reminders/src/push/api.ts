@@ -45,28 +45,26 @@ export function pushApi(context: ServiceContext<RemindersEnv>, push: PushSender 
       res.json(await stateOf(userId));
     });
 
-    // What a user presses to see a notification arrive now, on every device they turned push on.
+    // What a user presses to see a notification arrive now, on every device they turned push on (at most
+    // MAX_PUSH_DEVICES, subscriptions.ts), a few at a time.
     router.post('/reminders/push/test', async (req, res) => {
       const userId = requireUserId(req);
       const sender = requirePush();
       const devices = await pushSubscriptions.devicesOf(pool, userId);
       if (devices.length === 0) throw new NotFoundError('No device has push reminders on', 'PUSH_DEVICE_NOT_FOUND');
       const appUrl = context.config.APP_URL.replace(/\/$/, '');
-      const results = await Promise.all(
-        devices.map(async (device) => {
-          const result = await sender
-            .send(device, {
-              title: 'Shiplog',
-              body: 'Push reminders reach this device.',
-              url: `${appUrl}/settings`,
-              tag: 'shiplog-test',
-            })
-            .catch(() => ({ outcome: 'failed' as const, status: 0 }));
-          if (result.outcome === 'gone') await pushSubscriptions.forget(pool, device.endpoint);
-          return result.outcome;
-        }),
+      const outcomes = await sender.sendToEach(devices, {
+        title: 'Shiplog',
+        body: 'Push reminders reach this device.',
+        url: `${appUrl}/settings`,
+        tag: 'shiplog-test',
+      });
+      await Promise.all(
+        devices.map((device, index) =>
+          outcomes[index]!.outcome === 'gone' ? pushSubscriptions.forget(pool, device.endpoint) : undefined,
+        ),
       );
-      res.json({ sent: results.filter((r) => r === 'sent').length, devices: devices.length });
+      res.json({ sent: outcomes.filter((o) => o.outcome === 'sent').length, devices: devices.length });
     });
   }
 

@@ -13,17 +13,45 @@ export interface PushDevice {
   keys: { p256dh: string; auth: string };
 }
 
+/**
+ * The most devices one user has push reminders on. Turning it on in one more replaces the one turned on
+ * longest ago: the device in the user's hand is the one they expect to work, and Settings cannot turn
+ * off another device's push (it never reads an endpoint back).
+ */
+export const MAX_PUSH_DEVICES = 10;
+
 export const pushSubscriptions = {
-  /** Keeps the device for `userId`, taking it from whoever had it before (the same browser, signed in anew). */
-  async save(db: Queryable, userId: string, input: PushSubscriptionInput): Promise<void> {
-    await db.query(
-      `INSERT INTO reminders.push_subscriptions (endpoint, user_id, p256dh, auth, label)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (endpoint) DO UPDATE
-         SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
-             label = EXCLUDED.label, created_at = now()`,
-      [input.endpoint, userId, input.keys.p256dh, input.keys.auth, input.label ?? ''],
-    );
+  /**
+   * Keeps the device for `userId`, taking it from whoever had it before (the same browser, signed in
+   * anew), and lets the user's devices past `MAX_PUSH_DEVICES`, the oldest, go: one user's saves in
+   * turn (a lock on the user for the transaction), so two at once cannot leave eleven.
+   */
+  async save(pool: pg.Pool, userId: string, input: PushSubscriptionInput): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('push-devices:' || $1))", [userId]);
+      await client.query(
+        `INSERT INTO reminders.push_subscriptions (endpoint, user_id, p256dh, auth, label)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (endpoint) DO UPDATE
+           SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+               label = EXCLUDED.label, created_at = now()`,
+        [input.endpoint, userId, input.keys.p256dh, input.keys.auth, input.label ?? ''],
+      );
+      await client.query(
+        `DELETE FROM reminders.push_subscriptions WHERE user_id = $1 AND endpoint IN (
+           SELECT endpoint FROM reminders.push_subscriptions WHERE user_id = $1
+           ORDER BY created_at DESC, endpoint OFFSET $2)`,
+        [userId, MAX_PUSH_DEVICES],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   },
 
   /** Whether the user's device was there to remove. */

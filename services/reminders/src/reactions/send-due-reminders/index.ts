@@ -22,8 +22,8 @@ import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts'
  * same sends loses the append (409) and sends nothing; after a restart the store already holds them.
  * So an email is never sent twice; one could be lost if the process dies between append and send.
  * Each send also goes, as a push notification with the same one-tap link, to every device its owner
- * turned push on for (`push`, when the server has a VAPID key); a device the push service reports gone
- * is forgotten.
+ * turned push on for (`push`, when the server has a VAPID key), a few at a time (`sendToEach`) and
+ * beside the other reminders' sends; a device the push service reports gone is forgotten.
  */
 export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer, push: PushSender | null) {
   const { pool, store, logger, config, metrics } = context;
@@ -37,6 +37,7 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
       [now, limit],
     );
     let sent = 0;
+    const pushes: Promise<unknown>[] = [];
     await Promise.all(
       chunks(rows, 16).map(async (chunk) => {
         for (const { reminder_id: reminderId, user_id: userId, email, next_at: nextAt } of chunk) {
@@ -65,12 +66,15 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
                 logger.info({ reminderId }, 'reminder due, not emailed: no verified address or no SMTP_URL');
                 logger.debug({ reminderId, subject: message.subject, text: message.text }, 'the reminder not emailed');
               }
+              // Pushed beside the chunk's next reminders, not before them: a slow push service holds no one else's.
               if (push)
-                await pushToDevices(
-                  push,
-                  userId,
-                  reminderId,
-                  composePush(notice(result.state, event.data.occurrence, event.data.reminderTime, config.APP_URL)),
+                pushes.push(
+                  pushToDevices(
+                    push,
+                    userId,
+                    reminderId,
+                    composePush(notice(result.state, event.data.occurrence, event.data.reminderTime, config.APP_URL)),
+                  ).catch((error: unknown) => logger.error({ err: error, reminderId }, 'could not push a reminder')),
                 );
               sent += 1;
               // How late it went out, by the scheduler's clock (shiplog_reminder_send_delay_seconds).
@@ -84,26 +88,21 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
         }
       }),
     );
+    await Promise.all(pushes);
     return { sent, reminders: rows.length };
   }
 
   /** The push, once to each of the owner's devices; a failure is logged and the others still get theirs. */
   async function pushToDevices(sender: PushSender, userId: string, reminderId: string, message: PushMessage) {
     const devices = await pushSubscriptions.devicesOf(pool, userId);
-    await Promise.all(
-      devices.map(async (device) => {
-        try {
-          // The reminder's id (hex, 32 characters) as the topic: an offline device gets only the latest.
-          const result = await sender.send(device, message, reminderId.replaceAll('-', ''));
-          if (result.outcome === 'gone') await pushSubscriptions.forget(pool, device.endpoint);
-          else if (result.outcome === 'failed')
-            logger.warn({ reminderId, status: result.status }, 'a push service refused a reminder');
-        } catch (error) {
-          // The endpoint is a credential: never in the log.
-          logger.warn({ reminderId, err: { message: (error as Error).message } }, 'could not push a reminder');
-        }
-      }),
-    );
+    // The reminder's id (hex, 32 characters) as the topic: an offline device gets only the latest.
+    const outcomes = await sender.sendToEach(devices, message, reminderId.replaceAll('-', ''));
+    for (const [index, result] of outcomes.entries()) {
+      if (result.outcome === 'gone') await pushSubscriptions.forget(pool, devices[index]!.endpoint);
+      // The endpoint is a credential: never in the log.
+      else if (result.outcome === 'failed')
+        logger.warn({ reminderId, status: result.status }, 'could not push a reminder (status 0: no answer)');
+    }
   }
 
   const loop = repeating(() => tick(), config.SCHEDULER_INTERVAL_MS, logger, 'scheduler tick');
