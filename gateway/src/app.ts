@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import {
   accessLog,
+  declareSecretPaths,
   errorHandler,
   healthRoutes,
   type Logger,
@@ -26,7 +27,7 @@ import { publicProfiles } from './actions/public-profile.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
-import { type GatewayAction, isServiceRoute, routeOf, routes } from './routes.ts';
+import { type GatewayAction, isServiceRoute, routeOf, routes, secretPaths } from './routes.ts';
 import { bearerToken, servicePath, verifyToken } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
@@ -91,6 +92,7 @@ export const API_VERSION_HEADER = 'x-shiplog-api-version';
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
   const positions = new PositionCookies(deps.secrets.session);
+  declareSecretPaths(secretPaths);
   const lifetime = new SessionLifetime(deps.config, deps.redis, deps.now);
   // The positions writes reached that are kept in Redis rather than in a client's cookies: an API
   // token's own writes, and writes everyone reads (administrators' messages).

@@ -101,6 +101,7 @@ export const apiRoutes = [
     public: true,
     limit: 'deployHook',
   },
+    secret: '/api/hooks/deploy/:secret',
   // A project's cron ping URL: cron jobs call it without a session, GET or POST alike (curl, wget).
   {
     pattern: /^\/api\/ping\/[^/]+(\/(start|fail))?$/,
@@ -109,6 +110,7 @@ export const apiRoutes = [
     public: true,
     limit: 'ping',
   },
+    secret: '/api/ping/:secret',
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // The dashboard's charts: shipping per week and monthly cost, counted in the browser's time zone.
@@ -161,6 +163,7 @@ export const apiRoutes = [
     public: true,
     limit: 'publicRead',
   },
+    secret: '/api/calendar/:secret',
 ] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
 
 interface RouteRules {
@@ -182,6 +185,11 @@ interface RouteRules {
 export interface ServiceRoute extends RouteRules {
   /** The paths it takes: a service answers each with its own routes, or 404. */
   pattern: RegExp;
+  /**
+   * The path as a template when a segment of it is a credential, named `:secret`: wherever a path is
+   * written down (logs, spans) that segment is redacted (`declareSecretPaths`).
+   */
+  secret?: string;
   service: ServiceName;
   /**
    * Writes here change what every user reads here: each write's position is kept for everyone
@@ -286,3 +294,6 @@ export function routeOf(req: IncomingMessage): ApiRoute | undefined {
 }
 
 export const isServiceRoute = (route: ApiRoute): route is ServiceRoute => 'service' in route;
+
+/** The templates of the routes whose path holds a credential (`secret`). */
+export const secretPaths: readonly string[] = routes.flatMap((route) => (route.secret ? [route.secret] : []));

@@ -326,7 +326,7 @@ describe('the fuzzer', () => {
         extraHeaders,
         async (call, who, id, search, payload, type, headers) => {
           const value = id === 'PROJECT' ? projectId : id === 'REMINDER' ? reminderId : id === 'USER' ? user.id : id;
-          const path = fill(call.path, { id: value, projectId: value, userId: value, file: value }) + search;
+          const path = fill(call.path, { id: value, projectId: value, userId: value, secret: value }) + search;
           const answer = await send(
             call.method,
             path,

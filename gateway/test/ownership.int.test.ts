@@ -41,9 +41,9 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/reminders\/project\/:projectId$/, 'project'],
   [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
-  [/^\/api\/calendar\/:file$/, 'calendar'],
-  [/^\/api\/hooks\/deploy\/:token$/, 'deployHook'],
-  [/^\/api\/ping\/:token(\/|$)/, 'ping'],
+  [/^\/api\/calendar\/:secret$/, 'calendar'],
+  [/^\/api\/hooks\/deploy\/:secret$/, 'deployHook'],
+  [/^\/api\/ping\/:secret(\/|$)/, 'ping'],
   [/^\/api\/admin\/comments\/:id$/, 'adminComment'],
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
@@ -268,17 +268,17 @@ describe('the ownership matrix', () => {
       (c) => takesId(c) && !isAdminRoute(c) && !publicByDesign.has(`${c.method} ${c.path}`),
     )) {
       const id = owned[kindOf(call.path)!]!;
-      const path = fill(call.path, { id, projectId: id, file: id });
+      const path = fill(call.path, { id, projectId: id, secret: id });
       const response =
-        call.path === '/api/calendar/:file'
+        call.path === '/api/calendar/:secret'
           ? // The feed's secret is its credential: B holds none of A's, so B tries one that is no feed.
-            await b.request(call.method, fill(call.path, { file: `${'B'.repeat(32)}.ics` }))
-          : call.path === '/api/hooks/deploy/:token'
+            await b.request(call.method, fill(call.path, { secret: `${'B'.repeat(32)}.ics` }))
+          : call.path === '/api/hooks/deploy/:secret'
             ? // Likewise a deploy webhook's.
-              await b.request(call.method, fill(call.path, { token: 'B'.repeat(32) }), { deploymentId: 'not-yours' })
-            : call.path.startsWith('/api/ping/:token')
+              await b.request(call.method, fill(call.path, { secret: 'B'.repeat(32) }), { deploymentId: 'not-yours' })
+            : call.path.startsWith('/api/ping/:secret')
               ? // And a cron ping URL's.
-                await b.request(call.method, fill(call.path, { token: 'B'.repeat(32) }))
+                await b.request(call.method, fill(call.path, { secret: 'B'.repeat(32) }))
               : await b.request(
                   call.method,
                   path,

@@ -7,6 +7,7 @@ import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai'
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fill, secretPaths } from '../src/routes.ts';
 import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
@@ -15,7 +16,8 @@ import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts
  * user goes through every part that handles a secret; then every line and everything the collector was
  * sent is searched for each secret that passed through: passwords, session ids and cookies, API keys,
  * personal API tokens, the Stripe and model keys, the calendar feed's token, a deploy webhook's secret,
- * and the servers' own secrets. Spans are named by route template, never by a path holding an id.
+ * a cron ping URL's (and a made-up secret on every route whose path holds one, however spelt), and the
+ * servers' own secrets. Spans are named by route template, never by a path holding an id.
  */
 const dir = mkdtempSync(join(tmpdir(), 'shiplog-logs-'));
 const logFile = join(dir, 'backend.log');
@@ -156,6 +158,28 @@ describe('the logs', () => {
     });
     expect(byToken.status).toBe(200);
 
+    // A cron ping URL, made and pinged.
+    const pingLink = await client.post(`/api/projects/${project.body.id}/ping`);
+    expect(pingLink.status).toBe(201);
+    const pingPath = new URL(pingLink.body.url).pathname;
+    seen.set('ping URL secret', pingPath.split('/').pop()!);
+    expect((await fetch(`${backend.url}${pingPath}/start`)).status).toBe(200);
+    expect((await fetch(`${backend.url}${pingPath}`, { method: 'POST' })).status).toBe(200);
+    // Every route whose path holds a credential, as declared, called with a secret of no link, as
+    // spelt and by other spellings (which are refused, and written down all the same).
+    for (const template of secretPaths)
+      for (const spelling of [
+        (p: string) => p,
+        (p: string) => `${p}/`,
+        (p: string) => p.replace(/\/([^/]+)$/, '//$1'),
+        (p: string) => p.replace(/^\/api\/(\w+)/, (_, name: string) => `/api/${name.toUpperCase()}`),
+      ]) {
+        const made = secret('path-secret');
+        seen.set(`${template} ${seen.size}`, made);
+        for (const method of ['GET', 'POST'])
+          await fetch(`${backend.url}${spelling(fill(template, { secret: made }))}`, { method });
+      }
+
     await client.post('/api/logout');
     stopped = true;
     await backend.stop();
@@ -183,7 +207,7 @@ describe('the logs', () => {
     expect([...seen].filter(([, value]) => exported.includes(value)).map(([name]) => name)).toEqual([]);
     expect(collector.spans.filter((span) => span.name.includes(project.body.id)).map((span) => span.name)).toEqual([]);
     expect(collector.spans.map((span) => span.name)).toEqual(
-      expect.arrayContaining(['GET /projects/:id', 'POST /hooks/deploy/:token', 'POST /api/user/change-password']),
+      expect.arrayContaining(['GET /projects/:id', 'POST /hooks/deploy/:secret', 'POST /api/user/change-password']),
     );
   });
 });

@@ -231,7 +231,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The webhook URL, shown once.'),
   },
   'DELETE /api/projects/:id/deploy-hook': { tag: 'Projects', summary: 'Turn the deploy webhook off', status: 204 },
-  'POST /api/hooks/deploy/:token': {
+  'POST /api/hooks/deploy/:secret': {
     tag: 'Projects',
     summary: 'A deployment, posted by CI or a hosting platform',
     description:
@@ -351,7 +351,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The feed’s URL, shown once.'),
   },
   'DELETE /api/reminders/calendar': { tag: 'Reminders', summary: 'Turn the calendar feed off', status: 204 },
-  'GET /api/calendar/:file': {
+  'GET /api/calendar/:secret': {
     tag: 'Reminders',
     summary: 'The private calendar feed (iCalendar)',
     description: 'The secret in the file name is the credential: calendar apps subscribe without a session.',
@@ -427,17 +427,17 @@ export const operations: Record<string, Operation> = {
     answer: json('The ping URL, shown once.'),
   },
   'DELETE /api/projects/:projectId/ping': { tag: 'Monitors', summary: 'Turn the cron ping URL off', status: 204 },
-  'GET /api/ping/:token': {
+  'GET /api/ping/:secret': {
     tag: 'Monitors',
     summary: 'A cron job’s run ended well',
     description: 'The secret in the path is the credential; GET and POST alike, for curl and wget.',
     answer: json('Received.'),
   },
-  'POST /api/ping/:token': { tag: 'Monitors', summary: 'A cron job’s run ended well', answer: json('Received.') },
-  'GET /api/ping/:token/start': { tag: 'Monitors', summary: 'A cron job’s run started', answer: json('Received.') },
-  'POST /api/ping/:token/start': { tag: 'Monitors', summary: 'A cron job’s run started', answer: json('Received.') },
-  'GET /api/ping/:token/fail': { tag: 'Monitors', summary: 'A cron job’s run failed', answer: json('Received.') },
-  'POST /api/ping/:token/fail': { tag: 'Monitors', summary: 'A cron job’s run failed', answer: json('Received.') },
+  'POST /api/ping/:secret': { tag: 'Monitors', summary: 'A cron job’s run ended well', answer: json('Received.') },
+  'GET /api/ping/:secret/start': { tag: 'Monitors', summary: 'A cron job’s run started', answer: json('Received.') },
+  'POST /api/ping/:secret/start': { tag: 'Monitors', summary: 'A cron job’s run started', answer: json('Received.') },
+  'GET /api/ping/:secret/fail': { tag: 'Monitors', summary: 'A cron job’s run failed', answer: json('Received.') },
+  'POST /api/ping/:secret/fail': { tag: 'Monitors', summary: 'A cron job’s run failed', answer: json('Received.') },
   'GET /api/alert-channels': {
     tag: 'Monitors',
     summary: 'Where alerts go besides email',

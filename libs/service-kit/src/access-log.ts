@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Span, withSpan } from '@shiplog/telemetry';
 import type { Metrics } from '@shiplog/telemetry/metrics';
-import { loggedUrl, pathTemplate } from '@shiplog/telemetry/redaction';
+import { declareSecretPaths, loggedUrl, pathTemplate } from '@shiplog/telemetry/redaction';
 
-export { loggedUrl, pathTemplate };
+export { declareSecretPaths, loggedUrl, pathTemplate };
 
 import type { Request } from 'express';
 import type { Logger } from './logger.ts';

@@ -4,7 +4,7 @@ import type { ConsumerView } from '@shiplog/messaging';
 import { SpanKind, SpanStatusCode, startSpan, type Tracing, withSpan } from '@shiplog/telemetry';
 import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
-import { accessLog, answerIn, loggedUrl, pathTemplate } from './access-log.ts';
+import { accessLog, answerIn, declareSecretPaths, loggedUrl, pathTemplate } from './access-log.ts';
 import { identify, internalAuth, internalTokenRequired, tokenNotAccepted } from './caller.ts';
 import { errorHandler, sendError } from './error-body.ts';
 import { healthRoutes, type MetricsAccess, metricsRoute, type ReadinessChecks } from './health.ts';
@@ -66,6 +66,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     ...Object.keys(options.reads ?? {}).map((path) => ({ method: 'GET', path })),
     ...declaredRoutes(router),
   ];
+  declareSecretPaths(routes.map((route) => route.path));
   if (!options.reads || Object.keys(options.reads).length === 0) return { listener: app, routes };
   const reads = leanReads(options, new Map(Object.entries(options.reads)));
   return {

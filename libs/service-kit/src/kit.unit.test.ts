@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { ValidationError } from '@shiplog/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loggedUrl, pathTemplate } from './access-log.ts';
+import { declareSecretPaths, loggedUrl, pathTemplate } from './access-log.ts';
 import { deterministicId } from './command.ts';
 import { checkServiceEnv, devSecret, loadConfig, serviceEnv } from './config.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, errorResponse } from './error-body.ts';
@@ -182,10 +182,15 @@ describe('errorResponse', () => {
 });
 
 describe('paths written down', () => {
-  it('lose the credentials they carry: the calendar feed’s token and a deploy webhook’s secret', () => {
+  it('lose the credentials their routes declare (`:secret`), however the path is spelt', () => {
+    declareSecretPaths(['/api/calendar/:secret', '/hooks/deploy/:secret', '/ping/:secret/start', '/projects/:id']);
     expect(loggedUrl('/api/calendar/abcDEF123.ics?x=1')).toBe('/api/calendar/[redacted]?x=1');
     expect(loggedUrl('/hooks/deploy/hogE8FkJa0rBPphuoLken1gnJdpMhtaL')).toBe('/hooks/deploy/[redacted]');
+    expect(loggedUrl('/api/ping/s3cr3t:fcm/start')).toBe('/api/ping/[redacted]/start');
+    expect(loggedUrl('/api/PING//s3cr3t/')).toBe('/api/PING//[redacted]/');
+    expect(loggedUrl('//hooks/Deploy/s3cr3t')).toBe('//hooks/Deploy/[redacted]');
     expect(loggedUrl('/projects/1/deploy-hook')).toBe('/projects/1/deploy-hook');
+    expect(loggedUrl('/reminders/calendar')).toBe('/reminders/calendar');
   });
 
   it('name a span by a template that holds no id, token or user name', () => {

@@ -1,12 +1,30 @@
 /**
- * Paths whose segment is itself a credential: the private calendar feed's token and a project's
- * deploy webhook secret. Wherever a path is written down (access and error logs, spans) it is
- * written without them.
+ * Paths whose segment is itself a credential (a private calendar feed, a deploy webhook, a cron ping
+ * URL): every route that holds one names that segment `:secret` in its declaration (a service's
+ * router, the gateway's route table), and declares it here when its app is made. Wherever a path is
+ * written down (access and error logs, spans) that segment is written `[redacted]`, in any case and
+ * however many slashes stand between the segments: a variant of the path is redacted as the path is.
  */
-const credentialSegments = [/(\/calendar\/)[^/?#]+/g, /(\/hooks\/deploy\/)[^/?#]+/g];
+const secretPaths = new Map<string, RegExp>();
+
+/** Route templates (`/ping/:secret/start`); those that hold a `:secret` segment are redacted from now on. */
+export function declareSecretPaths(templates: Iterable<string>): void {
+  for (const template of templates) {
+    const segments = template.split('/').filter(Boolean);
+    const at = segments.indexOf(':secret');
+    if (at === -1) continue;
+    const before = segments
+      .slice(0, at)
+      .map((segment) => (segment.startsWith(':') ? '[^/?#]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const source = `(/+${before.map((segment) => `${segment}/+`).join('')})[^/?#]+`;
+    if (!secretPaths.has(source)) secretPaths.set(source, new RegExp(source, 'gi'));
+  }
+}
 
 export function loggedUrl(url: string): string {
-  return credentialSegments.reduce((out, pattern) => out.replace(pattern, '$1[redacted]'), url);
+  let out = url;
+  for (const pattern of secretPaths.values()) out = out.replace(pattern, '$1[redacted]');
+  return out;
 }
 
 /**

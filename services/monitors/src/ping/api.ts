@@ -31,7 +31,7 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
 
   /** One ping: the run it starts, ends well, or ends in failure. */
   async function ping(req: Request, signal: 'start' | 'ok' | 'failed') {
-    const link = await pingLinks.find(pool, String(req.params.token ?? ''));
+    const link = await pingLinks.find(pool, String(req.params.secret ?? ''));
     // Gone with its owner's account, even before this service has erased the account's rows.
     if (!link || (await vault.isForgotten(link.user_id))) throw pingNotFound();
     const at = new Date();
@@ -51,13 +51,13 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
 
     // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.
     for (const method of ['get', 'post'] as const) {
-      router[method]('/ping/:token', async (req, res) => {
+      router[method]('/ping/:secret', async (req, res) => {
         res.json(await ping(req, 'ok'));
       });
-      router[method]('/ping/:token/start', async (req, res) => {
+      router[method]('/ping/:secret/start', async (req, res) => {
         res.json(await ping(req, 'start'));
       });
-      router[method]('/ping/:token/fail', async (req, res) => {
+      router[method]('/ping/:secret/fail', async (req, res) => {
         res.json(await ping(req, 'failed'));
       });
     }

@@ -49,8 +49,8 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
     });
 
     // Public (the secret is the credential): platforms post without a session.
-    router.post('/hooks/deploy/:token', async (req, res) => {
-      const found = await deployHooks.find(pool, req.params.token ?? '');
+    router.post('/hooks/deploy/:secret', async (req, res) => {
+      const found = await deployHooks.find(pool, req.params.secret ?? '');
       // Gone with its owner's account, even before this service has erased the account's rows.
       if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
       const hook = { projectId: found.project_id, userId: found.user_id };

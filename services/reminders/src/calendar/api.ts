@@ -23,8 +23,8 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
     });
 
     // Public (the secret is the credential): calendar apps fetch it without a session.
-    router.get('/calendar/:file', async (req, res) => {
-      const token = /^(.+)\.ics$/.exec(req.params.file ?? '')?.[1];
+    router.get('/calendar/:secret', async (req, res) => {
+      const token = /^(.+)\.ics$/.exec(req.params.secret ?? '')?.[1];
       const feed = token ? await feeds.find(pool, token) : null;
       if (!feed) throw new NotFoundError('No such calendar', 'CALENDAR_NOT_FOUND');
       const reminders = (await listReminders(pool, feed.user_id)).filter((r) => !r.isCompleted);
