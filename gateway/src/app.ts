@@ -159,12 +159,15 @@ function createExpressApp(
   app.set('limits', limits);
 
   // Ready when it can serve: its own Redis and NATS. A service that is down makes its routes answer 503
-  // and leaves the rest serving (forward.ts); every service's state is at /readyz/system.
+  // and leaves the rest serving (forward.ts); every service's state is at /readyz/system, for whom may
+  // read the metrics.
+  const operator = { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' };
   healthRoutes(
     app,
     { redis: () => redis.ping(), nats: busReady },
     {
       system: Object.fromEntries(
+      access: operator,
         serviceNames.map((service) => [
           service,
           async () => {
@@ -177,7 +180,7 @@ function createExpressApp(
     },
   );
 
-  metricsRoute(app, metrics, { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' });
+  metricsRoute(app, metrics, operator);
 
   // The calls the gateway passes on send the body's bytes as they came, not a re-serialisation:
   // JSON.stringify overflows the stack on a deeply nested body that JSON.parse accepted (a 500 where

@@ -59,6 +59,12 @@ describe('limits on costly routes', () => {
     expect((await signUp('203.0.113.8')).response.status).toBe(201);
   });
 
+  it('counts an IPv6 client by its /64: new addresses of the same network wait too', async () => {
+    for (let i = 1; i <= 3; i++) expect((await signUp(`2001:db8:7:7::${i}`)).response.status).toBe(201);
+    expectRefused((await signUp('2001:db8:7:7:ffff:ffff:ffff:ffff')).response);
+    expect((await signUp('2001:db8:7:8::1')).response.status).toBe(201);
+  });
+
   it('counts a signed-in route per user, whatever it answered: another user keeps theirs', async () => {
     const a = (await signUp('198.51.100.1')).client;
     const b = (await signUp('198.51.100.2')).client;

@@ -320,6 +320,10 @@ describe('public profile pages', () => {
     for (const [project, name] of [
       [hidden, 'version.svg'],
       [shown, 'stars.svg'],
+      // Names every object inherits are no badges either.
+      [shown, 'constructor'],
+      [shown, '__proto__'],
+      [shown, 'toString'],
       ['not-a-project', 'uptime.svg'],
     ] as const)
       expect((await badge(project, name)).status).toBe(404);

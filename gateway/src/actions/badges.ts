@@ -53,31 +53,36 @@ function since(at: string, now: number): string {
 
 type Badge = (project: PublicProfile['projects'][number], status: PublicStatus | null) => [string, string, Colour];
 
-/** The badges a public project offers for its README, by file name. */
-const badges: Record<string, Badge> = {
-  /** Its URLs' checks over 30 days, every http monitor counted alike. */
-  'uptime.svg': (project, status) => {
-    const shares = (status?.monitors ?? [])
-      .filter((m) => m.projectId === project.id && m.kind === 'http' && m.uptime.month !== null)
-      .map((m) => m.uptime.month!);
-    if (shares.length === 0) return ['uptime', 'no checks', 'lightgrey'];
-    const share = shares.reduce((a, b) => a + b, 0) / shares.length;
-    const value = `${(Math.floor(share * 10_000) / 100).toFixed(2)}%`;
-    return [
-      'uptime',
-      value,
-      share >= 0.999 ? 'brightgreen' : share >= 0.99 ? 'green' : share >= 0.95 ? 'yellow' : 'red',
-    ];
-  },
-  'last-deploy.svg': (project) =>
-    project.latestDeployment
-      ? ['last deploy', since(project.latestDeployment.at, Date.now()), 'blue']
-      : ['last deploy', 'never', 'lightgrey'],
-  'version.svg': (project) =>
-    project.latestVersion
-      ? ['version', `v${project.latestVersion.version.replace(/^v/, '')}`, 'blue']
-      : ['version', 'none', 'lightgrey'],
-};
+/**
+ * The badges a public project offers for its README, by file name. A Map, not an object: a name from
+ * the path (`constructor`, `__proto__`) must find nothing rather than what every object inherits.
+ */
+const badges = new Map<string, Badge>(
+  Object.entries({
+    /** Its URLs' checks over 30 days, every http monitor counted alike. */
+    'uptime.svg': (project, status) => {
+      const shares = (status?.monitors ?? [])
+        .filter((m) => m.projectId === project.id && m.kind === 'http' && m.uptime.month !== null)
+        .map((m) => m.uptime.month!);
+      if (shares.length === 0) return ['uptime', 'no checks', 'lightgrey'];
+      const share = shares.reduce((a, b) => a + b, 0) / shares.length;
+      const value = `${(Math.floor(share * 10_000) / 100).toFixed(2)}%`;
+      return [
+        'uptime',
+        value,
+        share >= 0.999 ? 'brightgreen' : share >= 0.99 ? 'green' : share >= 0.95 ? 'yellow' : 'red',
+      ];
+    },
+    'last-deploy.svg': (project) =>
+      project.latestDeployment
+        ? ['last deploy', since(project.latestDeployment.at, Date.now()), 'blue']
+        : ['last deploy', 'never', 'lightgrey'],
+    'version.svg': (project) =>
+      project.latestVersion
+        ? ['version', `v${project.latestVersion.version.replace(/^v/, '')}`, 'blue']
+        : ['version', 'none', 'lightgrey'],
+  } satisfies Record<string, Badge>),
+);
 
 /**
  * README badges of a public project (`/api/badges/{username}/{projectId}/uptime.svg`,
@@ -90,7 +95,7 @@ export function badgeAction(pages: {
   cacheControl: (fresh: boolean) => string;
 }): Action {
   return async (req, res, params) => {
-    const badge = badges[params.badge ?? ''];
+    const badge = badges.get(params.badge ?? '');
     const { page: profile, fresh } = await pages.profile(req, params.username ?? '');
     const project = profile?.projects.find((p) => p.id === params.projectId);
     if (!badge || !profile || !project) throw new NotFoundError('Badge not found', 'BADGE_NOT_FOUND');

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
 import { TooManyRequestsError } from '@shiplog/errors';
 import proxyAddr from 'proxy-addr';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -145,7 +146,7 @@ export class Limits {
   #key(name: LimitName, subject: LimitSubject): string {
     return this.#rules[name].per === 'user' && subject.userId
       ? `u:${subject.userId}`
-      : `a:${this.addressOf(subject.req)}`;
+      : `a:${clientNetwork(this.addressOf(subject.req))}`;
   }
 
   /**
@@ -194,6 +195,27 @@ export class Limits {
 
 function describeWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+/**
+ * What a limit per address counts: an IPv4 address (also when written as IPv6, `::ffff:1.2.3.4`), or
+ * the /64 network of an IPv6 address. One subscriber holds a whole /64 (2^64 addresses), so counting
+ * each address alone would let one machine sign up, read and ping without limit.
+ */
+export function clientNetwork(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(bare)) return address;
+  const [head = '', tail = ''] = bare.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const width = (part: string[]) => part.reduce((n, group) => n + (group.includes('.') ? 2 : 1), 0);
+  const missing = bare.includes('::') ? 8 - width(groups(head)) - width(groups(tail)) : 0;
+  const full = [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)];
+  return `${full
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

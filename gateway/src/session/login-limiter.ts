@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { RedisClientType } from 'redis';
+import { clientNetwork } from '../serving/limits.ts';
 
 /**
  * Sign-in throttling (OWASP ASVS 2.2.1), counted in three budgets over a fixed window:
@@ -38,7 +39,9 @@ export class LoginLimiter {
     return createHmac('sha256', this.#hashKey).update(value).digest('base64url');
   }
 
-  #keys(username: string, ip: string) {
+  #keys(username: string, from: string) {
+    // An IPv6 client is counted by its /64, as every other limit counts it.
+    const ip = clientNetwork(from);
     const lowered = username.trim().toLowerCase();
     const name = this.#hash(`name\n${lowered}`);
     const address = this.#hash(`ip\n${ip}`);

@@ -26,26 +26,44 @@ export async function runChecks(checks: ReadinessChecks): Promise<Record<string,
 }
 
 /**
- * `/healthz` (the process answers) and `/readyz` (200 only when every check of its own passes, else 503
- * with what failed), the same for every service and the gateway. `system` adds `/readyz/system`: the
- * same answer over the process's own checks and those of what it calls (the gateway's view of every
- * service), for an operator, not for a load balancer: one service down must not take every process
- * that calls it out of rotation.
+ * `/healthz` (the process answers) and `/readyz` (200 only when every check of its own passes, else 503),
+ * the same for every service and the gateway. A load balancer reads `/readyz` unauthenticated, so it
+ * says only `ok` or `failed` of each check; what failed (an address, an error) is shown to whom may
+ * read the metrics (`access`). `system` adds `/readyz/system`: the same answer over the process's own
+ * checks and those of what it calls (the gateway's view of every service), for an operator, not for
+ * a load balancer (one service down must not take every process that calls it out of rotation). It
+ * costs a call to every service, so it answers only whom `access` allows, as `/metrics` does.
  */
 export function healthRoutes(
   app: Pick<Router, 'get'>,
   readiness: ReadinessChecks,
-  options: { system?: ReadinessChecks } = {},
+  options: { system?: ReadinessChecks; access: MetricsAccess },
 ): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const answer = (checks: ReadinessChecks) => async (_req: unknown, res: Response) => {
-    const results = await runChecks(checks);
-    res.status(Object.values(results).every((c) => c === 'ok') ? 200 : 503).json({ checks: results });
-  };
-  app.get('/readyz', answer(readiness));
-  if (options.system) app.get('/readyz/system', answer({ ...readiness, ...options.system }));
+  const answer =
+    (checks: ReadinessChecks, detailed: (req: Request) => boolean) => async (req: Request, res: Response) => {
+      const results = await runChecks(checks);
+      const ready = Object.values(results).every((c) => c === 'ok');
+      const shown = detailed(req)
+        ? results
+        : Object.fromEntries(
+            Object.entries(results).map(([name, result]) => [name, result === 'ok' ? 'ok' : 'failed']),
+          );
+      res.status(ready ? 200 : 503).json({ checks: shown });
+    };
+  app.get(
+    '/readyz',
+    answer(readiness, (req) => mayRead(req, options.access)),
+  );
+  if (options.system) {
+    const system = answer({ ...readiness, ...options.system }, () => true);
+    app.get('/readyz/system', (req: Request, res: Response) => {
+      authorise(req, options.access);
+      return system(req, res);
+    });
+  }
 }
 
 /** Who may read `/metrics`: a scraper holding `token` as a bearer token; without one, anyone outside production. */
@@ -56,6 +74,20 @@ export interface MetricsAccess {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Whether the request may read what an operator reads (`MetricsAccess`). */
+function mayRead(req: Request, access: MetricsAccess): boolean {
+  if (!access.token) return !access.production;
+  const given = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+  return timingSafeEqual(digest(given), digest(access.token));
+}
+
+/** As `mayRead`, or the refusal: 401 without the token when one is set, a 404 in production without one. */
+function authorise(req: Request, access: MetricsAccess): void {
+  if (mayRead(req, access)) return;
+  if (access.token) throw new UnauthorizedError('A metrics token is required');
+  throw new NotFoundError('Not found');
+}
+
 /**
  * `/metrics` in Prometheus's text format: with `METRICS_TOKEN` set, only for `Authorization: Bearer
  * <token>` (401 otherwise); unset, open in development and tests and absent (404) in production, so a
@@ -63,11 +95,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function metricsRoute(app: Pick<Router, 'get'>, metrics: Metrics, access: MetricsAccess): void {
   app.get('/metrics', async (req: Request, res: Response) => {
-    if (access.token) {
-      const given = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
-      if (!timingSafeEqual(digest(given), digest(access.token)))
-        throw new UnauthorizedError('A metrics token is required');
-    } else if (access.production) throw new NotFoundError('Not found');
+    authorise(req, access);
     res.setHeader('content-type', metrics.registry.contentType);
     res.end(await metrics.registry.metrics());
   });

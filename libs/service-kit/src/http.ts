@@ -98,7 +98,8 @@ function createExpressApp(options: HttpAppOptions, router: express.Router): Expr
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
 
-  healthRoutes(app, options.readiness);
+  // Without metrics to read, nobody reads what failed (`healthRoutes`).
+  healthRoutes(app, options.readiness, { access: options.metrics?.access ?? { production: true } });
   if (options.metrics) metricsRoute(app, options.metrics.metrics, options.metrics.access);
 
   if (options.tracing?.enabled) app.use(requestSpans(options.tracing, { trustParent: true }));

@@ -3,11 +3,14 @@ import { ConflictError } from '@shiplog/errors';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { type EventOf, newId } from '@shiplog/events';
 import { createTestDatabase, type TestDatabase } from '@shiplog/testing';
+import express from 'express';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiTokenAccepted, recentAuthOnly, requireUserId } from './caller.ts';
 import { type Decider, handleCommand } from './command.ts';
+import { errorHandler } from './error-body.ts';
+import { healthRoutes } from './health.ts';
 import { createHttpApp } from './http.ts';
 import { signInternalToken } from './internal-token.ts';
 import { createLogger } from './logger.ts';
@@ -208,6 +211,40 @@ describe('HTTP app', () => {
     // Only GET and HEAD of the exact path: anything else is Express's (here: no such route).
     expect((await call('/lean', { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await call('/lean/')).status).toBe(404);
+  });
+});
+
+describe('readiness', () => {
+  it('tells a load balancer only ok or failed, and what failed only to whom may read the metrics', async () => {
+    const app = express();
+    healthRoutes(
+      app,
+      { database: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:5432')), bus: async () => {} },
+      { access: { token: 'operator-token', production: true }, system: { billing: async () => {} } },
+    );
+    app.use(errorHandler(createLogger('kit-test', 'silent')));
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const operator = { authorization: 'Bearer operator-token' };
+      const publicly = await fetch(`${base}/readyz`);
+      expect(publicly.status).toBe(503);
+      expect(await publicly.json()).toEqual({ checks: { database: 'failed', bus: 'ok' } });
+      expect(await (await fetch(`${base}/readyz`, { headers: operator })).json()).toEqual({
+        checks: { database: 'connect ECONNREFUSED 10.0.0.7:5432', bus: 'ok' },
+      });
+      // The whole system's view calls everything it names: an operator's alone.
+      expect((await fetch(`${base}/readyz/system`)).status).toBe(401);
+      expect((await fetch(`${base}/readyz/system`, { headers: { authorization: 'Bearer guess' } })).status).toBe(401);
+      const system = await fetch(`${base}/readyz/system`, { headers: operator });
+      expect(system.status).toBe(503);
+      expect(await system.json()).toEqual({
+        checks: { database: 'connect ECONNREFUSED 10.0.0.7:5432', bus: 'ok', billing: 'ok' },
+      });
+    } finally {
+      server.close();
+    }
   });
 });
 
