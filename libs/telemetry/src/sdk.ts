@@ -15,19 +15,21 @@ import { pathTemplate } from './redaction.ts';
  * the process calls: outgoing HTTP (node:http and undici's fetch), Express's routers and handlers,
  * PostgreSQL queries and Redis commands (by name only: a key can be a session's id). The requests a process serves are spans
  * of our own (service-kit's `requestSpans`: named by route template, and the gateway starts every
- * trace), so incoming HTTP is left to them. A URL is written into a span as its template: a path can
- * hold a credential or a user's data.
+ * trace), so incoming HTTP is left to them. A URL is written into a span as its template, and a call
+ * that leaves Shiplog by its origin alone (`outgoingUrl`): a path can hold a credential or a user's data.
  */
 const instrumentations = () => [
   new HttpInstrumentation({
     disableIncomingRequestInstrumentation: true,
-    startOutgoingSpanHook: (request) => ({ 'url.path': pathTemplate(String(request.path ?? '/')) }),
+    startOutgoingSpanHook: (request) => {
+      const origin = `${request.protocol ?? 'http:'}//${request.hostname ?? request.host ?? 'localhost'}${request.port ? `:${request.port}` : ''}`;
+      return outgoingUrl(origin, String(request.path ?? '/'), request.headers);
+    },
   }),
   new UndiciInstrumentation({
     requestHook: (span, request) => {
-      span.setAttribute('url.full', `${request.origin}${pathTemplate(request.path)}`);
-      span.setAttribute('url.path', pathTemplate(request.path));
-      if (request.path.includes('?')) span.setAttribute('url.query', '[redacted]');
+      for (const [name, value] of Object.entries(outgoingUrl(request.origin, request.path, request.headers)))
+        span.setAttribute(name, value);
     },
   }),
   new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
@@ -35,6 +37,33 @@ const instrumentations = () => [
   new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
   new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
 ];
+
+/** The header that marks a call between Shiplog's own processes (service-kit's INTERNAL_TOKEN_HEADER). */
+const INTERNAL_HEADER = 'x-shiplog-internal-token';
+
+/**
+ * What a client span says of the URL it called. Between Shiplog's own processes (the call carries the
+ * gateway's signed caller) the path as a template; a call that leaves Shiplog (a push service, an
+ * alert's webhook, Stripe, a user's monitor) by its origin alone: its path can be a credential that
+ * no template recognises (an FCM registration token, a Slack webhook's secret).
+ */
+export function outgoingUrl(origin: string, path: string, headers: unknown): Record<string, string> {
+  const internal = headerNames(headers).includes(INTERNAL_HEADER);
+  return {
+    'url.full': internal ? `${origin}${pathTemplate(path)}` : origin,
+    'url.path': internal ? pathTemplate(path) : '[redacted]',
+    ...(path.includes('?') ? { 'url.query': '[redacted]' } : {}),
+  };
+}
+
+/** The header names of a request as node:http (an object) or undici (a list or raw text) holds them. */
+function headerNames(headers: unknown): string[] {
+  if (typeof headers === 'string')
+    return headers.split('\r\n').map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+  if (Array.isArray(headers)) return headers.filter((_, i) => i % 2 === 0).map((name) => String(name).toLowerCase());
+  if (headers && typeof headers === 'object') return Object.keys(headers).map((name) => name.toLowerCase());
+  return [];
+}
 
 interface Running {
   sdk: NodeSDK;
