@@ -31,7 +31,7 @@ export const apiRoutes = [
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip (graphql.ts reads its own body), and answers a signed-out
   // caller itself: a 401 with a GraphQL error body, which GraphQL clients read.
-  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true },
+  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true, limit: 'graphql' },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
   { path: '/api/events', methods: ['GET'], gateway: 'events', limit: 'events' },
   // Everything the user keeps, as a file (export.ts): gathered from three services; `shiplog export`

@@ -104,6 +104,25 @@ describe('dashboard GraphQL query', () => {
     const deep = await client.post('/api/graphql', { query: `${'{ a '.repeat(3000)}${'}'.repeat(3000)}` }, modern);
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].message).toMatch(/^Syntax Error: Document contains more th.. 1000 tokens/);
+    // A field that reads a service, under many aliases, would be as many reads: each is asked for once.
+    const aliases = Array.from({ length: 60 }, (_, i) => `a${i}: recentActivities(limit: ${i + 1}) { id }`);
+    for (const query of [
+      `{ dashboard { ${aliases.join(' ')} } }`,
+      '{ dashboard { recentActivities { id } again: recentActivities(limit: 4) { id } } }',
+      '{ one: dashboard { monitors { id } } two: dashboard { monitors { id } } }',
+      '{ dashboard { ...A more: monitors { id } } } fragment A on Dashboard { monitors { id } }',
+    ]) {
+      const aliased = await client.post('/api/graphql', { query }, modern);
+      expect(aliased.status, query).toBe(400);
+      expect(aliased.body.errors[0].message).toMatch(/^Ask for (dashboard\.)?\w+ once/);
+    }
+    // The same field twice under one name is one read, as GraphQL merges it.
+    const merged = await client.post(
+      '/api/graphql',
+      { query: '{ dashboard { monitors { id } monitors { id } } }' },
+      modern,
+    );
+    expect(merged.status).toBe(200);
   });
 });
 

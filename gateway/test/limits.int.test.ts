@@ -27,6 +27,7 @@ beforeAll(async () => {
       RATE_LIMIT_DEPLOY_HOOK: '2/60',
       RATE_LIMIT_IMPORT: '2/3600',
       RATE_LIMIT_CHAT: '2/3600',
+      RATE_LIMIT_GRAPHQL: '2/60',
       RATE_LIMIT_EVENTS_CONCURRENT: '2',
     },
   });
@@ -74,8 +75,8 @@ describe('limits on costly routes', () => {
     expectRefused(await a.post('/api/contact-admin', message));
     expect((await b.post('/api/contact-admin', message)).status).toBe(201);
 
-    // The domain API checks, imports and the assistant: each its own budget.
-    for (const path of ['/api/integration/test', '/api/import', '/api/chat']) {
+    // The domain API checks, imports, the assistant and the dashboard's query: each its own budget.
+    for (const path of ['/api/integration/test', '/api/import', '/api/chat', '/api/graphql']) {
       for (let i = 0; i < 2; i++) expect((await a.post(path, {})).status, path).not.toBe(429);
       expectRefused(await a.post(path, {}));
       expect((await b.post(path, {})).status, path).not.toBe(429);

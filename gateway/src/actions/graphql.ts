@@ -10,6 +10,8 @@ import {
   GraphQLError,
   getOperationAST,
   parse,
+  specifiedRules,
+  type ValidationRule,
   validate,
 } from 'graphql';
 
@@ -126,6 +128,29 @@ const schema = buildSchema(/* GraphQL */ `
     dashboard: Dashboard!
   }
 `);
+
+/**
+ * Each field that reads a service asked for once: under another alias the same field is another read
+ * (`a1: recentActivities(limit: 1) a2: recentActivities(limit: 2) …`), and a document of a hundred
+ * aliases would make a hundred calls for one request. The dashboard's query names each field once.
+ */
+const eachReadOnce: ValidationRule = (context) => {
+  const names = new Map<string, Set<string>>();
+  return {
+    Field(node) {
+      const parent = context.getParentType()?.name;
+      if (parent !== 'Query' && parent !== 'Dashboard') return;
+      const field = `${parent === 'Query' ? '' : 'dashboard.'}${node.name.value}`;
+      const seen = names.get(field) ?? new Set<string>();
+      seen.add(node.alias?.value ?? node.name.value);
+      names.set(field, seen);
+      if (seen.size === 2)
+        context.reportError(
+          new GraphQLError(`Ask for ${field} once: each alias of it is another read.`, { nodes: node }),
+        );
+    },
+  };
+};
 
 interface Context {
   caller: Caller;
@@ -270,7 +295,7 @@ export function createGraphql(options: {
       } catch (error) {
         return invalid(req, res, [error as GraphQLError]);
       }
-      const errors = validate(schema, document);
+      const errors = validate(schema, document, [...specifiedRules, eachReadOnce]);
       if (errors.length > 0) return invalid(req, res, errors);
       remember(query, document);
     }

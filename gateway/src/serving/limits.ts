@@ -27,6 +27,8 @@ export const limitDefaults = {
   outbound: { per: 'user', points: 60, seconds: 3600 },
   /** The live stream: opens (each may replay what was missed) and streams open at once. */
   events: { per: 'user', points: 120, seconds: 600, concurrent: 10 },
+  /** The dashboard's query: up to eight service reads each; the app asks again on every change it hears of. */
+  graphql: { per: 'user', points: 600, seconds: 60 },
   /** Public profile pages and the calendar feed: service calls on each view, signed out. */
   publicRead: { per: 'address', points: 300, seconds: 60 },
   /** A deploy platform's deliveries. */
