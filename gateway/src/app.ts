@@ -24,6 +24,7 @@ import { exportActions } from './actions/export.ts';
 import { createGraphql } from './actions/graphql.ts';
 import { LIVE_SEQ_HEADER } from './actions/live.ts';
 import { publicProfiles } from './actions/public-profile.ts';
+import { pushDeviceActions } from './actions/push-devices.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
@@ -219,6 +220,7 @@ function createExpressApp(
       bodyOf: (req) => received.get(req),
     }),
     ...sessionListActions(sessions),
+    ...pushDeviceActions({ services, sessions, bodyOf: (req) => received.get(req) }),
     ...exportActions({ services, positions }),
     publicProfile: profiles.publicProfile,
     publicStatus: profiles.publicStatus,

@@ -27,6 +27,8 @@ export const apiRoutes = [
   { path: '/api/sessions', methods: ['GET', 'HEAD'], gateway: 'sessions' },
   { path: '/api/sessions/end-others', methods: ['POST'], gateway: 'endOtherSessions' },
   { path: '/api/sessions/:sessionId', methods: ['DELETE'], gateway: 'endSession' },
+  // Push reminders turned on in this browser are kept with this session, and end with it (push-devices.ts).
+  { path: '/api/reminders/push/subscriptions', methods: ['POST'], gateway: 'turnPushOn' },
   // Every session of the deleted user ends with it.
   { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
   // The dashboard's data in one round trip (graphql.ts reads its own body), and answers a signed-out

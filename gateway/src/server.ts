@@ -16,6 +16,7 @@ import { LiveFeed, liveEvents } from './actions/live.ts';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { sessionPrefix } from './session/keys.ts';
+import { pushDeviceSweep } from './session/push-devices.ts';
 import { SessionCache } from './session/session-cache.ts';
 import { TokenCache, tokenEndingEvents } from './session/token-cache.ts';
 
@@ -60,6 +61,9 @@ export async function startGateway(
     },
   });
   await feed.start();
+  // Push devices end with the session they were turned on in, however it ends.
+  const pushDevices = pushDeviceSweep({ config, redis, services, logger });
+  pushDevices.start();
   const live = liveEvents({
     feed,
     sessionAlive: async (sid) => (await redis.exists(`${sessionPrefix(config)}${sid}`)) === 1,
@@ -105,6 +109,7 @@ export async function startGateway(
         await closed;
         clearTimeout(forced);
         await feed.stop();
+        await pushDevices.stop();
         await bus.close().catch(() => undefined);
         await services.close();
         await redis.quit().catch(() => undefined);

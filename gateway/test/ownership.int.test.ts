@@ -210,8 +210,8 @@ describe('the ownership matrix', () => {
     const unplaced = surface.calls.filter((call) => takesId(call) && !kindOf(call.path));
     expect(unplaced.map((c) => `${c.method} ${c.path}`)).toEqual([]);
     // The routes off the surface are the ones the gateway's own actions call (sign-in, the account,
-    // the dashboard's GraphQL, an API token's check, export and import, public profiles); a new one is
-    // a route the gateway forgot, or one to add here.
+    // the dashboard's GraphQL, an API token's check, export and import, public profiles, a session's push
+    // devices); a new one is a route the gateway forgot, or one to add here.
     expect(surface.internal.sort()).toEqual([
       'activity GET /activities/export',
       'activity GET /dashboard/counters',
@@ -229,7 +229,9 @@ describe('the ownership matrix', () => {
       'projects GET /public/users/:userId/projects',
       'projects POST /imports/history',
       'projects POST /imports/projects',
+      'reminders DELETE /sessions/:session/push-subscriptions',
       'reminders POST /imports/reminders',
+      'reminders POST /sessions/:session/push-subscriptions',
     ]);
   });
 

@@ -712,10 +712,43 @@ describe('the installed app', () => {
     await page.getByText('Could not turn on push reminders', { exact: true }).waitFor();
     expect(await page.getByTestId('push-device-state').textContent()).toBe('Off for this device');
 
-    // Signing out drops the account's offline copies.
+    // A browser that did subscribe (stood in for here: the push service is what headless lacks), with
+    // its device kept by the server: signing out ends the subscription and deletes the device while
+    // the session still stands, so the next person here gets none of this account's reminders.
+    const endpoint = `https://fcm.googleapis.com/fcm/send/e2e-${Date.now()}`;
+    expect(
+      await page.evaluate(async (endpoint) => {
+        const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+        const on = await fetch('/api/reminders/push/subscriptions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ endpoint, keys, label: 'This browser' }),
+        });
+        const subscription = {
+          endpoint,
+          unsubscribe: async () => {
+            (window as unknown as { unsubscribed: boolean }).unsubscribed = true;
+            return true;
+          },
+        };
+        PushManager.prototype.getSubscription = async () =>
+          (window as unknown as { unsubscribed?: boolean }).unsubscribed ? null : (subscription as PushSubscription);
+        return on.status;
+      }, endpoint),
+    ).toBe(201);
+    const calls: string[] = [];
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname === '/api/reminders/push/subscriptions' || pathname === '/api/logout')
+        calls.push(`${response.request().method()} ${pathname} ${response.status()}`);
+    });
+
+    // Signing out drops the account's offline copies, and its push subscription.
     expect(await page.evaluate(() => caches.has('shiplog-data'))).toBe(true);
     await page.getByRole('button', { name: 'Sign Out' }).first().click();
     await page.waitForURL(/\/auth/);
     await expect.poll(() => page.evaluate(() => caches.has('shiplog-data'))).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { unsubscribed?: boolean }).unsubscribed)).toBe(true);
+    expect(calls).toEqual(['DELETE /api/reminders/push/subscriptions 200', 'POST /api/logout 200']);
   });
 });

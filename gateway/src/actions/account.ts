@@ -41,6 +41,7 @@ export function accountActions(deps: {
     | 'sessions'
     | 'endSession'
     | 'endOtherSessions'
+    | 'turnPushOn'
     | 'openapi'
   >,
   Action

@@ -16,3 +16,11 @@ export const userSessionsKey = (config: Pick<GatewayEnv, 'BUS_NAMESPACE'>, userI
 export const sessionInfoKey = (config: Pick<GatewayEnv, 'BUS_NAMESPACE'>, userId: string) =>
   `${config.BUS_NAMESPACE}:session-info:${userId}`;
 export const seenField = (sid: string) => `${sid}:seen`;
+
+/**
+ * The sessions that turned push reminders on in a browser, until the reminders service has forgotten
+ * their devices: a sorted set of `<userId> <sid>`, each scored with when to look at it next (the
+ * session's end as last seen; 0 once it has ended). See push-devices.ts.
+ */
+export const pushSessionsKey = (config: Pick<GatewayEnv, 'BUS_NAMESPACE'>) => `${config.BUS_NAMESPACE}:push-sessions`;
+export const pushSessionMember = (userId: string, sid: string) => `${userId} ${sid}`;

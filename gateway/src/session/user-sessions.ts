@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { GatewayEnv } from '../env.ts';
-import { seenField, sessionInfoKey, sessionPrefix, userSessionsKey } from './keys.ts';
+import {
+  pushSessionMember,
+  pushSessionsKey,
+  seenField,
+  sessionInfoKey,
+  sessionPrefix,
+  userSessionsKey,
+} from './keys.ts';
 
 /** Where a session signed in from, as kept beside it. */
 interface SessionOrigin {
@@ -47,6 +54,11 @@ export class UserSessions {
       .hSet(info, { [sid]: JSON.stringify(kept), [seenField(sid)]: String(origin.since) })
       .expire(info, this.#config.SESSION_ABSOLUTE_TIMEOUT_SECONDS)
       .exec();
+  }
+
+  /** The session turned push reminders on in its browser: the devices end with it (push-devices.ts). */
+  async turnedPushOn(userId: string, sid: string): Promise<void> {
+    await this.#redis.zAdd(pushSessionsKey(this.#config), { score: Date.now(), value: pushSessionMember(userId, sid) });
   }
 
   async remove(userId: string, sid: string): Promise<void> {
@@ -110,6 +122,12 @@ export class UserSessions {
       .hDel(
         sessionInfoKey(this.#config, userId),
         sids.flatMap((sid) => [sid, seenField(sid)]),
+      )
+      // Those that turned push on: their devices are forgotten at the next sweep (push-devices.ts).
+      .zAdd(
+        pushSessionsKey(this.#config),
+        sids.map((sid) => ({ score: 0, value: pushSessionMember(userId, sid) })),
+        { condition: 'XX' },
       )
       .exec();
   }

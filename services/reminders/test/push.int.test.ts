@@ -30,13 +30,34 @@ afterAll(async () => {
 });
 
 async function signUp(): Promise<Client> {
+  return (await account()).client;
+}
+
+/** A new account, signed in; `signIn` opens another session of it (at `url`: another gateway replica). */
+async function account() {
+  const username = uniqueUsername('push');
   const client = new Client(backend.url);
-  const registered = await client.post('/api/register', {
-    username: uniqueUsername('push'),
-    password: 'secret-pass-1',
-  });
+  const registered = await client.post('/api/register', { username, password: 'secret-pass-1' });
   expect(registered.status).toBe(201);
-  return client;
+  return {
+    client,
+    async signIn(url = backend.url, password = 'secret-pass-1') {
+      const session = new Client(url);
+      expect((await session.post('/api/login', { username, password })).status).toBe(200);
+      return session;
+    },
+  };
+}
+
+/** The devices the user has push on, by label, as any of their sessions reads them. */
+async function labels(client: Client): Promise<string[]> {
+  const { body } = await client.get('/api/reminders/push');
+  return body.devices.map((device: { label: string }) => device.label).sort();
+}
+
+async function turnOn(client: Client, label: string, service = fast) {
+  const on = await client.post('/api/reminders/push/subscriptions', { ...service.subscribe(), label });
+  expect(on.status).toBe(201);
 }
 
 describe('push devices', () => {
@@ -100,5 +121,49 @@ describe('push devices', () => {
     expect(slow.mostInFlight).toBe(PUSHES_PER_HOST);
     expect(fast.mostInFlight).toBeLessThanOrEqual(PUSHES_PER_HOST);
     expect(slow.mostInFlight + fast.mostInFlight).toBeLessThanOrEqual(PUSHES_AT_ONCE);
+  });
+});
+
+describe('a device’s push reminders end with the session they were turned on in', () => {
+  it('at sign-out, when another session ends it, at a password change, and when it expires', async () => {
+    const { client: laptop, signIn } = await account();
+    const [phone, tablet, kiosk] = [await signIn(), await signIn(), await signIn()];
+    await turnOn(laptop, 'Laptop');
+    await turnOn(phone, 'Phone');
+    await turnOn(tablet, 'Tablet');
+    await turnOn(kiosk, 'Kiosk');
+    expect(await labels(phone)).toEqual(['Kiosk', 'Laptop', 'Phone', 'Tablet']);
+
+    // Signed out without turning push off first (the app does; an API client may not).
+    expect((await kiosk.post('/api/logout')).status).toBe(200);
+    await waitUntil(async () => (await labels(phone)).length === 3, 5000, 'the kiosk’s device gone');
+    expect(await labels(phone)).toEqual(['Laptop', 'Phone', 'Tablet']);
+
+    // Settings › Sessions › Sign out all other sessions, from the phone.
+    expect((await phone.post('/api/sessions/end-others')).status).toBe(200);
+    await waitUntil(async () => (await labels(phone)).length === 1, 5000, 'the other sessions’ devices gone');
+    expect(await labels(phone)).toEqual(['Phone']);
+
+    // A password changed in one session ends the others, and their devices.
+    const desk = await signIn();
+    await turnOn(desk, 'Desk');
+    const changed = await phone.post('/api/user/change-password', {
+      currentPassword: 'secret-pass-1',
+      newPassword: 'secret-pass-2',
+    });
+    expect(changed.status).toBe(200);
+    await waitUntil(async () => (await labels(phone)).length === 1, 5000, 'the desk’s device gone');
+    expect(await labels(phone)).toEqual(['Phone']);
+
+    // A session left idle past its end: a gateway whose sessions idle out after two seconds.
+    const quick = await backend.startReplica({ SESSION_IDLE_TIMEOUT_SECONDS: '2' });
+    const idle = await signIn(quick, 'secret-pass-2');
+    await turnOn(idle, 'Idle');
+    expect(await labels(phone)).toEqual(['Idle', 'Phone']);
+    await waitUntil(async () => (await labels(phone)).length === 1, 8000, 'the idle session’s device gone');
+    expect(await labels(phone)).toEqual(['Phone']);
+    expect((await idle.get('/api/reminders/push')).status).toBe(401);
+    // Only the phone's own session keeps its device; a test reaches it alone.
+    expect((await phone.post('/api/reminders/push/test')).body).toEqual({ sent: 1, devices: 1 });
   });
 });

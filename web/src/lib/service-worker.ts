@@ -69,8 +69,9 @@ export async function subscribeDevice(publicKey: string): Promise<PushSubscripti
 
 /** Ends this browser's subscription; its endpoint, for the server to forget (null: there was none). */
 export async function unsubscribeDevice(): Promise<string | null> {
+  if (!('serviceWorker' in navigator)) return null;
   const registration = await navigator.serviceWorker.getRegistration();
-  const subscription = await registration?.pushManager.getSubscription();
+  const subscription = await registration?.pushManager?.getSubscription();
   if (!subscription) return null;
   await subscription.unsubscribe();
   return subscription.endpoint;

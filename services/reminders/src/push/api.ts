@@ -2,14 +2,21 @@ import { NotFoundError, ServiceUnavailableError, ValidationError } from '@shiplo
 import { type PushState, pushEndpointSchema, pushSubscriptionSchema } from '@shiplog/schemas';
 import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
+import { z } from 'zod';
 import type { PushSender } from '../adapters/web-push.ts';
 import type { RemindersEnv } from '../env.ts';
 import { pushSubscriptions } from './subscriptions.ts';
 
+/** A session as the gateway names it to services: the public handle of its id (`sessionHandle`). */
+const sessionSchema = z.object({
+  session: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'Session must be a session handle'),
+});
+
 /**
  * Push reminders, per device (Settings › Notifications): the server's public key to subscribe with,
- * the user's devices, turning a device on and off, and a test notification to see it arrive. Without a
- * VAPID key (production, unset) the key reads null and turning a device on answers 503.
+ * the user's devices, turning a device on (in a session) and off, the devices of a session that ended
+ * going with it, and a test notification to see it arrive. Without a VAPID key (production, unset) the
+ * key reads null and turning a device on answers 503.
  */
 export function pushApi(context: ServiceContext<RemindersEnv>, push: PushSender | null) {
   const { pool } = context;
@@ -27,14 +34,25 @@ export function pushApi(context: ServiceContext<RemindersEnv>, push: PushSender 
       res.json(await stateOf(requireUserId(req)));
     });
 
-    router.post('/reminders/push/subscriptions', async (req, res) => {
+    // Turning push on in the session the gateway names (`POST /api/reminders/push/subscriptions` is the
+    // gateway's: it adds the session, which the browser cannot be trusted to say).
+    router.post('/sessions/:session/push-subscriptions', async (req, res) => {
       const userId = requireUserId(req);
       const sender = requirePush();
+      const { session } = parseInput(sessionSchema, req.params);
       const input = parseInput(pushSubscriptionSchema, req.body);
       const refused = sender.refusalOf(input.endpoint);
       if (refused) throw new ValidationError({ endpoint: [refused] });
-      await pushSubscriptions.save(pool, userId, input);
+      await pushSubscriptions.save(pool, userId, session, input);
       res.status(201).json(await stateOf(userId));
+    });
+
+    // The session ended (the gateway's push-devices sweep): its devices get no more of the user's reminders.
+    router.delete('/sessions/:session/push-subscriptions', async (req, res) => {
+      const userId = requireUserId(req);
+      const { session } = parseInput(sessionSchema, req.params);
+      await pushSubscriptions.endSession(pool, userId, session);
+      res.status(204).end();
     });
 
     router.delete('/reminders/push/subscriptions', async (req, res) => {

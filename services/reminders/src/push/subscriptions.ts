@@ -5,8 +5,9 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 /**
  * The devices that receive push reminders (`reminders.push_subscriptions`): credentials for a device,
- * kept outside the event streams (migration 007). Turned on and off by their owner (push/api.ts),
- * read and pruned by the scheduler (reactions/send-due-reminders).
+ * kept outside the event streams (migration 007), each with the session it was turned on in (migration
+ * 008). Turned on and off by their owner (push/api.ts), ended with that session, read and pruned by
+ * the scheduler (reactions/send-due-reminders).
  */
 export interface PushDevice {
   endpoint: string;
@@ -26,18 +27,18 @@ export const pushSubscriptions = {
    * anew), and lets the user's devices past `MAX_PUSH_DEVICES`, the oldest, go: one user's saves in
    * turn (a lock on the user for the transaction), so two at once cannot leave eleven.
    */
-  async save(pool: pg.Pool, userId: string, input: PushSubscriptionInput): Promise<void> {
+  async save(pool: pg.Pool, userId: string, session: string, input: PushSubscriptionInput): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       await client.query("SELECT pg_advisory_xact_lock(hashtext('push-devices:' || $1))", [userId]);
       await client.query(
-        `INSERT INTO reminders.push_subscriptions (endpoint, user_id, p256dh, auth, label)
-         VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO reminders.push_subscriptions (endpoint, user_id, session, p256dh, auth, label)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (endpoint) DO UPDATE
-           SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
-               label = EXCLUDED.label, created_at = now()`,
-        [input.endpoint, userId, input.keys.p256dh, input.keys.auth, input.label ?? ''],
+           SET user_id = EXCLUDED.user_id, session = EXCLUDED.session, p256dh = EXCLUDED.p256dh,
+               auth = EXCLUDED.auth, label = EXCLUDED.label, created_at = now()`,
+        [input.endpoint, userId, session, input.keys.p256dh, input.keys.auth, input.label ?? ''],
       );
       await client.query(
         `DELETE FROM reminders.push_subscriptions WHERE user_id = $1 AND endpoint IN (
@@ -61,6 +62,11 @@ export const pushSubscriptions = {
       [endpoint, userId],
     );
     return (rowCount ?? 0) > 0;
+  },
+
+  /** The session the devices were turned on in ended (sign-out, expiry, ended elsewhere): they go with it. */
+  async endSession(db: Queryable, userId: string, session: string): Promise<void> {
+    await db.query('DELETE FROM reminders.push_subscriptions WHERE user_id = $1 AND session = $2', [userId, session]);
   },
 
   /** The push service says the subscription is gone (404, 410): nobody receives there any more. */
