@@ -226,6 +226,20 @@ const extraHeaders = fc.oneof(
 
 const identity = fc.constantFrom('user', 'signed out', 'admin');
 
+/** How the path is spelt: mostly as it is; else a form that is not canonical, which no route answers. */
+const spelling = fc.oneof(
+  { weight: 4, arbitrary: fc.constant((path: string) => path) },
+  fc.constantFrom(
+    (path: string) => `${path}/`,
+    (path: string) => path.replace(/\/([^/]*)$/, '//$1'),
+    (path: string) => path.replace(/\/([^/]*)$/, '/./$1'),
+    (path: string) => path.replace(/\/([^/]*)$/, '/x/../$1'),
+    (path: string) => path.replace(/^\/api\//, '/api/%2F'),
+    (path: string) => path.replace(/^\/api\/(\w)/, (_, letter: string) => `/api/${letter.toUpperCase()}`),
+    (path: string) => path.replace(/^\/api\/(\w)/, (_, letter: string) => `/api/%${letter.charCodeAt(0).toString(16)}`),
+  ),
+);
+
 // ── Sending it ───────────────────────────────────────────────────────────────────────────────────
 
 interface Answer {
@@ -324,9 +338,11 @@ describe('the fuzzer', () => {
         body,
         contentType,
         extraHeaders,
-        async (call, who, id, search, payload, type, headers) => {
+        spelling,
+        async (call, who, id, search, payload, type, headers, spell) => {
           const value = id === 'PROJECT' ? projectId : id === 'REMINDER' ? reminderId : id === 'USER' ? user.id : id;
-          const path = fill(call.path, { id: value, projectId: value, userId: value, secret: value }) + search;
+          const canonical = fill(call.path, { id: value, projectId: value, userId: value, secret: value });
+          const path = spell(canonical) + search;
           const answer = await send(
             call.method,
             path,
@@ -338,7 +354,11 @@ describe('the fuzzer', () => {
           tally.tried += 1;
           tally.by.set(answer.status, (tally.by.get(answer.status) ?? 0) + 1);
           if (answer.status >= 500) tally.serverErrors += 1;
-          const problem = problemWith(call, answer);
+          // A path that is not canonical is never answered, whatever else the case holds.
+          const problem =
+            spell(canonical) !== canonical && answer.status < 400
+              ? `answered ${answer.status} to a path that is not canonical`
+              : problemWith(call, answer);
           if (problem) problems.push(`${call.method} ${path.slice(0, 80)} as ${who}: ${problem}`);
           // A case may end a session (deleting the account, signing out): sign in again.
           if (answer.status < 300 && /^\/api\/(user|logout|admin\/users\/)/.test(call.path)) {
