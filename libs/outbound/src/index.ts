@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { rootCertificates, type TLSSocket } from 'node:tls';
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
 
 /**
@@ -37,6 +38,11 @@ export interface OutboundOptions {
    * lost connection) or `refused` (the address check said no). The process's metrics count it.
    */
   observe?: (outcome: 'ok' | 'error' | 'refused') => void;
+  /**
+   * How many hosts' certificates are kept (10,000 by default): the least recently used goes first, so
+   * a process that meets host after host (a user's targets) holds a bounded number.
+   */
+  maxCertificates?: number;
 }
 
 export type ResolveAll = (
@@ -97,8 +103,11 @@ export class Outbound {
   readonly #maxBytes: number;
   readonly #maxRedirects: number;
   readonly #observe: OutboundOptions['observe'];
-  /** The latest certificate seen for each `host:port`, read when its connection is made (kept alive, reused). */
-  readonly #certificates = new Map<string, Date>();
+  /**
+   * The latest certificate seen for each `host:port`, read when its connection is made (kept alive,
+   * reused); the hosts used least recently go past `maxCertificates`.
+   */
+  readonly #certificates: LRUCache<string, Date>;
 
   constructor(options: OutboundOptions = {}) {
     this.#allowed = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean));
@@ -106,6 +115,7 @@ export class Outbound {
     this.#maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
     this.#maxRedirects = options.maxRedirects ?? 3;
     this.#observe = options.observe;
+    this.#certificates = new LRUCache({ max: options.maxCertificates ?? 10_000 });
     const resolve: ResolveAll = options.lookup ?? ((hostname, opts, callback) => dnsLookup(hostname, opts, callback));
     // net.connect calls `lookup` only for names; an address in the URL is checked in `connect` below.
     const guardedLookup = (
@@ -171,8 +181,13 @@ export class Outbound {
    * A POST of `body`, with no redirect followed (a webhook that moved is a failure to fix, not to
    * chase); the answer's body read up to `maxBytes`.
    */
-  post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
-    return this.#observed(this.#post(url, headers, body));
+  post(
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<OutboundResponse> {
+    return this.#observed(this.#post(url, headers, body, signal));
   }
 
   async #observed(sent: Promise<OutboundResponse>): Promise<OutboundResponse> {
@@ -227,7 +242,12 @@ export class Outbound {
     }
   }
 
-  async #post(url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResponse> {
+  async #post(
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<OutboundResponse> {
     const exempt = this.#isExempt(url);
     const refused = this.refusalOf(url, exempt);
     if (refused) throw new RefusedAddressError(refused);
@@ -236,7 +256,9 @@ export class Outbound {
       headers,
       body,
       dispatcher: exempt ? this.#exempt : this.#guarded,
-      signal: AbortSignal.timeout(this.#timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(this.#timeoutMs)])
+        : AbortSignal.timeout(this.#timeoutMs),
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
     }).catch((error: unknown) => {
@@ -270,6 +292,11 @@ export class Outbound {
       chunks.push(chunk);
     }
     return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** How many hosts' certificates are kept (at most `maxCertificates`). */
+  get certificatesKept(): number {
+    return this.#certificates.size;
   }
 
   async close(): Promise<void> {

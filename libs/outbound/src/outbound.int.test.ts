@@ -152,4 +152,22 @@ describe('outbound requests to addresses users type in', () => {
       await Promise.all([fresh.close(), untrusting.close(), site.stop()]);
     }
   });
+  it('keeps the certificates of a bounded number of hosts, dropping the least recently used', async () => {
+    const sites = await Promise.all([1, 2, 3].map((days) => startTargetStandIn({ tls: { expiresInDays: days * 10 } })));
+    const outbound = new Outbound({
+      allowedHosts: sites.map((s) => s.host),
+      ca: [sites[0]!.ca!],
+      keepAlive: false,
+      maxCertificates: 2,
+    });
+    try {
+      for (const site of sites) expect((await outbound.get(new URL(site.url), {})).certificateExpiresAt).not.toBeNull();
+      // Host after host, however many a process meets: two kept, the latest one read as ever.
+      expect(outbound.certificatesKept).toBe(2);
+      const last = await outbound.get(new URL(sites[2]!.url), {});
+      expect(Math.abs(last.certificateExpiresAt!.getTime() - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
+    } finally {
+      await Promise.all([outbound.close(), ...sites.map((s) => s.stop())]);
+    }
+  });
 });
