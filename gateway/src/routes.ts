@@ -76,8 +76,11 @@ export const apiRoutes = [
   { pattern: /^\/api\/stripe\//, service: 'billing', timeoutMs: 60_000 },
   { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
   { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
-  // A project's monitors, and every monitor of the account (its state on the dashboard).
+  // A project's monitors, and every monitor of the account (its state on the dashboard); adding and
+  // changing one are limited.
+  { pattern: /^\/api\/projects\/[^/]+\/monitors$/, methods: ['POST'], service: 'monitors', limit: 'monitorWrite' },
   { pattern: /^\/api\/projects\/[^/]+\/monitors$/, service: 'monitors' },
+  { pattern: /^\/api\/monitors\/[^/]+$/, methods: ['PATCH'], service: 'monitors', limit: 'monitorWrite' },
   { pattern: /^\/api\/monitors(\/|$)/, service: 'monitors' },
   // Where alerts go besides email; a test sends one out at once.
   {

@@ -43,6 +43,8 @@ export const limitDefaults = {
   contactAdmin: { per: 'user', points: 10, seconds: 3600 },
   /** The assistant for paying users (free users have their daily count too): a model call each. */
   chat: { per: 'user', points: 200, seconds: 3600 },
+  /** Monitors added and changed: each is a target the server then checks from its own address. */
+  monitorWrite: { per: 'user', points: 120, seconds: 3600 },
 } as const satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof limitDefaults;

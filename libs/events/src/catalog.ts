@@ -915,6 +915,23 @@ export const catalog = {
     publish: true,
     schema: z.object({ ...incident, endedAt: isoDate }),
   }),
+  /**
+   * `monitor-slots-<userId>` streams: the monitors a user holds against the plan's cap. Each add takes
+   * a slot and each removal frees it on this one stream, appended with its expected revision, so
+   * creates racing in parallel are counted one after another. Kept inside the service.
+   */
+  MonitorSlotTaken: event({
+    owner: 'monitors',
+    version: 1,
+    publish: false,
+    schema: z.object({ monitorId: id, userId: id, at: isoDate }),
+  }),
+  MonitorSlotFreed: event({
+    owner: 'monitors',
+    version: 1,
+    publish: false,
+    schema: z.object({ monitorId: id, userId: id, at: isoDate }),
+  }),
 } as const;
 
 export type Catalog = typeof catalog;

@@ -12,9 +12,13 @@ export const monitorsEnv = serviceEnv
     CHECKER_ENABLED: z.enum(['true', 'false']).default('true'),
     /** How often the checker looks for checks that are due. */
     CHECKER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
-    /** Checks at once in this process, and at once against one host. */
+    /**
+     * Checks (and alert deliveries) at once in this process, checks at once against one host, and at
+     * once of one account: its slow targets hold its own places, never another's.
+     */
     CHECKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
     CHECKER_PER_HOST: z.coerce.number().int().min(1).max(100).default(4),
+    CHECKER_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
     /**
      * Where a domain's registration is looked up (RDAP): a server, or a bootstrap redirector that
      * sends each name to its registry's server.

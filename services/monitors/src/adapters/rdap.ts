@@ -10,9 +10,10 @@ export async function lookupDomain(
   outbound: Outbound,
   baseUrl: string,
   domain: string,
+  signal?: AbortSignal,
 ): Promise<{ found: false; status: number } | { found: true; status: number; expiresAt: Date | null }> {
   const url = new URL(`domain/${encodeURIComponent(domain)}`, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const response = await outbound.get(url, { accept: 'application/rdap+json, application/json' });
+  const response = await outbound.get(url, { accept: 'application/rdap+json, application/json' }, signal);
   if (response.status !== 200) return { found: false, status: response.status };
   return { found: true, status: response.status, expiresAt: expirationOf(JSON.parse(response.body)) };
 }

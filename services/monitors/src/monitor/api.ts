@@ -17,13 +17,17 @@ import {
   createdId,
   currentSubscription,
   handleCommand,
+  inAppendTransaction,
   parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
 } from '@shiplog/service-kit';
 import type { Request, Response, Router } from 'express';
+import type pg from 'pg';
 import type { MonitorsEnv } from '../env.ts';
+import { type MonitorSlotsCommand, monitorSlotsDecider } from '../monitor-slots/decide.ts';
+import { monitorSlotsStream } from '../monitor-slots/monitor-slots.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { monitorList } from '../read-models/monitor-list/index.ts';
 import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
@@ -98,16 +102,56 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
     return id;
   }
 
-  async function run(req: Request, res: Response, monitorId: string, command: MonitorCommand, idempotencyKey?: string) {
+  async function run(
+    req: Request,
+    res: Response,
+    monitorId: string,
+    command: MonitorCommand,
+    options: { idempotencyKey?: string; transaction?: pg.PoolClient } = {},
+  ) {
     const caller = callerOf(req);
     const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
-      idempotencyKey,
+      ...options,
     });
     if (result.position) reportPosition(res, 'monitors', result.position);
     if (result.state.lifecycle === 'none') throw new MonitorNotFoundError();
+    return result;
+  }
+
+  /**
+   * A command on the monitor and one on its owner's slots, committed together (one transaction with
+   * the PostgreSQL store): a monitor is never added without its slot, nor removed keeping it. The
+   * slots' stream is decided again on each conflict with a parallel add or removal; each conflict is
+   * one that went through, so after as many as the cap every later add is refused, not failed.
+   */
+  async function withSlot(
+    req: Request,
+    res: Response,
+    slots: MonitorSlotsCommand,
+    monitor: (tx: pg.PoolClient) => ReturnType<typeof run>,
+  ) {
+    const caller = callerOf(req);
+    const result = await inAppendTransaction(context, async (tx) => {
+      // An add takes its slot first: of two racing for the last one, the second is refused here.
+      if (slots.type === 'TakeSlot') await slot(tx);
+      const changed = await monitor(tx);
+      if (slots.type === 'FreeSlot') await slot(tx);
+      return changed;
+    });
+    // Positions are known once committed: the monitor's events are published, the slots' are not.
+    if (result.appended) reportPosition(res, 'monitors', result.appended.position);
     return result.state;
+
+    function slot(tx: pg.PoolClient) {
+      return handleCommand(store, monitorSlotsStream(slots.userId), monitorSlotsDecider, slots, {
+        userId: caller.userId,
+        correlationId: caller.correlationId,
+        transaction: tx,
+        retries: MAX_MONITORS,
+      });
+    }
   }
 
   /** Monitors are added and resumed only while the plan runs them (billing's word, at this moment). */
@@ -156,13 +200,22 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
       await catchUp(req);
       const project = await ownProject(req, userId);
       const { id: monitorId, idempotencyKey } = createdId(req, userId, 'monitor');
-      const kept = await monitorList.count(pool, userId);
-      const state = await run(
+      const listed = await monitorList.idsOf(pool, userId);
+      const state = await withSlot(
         req,
         res,
-        monitorId,
-        { type: 'AddMonitor', userId, monitorId, project, settings, kept, allowed: MAX_MONITORS },
-        idempotencyKey,
+        { type: 'TakeSlot', userId, monitorId, listed, allowed: MAX_MONITORS },
+        (transaction) =>
+          run(
+            req,
+            res,
+            monitorId,
+            { type: 'AddMonitor', userId, monitorId, project, settings },
+            {
+              idempotencyKey,
+              transaction,
+            },
+          ),
       );
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
       res.status(201).json(viewOf(state, new Date().toISOString()));
@@ -173,14 +226,14 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
       const { paused, ...changes } = parseInput(updateMonitorSchema, req.body);
       const monitorId = idOf(req, 'id');
       if (paused === false) await requirePlan(req);
-      let state = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
+      let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
       if (paused !== undefined)
-        state = await run(
+        ({ state } = await run(
           req,
           res,
           monitorId,
           paused ? { type: 'PauseMonitor', userId, reason: 'user' } : { type: 'ResumeMonitor', userId },
-        );
+        ));
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
       res.json(viewOf(state, new Date().toISOString()));
     });
@@ -202,7 +255,11 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
     });
 
     router.delete('/monitors/:id', async (req, res) => {
-      await run(req, res, idOf(req, 'id'), { type: 'RemoveMonitor', userId: requireUserId(req), reason: 'user' });
+      const userId = requireUserId(req);
+      const monitorId = idOf(req, 'id');
+      await withSlot(req, res, { type: 'FreeSlot', userId, monitorId }, (transaction) =>
+        run(req, res, monitorId, { type: 'RemoveMonitor', userId, reason: 'user' }, { transaction }),
+      );
       res.status(204).end();
     });
   }

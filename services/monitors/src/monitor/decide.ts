@@ -24,9 +24,6 @@ export type MonitorCommand =
       monitorId: string;
       project: OwnedProject | null;
       settings: MonitorSettings;
-      /** How many monitors the user keeps now (the API counts them), and how many the plan allows. */
-      kept: number;
-      allowed: number;
     }
   | { type: 'ChangeMonitor'; userId: string; changes: Partial<MonitorSettings> }
   /** By its owner, or (no user) because the account's plan lapsed. */
@@ -70,11 +67,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       if (state.lifecycle !== 'none') throw new ConflictError('Monitor already exists', 'MONITOR_EXISTS');
       const { project, userId, monitorId, settings } = command;
       if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-      if (command.kept >= command.allowed)
-        throw new ConflictError(
-          `You can keep up to ${command.allowed} monitors: remove one to add another`,
-          'MONITOR_LIMIT_REACHED',
-        );
+      // The cap is the user's monitor slots' to decide (monitor-slots/), on a stream that serialises it.
       return [
         {
           type: 'MonitorAdded',

@@ -1,11 +1,12 @@
 import { failureCause, type Outbound } from '@shiplog/outbound';
-import type { AlertDeliveryView } from '@shiplog/schemas';
+import { type AlertDeliveryView, MAX_ALERT_CHANNELS } from '@shiplog/schemas';
 import { escapeHtml, loadAggregate, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { type AlertChannels, alertChannelsStream } from '../../alert-channel/alert-channel.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { type AlertMessage, deliveryRequest } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
+import { InFlight } from '../run-checks/in-flight.ts';
 
 /** The name of the email channel every account has: its id is the user's own. */
 export const EMAIL_CHANNEL = 'Email';
@@ -55,13 +56,22 @@ export const deliveryView = (row: DeliveryRow): AlertDeliveryView => ({
 
 /**
  * Sends what the outbox holds. Each tick claims the due deliveries (moving `next_at` on, so two
- * senders never try one at once), posts each in its channel's shape through the SSRF guard, and marks
+ * senders never try one at once; as many as `CHECKER_CONCURRENCY` under way, and one alert's worth of
+ * one account), posts each in its channel's shape through the SSRF guard, and marks
  * it sent on a 2xx; otherwise it is tried again with backoff, up to six times, and each try's error is
  * kept for the delivery log. A delivery carries its alert's id (`Shiplog-Delivery`, the message's
  * `id`): a receiver that got a try whose answer was lost knows the retry for the same alert.
  */
-export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound: Outbound, mailer: Mailer) {
+export function createAlertSender(
+  context: ServiceContext<MonitorsEnv>,
+  outbound: Outbound,
+  mailer: Mailer,
+  options: { now?: () => Date } = {},
+) {
   const { pool, store, logger, config } = context;
+  const clock = options.now ?? (() => new Date());
+  // One account holds at most one alert's worth of tries at once: its email and every channel it may keep.
+  const inFlight = new InFlight({ capacity: config.CHECKER_CONCURRENCY, perUser: MAX_ALERT_CHANNELS + 1 });
 
   /** The email of a message: its title, its words and the link to the project. */
   async function email(row: DeliveryRow): Promise<string | null> {
@@ -87,13 +97,15 @@ export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound
     else {
       try {
         const request = deliveryRequest(channel, row.message, now);
-        const answer = await outbound.post(request.url, request.headers, request.body);
+        const answer = await outbound.post(request.url, request.headers, request.body, inFlight.signal);
         if (answer.status < 200 || answer.status > 299) error = `HTTP ${answer.status}`;
       } catch (failure) {
         error =
           failure instanceof Error && failure.name === 'RefusedAddressError' ? failure.message : failureCause(failure);
       }
     }
+    // Stopped mid-try: nothing is recorded, and the claim runs out for another sender to take it.
+    if (inFlight.signal.aborted) return row;
     const attempts = row.attempts + 1;
     const state = error === null ? 'sent' : (!channel && !isEmail) || attempts >= maxAttempts ? 'failed' : 'pending';
     const { rows } = await pool.query<DeliveryRow>(
@@ -106,35 +118,67 @@ export function createAlertSender(context: ServiceContext<MonitorsEnv>, outbound
     return rows[0]!;
   }
 
-  /** Claims the deliveries due at `now` and tries each once. */
-  async function tick(now: () => Date = () => new Date()): Promise<{ tried: number }> {
-    const at = now();
+  /**
+   * Claims the deliveries due at `now`, as many as there is room for and at most one alert's worth of
+   * one account at once, and starts trying each; `done` settles when those tries have ended.
+   */
+  async function dispatch(now: () => Date = clock): Promise<{ tried: number; done: Promise<unknown> }> {
+    const room = inFlight.room();
+    if (room.total <= 0) return { tried: 0, done: Promise.resolve() };
     const { rows } = await pool.query<DeliveryRow>(
-      `UPDATE monitors.alert_deliveries SET next_at = $1::timestamptz + make_interval(secs => $3)
+      `WITH busy AS (SELECT * FROM unnest($4::uuid[], $5::int[]) AS b(user_id, running)),
+       ranked AS (
+         SELECT d.delivery_id, d.next_at,
+           coalesce(b.running, 0) + row_number() OVER (PARTITION BY d.user_id ORDER BY d.next_at) AS nth
+         FROM monitors.alert_deliveries d LEFT JOIN busy b USING (user_id)
+         WHERE d.state = 'pending' AND d.next_at <= $1)
+       UPDATE monitors.alert_deliveries SET next_at = $1::timestamptz + make_interval(secs => $3)
        WHERE delivery_id IN (
-         SELECT delivery_id FROM monitors.alert_deliveries WHERE state = 'pending' AND next_at <= $1
-         ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         SELECT delivery_id FROM monitors.alert_deliveries
+         WHERE delivery_id IN (SELECT delivery_id FROM ranked WHERE nth <= $6 ORDER BY next_at LIMIT $2)
+           AND state = 'pending' AND next_at <= $1
+         FOR UPDATE SKIP LOCKED)
        RETURNING *`,
-      [at, 100, LEASE_SECONDS],
+      [now(), room.total, LEASE_SECONDS, room.busyUsers, room.busyCounts, room.perUser],
     );
     const channelsOf = new Map<string, Promise<AlertChannels>>();
-    await Promise.all(
-      rows.map(async (row) => {
-        if (!channelsOf.has(row.user_id))
-          channelsOf.set(
-            row.user_id,
-            loadAggregate(store, alertChannelsStream(row.user_id), alertChannelsDecider).then((l) => l.state),
-          );
-        try {
-          await attempt(row, await channelsOf.get(row.user_id)!, now());
-        } catch (error) {
-          logger.error({ err: error, deliveryId: row.delivery_id }, 'could not try an alert delivery');
-        }
-      }),
+    const channels = (userId: string) => {
+      if (!channelsOf.has(userId))
+        channelsOf.set(
+          userId,
+          loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider).then((l) => l.state),
+        );
+      return channelsOf.get(userId)!;
+    };
+    const done = Promise.all(
+      rows.map((row) =>
+        inFlight.start(
+          row.user_id,
+          async () => attempt(row, await channels(row.user_id), now()),
+          (error) => logger.error({ err: error, deliveryId: row.delivery_id }, 'could not try an alert delivery'),
+        ),
+      ),
     );
-    return { tried: rows.length };
+    return { tried: rows.length, done };
   }
 
-  const loop = repeating(() => tick().then(() => {}), config.CHECKER_INTERVAL_MS, logger, 'alert sender tick');
-  return { tick, attempt, start: loop.start, stop: loop.stop };
+  /** Claims the deliveries due at `now` and tries each once, waiting for those tries (a test's step with its clock). */
+  async function tick(now: () => Date = clock): Promise<{ tried: number }> {
+    const { tried, done } = await dispatch(now);
+    await done;
+    return { tried };
+  }
+
+  // The loop does not wait for the tries it started: a webhook that never answers holds its own
+  // account's places until its timeout, and every other account's alerts go out at the next tick.
+  const loop = repeating(() => dispatch(), config.CHECKER_INTERVAL_MS, logger, 'alert sender tick');
+  return {
+    tick,
+    attempt,
+    start: loop.start,
+    async stop() {
+      await loop.stop();
+      await inFlight.stop();
+    },
+  };
 }

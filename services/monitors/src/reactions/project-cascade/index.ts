@@ -1,9 +1,11 @@
 import { NotFoundError } from '@shiplog/errors';
+import { MAX_MONITORS } from '@shiplog/schemas';
 import {
   type Batch,
   type ConsumerDefinition,
   causedBy,
   handleCommand,
+  loadAggregate,
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
@@ -11,6 +13,8 @@ import type pg from 'pg';
 import type { MonitorsEnv } from '../../env.ts';
 import { monitorDecider } from '../../monitor/decide.ts';
 import { monitorStream } from '../../monitor/monitor.ts';
+import { monitorSlotsDecider } from '../../monitor-slots/decide.ts';
+import { monitorSlotsStream } from '../../monitor-slots/monitor-slots.ts';
 import { pingRuns, ran } from '../../ping/runs.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
 
@@ -19,11 +23,12 @@ import { knownProjects } from '../../read-models/known-projects/index.ts';
  * monitors' events, in the bus's one order, keeping what this service knows of them
  * (read-models/known-projects), so a monitor added just as its project is deleted is seen after the
  * deletion and removed too. It keeps each project's latest deployment too (`recent_deploys`), so an
- * incident soon after one names it. It appends (MonitorRemoved), so it is a reaction, not a projection.
+ * incident soon after one names it. It appends (MonitorRemoved, and the freed slot), so it is a reaction, not a projection.
  */
 export function projectsReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
-  const removeMonitor = (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string) =>
-    handleCommand(
+  /** The monitor goes, and its slot with it, in the consumer's transaction. */
+  const removeMonitor = async (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string) => {
+    await handleCommand(
       context.store,
       monitorStream(monitorId),
       monitorDecider,
@@ -31,9 +36,21 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       causedBy(event, tx, `cascade:${event.id}:${monitorId}`),
     ).catch((error: unknown) => {
       // Already removed by its owner: nothing to cascade.
-      if (error instanceof NotFoundError) return;
-      throw error;
+      if (!(error instanceof NotFoundError)) throw error;
     });
+    // Freed whoever removed it (a slot is freed once): a store whose appends cannot join the
+    // transaction may have removed it in an earlier try of this event.
+    const { state } = await loadAggregate(context.store, monitorStream(monitorId), monitorDecider, tx);
+    if (state.lifecycle !== 'removed') return;
+    await handleCommand(
+      context.store,
+      monitorSlotsStream(state.userId),
+      monitorSlotsDecider,
+      { type: 'FreeSlot', userId: state.userId, monitorId },
+      // Decided again if the owner adds or removes another monitor at the same moment.
+      { ...causedBy(event, tx, `cascade-slot:${event.id}:${monitorId}`), retries: MAX_MONITORS },
+    );
+  };
 
   return {
     name: 'projects',

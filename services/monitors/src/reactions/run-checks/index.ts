@@ -6,12 +6,14 @@ import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, repeating, type ServiceContext } from '@shiplog/service-kit';
 import { lookupDomain } from '../../adapters/rdap.ts';
 import type { MonitorsEnv } from '../../env.ts';
+import { keywordCause } from '../../monitor/causes.ts';
 import { type MonitorCommand, monitorDecider } from '../../monitor/decide.ts';
 import { judgeExpectation } from '../../monitor/expectation.ts';
 import { expiryWarning, isNewWarning } from '../../monitor/expiry.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 import { pingRuns } from '../../ping/runs.ts';
+import { InFlight, PerKeyGate } from './in-flight.ts';
 
 /** Raw results are kept this long; hourly counts, 90 days. */
 const RAW_DAYS = 7;
@@ -71,18 +73,36 @@ export const checkOutbound = (options: {
  * its hourly count, and only when the state changes runs a command on the monitor's stream: enough
  * failures in a row open an incident, a pass closes it. A second checker reporting the same change
  * loses the append (409); the change's event is alerted once, by the alert outbox (decision 033).
+ *
+ * The loop claims only what it has room for (`CHECKER_CONCURRENCY` checks in the process, at most
+ * `CHECKER_PER_USER` of one account, `CHECKER_PER_HOST` against one host) and does not wait for what
+ * it started: a target that never answers holds its own account's places until its timeout, and
+ * every other account's checks are claimed at the next tick as usual. `now` is the loop's clock.
  */
-export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Outbound) {
+export function createChecker(
+  context: ServiceContext<MonitorsEnv>,
+  outbound: Outbound,
+  options: { now?: () => Date } = {},
+) {
   const { pool, store, logger, config } = context;
-  async function claim(now: Date, limit: number): Promise<Claimed[]> {
+  const clock = options.now ?? (() => new Date());
+  const inFlight = new InFlight({ capacity: config.CHECKER_CONCURRENCY, perUser: config.CHECKER_PER_USER });
+  const perHost = new PerKeyGate(config.CHECKER_PER_HOST);
+
+  async function claim(now: Date): Promise<Claimed[]> {
+    const room = inFlight.room();
+    if (room.total <= 0) return [];
     const { rows } = await pool.query<Claimed>(
-      `WITH due AS (
-         SELECT m.monitor_id, m.user_id,
-           CASE WHEN m.kind IN ('http', 'domain') THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period
+      `WITH busy AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(user_id, running)),
+       ranked AS (
+         SELECT m.monitor_id, m.user_id, coalesce(s.next_at, m.created_at) AS due_at,
+           CASE WHEN m.kind IN ('http', 'domain') THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period,
+           coalesce(b.running, 0) + row_number() OVER (PARTITION BY m.user_id ORDER BY coalesce(s.next_at, m.created_at)) AS nth
          FROM monitors.monitor_list m
          LEFT JOIN monitors.check_schedule s USING (monitor_id)
-         WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1
-         ORDER BY coalesce(s.next_at, m.created_at) LIMIT $2),
+         LEFT JOIN busy b ON b.user_id = m.user_id
+         WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1),
+       due AS (SELECT monitor_id, user_id, period FROM ranked WHERE nth <= $8 ORDER BY due_at LIMIT $2),
        claimed AS (
          INSERT INTO monitors.check_schedule (monitor_id, user_id, next_at, running_until)
          SELECT monitor_id, user_id, $1::timestamptz + make_interval(secs => period), $1::timestamptz + make_interval(secs => $3)
@@ -95,7 +115,16 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
        LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
          AND w.started_at > $1::timestamptz - make_interval(mins => $5)`,
-      [now, limit, Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5, EXPECTATION_CHECK_SECONDS, MAINTENANCE_MAX_MINUTES],
+      [
+        now,
+        room.total,
+        Math.ceil(config.CHECK_TIMEOUT_MS / 1000) + 5,
+        EXPECTATION_CHECK_SECONDS,
+        MAINTENANCE_MAX_MINUTES,
+        room.busyUsers,
+        room.busyCounts,
+        room.perUser,
+      ],
     );
     return rows;
   }
@@ -123,7 +152,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
   async function registration(monitor: Claimed, now: Date): Promise<CheckResult> {
     const started = performance.now();
     try {
-      const found = await lookupDomain(outbound, config.RDAP_URL, monitor.url);
+      const found = await lookupDomain(outbound, config.RDAP_URL, monitor.url, inFlight.signal);
       const ms = Math.round(performance.now() - started);
       if (!found.found)
         return {
@@ -151,7 +180,11 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
     if (monitor.kind !== 'http') return expected({ ...monitor, kind: monitor.kind }, now);
     const started = performance.now();
     try {
-      const response = await outbound.get(new URL(monitor.url), { 'user-agent': 'Shiplog-Monitor/1.0' });
+      const response = await outbound.get(
+        new URL(monitor.url),
+        { 'user-agent': 'Shiplog-Monitor/1.0' },
+        inFlight.signal,
+      );
       const ms = Math.round(performance.now() - started);
       const ranges = parseExpectedStatuses(monitor.expected_statuses) ?? [[200, 399]];
       if (!isExpectedStatus(ranges, response.status))
@@ -167,7 +200,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
           ok: false,
           status: response.status,
           ms,
-          cause: monitor.keyword_present ? `"${monitor.keyword}" missing` : `"${monitor.keyword}" present`,
+          cause: keywordCause(monitor.keyword, monitor.keyword_present),
           expiresAt: response.certificateExpiresAt,
         };
       return {
@@ -252,6 +285,8 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
   /** One monitor's check, its result and, when its state changes, its report. */
   async function run(monitor: Claimed, now: () => Date) {
     const result = await check(monitor, now());
+    // Stopped mid-check: no result, and the claim runs out for another checker to take it.
+    if (inFlight.signal.aborted) return;
     const at = now();
     const streak = await record(monitor, result, at);
     // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
@@ -284,37 +319,31 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
       await report(monitor.monitor_id, { type: 'ReportExpiry', expiresAt }, at);
   }
 
-  /** Claims what is due at `now` and checks it, `CHECKER_CONCURRENCY` at once and `CHECKER_PER_HOST` per host. */
-  async function tick(now: () => Date = () => new Date()): Promise<{ checked: number }> {
-    const claimed = await claim(now(), config.CHECKER_CONCURRENCY * 4);
-    const perHost = new Map<string, number>();
-    const queue = [...claimed];
-    // Expected runs touch no host: each is its own, so the per-host cap does not hold them back.
-    // Domains are all looked up at the RDAP server: its cap is theirs.
-    const hostOf = (m: Claimed) =>
-      m.kind === 'http' ? new URL(m.url).host : m.kind === 'domain' ? new URL(config.RDAP_URL).host : m.monitor_id;
-    const workers = Array.from({ length: Math.min(config.CHECKER_CONCURRENCY, queue.length) }, async () => {
-      for (;;) {
-        const index = queue.findIndex((m) => (perHost.get(hostOf(m)) ?? 0) < config.CHECKER_PER_HOST);
-        if (index < 0) {
-          if (queue.length === 0) return;
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          continue;
-        }
-        const [monitor] = queue.splice(index, 1);
-        const host = hostOf(monitor!);
-        perHost.set(host, (perHost.get(host) ?? 0) + 1);
-        try {
-          await run(monitor!, now);
-        } catch (error) {
-          logger.error({ err: error, monitorId: monitor!.monitor_id }, 'could not check a monitor');
-        } finally {
-          perHost.set(host, (perHost.get(host) ?? 1) - 1);
-        }
-      }
-    });
-    await Promise.all(workers);
-    return { checked: claimed.length };
+  // Expected runs touch no host: each is its own, so the per-host cap does not hold them back.
+  // Domains are all looked up at the RDAP server: its cap is theirs.
+  const hostOf = (m: Claimed) =>
+    m.kind === 'http' ? new URL(m.url).host : m.kind === 'domain' ? new URL(config.RDAP_URL).host : m.monitor_id;
+
+  /** Claims what is due at `now`, as much as there is room for, and starts checking it; `done` settles when those checks have ended. */
+  async function dispatch(now: () => Date = clock): Promise<{ checked: number; done: Promise<unknown> }> {
+    const claimed = await claim(now());
+    const done = Promise.all(
+      claimed.map((monitor) =>
+        inFlight.start(
+          monitor.user_id,
+          () => perHost.run(hostOf(monitor), () => run(monitor, now)),
+          (error) => logger.error({ err: error, monitorId: monitor.monitor_id }, 'could not check a monitor'),
+        ),
+      ),
+    );
+    return { checked: claimed.length, done };
+  }
+
+  /** Claims what is due at `now` and checks it, waiting for those checks (a test's step with its clock). */
+  async function tick(now: () => Date = clock): Promise<{ checked: number }> {
+    const { checked, done } = await dispatch(now);
+    await done;
+    return { checked };
   }
 
   /**
@@ -349,10 +378,15 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
     return { paused, resumed };
   }
 
-  /** Drops raw results and pinged runs past 7 days, and hourly counts past 90. */
+  /** Drops raw results, pinged runs and alert deliveries past 7 days, and hourly counts past 90. */
   async function prune(now: Date) {
     await pool.query(
       `DELETE FROM monitors.check_results WHERE checked_at < $1::timestamptz - make_interval(days => $2)`,
+      [now, RAW_DAYS],
+    );
+    // The delivery log shows a week, as the results do; an alert still unsent a week on is not worth sending.
+    await pool.query(
+      `DELETE FROM monitors.alert_deliveries WHERE created_at < $1::timestamptz - make_interval(days => $2)`,
       [now, RAW_DAYS],
     );
     await pool.query(`DELETE FROM monitors.check_rollups WHERE hour < $1::timestamptz - make_interval(days => $2)`, [
@@ -368,10 +402,10 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
   let ticks = 0;
   const loop = repeating(
     async () => {
-      await tick();
+      await dispatch();
       // About once a minute and once an hour at the default interval.
-      if (++ticks % 60 === 1) await enforcePlans(new Date());
-      if (ticks % 3600 === 1) await prune(new Date());
+      if (++ticks % 60 === 1) await enforcePlans(clock());
+      if (ticks % 3600 === 1) await prune(clock());
     },
     config.CHECKER_INTERVAL_MS,
     logger,
@@ -384,6 +418,7 @@ export function createChecker(context: ServiceContext<MonitorsEnv>, outbound: Ou
     start: loop.start,
     async stop() {
       await loop.stop();
+      await inFlight.stop();
       await outbound.close();
     },
   };

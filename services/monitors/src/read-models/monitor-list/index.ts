@@ -10,6 +10,7 @@ import {
 } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { publicCause } from '../../monitor/causes.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 
 /**
@@ -329,24 +330,27 @@ export const monitorList = {
         ),
       };
     });
+    const keywordPresent = new Map(views.map((v) => [v.id, v.keywordPresent]));
     return {
       monitors,
       incidents: incidents.rows.map((r) => ({
         id: r.incident_id,
         monitorId: r.monitor_id,
         projectId: r.project_id,
-        cause: r.cause,
+        // The owner's keyword never leaves on this page (their own reads show it).
+        cause: publicCause(r.cause, keywordPresent.get(r.monitor_id) ?? true),
         startedAt: r.started_at.toISOString(),
         endedAt: r.ended_at?.toISOString() ?? null,
         note: r.note,
       })),
     };
   },
-  async count(pool: pg.Pool, userId: string): Promise<number> {
-    const { rows } = await pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM monitors.monitor_list WHERE user_id = $1',
+  /** The ids of the user's monitors, as the list shows them (the slots' count reads it: monitor-slots/). */
+  async idsOf(pool: pg.Pool, userId: string): Promise<string[]> {
+    const { rows } = await pool.query<{ monitor_id: string }>(
+      'SELECT monitor_id FROM monitors.monitor_list WHERE user_id = $1',
       [userId],
     );
-    return rows[0]?.n ?? 0;
+    return rows.map((r) => r.monitor_id);
   },
 };
