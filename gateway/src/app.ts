@@ -92,8 +92,8 @@ export const API_VERSION_HEADER = 'x-shiplog-api-version';
  * Express pipeline below. Why two paths: docs/decisions/017-one-route-table-two-serving-paths.md.
  */
 export function createGateway(deps: GatewayDeps): RequestListener {
-  const positions = new PositionCookies(deps.secrets.session);
   declareSecretPaths(secretPaths);
+  const positions = new PositionCookies(deps.secrets.session);
   const lifetime = new SessionLifetime(deps.config, deps.redis, deps.now);
   // The positions writes reached that are kept in Redis rather than in a client's cookies: an API
   // token's own writes, and writes everyone reads (administrators' messages).
@@ -167,8 +167,8 @@ function createExpressApp(
     app,
     { redis: () => redis.ping(), nats: busReady },
     {
-      system: Object.fromEntries(
       access: operator,
+      system: Object.fromEntries(
         serviceNames.map((service) => [
           service,
           async () => {

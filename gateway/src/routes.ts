@@ -101,21 +101,21 @@ export const apiRoutes = [
   // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
   {
     pattern: /^\/api\/hooks\/deploy\/[^/]+$/,
+    secret: '/api/hooks/deploy/:secret',
     methods: ['POST'],
     service: 'projects',
     public: true,
     limit: 'deployHook',
   },
-    secret: '/api/hooks/deploy/:secret',
   // A project's cron ping URL: cron jobs call it without a session, GET or POST alike (curl, wget).
   {
     pattern: /^\/api\/ping\/[^/]+(\/(start|fail))?$/,
+    secret: '/api/ping/:secret',
     methods: ['GET', 'POST'],
     service: 'monitors',
     public: true,
     limit: 'ping',
   },
-    secret: '/api/ping/:secret',
   { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
   { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
   // The dashboard's charts: shipping per week and monthly cost, counted in the browser's time zone.
@@ -163,12 +163,12 @@ export const apiRoutes = [
   // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
   {
     pattern: /^\/api\/calendar\/[^/]+\.ics$/,
+    secret: '/api/calendar/:secret',
     methods: ['GET', 'HEAD'],
     service: 'reminders',
     public: true,
     limit: 'publicRead',
   },
-    secret: '/api/calendar/:secret',
 ] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
 
 interface RouteRules {
@@ -185,16 +185,16 @@ interface RouteRules {
   recentAuth?: readonly string[];
   /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
   token?: boolean;
-}
-
-export interface ServiceRoute extends RouteRules {
-  /** The paths it takes: a service answers each with its own routes, or 404. */
-  pattern: RegExp;
   /**
    * The path as a template when a segment of it is a credential, named `:secret`: wherever a path is
    * written down (logs, spans) that segment is redacted (`declareSecretPaths`).
    */
   secret?: string;
+}
+
+export interface ServiceRoute extends RouteRules {
+  /** The paths it takes: a service answers each with its own routes, or 404. */
+  pattern: RegExp;
   service: ServiceName;
   /**
    * Writes here change what every user reads here: each write's position is kept for everyone

@@ -197,8 +197,6 @@ export class Limits {
   }
 }
 
-function describeWait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
 /**
  * What a limit per address counts: an IPv4 address (also when written as IPv6, `::ffff:1.2.3.4`), or
  * the /64 network of an IPv6 address. One subscriber holds a whole /64 (2^64 addresses), so counting
@@ -220,6 +218,8 @@ export function clientNetwork(address: string): string {
     .join(':')}::/64`;
 }
 
+function describeWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
