@@ -6,11 +6,16 @@ import { userQuery } from '../lib/queries';
 import { THEME_STORAGE_KEY } from '../lib/theme';
 import { told } from '../lib/told';
 
-/** Sign-in and registration success: empty the cache (nothing of another account stays), store the user. */
+/**
+ * Sign-in and registration success: empty the cache (nothing of another account stays), store the user.
+ * A push subscription the browser still holds was made in a session that has ended (the server forgot
+ * its device then): it ends too, so Settings never shows push on for a device that gets none.
+ */
 function useSignedIn() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return async (user: CurrentUser, redirectTo?: string) => {
+    await (await import('../lib/service-worker')).unsubscribeDevice().catch(() => null);
     queryClient.clear();
     queryClient.setQueryData(userQuery.queryKey, user);
     await navigate({ to: redirectTo ?? '/' });
