@@ -28,6 +28,8 @@ export interface AppProcess {
   env: Record<string, string>;
   /** Answers 200 once the process serves. */
   readyUrl: string;
+  /** Sent with each readiness request (the gateway's whole-system view is for whom may read the metrics). */
+  readyHeaders?: Record<string, string>;
 }
 
 /** The preload that starts OpenTelemetry before a process's own code when an OTLP endpoint is set. */
@@ -64,7 +66,14 @@ export const readPathOptions = ['--max-semi-space-size=4'];
 const readPath = new Set<AppProcessName>(['gateway', 'projects']);
 
 /** The services first (in order), then the gateway, which forwards to them. */
-export function appProcesses(options: { databaseUrl: string; portBase: number; gatewayPort: number }): AppProcess[] {
+export function appProcesses(options: {
+  databaseUrl: string;
+  portBase: number;
+  gatewayPort: number;
+  /** The processes' environment, for who may read the gateway's whole-system readiness. */
+  env?: NodeJS.ProcessEnv;
+}): AppProcess[] {
+  const { METRICS_TOKEN: metricsToken, NODE_ENV } = options.env ?? process.env;
   const serviceUrls = serviceUrlVariables(
     (name) => `http://127.0.0.1:${options.portBase + serviceDirectory[name] - 4100}`,
   );
@@ -88,8 +97,11 @@ export function appProcesses(options: { databaseUrl: string; portBase: number; g
     entry: 'gateway/src/main.ts',
     nodeArgs: readPathOptions,
     env: { ...processEnv(), PORT: String(options.gatewayPort), ...serviceUrls },
-    // The whole app is up when the gateway sees every service ready (its own /readyz: Redis and NATS).
-    readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz/system`,
+    // The whole app is up when the gateway sees every service ready (its own /readyz: Redis and NATS),
+    // which it says to whom may read the metrics; in production without a metrics token, to nobody,
+    // and its own readiness is what is left.
+    readyUrl: `http://127.0.0.1:${options.gatewayPort}/readyz${metricsToken || NODE_ENV !== 'production' ? '/system' : ''}`,
+    ...(metricsToken ? { readyHeaders: { authorization: `Bearer ${metricsToken}` } } : {}),
   };
   return [...services, gateway];
 }
@@ -115,11 +127,18 @@ export async function ensureDatabase(url: string, log: (message: string) => void
 }
 
 /** Polls `url` until it answers 2xx (true) or the time is up, or `cancelled()` says to stop (false). */
-export async function waitUntilReady(url: string, seconds: number, cancelled = () => false): Promise<boolean> {
+export async function waitUntilReady(
+  process: Pick<AppProcess, 'readyUrl' | 'readyHeaders'>,
+  seconds: number,
+  cancelled = () => false,
+): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline && !cancelled()) {
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const response = await fetch(process.readyUrl, {
+        headers: process.readyHeaders ?? {},
+        signal: AbortSignal.timeout(2000),
+      });
       await response.arrayBuffer();
       if (response.ok) return true;
     } catch {

@@ -87,13 +87,13 @@ const processes = appProcesses({ databaseUrl, portBase, gatewayPort });
 const gateway = processes.at(-1)!;
 for (const service of processes.slice(0, -1)) launch(service);
 for (const service of processes.slice(0, -1)) {
-  if (!(await waitUntilReady(service.readyUrl, 60, () => stopping))) {
+  if (!(await waitUntilReady(service, 60, () => stopping))) {
     log(`${service.name} did not start`);
     await stopAll(1);
   }
 }
 launch(gateway);
-if (!(await waitUntilReady(gateway.readyUrl, 60, () => stopping))) {
+if (!(await waitUntilReady(gateway, 60, () => stopping))) {
   log('the gateway did not become ready');
   await stopAll(1);
 }

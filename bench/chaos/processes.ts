@@ -247,13 +247,14 @@ export async function startFleet(options: {
     databaseUrl,
     portBase: ports.serviceBase,
     gatewayPort: ports.gateway,
+    env: { ...process.env, ...options.env },
   }).map((spec) =>
     managed(
       spec.name,
       process.execPath,
       [...spec.nodeArgs, join(root, spec.entry)],
       { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
-      () => waitUntilReady(spec.readyUrl, 60),
+      () => waitUntilReady(spec, 60),
       crashes,
     ),
   );

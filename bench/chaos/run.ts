@@ -82,6 +82,8 @@ export const chaosSecrets = {
   INTERNAL_TOKEN_SECRET: 'chaos-internal-secret-chaos-internal-secret',
   VAULT_KEY_SECRET: 'chaos-vault-secret-chaos-vault-secret-0123',
   INTEGRATION_KEY_SECRET: 'chaos-integration-secret-chaos-integration-0123',
+  // Production answers the whole system's readiness to whom may read the metrics.
+  METRICS_TOKEN: 'chaos-metrics-token-chaos-metrics-token',
 };
 
 function tally(keys: string[]): Record<string, number> {

@@ -394,3 +394,36 @@ export function observedFetch(observe: (outcome: 'ok' | 'error') => void): typeo
     }
   };
 }
+
+/**
+ * At most `limit` at once for each key (a host, a push service; one key for a total): the rest wait
+ * their turn, in order. How every outbound sender shares its places, so one slow host holds only its own.
+ */
+export class PerKeyGate {
+  readonly #limit: number;
+  readonly #held = new Map<string, number>();
+  readonly #waiting = new Map<string, (() => void)[]>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if ((this.#held.get(key) ?? 0) >= this.#limit)
+      await new Promise<void>((resolve) => this.#waiting.set(key, [...(this.#waiting.get(key) ?? []), resolve]));
+    else this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      // The place passes to the next in line, or is given back.
+      const next = this.#waiting.get(key)?.shift();
+      if (next) next();
+      else {
+        const left = (this.#held.get(key) ?? 1) - 1;
+        if (left > 0) this.#held.set(key, left);
+        else this.#held.delete(key);
+      }
+      if (this.#waiting.get(key)?.length === 0) this.#waiting.delete(key);
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import { hostAllowList, Outbound } from '@shiplog/outbound';
+import { hostAllowList, Outbound, PerKeyGate } from '@shiplog/outbound';
 import { devSecret, type Metrics } from '@shiplog/service-kit';
 import webpush from 'web-push';
 import type { RemindersEnv } from '../env.ts';
@@ -84,32 +84,18 @@ export function createPushSender(vapid: VapidKeys, outbound: Outbound, allowed: 
      * each device's outcome in order (a request that failed outright is `failed` with status 0).
      */
     async sendToEach(devices: PushDevice[], message: PushMessage, topic?: string): Promise<PushOutcome[]> {
-      const outcomes: PushOutcome[] = new Array(devices.length);
-      const waiting = devices.map((device, index) => ({ device, index, host: new URL(device.endpoint).host }));
-      const busy = new Map<string, number>();
-      await new Promise<void>((resolve) => {
-        let running = 0;
-        const next = () => {
-          if (waiting.length === 0 && running === 0) return resolve();
-          while (running < PUSHES_AT_ONCE) {
-            const at = waiting.findIndex((item) => (busy.get(item.host) ?? 0) < PUSHES_PER_HOST);
-            if (at < 0) return;
-            const [item] = waiting.splice(at, 1);
-            running += 1;
-            busy.set(item!.host, (busy.get(item!.host) ?? 0) + 1);
-            void send(item!.device, message, topic)
-              .catch((): PushOutcome => ({ outcome: 'failed', status: 0 }))
-              .then((outcome) => {
-                outcomes[item!.index] = outcome;
-                running -= 1;
-                busy.set(item!.host, busy.get(item!.host)! - 1);
-                next();
-              });
-          }
-        };
-        next();
-      });
-      return outcomes;
+      // A device waits for its push service's turn before it takes one of the send's places.
+      const perHost = new PerKeyGate(PUSHES_PER_HOST);
+      const atOnce = new PerKeyGate(PUSHES_AT_ONCE);
+      return Promise.all(
+        devices.map((device) =>
+          perHost.run(new URL(device.endpoint).host, () =>
+            atOnce.run('', () =>
+              send(device, message, topic).catch((): PushOutcome => ({ outcome: 'failed', status: 0 })),
+            ),
+          ),
+        ),
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import { ConcurrencyError } from '@shiplog/event-store';
-import { failureCause, Outbound, type OutboundOptions } from '@shiplog/outbound';
+import { failureCause, Outbound, type OutboundOptions, PerKeyGate } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, repeating, type ServiceContext } from '@shiplog/service-kit';
 import { lookupDomain } from '../../adapters/rdap.ts';
@@ -13,7 +13,7 @@ import { expiryWarning, isNewWarning } from '../../monitor/expiry.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
 import { type MonitorEvent, monitorStream } from '../../monitor/monitor.ts';
 import { pingRuns } from '../../ping/runs.ts';
-import { InFlight, PerKeyGate } from './in-flight.ts';
+import { InFlight } from './in-flight.ts';
 
 /** Raw results are kept this long; hourly counts, 90 days. */
 const RAW_DAYS = 7;
