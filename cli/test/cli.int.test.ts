@@ -87,7 +87,10 @@ describe('the shiplog CLI', () => {
     ]);
     expect(release.stdout).toBe('Recorded release 1.5.0 of Weather API (2 changes).\n');
 
-    const timeline = await client.get(`/api/projects/${project.body.id}/activities`);
+    // Read with the token, as CI would: its reads wait for its own writes (a session's wait for the session's).
+    const timeline = await client.get(`/api/projects/${project.body.id}/activities`, {
+      authorization: `Bearer ${token}`,
+    });
     expect(timeline.body.map((a: { eventType: string }) => a.eventType)).toEqual(
       expect.arrayContaining(['deployment', 'backup_created', 'version_release']),
     );

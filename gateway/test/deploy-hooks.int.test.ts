@@ -154,6 +154,30 @@ describe('deploy webhooks', () => {
     });
     const canceled = await deliver(path, { ...vercelSucceeded, type: 'deployment.canceled' });
     expect(canceled).toMatchObject({ status: 202, body: { recorded: false } });
+    // Vercel's other events, ticked on the same webhook, are acknowledged too: Vercel marks a 400 failed.
+    for (const [type, payload] of [
+      ['project.created', { project: { id: 'prj_1' }, user: { id: 'usr_1' } }],
+      ['domain.created', { domain: { name: 'docs.example.com' } }],
+      ['integration-configuration.removed', { configuration: { id: 'icfg_1' } }],
+    ] as const) {
+      const other = await deliver(path, { id: `evt_${type}`, type, createdAt: Date.now(), payload });
+      expect(other, type).toMatchObject({
+        status: 202,
+        body: { recorded: false, reason: `Vercel's ${type} is not recorded` },
+      });
+    }
+    // A platform's name for a state or a target that every object has is no state, nor a 500.
+    expect(await deliver(path, { ...netlify, id: 'proto', state: 'constructor' })).toMatchObject({ status: 202 });
+    const odd = await deliver(path, {
+      ...vercelSucceeded,
+      payload: {
+        ...vercelSucceeded.payload,
+        target: 'constructor',
+        deployment: { id: 'dpl_odd', url: 'x.vercel.app' },
+      },
+    });
+    expect(odd.status).toBe(201);
+    expect(odd.body).toMatchObject({ environment: 'staging' });
 
     const generic = {
       deploymentId: 'run-1842',
@@ -164,8 +188,8 @@ describe('deploy webhooks', () => {
     expect((await deliver(path, generic)).status).toBe(201);
     expect((await deliver(path, generic)).status).toBe(200);
 
-    await waitUntil(async () => (await deployments(client, projectId)).length === 2, 5000, 'both deployments');
-    const [latest, first] = await deployments(client, projectId);
+    await waitUntil(async () => (await deployments(client, projectId)).length === 3, 5000, 'the three deployments');
+    const [latest, , first] = await deployments(client, projectId);
     expect(latest).toMatchObject({ details: 'Deployed to production: Docs site', version: '2.0.0', status: 'success' });
     expect(first).toMatchObject({ details: 'Deployment to staging failed: Docs site', status: 'failed' });
   });

@@ -18,14 +18,15 @@ type Environment = RecordDeploymentInput['environment'];
 type DeploymentStatus = RecordDeploymentInput['status'];
 
 /**
- * Reads a delivery by its shape: Vercel's webhook (`type` `deployment.*` with a `payload`), Netlify's
+ * Reads a delivery by its shape: Vercel's webhook (an event's `type` with its `payload`, whatever the
+ * event: one webhook can carry `project.created` or `domain.created` beside deployments), Netlify's
  * deploy notification (a deploy with `site_id` and `state`), or else Shiplog's generic JSON
  * (`deployHookSchema`). A platform's finished deployments are recorded, successful or failed; its other
  * events (started, cancelled, promoted…) are acknowledged and ignored, so the platform does not retry.
  * A platform's text is cut to the record's limits rather than refused: the deployment happened.
  */
 export function readDelivery(body: unknown): HookDelivery {
-  if (isObject(body) && typeof body.type === 'string' && body.type.startsWith('deployment.') && isObject(body.payload))
+  if (isObject(body) && typeof body.type === 'string' && isObject(body.payload))
     return fromVercel(body.type, body.payload);
   if (isObject(body) && typeof body.site_id === 'string' && typeof body.state === 'string') return fromNetlify(body);
   const input = parseInput(deployHookSchema, body);
@@ -44,18 +45,28 @@ export function readDelivery(body: unknown): HookDelivery {
 }
 
 /**
+ * The platforms' names for a deployment's state, as Maps: a name from the body (`constructor`) finds
+ * nothing rather than what every object has.
+ */
+const vercelStatuses = new Map<string, DeploymentStatus>([
+  ['deployment.created', 'started'],
+  ['deployment.succeeded', 'success'],
+  ['deployment.ready', 'success'],
+  ['deployment.error', 'failed'],
+]);
+const netlifyStatuses = new Map<string, DeploymentStatus>([
+  ['building', 'started'],
+  ['ready', 'success'],
+  ['error', 'failed'],
+]);
+
+/**
  * https://vercel.com/docs/webhooks/webhooks-api: `deployment.created` (it started), `deployment.succeeded`
- * and `deployment.error` are recorded.
+ * and `deployment.error` are recorded; every other event is acknowledged and ignored.
  */
 function fromVercel(type: string, payload: Record<string, unknown>): HookDelivery {
-  const statuses: Record<string, DeploymentStatus> = {
-    'deployment.created': 'started',
-    'deployment.succeeded': 'success',
-    'deployment.ready': 'success',
-    'deployment.error': 'failed',
-  };
-  const status = statuses[type];
-  if (!status) return { kind: 'ignored', platform: 'vercel', reason: `Vercel's ${type} is not recorded` };
+  const status = vercelStatuses.get(type);
+  if (!status) return { kind: 'ignored', platform: 'vercel', reason: `Vercel's ${cut(type, 100)} is not recorded` };
   const deployment = isObject(payload.deployment) ? payload.deployment : {};
   const meta = isObject(deployment.meta) ? deployment.meta : {};
   const commit = text(meta.githubCommitSha) ?? text(meta.gitlabCommitSha) ?? text(meta.bitbucketCommitSha);
@@ -66,7 +77,7 @@ function fromVercel(type: string, payload: Record<string, unknown>): HookDeliver
     status,
     input: {
       // A preview (target null) is reviewed before production: staging.
-      environment: environments[text(payload.target) ?? ''] ?? 'staging',
+      environment: own(environments, text(payload.target)) ?? 'staging',
       version: commit ? commit.slice(0, 7) : null,
       url: webUrl(text(deployment.url)),
       notes: cut(text(meta.githubCommitMessage) ?? text(meta.gitlabCommitMessage) ?? null, 2000),
@@ -77,10 +88,13 @@ function fromVercel(type: string, payload: Record<string, unknown>): HookDeliver
 
 /** https://docs.netlify.com/site-deploys/deploy-notifications/: the deploy, `building`, `ready` or `error`, is recorded. */
 function fromNetlify(deploy: Record<string, unknown>): HookDelivery {
-  const statuses: Record<string, DeploymentStatus> = { building: 'started', ready: 'success', error: 'failed' };
-  const status = statuses[String(deploy.state)];
+  const status = netlifyStatuses.get(String(deploy.state));
   if (!status)
-    return { kind: 'ignored', platform: 'netlify', reason: `Netlify's ${String(deploy.state)} deploy is not recorded` };
+    return {
+      kind: 'ignored',
+      platform: 'netlify',
+      reason: `Netlify's ${cut(String(deploy.state), 100)} deploy is not recorded`,
+    };
   const environments: Record<string, Environment> = {
     production: 'production',
     'deploy-preview': 'staging',
@@ -93,7 +107,7 @@ function fromNetlify(deploy: Record<string, unknown>): HookDelivery {
     source: { platform: 'netlify', deploymentId: deploymentId(deploy.id) },
     status,
     input: {
-      environment: environments[text(deploy.context) ?? ''] ?? 'production',
+      environment: own(environments, text(deploy.context)) ?? 'production',
       version: commit ? commit.slice(0, 7) : null,
       url: webUrl(text(deploy.deploy_ssl_url) ?? text(deploy.ssl_url) ?? text(deploy.url)),
       notes: cut(notes, 2000),
@@ -125,6 +139,9 @@ function webUrl(value: string | null): string | null {
   }
 }
 
+/** `table[key]` when the table itself has it: never what every object inherits (`constructor`). */
+const own = <T>(table: Record<string, T>, key: string | null): T | undefined =>
+  key !== null && Object.hasOwn(table, key) ? table[key] : undefined;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A platform's text field, or null (absent, empty, or text PostgreSQL cannot hold). */
