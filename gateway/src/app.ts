@@ -23,6 +23,7 @@ import { type Action, actAsTokenUser, userOf } from './actions/action.ts';
 import { exportActions } from './actions/export.ts';
 import { createGraphql } from './actions/graphql.ts';
 import { LIVE_SEQ_HEADER } from './actions/live.ts';
+import type { PublicHolds } from './actions/public-holds.ts';
 import { publicProfiles } from './actions/public-profile.ts';
 import { pushDeviceActions } from './actions/push-devices.ts';
 import { sessionListActions } from './actions/session-list.ts';
@@ -65,6 +66,8 @@ export interface GatewayDeps {
   sessionCache: SessionCache;
   /** API tokens identity has verified lately; the live feed forgets a user's when one may have ended. */
   tokens: TokenCache;
+  /** Public pages held by this gateway; the live feed drops a user's on each of their events. */
+  holds: PublicHolds;
   services: ServiceClients;
   logger: Logger;
   /** `GET /api/events`, the live feed's stream (live.ts). */
@@ -114,6 +117,7 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     positions,
     shared,
     tokens: deps.tokens,
+    holds: deps.holds,
     logger: deps.logger,
     trustProxy: app.get('trust proxy fn'),
     limits,
@@ -141,7 +145,20 @@ export function createGateway(deps: GatewayDeps): RequestListener {
 }
 
 function createExpressApp(
-  { config, secrets, redis, sessionCache, tokens, services, logger, tracing, events, busReady, metrics }: GatewayDeps,
+  {
+    config,
+    secrets,
+    redis,
+    sessionCache,
+    tokens,
+    holds,
+    services,
+    logger,
+    tracing,
+    events,
+    busReady,
+    metrics,
+  }: GatewayDeps,
   cookies: PositionCookies,
   lifetime: SessionLifetime,
   shared: SharedPositions,
@@ -200,7 +217,7 @@ function createExpressApp(
     callerOf: (req) => callerFor(req.session.user),
     positionsOf: (req) => positions.of(req),
   });
-  const profiles = publicProfiles({ services, positions });
+  const profiles = publicProfiles({ services, positions, holds });
   let apiDocument: string | undefined;
   const actions: Record<GatewayAction, Action> = {
     ...accountActions({

@@ -97,6 +97,14 @@ export const apiRoutes = [
   { pattern: /^\/api\/projects\/[^/]+\/deploy-hook$/, service: 'projects', recentAuth: ['POST'] },
   // Likewise its cron ping URL.
   { pattern: /^\/api\/projects\/[^/]+\/ping$/, service: 'monitors', recentAuth: ['POST'] },
+  // A project's change or deletion may take it off its owner's public pages.
+  {
+    pattern: /^\/api\/projects\/[^/]+$/,
+    methods: ['PUT', 'DELETE'],
+    service: 'projects',
+    token: true,
+    publicPages: true,
+  },
   { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
   // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
   {
@@ -141,7 +149,8 @@ export const apiRoutes = [
     limit: 'outbound',
     timeoutMs: 60_000,
   },
-  { pattern: /^\/api\/profile$/, service: 'identity' },
+  // The profile's visibility and fields are what its public pages show.
+  { pattern: /^\/api\/profile$/, service: 'identity', publicPages: true },
   // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
   { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
   { pattern: /^\/api\/contact-admin$/, service: 'identity', limit: 'contactAdmin' },
@@ -196,6 +205,11 @@ export interface ServiceRoute extends RouteRules {
   /** The paths it takes: a service answers each with its own routes, or 404. */
   pattern: RegExp;
   service: ServiceName;
+  /**
+   * Writes here change what the user's public pages show (a profile or a project made private): no
+   * gateway serves a page it held from before the write (`PublicHolds`).
+   */
+  publicPages?: boolean;
   /**
    * Writes here change what every user reads here: each write's position is kept for everyone
    * (`SharedPositions`), and every read waits for it, as for the reader's own writes.

@@ -13,6 +13,7 @@ import { startTracing } from '@shiplog/telemetry';
 import { createMetrics } from '@shiplog/telemetry/metrics';
 import { createClient, type RedisClientType } from 'redis';
 import { LiveFeed, liveEvents } from './actions/live.ts';
+import { PublicHolds } from './actions/public-holds.ts';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { sessionPrefix } from './session/keys.ts';
@@ -51,6 +52,7 @@ export async function startGateway(
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: 'gateway' });
   const tokens = new TokenCache({ ttlMs: config.API_TOKEN_CACHE_SECONDS * 1000, maxEntries: 10_000 });
+  const holds = new PublicHolds(redis, `${config.BUS_NAMESPACE}:`);
   const feed = new LiveFeed({
     bus,
     services,
@@ -58,6 +60,8 @@ export async function startGateway(
     logger,
     onEvent: (type, userId) => {
       if (tokenEndingEvents.has(type)) tokens.forgetUser(userId);
+      // Whatever a user changes may change their public pages: this replica holds none of theirs.
+      holds.forgetUser(userId);
     },
   });
   await feed.start();
@@ -76,6 +80,7 @@ export async function startGateway(
       sessionRedis,
       sessionCache,
       tokens,
+      holds,
       services,
       logger,
       tracing,

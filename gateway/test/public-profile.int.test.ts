@@ -174,13 +174,13 @@ describe('public profile pages', () => {
     expect((await visitor.get(`/u/${ada.username}`)).text).toContain('ships 0 public projects on Shiplog');
   });
 
-  it('lets browsers and shared caches keep a public page briefly, and answers a repeat with 304', async () => {
+  it('lets browsers and shared caches keep a public page if they ask again each time, and answers a repeat with 304', async () => {
     const ada = await builderWithSecrets();
     const visitor = new Client(backend.url);
     for (const path of [`/api/public/users/${ada.username}`, `/u/${ada.username}`]) {
       const first = await visitor.get(path);
       expect(first.status).toBe(200);
-      expect(first.headers.get('cache-control')).toBe('public, max-age=30');
+      expect(first.headers.get('cache-control')).toBe('public, no-cache');
       const etag = first.headers.get('etag');
       expect(etag).toMatch(/^"[\w-]+"$/);
       const repeat = await visitor.get(path, { 'if-none-match': etag! });
@@ -195,6 +195,47 @@ describe('public profile pages', () => {
     const own = await ada.client.get(`/api/public/users/${ada.username}`);
     expect(own.headers.get('cache-control')).toBe('private, no-cache');
     expect(own.body.displayName).toBe('Ada Edited');
+  });
+
+  it('never serves what was made private from a hold, on any gateway, nor a broken badge', async () => {
+    const ada = await builderWithSecrets();
+    const other = new Client(await backend.startReplica());
+    const visitors = [new Client(backend.url), other];
+    const shownId = ((await ada.client.get('/api/projects')).body as { id: string; name: string }[]).find(
+      (p) => p.name === 'Weather API',
+    )!.id;
+    const badge = `/api/badges/${ada.username}/${shownId}/version.svg`;
+    const paths = [`/api/public/users/${ada.username}`, `/u/${ada.username}`, badge];
+    // Read, so every gateway holds the pages.
+    for (const visitor of visitors) {
+      expect((await visitor.get(paths[0]!)).body.projects.map((p: { name: string }) => p.name)).toEqual([
+        'Weather API',
+      ]);
+      expect((await visitor.get(badge)).text).toContain('<title>version: v1.1.0</title>');
+    }
+
+    // The project made private: off the page and its badge at once, on both gateways.
+    expect((await ada.client.request('PUT', `/api/projects/${shownId}`, { isPublic: false })).status).toBe(200);
+    for (const visitor of visitors) {
+      expect((await visitor.get(paths[0]!)).body.projects).toEqual([]);
+      const hidden = await visitor.get(badge);
+      expect(hidden.status).toBe(200);
+      expect(hidden.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(hidden.text).toContain('<title>version: private</title>');
+      expect(hidden.text).not.toContain('1.1.0');
+    }
+    expect((await ada.client.request('PUT', `/api/projects/${shownId}`, { isPublic: true })).status).toBe(200);
+    for (const visitor of visitors) expect((await visitor.get(paths[0]!)).body.projects).toHaveLength(1);
+
+    // The profile made private: every page of it a 404 at once, on both gateways.
+    expect((await ada.client.post('/api/profile', { displayName: 'Ada', projectVisibility: 'private' })).status).toBe(
+      200,
+    );
+    for (const visitor of visitors) {
+      expect((await visitor.get(paths[0]!)).status).toBe(404);
+      expect((await visitor.get(paths[1]!)).status).toBe(404);
+      expect((await visitor.get(badge)).text).toContain('<title>version: private</title>');
+    }
   });
 
   it('writes a name and bio into the head as text, whatever replacement patterns they hold', async () => {
@@ -270,7 +311,7 @@ describe('public profile pages', () => {
     const visitor = new Client(backend.url);
     const answer = await visitor.get(`/api/public/users/${ada.username}/status`);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(answer.headers.get('cache-control')).toBe('public, no-cache');
     expect(answer.body).toMatchObject({
       username: ada.username,
       displayName: 'Ada <Builder> & "Co"',
@@ -317,14 +358,17 @@ describe('public profile pages', () => {
     const uptime = await badge(shown, 'uptime.svg');
     expect(uptime.text).toContain('<title>uptime: 46.15%</title>');
     expect(uptime.text).toContain('fill="#e05d44"');
+    // A private or missing project's badge is a grey "private" image, which a README still shows.
+    for (const project of [hidden, 'not-a-project']) {
+      const grey = await badge(project, 'uptime.svg');
+      expect(grey.status).toBe(200);
+      expect(grey.text).toContain('<title>uptime: private</title>');
+    }
     for (const [project, name] of [
-      [hidden, 'version.svg'],
-      [shown, 'stars.svg'],
       // Names every object inherits are no badges either.
       [shown, 'constructor'],
       [shown, '__proto__'],
       [shown, 'toString'],
-      ['not-a-project', 'uptime.svg'],
     ] as const)
       expect((await badge(project, name)).status).toBe(404);
 
@@ -332,7 +376,10 @@ describe('public profile pages', () => {
     await ada.client.post('/api/profile', { displayName: 'Ada', projectVisibility: 'private' });
     expect((await ada.client.get(`/api/public/users/${ada.username}/status`)).status).toBe(404);
     expect((await visitor.get('/u/nobody-at-all/status')).status).toBe(404);
-    expect((await visitor.get(`/api/badges/${ada.username}/${shown}/version.svg`)).status).toBe(200);
-    expect((await ada.client.get(`/api/badges/${ada.username}/${shown}/version.svg`)).status).toBe(404);
+    // Its badges go grey at once, for a visitor as for its owner.
+    for (const reader of [visitor, ada.client])
+      expect((await reader.get(`/api/badges/${ada.username}/${shown}/version.svg`)).text).toContain(
+        '<title>version: private</title>',
+      );
   });
 });

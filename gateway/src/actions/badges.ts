@@ -87,7 +87,7 @@ const badges = new Map<string, Badge>(
 /**
  * README badges of a public project (`/api/badges/{username}/{projectId}/uptime.svg`,
  * `last-deploy.svg`, `version.svg`), from the same held reads as its public pages: a private profile
- * or project, or another badge, is a 404.
+ * or project answers a grey "private" badge, another badge name a 404.
  */
 export function badgeAction(pages: {
   profile: (req: IncomingMessage, username: string) => Promise<{ page: PublicProfile | null; fresh: boolean }>;
@@ -95,12 +95,17 @@ export function badgeAction(pages: {
   cacheControl: (fresh: boolean) => string;
 }): Action {
   return async (req, res, params) => {
-    const badge = badges.get(params.badge ?? '');
+    const name = params.badge ?? '';
+    const badge = badges.get(name);
+    if (!badge) throw new NotFoundError('Badge not found', 'BADGE_NOT_FOUND');
     const { page: profile, fresh } = await pages.profile(req, params.username ?? '');
     const project = profile?.projects.find((p) => p.id === params.projectId);
-    if (!badge || !profile || !project) throw new NotFoundError('Badge not found', 'BADGE_NOT_FOUND');
-    const status = params.badge === 'uptime.svg' ? (await pages.status(req, profile.username)).page : null;
-    const [label, value, colour] = badge(project, status);
+    // A README keeps showing an image: a grey "private" one for a project that is not public (or not
+    // there: the two are not told apart), never an error that shows as a broken image.
+    const [label, value, colour]: [string, string, Colour] =
+      !profile || !project
+        ? [name.replace(/\.svg$/, '').replace('-', ' '), 'private', 'lightgrey']
+        : badge(project, name === 'uptime.svg' ? (await pages.status(req, profile.username)).page : null);
     res.setHeader('Cache-Control', pages.cacheControl(fresh));
     res.type('image/svg+xml');
     sendWithETag(req, res, badgeSvg(label, value, colour));

@@ -15,6 +15,7 @@ import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
 import type { Action } from './action.ts';
 import { badgeAction } from './badges.ts';
+import type { PublicHolds } from './public-holds.ts';
 
 interface ProfileFields {
   userId: string;
@@ -42,37 +43,44 @@ interface Shipped {
  * else of the user leaves: no cost, reminders, notes or email. `GET /api/public/users/{username}` is
  * its data; `pageHead` is what the gateway writes into the page's head for link previews.
  */
-export function publicProfiles(deps: { services: ServiceClients; positions: RequestPositions }) {
-  const { services, positions } = deps;
+export function publicProfiles(deps: { services: ServiceClients; positions: RequestPositions; holds: PublicHolds }) {
+  const { services, positions, holds } = deps;
   const caller = callerFor(undefined);
 
-  /** As anyone reads it; its owner, just after a change, sees the change (their positions). */
-  const read = <T>(req: IncomingMessage, service: ServiceName, path: string) =>
-    services.readOrNull<T>(service, path, { caller, after: positions.of(req) });
+  /**
+   * As anyone reads it, once the read models hold its owner's last change (`after`); its owner, just
+   * after a change, sees the change (their positions).
+   */
+  const read = <T>(req: IncomingMessage, after: string | undefined, service: ServiceName, path: string) => {
+    const own = positions.of(req);
+    return services.readOrNull<T>(service, path, { caller, after: own && after ? `${own},${after}` : (own ?? after) });
+  };
 
   /**
-   * Pages read in the last `HELD_MS`, by username, for readers who have written nothing (no
-   * positions): a burst of views of one page costs its few service calls once, not once per view. A
-   * reader who has just written (the owner, after an edit) always reads anew, and what they read is held.
+   * A page held for readers who have written nothing (no positions): a burst of views of one page
+   * costs its few service calls once, not once per view. A reader who has just written (the owner,
+   * after an edit) always reads anew, and what they read is held. What its owner changes is dropped
+   * from every replica's holds (public-holds.ts).
    */
-  function held<T>(load: (req: IncomingMessage, username: string) => Promise<T | null>) {
-    const pages = new Map<string, { page: T | null; at: number }>();
+  function held<T>(
+    load: (
+      req: IncomingMessage,
+      username: string,
+      after: string | undefined,
+    ) => Promise<{ page: T | null; userId: string | null }>,
+  ) {
+    const find = holds.kind(load);
     return async (req: IncomingMessage, username: string): Promise<{ page: T | null; fresh: boolean }> => {
       const fresh = positions.of(req) !== undefined;
-      const now = Date.now();
-      const hit = pages.get(username);
-      if (!fresh && hit && now - hit.at < HELD_MS) return { page: hit.page, fresh };
-      const page = await load(req, username);
-      pages.delete(username);
-      pages.set(username, { page, at: now });
-      // The oldest entry goes first (a Map keeps insertion order).
-      if (pages.size > HELD_MAX) pages.delete(pages.keys().next().value as string);
-      return { page, fresh };
+      return { page: await find(req, username, fresh), fresh };
     };
   }
 
   /** What both pages are made of: the public profile's fields and its public projects (null: no public profile). */
-  const findParts = held(loadParts);
+  const findParts = held(async (req, username, after) => {
+    const page = await loadParts(req, username, after);
+    return { page, userId: page?.profile.userId ?? null };
+  });
   /** The public profile, or null for a private or missing one, and whether the reader just wrote. */
   const find = held(load);
   /** The status page: the public profile's public projects that have monitors, and those monitors. */
@@ -81,47 +89,70 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   async function loadParts(
     req: IncomingMessage,
     username: string,
+    after: string | undefined,
   ): Promise<{ profile: ProfileFields; projects: PublicProjectFields[] } | null> {
-    const profile = await read<ProfileFields>(req, 'identity', `/public/profiles/${encodeURIComponent(username)}`);
+    const profile = await read<ProfileFields>(
+      req,
+      after,
+      'identity',
+      `/public/profiles/${encodeURIComponent(username)}`,
+    );
     if (!profile) return null;
-    const projects = await read<PublicProjectFields[]>(req, 'projects', `/public/users/${profile.userId}/projects`);
+    const projects = await read<PublicProjectFields[]>(
+      req,
+      after,
+      'projects',
+      `/public/users/${profile.userId}/projects`,
+    );
     return { profile, projects: projects ?? [] };
   }
 
-  async function loadStatus(req: IncomingMessage, username: string): Promise<PublicStatus | null> {
+  async function loadStatus(
+    req: IncomingMessage,
+    username: string,
+    after: string | undefined,
+  ): Promise<{ page: PublicStatus | null; userId: string | null }> {
     const parts = (await findParts(req, username)).page;
-    if (!parts) return null;
+    if (!parts) return { page: null, userId: null };
     const { profile, projects } = parts;
     const status =
       projects.length > 0
         ? await read<MonitorsStatus>(
             req,
+            after,
             'monitors',
             `/public/users/${profile.userId}/status?projects=${projects.map((p) => p.id).join(',')}`,
           )
         : null;
     const monitors = status?.monitors ?? [];
     return {
-      username: profile.username,
-      displayName: profile.displayName,
-      projects: projects
-        .filter((p) => monitors.some((m) => m.projectId === p.id))
-        .map(({ id, name }) => ({ id, name })),
-      monitors,
-      incidents: status?.incidents ?? [],
-      at: new Date().toISOString(),
+      userId: profile.userId,
+      page: {
+        username: profile.username,
+        displayName: profile.displayName,
+        projects: projects
+          .filter((p) => monitors.some((m) => m.projectId === p.id))
+          .map(({ id, name }) => ({ id, name })),
+        monitors,
+        incidents: status?.incidents ?? [],
+        at: new Date().toISOString(),
+      },
     };
   }
 
-  async function load(req: IncomingMessage, username: string): Promise<PublicProfile | null> {
+  async function load(
+    req: IncomingMessage,
+    username: string,
+    after: string | undefined,
+  ): Promise<{ page: PublicProfile | null; userId: string | null }> {
     const parts = (await findParts(req, username)).page;
-    if (!parts) return null;
+    if (!parts) return { page: null, userId: null };
     const { profile, projects } = parts;
     const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
-    const shipped = await read<Shipped[]>(req, 'activity', `/public/users/${userId}/shipped`);
+    const shipped = await read<Shipped[]>(req, after, 'activity', `/public/users/${userId}/shipped`);
     const latest = (projectId: string, kind: Shipped['kind']) =>
       shipped?.find((s) => s.projectId === projectId && s.kind === kind);
-    return {
+    const page: PublicProfile = {
       username: profile.username,
       displayName,
       bio,
@@ -143,6 +174,7 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
         };
       }),
     };
+    return { page, userId };
   }
 
   const publicProfile: Action = async (req, res, params) => {
@@ -222,12 +254,9 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   };
 }
 
-/** How long a public profile is held by the gateway and may be kept by browsers and shared caches. */
-const HELD_MS = 30_000;
-const HELD_MAX = 1000;
-
 /**
- * Public pages are the same for every reader, so shared caches may keep them briefly; a reader who has
- * just written must see it, so theirs is private and revalidated (the web app revalidates every read).
+ * Public pages are the same for every reader, so shared caches may keep them, but ask again each time
+ * (their ETag makes that a 304): what its owner made private is not served by a cache afterwards. A
+ * reader who has just written must see it, so theirs is private.
  */
-const cacheControl = (fresh: boolean) => (fresh ? 'private, no-cache' : `public, max-age=${HELD_MS / 1000}`);
+const cacheControl = (fresh: boolean) => (fresh ? 'private, no-cache' : 'public, no-cache');

@@ -12,6 +12,7 @@ import {
   tokenNotAccepted,
   unavailable,
 } from '@shiplog/service-kit';
+import type { PublicHolds } from '../actions/public-holds.ts';
 import { isServiceRoute, routeOf, type ServiceRoute } from '../routes.ts';
 import type { PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
@@ -175,11 +176,14 @@ export function servicePath(options: {
   limits: Limits;
   /** API tokens identity has verified lately. */
   tokens: TokenCache;
+  /** Public pages held by the gateways: a write on a `publicPages` route drops its user's. */
+  holds: PublicHolds;
   /** APP_URL's origin, also accepted as a write's Origin. */
   appOrigin: string | null;
   spans?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { services, sessions, positions, shared, logger, trustProxy, limits, tokens, appOrigin, spans } = options;
+  const { services, sessions, positions, shared, logger, trustProxy, limits, tokens, holds, appOrigin, spans } =
+    options;
   const answer = async (req: IncomingMessage, res: ServerResponse, route: ServiceRoute) => {
     try {
       const reading = req.method === 'GET' || req.method === 'HEAD';
@@ -238,6 +242,17 @@ export function servicePath(options: {
         apiToken: token !== undefined,
         recentAuth: token === undefined && user !== null && isRecentAuth(authAt),
       };
+      // What a write here makes private is served to nobody once it is answered: from no gateway's
+      // hold, nor from a read model behind it (public-holds.ts).
+      if (route.publicPages && !reading && user) {
+        await holds.changing(user, route.timeoutMs ?? CALL_TIMEOUT_MS);
+        const { username } = user;
+        const report = onPosition;
+        onPosition = (header) => {
+          holds.written(username, header);
+          report?.(header);
+        };
+      }
       await forward(services, route, req, res, caller, after, onPosition);
       if (route.shared && !reading) await shared.record(route.shared, reported);
       // A token's last write matters to its next reads for seconds, not for ever: kept an hour.
