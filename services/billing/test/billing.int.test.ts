@@ -43,7 +43,7 @@ describe('billing without Stripe configured', () => {
     });
     expect(checkout.status).toBe(503);
     expect(checkout.body).toEqual({
-      message: 'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).',
+      message: 'Payments are not available on this server. Its administrator can set them up.',
       code: 'PAYMENTS_NOT_CONFIGURED',
     });
     expect((await client.post('/api/stripe/create-customer-portal')).status).toBe(503);

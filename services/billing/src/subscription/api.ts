@@ -45,7 +45,7 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
   const requireStripe = async (): Promise<Stripe> => {
     if (!stripe)
       throw new ServiceUnavailableError(
-        'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).',
+        'Payments are not available on this server. Its administrator can set them up.',
         'PAYMENTS_NOT_CONFIGURED',
       );
     return stripe();

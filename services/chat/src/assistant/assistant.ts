@@ -25,7 +25,7 @@ export class ProviderFailedError extends AppError {
 
 export const notConfigured = () =>
   new ServiceUnavailableError(
-    'The AI assistant is not set up on this server yet (OPENAI_API_KEY is not set).',
+    'The AI assistant is not available on this server. Its administrator can set it up.',
     'AI_NOT_CONFIGURED',
   );
 
