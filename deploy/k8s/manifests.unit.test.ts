@@ -76,6 +76,11 @@ describe('deploy/k8s', () => {
       expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: portOf(deployment) });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: portOf(deployment) });
+      // Migrations run at start: liveness waits for a startup probe that allows them minutes.
+      expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: portOf(deployment) });
+      expect(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold).toBeGreaterThanOrEqual(
+        300,
+      );
       expect(container.resources.requests.cpu, `${deployment.metadata.name} needs a CPU request`).toBeDefined();
     }
   });
@@ -111,7 +116,8 @@ describe('deploy/k8s', () => {
       expect(autoscaler.spec.metrics[0].resource.name).toBe('cpu');
     }
     for (const deployment of deployments) {
-      expect(deployment.spec.replicas, deployment.metadata.name).toBe(2);
+      // The autoscaler owns the count: a count here would reset it at every apply.
+      expect(deployment.spec.replicas, deployment.metadata.name).toBeUndefined();
       // A rolling update is safe: a new replica waits for the lock the old one holds until it stops.
       expect(deployment.spec.strategy?.type, deployment.metadata.name).not.toBe('Recreate');
     }
@@ -175,6 +181,41 @@ describe('deploy/k8s', () => {
     expect(stores?.spec.ingress.flatMap((rule: { from: unknown[] }) => rule.from)).toEqual([
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'shiplog' } } },
     ]);
+  });
+
+  it('admits every container on the port it listens on, and every Service reaches that port', () => {
+    const policies = ofKind('NetworkPolicy').filter((p) => p.metadata.namespace === 'shiplog');
+    const selects = (selector: { matchLabels?: Record<string, string> }, labels: Record<string, string>) =>
+      Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+    const services = ofKind('Service');
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const labels = deployment.spec.template.metadata.labels;
+      const ports: { name?: string; containerPort: number }[] = containerOf(deployment).ports;
+      // What the policies that select this pod let in: a rule without ports admits every port.
+      const rules = policies
+        .filter((p) => p.spec.ingress && selects(p.spec.podSelector, labels))
+        .flatMap((p) => p.spec.ingress as { ports?: { port: number | string }[] }[]);
+      for (const port of ports) {
+        const admitted = rules.some(
+          (rule) => !rule.ports || rule.ports.some((p) => p.port === port.containerPort || p.port === port.name),
+        );
+        expect(admitted, `${name}: nothing admits its port ${port.containerPort}`).toBe(true);
+      }
+      // Probes ask the port the container listens on.
+      const container = containerOf(deployment);
+      for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe'])
+        expect(container[probe].httpGet.port, `${name}: ${probe}`).toBe(ports[0]!.containerPort);
+      const service = services.find((s) => s.metadata.name === name);
+      for (const servicePort of service?.spec.ports ?? [])
+        expect(
+          ports.some((p) => p.containerPort === servicePort.targetPort || p.name === servicePort.targetPort),
+          `${name}: its Service's targetPort ${servicePort.targetPort}`,
+        ).toBe(true);
+    }
+    // The check sees a port left out: a policy that lists numbers, without a new service's.
+    const listed = [{ ports: [{ port: 4101 }, { port: 4102 }] }];
+    expect(listed.some((rule) => rule.ports.some((p) => p.port === 4108))).toBe(false);
   });
 
   it('serves the Ingress over TLS only', () => {

@@ -3,11 +3,11 @@
  * `process_…` name in their queries is one a process's registry holds (a histogram's `_bucket`,
  * `_count` and `_sum` included), so a renamed metric fails here, not on an operator's empty panel.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMetrics } from '@shiplog/telemetry/metrics';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const dir = import.meta.dirname;
 
@@ -34,6 +34,34 @@ describe('deploy/observability', () => {
     expect(dashboard.panels.every((p) => p.targets.length > 0)).toBe(true);
     const names = await exported();
     expect(referenced(expressions).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it('scrapes every Shiplog pod in Kubernetes, on the port its containers name, with the metrics token', () => {
+    const k8s = join(dir, '..', 'k8s');
+    const containers = readdirSync(k8s)
+      .filter((file) => file.endsWith('.yaml'))
+      .flatMap((file) => parseAllDocuments(readFileSync(join(k8s, file), 'utf8')).map((d) => d.toJS()))
+      .filter((doc) => doc?.kind === 'Deployment')
+      .map((doc) => ({
+        tier: doc.spec.template.metadata.labels['shiplog.dev/tier'] as string,
+        port: doc.spec.template.spec.containers[0].ports[0] as { name?: string },
+      }));
+    const monitor = parse(readFileSync(join(dir, 'pod-monitor.yaml'), 'utf8'));
+    expect(monitor.kind).toBe('PodMonitor');
+    const tiers: string[] = monitor.spec.selector.matchExpressions[0].values;
+    const [endpoint] = monitor.spec.podMetricsEndpoints;
+    expect(endpoint).toMatchObject({
+      path: '/metrics',
+      authorization: { type: 'Bearer', credentials: { key: 'METRICS_TOKEN' } },
+    });
+    const policy = parse(readFileSync(join(dir, 'scrape-network-policy.yaml'), 'utf8'));
+    const admitted = policy.spec.ingress[0].ports.map((p: { port: number | string }) => p.port);
+    for (const { tier, port } of containers) {
+      expect(tiers).toContain(tier);
+      expect(port.name).toBe(endpoint.port);
+      expect(admitted).toContain(port.name);
+    }
+    expect(containers.length).toBeGreaterThan(8);
   });
 
   it('alerts on lag, parked events, server errors, late reminders and a process down, each on exported metrics', async () => {
