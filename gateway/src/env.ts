@@ -1,4 +1,4 @@
-import { devSecret, processEnv, requireInProduction, serviceUrls } from '@shiplog/service-kit';
+import { busEnv, devSecret, processEnv, requireInProduction, serviceUrls } from '@shiplog/service-kit';
 import { z } from 'zod';
 import { limitsEnv } from './serving/limits.ts';
 
@@ -9,12 +9,8 @@ export const gatewayEnv = processEnv
     APP_URL: z.url().optional(),
     REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
     /** The bus the live feed (`GET /api/events`) reads every published event from. */
-    NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+    ...busEnv,
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    BUS_NAMESPACE: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,60}$/)
-      .default('shiplog'),
     /** Express `trust proxy`: set behind a reverse proxy so client IPs and HTTPS are seen (e.g. `loopback`, `1`). */
     TRUST_PROXY: z.string().optional(),
     WEB_DIST: z.string().optional(),

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connectBus } from '@shiplog/messaging';
 import {
   answerClientError,
+  busOptions,
   createLogger,
   loadConfig,
   ServiceClients,
@@ -50,7 +51,7 @@ export async function startGateway(
   await sessionRedis.connect();
   const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: 'gateway' });
+  const bus = await connectBus({ ...busOptions(config), name: 'gateway' });
   const tokens = new TokenCache({ ttlMs: config.API_TOKEN_CACHE_SECONDS * 1000, maxEntries: 10_000 });
   const holds = new PublicHolds(redis, `${config.BUS_NAMESPACE}:`);
   const feed = new LiveFeed({

@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, DiscardPolicy } from '@nats-io/jetstream';
 import { headers, nanos } from '@nats-io/nats-core';
 import { PostgresEventStore } from '@shiplog/event-store/postgres';
 import { newId } from '@shiplog/events';
@@ -13,7 +13,7 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Handler, pipelined } from './batch.ts';
-import { type Bus, connectBus } from './bus.ts';
+import { type Bus, connectBus, defaultRetention } from './bus.ts';
 import { type ConsumerOptions, startConsumer } from './consumer.ts';
 import { migrateMessagingTables } from './consumer-tables.ts';
 import { type BusEvent, publishedEvents, toBusEvent } from './envelope.ts';
@@ -67,6 +67,37 @@ async function readSubjectMessages(subject: string): Promise<BusEvent[]> {
   }
   return out;
 }
+
+describe('the stream', () => {
+  it('keeps at most two weeks and 4 GiB by default, and takes the configured bounds and replicas at start', async () => {
+    const own = createTestBusNamespace('retention');
+    try {
+      const first = await connectBus({ url: natsUrl, namespace: own.namespace });
+      const made = (await first.jsm.streams.info(first.stream)).config;
+      expect(made).toMatchObject({
+        max_age: nanos(defaultRetention.maxAgeMs),
+        max_bytes: defaultRetention.maxBytes,
+        num_replicas: 1,
+        discard: DiscardPolicy.Old,
+      });
+      await first.close();
+      // The operator's change reaches the stream that is already there.
+      const retention = { maxAgeMs: 30 * 86_400_000, maxBytes: 256 * 1024 ** 2, replicas: 1 };
+      const changed = await connectBus({ url: natsUrl, namespace: own.namespace, retention });
+      expect((await changed.jsm.streams.info(changed.stream)).config).toMatchObject({
+        max_age: nanos(retention.maxAgeMs),
+        max_bytes: retention.maxBytes,
+      });
+      await changed.close();
+      // A tool that says nothing of retention leaves it as configured.
+      const tool = await connectBus({ url: natsUrl, namespace: own.namespace });
+      expect((await tool.jsm.streams.info(tool.stream)).config.max_bytes).toBe(retention.maxBytes);
+      await tool.close();
+    } finally {
+      await own.drop();
+    }
+  });
+});
 
 describe('relay', () => {
   it('publishes stored events in order, keeps unpublished ones home, and resumes after a restart without loss', async () => {

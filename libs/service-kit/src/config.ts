@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BusRetention, defaultRetention } from '@shiplog/messaging';
 import { z } from 'zod';
 
 /**
@@ -60,6 +61,49 @@ export const processEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** The bearer token Prometheus sends for `/metrics`; unset → open outside production, off in it. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+/**
+ * The bus, the same for the services and the gateway: where NATS is, the namespace, and how much of the
+ * stream JetStream keeps (`BusRetention`, applied to the stream at start).
+ */
+export const busEnv = {
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,60}$/, 'must be lower-case letters, digits and underscores')
+    .default('shiplog'),
+  /** Events older than this leave the stream (each stays in its owner's event store). */
+  BUS_MAX_AGE_DAYS: z.coerce
+    .number()
+    .min(1)
+    .max(3650)
+    .default(defaultRetention.maxAgeMs / 86_400_000),
+  /** And the oldest go once the stream holds this many bytes. */
+  BUS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024 ** 2)
+    .default(defaultRetention.maxBytes),
+  /** NATS servers holding each event: 3 on a three-node cluster. */
+  BUS_REPLICAS: z.coerce.number().int().min(1).max(5).default(defaultRetention.replicas),
+};
+
+/** `connectBus`'s options from a process's configuration. */
+export const busOptions = (config: {
+  NATS_URL: string;
+  BUS_NAMESPACE: string;
+  BUS_MAX_AGE_DAYS: number;
+  BUS_MAX_BYTES: number;
+  BUS_REPLICAS: number;
+}) => ({
+  url: config.NATS_URL,
+  namespace: config.BUS_NAMESPACE,
+  retention: {
+    maxAgeMs: config.BUS_MAX_AGE_DAYS * 86_400_000,
+    maxBytes: config.BUS_MAX_BYTES,
+    replicas: config.BUS_REPLICAS,
+  } satisfies BusRetention,
 });
 
 /**
@@ -134,11 +178,7 @@ export const serviceEnv = processEnv.extend({
    * relay and consumers; the others try for the lock this often, and the leader checks it holds it.
    */
   LEADER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
-  BUS_NAMESPACE: z
-    .string()
-    .regex(/^[a-z][a-z0-9_]{0,60}$/, 'must be lower-case letters, digits and underscores')
-    .default('shiplog'),
+  ...busEnv,
   EVENT_STORE: z.enum(['postgres', 'esdb']).default('postgres'),
   EVENTSTORE_URL: z.string().optional(),
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),

@@ -27,6 +27,7 @@ import type express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
 import {
+  busOptions,
   devSecret,
   loadConfig,
   type ServiceEnv,
@@ -161,7 +162,7 @@ export async function startService<Env extends ServiceEnv>(
   const open = vaultOpener(vault);
   const tracing = await startTracing(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const around = tracing.enabled ? tracedReaction(tracing) : undefined;
-  const bus = await connectBus({ url: config.NATS_URL, namespace: config.BUS_NAMESPACE, name: `shiplog-${name}` });
+  const bus = await connectBus({ ...busOptions(config), name: `shiplog-${name}` });
   const internalTokenSecret = config.INTERNAL_TOKEN_SECRET ?? devSecret('INTERNAL_TOKEN_SECRET');
   const services = new ServiceClients(serviceUrlsOf(config), internalTokenSecret);
   const context: ServiceContext<Env> = {
