@@ -908,12 +908,20 @@ export const catalog = {
     publish: true,
     schema: z.object({ ...incident, count: z.number().int() }),
   }),
-  /** A check passed again: the incident is over. */
+  /**
+   * The incident is over: a check passed again (`recovered`), or nothing more is known of the target
+   * because its monitor was paused or removed, or can no longer be checked (its address turned private:
+   * `unchecked`). Only a recovery is alerted.
+   */
   IncidentClosed: event({
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({ ...incident, endedAt: isoDate }),
+    schema: z.object({
+      ...incident,
+      endedAt: isoDate,
+      ending: z.enum(['recovered', 'paused', 'removed', 'unchecked']).default('recovered'),
+    }),
   }),
   /**
    * `monitor-slots-<userId>` streams: the monitors a user holds against the plan's cap. Each add takes

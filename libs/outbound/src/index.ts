@@ -108,6 +108,7 @@ export class Outbound {
    * reused); the hosts used least recently go past `maxCertificates`.
    */
   readonly #certificates: LRUCache<string, Date>;
+  readonly #resolve: ResolveAll;
 
   constructor(options: OutboundOptions = {}) {
     this.#allowed = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean));
@@ -117,6 +118,7 @@ export class Outbound {
     this.#observe = options.observe;
     this.#certificates = new LRUCache({ max: options.maxCertificates ?? 10_000 });
     const resolve: ResolveAll = options.lookup ?? ((hostname, opts, callback) => dnsLookup(hostname, opts, callback));
+    this.#resolve = resolve;
     // net.connect calls `lookup` only for names; an address in the URL is checked in `connect` below.
     const guardedLookup = (
       hostname: string,
@@ -170,6 +172,24 @@ export class Outbound {
     if (isIP(host) && !isPublicAddress(host)) return refusal(host).message;
     if (host === 'localhost' || host.endsWith('.localhost')) return refusal(host).message;
     return null;
+  }
+
+  /**
+   * Why this URL may not be called, its name resolved as a connection resolves it (any private answer
+   * refuses it): what a typed address is screened with when it is saved, so that it is refused at once
+   * rather than at each request. A name that does not resolve (yet) is not refused here: its requests
+   * fail as they would. Connections are still checked when made (a name may change its answer).
+   */
+  async screen(target: URL): Promise<string | null> {
+    const refused = this.refusalOf(target);
+    if (refused || this.#isExempt(target)) return refused;
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) return null;
+    const addresses = await new Promise<LookupAddress[]>((resolve) =>
+      this.#resolve(host, { all: true }, (error, found) => resolve(error ? [] : found)),
+    );
+    const inside = addresses.find((a) => !isPublicAddress(a.address));
+    return inside ? refusal(`${host} resolves to ${inside.address}`).message : null;
   }
 
   /** A GET, following at most `maxRedirects` redirects, each hop checked; the body read up to `maxBytes`. */

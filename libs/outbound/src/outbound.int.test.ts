@@ -120,6 +120,37 @@ describe('outbound requests to addresses users type in', () => {
     await outbound.close();
   });
 
+  it('screens a typed address before it is saved, resolving its name as a connection would', async () => {
+    const outbound = new Outbound({
+      allowedHosts: [`127.0.0.1:${apiPort}`],
+      lookup: (hostname, _options, callback) =>
+        hostname === 'rebound.example'
+          ? callback(null, [{ address: '10.0.0.7', family: 4 }])
+          : hostname === 'mixed.example'
+            ? callback(null, [
+                { address: '93.184.216.34', family: 4 },
+                { address: '::1', family: 6 },
+              ])
+            : hostname === 'public.example'
+              ? callback(null, [{ address: '93.184.216.34', family: 4 }])
+              : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []),
+    });
+    expect(await outbound.screen(new URL('https://rebound.example/health'))).toBe(
+      'Refused: rebound.example resolves to 10.0.0.7 is a private, loopback or reserved address. Shiplog only connects to public addresses.',
+    );
+    expect(await outbound.screen(new URL('https://mixed.example/'))).toMatch(
+      /^Refused: mixed\.example resolves to ::1/,
+    );
+    expect(await outbound.screen(new URL('http://[::1]:8080/'))).toMatch(/^Refused: ::1/);
+    expect(await outbound.screen(new URL('http://localhost/'))).toMatch(/^Refused: localhost/);
+    expect(await outbound.screen(new URL('https://public.example/'))).toBeNull();
+    // Not resolvable yet: not refused here; its checks say so.
+    expect(await outbound.screen(new URL('https://unknown.example/'))).toBeNull();
+    // An allowed host is exempt, as when it is called.
+    expect(await outbound.screen(new URL(`http://127.0.0.1:${apiPort}/`))).toBeNull();
+    await outbound.close();
+  });
+
   it('calls an allowed host, follows its redirects on the same origin with the credential, and caps the body', async () => {
     const outbound = new Outbound({ allowedHosts: [`127.0.0.1:${apiPort}`], maxBytes: 1024 });
     const answered = await outbound.get(new URL(`http://127.0.0.1:${apiPort}/to-self`), { authorization: 'Bearer k' });

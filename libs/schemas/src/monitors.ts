@@ -14,8 +14,12 @@ export const monitorIntervals = [30, 60, 300, 600, 1800, 3600] as const;
 /** How often an alert is sent again while an incident stays open, in minutes (0: only when it opens and closes). */
 export const repeatOptions = [0, 60, 240, 1440] as const;
 export const REPEAT_MESSAGE = 'Remind every hour, 4 hours or day, or never';
-/** `degraded`: up, but its last answer was slower than the monitor's `maxResponseMs`. */
-export const monitorStates = ['pending', 'up', 'degraded', 'down', 'paused'] as const;
+/**
+ * `degraded`: up, but its last answer was slower than the monitor's `maxResponseMs`; `failing`: its
+ * last check failed, not yet as many times in a row as open an incident; `unchecked`: its last check
+ * was refused (the address is a private one), so nothing is known of it.
+ */
+export const monitorStates = ['pending', 'up', 'degraded', 'failing', 'down', 'unchecked', 'paused'] as const;
 export const MAX_RESPONSE_MESSAGE = 'A slow answer is 100 to 30000 ms, or leave it empty';
 /**
  * `http`: a URL checked on a schedule; `backup` / `deployment`: one expected at a cadence (missed work);
@@ -198,6 +202,8 @@ export interface MonitorView {
     cause: string | null;
     /** When what it read ends: an https site's certificate, or a domain's registration. */
     expiresAt: string | null;
+    /** Not made: the address is a private one (`cause` says which); it counts in no uptime. */
+    refused: boolean;
   } | null;
   /** Share of passed checks, null before any check in the window. */
   uptime: { day: number | null; month: number | null };

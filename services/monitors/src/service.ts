@@ -37,14 +37,12 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.users',
   ),
   setup(context) {
-    const checker = createChecker(
-      context,
-      checkOutbound({
-        allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
-        timeoutMs: context.config.CHECK_TIMEOUT_MS,
-        observe: (outcome) => context.metrics.outbound('monitor-check', outcome),
-      }),
-    );
+    const checks = checkOutbound({
+      allowedHosts: context.config.MONITOR_ALLOWED_HOSTS,
+      timeoutMs: context.config.CHECK_TIMEOUT_MS,
+      observe: (outcome) => context.metrics.outbound('monitor-check', outcome),
+    });
+    const checker = createChecker(context, checks);
     // Alerts by email, and to webhooks, Slack, Discord and ntfy: through the SSRF guard too, to the same allowed hosts.
     const mailer = createMailer({
       smtpUrl: context.config.SMTP_URL,
@@ -64,7 +62,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     }
     return {
       routes: (router) => {
-        monitorsApi(context).routes(router);
+        monitorsApi(context, checks).routes(router);
         pingApi(context).routes(router);
         alertChannelsApi(context, alerts, sender).routes(router);
       },

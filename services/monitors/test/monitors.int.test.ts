@@ -172,7 +172,8 @@ describe('monitors', () => {
     // Down (503): the first failure is not yet an incident; the second is.
     target.mode = 'down';
     await run.tick(at(30));
-    expect((await monitor()).state).toBe('up');
+    // Failing, not up: the last check failed, though one failure is not yet an incident.
+    expect((await monitor()).state).toBe('failing');
     expect((await monitor()).lastCheck).toMatchObject({ ok: false, cause: 'HTTP 503' });
     await run.tick(at(60));
     await until('down');
@@ -455,11 +456,13 @@ describe('monitors', () => {
     });
     expect(unknown.status).toBe(201);
     await client.get('/api/monitors');
-    await run.tick(() => new Date(start + 10 * day + 3000));
-    await run.tick(() => new Date(start + 11 * day + 4000));
     type Listed = { id: string; state: string; openIncident: { cause: string } | null };
     const nobody = async () =>
       ((await client.get(`/api/projects/${project}/monitors`)).body as Listed[]).find((m) => m.id === unknown.body.id)!;
+    await run.tick(() => new Date(start + 10 * day + 3000));
+    // One lookup that found nothing: failing, never a green "up".
+    expect(await nobody()).toMatchObject({ state: 'failing', openIncident: null });
+    await run.tick(() => new Date(start + 11 * day + 4000));
     await waitUntil(async () => (await nobody()).state === 'down', 5000, 'the unknown name’s incident');
     expect((await nobody()).openIncident?.cause).toBe('no registry knows it');
     for (const id of [made.body.id, unknown.body.id])
@@ -700,6 +703,129 @@ describe('monitors', () => {
     for (const id of [generic.body.id, slack.body.id, discord.body.id])
       expect((await client.request('DELETE', `/api/alert-channels/${id}`)).status).toBe(204);
     expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
+  it('refuses a monitor on a private or loopback address when it is added or changed, on its URL', async () => {
+    const project = (await client.post('/api/projects', { name: 'Inside Box' })).body.id;
+    for (const url of ['http://127.0.0.1:9/health', 'http://10.1.2.3/', 'http://[::1]/', 'http://localhost:8080/']) {
+      const refused = await client.post(`/api/projects/${project}/monitors`, { url });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.fieldErrors.url[0], url).toMatch(
+        /^Refused: .* is a private, loopback or reserved address\. Shiplog only connects to public addresses\.$/,
+      );
+    }
+    // An allowed host (MONITOR_ALLOWED_HOSTS) is not refused; changing it to a private address is.
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url });
+    expect(made.status).toBe(201);
+    const changed = await client.request('PATCH', `/api/monitors/${made.body.id}`, {
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.body.fieldErrors.url[0]).toMatch(/^Refused: 169\.254\.169\.254 is a private/);
+    expect((await client.get(`/api/projects/${project}/monitors`)).body[0].url).toBe(target.url);
+    expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+  });
+
+  it('never counts a check refused by policy as an outage: no incident, no uptime, and the card says why', async () => {
+    const project = (await client.post('/api/projects', { name: 'Private Box' })).body.id;
+    const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url, intervalSeconds: 30 });
+    const id = made.body.id;
+    await client.get('/api/monitors');
+    const start = Math.floor(Date.now() / 60_000) * 60_000;
+    const at = (seconds: number) => () => new Date(start + seconds * 1000);
+    const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
+    const checks = async () =>
+      Number(
+        (
+          await backend
+            .service('monitors')
+            .context.pool.query(
+              'SELECT coalesce(sum(checks), 0) AS n FROM monitors.check_rollups WHERE monitor_id = $1',
+              [id],
+            )
+        ).rows[0].n,
+      );
+    // Down for real, from an address that was public.
+    const run = checker();
+    target.mode = 'down';
+    await run.tick(at(0));
+    await run.tick(at(30));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the incident');
+    await mailed(/Subject: Down: Private Box/, 1);
+    const counted = await checks();
+    // Its name now resolves to a private address: the guard refuses each check.
+    const guarded = createChecker(
+      backend.service('monitors').context as never,
+      checkOutbound({ allowedHosts: [], timeoutMs: 1000 }),
+    );
+    await guarded.tick(at(60));
+    await waitUntil(async () => (await monitor()).openIncident === null, 5000, 'the incident to end');
+    await guarded.tick(at(90));
+    expect(await monitor()).toMatchObject({
+      state: 'unchecked',
+      openIncident: null,
+      lastCheck: { refused: true, cause: expect.stringMatching(/^Refused: 127\.0\.0\.1 is a private/) },
+    });
+    expect(await checks()).toBe(counted);
+    const [incident] = (await client.get(`/api/monitors/${id}/incidents`)).body;
+    expect(incident.endedAt).toEqual(expect.any(String));
+    // Public again, and still down: a new incident (its alert, the sentinel), and no "up again" ever.
+    await run.tick(at(120));
+    await waitUntil(async () => (await monitor()).state === 'down', 5000, 'the new incident');
+    await mailed(/Subject: Down: Private Box/, 2);
+    expect(alertsTo(/Subject: Up again: Private Box/)).toHaveLength(0);
+    target.mode = 'up';
+    expect((await client.request('DELETE', `/api/monitors/${id}`)).status).toBe(204);
+    await Promise.all([run.stop(), guarded.stop()]);
+  });
+
+  it('ends a down monitor’s incident as paused or removed when it is paused or removed, and tells nobody it is up', async () => {
+    const project = (await client.post('/api/projects', { name: 'Gone Box' })).body.id;
+    const add = async () => {
+      const made = await client.post(`/api/projects/${project}/monitors`, { url: target.url, intervalSeconds: 30 });
+      await client.get('/api/monitors');
+      return made.body.id as string;
+    };
+    const start = Math.floor(Date.now() / 60_000) * 60_000;
+    const at = (seconds: number) => () => new Date(start + seconds * 1000);
+    const state = async (id: string) =>
+      (await client.get(`/api/projects/${project}/monitors`)).body.find((m: { id: string }) => m.id === id)?.state;
+    const run = checker();
+    target.mode = 'down';
+    const first = await add();
+    await run.tick(at(0));
+    await run.tick(at(30));
+    await waitUntil(async () => (await state(first)) === 'down', 5000, 'the incident');
+    await mailed(/Subject: Down: Gone Box/, 1);
+    expect((await client.request('PATCH', `/api/monitors/${first}`, { paused: true })).status).toBe(200);
+    expect((await client.request('PATCH', `/api/monitors/${first}`, { paused: false })).status).toBe(200);
+    // Read through the gateway once: the checker's list holds it resumed from here on.
+    expect(await state(first)).toBe('failing');
+    await run.tick(at(60));
+    await run.tick(at(90));
+    await waitUntil(async () => (await state(first)) === 'down', 5000, 'the second incident');
+    await mailed(/Subject: Down: Gone Box/, 2);
+    expect((await client.request('DELETE', `/api/monitors/${first}`)).status).toBe(204);
+    // The sentinel: another monitor's incident, alerted after the removal's events.
+    const second = await add();
+    await run.tick(at(120));
+    await run.tick(at(150));
+    await waitUntil(async () => (await state(second)) === 'down', 5000, 'the sentinel incident');
+    await mailed(/Subject: Down: Gone Box/, 3);
+    expect(alertsTo(/Subject: Up again: Gone Box/)).toHaveLength(0);
+    type Entry = { eventType: string; action: string; details: string };
+    const ended = async () =>
+      ((await client.get(`/api/projects/${project}/activities`)).body as Entry[]).filter(
+        (a) => a.eventType === 'incident' && a.action !== 'down',
+      );
+    await waitUntil(async () => (await ended()).length === 2, 5000, 'both endings on the timeline');
+    expect((await ended()).map((a) => [a.action, a.details.replace(/^.*HTTP 503/, '')])).toEqual([
+      ['ended', ', ended when the monitor was removed: Gone Box'],
+      ['ended', ', ended when the monitor was paused: Gone Box'],
+    ]);
+    target.mode = 'up';
+    expect((await client.request('DELETE', `/api/monitors/${second}`)).status).toBe(204);
     await run.stop();
   });
 

@@ -5,7 +5,9 @@ export const monitorStates: Record<MonitorState, { label: string; className: str
   pending: { label: 'Pending', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
   up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
   degraded: { label: 'Slow', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
+  failing: { label: 'Failing', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
   down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
+  unchecked: { label: 'Can’t check', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
   paused: { label: 'Paused', className: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200' },
 };
 

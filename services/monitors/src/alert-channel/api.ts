@@ -71,7 +71,7 @@ export function alertChannelsApi(
       const userId = requireUserId(req);
       const input = parseInput(createAlertChannelSchema, req.body);
       // A private address is refused now, with the reason, rather than at every alert.
-      const refused = outbound.refusalOf(new URL(input.url));
+      const refused = await outbound.screen(new URL(input.url));
       if (refused) throw new ValidationError({ url: [refused] });
       const { id, idempotencyKey } = createdId(req, userId, 'alert-channel');
       const secret = input.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;

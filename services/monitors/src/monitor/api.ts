@@ -1,5 +1,6 @@
-import { ForbiddenError, NotFoundError } from '@shiplog/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
+import type { Outbound } from '@shiplog/outbound';
 import {
   createDomainMonitorSchema,
   createExpectationSchema,
@@ -89,9 +90,20 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
   };
 }
 
-/** Monitors on the caller's projects: add, list, change, pause and resume, remove. */
-export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
+/**
+ * Monitors on the caller's projects: add, list, change, pause and resume, remove. `outbound` is the
+ * checks' own: a URL it would refuse (a private address, its name resolved as a check resolves it) is
+ * refused when typed, on its field, unless `MONITOR_ALLOWED_HOSTS` allows it.
+ */
+export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick<Outbound, 'screen'>) {
   const { store, pool, services } = context;
+
+  /** A URL check's address, refused now with the reason rather than reported down at every check. */
+  async function screenUrl(url: string | undefined) {
+    if (url === undefined) return;
+    const refused = await outbound.screen(new URL(url));
+    if (refused) throw new ValidationError({ url: [refused] });
+  }
 
   function idOf(req: Request, param: 'id' | 'projectId'): string {
     const id = req.params[param];
@@ -195,6 +207,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
     router.post('/projects/:projectId/monitors', async (req, res) => {
       const userId = requireUserId(req);
       const settings = settingsOf(req.body);
+      if (settings.kind === 'http') await screenUrl(settings.url);
       await requirePlan(req);
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
@@ -225,6 +238,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>) {
       const userId = requireUserId(req);
       const { paused, ...changes } = parseInput(updateMonitorSchema, req.body);
       const monitorId = idOf(req, 'id');
+      await screenUrl(changes.url);
       if (paused === false) await requirePlan(req);
       let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
       if (paused !== undefined)

@@ -38,6 +38,11 @@ export type MonitorCommand =
   | { type: 'ReportDown'; incidentId: string; failures: number; since: Date; cause: string }
   /** A check passed: closes the open incident, if any. */
   | { type: 'ReportUp' }
+  /**
+   * A check was refused by policy (the address is a private one now): nothing is known of the target,
+   * so an open incident ends, as when paused, and none opens.
+   */
+  | { type: 'ReportUnchecked' }
   /** A check failed again while the incident is open: a reminder, once `repeatMinutes` have passed since the last alert. */
   | { type: 'ReportStillDown' }
   /**
@@ -105,7 +110,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       const { id: monitorId, userId, projectId } = monitor;
       // A paused monitor has no open incident: nothing is known of the target while it is not checked.
       return [
-        ...closeIncident(monitor, at),
+        ...closeIncident(monitor, at, 'paused'),
         { type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: command.reason, at } },
       ];
     }
@@ -123,7 +128,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       const monitor = ownMonitor(state, command.userId);
       const { id: monitorId, userId, projectId } = monitor;
       return [
-        ...closeIncident(monitor, at),
+        ...closeIncident(monitor, at, 'removed'),
         { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: command.reason, at } },
       ];
     }
@@ -150,7 +155,10 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     }
     case 'ReportUp':
       if (state.lifecycle !== 'active') return [];
-      return closeIncident(state, at);
+      return closeIncident(state, at, 'recovered');
+    case 'ReportUnchecked':
+      if (state.lifecycle !== 'active') return [];
+      return closeIncident(state, at, 'unchecked');
     case 'ReportStillDown': {
       if (state.lifecycle !== 'active' || state.paused || !state.incident) return [];
       const { repeatMinutes } = state.settings;
@@ -212,7 +220,12 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
   }
 }
 
-function closeIncident(monitor: AddedMonitor, at: string): MonitorEvent[] {
+/** Ends the open incident, if any, as what ended it: only a recovery tells anyone it is up again. */
+function closeIncident(
+  monitor: AddedMonitor,
+  at: string,
+  ending: 'recovered' | 'paused' | 'removed' | 'unchecked',
+): MonitorEvent[] {
   const { incident } = monitor;
   if (!incident) return [];
   return [
@@ -228,6 +241,7 @@ function closeIncident(monitor: AddedMonitor, at: string): MonitorEvent[] {
         cause: incident.cause,
         startedAt: incident.startedAt,
         endedAt: at,
+        ending,
         at,
       },
     },

@@ -55,9 +55,13 @@ const closed: MonitorEvent = {
     cause: 'HTTP 503',
     startedAt: '2026-11-26T12:04:00.000Z',
     endedAt: at,
+    ending: 'recovered',
     at,
   },
 };
+/** The incident ended as what ended it: a pause, a removal, a check refused by policy. */
+const endedBy = (ending: 'paused' | 'removed' | 'unchecked'): MonitorEvent =>
+  closed.type === 'IncidentClosed' ? { ...closed, data: { ...closed.data, ending } } : closed;
 
 function given(events: MonitorEvent[]) {
   const state = events.reduce(monitorDecider.evolve, monitorDecider.initialState());
@@ -111,10 +115,10 @@ describe('monitors', () => {
     expect(given([added, opened, closed]).when({ type: 'ReportUp' })).toEqual([]);
   });
 
-  it('closes an open incident when paused or removed, and reports nothing while paused', () => {
+  it('ends an open incident as paused or removed (not recovered) when paused or removed, and reports nothing while paused', () => {
     const paused = given([added, opened]).when({ type: 'PauseMonitor', userId, reason: 'user' });
     expect(paused).toEqual([
-      closed,
+      endedBy('paused'),
       { type: 'MonitorPaused', data: { monitorId, userId, projectId, reason: 'user', at } },
     ]);
     expect(given([added, ...paused]).when(reportDown(5))).toEqual([]);
@@ -123,10 +127,18 @@ describe('monitors', () => {
       { type: 'MonitorResumed', data: { monitorId, userId, projectId, at } },
     ]);
     // The cascade of a deleted project removes it whoever asks (userId null).
+    expect(given([added, opened]).when({ type: 'RemoveMonitor', userId, reason: 'user' })[0]).toEqual(
+      endedBy('removed'),
+    );
     expect(given([added, opened]).when({ type: 'RemoveMonitor', userId: null, reason: 'project_deleted' })).toEqual([
-      closed,
+      endedBy('removed'),
       { type: 'MonitorRemoved', data: { monitorId, userId, projectId, reason: 'project_deleted', at } },
     ]);
+  });
+
+  it('ends an open incident when its address can no longer be checked, and opens none', () => {
+    expect(given([added, opened]).when({ type: 'ReportUnchecked' })).toEqual([endedBy('unchecked')]);
+    expect(given([added]).when({ type: 'ReportUnchecked' })).toEqual([]);
   });
 
   it('reminds of an open incident once its repeat has passed since the last alert, and counts the reminders', () => {

@@ -37,7 +37,7 @@ export function ProjectGrid({
   return (
     <div className="space-y-3">
       {subscribed ? null : <QuickUpdateHint />}
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
           <ProjectCard
             key={project.id}
@@ -52,9 +52,12 @@ export function ProjectGrid({
   );
 }
 
-/** What a project's monitors add up to: down if any is, else degraded, else up if any is, else pending or paused. */
+/**
+ * What a project's monitors add up to: down if any is, else failing, unchecked or degraded, else up if
+ * any is, else pending or paused.
+ */
 function worstState(monitors: MonitorSummary[]): MonitorState | null {
-  for (const state of ['down', 'degraded', 'up', 'pending', 'paused'] as const)
+  for (const state of ['down', 'failing', 'unchecked', 'degraded', 'up', 'pending', 'paused'] as const)
     if (monitors.some((m) => m.state === state)) return state;
   return null;
 }
@@ -65,6 +68,8 @@ const monitorBadges: Record<MonitorState, { label: string; className: string }> 
   down: { label: 'Down', className: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200' },
   up: { label: 'Up', className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200' },
   degraded: { label: 'Slow', className: amber },
+  failing: { label: 'Failing', className: amber },
+  unchecked: { label: 'Can’t check', className: amber },
   pending: { label: 'Checking', className: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200' },
   paused: { label: 'Paused', className: amber },
 };

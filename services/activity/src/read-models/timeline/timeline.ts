@@ -233,7 +233,9 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         details:
           d.kind === 'http'
             ? `Started monitoring ${d.url}: ${d.projectName}`
-            : `Expecting a ${d.kind} every ${cadence(d.intervalSeconds)}: ${d.projectName}`,
+            : d.kind === 'domain'
+              ? `Watching the registration of ${d.url}: ${d.projectName}`
+              : `Expecting a ${d.kind} every ${cadence(d.intervalSeconds)}: ${d.projectName}`,
         metadata: { monitorId: d.monitorId, url: d.url, intervalSeconds: d.intervalSeconds },
       });
     }
@@ -263,8 +265,9 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         userId: d.userId,
         projectId: d.projectId,
         eventType: 'incident',
-        action: 'recovered',
-        details: `${d.url ? 'Down' : 'Overdue'} ${clock(d.startedAt)}–${clock(d.endedAt)} UTC, ${minutes} min, ${d.cause}: ${d.projectName}`,
+        // Recovered only when a check passed; pausing, removing or a refused check ends it unresolved.
+        action: d.ending === 'recovered' ? 'recovered' : 'ended',
+        details: `${d.url ? 'Down' : 'Overdue'} ${clock(d.startedAt)}–${clock(d.endedAt)} UTC, ${minutes} min, ${d.cause}${endings[d.ending]}: ${d.projectName}`,
         metadata: {
           incidentId: d.incidentId,
           monitorId: d.monitorId,
@@ -273,6 +276,7 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
           startedAt: d.startedAt,
           endedAt: d.endedAt,
           minutes,
+          ending: d.ending,
         },
       });
     }
@@ -318,6 +322,14 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
 
 /** `12:04`: an instant's hour and minute in UTC, as the timeline's details read. */
 const clock = (iso: string) => iso.slice(11, 16);
+
+/** How an incident that did not recover ended, as its closing row says after its cause. */
+const endings = {
+  recovered: '',
+  paused: ', ended when the monitor was paused',
+  removed: ', ended when the monitor was removed',
+  unchecked: ', ended: the address can no longer be checked',
+} as const;
 
 /** `1 day`, `12 hours`, `90 minutes`: an expectation's cadence as the timeline reads. */
 function cadence(seconds: number): string {

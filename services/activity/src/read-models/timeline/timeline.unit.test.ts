@@ -133,12 +133,36 @@ describe('toTimelineEntry', () => {
     });
     const back = toTimelineEntry({
       type: 'IncidentClosed',
-      data: { ...incident, url: 'https://shiplog.dev/', cause: 'HTTP 503', endedAt: '2026-11-20T10:05:00.000Z', at },
+      data: {
+        ...incident,
+        url: 'https://shiplog.dev/',
+        cause: 'HTTP 503',
+        endedAt: '2026-11-20T10:05:00.000Z',
+        ending: 'recovered',
+        at,
+      },
     });
     expect(back).toMatchObject({
       status: 'success',
+      action: 'recovered',
       details: 'Down 10:00–10:05 UTC, 5 min, HTTP 503: Shiplog',
       metadata: { minutes: 5 },
+    });
+    // Removed or paused while down: it ended, but nothing recovered.
+    const removed = toTimelineEntry({
+      type: 'IncidentClosed',
+      data: {
+        ...incident,
+        url: 'https://shiplog.dev/',
+        cause: 'HTTP 503',
+        endedAt: '2026-11-20T10:05:00.000Z',
+        ending: 'removed',
+        at,
+      },
+    });
+    expect(removed).toMatchObject({
+      action: 'ended',
+      details: 'Down 10:00–10:05 UTC, 5 min, HTTP 503, ended when the monitor was removed: Shiplog',
     });
     const missed = toTimelineEntry({
       type: 'IncidentOpened',
@@ -147,8 +171,8 @@ describe('toTimelineEntry', () => {
     expect(missed?.details).toBe('Overdue since 10:00 UTC, no backup yet: Shiplog');
   });
 
-  it('tells what a new monitor watches: a URL, or a backup or deployment at a cadence', () => {
-    const added = (kind: 'http' | 'backup', url: string, intervalSeconds: number) =>
+  it('tells what a new monitor watches: a URL, a domain’s registration, or a backup or deployment at a cadence', () => {
+    const added = (kind: 'http' | 'backup' | 'domain', url: string, intervalSeconds: number) =>
       toTimelineEntry({
         type: 'MonitorAdded',
         data: {
@@ -172,5 +196,6 @@ describe('toTimelineEntry', () => {
     expect(added('http', 'https://shiplog.dev/', 60)).toBe('Started monitoring https://shiplog.dev/: Shiplog');
     expect(added('backup', '', 86_400)).toBe('Expecting a backup every day: Shiplog');
     expect(added('backup', '', 6 * 3600)).toBe('Expecting a backup every 6 hours: Shiplog');
+    expect(added('domain', 'shiplog.dev', 86_400)).toBe('Watching the registration of shiplog.dev: Shiplog');
   });
 });

@@ -15,7 +15,7 @@ import type { MonitorsEnv } from '../../env.ts';
 import { EMAIL_CHANNEL, provenAddress } from './sender.ts';
 
 /**
- * The alert outbox: each incident that opens or closes, and each expiry warning, becomes a delivery
+ * The alert outbox: each incident that opens or recovers, and each expiry warning, becomes a delivery
  * to its owner's proven email address (when mail is configured) and to every alert channel they keep
  * (alert_deliveries), which the sender (sender.ts) tries until sent. In the consumer's transaction,
  * and one per channel and event: a redelivered event adds nothing, and an alert whose delivery was
@@ -33,6 +33,9 @@ export function alertOutboxReaction(
     handlers: onEach(
       ['IncidentOpened', 'IncidentRepeated', 'IncidentClosed', 'ExpiryApproaching'] as const,
       async (event: ReceivedEvent<AlertEvent['type']>, tx, { defer }) => {
+        // An incident ended by pausing or removing its monitor, or by a refused check, did not recover:
+        // nobody is told it is up again.
+        if (event.type === 'IncidentClosed' && event.data.ending !== 'recovered') return;
         const { userId } = event.data;
         const { state: channels } = await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider);
         const message = alertMessage(event as AlertEvent & { id: string }, config.APP_URL);

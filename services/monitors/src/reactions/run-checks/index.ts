@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
 import { ConcurrencyError } from '@shiplog/event-store';
-import { failureCause, Outbound, type OutboundOptions, PerKeyGate } from '@shiplog/outbound';
+import { failureCause, Outbound, type OutboundOptions, PerKeyGate, RefusedAddressError } from '@shiplog/outbound';
 import { isExpectedStatus, parseExpectedStatuses } from '@shiplog/schemas';
 import { handleCommand, repeating, type ServiceContext } from '@shiplog/service-kit';
 import { lookupDomain } from '../../adapters/rdap.ts';
@@ -53,6 +53,11 @@ export interface CheckResult {
   cause: string | null;
   /** When what the check read ends: the certificate of the server that answered (https), or the domain's registration. */
   expiresAt?: Date | null;
+  /**
+   * Not made: the address guard refused the target (its name resolves to a private address now).
+   * Nothing is known of it, so this is no failure: it opens no incident and counts in no uptime.
+   */
+  refused?: boolean;
 }
 
 /**
@@ -211,6 +216,8 @@ export function createChecker(
         expiresAt: response.certificateExpiresAt,
       };
     } catch (error) {
+      if (error instanceof RefusedAddressError)
+        return { ok: false, status: null, ms: null, cause: error.message, refused: true };
       return { ok: false, status: null, ms: null, cause: failureCause(error) };
     }
   }
@@ -222,24 +229,27 @@ export function createChecker(
   async function record(monitor: Claimed, result: CheckResult, at: Date) {
     const { rows } = await pool.query<{ failures: number; since: Date | null; previous_failed: boolean | null }>(
       `WITH stored AS (
-         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $9)),
+         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, expires_at, refused)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $10)),
+       -- A refused check is no check: it counts in no uptime.
        counted AS (
          INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed)
-         VALUES ($1, $2, date_trunc('hour', $3::timestamptz), 1, $4::boolean::int)
+         SELECT $1, $2, date_trunc('hour', $3::timestamptz), 1, $4::boolean::int WHERE NOT $10
          ON CONFLICT (monitor_id, hour) DO UPDATE SET checks = check_rollups.checks + 1,
            passed = check_rollups.passed + EXCLUDED.passed),
        done AS (UPDATE monitors.check_schedule SET running_until = '-infinity' WHERE monitor_id = $1),
-       -- The checks before this one (a statement does not see its own insert), back to the last pass.
+       -- The checks before this one (a statement does not see its own insert), back to the last pass;
+       -- refused ones were not made.
        recent AS (
-         SELECT ok, checked_at FROM monitors.check_results WHERE monitor_id = $1 ORDER BY checked_at DESC LIMIT $8),
+         SELECT ok, checked_at FROM monitors.check_results WHERE monitor_id = $1 AND NOT refused
+         ORDER BY checked_at DESC LIMIT $8),
        streak AS (
          SELECT checked_at FROM recent
          WHERE checked_at > coalesce((SELECT max(checked_at) FROM recent WHERE ok), '-infinity'))
        SELECT CASE WHEN $4 THEN 0 ELSE 1 + (SELECT count(*) FROM streak)::int END AS failures,
          CASE WHEN $4 THEN NULL ELSE least($3::timestamptz, (SELECT min(checked_at) FROM streak)) END AS since,
-         (SELECT NOT ok FROM monitors.check_results WHERE monitor_id = $1 ORDER BY checked_at DESC LIMIT 1)
-           AS previous_failed`,
+         (SELECT NOT ok FROM monitors.check_results WHERE monitor_id = $1 AND NOT refused
+           ORDER BY checked_at DESC LIMIT 1) AS previous_failed`,
       [
         monitor.monitor_id,
         monitor.user_id,
@@ -250,6 +260,7 @@ export function createChecker(
         result.cause,
         monitor.failure_threshold - 1,
         result.expiresAt ?? null,
+        result.refused === true,
       ],
     );
     return rows[0] ?? { failures: result.ok ? 0 : 1, since: at, previous_failed: null };
@@ -289,6 +300,11 @@ export function createChecker(
     if (inFlight.signal.aborted) return;
     const at = now();
     const streak = await record(monitor, result, at);
+    // Refused by policy: no incident opens, and an open one ends (nothing is known of the target).
+    if (result.refused) {
+      if (monitor.incident_id) await report(monitor.monitor_id, { type: 'ReportUnchecked' }, at);
+      return;
+    }
     // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
     // an incident opened a moment ago, so a pass after a failure asks to close whatever is open.
     let command: MonitorCommand | null = null;

@@ -160,6 +160,7 @@ interface MonitorRow {
   last_ms: number | null;
   last_cause: string | null;
   last_expires_at: Date | null;
+  last_refused: boolean | null;
   maintenance_since: Date | null;
   day_checks: string | null;
   day_passed: string | null;
@@ -173,15 +174,20 @@ const share = (passed: string | null, checks: string | null) =>
 function toView(row: MonitorRow): MonitorView {
   // Degraded: up, but the last answer was slower than the monitor allows.
   const slow = row.max_response_ms !== null && row.last_ok === true && (row.last_ms ?? 0) > row.max_response_ms;
+  // Unchecked: its last check was refused (a private address); failing: it failed, with no incident yet.
   const state: MonitorState = row.paused
     ? 'paused'
-    : row.incident_id
-      ? 'down'
-      : row.last_at === null
-        ? 'pending'
-        : slow
-          ? 'degraded'
-          : 'up';
+    : row.last_refused
+      ? 'unchecked'
+      : row.incident_id
+        ? 'down'
+        : row.last_at === null
+          ? 'pending'
+          : row.last_ok === false
+            ? 'failing'
+            : slow
+              ? 'degraded'
+              : 'up';
   return {
     id: row.monitor_id,
     projectId: row.project_id,
@@ -207,6 +213,7 @@ function toView(row: MonitorRow): MonitorView {
           ms: row.last_ms,
           cause: row.last_cause,
           expiresAt: row.last_expires_at?.toISOString() ?? null,
+          refused: row.last_refused === true,
         }
       : null,
     uptime: { day: share(row.day_passed, row.day_checks), month: share(row.month_passed, row.month_checks) },
@@ -222,10 +229,10 @@ function toView(row: MonitorRow): MonitorView {
 async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: Date): Promise<MonitorView[]> {
   const { rows } = await pool.query<MonitorRow>(
     `SELECT m.*, last.checked_at AS last_at, last.ok AS last_ok, last.ms AS last_ms, last.cause AS last_cause,
-       last.expires_at AS last_expires_at, w.started_at AS maintenance_since,
+       last.expires_at AS last_expires_at, last.refused AS last_refused, w.started_at AS maintenance_since,
        day.checks AS day_checks, day.passed AS day_passed, month.checks AS month_checks, month.passed AS month_passed
      FROM monitors.monitor_list m
-     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, expires_at FROM monitors.check_results r
+     LEFT JOIN LATERAL (SELECT checked_at, ok, ms, cause, expires_at, refused FROM monitors.check_results r
        WHERE r.monitor_id = m.monitor_id ORDER BY checked_at DESC LIMIT 1) last ON true
      LEFT JOIN LATERAL (SELECT sum(checks) AS checks, sum(passed) AS passed FROM monitors.check_rollups u
        WHERE u.monitor_id = m.monitor_id AND u.hour > $1::timestamptz - interval '24 hours') day ON true
