@@ -4,9 +4,10 @@ import type {
   CreateMonitorInput,
   IncidentView,
   MonitorView,
+  UpdateMonitorInput,
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -48,9 +49,10 @@ function useRefresh() {
 
 export function useAddMonitor(projectId: string) {
   const refresh = useRefresh();
+  const creates = useCreates();
   return useMutation({
     mutationFn: (input: Partial<CreateMonitorInput> | CreateExpectationInput | CreateDomainMonitorInput) =>
-      apiRequest<MonitorView>('POST', `/api/projects/${projectId}/monitors`, input),
+      creates.post<MonitorView>(`/api/projects/${projectId}/monitors`, input),
     onSuccess: refresh,
     meta: told({
       success: (monitor: MonitorView) => ({
@@ -64,6 +66,17 @@ export function useAddMonitor(projectId: string) {
       }),
       failure: 'Failed to add monitor',
     }),
+  });
+}
+
+/** A monitor's settings changed in place: its incidents, results and uptime stay. */
+export function useChangeMonitor() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: Omit<UpdateMonitorInput, 'paused'> }) =>
+      apiRequest<MonitorView>('PATCH', `/api/monitors/${id}`, changes),
+    onSuccess: refresh,
+    meta: told({ success: { title: 'Monitor saved' }, failure: 'Failed to save monitor' }),
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Activity, AdminComment, CurrentUser, Project, Reminder } from '@shiplog/schemas';
+import type { Activity, AdminComment, CurrentUser, MonitorView, Project, Reminder } from '@shiplog/schemas';
 import { infiniteQueryOptions, MutationCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
 import { showTold } from './told';
@@ -132,6 +132,43 @@ export const bellRemindersQuery = queryOptions({
       return await apiRequest<Reminder[]>('GET', '/api/reminders');
     } catch (error) {
       console.error('Could not load reminders for the bell', error);
+      return [];
+    }
+  },
+  refetchInterval: () => (liveFeed.open ? false : 60_000),
+});
+
+/** What the bell shows of a monitor with an open incident: a URL or domain down, or a backup or deployment missed. */
+export type BellIncident = Pick<
+  MonitorView,
+  'id' | 'projectId' | 'projectName' | 'kind' | 'url' | 'intervalSeconds'
+> & {
+  openIncident: NonNullable<MonitorView['openIncident']>;
+};
+
+/**
+ * The bell's open incidents, oldest first: brought up to date by the live feed as monitors change
+ * (every 60 s without it), as the reminders are. Any failure is logged and shows as none.
+ */
+export const bellIncidentsQuery = queryOptions({
+  queryKey: [...keys.monitors, 'bell'],
+  queryFn: async (): Promise<BellIncident[]> => {
+    try {
+      const monitors = await apiRequest<MonitorView[]>('GET', '/api/monitors');
+      return monitors
+        .filter((m): m is MonitorView & BellIncident => m.openIncident !== null && m.state !== 'paused')
+        .map(({ id, projectId, projectName, kind, url, intervalSeconds, openIncident }) => ({
+          id,
+          projectId,
+          projectName,
+          kind,
+          url,
+          intervalSeconds,
+          openIncident,
+        }))
+        .sort((a, b) => a.openIncident.startedAt.localeCompare(b.openIncident.startedAt));
+    } catch (error) {
+      console.error('Could not load open incidents for the bell', error);
       return [];
     }
   },

@@ -1,5 +1,6 @@
+import type { MonitorView } from '@shiplog/schemas';
 import type { ComponentProps } from 'react';
-import { useAddMonitor } from '../../hooks/use-monitors';
+import { useAddMonitor, useChangeMonitor } from '../../hooks/use-monitors';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { showServerFieldErrors } from '../../lib/server-errors';
 import { TextField } from '../text-field';
@@ -41,50 +42,98 @@ const intervals = [
   [3600, 'Every hour'],
 ] as const;
 
+/** The fields a URL check's form sends, which a 400 may name (a private address is refused on `url`). */
+const monitorFields = [
+  'url',
+  'intervalSeconds',
+  'expectedStatuses',
+  'failureThreshold',
+  'maxResponseMs',
+  'keyword',
+] as const;
+
 /**
  * The Add Monitor dialog's form (monitors-card.tsx), loaded the first time it opens: the URL, how
- * often, and optionally a keyword the page must show.
+ * often, what answers count as up, how many failures in a row open an incident, and optionally a
+ * keyword the page must show. Given a `monitor`, it edits that one in place, with the same rules:
+ * its incidents, results and uptime stay.
  */
 export function MonitorForm({
   projectId,
-  suggestedUrl,
+  suggestedUrl = null,
+  monitor,
   onDone,
 }: {
   projectId: string;
-  suggestedUrl: string | null;
-  /** Added: the dialog closes. */
+  suggestedUrl?: string | null;
+  /** The monitor to change; none: a new one. */
+  monitor?: MonitorView;
+  /** Added or saved: the dialog closes. */
   onDone: () => void;
 }) {
   const add = useAddMonitor(projectId);
+  const change = useChangeMonitor();
   const form = useSchemaForm('createMonitorSchema', {
-    defaultValues: { url: suggestedUrl ?? '', intervalSeconds: 60, keyword: '', repeatMinutes: 0, maxResponseMs: '' },
+    defaultValues: monitor
+      ? {
+          url: monitor.url,
+          intervalSeconds: monitor.intervalSeconds,
+          expectedStatuses: monitor.expectedStatuses,
+          failureThreshold: monitor.failureThreshold,
+          keyword: monitor.keyword ?? '',
+          repeatMinutes: monitor.repeatMinutes,
+          maxResponseMs: monitor.maxResponseMs === null ? '' : String(monitor.maxResponseMs),
+        }
+      : {
+          url: suggestedUrl ?? '',
+          intervalSeconds: 60,
+          expectedStatuses: '200-399',
+          failureThreshold: 2,
+          keyword: '',
+          repeatMinutes: 0,
+          maxResponseMs: '',
+        },
   });
   const { errors } = form.formState;
-  const submit = (values: FormOutput<'createMonitorSchema'>) => add.mutate(values, { onSuccess: onDone });
+  const onError = (failure: unknown) => showServerFieldErrors(failure, form.setError, monitorFields);
+  const submit = (values: FormOutput<'createMonitorSchema'>) =>
+    monitor
+      ? change.mutateAsync({ id: monitor.id, changes: values }).then(onDone, onError)
+      : add.mutateAsync(values).then(onDone, onError);
+  const pending = add.isPending || change.isPending;
+  const id = monitor ? `monitor-${monitor.id}` : `monitor-${projectId}`;
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit(submit)}>
       <TextField
-        id={`monitor-url-${projectId}`}
+        id={`${id}-url`}
         label="URL to check"
         type="url"
         placeholder="https://example.com/health"
         error={errors.url?.message}
         {...form.register('url')}
       />
-      <ChoiceField
-        id={`monitor-interval-${projectId}`}
-        label="How often"
-        choices={intervals}
-        {...form.register('intervalSeconds')}
+      <ChoiceField id={`${id}-interval`} label="How often" choices={intervals} {...form.register('intervalSeconds')} />
+      <TextField
+        id={`${id}-statuses`}
+        label="Status codes that count as up"
+        placeholder="200-399"
+        error={errors.expectedStatuses?.message}
+        {...form.register('expectedStatuses')}
       />
       <ChoiceField
-        id={`monitor-repeat-${projectId}`}
+        id={`${id}-threshold`}
+        label="Open an incident after"
+        choices={thresholds}
+        {...form.register('failureThreshold')}
+      />
+      <ChoiceField
+        id={`${id}-repeat`}
         label="While it is down, remind me"
         choices={reminders}
         {...form.register('repeatMinutes')}
       />
       <TextField
-        id={`monitor-slow-${projectId}`}
+        id={`${id}-slow`}
         label="Slower than this many ms shows as slow (optional)"
         inputMode="numeric"
         placeholder="2000"
@@ -92,17 +141,22 @@ export function MonitorForm({
         {...form.register('maxResponseMs')}
       />
       <TextField
-        id={`monitor-keyword-${projectId}`}
+        id={`${id}-keyword`}
         label="Text the page must show (optional)"
         error={errors.keyword?.message}
         {...form.register('keyword')}
       />
-      <Button type="submit" className="w-full" disabled={add.isPending}>
-        {add.isPending ? 'Adding...' : 'Add monitor'}
+      <Button type="submit" className="w-full" disabled={pending}>
+        {monitor ? (pending ? 'Saving...' : 'Save changes') : pending ? 'Adding...' : 'Add monitor'}
       </Button>
     </form>
   );
 }
+
+const thresholds = Array.from(
+  { length: 10 },
+  (_, i) => [i + 1, i === 0 ? '1 failed check' : `${i + 1} failed checks in a row`] as const,
+);
 
 const reminders = [
   [0, 'Never: only when it goes down and comes back'],

@@ -1,6 +1,6 @@
 import type { MonitorView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Activity, CalendarClock, Globe, Pause, Play, Trash2 } from 'lucide-react';
+import { Activity, CalendarClock, Globe, Pause, Pencil, Play, Trash2 } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { projectMonitorsQuery, usePauseMonitor, useRemoveMonitor } from '../../hooks/use-monitors';
 import { cn } from '../../lib/class-names';
@@ -166,11 +166,30 @@ function PublicLinks({ projectId }: { projectId: string }) {
   );
 }
 
+/**
+ * The card's line on the last check: an open incident (down, or a run missed) and since when; a check
+ * the address guard refused, and why; or when it was checked and what it found, in the words of its kind.
+ */
+function lastCheckLine(monitor: MonitorView): string {
+  const { lastCheck, openIncident } = monitor;
+  const expected = monitor.kind === 'backup' || monitor.kind === 'deployment';
+  if (lastCheck?.refused)
+    return `Cannot be checked: ${(lastCheck.cause ?? '').replace(/^Refused: /, '')} Change its URL, or pause it. (Tried ${formatTimeAgo(lastCheck.at)}.)`;
+  if (openIncident)
+    return `${expected ? 'Missed' : 'Down'} since ${formatTimeAgo(openIncident.startedAt)}: ${openIncident.cause}`;
+  if (!lastCheck) return 'Not checked yet';
+  const checked = `${monitor.kind === 'domain' ? 'Looked up' : 'Checked'} ${formatTimeAgo(lastCheck.at)}`;
+  if (!lastCheck.ok) return `${checked} · ${lastCheck.cause ?? 'failed'}`;
+  if (expected) return `${checked} · on time`;
+  return lastCheck.ms === null ? checked : `${checked} · ${lastCheck.ms} ms`;
+}
+
 function MonitorItem({ monitor }: { monitor: MonitorView }) {
   const pause = usePauseMonitor();
   const remove = useRemoveMonitor();
   const [confirm, setConfirm] = useState(false);
   const [showIncidents, setShowIncidents] = useState(false);
+  const [editing, setEditing] = useState(false);
   const state = monitorStates[monitor.state];
   const paused = monitor.state === 'paused';
   return (
@@ -196,12 +215,12 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
             Paused: your trial or subscription has ended. Upgrade, and it resumes by itself.
           </p>
         ) : null}
-        <p className="text-muted-foreground">
-          {monitor.openIncident
-            ? `Down since ${formatTimeAgo(monitor.openIncident.startedAt)}: ${monitor.openIncident.cause}`
-            : monitor.lastCheck
-              ? `Checked ${formatTimeAgo(monitor.lastCheck.at)}${monitor.lastCheck.ok ? ` · ${monitor.lastCheck.ms} ms` : ` · ${monitor.lastCheck.cause}`}`
-              : 'Not checked yet'}
+        <p
+          className={
+            monitor.state === 'unchecked' ? 'font-medium text-amber-700 dark:text-amber-300' : 'text-muted-foreground'
+          }
+        >
+          {lastCheckLine(monitor)}
         </p>
         <p className="text-muted-foreground">
           Uptime: {percent(monitor.uptime.day)} (24 h) · {percent(monitor.uptime.month)} (30 days)
@@ -225,6 +244,24 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         ) : null}
       </div>
       <div className="flex shrink-0 gap-1">
+        {monitor.kind === 'http' ? (
+          <Dialog
+            open={editing}
+            onOpenChange={setEditing}
+            title="Edit Monitor"
+            description="Its incidents, results and uptime stay as they are."
+            preload={preloadForm}
+            trigger={
+              <Button variant="ghost" size="icon" aria-label={`Edit ${watched(monitor)}`}>
+                <Pencil />
+              </Button>
+            }
+          >
+            <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+              <MonitorForm projectId={monitor.projectId} monitor={monitor} onDone={() => setEditing(false)} />
+            </Suspense>
+          </Dialog>
+        ) : null}
         <Button
           variant="ghost"
           size="icon"

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Timer } from 'lucide-react';
+import { projectMonitorsQuery } from '../../hooks/use-monitors';
 import { type PingRun, pingQuery, useCreatePing, useDeletePing } from '../../hooks/use-ping';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { SecretLinkCard } from '../secret-link';
@@ -20,14 +21,21 @@ function describeRun(run: PingRun): string {
 
 /**
  * The project's cron ping URL: the backup job calls it when done (`/start` first, `/fail` when it
- * failed). A good run counts as a backup for an expected one; a failed or unfinished one is an incident.
+ * failed). A good run counts as a backup for an expected one; a failed or unfinished one is an
+ * incident. Without an expected backup its runs are only listed, and the card says so.
  */
 export function PingCard({ projectId }: { projectId: string }) {
   const { data } = useQuery(pingQuery(projectId));
+  const { data: monitors } = useQuery(projectMonitorsQuery(projectId));
+  const expected = monitors?.some((monitor) => monitor.kind === 'backup') ?? false;
   return (
     <SecretLinkCard
       title="Cron Ping URL"
-      description="Your backup job calls it when it is done: a good run counts as a backup, a failed one is an incident."
+      description={
+        expected
+          ? 'Your backup job calls it when it is done: a good run counts as the expected backup, a failed one is an incident.'
+          : 'Your backup job calls it when it is done, and its runs are listed here. To be told when a run fails or is late, expect backups on this project (Monitors).'
+      }
       state={data}
       make={useCreatePing(projectId)}
       turnOff={useDeletePing(projectId)}

@@ -1,16 +1,26 @@
 import { Link } from '@tanstack/react-router';
-import type { BellReminder } from '../../lib/queries';
+import { watched } from '../../lib/monitors';
+import type { BellIncident, BellReminder } from '../../lib/queries';
 import { relativeDueLabel } from '../../lib/reminders';
+import { formatTimeAgo } from '../../lib/time-ago';
 import { Button } from '../ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover';
 import { BellButton } from './notifications-bell';
 
-export function NotificationsPopover({ active, defaultOpen }: { active: BellReminder[]; defaultOpen?: boolean }) {
+export function NotificationsPopover({
+  active,
+  incidents,
+  defaultOpen,
+}: {
+  active: BellReminder[];
+  incidents: BellIncident[];
+  defaultOpen?: boolean;
+}) {
   const count = active.length;
   return (
     <Popover defaultOpen={defaultOpen}>
       <PopoverTrigger asChild>
-        <BellButton active={active} />
+        <BellButton active={active} incidents={incidents} />
       </PopoverTrigger>
       <PopoverContent aria-labelledby="notifications-title">
         <p id="notifications-title" className="font-semibold">
@@ -41,7 +51,41 @@ export function NotificationsPopover({ active, defaultOpen }: { active: BellRemi
             <Link to="/projects">View all reminders</Link>
           </Button>
         ) : null}
+        {incidents.length > 0 ? <OpenIncidents incidents={incidents} /> : null}
       </PopoverContent>
     </Popover>
+  );
+}
+
+/** Monitors down and backups or deployments missed, after the reminders: each links to its project. */
+function OpenIncidents({ incidents }: { incidents: BellIncident[] }) {
+  return (
+    <section aria-labelledby="notifications-incidents" className="mt-4 border-t pt-3">
+      <p id="notifications-incidents" className="text-sm font-semibold">
+        {incidents.length === 1 ? '1 open incident' : `${incidents.length} open incidents`}
+      </p>
+      <ul className="mt-2 space-y-1">
+        {incidents.slice(0, 5).map((monitor) => {
+          const missed = monitor.kind === 'backup' || monitor.kind === 'deployment';
+          return (
+            <li key={monitor.id}>
+              <Link
+                to="/projects/$id"
+                params={{ id: monitor.projectId }}
+                className="block rounded-md px-2 py-1.5 hover:bg-accent"
+              >
+                <span className="block text-sm font-medium text-destructive">
+                  {missed ? 'Missed' : 'Down'}: {monitor.projectName}
+                </span>
+                <span className="block break-all text-xs text-muted-foreground">
+                  {watched(monitor)} · since {formatTimeAgo(monitor.openIncident.startedAt)}:{' '}
+                  {monitor.openIncident.cause}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
