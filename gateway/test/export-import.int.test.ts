@@ -168,7 +168,12 @@ describe('export and import', () => {
     const grace = await backend.signUp('importer');
     const answer = await grace.client.post('/api/import', file);
     expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ projects: 2, reminders: 2, activities: file.activities.length });
+    expect(answer.body).toEqual({
+      projects: 2,
+      reminders: 2,
+      activities: file.activities.length,
+      importedBefore: { projects: 0, reminders: 0, activities: 0 },
+    });
 
     // Its lists show it at once (the answer's positions), with the original dates.
     const projects = await grace.client.get('/api/projects');
@@ -184,8 +189,15 @@ describe('export and import', () => {
     expect(again.projects.map((p) => p.id)).not.toContain(file.projects[0]!.id);
     expect(new Set(again.projects.map((p) => p.userId))).toEqual(new Set([grace.id]));
 
-    // The same file again, and the dashboard's counters: nothing twice.
-    expect((await grace.client.post('/api/import', file)).status).toBe(201);
+    // The same file again, and the dashboard's counters: nothing twice, and the answer says so.
+    const twice = await grace.client.post('/api/import', file);
+    expect(twice.status).toBe(201);
+    expect(twice.body).toEqual({
+      projects: 0,
+      reminders: 0,
+      activities: 0,
+      importedBefore: { projects: 2, reminders: 2, activities: file.activities.length },
+    });
     expect(comparable(await exported(grace.client))).toEqual(comparable(file));
     const dashboard = await grace.client.post('/api/graphql', {
       query: '{ dashboard { counters { totalProjects completedProjects } } }',

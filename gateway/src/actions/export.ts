@@ -112,27 +112,39 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
       return answer.body;
     }
 
+    // What this import added; the rest of the file was brought in by an earlier import of it.
+    const added = { projects: 0, reminders: 0, activities: 0 };
     const projectIds = new Map<string, string>();
     for (const projects of parts(file.projects, 100)) {
-      const { ids } = await write<{ ids: Record<string, string> }>('projects', '/imports/projects', { projects });
-      for (const [from, to] of Object.entries(ids)) projectIds.set(from, to);
+      const answer = await write<{ ids: Record<string, string>; added: number }>('projects', '/imports/projects', {
+        projects,
+      });
+      for (const [from, to] of Object.entries(answer.ids)) projectIds.set(from, to);
+      added.projects += answer.added;
     }
     const here = (projectId: string | null) => (projectId === null ? null : projectIds.get(projectId)!);
     for (const reminders of parts(file.reminders, 200)) {
-      await write('reminders', '/imports/reminders', {
+      const answer = await write<{ added: number }>('reminders', '/imports/reminders', {
         reminders: reminders.map((r) => ({ ...r, projectId: here(r.projectId) })),
       });
+      added.reminders += answer.added;
     }
     const entries = file.activities
       .toSorted((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id))
       .map((a) => ({ ...a, projectId: here(a.projectId) }));
-    for (const part of parts(entries, 1000, 400_000)) await write('projects', '/imports/history', { entries: part });
+    for (const part of parts(entries, 1000, 400_000)) {
+      const answer = await write<{ imported: number }>('projects', '/imports/history', { entries: part });
+      added.activities += answer.imported;
+    }
 
     positions.remember(req, res, reachedHeader() || undefined);
     const result: ImportResult = {
-      projects: file.projects.length,
-      reminders: file.reminders.length,
-      activities: file.activities.length,
+      ...added,
+      importedBefore: {
+        projects: file.projects.length - added.projects,
+        reminders: file.reminders.length - added.reminders,
+        activities: file.activities.length - added.activities,
+      },
     };
     res.status(201).json(result);
   };

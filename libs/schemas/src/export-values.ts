@@ -28,9 +28,16 @@ export const EXPORT_REQUIRES_SUBSCRIPTION =
 
 export const activityStatuses = ['success', 'failed', 'in_progress'] as const;
 
-/** What `POST /api/import` answers: how many of each it brought in (none twice, however often it runs). */
-export interface ImportResult {
+export interface ImportCounts {
   projects: number;
   reminders: number;
   activities: number;
+}
+
+/**
+ * What `POST /api/import` answers: how many of each it added, and how many of the file's were left as
+ * they are because an earlier import of it had brought them (none comes in twice, however often it runs).
+ */
+export interface ImportResult extends ImportCounts {
+  importedBefore: ImportCounts;
 }

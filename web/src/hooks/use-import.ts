@@ -1,12 +1,28 @@
-import type { ImportResult } from '@shiplog/schemas';
+import type { ImportCounts, ImportResult } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api';
 import { plural } from '../lib/format';
 import { told } from '../lib/told';
 
-/** What an import brought, in a sentence. */
-function importSummary(result: ImportResult): string {
-  return `${plural(result.projects, 'project')}, ${plural(result.reminders, 'reminder')} and ${plural(result.activities, 'timeline entry', 'timeline entries')}.`;
+/** Counts of each kind, as a phrase: "1 project, 2 reminders and 3 timeline entries". */
+function counted(counts: ImportCounts): string {
+  return `${plural(counts.projects, 'project')}, ${plural(counts.reminders, 'reminder')} and ${plural(counts.activities, 'timeline entry', 'timeline entries')}`;
+}
+
+const total = (counts: ImportCounts) => counts.projects + counts.reminders + counts.activities;
+
+/** What an import added, and what of the file an earlier import had brought already. */
+export function importTold(result: ImportResult): { title: string; description: string } {
+  const before = total(result.importedBefore) > 0 ? counted(result.importedBefore) : null;
+  if (total(result) === 0)
+    return {
+      title: 'Nothing new to import',
+      description: before ? `This file was imported before: its ${before} are already here.` : 'The file is empty.',
+    };
+  return {
+    title: 'Import complete',
+    description: `Brought in ${counted(result)}.${before ? ` Already here from an earlier import: ${before}.` : ''}`,
+  };
 }
 
 /**
@@ -19,10 +35,7 @@ export function useImportData() {
     mutationFn: (file: unknown) => apiRequest<ImportResult>('POST', '/api/import', file),
     onSuccess: () => queryClient.invalidateQueries(),
     meta: told({
-      success: (result: ImportResult) => ({
-        title: 'Import complete',
-        description: `Brought in ${importSummary(result)}`,
-      }),
+      success: importTold,
       failure: 'Import failed',
     }),
   });

@@ -1,7 +1,8 @@
 import { NotFoundError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { isId } from '@shiplog/events';
 import { adminCommentSchema, adminCommentUpdateSchema } from '@shiplog/schemas';
 import {
+  createdId,
   handleCommand,
   parseInput,
   reportPosition,
@@ -19,12 +20,19 @@ import { type AdminCommentCommand, adminCommentDecider } from './decide.ts';
 export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
   const { store, pool } = context;
 
-  async function run(req: Request, res: Response, commentId: string, command: AdminCommentCommand) {
+  async function run(
+    req: Request,
+    res: Response,
+    commentId: string,
+    command: AdminCommentCommand,
+    idempotencyKey?: string,
+  ) {
     const caller = requireAdmin(req);
     const result = await handleCommand(store, adminCommentStream(commentId), adminCommentDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
       newStream: command.type === 'PostAdminComment',
+      idempotencyKey,
     });
     if (result.position) reportPosition(res, 'identity', result.position);
     return result.state;
@@ -51,16 +59,22 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
     router.post('/admin/comments', async (req, res) => {
       const caller = requireAdmin(req);
       const input = parseInput(adminCommentSchema, req.body);
-      const commentId = newId();
-      const state = await run(req, res, commentId, {
-        type: 'PostAdminComment',
+      const { id: commentId, idempotencyKey } = createdId(req, caller.userId, 'admin-comment');
+      const state = await run(
+        req,
+        res,
         commentId,
-        message: input.message,
-        priority: input.priority,
-        expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
-        adminId: caller.userId,
-        adminUsername: caller.username ?? 'admin',
-      });
+        {
+          type: 'PostAdminComment',
+          commentId,
+          message: input.message,
+          priority: input.priority,
+          expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+          adminId: caller.userId,
+          adminUsername: caller.username ?? 'admin',
+        },
+        idempotencyKey,
+      );
       res.status(201).json(view(state));
     });
 

@@ -1,7 +1,7 @@
-import { NotFoundError, UnauthorizedError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { ConflictError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
 import { type ApiTokenView, apiTokenSchema } from '@shiplog/schemas';
-import { parseInput, recentAuthOnly, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+import { createdId, parseInput, recentAuthOnly, requireUserId, type ServiceContext } from '@shiplog/service-kit';
 import type { Router } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import type { Accounts, RegisteredUser } from '../user/accounts.ts';
@@ -26,7 +26,15 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
     router.post('/tokens', recentAuthOnly, async (req, res) => {
       const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
       const userId = requireUserId(req);
-      const tokenId = newId();
+      const { id: tokenId } = createdId(req, userId, 'api-token');
+      // The same request again (its Idempotency-Key): the token is made, and its text, kept only as a
+      // hash, cannot be given out a second time.
+      if ((await currentUser(req)).apiTokens.some((token) => token.id === tokenId)) {
+        throw new ConflictError(
+          'This token was already made and its text shown once. Revoke it and make a new one if you did not keep it.',
+          'API_TOKEN_ALREADY_MADE',
+        );
+      }
       const text = newTokenText(userId, tokenId);
       const user = await changeCurrentUser(req, null, {
         type: 'CreateApiToken',

@@ -1,8 +1,9 @@
 import { NotFoundError } from '@shiplog/errors';
-import { isId, newId } from '@shiplog/events';
+import { isId } from '@shiplog/events';
 import { contactAdminSchema, contactMessageUpdateSchema } from '@shiplog/schemas';
 import {
   callerOf,
+  createdId,
   handleCommand,
   parseInput,
   reportPosition,
@@ -25,13 +26,13 @@ export function contactMessagesApi(context: ServiceContext<IdentityEnv>) {
       const caller = callerOf(req);
       const userId = requireUserId(req);
       const { subject, message } = parseInput(contactAdminSchema, req.body);
-      const messageId = newId();
+      const { id: messageId, idempotencyKey } = createdId(req, userId, 'contact-message');
       const result = await handleCommand(
         store,
         contactMessageStream(messageId),
         contactMessageDecider,
         { type: 'SendContactMessage', messageId, userId, username: caller.username ?? '', subject, message },
-        { userId, correlationId: caller.correlationId, newStream: true },
+        { userId, correlationId: caller.correlationId, newStream: true, idempotencyKey },
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       res.status(201).json({ id: messageId, message: 'Your message has been sent to the admin successfully.' });

@@ -1,5 +1,5 @@
 import { AppError, ValidationError } from '@shiplog/errors';
-import { formatPosition, isId, newId } from '@shiplog/events';
+import { formatPosition, isId } from '@shiplog/events';
 import { Outbound } from '@shiplog/outbound';
 import {
   type CreateProjectInput,
@@ -15,6 +15,7 @@ import {
 import {
   type Caller,
   callerOf,
+  createdId,
   devSecret,
   handleCommand,
   IDEMPOTENCY_HEADER,
@@ -165,7 +166,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
     router.post('/integrations', async (req, res) => {
       const userId = requireUserId(req);
       const form = formOf(req);
-      const integrationId = newId();
+      const { id: integrationId } = createdId(req, userId, 'integration');
       const { state, position } = await run(callerOf(req), {
         type: 'ConfigureIntegration',
         userId,

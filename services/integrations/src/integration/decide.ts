@@ -59,6 +59,8 @@ export function decideIntegration(command: IntegrationCommand, state: UserIntegr
   const { userId, integrationId } = command;
   switch (command.type) {
     case 'ConfigureIntegration': {
+      // The same save again (its Idempotency-Key names the same integration): it is made already.
+      if (state.integrations.has(integrationId)) return [];
       const taken = [...state.integrations.values()].some(
         (i) => siteNameKey(i.siteName) === siteNameKey(command.siteName),
       );

@@ -32,12 +32,14 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
   const { store, pool } = context;
 
   function routes(router: Router) {
-    // The file's projects as they stood, with their dates; answers the id each one has here.
+    // The file's projects as they stood, with their dates; answers the id each one has here, and how
+    // many it added (the others were imported before).
     router.post('/imports/projects', async (req, res) => {
       const userId = requireUserId(req);
       const { projects } = parseInput(projectsPart, req.body);
       const caller = callerOf(req);
       const ids: Record<string, string> = {};
+      let added = 0;
       for (const input of projects) {
         const projectId = deterministicId(`import-project:${userId}:${input.id}`);
         const result = await handleCommand(
@@ -48,9 +50,10 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
           { userId, correlationId: caller.correlationId, retries: 1 },
         );
         if (result.position) reportPosition(res, 'projects', result.position);
+        if (result.events.length > 0) added++;
         ids[input.id] = projectId;
       }
-      res.json({ ids });
+      res.json({ ids, added });
     });
 
     // A part of the file's timeline, its projects already imported (their ids here, or null).

@@ -51,6 +51,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     return result;
   }
 
+  /**
+   * A record's `Idempotency-Key` (createdId), per project: the same record sent again decides again
+   * and appends the same event ids, which the store answers as the first append.
+   */
+  function recordKey(req: Request, userId: string, kind: string, projectId: string) {
+    return createdId(req, userId, `${kind}:${projectId}`);
+  }
+
   /** The record a record-call answers: the event's id (the timeline row's id too) and its data. */
   function recorded(events: ProjectEvent[], type: ProjectEvent['type']) {
     const event = events.find((e) => e.type === type);
@@ -108,7 +116,8 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(recordBackupSchema, req.body);
-      const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input });
+      const { idempotencyKey } = recordKey(req, userId, 'backup', projectId);
+      const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input }, idempotencyKey);
       res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
     });
 
@@ -116,13 +125,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const { status, ...input } = parseInput(recordDeploymentSchema, req.body);
-      const { events } = await run(req, res, projectId, {
-        type: 'RecordDeployment',
-        userId,
-        input,
-        status,
-        source: null,
-      });
+      const { idempotencyKey } = recordKey(req, userId, 'deployment', projectId);
+      const { events } = await run(
+        req,
+        res,
+        projectId,
+        { type: 'RecordDeployment', userId, input, status, source: null },
+        idempotencyKey,
+      );
       res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
     });
 
@@ -130,7 +140,8 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
       const input = parseInput(recordVersionSchema, req.body);
-      const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input });
+      const { idempotencyKey } = recordKey(req, userId, 'version', projectId);
+      const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input }, idempotencyKey);
       res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
     });
 
@@ -139,15 +150,22 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       const userId = requireUserId(req);
       const input = parseInput(quickUpdateSchema, req.body);
       if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      const { idempotencyKey } = recordKey(req, userId, 'quick-update', input.projectId);
       const status = await currentSubscriptionStatus(services, callerOf(req));
-      const { events } = await run(req, res, input.projectId, {
-        type: 'LogQuickUpdate',
-        userId,
-        notes: input.notes,
-        redeployed: input.redeployed,
-        backedUp: input.backedUp,
-        subscribed: isSubscribed(status),
-      });
+      const { events } = await run(
+        req,
+        res,
+        input.projectId,
+        {
+          type: 'LogQuickUpdate',
+          userId,
+          notes: input.notes,
+          redeployed: input.redeployed,
+          backedUp: input.backedUp,
+          subscribed: isSubscribed(status),
+        },
+        idempotencyKey,
+      );
       res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
     });
   }

@@ -96,13 +96,15 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
     });
 
     // Import from a Shiplog export (the gateway's import.ts): the file's reminders, each for one of the
-    // user's imported projects (its id here). Internal: not on the /api surface.
+    // user's imported projects (its id here); answers their ids here and how many it added (the others
+    // were imported before). Internal: not on the /api surface.
     router.post('/imports/reminders', async (req, res) => {
       const userId = requireUserId(req);
       const { reminders } = parseInput(remindersPart, req.body);
       // The projects were imported a moment ago: wait for our view of projects to include them.
       await catchUp(req);
       const ids: Record<string, string> = {};
+      let added = 0;
       for (const input of reminders) {
         const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
         const reminderId = deterministicId(`import-reminder:${userId}:${input.id}`);
@@ -114,9 +116,10 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
           { userId, correlationId: callerOf(req).correlationId, retries: 1 },
         );
         if (result.position) reportPosition(res, 'reminders', result.position);
+        if (result.events.length > 0) added++;
         ids[input.id] = reminderId;
       }
-      res.json({ ids });
+      res.json({ ids, added });
     });
 
     router.patch('/reminders/:id', async (req, res) => {

@@ -45,8 +45,10 @@ function ownReminder(state: Reminder, userId: string): ActiveReminder {
 export function decideReminder(command: ReminderCommand, state: Reminder, now: Date): ReminderEvent[] {
   const at = now.toISOString();
   if (command.type === 'AddReminder') {
+    // The same add again (its Idempotency-Key names the same reminder): it is made already.
+    if (state.lifecycle !== 'none') return [];
     // A reminder attaches only to one of the user's own projects.
-    if (state.lifecycle !== 'none' || !command.project || command.project.userId !== command.userId) {
+    if (!command.project || command.project.userId !== command.userId) {
       throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
     }
     const { input, project } = command;
