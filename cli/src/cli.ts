@@ -31,12 +31,15 @@ const usage = {
 
 const OPTIONS = `Options for every command:
   --server URL   the Shiplog address (or SHIPLOG_URL; login keeps it)
-  --token TOKEN  an API token from Settings › API Tokens (or SHIPLOG_TOKEN; login keeps it)
   --insecure     allow a plain http:// server other than this machine (the token travels unencrypted)
   --json         print the answer as JSON
   --help         this text
 
-Every request gives up after 30 seconds (SHIPLOG_TIMEOUT, in seconds).
+The token: SHIPLOG_TOKEN, or the one login kept. It is never an option: a command line is kept in the
+shell's history and shown to every user by ps. login reads it at a prompt that does not show it, or
+from standard input with --with-token (echo "$SHIPLOG_TOKEN" | shiplog login --with-token).
+Every request gives up after 30 seconds (SHIPLOG_TIMEOUT, in seconds); deploy, backup and release are
+sent once more after a network failure or a server error, and Shiplog records them once.
 login keeps the address and token in credentials.json in the user's config directory (~/.config/shiplog,
 ~/Library/Application Support/shiplog or %APPDATA%\\shiplog), or in SHIPLOG_CONFIG_DIR when set.
 `;
@@ -61,7 +64,6 @@ ${OPTIONS}`;
 
 const common = {
   server: { type: 'string' },
-  token: { type: 'string' },
   insecure: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -109,8 +111,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     let values: Values;
     try {
       const options: ParseArgsOptionsConfig = commands[name];
+      if (rest.some((arg) => arg === '--token' || arg.startsWith('--token=')))
+        throw new CliError(
+          EXIT.usage,
+          '--token would be kept in your shell history and shown by ps: set SHIPLOG_TOKEN, or pipe it to shiplog login --with-token',
+        );
       values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values as Values;
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new CliError(EXIT.usage, `${(error as Error).message} (see shiplog --help)`);
     }
     if (values.help) {
@@ -177,28 +185,43 @@ async function perform(command: Command, values: Values, io: Io): Promise<void> 
   let done: string;
   if (command === 'deploy') {
     const environment = text(values, 'env') ?? 'production';
-    answer = await api('POST', `${path}/deployment`, {
-      environment,
-      version: text(values, 'version') ?? null,
-      url: text(values, 'url') ?? null,
-      notes: text(values, 'notes') ?? null,
-      status: text(values, 'status') ?? 'success',
-    });
+    answer = await api(
+      'POST',
+      `${path}/deployment`,
+      {
+        environment,
+        version: text(values, 'version') ?? null,
+        url: text(values, 'url') ?? null,
+        notes: text(values, 'notes') ?? null,
+        status: text(values, 'status') ?? 'success',
+      },
+      { retry: true },
+    );
     const how = { started: 'the start of a deployment', failed: 'a failed deployment' }[text(values, 'status') ?? ''];
     done = `Recorded ${how ?? 'a deployment'} of ${project.name}${versionText(values)} to ${environment}.`;
   } else if (command === 'backup') {
-    answer = await api('POST', `${path}/backup`, {
-      version: text(values, 'version') ?? null,
-      notes: text(values, 'notes') ?? null,
-      backupDetails: { location: text(values, 'location') ?? null, size: text(values, 'size') ?? null },
-    });
+    answer = await api(
+      'POST',
+      `${path}/backup`,
+      {
+        version: text(values, 'version') ?? null,
+        notes: text(values, 'notes') ?? null,
+        backupDetails: { location: text(values, 'location') ?? null, size: text(values, 'size') ?? null },
+      },
+      { retry: true },
+    );
     done = `Recorded a backup of ${project.name}${versionText(values)}.`;
   } else {
     const version = text(values, 'version');
     const changes = (values.change as string[] | undefined) ?? [];
     if (!version) throw new CliError(EXIT.usage, 'release needs --version');
     if (changes.length === 0) throw new CliError(EXIT.usage, 'release needs at least one --change "what changed"');
-    answer = await api('POST', `${path}/version`, { version, changes, notes: text(values, 'notes') ?? null });
+    answer = await api(
+      'POST',
+      `${path}/version`,
+      { version, changes, notes: text(values, 'notes') ?? null },
+      { retry: true },
+    );
     done = `Recorded release ${version} of ${project.name} (${changes.length} ${changes.length === 1 ? 'change' : 'changes'}).`;
   }
   io.stdout(
@@ -214,7 +237,7 @@ type Recorded = Record<string, unknown>;
 
 async function login(values: Values, io: Io): Promise<void> {
   const server = normalizeServer(text(values, 'server') ?? io.env.SHIPLOG_URL ?? 'http://localhost:3000', values);
-  let token = text(values, 'token') ?? io.env.SHIPLOG_TOKEN;
+  let token = io.env.SHIPLOG_TOKEN;
   if (values['with-token']) token = (await io.readStdin()).trim();
   else if (!token && io.readHidden) {
     io.stderr('Paste an API token from Settings › API Tokens (it is not shown), then press Enter: ');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Credentials, readCredentials } from './config.ts';
 import { CliError, EXIT, type Io, text, type Values, VERSION } from './io.ts';
 
@@ -50,7 +51,7 @@ function timeoutOf(env: Io['env']): number {
 
 export async function credentialsFor(values: Values, io: Io): Promise<Credentials> {
   const stored = await readCredentials(io.env);
-  const token = text(values, 'token') ?? io.env.SHIPLOG_TOKEN ?? stored?.token;
+  const token = io.env.SHIPLOG_TOKEN ?? stored?.token;
   const server = text(values, 'server') ?? io.env.SHIPLOG_URL ?? stored?.url;
   if (!token || !server)
     throw new CliError(
@@ -60,9 +61,17 @@ export async function credentialsFor(values: Values, io: Io): Promise<Credential
   return { url: normalizeServer(server, values), token };
 }
 
+/**
+ * Requests to the server with the credentials. A server whose API is newer than this CLI still serves
+ * what it asks (a one-line notice says an update is out); only a server that no longer serves this
+ * CLI's version (`API_VERSION_UNSUPPORTED`) stops it. `retry`: a record (a deployment, a backup, a
+ * release) is sent with an idempotency key and sent once more on a network failure or a 5xx, which the
+ * server records once.
+ */
 export function client(credentials: Credentials, io: Io) {
   const seconds = timeoutOf(io.env);
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  let noticed = false;
+  const once = async <T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> => {
     let response: Response;
     let raw: string;
     try {
@@ -75,7 +84,9 @@ export function client(credentials: Credentials, io: Io) {
           authorization: `Bearer ${credentials.token}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(key ? { 'idempotency-key': key } : {}),
           'user-agent': `shiplog-cli/${VERSION}`,
+          [API_VERSION_HEADER]: String(API_VERSION),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -88,14 +99,15 @@ export function client(credentials: Credentials, io: Io) {
         `cannot reach ${credentials.url}: ${(error as Error).cause ?? (error as Error).message}`,
       );
     }
-    // A server whose API is newer than this CLI knows: say so rather than misread its answers.
+    // A newer server: it still answers what this CLI asks; say once that an update is out.
     const apiVersion = Number(response.headers.get(API_VERSION_HEADER));
-    if (apiVersion > API_VERSION)
-      throw new CliError(
-        EXIT.refused,
-        `${credentials.url} speaks version ${apiVersion} of the Shiplog API, and this shiplog (${VERSION}) knows up to ` +
-          `version ${API_VERSION}: update it (npm install -g shiplog@latest), then run the command again`,
+    if (apiVersion > API_VERSION && !noticed) {
+      noticed = true;
+      io.stderr(
+        `shiplog: note: ${credentials.url} speaks version ${apiVersion} of the Shiplog API and this shiplog (${VERSION}) ` +
+          `version ${API_VERSION}; it still works, and npm install -g shiplog@latest updates it\n`,
       );
+    }
     let parsed: unknown = null;
     try {
       parsed = raw ? JSON.parse(raw) : null;
@@ -103,10 +115,13 @@ export function client(credentials: Credentials, io: Io) {
       parsed = null;
     }
     if (response.ok) return parsed as T;
-    const message =
-      typeof (parsed as { message?: unknown } | null)?.message === 'string'
-        ? (parsed as { message: string }).message
-        : `${response.status} ${response.statusText}`;
+    const { message: given, code } = (parsed ?? {}) as { message?: unknown; code?: unknown };
+    const message = typeof given === 'string' ? given : `${response.status} ${response.statusText}`;
+    if (code === 'API_VERSION_UNSUPPORTED')
+      throw new CliError(
+        EXIT.refused,
+        `${message} This shiplog (${VERSION}) speaks version ${API_VERSION}: update it (npm install -g shiplog@latest), then run the command again`,
+      );
     if (response.status === 401)
       throw new CliError(
         EXIT.unauthorized,
@@ -114,6 +129,18 @@ export function client(credentials: Credentials, io: Io) {
       );
     if (response.status >= 500) throw new CliError(EXIT.unreachable, `Shiplog could not answer: ${message}`);
     throw new CliError(EXIT.refused, message);
+  };
+  return async <T>(method: string, path: string, body?: unknown, options: { retry?: boolean } = {}): Promise<T> => {
+    if (!options.retry) return once<T>(method, path, body, undefined);
+    const key = randomUUID();
+    try {
+      return await once<T>(method, path, body, key);
+    } catch (error) {
+      // Unreachable or a 5xx: the record may or may not have been made; the same key makes it once.
+      if (!(error instanceof CliError) || error.exitCode !== EXIT.unreachable) throw error;
+      io.stderr(`shiplog: ${error.message}; trying once more\n`);
+      return once<T>(method, path, body, key);
+    }
   };
 }
 

@@ -168,8 +168,14 @@ describe('the shiplog CLI', () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/^Usage:\n {2}shiplog deploy {2}--project NAME\|ID/);
       expect(help.stdout).not.toContain('shiplog backup');
-      expect(help.stdout).toContain('--token TOKEN');
+      // The token never on a command line: the help says where it comes from instead.
+      expect(help.stdout).not.toContain('--token TOKEN');
+      expect(help.stdout).toContain('SHIPLOG_TOKEN');
+      expect(help.stdout).toContain('--with-token');
     }
+    const typed = await shiplog(['projects', '--token', 'shiplog_x']);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toMatch(/--token would be kept in your shell history and shown by ps: set SHIPLOG_TOKEN/);
     const all = await shiplog(['--help']);
     expect(all.code).toBe(0);
     for (const command of ['login', 'logout', 'projects', 'deploy', 'backup', 'release'])
@@ -214,6 +220,54 @@ describe('the shiplog CLI', () => {
     expect(unreachable.stderr).toMatch(/^shiplog: cannot reach http:\/\/127\.0\.0\.1:9/);
   });
 
+  it('sends a record once more after a server error, with the key that makes Shiplog record it once', async () => {
+    const { client, token } = await userWithToken();
+    const project = await client.post('/api/projects', { name: 'Flaky network' });
+    expect(project.status).toBe(201);
+    // A proxy in front of Shiplog that loses the first answer after Shiplog has recorded it.
+    const keys: string[] = [];
+    let dropped = false;
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const key = req.headers['idempotency-key'];
+      if (req.method === 'POST' && typeof key === 'string') keys.push(key);
+      const answer = await fetch(backend.url + req.url, {
+        method: req.method,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+        ) as Record<string, string>,
+        body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+      });
+      const text = await answer.text();
+      if (req.method === 'POST' && !dropped) {
+        dropped = true;
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Bad gateway', code: 'UPSTREAM_FAILED' }));
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const deploy = await shiplog(['deploy', '-p', project.body.id, '--version', '2.0.0'], {
+        env: { SHIPLOG_URL: proxyUrl, SHIPLOG_TOKEN: token },
+      });
+      expect(deploy.code).toBe(0);
+      expect(deploy.stderr).toMatch(/Shiplog could not answer: Bad gateway; trying once more/);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toBe(keys[1]);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    const timeline = await client.get(`/api/projects/${project.body.id}/activities`, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(timeline.body.filter((a: { eventType: string }) => a.eventType === 'deployment')).toHaveLength(1);
+  });
+
   it('takes a piped token with --with-token, tells an old CLI to update, and gives up on a server that does not answer', async () => {
     const { token } = await userWithToken();
     const login = await shiplog(['login', '--server', backend.url, '--with-token'], { input: `${token}\n` });
@@ -221,27 +275,51 @@ describe('the shiplog CLI', () => {
     expect(login.stderr).toBe('');
     expect(login.stdout).toMatch(/^Signed in to /);
 
-    // A newer server: the CLI says to update itself instead of misreading it.
+    // A newer server that still serves this CLI's version: it works, with a one-line notice. A server
+    // that serves it no more says so, and the CLI says what to do.
+    let serves = true;
     const newer = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-shiplog-api-version': '2' });
-      res.end('[]');
+      if (serves) {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-shiplog-api-version': '3' });
+        res.end('[]');
+      } else {
+        res.writeHead(400, { 'content-type': 'application/json', 'x-shiplog-api-version': '3' });
+        res.end(
+          JSON.stringify({
+            message: 'This Shiplog no longer serves version 1 of its API.',
+            code: 'API_VERSION_UNSUPPORTED',
+          }),
+        );
+      }
     });
     await new Promise<void>((resolve) => newer.listen(0, '127.0.0.1', resolve));
     const newerUrl = `http://127.0.0.1:${(newer.address() as AddressInfo).port}`;
     try {
-      const old = await shiplog(['projects'], { env: { SHIPLOG_URL: newerUrl, SHIPLOG_TOKEN: token } });
-      expect(old.code).toBe(1);
+      const env = { SHIPLOG_URL: newerUrl, SHIPLOG_TOKEN: token };
+      const old = await shiplog(['projects', '--json'], { env });
+      expect(old).toMatchObject({ code: 0, stdout: '[]\n' });
       expect(old.stderr).toMatch(
-        new RegExp(
-          `^shiplog: ${newerUrl} speaks version 2 of the Shiplog API, .* update it \\(npm install -g shiplog@latest\\)`,
-        ),
+        new RegExp(`^shiplog: note: ${newerUrl} speaks version 3 of the Shiplog API .* still works`),
       );
+      expect(old.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      serves = false;
+      const retired = await shiplog(['projects'], { env });
+      expect(retired.code).toBe(1);
+      expect(retired.stderr).toMatch(/no longer serves version 1 .* update it \(npm install -g shiplog@latest\)/);
     } finally {
       await new Promise((resolve) => newer.close(resolve));
     }
-    // Shiplog itself announces the version this CLI speaks.
-    const announced = await fetch(`${backend.url}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
+    // Shiplog itself announces its version, and refuses a version it no longer serves.
+    const announced = await fetch(`${backend.url}/api/projects`, {
+      headers: { authorization: `Bearer ${token}`, 'x-shiplog-api-version': '1' },
+    });
+    expect(announced.status).toBe(200);
     expect(announced.headers.get('x-shiplog-api-version')).toBe('1');
+    const ancient = await fetch(`${backend.url}/api/projects`, {
+      headers: { authorization: `Bearer ${token}`, 'x-shiplog-api-version': '0' },
+    });
+    expect(ancient.status).toBe(400);
+    expect(((await ancient.json()) as { code: string }).code).toBe('API_VERSION_UNSUPPORTED');
 
     // Accepts the connection, never answers.
     const silent = createServer(() => {});

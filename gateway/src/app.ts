@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
+import { AppError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import {
   accessLog,
   declareSecretPaths,
@@ -11,6 +11,7 @@ import {
   reauthRequired,
   requestSpans,
   type ServiceClients,
+  sendError,
   serviceNames,
   tokenNotAccepted,
 } from '@shiplog/service-kit';
@@ -88,6 +89,23 @@ export interface GatewayDeps {
  */
 export const API_VERSION = '1';
 export const API_VERSION_HEADER = 'x-shiplog-api-version';
+/**
+ * The oldest version still served. A client says the version it speaks in the same header; a newer
+ * server keeps serving an older client (the CLI in a pinned CI job) until this is raised past it, and
+ * then answers it 400 `API_VERSION_UNSUPPORTED`, which says what to do.
+ */
+export const API_OLDEST_SUPPORTED = 1;
+
+/** The refusal of a client whose version is no longer served, or null. */
+export function unsupportedVersion(header: string | string[] | undefined): AppError | null {
+  if (typeof header !== 'string' || !/^\d{1,6}$/.test(header)) return null;
+  if (Number(header) >= API_OLDEST_SUPPORTED) return null;
+  return new AppError(
+    400,
+    'API_VERSION_UNSUPPORTED',
+    `This Shiplog no longer serves version ${header} of its API (it serves ${API_OLDEST_SUPPORTED} to ${API_VERSION}).`,
+  );
+}
 
 /**
  * The gateway's request handler. The `/api` surface is one table (routes.ts): a service's route takes
@@ -136,6 +154,11 @@ export function createGateway(deps: GatewayDeps): RequestListener {
     secure(res);
     if (req.url?.startsWith('/api/')) {
       res.setHeader(API_VERSION_HEADER, API_VERSION);
+      const unsupported = unsupportedVersion(req.headers[API_VERSION_HEADER]);
+      if (unsupported) {
+        log(req, res, () => sendError(req, res, unsupported, deps.logger));
+        return;
+      }
       if (req.headers.cookie?.includes(session)) res.setHeader(LIVE_SEQ_HEADER, String(deps.liveSeq()));
     }
     log(req, res, () => {
