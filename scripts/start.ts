@@ -4,25 +4,35 @@
  * their own (as in production), waits until the gateway is ready, and prints the address. Ctrl-C
  * (SIGINT) or SIGTERM stops them all cleanly.
  *
- * Environment: everything in README's configuration table; in addition SERVICE_PORT_BASE (default
- * 4100: identity 4101, billing 4104, …) moves the services' ports, and SKIP_WEB_BUILD=1 serves the
- * existing web/dist.
+ * Environment: everything in README's configuration table; in addition SERVICE_PORT_BASE moves the
+ * services' ports (identity base + 1, billing base + 4, …; unset: 4100 when those are free, else a free
+ * range, so a second checkout's app starts beside the first), and SKIP_WEB_BUILD=1 serves the existing
+ * web/dist.
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freeServicePortBase, servicePortsFree } from '@shiplog/testing';
 import { type AppProcess, appProcesses, ensureDatabase, root, waitUntilReady } from './app-processes.ts';
 
 const env = { ...process.env };
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/shiplog';
-const portBase = Number(env.SERVICE_PORT_BASE || 4100);
+const portBase = env.SERVICE_PORT_BASE ? Number(env.SERVICE_PORT_BASE) : await servicePortBase();
 const gatewayPort = Number(env.PORT || 3000);
 // The links services hand out (calendar feeds, deploy webhooks, checkout) point at this app.
 env.APP_URL ||= `http://localhost:${gatewayPort}`;
 
 function log(message: string) {
   process.stdout.write(`[shiplog] ${message}\n`);
+}
+
+/** 4100, unless one of its service ports is taken (another checkout's app): then a free range. */
+async function servicePortBase(): Promise<number> {
+  if (await servicePortsFree(4100)) return 4100;
+  const base = await freeServicePortBase();
+  log(`ports 4101-4109 are taken (another Shiplog?): the services use ${base + 1}-${base + 9}`);
+  return base;
 }
 
 const children: { name: string; process: ChildProcess }[] = [];

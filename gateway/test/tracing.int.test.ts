@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
+import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Launched, launchApp } from '../../scripts/launch.ts';
@@ -26,10 +27,17 @@ beforeAll(async () => {
   drops.push(db.drop, bus.drop);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
+  // No SERVICE_PORT_BASE, and one of the usual service ports taken (as by another checkout's app):
+  // the app starts on a free range all the same.
+  const taken = createServer();
+  await new Promise<void>((resolve) => {
+    taken.once('error', () => resolve());
+    taken.listen(4102, '127.0.0.1', () => resolve());
+  });
+  drops.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
   app = await launchApp({
     ...collector.env,
     PORT: String(port),
-    SERVICE_PORT_BASE: String(await freeServicePortBase()),
     DATABASE_URL: db.url,
     BUS_NAMESPACE: bus.namespace,
     SKIP_WEB_BUILD: '1',

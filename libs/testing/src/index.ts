@@ -232,10 +232,15 @@ export async function freePort(): Promise<number> {
 export async function freeServicePortBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + 10 * Math.floor(Math.random() * 1_200);
-    const ports = Array.from({ length: 9 }, (_, i) => base + i + 1);
-    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return base;
+    if (await servicePortsFree(base)) return base;
   }
   throw new Error('no free range of service ports found');
+}
+
+/** Whether the service ports of `base` (base + 1 … base + 9) are all free on 127.0.0.1 now. */
+export async function servicePortsFree(base: number): Promise<boolean> {
+  const ports = Array.from({ length: 9 }, (_, i) => base + i + 1);
+  return (await Promise.all(ports.map(portIsFree))).every(Boolean);
 }
 
 /**
