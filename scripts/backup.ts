@@ -11,7 +11,7 @@
  * A restore goes into a database without Shiplog's schemas (a new one, or the old one emptied), checks
  * that the configured master keys open the restored data keys, then rebuilds every read model from
  * the restored events (`pnpm projections:rebuild`), so what the services serve is what the events say.
- * Start the services afterwards. With the KurrentDB event store (`EVENT_STORE=eventstoredb`) the events
+ * Start the services afterwards. With the KurrentDB event store (`EVENT_STORE=esdb`) the events
  * live there: back it up with KurrentDB's own backup at the same time; this file holds the rest.
  * Reads the services' environment (DATABASE_URL, VAULT_KEY_SECRET, …).
  */

@@ -185,7 +185,14 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
     const password = config.ADMIN_PASSWORD;
     if (!password) return;
     const ctx = { userId: null, correlationId: newId() };
-    if (await findByUsername(config.ADMIN_USERNAME)) return;
+    if (await findByUsername(config.ADMIN_USERNAME)) {
+      // Said, so an operator who changed ADMIN_PASSWORD to reset it knows it did not.
+      context.logger.info(
+        { username: config.ADMIN_USERNAME },
+        'ADMIN_PASSWORD is set but the admin account exists: its password is left as it is (change it in the app)',
+      );
+      return;
+    }
     try {
       await register({ username: config.ADMIN_USERNAME, email: null, password }, ctx);
       context.logger.info({ username: config.ADMIN_USERNAME }, 'admin account created');
