@@ -29,39 +29,49 @@ export function isTyping(target: EventTarget | null): boolean {
 const somethingOpen = () =>
   document.querySelector('[role="dialog"],[role="alertdialog"],[role="menu"],dialog[open]') !== null;
 
+declare global {
+  interface Window {
+    /**
+     * The keys pressed before this module has loaded, as index.html's listener kept them (the app's
+     * shortcuts, with the browser's own action for them held back): `wake` is what the shell has this
+     * module loaded with at once, `stop` ends the listener once this one has taken over.
+     */
+    __shiplogKeys?: { queued: KeyboardEvent[]; wake?: (() => void) | null; stop: () => void };
+  }
+}
+
+/** A sequence's second key counts within a second and a half of its first. */
+const SEQUENCE_MS = 1500;
+
 /**
- * The app's keyboard, from the shell (loaded just after the first screen): ⌘K / Ctrl-K anywhere, a
- * field included, toggles the command palette; the keys in `shortcuts` work when no field has focus
- * and nothing modal is open. `/` goes to the page's search field, or opens the palette where there is
- * none. Returns what stops it.
+ * The app's keyboard, from the shell: ⌘K / Ctrl-K anywhere, a field included, toggles the command
+ * palette; the keys in `shortcuts` work when no field has focus and nothing modal is open. `/` goes
+ * to the page's search field, or opens the palette where there is none. It takes over from index.html's
+ * listener and answers the keys that one kept, in order, until one of them opens or goes somewhere
+ * (what was typed after it was meant for what it opened). Returns what stops it.
  */
 export function followShortcuts(
   show: (panel: SetStateAction<KeyboardPanel>) => void,
   navigate: (to: string) => void,
 ): () => void {
   let pending = '';
-  let clear: ReturnType<typeof setTimeout> | undefined;
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || event.isComposing) return;
+  let pendingAt = 0;
+  /** Does what `event` asks; says whether it was one of the app's keys. */
+  const answer = (event: KeyboardEvent): boolean => {
     if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === 'k') {
-      event.preventDefault();
       show((open) => (open === 'palette' ? null : 'palette'));
-      return;
+      return true;
     }
-    if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target) || somethingOpen()) return;
-    const typed = pending ? `${pending} ${event.key}` : event.key;
+    if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target) || somethingOpen()) return false;
+    const typed = pending && event.timeStamp - pendingAt < SEQUENCE_MS ? `${pending} ${event.key}` : event.key;
     pending = '';
-    clearTimeout(clear);
     if (shortcuts.some(({ keys }) => keys.startsWith(`${typed} `))) {
       pending = typed;
-      clear = setTimeout(() => {
-        pending = '';
-      }, 1500);
-      return;
+      pendingAt = event.timeStamp;
+      return false;
     }
     const shortcut = shortcuts.find(({ keys }) => keys === typed);
-    if (!shortcut) return;
-    event.preventDefault();
+    if (!shortcut) return false;
     if (shortcut.to) navigate(shortcut.to);
     else if (typed === '?') show('shortcuts');
     else if (typed === 'z') void import('./held').then(({ undoLatest }) => undoLatest());
@@ -75,10 +85,15 @@ export function followShortcuts(
       if (field) field.focus();
       else show('palette');
     }
+    return true;
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || event.isComposing) return;
+    if (answer(event)) event.preventDefault();
   };
   document.addEventListener('keydown', onKeyDown);
-  return () => {
-    document.removeEventListener('keydown', onKeyDown);
-    clearTimeout(clear);
-  };
+  const early = window.__shiplogKeys;
+  early?.stop();
+  for (const event of early?.queued.splice(0) ?? []) if (answer(event)) break;
+  return () => document.removeEventListener('keydown', onKeyDown);
 }

@@ -182,7 +182,7 @@ function OperationDetails(props: { document: Document; path: string; method: str
         >
           {method}
         </span>
-        <code className="font-mono text-sm">{path}</code>
+        <code className="min-w-0 break-all font-mono text-sm">{path}</code>
         <span className="text-sm text-muted-foreground">{operation.summary}</span>
       </summary>
       <div className="space-y-4 border-t px-4 py-3 text-sm">

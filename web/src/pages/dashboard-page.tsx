@@ -77,7 +77,7 @@ export function DashboardPage() {
           </div>
         </div>
         {!dashboard && isPending ? (
-          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} className="h-72" />
             ))}

@@ -33,7 +33,7 @@ export function SettingsPage() {
   const { data: comments } = useQuery(adminCommentsQuery);
   return (
     <Tabs defaultValue="account" className="mx-auto max-w-3xl">
-      <TabsList className="flex-wrap">
+      <TabsList className="h-auto flex-wrap">
         <TabsTrigger value="account">Account</TabsTrigger>
         <TabsTrigger value="notifications" onPointerEnter={preloadNotifications} onFocus={preloadNotifications}>
           Notifications

@@ -93,7 +93,6 @@ function Shell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useAfterFirstScreen(() => {
-    const show = (next: SetStateAction<KeyboardPanel>) => showPanel.current(next);
     return Promise.all([
       // Every screen follows the user's changes as they happen (lib/live.ts)…
       import('../../lib/live').then(({ followLiveChanges }) => followLiveChanges(queryClient)),
@@ -102,18 +101,21 @@ function Shell() {
         void registerServiceWorker(router, queryClient).catch(() => {});
         return () => {};
       }),
-      // …shows a change before the server has it (lib/optimistic.ts), and then its toast without
-      // loading the toasts' code in the middle of the change…
+      // …and shows a change before the server has it (lib/optimistic.ts), and then its toast without
+      // loading the toasts' code in the middle of the change.
       Promise.all([optimistic(), preloadToaster()]).then(() => () => {}),
-      // …and answers the keyboard (lib/shortcuts.ts).
-      // The palette's code comes with them: ⌘K then opens it at once, and what is typed straight after
-      // lands in its field (and the service worker keeps it for offline).
-      Promise.all([import('../../lib/shortcuts'), KeyboardPanels.preload?.()]).then(([{ followShortcuts }]) => {
-        setKeysFollowed(true);
-        return followShortcuts(show, (to) => navigate({ to }));
-      }),
     ]);
-  }, [queryClient, navigate, router]);
+  }, [queryClient, router]);
+  // It answers the keyboard (lib/shortcuts.ts) from then too, or at once when a key was pressed before.
+  // The palette's code comes with it: ⌘K then opens it at once, and what is typed straight after lands
+  // in its field (and the service worker keeps it for offline).
+  useKeyboard(() => {
+    const show = (next: SetStateAction<KeyboardPanel>) => showPanel.current(next);
+    return Promise.all([import('../../lib/shortcuts'), KeyboardPanels.preload?.()]).then(([{ followShortcuts }]) => {
+      setKeysFollowed(true);
+      return followShortcuts(show, (to) => navigate({ to }));
+    });
+  }, [navigate]);
 
   return (
     <div className="flex min-h-screen bg-background">
@@ -245,13 +247,15 @@ export function SidebarContents({
     (item) => (!item.adminOnly || user.isAdmin) && (variant === 'desktop' || !item.desktopOnly),
   );
   return (
-    <div className="flex h-full flex-col">
-      <div className="flex h-16 items-center border-b px-5">
+    // One column that scrolls as a whole when it is taller than the screen (a phone, the admin's
+    // messages): the navigation stays first and in view, what follows it scrolls after.
+    <div className="flex h-full flex-col overflow-y-auto">
+      <div className="flex h-16 shrink-0 items-center border-b px-5">
         <Link to="/" onClick={onNavigate} aria-label="Shiplog home">
           <Logo />
         </Link>
       </div>
-      <nav className="flex-1 space-y-1 overflow-y-auto p-3">
+      <nav className="flex-1 space-y-1 p-3">
         {items.map((item) => (
           <Link
             key={item.to}
@@ -314,23 +318,54 @@ function followOnline(changed: () => void) {
 /**
  * What the signed-in shell starts once its first screen is up (a second after it shows), not part of
  * what that screen needs: `start` loads and starts each part and resolves to what stops them. A
- * change in that second shows at the next one or the next visit; a key pressed then does nothing.
+ * change in that second shows at the next one or the next visit. `sooner`, when given, is told how to
+ * start at once (and answers what stops it telling).
  */
-function useAfterFirstScreen(start: () => Promise<(() => void)[]>, deps: unknown[]) {
+function useAfterFirstScreen(
+  start: () => Promise<(() => void)[]>,
+  deps: unknown[],
+  sooner?: (begin: () => void) => () => void,
+) {
   useEffect(() => {
     let stops: (() => void)[] = [];
     let ended = false;
-    const timer = setTimeout(() => {
-      void start().then((started) => {
-        if (ended) for (const stop of started) stop();
-        else stops = started;
+    let started = false;
+    const begin = () => {
+      if (started) return;
+      started = true;
+      void start().then((begun) => {
+        if (ended) for (const stop of begun) stop();
+        else stops = begun;
       });
-    }, 1000);
+    };
+    const timer = setTimeout(begin, 1000);
+    const unhook = sooner?.(begin);
     return () => {
       ended = true;
       clearTimeout(timer);
+      unhook?.();
       for (const stop of stops) stop();
     };
     // biome-ignore lint/correctness/useExhaustiveDependencies: `start` is re-made each render; `deps` say when it changes
   }, deps);
+}
+
+/**
+ * The keyboard, started after the first screen as the other parts are, or as soon as a key has been
+ * pressed: index.html keeps the keys pressed until then, and the shortcuts `start` follows answer them.
+ */
+function useKeyboard(start: () => Promise<() => void>, deps: unknown[]) {
+  useAfterFirstScreen(
+    () => start().then((stop) => [stop]),
+    deps,
+    (begin) => {
+      const keys = window.__shiplogKeys;
+      if (!keys) return () => {};
+      keys.wake = begin;
+      if (keys.queued.length > 0) begin();
+      return () => {
+        if (keys.wake === begin) keys.wake = null;
+      };
+    },
+  );
 }
