@@ -42,7 +42,9 @@ function launch({ name, entry, nodeArgs, env: extraEnv }: AppProcess) {
   const child = spawn(process.execPath, [...nodeArgs, join(root, entry)], {
     cwd: root,
     env: { ...env, ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The channel closes when this supervisor ends however it ends, and the child stops with it
+    // (service-kit's endWithSupervisor).
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${name.padEnd(8)} | ${line}\n`));

@@ -3,7 +3,7 @@
  * test with a small chaos run (bench/chaos) beside them; then the browser tests against the app as `npm start` runs it. Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -145,6 +145,58 @@ await Promise.all([
   tests('faults under load (a small chaos run)', ['chaos'], { held: true }),
 ]);
 if (built) await tests('browser tests', ['e2e']);
+
+/**
+ * The processes of this checkout still running (an app a test started, a service of it): none may
+ * outlive the run. Read from /proc, where there is one; this run and its parents are not counted.
+ */
+function leftovers(): { pid: number; command: string }[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const ours = new Set<number>();
+  for (let pid = process.pid; pid > 1; ) {
+    ours.add(pid);
+    try {
+      pid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  const started = [/\/services\/\w+\/src\/main\.ts/, /\/gateway\/src\/main\.ts/, /\/scripts\/start\.ts/];
+  return pids.flatMap((name) => {
+    const pid = Number(name);
+    if (ours.has(pid)) return [];
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      return [];
+    }
+    return command.includes(root) && started.some((pattern) => pattern.test(command)) ? [{ pid, command }] : [];
+  });
+}
+
+// Every process a test started has ended with the run: its stop is given a few seconds, then what is
+// left is a failure, named, and ended.
+let left = leftovers();
+for (let waited = 0; left.length > 0 && waited < 15_000; waited += 500) {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  left = leftovers();
+}
+if (left.length > 0) {
+  process.stdout.write('\nProcesses the tests started are still running:\n');
+  for (const { pid, command } of left) {
+    process.stdout.write(`  ${pid}  ${command}\n`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  count('no process left behind', false);
+} else count('no process left behind', true);
 
 process.stdout.write('\nThe ten slowest test files:\n');
 for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))

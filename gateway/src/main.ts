@@ -1,5 +1,7 @@
+import { endWithSupervisor } from '@shiplog/service-kit';
 import { startGateway } from './server.ts';
 
+endWithSupervisor();
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 try {
   gateway = await startGateway();

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
+import { createTestBusNamespace, createTestDatabase, freePort, waitUntil } from '@shiplog/testing';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Launched, launchApp } from '../../scripts/launch.ts';
@@ -133,5 +133,31 @@ describe('tracing', () => {
       trace_id: gateway.traceId,
       span_id: service.spanId,
     });
+  });
+
+  it('leaves no process behind when the app’s supervisor is killed outright', async () => {
+    const supervisor = app.child.pid!;
+    const parentOf = (pid: string) => {
+      try {
+        return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      } catch {
+        return null;
+      }
+    };
+    const children = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name) && parentOf(name) === supervisor)
+      .map(Number);
+    // The eight services and the gateway.
+    expect(children.length).toBeGreaterThanOrEqual(9);
+    app.child.kill('SIGKILL');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await waitUntil(() => children.every((pid) => !alive(pid)), 15_000, 'every process of the app to end');
   });
 });

@@ -339,7 +339,20 @@ export async function startService<Env extends ServiceEnv>(
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */
+/**
+ * A process the app's supervisor started (scripts/start.ts, over an IPC channel) ends with the
+ * supervisor, however that ends (Ctrl-C, a kill, a crash, a test run stopped): the channel closes, and
+ * the process stops as on SIGTERM, or at once while it is still starting. Nothing is left holding its
+ * port and database connections.
+ */
+export function endWithSupervisor(): void {
+  if (!process.channel) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
 export async function runServiceProcess<Env extends ServiceEnv>(definition: ServiceDefinition<Env>): Promise<void> {
+  endWithSupervisor();
   let running: RunningService<Env>;
   try {
     running = await startService(definition);
