@@ -47,7 +47,8 @@ function launch({ name, entry, nodeArgs, env: extraEnv }: AppProcess) {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${name.padEnd(8)} | ${line}\n`));
+    if (stream)
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${name.padEnd(8)} | ${line}\n`));
   }
   child.on('exit', (code, signal) => {
     if (stopping) return;
