@@ -2,7 +2,9 @@ import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type Backend, Client, startBackend } from './harness.ts';
+import { type Backend, Client, startBackend } from './harness.ts';
+
+type Answer = Awaited<ReturnType<Client['request']>>;
 
 /**
  * Every create the web app makes, sent twice with one `Idempotency-Key` (a double click, a retry after

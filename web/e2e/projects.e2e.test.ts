@@ -712,6 +712,20 @@ describe('dashboard extras and activity history', () => {
     expect(seen.length).toBeGreaterThan(0);
     for (const state of seen) expect(state).toMatch(new RegExp(`^(\\d+/${max}|null/null)$`));
     await other.getByText(new RegExp(`^Brought in ${file.projects.length} projects, `)).waitFor();
+    // The same file again adds nothing, and says so rather than counting the file once more.
+    await other.getByLabel('Export file to import').setInputFiles((await json.path())!);
+    await other.getByRole('button', { name: 'Import', exact: true }).click();
+    await other.getByText('Nothing new to import', { exact: true }).first().waitFor();
+    const counted = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+    await other
+      .getByText(
+        `This file was imported before: its ${counted(file.projects.length, 'project')}, ${counted(
+          file.reminders.length,
+          'reminder',
+        )} and ${counted(file.activities.length, 'timeline entry', 'timeline entries')} are already here.`,
+      )
+      .first()
+      .waitFor();
     await other.goto('/projects');
     await other.getByRole('link', { name: 'Quick App', exact: true }).waitFor();
     await other.goto('/activities');

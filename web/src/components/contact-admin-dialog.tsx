@@ -16,11 +16,9 @@ export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: bool
   const form = useSchemaForm('contactAdminSchema', { mode: 'onChange', defaultValues: { subject: '', message: '' } });
   const send = useContactAdmin();
   const submit = (values: FormOutput<'contactAdminSchema'>) =>
-    send.mutate(values, {
-      onSuccess: () => {
-        form.reset();
-        setOpen(false);
-      },
+    send.mutateAsync(values).then(() => {
+      form.reset();
+      setOpen(false);
     });
   return (
     <Dialog
@@ -39,7 +37,11 @@ export function ContactAdminDialog({ defaultOpen = false }: { defaultOpen?: bool
           <Label htmlFor="contact-message">Message</Label>
           <Textarea id="contact-message" rows={5} {...form.register('message')} />
         </div>
-        <Button type="submit" className="w-full" disabled={!form.formState.isValid || send.isPending}>
+        <Button
+          type="submit"
+          className="w-full"
+          disabled={!form.formState.isValid || send.isPending || form.formState.isSubmitting}
+        >
           {send.isPending ? 'Sending...' : 'Send Message'}
         </Button>
       </form>

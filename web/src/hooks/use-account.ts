@@ -1,6 +1,6 @@
 import type { NotificationSettings, Profile } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -108,9 +108,9 @@ export function useUpdateNotificationSettings() {
 
 /** Contact Admin's message. */
 export function useContactAdmin() {
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (message: { subject: string; message: string }) =>
-      apiRequest<unknown>('POST', '/api/contact-admin', message),
+    mutationFn: (message: { subject: string; message: string }) => creates.post<unknown>('/api/contact-admin', message),
     meta: told({
       success: { title: 'Message sent', description: 'Your message has been sent to the admin successfully.' },
       failure: (error) => ({ title: 'Error', description: error.message || 'Failed to send message' }),

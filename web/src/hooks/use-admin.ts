@@ -7,7 +7,7 @@ import {
   type SubscriptionStatus,
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiAnswer, apiRequest } from '../lib/api';
+import { apiAnswer, apiRequest, useCreates } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -83,8 +83,9 @@ type Priority = 'normal' | 'high' | 'urgent';
 
 export function useCreateComment() {
   const refresh = useAdminRefresh();
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (input: { message: string; priority: Priority }) => apiRequest('POST', '/api/admin/comments', input),
+    mutationFn: (input: { message: string; priority: Priority }) => creates.post('/api/admin/comments', input),
     onSuccess: refresh,
     meta: told({ failure: 'Failed to create comment' }),
   });

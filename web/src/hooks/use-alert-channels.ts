@@ -1,6 +1,6 @@
 import type { AlertChannelView, AlertDeliveryView, CreateAlertChannelInput, MadeAlertChannel } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -23,8 +23,9 @@ export const alertDeliveriesQuery = queryOptions({
 /** A new channel: a generic webhook's answer holds its signing secret, which is never shown again. */
 export function useAddAlertChannel() {
   const queryClient = useQueryClient();
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (input: CreateAlertChannelInput) => apiRequest<MadeAlertChannel>('POST', '/api/alert-channels', input),
+    mutationFn: (input: CreateAlertChannelInput) => creates.post<MadeAlertChannel>('/api/alert-channels', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertChannelsQuery.queryKey }),
     meta: told({ failure: 'Failed to add the channel' }),
   });

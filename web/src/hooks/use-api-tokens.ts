@@ -1,6 +1,6 @@
 import type { ApiTokenView } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -13,8 +13,9 @@ export const apiTokensQuery = queryOptions({
 /** A new personal API token: the answer holds its text, which is never shown again. */
 export function useCreateApiToken() {
   const queryClient = useQueryClient();
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (input: { name: string }) => apiRequest<ApiTokenView & { token: string }>('POST', '/api/tokens', input),
+    mutationFn: (input: { name: string }) => creates.post<ApiTokenView & { token: string }>('/api/tokens', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
     meta: told({ failure: 'Failed to create token' }),
   });

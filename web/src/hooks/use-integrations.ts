@@ -8,7 +8,7 @@ import type {
   TestConnectionResponse,
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -27,8 +27,9 @@ export const integrationDomainsQuery = (id: string) =>
 
 export function useSaveIntegration() {
   const queryClient = useQueryClient();
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (form: IntegrationForm) => apiRequest<Integration>('POST', '/api/integrations', form),
+    mutationFn: (form: IntegrationForm) => creates.post<Integration>('/api/integrations', form),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey }),
     meta: told({
       success: { title: 'Integration configured successfully', description: 'Your API connection has been saved' },

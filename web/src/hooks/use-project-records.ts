@@ -1,6 +1,6 @@
 import type { Activity, RecordBackupInput, RecordDeploymentInput, RecordVersionInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { useCreates } from '../lib/api';
 import { projectActivitiesQuery, projectQuery, userQuery } from '../lib/queries';
 import { type Told, told } from '../lib/told';
 import { useRefresh } from './use-projects';
@@ -24,8 +24,9 @@ function useRecord<TInput>(
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   const timeline = projectActivitiesQuery(id).queryKey;
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (input: TInput) => apiRequest<unknown>('POST', `/api/projects/${id}/${path}`, input),
+    mutationFn: (input: TInput) => creates.post<unknown>(`/api/projects/${id}/${path}`, input),
     onMutate: async (input) => {
       await queryClient.cancelQueries({ queryKey: timeline });
       const before = queryClient.getQueryData(timeline);

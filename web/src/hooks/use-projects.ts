@@ -7,7 +7,7 @@ import {
   type UpdateProjectInput,
 } from '@shiplog/schemas';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../lib/api';
+import { ApiError, apiRequest, useCreates } from '../lib/api';
 import { keys, optimistic, projectQuery, projectsQuery, userQuery } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -25,8 +25,9 @@ export function useRefresh() {
 
 export function useCreateProject() {
   const refresh = useRefresh();
+  const creates = useCreates();
   return useMutation({
-    mutationFn: (input: Partial<CreateProjectInput>) => apiRequest<Project>('POST', '/api/projects', input),
+    mutationFn: (input: Partial<CreateProjectInput>) => creates.post<Project>('/api/projects', input),
     onSuccess: refresh,
     meta: told({
       success: { title: 'Project created successfully!', description: 'Your project has been created.' },
@@ -128,9 +129,10 @@ export function useDeleteProject() {
 export function useQuickUpdate() {
   const refresh = useRefresh();
   const queryClient = useQueryClient();
+  const creates = useCreates();
   return useMutation({
     mutationFn: (input: QuickUpdateInput) =>
-      apiRequest<unknown>('POST', '/api/activities', {
+      creates.post<unknown>('/api/activities', {
         projectId: input.projectId,
         notes: input.notes,
         eventType: input.redeployed ? 'deployment' : input.backedUp ? 'backup_created' : 'project_updated',

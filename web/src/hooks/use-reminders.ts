@@ -5,7 +5,7 @@ import {
   type UpdateReminderInput,
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api';
+import { apiRequest, useCreates } from '../lib/api';
 import { keys, optimistic } from '../lib/queries';
 import { told } from '../lib/told';
 
@@ -32,11 +32,10 @@ function useRefresh() {
 
 export function useSaveReminder(id?: string) {
   const refresh = useRefresh();
+  const creates = useCreates();
   return useMutation({
     mutationFn: (body: ReminderBody | (Omit<UpdateReminderInput, 'dueDate'> & { dueDate?: string })) =>
-      id
-        ? apiRequest<Reminder>('PATCH', `/api/reminders/${id}`, body)
-        : apiRequest<Reminder>('POST', '/api/reminders', body),
+      id ? apiRequest<Reminder>('PATCH', `/api/reminders/${id}`, body) : creates.post<Reminder>('/api/reminders', body),
     onSuccess: refresh,
     meta: told({
       success: (_saved, body: { title?: string }) => ({

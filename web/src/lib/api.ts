@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { confirmPassword } from './reauth';
 
 /**
@@ -51,8 +52,13 @@ export function dropEarly(): void {
   window.__shiplogEarly = {};
 }
 
-export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
-  return (await apiAnswer<T>(method, url, body)).data;
+export interface RequestOptions {
+  /** A create's `Idempotency-Key` (`Creates`): the server makes one record for every request that carries it. */
+  idempotencyKey?: string;
+}
+
+export async function apiRequest<T>(method: string, url: string, body?: unknown, options?: RequestOptions): Promise<T> {
+  return (await apiAnswer<T>(method, url, body, options)).data;
 }
 
 /** As `apiRequest`, with the answer's headers beside its data (a page's total count, say). */
@@ -60,9 +66,13 @@ export async function apiAnswer<T>(
   method: string,
   url: string,
   body?: unknown,
+  options: RequestOptions = {},
   confirmed = false,
 ): Promise<{ data: T; headers: Headers }> {
   const text = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
     fetch(url, {
       method,
@@ -73,20 +83,46 @@ export async function apiAnswer<T>(
       // Public pages may be kept by shared caches for a moment; the app always asks whether its copy
       // is still current (a 304 costs the server nothing), so an owner sees their own edit at once.
       cache: 'no-cache',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+      headers,
       body: text,
     }));
   if (!response.ok) {
     const error = await errorOf(response);
     // A sensitive change a while after sign-in: the password again, then the same request once more.
     if (error.code === 'REAUTH_REQUIRED' && !confirmed && (await confirmPassword()))
-      return apiAnswer<T>(method, url, body, true);
+      return apiAnswer<T>(method, url, body, options, true);
     throw error;
   }
   return { data: readAt(await jsonOrNull(response), response) as T, headers: response.headers };
+}
+
+/**
+ * A form's creates (a project, a reminder, a release, a message…), each sent with an `Idempotency-Key`
+ * made once per submission, so the server makes one record however often the request arrives. The
+ * same submission sent again (identical, before one was answered as made: a second click, a retry
+ * after no answer) carries the same key; once the server has answered one as made, the next gets a new
+ * one, so the same text posted twice on purpose is two records. Its form keeps one (`useCreates`).
+ */
+export class Creates {
+  #pending: { request: string; key: string } | undefined;
+
+  async post<T>(url: string, body: unknown): Promise<T> {
+    const request = JSON.stringify([url, body]);
+    if (this.#pending?.request !== request) this.#pending = { request, key: newIdempotencyKey() };
+    const answer = await apiRequest<T>('POST', url, body, { idempotencyKey: this.#pending.key });
+    if (this.#pending?.request === request) this.#pending = undefined;
+    return answer;
+  }
+}
+
+/** The `Creates` of one mounted form (or of the mutation hook it calls). */
+export function useCreates(): Creates {
+  return useState(() => new Creates())[0];
+}
+
+/** 128 random bits as hex; `crypto.randomUUID` exists only on secure origins, this on every one. */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Where each answer's data stands in the live feed: the gateway's `x-shiplog-seq` (lib/live.ts). */

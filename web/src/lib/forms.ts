@@ -1,3 +1,5 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { type FieldValues, type Resolver, type UseFormProps, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { loadFormSchemas, type Schemas } from './load-form-schemas';
@@ -21,12 +23,36 @@ export function formResolver<N extends FormName>(name: N): Resolver<FormInput<N>
   };
 }
 
-/** `useForm` with the named schema's resolver (`formResolver`), typed by the schema. */
+/**
+ * `useForm` with the named schema's resolver (`formResolver`), typed by the schema, whose submissions
+ * run one at a time: from the first click (or Enter) until its handler's promise settles (return the
+ * mutation's, `mutateAsync`), another submit does nothing, and `formState.isSubmitting` holds the
+ * button busy. The schema is checked first and may still be loading, so a handler that only starts a
+ * request (`mutate`) would leave a second click a moment to send the same thing again.
+ */
 export function useSchemaForm<N extends FormName>(
   name: N,
   options: Omit<UseFormProps<FormInput<N>, unknown, FormOutput<N>>, 'resolver'>,
 ) {
-  return useForm<FormInput<N>, unknown, FormOutput<N>>({ ...options, resolver: formResolver(name) });
+  const form = useForm<FormInput<N>, unknown, FormOutput<N>>({ ...options, resolver: formResolver(name) });
+  const submitting = useRef(false);
+  const mutations = useQueryClient().getMutationCache();
+  const handleSubmit: typeof form.handleSubmit = (onValid, onInvalid) => async (event) => {
+    if (submitting.current) {
+      event?.preventDefault();
+      return;
+    }
+    submitting.current = true;
+    try {
+      await form.handleSubmit(onValid, onInvalid)(event);
+    } catch (error) {
+      // A mutation's failure was told already (lib/told.ts, by the mutation cache); anything else is a fault.
+      if (!mutations.getAll().some((mutation) => mutation.state.error === error)) throw error;
+    } finally {
+      submitting.current = false;
+    }
+  };
+  return { ...form, handleSubmit };
 }
 
 /**

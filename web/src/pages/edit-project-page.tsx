@@ -26,7 +26,7 @@ export function EditProjectPage() {
         submitLabel="Update Project"
         pending={update.isPending}
         onSubmit={(values) =>
-          update.mutate({ id, ...toProjectInput(values) }, { onSuccess: () => navigate({ to: '/projects' }) })
+          update.mutateAsync({ id, ...toProjectInput(values) }).then(() => navigate({ to: '/projects' }))
         }
       />
     </div>

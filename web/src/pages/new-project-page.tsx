@@ -13,7 +13,7 @@ export function NewProjectPage() {
       <ProjectForm
         submitLabel="Create Project"
         pending={create.isPending}
-        onSubmit={(values) => create.mutate(toProjectInput(values), { onSuccess: () => navigate({ to: '/projects' }) })}
+        onSubmit={(values) => create.mutateAsync(toProjectInput(values)).then(() => navigate({ to: '/projects' }))}
       />
     </div>
   );

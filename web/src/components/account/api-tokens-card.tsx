@@ -30,13 +30,16 @@ export function ApiTokensCard() {
   const revoke = useRevokeApiToken();
   const form = useSchemaForm('apiTokenSchema', { defaultValues: { name: '', expiresInDays: '90' } });
   const submit = (values: FormOutput<'apiTokenSchema'>) =>
-    create.mutate(values, {
-      onSuccess: (answer) => {
+    create.mutateAsync(values).then(
+      (answer) => {
         setCreated({ name: answer.name, token: answer.token });
         form.reset();
       },
-      onError: (failure) => showServerFieldErrors(failure, form.setError, ['name']),
-    });
+      (failure: Error) => {
+        showServerFieldErrors(failure, form.setError, ['name']);
+        throw failure;
+      },
+    );
   return (
     <Card>
       <CardHeader>
@@ -89,7 +92,7 @@ export function ApiTokensCard() {
               <option value="never">Never</option>
             </Select>
           </div>
-          <Button type="submit" disabled={create.isPending} className="mb-0.5">
+          <Button type="submit" disabled={create.isPending || form.formState.isSubmitting} className="mb-0.5">
             <KeyRound /> {create.isPending ? 'Creating...' : 'Create token'}
           </Button>
         </form>

@@ -19,7 +19,7 @@ export function AdminCommentsCard() {
   const create = useCreateComment();
   const form = useSchemaForm('adminCommentSchema', { defaultValues: { message: '', priority: 'normal' } });
   const submit = (values: FormOutput<'adminCommentSchema'>) =>
-    create.mutate({ message: values.message, priority: values.priority }, { onSuccess: () => form.reset() });
+    create.mutateAsync({ message: values.message, priority: values.priority }).then(() => form.reset());
   const error = form.formState.errors.message?.message;
   return (
     <Card>
@@ -47,7 +47,7 @@ export function AdminCommentsCard() {
                 {priorityOptions}
               </Select>
             </div>
-            <Button type="submit" disabled={create.isPending}>
+            <Button type="submit" disabled={create.isPending || form.formState.isSubmitting}>
               {create.isPending ? 'Adding...' : 'Add Comment'}
             </Button>
           </div>

@@ -39,14 +39,12 @@ export function ConfigurationCard() {
     });
   };
   const submit = (values: IntegrationForm) =>
-    save.mutate(values, {
-      onSuccess: () => {
-        form.reset({ siteName: '', baseUrl: values.baseUrl, apiKey: '' });
-        setTested(null);
-        setDiagnosed(null);
-      },
+    save.mutateAsync(values).then(() => {
+      form.reset({ siteName: '', baseUrl: values.baseUrl, apiKey: '' });
+      setTested(null);
+      setDiagnosed(null);
     });
-  const busy = save.isPending || test.isPending || diagnostics.isPending;
+  const busy = save.isPending || test.isPending || diagnostics.isPending || form.formState.isSubmitting;
 
   return (
     <Card>

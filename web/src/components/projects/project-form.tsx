@@ -86,7 +86,8 @@ export function ProjectForm({
   project?: Project;
   pending: boolean;
   submitLabel: 'Create Project' | 'Update Project';
-  onSubmit: (values: ProjectFormValues) => void;
+  /** Its promise (the mutation's) holds the form busy until the server has answered. */
+  onSubmit: (values: ProjectFormValues) => Promise<unknown>;
 }) {
   const form = useSchemaForm('projectFormSchema', {
     defaultValues: defaultsFrom(project),
@@ -188,8 +189,8 @@ export function ProjectForm({
         <Button variant="outline" asChild>
           <Link to="/projects">Cancel</Link>
         </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving...' : submitLabel}
+        <Button type="submit" disabled={pending || form.formState.isSubmitting}>
+          {pending || form.formState.isSubmitting ? 'Saving...' : submitLabel}
         </Button>
       </div>
     </form>

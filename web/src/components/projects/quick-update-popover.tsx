@@ -27,15 +27,10 @@ export function QuickUpdatePopover({ projectId, defaultOpen = false }: { project
           className="space-y-3"
           noValidate
           onSubmit={form.handleSubmit((values) =>
-            quickUpdate.mutate(
-              { projectId, ...values },
-              {
-                onSuccess: () => {
-                  form.reset();
-                  setOpen(false);
-                },
-              },
-            ),
+            quickUpdate.mutateAsync({ projectId, ...values }).then(() => {
+              form.reset();
+              setOpen(false);
+            }),
           )}
         >
           <div className="space-y-2">
@@ -57,7 +52,12 @@ export function QuickUpdatePopover({ projectId, defaultOpen = false }: { project
               <Label htmlFor={`${id}-${name}`}>{name === 'redeployed' ? 'Redeployed' : 'Backed Up'}</Label>
             </div>
           ))}
-          <Button type="submit" size="sm" className="w-full" disabled={quickUpdate.isPending}>
+          <Button
+            type="submit"
+            size="sm"
+            className="w-full"
+            disabled={quickUpdate.isPending || form.formState.isSubmitting}
+          >
             {quickUpdate.isPending ? 'Saving...' : 'Save Update'}
           </Button>
         </form>

@@ -54,7 +54,7 @@ export function RecordBackupForm({ projectId, onDone }: RecordFormProps) {
         <Label htmlFor="backup-notes">Notes (optional)</Label>
         <Textarea id="backup-notes" {...form.register('notes')} />
       </div>
-      <Button type="submit" className="w-full">
+      <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
         Record Backup
       </Button>
     </form>
@@ -113,7 +113,7 @@ export function RecordDeploymentForm({ projectId, onDone }: RecordFormProps) {
         <Label htmlFor="deployment-notes">Notes (optional)</Label>
         <Textarea id="deployment-notes" {...form.register('notes')} />
       </div>
-      <Button type="submit" className="w-full">
+      <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
         Record Deployment
       </Button>
     </form>
@@ -137,7 +137,9 @@ export function RecordVersionForm({ projectId, onDone }: RecordFormProps) {
       className="space-y-4"
       noValidate
       onSubmit={form.handleSubmit((v) => {
-        record.mutate({ version: v.version, notes: v.notes, changes: changes.map((c) => c.text) });
+        // A change typed but not yet added (Enter or +) is recorded too: it is what the user meant.
+        const typed = draft.trim() ? [draft.trim()] : [];
+        record.mutate({ version: v.version, notes: v.notes, changes: [...changes.map((c) => c.text), ...typed] });
         onDone();
       })}
     >
@@ -188,7 +190,7 @@ export function RecordVersionForm({ projectId, onDone }: RecordFormProps) {
           ))}
         </ul>
       </div>
-      <Button type="submit" className="w-full">
+      <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
         Record Release
       </Button>
     </form>

@@ -48,11 +48,10 @@ export function ReminderForm({
       description: values.description.trim() || null,
       dueDate: new Date(`${values.dueDate}T${values.dueTime}`).toISOString(),
       reminderTimes: values.reminderTimes as Reminder['reminderTimes'],
-      ...(reminder
-        ? { isCompleted: values.isCompleted }
-        : { projectId, frequency: 'once' as const, isCompleted: false }),
+      frequency: values.frequency,
+      ...(reminder ? { isCompleted: values.isCompleted } : { projectId, isCompleted: false }),
     };
-    save.mutate(body as Parameters<typeof save.mutate>[0], { onSuccess: onDone });
+    return save.mutateAsync(body as Parameters<typeof save.mutate>[0]).then(onDone);
   });
 
   return (
@@ -121,8 +120,8 @@ export function ReminderForm({
           <Label htmlFor={`${prefix}-completed`}>Completed</Label>
         </div>
       ) : null}
-      <Button type="submit" className="w-full" disabled={save.isPending}>
-        {save.isPending ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
+      <Button type="submit" className="w-full" disabled={save.isPending || form.formState.isSubmitting}>
+        {save.isPending || form.formState.isSubmitting ? 'Saving...' : reminder ? 'Save Reminder' : 'Add Reminder'}
       </Button>
     </form>
   );

@@ -16,6 +16,9 @@ const stateStyles = {
   completed: { label: 'Completed', className: 'border-green-400 bg-green-50 dark:bg-green-950/40' },
 } as const;
 
+/** How a recurring reminder says so (the form's Repeat choices). */
+const repeats = { daily: 'Repeats every day', weekly: 'Repeats every week', monthly: 'Repeats every month' } as const;
+
 /** A reminder with its state colour and its actions: edit, complete or reactivate, delete after confirmation. */
 export function ReminderItem({ reminder, showProject }: { reminder: Reminder; showProject?: boolean }) {
   const state = reminderState(reminder);
@@ -37,6 +40,7 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
         {reminder.description ? <p className="text-sm text-muted-foreground">{reminder.description}</p> : null}
         <p className="text-xs text-muted-foreground">
           {stateStyles[state].label} · {formatDate(reminder.dueDate, 'MMM d, yyyy h:mm a')}
+          {reminder.frequency === 'once' ? null : ` · ${repeats[reminder.frequency]}`}
         </p>
       </div>
       <div className="flex shrink-0 gap-1">
