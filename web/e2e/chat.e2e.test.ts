@@ -59,6 +59,20 @@ describe('the AI assistant in the browser', () => {
     app.model.useDefaultModel();
   });
 
+  it('does not leave a message nobody answered looking sent: its text is back in the box', async () => {
+    app.model.respond = () => ({ fail: 500 });
+    try {
+      const before = await page.getByTestId('user-message').count();
+      await ask('Will this reach anyone?');
+      await page.getByText('The AI assistant could not answer just now').first().waitFor();
+      await expect.poll(() => page.getByTestId('user-message').count()).toBe(before);
+      await expect.poll(() => page.getByLabel('Chat message').inputValue()).toBe('Will this reach anyone?');
+      await page.getByLabel('Chat message').fill('');
+    } finally {
+      app.model.useDefaultModel();
+    }
+  });
+
   it('blocks a free user at the limit, with the boost tip, and grants the boost when asked', async () => {
     await ask('Third one');
     await banner().getByText('0 messages remaining today').waitFor();

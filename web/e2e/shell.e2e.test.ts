@@ -105,13 +105,18 @@ describe('auth and shell', () => {
     await page.getByText('Passwords do not match').waitFor();
   });
 
-  it('shows a failed login in a toast', async () => {
+  it('shows a failed login in a toast and under the form, and says what the trial includes', async () => {
     await page.goto('/auth');
     await page.getByLabel('Username').fill(uniqueUsername('nobody'));
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Login' }).click();
     await page.getByText('Login failed', { exact: true }).waitFor();
     await page.getByText('401: Invalid username or password', { exact: true }).waitFor();
+    // Where the user is looking too, next to the button, without the status code.
+    expect(await page.getByTestId('login-error').textContent()).toBe('Invalid username or password');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByText('Quick Update, export and the unlimited assistant come with Pro').waitFor();
+    expect(await page.getByText('trial of everything').count()).toBe(0);
   });
 
   it('logs out to /auth from the account menu', async () => {

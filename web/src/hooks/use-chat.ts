@@ -85,15 +85,26 @@ export function useChat(pro: boolean) {
         .map(({ role, content }) => ({ role, content }));
       const question = message('user', text);
       setMessages((all) => [...all, question]);
+      const reply = message('assistant', '');
+      let started = false;
+      // A message nobody answered is not left looking sent: it leaves the conversation (the page puts
+      // its text back in the box).
+      const unsent = () => {
+        if (!started) setMessages((all) => all.filter((m) => m.id !== question.id));
+      };
       const response = await fetch('/api/chat', {
         method: 'POST',
         credentials: 'include',
         headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
         body: JSON.stringify({ message: text, conversationHistory: history }),
+      }).catch((error: unknown) => {
+        unsent();
+        throw error;
       });
-      if (!response.ok) throw await errorOf(response);
-      const reply = message('assistant', '');
-      let started = false;
+      if (!response.ok) {
+        unsent();
+        throw await errorOf(response);
+      }
       let done: ChatStreamDone | null = null;
       for await (const event of serverSentEvents(response)) {
         if (event.event === 'delta') {
@@ -106,6 +117,8 @@ export function useChat(pro: boolean) {
           const failure = event.data as { message: string; code: string; usage?: ChatUsage };
           if (failure.usage) queryClient.setQueryData(chatUsageQuery.queryKey, failure.usage);
           if (started) setMessages((all) => all.filter((m) => m.id !== reply.id));
+          started = false;
+          unsent();
           throw new ApiError(502, failure.message, failure);
         }
       }

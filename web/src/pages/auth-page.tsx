@@ -100,6 +100,12 @@ function LoginForm({ redirectTo }: { redirectTo: string | undefined }) {
             error={errors.password?.message}
             {...form.register('password')}
           />
+          {login.error && !login.isPending && (
+            // Where the user is looking, beside the toast: the form stays as typed, to correct and resend.
+            <p role="alert" className="text-sm font-medium text-destructive" data-testid="login-error">
+              {login.error.message.replace(/^\d+: /, '')}
+            </p>
+          )}
           <Button type="submit" className="w-full" disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Login'}
           </Button>
@@ -129,7 +135,9 @@ function RegisterFormCard({ redirectTo }: { redirectTo: string | undefined }) {
     <Card>
       <CardHeader>
         <CardTitle>Create your account</CardTitle>
-        <CardDescription>Start with a 30-day trial of everything.</CardDescription>
+        <CardDescription>
+          Free to start, with a 30-day trial. Quick Update, export and the unlimited assistant come with Pro.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form

@@ -52,7 +52,8 @@ export function ChatPage() {
     }
     if (send.isPending) return;
     setText('');
-    send.mutate(question);
+    // Not sent: the text is back in the box, as typed, unless something new was typed meanwhile.
+    send.mutate(question, { onError: () => setText((typed) => typed || question) });
   }
 
   return (
