@@ -120,7 +120,10 @@ describe('integrations in the browser', () => {
   it('adds a Slack channel in Settings › Notifications, sends it a test alert, and shows it in the delivery log', async () => {
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Notifications' }).click();
-    await page.getByText('No channels yet: alerts are emailed only.').waitFor();
+    await page.getByText('No channels yet: alerts are emailed to your proven address only.').waitFor();
+    // No address and no channel: the card says nobody would be told, rather than promise an email.
+    await page.getByTestId('alert-reach').getByText('Nobody will be told when a monitor goes down').waitFor();
+    expect(await page.getByTestId('alert-reach').textContent()).toContain('your account has no email address');
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByText('Name is required').waitFor();
     await page.getByLabel('Name').fill('Team Slack');
@@ -129,6 +132,7 @@ describe('integrations in the browser', () => {
     const channels = page.getByRole('list', { name: 'Alert channels' });
     await channels.getByText('Team Slack').waitFor();
     expect(await channels.textContent()).not.toContain('secret-path');
+    await expect.poll(() => page.getByTestId('alert-reach').count()).toBe(0);
     await page.getByRole('button', { name: 'Send a test alert to Team Slack' }).click();
     await page.getByText('Test alert sent', { exact: true }).waitFor();
     expect(JSON.parse(hooks.received.at(-1)!.body).text).toContain('Test alert from Shiplog');

@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../ui/dialog';
 import { FieldError, Label } from '../ui/input';
 import { Select } from '../ui/select';
 import { Skeleton } from '../ui/skeleton';
+import { AlertReach } from './alert-reach';
 
 const kinds: Record<AlertChannelKind, { label: string; placeholder: string }> = {
   slack: { label: 'Slack', placeholder: 'https://hooks.slack.com/services/…' },
@@ -66,6 +67,7 @@ export function AlertChannelsCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
+        <AlertReach where="alerts" />
         {secret ? (
           <div className="space-y-2 rounded-lg border border-primary/50 bg-accent/40 p-3" data-testid="signing-secret">
             <p className="text-sm font-medium">Signing secret of “{secret.name}”</p>
@@ -126,7 +128,9 @@ export function AlertChannelsCard() {
         ) : error ? (
           <p className="text-sm text-destructive">Could not load your channels: {error.message}</p>
         ) : channels.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No channels yet: alerts are emailed only.</p>
+          <p className="text-sm text-muted-foreground">
+            No channels yet: alerts are emailed to your proven address only.
+          </p>
         ) : (
           <ul className="divide-y rounded-lg border" aria-label="Alert channels">
             {channels.map((channel) => (

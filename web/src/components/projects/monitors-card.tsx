@@ -9,6 +9,7 @@ import { monitorStates, percent, watched } from '../../lib/monitors';
 import { lazyPart, preloading } from '../../lib/on-demand';
 import { userQuery } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
+import { AlertReach } from '../account/alert-reach';
 import { CopyField } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -68,6 +69,7 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
+        <AlertReach where="monitors" />
         {isPending ? null : error ? (
           <p className="text-sm text-destructive">Failed to load monitors: {error.message}</p>
         ) : monitors.length === 0 ? (
