@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type E2EApp, launchBrowser, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
-/** What a builder meets in their first minutes: the keyboard from the first moment. */
+/** What a builder meets in their first minutes: the keyboard from the first moment, the first steps. */
 let app: E2EApp;
 let browser: Browser;
 let context: BrowserContext;
@@ -43,5 +43,65 @@ describe('a new builder', () => {
         for (const key of keys) await page.keyboard.press(key);
         await answered();
       }
+  });
+
+  it('is led through the first steps, each marked done by doing it, until all are done', async () => {
+    await registerThroughForm(page, uniqueUsername('steps'));
+    const card = page.getByRole('region', { name: 'Get started' });
+    const progress = async (done: string, steps: string[]) => {
+      await page.goto('/');
+      await card.getByText(done, { exact: true }).waitFor();
+      expect(await card.getByRole('listitem').allTextContents()).toEqual(
+        steps.map((step) => expect.stringContaining(step)),
+      );
+    };
+    await progress('0 of 3 done', ['To do: Create a project', 'To do: Record a deployment', 'To do: Add a monitor']);
+    await card.getByRole('link', { name: 'New Project' }).click();
+    await page.getByLabel('Project name').fill('Weather API');
+    await page.getByRole('button', { name: 'Create Project' }).click();
+    await page.waitForURL(/\/projects$/);
+    await progress('1 of 3 done', ['Done: Create a project', 'To do: Record a deployment', 'To do: Add a monitor']);
+    // The CLI and a deploy webhook record a deployment as the page does: through the same call.
+    const projectId = await page.evaluate(async () => {
+      const [project] = (await (await fetch('/api/projects')).json()) as { id: string }[];
+      await fetch(`/api/projects/${project!.id}/deployment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ environment: 'production', version: '1.0.0' }),
+      });
+      return project!.id;
+    });
+    await progress('2 of 3 done', ['Done: Create a project', 'Done: Record a deployment', 'To do: Add a monitor']);
+    await card.getByRole('link', { name: 'Add monitor on its page' }).click();
+    await page.waitForURL(new RegExp(`/projects/${projectId}$`));
+    await page.getByRole('button', { name: 'Expect backups or deployments', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Expect it' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // All done: the dashboard is the builder's own.
+    await page.goto('/');
+    await page.getByTestId('project-card').waitFor();
+    await page.getByRole('region', { name: 'Upcoming Reminders' }).waitFor();
+    expect(await card.count()).toBe(0);
+  });
+
+  it('hides the first steps when asked, on every device', async () => {
+    await registerThroughForm(page, uniqueUsername('hide'));
+    const card = page.getByRole('region', { name: 'Get started' });
+    await card.getByText('0 of 3 done').waitFor();
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/notifications/settings') && r.request().method() === 'POST',
+    );
+    await card.getByRole('button', { name: 'Hide getting started' }).click();
+    expect(await card.count()).toBe(0);
+    // Kept with the account: another browser signed in as the same builder does not show them.
+    expect((await saved).ok()).toBe(true);
+    const other = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 850 } });
+    await other.addCookies(await context.cookies());
+    const elsewhere = await other.newPage();
+    await elsewhere.goto('/');
+    await elsewhere.getByRole('region', { name: 'Upcoming Reminders' }).waitFor();
+    await elsewhere.getByText('No projects yet. Create your first project to get started.').waitFor();
+    expect(await elsewhere.getByRole('region', { name: 'Get started' }).count()).toBe(0);
+    await other.close();
   });
 });

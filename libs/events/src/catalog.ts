@@ -249,6 +249,7 @@ export const catalog = {
         projectUpdates: z.boolean(),
         securityAlerts: z.boolean(),
         marketingEmails: z.boolean(),
+        gettingStartedHidden: z.boolean().optional(),
       }),
       at: isoDate,
     }),

@@ -116,6 +116,8 @@ export const notificationSettingsSchema = z.object({
   projectUpdates: z.boolean({ error: 'projectUpdates must be true or false' }),
   securityAlerts: z.boolean({ error: 'securityAlerts must be true or false' }),
   marketingEmails: z.boolean({ error: 'marketingEmails must be true or false' }),
+  /** The dashboard's getting-started steps, hidden by the user (shown until then, or until all are done). */
+  gettingStartedHidden: z.boolean({ error: 'gettingStartedHidden must be true or false' }).optional(),
 });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 /** Email, project updates and security alerts on; marketing off. */

@@ -2,7 +2,7 @@ import type { ProjectFilter, ProjectSort, Reminder } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
-import { type ComponentType, useEffect } from 'react';
+import { type ComponentType, Suspense, useEffect } from 'react';
 import { ActivityCard } from '../components/activity/activity-card';
 import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
@@ -13,6 +13,9 @@ import { Skeleton } from '../components/ui/skeleton';
 import { dashboardQuery } from '../lib/graphql';
 import { lazyPart, WhenNear } from '../lib/on-demand';
 import { dueBadge } from '../lib/reminders';
+
+/** A new account's first steps: loaded only while one of them is not done. */
+const GettingStarted = lazyPart(() => import('../components/dashboard/getting-started'), 'GettingStarted');
 
 /** Shipping, cost and reminder charts, below the fold: loaded when scrolled to. */
 const DashboardCharts = lazyPart(() => import('../components/dashboard/charts'), 'DashboardCharts');
@@ -30,8 +33,16 @@ export function DashboardPage() {
   usePaymentReturnToast();
 
   if (error && !dashboard) return <p className="text-destructive">Error loading projects: {error.message}</p>;
+  // Every step done shows on the dashboard's own data for nearly every account (GettingStarted checks).
+  const started =
+    dashboard && dashboard.monitors.length > 0 && dashboard.projects.some((project) => project.checklist.deployed);
   return (
     <div className="space-y-8">
+      {dashboard && !started ? (
+        <Suspense fallback={null}>
+          <GettingStarted dashboard={dashboard} filtered={filter !== 'all'} />
+        </Suspense>
+      ) : null}
       <section aria-label="Project statistics" className="grid gap-4 sm:grid-cols-3">
         <StatCard
           title="Total Projects"

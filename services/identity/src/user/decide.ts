@@ -77,7 +77,18 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
       return [
         {
           type: 'NotificationSettingsChanged',
-          data: { userId: state.id, settings: command.settings, at: now.toISOString() },
+          data: {
+            userId: state.id,
+            // The switches Settings shows are sent without the dashboard's own flag: it is kept.
+            settings: {
+              ...command.settings,
+              ...(command.settings.gettingStartedHidden === undefined &&
+              state.notificationSettings.gettingStartedHidden !== undefined
+                ? { gettingStartedHidden: state.notificationSettings.gettingStartedHidden }
+                : {}),
+            },
+            at: now.toISOString(),
+          },
         },
       ];
     case 'CreateApiToken':

@@ -12,6 +12,17 @@ const registeredUser = () =>
   ).reduce(evolveUser, initialUser());
 
 describe('user decide', () => {
+  it("keeps the dashboard's getting-started flag when Settings saves its switches", () => {
+    const switches = { emailNotifications: false, projectUpdates: true, securityAlerts: true, marketingEmails: false };
+    let state = registeredUser();
+    for (const settings of [{ ...switches, gettingStartedHidden: true }, switches])
+      state = decideUser({ type: 'ChangeNotificationSettings', settings }, state, now).reduce(evolveUser, state);
+    expect(state.status === 'registered' && state.notificationSettings).toEqual({
+      ...switches,
+      gettingStartedHidden: true,
+    });
+  });
+
   const tokenId = (n: number) => `0193a1b2-0000-7000-8000-00000000010${n}`;
 
   it('makes API tokens that expire after the days chosen, or never', () => {

@@ -10,7 +10,8 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { notificationSettingsQuery, useUpdateNotificationSettings } from '../../hooks/use-account';
 
-const notificationLabels: Record<keyof NotificationSettings, [string, string]> = {
+/** The switches (the dashboard's getting-started steps hide themselves, from the dashboard). */
+const notificationLabels: Record<Exclude<keyof NotificationSettings, 'gettingStartedHidden'>, [string, string]> = {
   emailNotifications: ['Email notifications', 'Reminder emails and account notices'],
   projectUpdates: ['Project updates', 'News about your projects'],
   securityAlerts: ['Security alerts', 'Sign-ins and password changes'],
@@ -29,7 +30,7 @@ export function NotificationsCard() {
         {isPending || !settings ? (
           <Skeleton className="h-32 w-full" />
         ) : (
-          (Object.keys(notificationLabels) as (keyof NotificationSettings)[]).map((key) => (
+          (Object.keys(notificationLabels) as (keyof typeof notificationLabels)[]).map((key) => (
             <div key={key} className="flex items-center justify-between gap-4">
               <div>
                 <Label htmlFor={`setting-${key}`}>{notificationLabels[key][0]}</Label>
