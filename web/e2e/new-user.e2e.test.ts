@@ -104,4 +104,29 @@ describe('a new builder', () => {
     expect(await elsewhere.getByRole('region', { name: 'Get started' }).count()).toBe(0);
     await other.close();
   });
+
+  it('is told offline that a page never opened is not available offline, with the way back', async () => {
+    await registerThroughForm(page, uniqueUsername('offline'));
+    // The service worker answers the page and has kept the dashboard (lib/service-worker.ts).
+    await expect
+      .poll(() => page.evaluate(async () => Boolean(await (await caches.open('shiplog-data')).match('/api/user'))), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await context.setOffline(true);
+    await page.goto('/');
+    await page.getByText('You are offline', { exact: false }).waitFor();
+    // Never opened on this device: its code was never downloaded.
+    await page.getByTestId('desktop-sidebar').getByRole('link', { name: 'External API' }).click();
+    await page.getByRole('heading', { name: 'This page is not available offline' }).waitFor();
+    expect(await page.getByText('Failed to fetch', { exact: false }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // Opened from its address too; back online, it opens by itself.
+    await page.goto('/integrations');
+    await page.getByRole('heading', { name: 'This page is not available offline' }).waitFor();
+    await context.setOffline(false);
+    await page.getByText('No integrations configured yet.').waitFor();
+  });
 });
