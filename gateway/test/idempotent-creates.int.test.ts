@@ -104,8 +104,6 @@ const creates: Record<string, Create> = {
         headers,
       ),
     count: (user) => length(user.client.get(`/api/projects/${user.projectId}/monitors`)),
-    // The monitors service answers the repeat as a conflict: the monitor is made once.
-    repeat: 409,
   },
   'alert channel': {
     send: (user, n, headers) =>

@@ -136,10 +136,17 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   }
 
   async function decideAndAppend(): Promise<CommandResult<State, Event>> {
-    const { state, revision } =
+    const history =
       context.newStream || context.appendOnly
-        ? { state: decider.initialState(), revision: null }
-        : await loadAggregate(store, streamId, decider, context.transaction);
+        ? []
+        : await store.readStream(
+            streamId,
+            context.transaction === undefined ? {} : { transaction: context.transaction },
+          );
+    const state = toDomainEvents<Event>(history).reduce(decider.evolve, decider.initialState());
+    const revision = history.length > 0 ? history.at(-1)!.revision : null;
+    const repeated = context.idempotencyKey ? repeatOf(history, context.idempotencyKey) : [];
+    if (repeated.length > 0) return answeredBefore(repeated);
     const events = decider.decide(command, state, context.now ?? new Date());
     if (events.length === 0) return { state, events, appended: null, position: null };
     const expectedRevision: ExpectedRevision = context.appendOnly ? 'any' : (revision ?? 'no_stream');
@@ -155,6 +162,22 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     );
     return { state: events.reduce(decider.evolve, state), events, appended, position: await publishedPosition() };
 
+    /**
+     * The command ran before with this key (a retried request, a redelivered event): its answer again,
+     * from the events it appended, not from a new decision against the stream as it now stands (which
+     * may decide fewer events, and would answer an earlier position than the one the first answer gave).
+     */
+    function answeredBefore(stored: RecordedEvent[]): CommandResult<State, Event> {
+      const last = stored.at(-1)!;
+      const published = stored.findLast((e) => isPublished(e.type as DomainEvent['type']));
+      return {
+        state,
+        events: toDomainEvents<Event>(stored),
+        appended: { nextExpectedRevision: last.revision, position: last.position },
+        position: published && !context.transaction ? published.position : null,
+      };
+    }
+
     async function publishedPosition(): Promise<Position | null> {
       const lastPublished = events.findLastIndex((e) => isPublished(e.type));
       if (lastPublished === -1 || context.transaction) return null;
@@ -165,6 +188,17 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       return stored[0]?.position ?? null;
     }
   }
+}
+
+/** The events a command with this idempotency key appended to the stream, in order (none: it has not run). */
+function repeatOf(history: RecordedEvent[], idempotencyKey: string): RecordedEvent[] {
+  const first = deterministicId(`${idempotencyKey}:0`);
+  const start = history.findIndex((e) => e.id === first);
+  if (start === -1) return [];
+  const stored: RecordedEvent[] = [];
+  for (let index = 0; history[start + index]?.id === deterministicId(`${idempotencyKey}:${index}`); index++)
+    stored.push(history[start + index]!);
+  return stored;
 }
 
 /** An event's metadata: who caused it, in which request and trace, and its schema version. */

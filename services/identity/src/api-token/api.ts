@@ -26,25 +26,25 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
     router.post('/tokens', recentAuthOnly, async (req, res) => {
       const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
       const userId = requireUserId(req);
-      const { id: tokenId } = createdId(req, userId, 'api-token');
-      // The same request again (its Idempotency-Key): the token is made, and its text, kept only as a
-      // hash, cannot be given out a second time.
-      if ((await currentUser(req)).apiTokens.some((token) => token.id === tokenId)) {
+      const { id: tokenId, idempotencyKey } = createdId(req, userId, 'api-token');
+      const text = newTokenText(userId, tokenId);
+      await changeCurrentUser(
+        req,
+        null,
+        { type: 'CreateApiToken', tokenId, name, tokenHash: hashTokenText(text), expiresInDays },
+        idempotencyKey,
+      );
+      // Read back as stored: a repeat racing the first is answered by the store as the first append.
+      const created = (await currentUser(req)).apiTokens.find((token) => token.id === tokenId);
+      if (!created) throw new Error('the new token is not on the account');
+      // The same request again (its Idempotency-Key): the token was made by the first, and its text,
+      // kept only as a hash, cannot be given out a second time.
+      if (created.tokenHash !== hashTokenText(text)) {
         throw new ConflictError(
           'This token was already made and its text shown once. Revoke it and make a new one if you did not keep it.',
           'API_TOKEN_ALREADY_MADE',
         );
       }
-      const text = newTokenText(userId, tokenId);
-      const user = await changeCurrentUser(req, null, {
-        type: 'CreateApiToken',
-        tokenId,
-        name,
-        tokenHash: hashTokenText(text),
-        expiresInDays,
-      });
-      const created = user.apiTokens.find((token) => token.id === tokenId);
-      if (!created) throw new Error('the new token is not on the account');
       // The only time the token's text is given out.
       res.status(201).json({ ...tokenView(created, null), token: text });
     });

@@ -67,14 +67,12 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
    * service (not published), so no consumer would ever reach that position and every later read would
    * wait out its timeout; and tokens are read from the account's stream, which is never behind.
    */
-  async function changeCurrentUser(req: Request, res: Response | null, command: UserCommand) {
-    const result = await handleCommand(
-      store,
-      userStream(requireUserId(req)),
-      userDecider,
-      command,
-      commandContext(req),
-    );
+  /** A command on the caller's account; `idempotencyKey` (createdId's) makes a repeat of it answer the first. */
+  async function changeCurrentUser(req: Request, res: Response | null, command: UserCommand, idempotencyKey?: string) {
+    const result = await handleCommand(store, userStream(requireUserId(req)), userDecider, command, {
+      ...commandContext(req),
+      idempotencyKey,
+    });
     if (res && result.position) reportPosition(res, 'identity', result.position);
     if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
     return result.state;
