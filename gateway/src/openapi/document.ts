@@ -109,6 +109,18 @@ function describe(
     ...Object.entries(operation.query ? (schemaOf(operation.query, 'input').properties as JsonSchema) : {}).map(
       ([name, schema]) => ({ name, in: 'query', required: false, schema }),
     ),
+    ...(operation.idempotent
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes the create safe to retry: the same key from the same user makes one record, and a repeat answers what the first made.',
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ]
+      : []),
   ];
   const { answer } = operation;
   const success =

@@ -30,4 +30,13 @@ describe('the OpenAPI document', () => {
     expect(paths['/api/login']!.post!.responses['401']).toBeUndefined();
     expect(paths['/api/register']!.post!.responses['429']).toBeDefined();
   });
+
+  it('says which creates take an Idempotency-Key', () => {
+    const paths = document.paths as Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    const takesKey = (path: string) =>
+      paths[path]!.post!.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header') ?? false;
+    expect(takesKey('/api/projects')).toBe(true);
+    expect(takesKey('/api/projects/{id}/deployment')).toBe(true);
+    expect(takesKey('/api/register')).toBe(false);
+  });
 });

@@ -71,6 +71,8 @@ export interface Operation {
   description?: string;
   /** Refusals it answers in a shape of its own rather than the error body, by status. */
   refusals?: Record<number, string>;
+  /** A create that takes an `Idempotency-Key`: the same key makes one record. */
+  idempotent?: true;
 }
 
 export const tags = {
@@ -169,6 +171,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The notification settings as saved.'),
   },
   'POST /api/contact-admin': {
+    idempotent: true,
     tag: 'Settings',
     summary: 'Send the administrators a message',
     body: contactAdminSchema,
@@ -188,6 +191,7 @@ export const operations: Record<string, Operation> = {
   // Tokens
   'GET /api/tokens': { tag: 'Tokens', summary: 'The account’s API tokens', answer: list(apiTokenView) },
   'POST /api/tokens': {
+    idempotent: true,
     tag: 'Tokens',
     summary: 'Make an API token',
     description: 'The token’s text is in this answer only. Send it as `Authorization: Bearer <token>`.',
@@ -200,6 +204,7 @@ export const operations: Record<string, Operation> = {
   // Projects
   'GET /api/projects': { tag: 'Projects', summary: 'The user’s projects, newest first', answer: list(projectView) },
   'POST /api/projects': {
+    idempotent: true,
     tag: 'Projects',
     summary: 'Create a project',
     description: 'An `Idempotency-Key` header makes a repeated request create the project once.',
@@ -243,6 +248,7 @@ export const operations: Record<string, Operation> = {
 
   // Timeline
   'POST /api/projects/:id/backup': {
+    idempotent: true,
     tag: 'Timeline',
     summary: 'Record a backup',
     body: recordBackupSchema,
@@ -250,6 +256,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The timeline entry.'),
   },
   'POST /api/projects/:id/deployment': {
+    idempotent: true,
     tag: 'Timeline',
     summary: 'Record a deployment',
     body: recordDeploymentSchema,
@@ -257,6 +264,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The timeline entry.'),
   },
   'POST /api/projects/:id/version': {
+    idempotent: true,
     tag: 'Timeline',
     summary: 'Record a release',
     body: recordVersionSchema,
@@ -264,6 +272,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The timeline entry.'),
   },
   'POST /api/activities': {
+    idempotent: true,
     tag: 'Timeline',
     summary: 'Log a quick update (subscribers)',
     body: quickUpdateSchema,
@@ -286,6 +295,7 @@ export const operations: Record<string, Operation> = {
   // Reminders
   'GET /api/reminders': { tag: 'Reminders', summary: 'The user’s reminders', answer: list(reminderView) },
   'POST /api/reminders': {
+    idempotent: true,
     tag: 'Reminders',
     summary: 'Create a reminder',
     body: createReminderSchema,
@@ -395,6 +405,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The monitors.'),
   },
   'POST /api/projects/:projectId/monitors': {
+    idempotent: true,
     tag: 'Monitors',
     summary: 'Add a monitor to a project (subscribers)',
     body: z.union([createMonitorSchema, createExpectationSchema, createDomainMonitorSchema]),
@@ -444,6 +455,7 @@ export const operations: Record<string, Operation> = {
     answer: json('The alert channels.'),
   },
   'POST /api/alert-channels': {
+    idempotent: true,
     tag: 'Monitors',
     summary: 'Add an alert channel (webhook, Slack, Discord, ntfy)',
     body: createAlertChannelSchema,
@@ -500,6 +512,7 @@ export const operations: Record<string, Operation> = {
   // Integrations
   'GET /api/integrations': { tag: 'Integrations', summary: 'The saved integrations', answer: json('Integrations.') },
   'POST /api/integrations': {
+    idempotent: true,
     tag: 'Integrations',
     summary: 'Save an integration',
     body: integrationFormSchema,
@@ -593,6 +606,7 @@ export const operations: Record<string, Operation> = {
   },
   'GET /api/admin/comments/all': { tag: 'Admin', summary: 'Every administrators’ message', answer: json('Messages.') },
   'POST /api/admin/comments': {
+    idempotent: true,
     tag: 'Admin',
     summary: 'Post a message to every user',
     body: adminCommentSchema,
