@@ -186,6 +186,14 @@ describe('admin dashboard', () => {
       .waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await admin.getByText('No users match your search.').waitFor();
+
+    // Their own account the server will not delete: its row does not offer it.
+    await admin.getByLabel('Search users').fill('admin');
+    const own = admin.getByTestId('admin-user-row').filter({ hasText: '(you)' });
+    await own.waitFor();
+    expect(await own.locator('td').first().textContent()).toBe('admin(you)');
+    expect(await own.getByRole('button', { name: 'Status' }).isVisible()).toBe(true);
+    expect(await own.getByRole('button', { name: /^Delete / }).count()).toBe(0);
   });
 
   it('reads a message a user sent with Contact Admin, and marks it handled', async () => {

@@ -15,7 +15,8 @@ import {
  * Every screen on a phone (390×844), signed in with data on it (three projects, reminders, monitors,
  * three messages from the admin), in the light and the dark theme: nothing is wider than the screen
  * (the page does not scroll sideways, and no element reaches past its edge unless a scrolling box of
- * its own holds it), and no two pieces of text are drawn over each other.
+ * its own holds it), no two pieces of text are drawn over each other, and the browser's own controls
+ * (a date field's picker) are drawn for the theme.
  */
 const PHONE = { width: 390, height: 844 };
 /** Where the app keeps the theme (web/src/lib/theme.tsx). */
@@ -195,15 +196,24 @@ async function open(theme: 'light' | 'dark', signedIn = cookies) {
   return { page, close: () => context.close() };
 }
 
-/** The problems on `page` as it is now, named by `screen`. */
+/**
+ * The problems on `page` as it is now, named by `screen`; and the theme's colour scheme, by which the
+ * browser draws its own parts (a date field's picker icon, scroll bars) light or dark.
+ */
 async function check(page: Page, screen: string, scope = 'body') {
+  const scheme = await page.evaluate(() => [
+    document.documentElement.classList.contains('dark') ? 'dark' : 'light',
+    getComputedStyle(document.documentElement).colorScheme,
+  ]);
+  const drawn =
+    scheme[0] === scheme[1] ? [] : [`${screen}: the browser draws its controls ${scheme[1]} in the ${scheme[0]} theme`];
   // Nothing still moving in (a sheet sliding, a colour changing); a spinner turns for ever.
   await page.waitForFunction(() =>
     document
       .getAnimations()
       .every((a) => a.playState === 'finished' || a.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY),
   );
-  return (await page.evaluate(layoutProblems, scope)).map((problem) => `${screen}: ${problem}`);
+  return [...drawn, ...(await page.evaluate(layoutProblems, scope)).map((problem) => `${screen}: ${problem}`)];
 }
 
 describe('on a phone', () => {

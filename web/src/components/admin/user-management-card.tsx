@@ -10,6 +10,7 @@ import { Select } from '../../components/ui/select';
 import { adminUsersQuery, useChangeSubscriptionStatus, useDeleteUser, useExtendTrial } from '../../hooks/use-admin';
 import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
+import { userQuery } from '../../lib/queries';
 
 /** A date as the user table shows it, or N/A. */
 const when = (iso: string | null) => (iso ? formatDate(iso, 'MMM d, yyyy') : 'N/A');
@@ -30,6 +31,8 @@ export function UserManagementCard() {
     return () => clearTimeout(timer);
   }, [typed]);
   const users = useQuery(adminUsersQuery({ q, page }));
+  // The administrator's own account cannot be deleted (the server refuses): its row offers no Delete.
+  const me = useQuery(userQuery).data;
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ADMIN_USERS_PAGE_SIZE));
   return (
@@ -64,7 +67,10 @@ export function UserManagementCard() {
               {users.data?.users.map((user) => (
                 <tr key={user.id} className="border-b last:border-0" data-testid="admin-user-row">
                   <td className="px-2 py-2">
-                    <div className="font-medium">{user.username}</div>
+                    <div className="font-medium">
+                      {user.username}
+                      {user.id === me?.id ? <span className="ml-2 text-xs text-muted-foreground">(you)</span> : null}
+                    </div>
                     {user.email ? <div className="text-xs text-muted-foreground">{user.email}</div> : null}
                   </td>
                   <td className="px-2 py-2">
@@ -81,14 +87,16 @@ export function UserManagementCard() {
                       <Button size="sm" variant="outline" onClick={() => setDialog({ kind: 'trial', user })}>
                         Extend Trial
                       </Button>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        aria-label={`Delete ${user.username}`}
-                        onClick={() => setDialog({ kind: 'delete', user })}
-                      >
-                        <Trash2 />
-                      </Button>
+                      {user.id === me?.id ? null : (
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          aria-label={`Delete ${user.username}`}
+                          onClick={() => setDialog({ kind: 'delete', user })}
+                        >
+                          <Trash2 />
+                        </Button>
+                      )}
                     </div>
                   </td>
                 </tr>
