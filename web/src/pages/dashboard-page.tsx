@@ -2,11 +2,12 @@ import type { ProjectFilter, ProjectSort, Reminder } from '@shiplog/schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, FolderKanban, Plus, Rocket } from 'lucide-react';
-import { type ComponentType, Suspense, useEffect } from 'react';
+import { type ComponentType, Suspense, useEffect, useState } from 'react';
 import { ActivityCard } from '../components/activity/activity-card';
 import { ProjectGrid } from '../components/projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../components/projects/project-controls';
 import { ReminderListState } from '../components/reminders/reminder-list';
+import { useAfterFirstScreen } from '../components/shell/app-shell';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -14,7 +15,10 @@ import { dashboardQuery } from '../lib/graphql';
 import { lazyPart, WhenNear } from '../lib/on-demand';
 import { dueBadge } from '../lib/reminders';
 
-/** A new account's first steps: loaded only while one of them is not done. */
+/**
+ * A new account's first steps: not part of the first screen (loaded with the shell's parts that follow
+ * it, a second after), and only while one of them is not done.
+ */
 const GettingStarted = lazyPart(() => import('../components/dashboard/getting-started'), 'GettingStarted');
 
 /** Shipping, cost and reminder charts, below the fold: loaded when scrolled to. */
@@ -31,6 +35,11 @@ export function DashboardPage() {
     navigate({ to: '.', search: (prev) => ({ ...prev, ...next }), replace: true });
   const { data: dashboard, error, isPending } = useQuery(dashboardQuery({ filter, sort }));
   usePaymentReturnToast();
+  const [afterFirstScreen, setAfterFirstScreen] = useState(false);
+  useAfterFirstScreen(async () => {
+    setAfterFirstScreen(true);
+    return [];
+  }, []);
 
   if (error && !dashboard) return <p className="text-destructive">Error loading projects: {error.message}</p>;
   // Every step done shows on the dashboard's own data for nearly every account (GettingStarted checks).
@@ -38,7 +47,7 @@ export function DashboardPage() {
     dashboard && dashboard.monitors.length > 0 && dashboard.projects.some((project) => project.checklist.deployed);
   return (
     <div className="space-y-8">
-      {dashboard && !started ? (
+      {dashboard && !started && afterFirstScreen ? (
         <Suspense fallback={null}>
           <GettingStarted dashboard={dashboard} filtered={filter !== 'all'} />
         </Suspense>

@@ -1,5 +1,5 @@
 import type { ErrorComponentProps } from '@tanstack/react-router';
-import { AlertTriangle, WifiOff } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../components/ui/button';
 import { Card, CardContent } from '../components/ui/card';
@@ -26,18 +26,14 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
       <Card className="w-full max-w-md">
         <CardContent className="space-y-4 pt-6">
           <div className="flex items-center gap-2">
-            {offline ? (
-              <WifiOff className="size-6 text-muted-foreground" aria-hidden />
-            ) : (
-              <AlertTriangle className="size-6 text-destructive" aria-hidden />
-            )}
+            <AlertTriangle className="size-6 text-destructive" aria-hidden />
             <h1 className="text-xl font-semibold">
               {offline ? 'This page is not available offline' : 'Something went wrong'}
             </h1>
           </div>
           <p className="text-sm text-muted-foreground">
             {offline
-              ? 'It has not been opened on this device while online. The dashboard, My Projects and Reminders can be read offline; this page opens once you are back online.'
+              ? 'It opens once you are back online. The dashboard, My Projects and Reminders can be read offline.'
               : error instanceof Error
                 ? error.message
                 : String(error)}

@@ -321,7 +321,7 @@ function followOnline(changed: () => void) {
  * change in that second shows at the next one or the next visit. `sooner`, when given, is told how to
  * start at once (and answers what stops it telling).
  */
-function useAfterFirstScreen(
+export function useAfterFirstScreen(
   start: () => Promise<(() => void)[]>,
   deps: unknown[],
   sooner?: (begin: () => void) => () => void,
