@@ -11,6 +11,30 @@ const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
 /**
+ * The page's inline scripts without their comment lines and indentation: the comments are for whoever
+ * reads index.html, and the page is sent as it is (it is rewritten per request, not precompressed), on
+ * every first load. Runs after the early-dashboard script is written; the gateway's Content-Security-
+ * Policy hashes the scripts of the built page, so it follows.
+ */
+function compactInlineScripts(): Plugin {
+  return {
+    name: 'shiplog-compact-inline-scripts',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(/(<script>)([\s\S]*?)(<\/script>)/g, (_, open: string, body: string, close: string) => {
+          const lines = body
+            .split('\n')
+            .map((line) => line.trim())
+            .filter((line) => line !== '' && !line.startsWith('//'));
+          return `${open}${lines.join('\n')}${close}`;
+        }),
+    },
+  };
+}
+
+/**
  * Brotli and gzip copies of each built script, style sheet and image, written beside it once at build
  * time at the highest levels: the gateway sends whichever the browser accepts (gateway/src/serving/web-app.ts).
  */
@@ -144,7 +168,7 @@ const FRAMEWORK =
   /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\/|\/src\/lib\/(?:class-names|class-conflicts|api|reauth|told|on-demand)\.tsx?$|\/src\/components\/ui\/toast\.tsx$|vite\/preload-helper/;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), modulesReport(), earlyDashboard()],
+  plugins: [react(), tailwindcss(), precompress(), modulesReport(), earlyDashboard(), compactInlineScripts()],
   server: {
     port: 5173,
     // `pnpm --filter @shiplog/web dev` against a running gateway.

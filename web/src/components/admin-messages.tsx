@@ -1,17 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Mail } from 'lucide-react';
-import type { ComponentProps } from 'react';
 import { cn } from '../lib/class-names';
-import { onDemand } from '../lib/on-demand';
 import { adminCommentsQuery } from '../lib/queries';
-import { Button } from './ui/button';
 
 const priorityStyles: Record<string, string> = {
   urgent: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
   high: 'bg-orange-100 text-orange-700 dark:bg-orange-950 dark:text-orange-300',
 };
 
-/** The sidebar's messages from administrators (spec/core.md §2): three at most, hidden when there are none. */
+/**
+ * The sidebar's messages from administrators (spec/core.md §2): three at most, hidden when there are
+ * none. Loaded a moment after the shell (app-shell.tsx), out of every page's first load.
+ */
 export function AdminMessagesPanel() {
   const { data, isPending } = useQuery(adminCommentsQuery);
   if (isPending) return <p className="px-1 text-xs text-muted-foreground">Loading messages...</p>;
@@ -41,19 +40,3 @@ export function AdminMessagesPanel() {
     </section>
   );
 }
-
-/** The sidebar's Contact Admin button; its dialog (contact-admin-dialog.tsx) loads on first use. */
-export function ContactAdminButton(props: ComponentProps<'button'>) {
-  return (
-    <Button variant="ghost" size="sm" className="w-full" {...props}>
-      <Mail /> Contact Admin
-    </Button>
-  );
-}
-
-export const ContactAdmin = onDemand(
-  // The dialog's Radix part in parallel, not after the dialog's module.
-  async () =>
-    (await Promise.all([import('./contact-admin-dialog'), import('./ui/dialog-panels')]))[0].ContactAdminDialog,
-  ContactAdminButton,
-);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useContactAdmin } from '../hooks/use-account';
 import { type FormOutput, useSchemaForm } from '../lib/forms';
-import { ContactAdminButton } from './admin-messages';
+import { ContactAdminButton } from './contact-admin';
 import { Button } from './ui/button';
 import { Dialog } from './ui/dialog';
 import { Input, Label } from './ui/input';

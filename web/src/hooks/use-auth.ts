@@ -1,4 +1,3 @@
-import type { CurrentUser, LoginInput, RegisterInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { apiRequest } from '../lib/api';
@@ -7,43 +6,12 @@ import { THEME_STORAGE_KEY } from '../lib/theme';
 import { told } from '../lib/told';
 
 /**
- * Sign-in and registration success: empty the cache (nothing of another account stays), store the user.
- * A push subscription the browser still holds was made in a session that has ended (the server forgot
- * its device then): it ends too, so Settings never shows push on for a device that gets none.
- */
-function useSignedIn() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  return async (user: CurrentUser, redirectTo?: string) => {
-    await (await import('../lib/service-worker')).unsubscribeDevice().catch(() => null);
-    queryClient.clear();
-    queryClient.setQueryData(userQuery.queryKey, user);
-    await navigate({ to: redirectTo ?? '/' });
-  };
-}
-
-export function useLogin(redirectTo?: string) {
-  const signedIn = useSignedIn();
-  return useMutation({
-    mutationFn: (input: LoginInput) => apiRequest<CurrentUser>('POST', '/api/login', input),
-    onSuccess: (user) => signedIn(user, redirectTo),
-    meta: told({ failure: 'Login failed' }),
-  });
-}
-
-export function useRegister(redirectTo?: string) {
-  const signedIn = useSignedIn();
-  return useMutation({
-    mutationFn: (input: RegisterInput) => apiRequest<CurrentUser>('POST', '/api/register', input),
-    onSuccess: (user) => signedIn(user, redirectTo),
-    meta: told({ failure: 'Registration failed' }),
-  });
-}
-
-/**
+ * Signing out and deleting the account, which the shell offers on every page; signing in and up are
+ * in use-sign-in.ts, loaded with the sign-in page only.
+ *
  * Signed out (logout, or the account deleted): clears the user, resets the cache, clears local and
- * session storage (the chat's conversation), ends the browser's push subscription and goes to /auth. The theme preference is the one key kept: it is the device's setting, not the
- * account's data.
+ * session storage (the chat's conversation), ends the browser's push subscription and goes to /auth.
+ * The theme preference is the one key kept: it is the device's setting, not the account's data.
  */
 function useSignedOut() {
   const queryClient = useQueryClient();

@@ -6,7 +6,7 @@ import { TextField } from '../components/text-field';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
-import { useLogin, useRegister } from '../hooks/use-auth';
+import { useLogin, useRegister } from '../hooks/use-sign-in';
 import { useSchemaForm } from '../lib/forms';
 import { useDocumentTitle } from '../lib/page-title';
 import { showServerFieldErrors } from '../lib/server-errors';

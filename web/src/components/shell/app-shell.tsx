@@ -30,8 +30,8 @@ import { useLogout } from '../../hooks/use-auth';
 import { lazyPart, onDemand, preloading } from '../../lib/on-demand';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../../lib/page-title';
 import { optimistic, userQuery } from '../../lib/queries';
-import { AdminMessagesPanel, ContactAdmin } from '../admin-messages';
 import type { KeyboardPanel } from '../command/command-palette';
+import { ContactAdmin } from '../contact-admin';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
 import { preloadToaster } from '../ui/toast';
@@ -61,6 +61,8 @@ export const navItems: NavItem[] = [
 
 /** The mobile menu's sheet (Radix dialog) loads when the menu is first opened. */
 const MobileMenu = lazyPart(() => import('./mobile-menu'), 'MobileMenu');
+// The administrators' messages come a moment after the shell: they are not part of a page's first load.
+const AdminMessagesPanel = lazyPart(() => import('../admin-messages'), 'AdminMessagesPanel');
 const preloadMobileMenu = preloading(MobileMenu);
 /** The command palette and the shortcuts sheet: their code loads with the shortcuts, after the first screen. */
 const KeyboardPanels = lazyPart(() => import('../command/command-palette'), 'KeyboardPanels');
@@ -272,7 +274,9 @@ export function SidebarContents({
         <ReplitWithTooltip />
       </nav>
       <div className="space-y-3 border-t p-4">
-        <AdminMessagesPanel />
+        <Suspense fallback={null}>
+          <AdminMessagesPanel />
+        </Suspense>
         <div className="flex items-center gap-3">
           <Avatar username={user.username} />
           <div className="min-w-0">
