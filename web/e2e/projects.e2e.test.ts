@@ -57,6 +57,11 @@ describe('projects in the browser', () => {
     await page.getByLabel('GitHub').fill('not a url');
     await page.getByRole('button', { name: 'Create Project' }).click();
     await page.getByText('Please enter a valid URL').waitFor();
+    // A description over its limit is marked where it was typed, as every other field is.
+    await page.getByLabel('Description').fill('x'.repeat(5001));
+    await page.getByRole('button', { name: 'Create Project' }).click();
+    await page.getByText('Description must be at most 5000 characters').waitFor();
+    expect(await page.getByLabel('Description').getAttribute('aria-invalid')).toBe('true');
 
     await page.getByLabel('Project name').fill('Weather API');
     await page.getByLabel('Description').fill('Forecasts for side projects');

@@ -49,16 +49,17 @@ function isLink(key: SocialLinkKey, value: string): boolean {
 
 /** The form's own shape: cost typed in dollars, links as typed; `toProjectInput` turns it into the API's. */
 export const projectFormSchema = z.object({
-  name: z.string().trim().min(1, 'Project name is required'),
+  // The server's limits and messages (libs/schemas' project input), checked before anything is sent.
+  name: z.string().trim().min(1, 'Project name is required').max(200, 'Project name must be at most 200 characters'),
   status: z.enum(projectStatuses),
-  description: z.string(),
+  description: z.string().max(5000, 'Description must be at most 5000 characters'),
   cost: z
     .string()
     .refine(
       (v) => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0),
       'Cost estimate must be 0 or more',
     ),
-  replitId: z.string(),
+  replitId: z.string().max(200, 'Replit ID must be at most 200 characters'),
   isPublic: z.boolean(),
   checklist: z.object(
     Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<

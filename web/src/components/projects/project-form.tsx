@@ -10,6 +10,7 @@ import {
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { showServerFieldErrors } from '../../lib/server-errors';
 import { TextField } from '../text-field';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
@@ -99,7 +100,17 @@ export function ProjectForm({
     if (!project) setFocus('name');
   }, [project, setFocus]);
   return (
-    <form className="space-y-6" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+    <form
+      className="space-y-6"
+      noValidate
+      onSubmit={form.handleSubmit((values) =>
+        // What the server refuses (its rules are the form's, but the server has the last word) is shown
+        // under its field, as the form's own rules are; the toast says it too.
+        onSubmit(values).catch((error: unknown) =>
+          showServerFieldErrors(error, form.setError, ['name', 'status', 'description', 'replitId']),
+        ),
+      )}
+    >
       <Card>
         <CardHeader>
           <CardTitle>Project</CardTitle>
@@ -118,7 +129,14 @@ export function ProjectForm({
           </div>
           <div className="space-y-2">
             <Label htmlFor="project-description">Description</Label>
-            <Textarea id="project-description" rows={4} {...form.register('description')} />
+            <Textarea
+              id="project-description"
+              rows={4}
+              aria-invalid={Boolean(errors.description)}
+              aria-describedby="project-description-error"
+              {...form.register('description')}
+            />
+            <FieldError id="project-description-error" message={errors.description?.message} />
           </div>
           <TextField
             id="project-cost"
@@ -135,7 +153,7 @@ export function ProjectForm({
             label="Replit ID (optional)"
             placeholder="@username/repl-name"
             {...form.register('replitId')}
-            error={undefined}
+            error={errors.replitId?.message}
           />
           <div className="flex items-center gap-2">
             <Checkbox
