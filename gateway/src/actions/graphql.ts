@@ -97,14 +97,26 @@ const schema = buildSchema(/* GraphQL */ `
     adminUsername: String!
   }
 
+  "An incident of a monitor that has not ended: since when, and why."
+  type OpenIncident {
+    id: ID!
+    startedAt: String!
+    cause: String!
+  }
+
   "A monitor of one of the user's projects: what it checks and its state (pending, up, degraded, down, paused)."
   type MonitorSummary {
     id: ID!
     projectId: ID!
+    projectName: String!
     "http (a URL is checked), or backup / deployment (one is expected at a cadence)."
     kind: String!
     url: String!
+    "How often it is checked, or the cadence a backup or deployment is expected at, in seconds."
+    intervalSeconds: Int!
     state: String!
+    "Its incident while one is open (the bell lists it), else null."
+    openIncident: OpenIncident
   }
 
   type Dashboard {

@@ -211,8 +211,11 @@ export interface MonitorView {
   createdAt: string;
 }
 
-/** A monitor as a project card shows it: its state. */
-export type MonitorSummary = Pick<MonitorView, 'id' | 'projectId' | 'kind' | 'url' | 'state'>;
+/** A monitor as a project card shows it (its state), and as the bell lists it while an incident is open. */
+export type MonitorSummary = Pick<
+  MonitorView,
+  'id' | 'projectId' | 'projectName' | 'kind' | 'url' | 'intervalSeconds' | 'state' | 'openIncident'
+>;
 
 /** How long the status page's bars reach back, a bar a day (UTC). */
 export const STATUS_DAYS = 90;

@@ -66,9 +66,17 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
     monitors {
       id
       projectId
+      projectName
       kind
       url
+      intervalSeconds
       state
+      openIncident {
+        id
+        startedAt
+        cause
+        __typename
+      }
       __typename
     }
     recentActivities {

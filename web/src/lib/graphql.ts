@@ -3,7 +3,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
 import { DASHBOARD_QUERY, type DashboardVariables, dashboardEarlyKey, graphqlEarlyKey } from './dashboard-query';
-import { adminCommentsQuery, type BellReminder, bellRemindersQuery, keys } from './queries';
+import {
+  adminCommentsQuery,
+  type BellReminder,
+  bellIncidentsOf,
+  bellIncidentsQuery,
+  bellRemindersQuery,
+  keys,
+} from './queries';
 
 export interface DashboardData {
   counters: {
@@ -67,6 +74,7 @@ export const dashboardQuery = (variables: DashboardVariables) =>
       const stand = <T>(data: T) => (response ? readAt(data, response) : data);
       client.setQueryData(bellRemindersQuery.queryKey, stand(dashboard.reminders));
       client.setQueryData(adminCommentsQuery.queryKey, stand(dashboard.adminMessages));
+      client.setQueryData(bellIncidentsQuery.queryKey, stand(bellIncidentsOf(dashboard.monitors)));
       return stand(dashboard);
     },
   });

@@ -1,4 +1,12 @@
-import type { Activity, AdminComment, CurrentUser, MonitorView, Project, Reminder } from '@shiplog/schemas';
+import type {
+  Activity,
+  AdminComment,
+  CurrentUser,
+  MonitorSummary,
+  MonitorView,
+  Project,
+  Reminder,
+} from '@shiplog/schemas';
 import { infiniteQueryOptions, MutationCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
 import { showTold } from './told';
@@ -146,6 +154,22 @@ export type BellIncident = Pick<
   openIncident: NonNullable<MonitorView['openIncident']>;
 };
 
+/** The monitors with an open incident, oldest first, as the bell lists them (also from the dashboard's answer). */
+export function bellIncidentsOf(monitors: MonitorSummary[]): BellIncident[] {
+  return monitors
+    .filter((m): m is MonitorSummary & BellIncident => m.openIncident !== null && m.state !== 'paused')
+    .map(({ id, projectId, projectName, kind, url, intervalSeconds, openIncident }) => ({
+      id,
+      projectId,
+      projectName,
+      kind,
+      url,
+      intervalSeconds,
+      openIncident,
+    }))
+    .sort((a, b) => a.openIncident.startedAt.localeCompare(b.openIncident.startedAt));
+}
+
 /**
  * The bell's open incidents, oldest first: brought up to date by the live feed as monitors change
  * (every 60 s without it), as the reminders are. Any failure is logged and shows as none.
@@ -154,19 +178,7 @@ export const bellIncidentsQuery = queryOptions({
   queryKey: [...keys.monitors, 'bell'],
   queryFn: async (): Promise<BellIncident[]> => {
     try {
-      const monitors = await apiRequest<MonitorView[]>('GET', '/api/monitors');
-      return monitors
-        .filter((m): m is MonitorView & BellIncident => m.openIncident !== null && m.state !== 'paused')
-        .map(({ id, projectId, projectName, kind, url, intervalSeconds, openIncident }) => ({
-          id,
-          projectId,
-          projectName,
-          kind,
-          url,
-          intervalSeconds,
-          openIncident,
-        }))
-        .sort((a, b) => a.openIncident.startedAt.localeCompare(b.openIncident.startedAt));
+      return bellIncidentsOf(await apiRequest<MonitorView[]>('GET', '/api/monitors'));
     } catch (error) {
       console.error('Could not load open incidents for the bell', error);
       return [];
