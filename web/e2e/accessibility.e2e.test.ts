@@ -119,7 +119,9 @@ async function violations(page: Page, screen: string, scope = 'html'): Promise<s
   ];
 }
 
-describe('accessibility and content security, light and dark themes', () => {
+// Each test walks a dozen screens and dialogs through axe in both themes: about 25 s on its own, and
+// more than twice that while the other browser tests share the machine's two cores.
+describe('accessibility and content security, light and dark themes', { timeout: 150_000 }, () => {
   async function open(signedIn: boolean, viewport = { width: 1280, height: 900 }) {
     const context = await browser.newContext({ baseURL: app.url, viewport });
     await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
