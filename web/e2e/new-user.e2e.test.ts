@@ -119,11 +119,19 @@ describe('a new builder', () => {
 
   it('is told offline that a page never opened is not available offline, with the way back', async () => {
     await registerThroughForm(page, uniqueUsername('offline'));
-    // The service worker answers the page and has kept the dashboard (lib/service-worker.ts).
+    // The service worker controls the page and has kept it and the dashboard (lib/service-worker.ts).
     await expect
-      .poll(() => page.evaluate(async () => Boolean(await (await caches.open('shiplog-data')).match('/api/user'))), {
-        timeout: 15_000,
-      })
+      .poll(
+        () =>
+          page.evaluate(async () =>
+            Boolean(
+              navigator.serviceWorker.controller &&
+                (await (await caches.open('shiplog-page')).match('/')) &&
+                (await (await caches.open('shiplog-data')).match('/api/user')),
+            ),
+          ),
+        { timeout: 30_000 },
+      )
       .toBe(true);
     await context.setOffline(true);
     await page.goto('/');

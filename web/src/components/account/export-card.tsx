@@ -146,10 +146,12 @@ function ImportCard() {
       return;
     }
     setTotal(countsOf(file));
+    const imported = chosen;
     importData.mutate(file, {
+      // The file is let go once it is in, unless another was chosen meanwhile: that one stays.
       onSuccess: () => {
-        setChosen(null);
-        if (input.current) input.current.value = '';
+        setChosen((current) => (current === imported ? null : current));
+        if (input.current?.files?.[0] === imported) input.current.value = '';
       },
     });
   };
