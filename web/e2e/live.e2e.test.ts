@@ -52,8 +52,8 @@ const api = (page: Page, method: string, path: string, body?: unknown) =>
     [method, path, body] as const,
   );
 
-/** Resolves once the text shows on the page, without a reload; fails after 2 s. */
-const appears = (page: Page, text: string) => page.getByText(text).first().waitFor({ timeout: 2000 });
+/** Resolves once the text shows on the page, without a reload (an idle tab polls nothing while its stream is open). */
+const appears = (page: Page, text: string) => page.getByText(text).first().waitFor({ timeout: 10_000 });
 
 describe('live updates', () => {
   it("shows another tab's changes on the dashboard, the project list, the bell and the project page, without a reload", async () => {
@@ -77,7 +77,7 @@ describe('live updates', () => {
       dueDate: dueSoon,
     });
     await expect
-      .poll(() => watching.getByText(/^Notifications \(\d+\)$/).textContent(), { timeout: 2000 })
+      .poll(() => watching.getByText(/^Notifications \(\d+\)$/).textContent(), { timeout: 10_000 })
       .not.toBe(before);
 
     await watching.goto(`/projects/${created.body.id}`);
@@ -89,9 +89,11 @@ describe('live updates', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ deploymentId: 'run-7', version: '3.1.0' }),
     });
-    await watching.getByTestId('project-timeline').getByText('Deployed to production').waitFor({ timeout: 2000 });
+    await watching.getByTestId('project-timeline').getByText('Deployed to production').waitFor({ timeout: 10_000 });
     await expect
-      .poll(() => watching.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'), { timeout: 2000 })
+      .poll(() => watching.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'), {
+        timeout: 10_000,
+      })
       .toBe('true');
 
     // The stranger's dashboard never heard of any of it.
@@ -148,7 +150,7 @@ describe('live updates', () => {
     const renamed = watching
       .getByTestId('project-card')
       .filter({ has: watching.getByRole('link', { name: 'Renamed while ticking', exact: true }) });
-    await renamed.waitFor({ timeout: 2000 });
+    await renamed.waitFor({ timeout: 10_000 });
     expect(await renamed.getByRole('checkbox', { name: 'Database added' }).getAttribute('aria-checked')).toBe('true');
   });
 });

@@ -44,6 +44,35 @@ const olderThan = (seq: number) => (query: Query) => !((seqOf(query.state.data) 
  * Answers the function that stops it.
  */
 export function followLiveChanges(queryClient: QueryClient): () => void {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  // Data still on its way says where it stands only when it lands: the stream opens once it has, so
+  // it starts after that too (a stream opened before would start later than data read before it).
+  const unwatch = whenSettled(queryClient, () => {
+    if (!stopped) stop = openStream(queryClient);
+  });
+  return () => {
+    stopped = true;
+    unwatch();
+    stop?.();
+  };
+}
+
+/** Calls `then` once no query is being fetched (at once when none is). Answers the function that stops waiting. */
+function whenSettled(queryClient: QueryClient, then: () => void): () => void {
+  if (queryClient.isFetching() === 0) {
+    then();
+    return () => {};
+  }
+  const unsubscribe = queryClient.getQueryCache().subscribe(() => {
+    if (queryClient.isFetching() > 0) return;
+    unsubscribe();
+    then();
+  });
+  return unsubscribe;
+}
+
+function openStream(queryClient: QueryClient): () => void {
   let after: number | undefined;
   /** Queries whose data does not say where it stands: fetched again with the first refresh. */
   const unplaced: QueryKey[] = [];

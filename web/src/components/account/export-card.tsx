@@ -130,6 +130,7 @@ function ImportCard() {
   const input = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File | null>(null);
   const [total, setTotal] = useState<ImportCounts | null>(null);
+  const [importing, setImporting] = useState('');
   const importData = useImportData();
   const done = useLiveCount(importData.isPending, ['ProjectImported', 'ReminderImported']);
   const start = async () => {
@@ -146,14 +147,12 @@ function ImportCard() {
       return;
     }
     setTotal(countsOf(file));
-    const imported = chosen;
-    importData.mutate(file, {
-      // The file is let go once it is in, unless another was chosen meanwhile: that one stays.
-      onSuccess: () => {
-        setChosen((current) => (current === imported ? null : current));
-        if (input.current?.files?.[0] === imported) input.current.value = '';
-      },
-    });
+    // The picker lets go of the file as soon as it is read, so the next one (even the same file again)
+    // can be chosen while this one goes in; the button waits for the import either way.
+    setImporting(chosen.name);
+    setChosen(null);
+    if (input.current) input.current.value = '';
+    importData.mutate(file);
   };
   return (
     <Card>
@@ -176,7 +175,7 @@ function ImportCard() {
         <Button onClick={start} disabled={!chosen || importData.isPending}>
           <Upload aria-hidden="true" /> {importData.isPending ? 'Importing...' : 'Import'}
         </Button>
-        {importData.isPending && total ? <ImportProgress total={total} done={done} /> : null}
+        {importData.isPending && total ? <ImportProgress name={importing} total={total} done={done} /> : null}
       </CardContent>
     </Card>
   );
@@ -187,7 +186,7 @@ function ImportCard() {
  * added (a file imported again adds nothing, and the bar waits at its start); then the timeline, in one
  * step the feed does not count.
  */
-function ImportProgress({ total, done }: { total: ImportCounts; done: Record<string, number> }) {
+function ImportProgress({ name, total, done }: { name: string; total: ImportCounts; done: Record<string, number> }) {
   const projects = Math.min(done.ProjectImported ?? 0, total.projects);
   const reminders = Math.min(done.ReminderImported ?? 0, total.reminders);
   const counted = total.projects + total.reminders;
@@ -201,8 +200,8 @@ function ImportProgress({ total, done }: { total: ImportCounts; done: Record<str
       />
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {timeline && total.activities > 0
-          ? `Adding ${total.activities} timeline entries…`
-          : `Imported ${projects} of ${total.projects} projects and ${reminders} of ${total.reminders} reminders…`}
+          ? `${name}: adding ${total.activities} timeline entries…`
+          : `${name}: imported ${projects} of ${total.projects} projects and ${reminders} of ${total.reminders} reminders…`}
       </p>
     </div>
   );
