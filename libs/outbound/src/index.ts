@@ -290,6 +290,11 @@ export class Outbound {
   /** An answer as the caller reads it, its body read up to `maxBytes`. */
   async #answer(url: URL, response: Dispatcher.ResponseData): Promise<Omit<OutboundResponse, 'certificateExpiresAt'>> {
     const contentType = response.headers['content-type'];
+    // An answer that says it is too large is refused before any of it is read.
+    if (Number(response.headers['content-length']) > this.#maxBytes) {
+      response.body.destroy();
+      throw new ResponseTooLargeError(this.#maxBytes);
+    }
     return {
       url: url.toString(),
       status: response.statusCode,

@@ -31,6 +31,11 @@ beforeAll(async () => {
     } else if (req.url === '/huge') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(Buffer.alloc(2048, 'x'));
+    } else if (req.url === '/huge-declared') {
+      // Its length said first, then the bytes only after a while: the reader refuses it on the headers.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2048 });
+      res.write(Buffer.alloc(16, 'x'));
+      setTimeout(() => res.end(Buffer.alloc(2032, 'x')), 60_000).unref();
     } else {
       res
         .writeHead(200, { 'content-type': 'application/json' })
@@ -157,6 +162,9 @@ describe('outbound requests to addresses users type in', () => {
     expect(answered).toMatchObject({ status: 200, statusText: 'OK', contentType: 'application/json' });
     expect(JSON.parse(answered.body)).toEqual({ auth: 'Bearer k' });
     await expect(outbound.get(new URL(`http://127.0.0.1:${apiPort}/huge`), {})).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+    await expect(outbound.get(new URL(`http://127.0.0.1:${apiPort}/huge-declared`), {})).rejects.toBeInstanceOf(
       ResponseTooLargeError,
     );
     await outbound.close();
