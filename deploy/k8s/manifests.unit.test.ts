@@ -228,11 +228,74 @@ describe('deploy/k8s', () => {
 
   it('keeps the store URLs, which carry passwords, out of the ConfigMap', () => {
     const config = ofKind('ConfigMap')[0]?.data ?? {};
-    for (const key of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'EVENTSTORE_URL', 'ADMIN_PASSWORD'])
-      expect(config[key], key).toBeUndefined();
-    expect(Object.keys(config).filter((key) => /SECRET|PASSWORD|_KEY$/.test(key))).toEqual([]);
+    for (const key of secretKeys) expect(config[key], key).toBeUndefined();
+    expect(Object.keys(config).filter((key) => looksSecret.test(key))).toEqual([]);
+  });
+
+  it('hands each process only the secrets its configuration reads, each by name, the required ones not optional', async () => {
+    const schemas: Record<string, { shape: Record<string, unknown> }> = {
+      gateway: (await import('../../gateway/src/env.ts')).gatewayEnv,
+    };
+    for (const service of serviceNames)
+      schemas[service] = (await import(`../../services/${service}/src/env.ts`))[`${service}Env`];
+    const listed = readFileSync(join(dir, 'secrets', 'external-secret.yaml'), 'utf8');
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const container = containerOf(deployment);
+      const reads = Object.keys(schemas[name]!.shape);
+      // Anything that looks secret is kept as one.
+      for (const key of reads.filter((key) => looksSecret.test(key)))
+        expect(secretKeys, `${name}: ${key}`).toContain(key);
+      expect(
+        container.envFrom.filter((from: { secretRef?: unknown }) => from.secretRef),
+        name,
+      ).toEqual([]);
+      const handed = container.env.filter((e: { valueFrom?: unknown }) => e.valueFrom);
+      expect(handed.map((e: { name: string }) => e.name).sort(), name).toEqual(
+        reads.filter((key) => secretKeys.has(key)).sort(),
+      );
+      for (const { name: key, valueFrom } of handed) {
+        expect(valueFrom.secretKeyRef, `${name}: ${key}`).toEqual({
+          name: 'shiplog-secrets',
+          key,
+          ...(requiredSecrets.has(key) ? {} : { optional: true }),
+        });
+        expect(listed, `${key} is listed where the operator keeps the secrets`).toContain(key);
+      }
+    }
   });
 });
+
+/** What shiplog-secrets holds (secrets/external-secret.yaml): keys, passwords, and the URLs that carry them. */
+const secretKeys = new Set([
+  'SESSION_SECRET',
+  'INTERNAL_TOKEN_SECRET',
+  'VAULT_KEY_SECRET',
+  'VAULT_KEY_SECRET_PREVIOUS',
+  'INTEGRATION_KEY_SECRET',
+  'ADMIN_PASSWORD',
+  'DATABASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'EVENTSTORE_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'OPENAI_API_KEY',
+  'SMTP_URL',
+  'VAPID_PRIVATE_KEY',
+  'METRICS_TOKEN',
+]);
+/** Those a production process refuses to start without; the others turn a feature on. */
+const requiredSecrets = new Set([
+  'SESSION_SECRET',
+  'INTERNAL_TOKEN_SECRET',
+  'VAULT_KEY_SECRET',
+  'INTEGRATION_KEY_SECRET',
+  'DATABASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+]);
+const looksSecret = /SECRET|PASSWORD|_KEY$|_TOKEN$/;
 
 describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => {
   interface Compose {
