@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Batch } from '@shiplog/messaging';
-import type { Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import type pg from 'pg';
-import { recentAuthOnly } from './caller.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -67,13 +66,13 @@ export function secretLinks<Owner extends Record<string, string>>(table: string,
 }
 
 /**
- * A secret link's routes at `path`, for the owner that `ownerOf` finds (or refuses): GET says whether
- * there is one and since when (with `details`), POST makes one (replacing any other) and answers its
- * URL, the only time it is given out, and DELETE turns it off.
+ * The handlers of a secret link's three routes, for the owner that `ownerOf` finds (or refuses):
+ * `state` (GET) says whether there is one and since when (with `details`), `replace` (POST) makes one,
+ * replacing any other, and answers its URL, the only time it is given out, and `remove` (DELETE) turns
+ * it off. Each route is declared where the link's owner declares its others (a `recentAuth` POST for a
+ * link that acts on a project).
  */
-export function secretLinkRoutes<Owner extends Record<string, string>>(
-  router: Router,
-  path: string,
+export function secretLinkHandlers<Owner extends Record<string, string>>(
   links: ReturnType<typeof secretLinks<Owner>>,
   options: {
     db: Queryable;
@@ -81,22 +80,22 @@ export function secretLinkRoutes<Owner extends Record<string, string>>(
     urlOf: (secret: string) => string;
     /** What GET adds to the state (a ping URL's latest runs, say). */
     details?: (owner: Owner) => Promise<Record<string, unknown>>;
-    /** Making a link needs the password typed lately (`recentAuthOnly`): a link that acts on a project. */
-    recentAuth?: boolean;
   },
-): void {
+): Record<'state' | 'replace' | 'remove', (req: Request, res: Response) => Promise<void>> {
   const { db, ownerOf, urlOf, details } = options;
-  router.get(path, async (req, res) => {
-    const owner = await ownerOf(req);
-    res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
-  });
-  router.post(path, ...(options.recentAuth ? [recentAuthOnly] : []), async (req, res) => {
-    const secret = links.newSecret();
-    const createdAt = await links.replace(db, await ownerOf(req), secret);
-    res.status(201).json({ url: urlOf(secret), createdAt });
-  });
-  router.delete(path, async (req, res) => {
-    await links.remove(db, (await ownerOf(req))[links.key]!);
-    res.status(204).end();
-  });
+  return {
+    async state(req, res) {
+      const owner = await ownerOf(req);
+      res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
+    },
+    async replace(req, res) {
+      const secret = links.newSecret();
+      const createdAt = await links.replace(db, await ownerOf(req), secret);
+      res.status(201).json({ url: urlOf(secret), createdAt });
+    },
+    async remove(req, res) {
+      await links.remove(db, (await ownerOf(req))[links.key]!);
+      res.status(204).end();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { deployHookApi } from './deploy-hook/api.ts';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
 import { importApi } from './history-import/api.ts';
@@ -13,17 +13,5 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [projectListProjection],
   forgetUser: deleteUserRows('projects.project_list', 'projects.deploy_hooks'),
-  setup(context) {
-    const { routes, reads } = projectsApi(context);
-    const hooks = deployHookApi(context);
-    const imports = importApi(context);
-    return {
-      routes(router) {
-        routes(router);
-        hooks.routes(router);
-        imports.routes(router);
-      },
-      reads,
-    };
-  },
+  setup: (context) => servedTogether(projectsApi(context), deployHookApi(context), importApi(context)),
 };

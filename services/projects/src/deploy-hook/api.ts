@@ -6,15 +6,17 @@ import {
   handleCommand,
   requireUserId,
   type ServiceContext,
-  secretLinkRoutes,
+  secretLinkHandlers,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
 import { findProject } from '../read-models/project-list/index.ts';
 import { readDelivery } from './deliveries.ts';
 import { deployHooks } from './deploy-hooks.ts';
+import { deployHookRoutes } from './routes.ts';
 
 const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_HOOK_NOT_FOUND');
 
@@ -40,16 +42,13 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
     return { project_id: projectId, user_id: userId };
   }
 
-  function routes(router: Router) {
-    secretLinkRoutes(router, '/projects/:id/deploy-hook', deployHooks, {
-      db: pool,
-      ownerOf: ownProject,
-      urlOf: hookUrl,
-      recentAuth: true,
-    });
+  const link = secretLinkHandlers(deployHooks, { db: pool, ownerOf: ownProject, urlOf: hookUrl });
+  return serveRoutes(deployHookRoutes, {
+    'GET /projects/:id/deploy-hook': link.state,
+    'POST /projects/:id/deploy-hook': link.replace,
+    'DELETE /projects/:id/deploy-hook': link.remove,
 
-    // Public (the secret is the credential): platforms post without a session.
-    router.post('/hooks/deploy/:secret', async (req, res) => {
+    'POST /hooks/deploy/:secret': async (req, res) => {
       const found = await deployHooks.find(pool, req.params.secret ?? '');
       // Gone with its owner's account, even before this service has erased the account's rows.
       if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
@@ -83,8 +82,6 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
         return;
       }
       res.status(201).json({ recorded: true, type: 'deployment', ...recorded.data });
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

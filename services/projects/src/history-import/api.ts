@@ -1,27 +1,22 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError } from '@shiplog/errors';
-import { importedActivitySchema, importedProjectSchema } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
   deterministicId,
   handleCommand,
-  parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
 import { historyDecider } from './decide.ts';
 import { historyStream } from './history-import.ts';
-
-/** What the gateway sends at once (it splits a file's parts to stay under the 1 MB body limit). */
-const projectsPart = z.object({ projects: z.array(importedProjectSchema).max(200) });
-const historyPart = z.object({ entries: z.array(importedActivitySchema).min(1).max(1000) });
+import { historyImportRoutes } from './routes.ts';
 
 /**
  * Import from a Shiplog export (the gateway's export.ts reads the file and calls these).
@@ -31,12 +26,12 @@ const historyPart = z.object({ entries: z.array(importedActivitySchema).min(1).m
 export function importApi(context: ServiceContext<ProjectsEnv>) {
   const { store, pool } = context;
 
-  function routes(router: Router) {
+  return serveRoutes(historyImportRoutes, {
     // The file's projects as they stood, with their dates; answers the id each one has here, and how
     // many it added (the others were imported before).
-    router.post('/imports/projects', async (req, res) => {
+    'POST /imports/projects': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { projects } = parseInput(projectsPart, req.body);
+      const { projects } = parsed.body;
       const caller = callerOf(req);
       const ids: Record<string, string> = {};
       let added = 0;
@@ -54,12 +49,12 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
         ids[input.id] = projectId;
       }
       res.json({ ids, added });
-    });
+    },
 
     // A part of the file's timeline, its projects already imported (their ids here, or null).
-    router.post('/imports/history', async (req, res) => {
+    'POST /imports/history': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { entries } = parseInput(historyPart, req.body);
+      const { entries } = parsed.body;
       const projectIds = [...new Set(entries.flatMap((e) => (e.projectId ? [e.projectId] : [])))];
       // The projects were imported a moment ago: the list must hold them before it is asked.
       await catchUp(req);
@@ -97,8 +92,6 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
       );
       if (result.position) reportPosition(res, 'projects', result.position);
       res.json({ imported: result.events.length > 0 ? entries.length : 0 });
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

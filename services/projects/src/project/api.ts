@@ -1,32 +1,23 @@
 import { NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
+import { isSubscribed } from '@shiplog/schemas';
 import {
-  createProjectSchema,
-  isSubscribed,
-  quickUpdateSchema,
-  recordBackupSchema,
-  recordDeploymentSchema,
-  recordVersionSchema,
-  updateProjectSchema,
-} from '@shiplog/schemas';
-import {
-  apiTokenAccepted,
   callerOf,
   createdId,
   currentSubscriptionStatus,
   handleCommand,
-  type LeanRead,
-  parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
   signedInUserId,
 } from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { findProject, listProjectsJson, listPublicProjects } from '../read-models/project-list/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
+import { projectRoutes } from './routes.ts';
 
 export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   const { store, pool, services } = context;
@@ -66,22 +57,24 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     return event.data;
   }
 
-  function routes(router: Router) {
-    // For a public profile page (the gateway's, which shows it only while the profile is public).
-    router.get('/public/users/:userId/projects', async (req, res) => {
+  return serveRoutes(projectRoutes, {
+    // The list every page loads: answered without Express (service-kit's `LeanRead`).
+    'GET /projects': { lean: (caller) => listProjectsJson(pool, signedInUserId(caller)) },
+
+    'GET /public/users/:userId/projects': async (req, res) => {
       const { userId } = req.params;
       res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
-    });
+    },
 
-    router.get('/projects/:id', apiTokenAccepted, async (req, res) => {
+    'GET /projects/:id': async (req, res) => {
       const project = await findProject(pool, requireUserId(req), projectIdOf(req));
       if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(project);
-    });
+    },
 
-    router.post('/projects', apiTokenAccepted, async (req, res) => {
+    'POST /projects': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const input = parseInput(createProjectSchema, req.body);
+      const input = parsed.body;
       const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
       const { state } = await run(
         req,
@@ -92,39 +85,39 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       );
       if (state.lifecycle !== 'active') throw new Error('project was not created');
       res.status(201).json(toView(state));
-    });
+    },
 
-    router.put('/projects/:id', apiTokenAccepted, async (req, res) => {
+    'PUT /projects/:id': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
-      const input = parseInput(updateProjectSchema, req.body);
+      const input = parsed.body;
       if (input.id !== undefined && input.id !== projectId) {
         throw new ValidationError({ id: ['The id in the body does not match the project being updated'] });
       }
       const { state } = await run(req, res, projectId, { type: 'UpdateProject', userId, input });
       if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(toView(state));
-    });
+    },
 
-    router.delete('/projects/:id', apiTokenAccepted, async (req, res) => {
+    'DELETE /projects/:id': async (req, res) => {
       const userId = requireUserId(req);
       await run(req, res, projectIdOf(req), { type: 'DeleteProject', userId });
       res.status(204).end();
-    });
+    },
 
-    router.post('/projects/:id/backup', apiTokenAccepted, async (req, res) => {
+    'POST /projects/:id/backup': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
-      const input = parseInput(recordBackupSchema, req.body);
+      const input = parsed.body;
       const { idempotencyKey } = recordKey(req, userId, 'backup', projectId);
       const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input }, idempotencyKey);
       res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
-    });
+    },
 
-    router.post('/projects/:id/deployment', apiTokenAccepted, async (req, res) => {
+    'POST /projects/:id/deployment': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
-      const { status, ...input } = parseInput(recordDeploymentSchema, req.body);
+      const { status, ...input } = parsed.body;
       const { idempotencyKey } = recordKey(req, userId, 'deployment', projectId);
       const { events } = await run(
         req,
@@ -134,21 +127,21 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
         idempotencyKey,
       );
       res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
-    });
+    },
 
-    router.post('/projects/:id/version', apiTokenAccepted, async (req, res) => {
+    'POST /projects/:id/version': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const projectId = projectIdOf(req);
-      const input = parseInput(recordVersionSchema, req.body);
+      const input = parsed.body;
       const { idempotencyKey } = recordKey(req, userId, 'version', projectId);
       const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input }, idempotencyKey);
       res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
-    });
+    },
 
-    // POST /api/activities: the Quick Update, for subscribed users only, by billing's word at this moment.
-    router.post('/activities', apiTokenAccepted, async (req, res) => {
+    // The Quick Update, for subscribed users only, by billing's word at this moment.
+    'POST /activities': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const input = parseInput(quickUpdateSchema, req.body);
+      const input = parsed.body;
       if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       const { idempotencyKey } = recordKey(req, userId, 'quick-update', input.projectId);
       const status = await currentSubscriptionStatus(services, callerOf(req));
@@ -167,13 +160,6 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
         idempotencyKey,
       );
       res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
-    });
-  }
-
-  /** The list every page loads: answered without Express (service-kit's `LeanRead`). */
-  const reads: Record<string, LeanRead> = {
-    '/projects': { read: (caller) => listProjectsJson(pool, signedInUserId(caller)), apiToken: true },
-  };
-
-  return { routes, reads };
+    },
+  });
 }

@@ -1,0 +1,121 @@
+import type express from 'express';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { apiTokenAccepted, callerOf, reauthRequired, requireAdmin, signedInUserId } from './caller.ts';
+import type { LeanRead } from './http.ts';
+import type { Caller } from './internal-token.ts';
+import { type RouteDeclaration, type RouteDeclarations, routeKeyParts } from './route-declarations.ts';
+import { parseInput } from './validation.ts';
+
+/**
+ * A handler's input, parsed with its declaration's schemas when the handler first reads it (so a
+ * handler that answers 404 for an id that is not the caller's does so before it looks at the body).
+ */
+export interface RouteInput<D extends RouteDeclaration> {
+  readonly body: D['body'] extends z.ZodType ? z.output<D['body']> : undefined;
+  readonly query: D['query'] extends z.ZodObject ? z.output<D['query']> : undefined;
+}
+
+/** What answers a declared route: an Express handler that gets the parsed input… */
+export type RouteHandler<D extends RouteDeclaration> = (
+  /** Its path's parameters are strings, as the path names them. */
+  req: Request<Record<string, string>>,
+  res: Response,
+  input: RouteInput<D>,
+) => void | Promise<void>;
+/** …or, for one of the few reads that carry a service's load, a lean read (`LeanRead`: a GET of an exact path). */
+export interface LeanHandler {
+  lean: (caller: Caller, query: URLSearchParams) => Promise<string>;
+}
+
+/** A handler for each declared route, and nothing else: the compiler says which is missing. */
+export type RouteHandlers<R extends RouteDeclarations> = {
+  [K in keyof R]: RouteHandler<R[K] & RouteDeclaration> | LeanHandler;
+};
+
+/** What a service's `setup` gives `createHttpApp` from its routes. */
+export interface ServedRoutes {
+  routes: (router: express.Router) => void;
+  reads: Record<string, LeanRead>;
+  rawBodyPaths: string[];
+}
+
+/**
+ * Declared routes with their handlers, as the service serves them: each on its method and path, who
+ * may call it checked first from the gateway's signed caller (a token only where `token`, a recent
+ * password where `recentAuth`, an administrator where `admin`), then the handler with its input.
+ */
+export function serveRoutes<R extends RouteDeclarations>(declared: R, handlers: RouteHandlers<R>): ServedRoutes {
+  const entries = Object.entries(declared) as [string, RouteDeclaration][];
+  const reads: Record<string, LeanRead> = {};
+  const rawBodyPaths: string[] = [];
+  for (const [key, declaration] of entries) {
+    const { method, path } = routeKeyParts(key);
+    const handler = handlers[key as keyof R];
+    if (declaration.rawBody) rawBodyPaths.push(path);
+    if ('lean' in handler) {
+      if (method !== 'GET' || path.includes(':')) throw new Error(`${key}: a lean read is a GET of an exact path`);
+      reads[path] = { read: handler.lean, ...(declaration.token ? { apiToken: true } : {}) };
+    }
+  }
+  return {
+    reads,
+    rawBodyPaths,
+    routes(router) {
+      for (const [key, declaration] of entries) {
+        const handler = handlers[key as keyof R];
+        if ('lean' in handler) continue;
+        const { method, path } = routeKeyParts(key);
+        const guards: express.RequestHandler[] = [];
+        if (declaration.token) guards.push(apiTokenAccepted);
+        guards.push((req, _res, next) => {
+          allowed(req, declaration);
+          next();
+        });
+        const answer: express.RequestHandler = async (req, res) => {
+          // No path of a declared route has a wildcard: every parameter is one segment, a string.
+          await (handler as RouteHandler<RouteDeclaration>)(
+            req as Request<Record<string, string>>,
+            res,
+            inputOf(req, declaration),
+          );
+        };
+        router[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...guards, answer);
+      }
+    },
+  };
+}
+
+/** Merges the routes of a service's parts into what `setup` answers. */
+export function servedTogether(...parts: ServedRoutes[]): ServedRoutes {
+  return {
+    routes: (router) => {
+      for (const part of parts) part.routes(router);
+    },
+    reads: Object.assign({}, ...parts.map((part) => part.reads)),
+    rawBodyPaths: parts.flatMap((part) => part.rawBodyPaths),
+  };
+}
+
+/** Refuses a caller the declaration does not admit (throws the error the gateway would answer). */
+function allowed(req: Request, declaration: RouteDeclaration): void {
+  const caller = callerOf(req);
+  if (declaration.access === 'admin') requireAdmin(req);
+  else if (declaration.access === 'user') signedInUserId(caller);
+  if (declaration.recentAuth && !caller.recentAuth) throw reauthRequired();
+}
+
+function inputOf<D extends RouteDeclaration>(req: Request, declaration: D): RouteInput<D> {
+  let body: unknown;
+  let query: unknown;
+  return {
+    get body() {
+      body ??= declaration.body ? parseInput(declaration.body, req.body) : undefined;
+      return body as RouteInput<D>['body'];
+    },
+    get query() {
+      query ??= declaration.query ? parseInput(declaration.query, req.query) : undefined;
+      return query as RouteInput<D>['query'];
+    },
+  };
+}
