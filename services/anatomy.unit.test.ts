@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceNames } from '@shiplog/service-kit';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,13 @@ function strays(service: string): string[] {
   const root = join(servicesDir, service);
   const src = join(root, 'src');
   const found: string[] = [];
-  for (const required of ['src/env.ts', 'src/service.ts', 'src/main.ts', 'migrations', 'test'])
+  for (const required of ['src/env.ts', 'src/service.ts', 'src/main.ts', 'src/routes.ts', 'migrations', 'test'])
     if (!existsSync(join(root, required))) found.push(`missing ${required}`);
   for (const entry of readdirSync(src)) {
     const path = join(src, entry);
     if (!isDir(path)) {
-      if (!['env.ts', 'service.ts', 'main.ts'].includes(entry) && !/\.unit\.test\.ts$/.test(entry))
-        found.push(`src/${entry}: only env.ts, service.ts and main.ts sit in src/`);
+      if (!['env.ts', 'service.ts', 'main.ts', 'routes.ts'].includes(entry) && !/\.unit\.test\.ts$/.test(entry))
+        found.push(`src/${entry}: only env.ts, service.ts, main.ts and routes.ts sit in src/`);
       continue;
     }
     if (entry === 'read-models' || entry === 'reactions') {
@@ -37,7 +37,31 @@ function strays(service: string): string[] {
       found.push(`src/${entry}: neither an aggregate (decide.ts) nor a route group (api.ts)`);
     }
   }
+  // Routes are declared beside their handlers, and a declaration is data: the gateway reads it
+  // without loading the service, so it imports schemas and other declarations, nothing else.
+  for (const file of sourceFiles(src)) {
+    const name = file.slice(src.length + 1);
+    const dir = file.slice(0, file.lastIndexOf('/'));
+    if (name.endsWith('/api.ts') && !existsSync(join(dir, 'routes.ts')))
+      found.push(`src/${name}: its routes are declared in a routes.ts beside it`);
+    if (!name.endsWith('routes.ts')) continue;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '([^']+)';/gms))
+      if (
+        !['@shiplog/schemas', '@shiplog/service-kit', 'zod'].includes(specifier!) &&
+        !specifier!.endsWith('/routes.ts')
+      )
+        found.push(`src/${name}: a declaration imports schemas and declarations only, not ${specifier}`);
+  }
   return found;
+}
+
+/** Every TypeScript file under `dir`. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (isDir(path)) return sourceFiles(path);
+    return entry.endsWith('.ts') ? [path] : [];
+  });
 }
 
 describe('the service anatomy', () => {

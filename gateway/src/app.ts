@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import {
   accessLog,
+  adminRequired,
   declareSecretPaths,
   errorHandler,
   healthRoutes,
@@ -27,10 +28,11 @@ import { LIVE_SEQ_HEADER } from './actions/live.ts';
 import type { PublicHolds } from './actions/public-holds.ts';
 import { publicProfiles } from './actions/public-profile.ts';
 import { pushDeviceActions } from './actions/push-devices.ts';
+import type { GatewayRouteKey } from './actions/routes.ts';
 import { sessionListActions } from './actions/session-list.ts';
 import type { GatewayEnv } from './env.ts';
 import { openApiDocument } from './openapi/document.ts';
-import { type GatewayAction, isServiceRoute, routeOf, routes, secretPaths } from './routes.ts';
+import { isServiceRoute, routeOf, routes, secretPaths } from './routes.ts';
 import { bearerToken, servicePath, verifyToken } from './serving/forward.ts';
 import { Limits } from './serving/limits.ts';
 import { appOrigin, parseTrustProxy, refuseForeignOrigins } from './serving/origin.ts';
@@ -230,7 +232,9 @@ function createExpressApp(
   const jsonUpTo = (limit: string) => express.json({ limit, verify: (req, _res, body) => received.set(req, body) });
   const json = jsonUpTo('100kb');
   const largeJson = new Map(
-    routes.flatMap((r) => ('bodyLimit' in r && r.bodyLimit ? [[r.gateway, jsonUpTo(r.bodyLimit)] as const] : [])),
+    routes.flatMap((r) =>
+      !isServiceRoute(r) && r.declaration.bodyLimit ? [[r.gateway, jsonUpTo(r.declaration.bodyLimit)] as const] : [],
+    ),
   );
   const positions = new RequestPositions(cookies);
   const sessions = new UserSessions(redis, config);
@@ -242,32 +246,48 @@ function createExpressApp(
   });
   const profiles = publicProfiles({ services, positions, holds });
   let apiDocument: string | undefined;
-  const actions: Record<GatewayAction, Action> = {
-    ...accountActions({
-      cookieName: sessionCookie(config).name,
-      services,
-      tokens,
-      positions,
-      sessions,
-      limiter: new LoginLimiter(redis, {
-        prefix: `${config.BUS_NAMESPACE}:`,
-        secret: secrets.session,
-        maxFailures: config.LOGIN_MAX_FAILURES,
-        maxFailuresPerName: config.LOGIN_MAX_FAILURES_PER_NAME,
-        windowSeconds: config.LOGIN_WINDOW_SECONDS,
-      }),
-      logger,
-      bodyOf: (req) => received.get(req),
+  const account = accountActions({
+    cookieName: sessionCookie(config).name,
+    services,
+    tokens,
+    positions,
+    sessions,
+    limiter: new LoginLimiter(redis, {
+      prefix: `${config.BUS_NAMESPACE}:`,
+      secret: secrets.session,
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      maxFailuresPerName: config.LOGIN_MAX_FAILURES_PER_NAME,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
     }),
-    ...sessionListActions(sessions),
-    ...pushDeviceActions({ services, sessions, bodyOf: (req) => received.get(req) }),
-    ...exportActions({ services, positions }),
-    publicProfile: profiles.publicProfile,
-    publicStatus: profiles.publicStatus,
-    badge: profiles.badge,
-    graphql,
-    events,
-    openapi: async (_req, res) => {
+    logger,
+    bodyOf: (req) => received.get(req),
+  });
+  const sessionList = sessionListActions(sessions);
+  const pushDevices = pushDeviceActions({ services, sessions, bodyOf: (req) => received.get(req) });
+  const data = exportActions({ services, positions });
+  // The action that answers each of the gateway's routes (actions/routes.ts declares them).
+  const actions: Record<GatewayRouteKey, Action> = {
+    'POST /api/register': account.register,
+    'POST /api/login': account.login,
+    'POST /api/logout': account.logout,
+    'GET /api/user': account.user,
+    'POST /api/user/change-password': account.changePassword,
+    'POST /api/reauth': account.reauth,
+    'DELETE /api/user': account.deleteAccount,
+    'DELETE /api/admin/users/:userId': account.deleteUser,
+    'GET /api/sessions': sessionList.sessions,
+    'POST /api/sessions/end-others': sessionList.endOtherSessions,
+    'DELETE /api/sessions/:sessionId': sessionList.endSession,
+    'POST /api/reminders/push/subscriptions': pushDevices.turnPushOn,
+    'GET /api/export': data.exportData,
+    'POST /api/import': data.importData,
+    'GET /api/public/users/:username': profiles.publicProfile,
+    'GET /api/public/users/:username/status': profiles.publicStatus,
+    'GET /api/badges/:username/:projectId/:badge': profiles.badge,
+    'POST /api/graphql': graphql,
+    'GET /api/graphql': graphql,
+    'GET /api/events': events,
+    'GET /api/openapi.json': async (_req, res) => {
       apiDocument ??= JSON.stringify(openApiDocument({ version: API_VERSION }));
       res.type('json').setHeader('Cache-Control', 'no-cache').send(apiDocument);
     },
@@ -294,11 +314,12 @@ function createExpressApp(
     }
     const user = userOf(req);
     if (!route.public && !user) throw new UnauthorizedError();
-    if (route.recentAuth?.includes(req.method) && !isRecentAuth(authenticatedAt(req.session))) throw reauthRequired();
+    if (route.admin && !user?.isAdmin) throw adminRequired();
+    if (route.recentAuth && !isRecentAuth(authenticatedAt(req.session))) throw reauthRequired();
     if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
-    const run = () => actions[route.gateway as GatewayAction](req, res, params);
+    const run = () => actions[route.gateway](req, res, params);
     const parse = largeJson.get(route.gateway) ?? json;
     parse(req, res, (error?: unknown) => (error ? next(error) : run().catch(next)));
   });

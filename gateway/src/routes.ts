@@ -1,245 +1,141 @@
 import type { IncomingMessage } from 'node:http';
-import type { ServiceName } from '@shiplog/service-kit';
-import type { LimitName } from './serving/limits.ts';
+import { activityRoutes } from '@shiplog/activity/routes';
+import { billingRoutes } from '@shiplog/billing/routes';
+import { chatRoutes } from '@shiplog/chat/routes';
+import { identityRoutes } from '@shiplog/identity/routes';
+import { integrationsRoutes } from '@shiplog/integrations/routes';
+import { monitorsRoutes } from '@shiplog/monitors/routes';
+import { projectsRoutes } from '@shiplog/projects/routes';
+import { remindersRoutes } from '@shiplog/reminders/routes';
+import {
+  type HttpMethod,
+  holdsSecret,
+  type LimitName,
+  type RouteDeclaration,
+  type RouteDeclarations,
+  routeKeyParts,
+  type ServiceName,
+} from '@shiplog/service-kit';
+import { type GatewayRouteKey, gatewayRoutes } from './actions/routes.ts';
+
+/** Every service's routes, as each declares them beside its handlers. */
+export const serviceRoutes: Record<ServiceName, RouteDeclarations> = {
+  identity: identityRoutes,
+  projects: projectsRoutes,
+  reminders: remindersRoutes,
+  billing: billingRoutes,
+  chat: chatRoutes,
+  integrations: integrationsRoutes,
+  activity: activityRoutes,
+  monitors: monitorsRoutes,
+};
 
 /**
- * The `/api` surface, one route a line: who answers it, and the rules every call to it follows
- * whichever way it is served. A service's route is forwarded by the lean service path (forward.ts) with
- * the `/api` prefix removed; a gateway action is answered by the Express pipeline (app.ts) because it
- * reads or changes the session. Either way, a route that is not `public` answers 401 without a session,
- * a write from a foreign Origin answers 403, a write's position goes back as a cookie and later reads
- * wait for it, and every error has the one error body. The first line that matches takes the call;
- * anything else under `/api` is a 404. Adding a route to the product is one line here plus its handler.
+ * One route of the `/api` surface, as the gateway serves it: its declaration (`RouteDeclaration`,
+ * beside its handler in the service that owns it, or in actions/routes.ts for the gateway's own), and
+ * what the gateway reads of it on every call. A service's route is forwarded by the lean service path
+ * (forward.ts) with the `/api` prefix removed; a gateway action is answered by the Express pipeline
+ * (app.ts) because it reads or changes the session. Either way, a route that is not `public` answers
+ * 401 without a session, an `admin` route 403 to anyone else, a write from a foreign Origin 403, a
+ * write's position goes back as a cookie and later reads wait for it, and every error has the one
+ * error body. Anything else under `/api` is a 404.
  */
-export const apiRoutes = [
-  // The gateway's own: the session and the current user.
-  { path: '/api/register', methods: ['POST'], gateway: 'register', public: true, limit: 'register' },
-  { path: '/api/login', methods: ['POST'], gateway: 'login', public: true },
-  { path: '/api/logout', methods: ['POST'], gateway: 'logout', public: true },
-  // Whose a token is (`shiplog whoami`): a token may ask too.
-  { path: '/api/user', methods: ['GET', 'HEAD'], gateway: 'user', token: true },
-  // Ends the user's other sessions, so it is the gateway's.
-  { path: '/api/user/change-password', methods: ['POST'], gateway: 'changePassword' },
-  // The password again, before a sensitive change (a route marked `recentAuth`): the session is then recent.
-  { path: '/api/reauth', methods: ['POST'], gateway: 'reauth' },
-  { path: '/api/user', methods: ['DELETE'], gateway: 'deleteAccount', recentAuth: ['DELETE'] },
-  // The account's signed-in sessions (Settings › Sessions): list them, end one, end all but this one.
-  { path: '/api/sessions', methods: ['GET', 'HEAD'], gateway: 'sessions' },
-  { path: '/api/sessions/end-others', methods: ['POST'], gateway: 'endOtherSessions' },
-  { path: '/api/sessions/:sessionId', methods: ['DELETE'], gateway: 'endSession' },
-  // Push reminders turned on in this browser are kept with this session, and end with it (push-devices.ts).
-  { path: '/api/reminders/push/subscriptions', methods: ['POST'], gateway: 'turnPushOn' },
-  // Every session of the deleted user ends with it.
-  { path: '/api/admin/users/:userId', methods: ['DELETE'], gateway: 'deleteUser' },
-  // The dashboard's data in one round trip (graphql.ts reads its own body), and answers a signed-out
-  // caller itself: a 401 with a GraphQL error body, which GraphQL clients read.
-  { path: '/api/graphql', methods: ['GET', 'POST'], gateway: 'graphql', public: true, limit: 'graphql' },
-  // Server-sent events: what changed in the user's data, as it changes (live.ts).
-  { path: '/api/events', methods: ['GET'], gateway: 'events', limit: 'events' },
-  // Everything the user keeps, as a file (export.ts): gathered from three services; `shiplog export`
-  // asks with a token.
-  { path: '/api/export', methods: ['GET'], gateway: 'exportData', limit: 'export', token: true },
-  // A public profile and its public projects (public-profile.ts): readable signed out, at /u/{username}.
-  {
-    path: '/api/public/users/:username',
-    methods: ['GET'],
-    gateway: 'publicProfile',
-    public: true,
-    limit: 'publicRead',
-  },
-  // A public status page (public-profile.ts): the monitors of the public projects, readable signed out.
-  {
-    path: '/api/public/users/:username/status',
-    methods: ['GET'],
-    gateway: 'publicStatus',
-    public: true,
-    limit: 'publicRead',
-  },
-  // A public project's README badges (badges.ts): uptime.svg, last-deploy.svg, version.svg.
-  {
-    path: '/api/badges/:username/:projectId/:badge',
-    methods: ['GET'],
-    gateway: 'badge',
-    public: true,
-    limit: 'publicRead',
-  },
-  // This surface as an OpenAPI 3.1 document (openapi/), for clients and the reference page.
-  { path: '/api/openapi.json', methods: ['GET', 'HEAD'], gateway: 'openapi', public: true },
-  // An export file back in: up to 20 MB, where every other body stops at 100 kB.
-  { path: '/api/import', methods: ['POST'], gateway: 'importData', bodyLimit: '20mb', limit: 'import' },
-
-  // Checkout, the portal and cancelling call Stripe.
-  { pattern: /^\/api\/subscription(\/|$)/, service: 'billing', timeoutMs: 60_000 },
-  { pattern: /^\/api\/admin\/users\/[^/]+\/(subscription|extend-trial)$/, service: 'billing' },
-  // Stripe's deliveries carry no session: the signature over the raw body (passed on untouched) is the credential.
-  { pattern: /^\/api\/stripe\/webhook$/, methods: ['POST'], service: 'billing', public: true },
-  { pattern: /^\/api\/stripe\//, service: 'billing', timeoutMs: 60_000 },
-  { pattern: /^\/api\/admin\/users(\/summary)?$/, methods: ['GET', 'HEAD'], service: 'identity' },
-  { pattern: /^\/api\/admin\/contact-messages(\/|$)/, service: 'identity' },
-  // A project's monitors, and every monitor of the account (its state on the dashboard); adding and
-  // changing one are limited.
-  { pattern: /^\/api\/projects\/[^/]+\/monitors$/, methods: ['POST'], service: 'monitors', limit: 'monitorWrite' },
-  { pattern: /^\/api\/projects\/[^/]+\/monitors$/, service: 'monitors' },
-  { pattern: /^\/api\/monitors\/[^/]+$/, methods: ['PATCH'], service: 'monitors', limit: 'monitorWrite' },
-  { pattern: /^\/api\/monitors(\/|$)/, service: 'monitors' },
-  // Where alerts go besides email; a test sends one out at once.
-  {
-    pattern: /^\/api\/alert-channels\/[^/]+\/test$/,
-    methods: ['POST'],
-    service: 'monitors',
-    limit: 'outbound',
-    timeoutMs: 60_000,
-  },
-  { pattern: /^\/api\/alert-channels(\/|$)/, service: 'monitors' },
-  // The project routes take a personal API token too (`Authorization: Bearer`): the CLI, CI.
-  { pattern: /^\/api\/projects\/[^/]+\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
-  // A project's deploy webhook URL is a credential of its own: a session only, and a recent one to make it.
-  { pattern: /^\/api\/projects\/[^/]+\/deploy-hook$/, service: 'projects', recentAuth: ['POST'] },
-  // Likewise its cron ping URL.
-  { pattern: /^\/api\/projects\/[^/]+\/ping$/, service: 'monitors', recentAuth: ['POST'] },
-  // A project's change or deletion may take it off its owner's public pages.
-  {
-    pattern: /^\/api\/projects\/[^/]+$/,
-    methods: ['PUT', 'DELETE'],
-    service: 'projects',
-    token: true,
-    publicPages: true,
-  },
-  { pattern: /^\/api\/projects(\/|$)/, service: 'projects', token: true },
-  // A project's deploy webhook: platforms post without a session; the secret in the path is the credential.
-  {
-    pattern: /^\/api\/hooks\/deploy\/[^/]+$/,
-    secret: '/api/hooks/deploy/:secret',
-    methods: ['POST'],
-    service: 'projects',
-    public: true,
-    limit: 'deployHook',
-  },
-  // A project's cron ping URL: cron jobs call it without a session, GET or POST alike (curl, wget).
-  {
-    pattern: /^\/api\/ping\/[^/]+(\/(start|fail))?$/,
-    secret: '/api/ping/:secret',
-    methods: ['GET', 'POST'],
-    service: 'monitors',
-    public: true,
-    limit: 'ping',
-  },
-  { pattern: /^\/api\/activities$/, methods: ['POST'], service: 'projects', token: true },
-  { pattern: /^\/api\/activities$/, methods: ['GET', 'HEAD'], service: 'activity', token: true },
-  // The dashboard's charts: shipping per week and monthly cost, counted in the browser's time zone.
-  { pattern: /^\/api\/dashboard\/charts$/, methods: ['GET', 'HEAD'], service: 'activity' },
-  // A test push to each of the user's devices: calls to the push services.
-  { pattern: /^\/api\/reminders\/push\/test$/, methods: ['POST'], service: 'reminders', limit: 'pushTest' },
-  { pattern: /^\/api\/reminders(\/|$)/, service: 'reminders' },
-  // The assistant; with `Accept: text/event-stream` its answer streams through as it is written.
-  { pattern: /^\/api\/chat$/, methods: ['POST'], service: 'chat', limit: 'chat', timeoutMs: 120_000 },
-  { pattern: /^\/api\/chat(\/usage)?$/, service: 'chat' },
-  // Calls to the user's domain API: listing its domains and importing them, testing and diagnosing it.
-  {
-    pattern: /^\/api\/integrations\/[^/]+\/(projects|import)$/,
-    service: 'integrations',
-    limit: 'outbound',
-    timeoutMs: 120_000,
-  },
-  { pattern: /^\/api\/integrations(\/[^/]+)?$/, service: 'integrations' },
-  {
-    pattern: /^\/api\/integration\/(test|diagnostics)$/,
-    methods: ['POST'],
-    service: 'integrations',
-    limit: 'outbound',
-    timeoutMs: 60_000,
-  },
-  // The profile's visibility and fields are what its public pages show.
-  { pattern: /^\/api\/profile$/, service: 'identity', publicPages: true },
-  // Administrators' messages: everyone reads them, so everyone's reads wait for the latest change.
-  { pattern: /^\/api\/admin\/comments(\/|$)/, service: 'identity', shared: 'admin-comments' },
-  { pattern: /^\/api\/contact-admin$/, service: 'identity', limit: 'contactAdmin' },
-  // Changes the address reminders and account mail go to; a new address is mailed a link to prove it.
-  { pattern: /^\/api\/user\/account-info$/, service: 'identity', recentAuth: ['POST'], limit: 'verifyEmail' },
-  // A new link to prove the address; and the link's page, signed in or not (its secret is the credential).
-  { pattern: /^\/api\/user\/email-verification$/, methods: ['POST'], service: 'identity', limit: 'verifyEmail' },
-  {
-    pattern: /^\/api\/email-verification$/,
-    methods: ['POST'],
-    service: 'identity',
-    public: true,
-    limit: 'publicRead',
-  },
-  { pattern: /^\/api\/notifications\/settings$/, service: 'identity' },
-  // The user's API tokens, managed with a session only.
-  { pattern: /^\/api\/tokens$/, methods: ['GET', 'HEAD', 'POST'], service: 'identity', recentAuth: ['POST'] },
-  { pattern: /^\/api\/tokens\/[^/]+$/, methods: ['DELETE'], service: 'identity' },
-  // The private calendar feed: the secret in the path is the credential, calendar apps have no session.
-  {
-    pattern: /^\/api\/calendar\/[^/]+\.ics$/,
-    secret: '/api/calendar/:secret',
-    methods: ['GET', 'HEAD'],
-    service: 'reminders',
-    public: true,
-    limit: 'publicRead',
-  },
-] as const satisfies readonly (ServiceRoute | GatewayRouteEntry)[];
-
-interface RouteRules {
-  /** Only these methods (the same path can belong to two owners: reads to activity, writes to projects). */
-  methods?: readonly string[];
+interface RouteEntry {
+  /** `METHOD /api/path`, as declared. */
+  key: string;
+  method: HttpMethod;
+  /** The Express-style template at `/api` (`/api/projects/:id`). */
+  path: string;
+  /** `path` as an exact pattern, its `:name` segments as named groups. */
+  pattern: RegExp;
+  declaration: RouteDeclaration;
   /** Answered without a session. */
-  public?: boolean;
-  /** The limit it counts against (limits.ts): routes that cost real work. */
+  public: boolean;
+  /** Only administrators (403 `ADMIN_REQUIRED` for anyone else). */
+  admin: boolean;
+  /** A personal API token may stand for the session. */
+  token: boolean;
+  /** Needs the password typed in this session lately (sessions.ts `RECENT_AUTH_MS`). */
+  recentAuth: boolean;
   limit?: LimitName;
-  /**
-   * These methods need the password typed in this session within the last ten minutes (sessions.ts
-   * `RECENT_AUTH_MS`); otherwise a 403 `REAUTH_REQUIRED`, and the app asks for it (`/api/reauth`).
-   */
-  recentAuth?: readonly string[];
-  /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
-  token?: boolean;
-  /**
-   * The path as a template when a segment of it is a credential, named `:secret`: wherever a path is
-   * written down (logs, spans) that segment is redacted (`declareSecretPaths`).
-   */
-  secret?: string;
+  /** A segment of the path is a credential (`:secret`): redacted wherever the path is written down. */
+  secret: boolean;
 }
 
-export interface ServiceRoute extends RouteRules {
-  /** The paths it takes: a service answers each with its own routes, or 404. */
-  pattern: RegExp;
+export interface ServiceRoute extends RouteEntry {
   service: ServiceName;
-  /**
-   * Writes here change what the user's public pages show (a profile or a project made private): no
-   * gateway serves a page it held from before the write (`PublicHolds`).
-   */
-  publicPages?: boolean;
-  /**
-   * Writes here change what every user reads here: each write's position is kept for everyone
-   * (`SharedPositions`), and every read waits for it, as for the reader's own writes.
-   */
+  publicPages: boolean;
   shared?: string;
-  /**
-   * How long the service may take to begin its answer, and between two parts of it, when longer than
-   * the 10 s every other call gets (CALL_TIMEOUT_MS): a model's reply, a registrar's list of domains.
-   */
   timeoutMs?: number;
 }
 
-interface GatewayRouteEntry extends RouteRules {
-  /** The one path it answers, Express style: `:name` is a path segment the action gets as `params.name`. */
-  path: string;
-  methods: readonly string[];
-  gateway: string;
-  /** The largest JSON body it takes, when not the 100 kB every other action takes. */
-  bodyLimit?: string;
-}
-
-export interface GatewayRoute extends GatewayRouteEntry {
-  /** `path` as a pattern, its `:name` segments as named groups. */
-  pattern: RegExp;
+export interface GatewayRoute extends RouteEntry {
+  /** The gateway action that answers it (app.ts). */
+  gateway: GatewayRouteKey;
 }
 
 export type ApiRoute = ServiceRoute | GatewayRoute;
 
-/** The gateway's actions, by name: app.ts must give a handler for each. */
-export type GatewayAction = Extract<(typeof apiRoutes)[number], { gateway: string }>['gateway'];
+function entry(key: string, declaration: RouteDeclaration, at: string): RouteEntry {
+  const { method, path: declared } = routeKeyParts(key);
+  const path = `${at}${declared}`;
+  return {
+    key: `${method} ${path}`,
+    method,
+    path,
+    pattern: pathPattern(path),
+    declaration,
+    public: declaration.access === 'public',
+    admin: declaration.access === 'admin',
+    token: declaration.token === true,
+    recentAuth: declaration.recentAuth === true,
+    ...(declaration.limit ? { limit: declaration.limit } : {}),
+    secret: holdsSecret(path),
+  };
+}
+
+/** The table: the gateway's actions, then every route a service serves under `/api` (not its `internal` ones). */
+export const routes: readonly ApiRoute[] = [
+  ...(Object.entries(gatewayRoutes) as [string, RouteDeclaration][]).map(
+    ([key, declaration]): GatewayRoute => ({ ...entry(key, declaration, ''), gateway: key as GatewayRouteKey }),
+  ),
+  ...Object.entries(serviceRoutes).flatMap(([service, declared]) =>
+    (Object.entries(declared) as [string, RouteDeclaration][])
+      .filter(([, declaration]) => !declaration.internal)
+      .map(
+        ([key, declaration]): ServiceRoute => ({
+          ...entry(key, declaration, '/api'),
+          service: service as ServiceName,
+          publicPages: declaration.publicPages === true,
+          ...(declaration.shared ? { shared: declaration.shared } : {}),
+          ...(declaration.timeoutMs ? { timeoutMs: declaration.timeoutMs } : {}),
+        }),
+      ),
+  ),
+];
+
+/**
+ * The table as calls are matched: a path without parameters by its method and path at once; the
+ * others by method and first segment under `/api`, the most specific first (most fixed segments), so
+ * `GET /api/reminders/push` is never taken for `GET /api/reminders/:id`. A GET route takes HEAD too.
+ */
+const exact = new Map<string, ApiRoute>();
+const byPrefix = new Map<string, ApiRoute[]>();
+const prefixOf = (path: string) => {
+  const end = path.indexOf('/', 5);
+  return end === -1 ? path : path.slice(0, end);
+};
+for (const route of routes) {
+  if (exact.has(route.key) || byPrefix.get(`${route.method} ${prefixOf(route.path)}`)?.some((r) => r.key === route.key))
+    throw new Error(`${route.key} is declared twice`);
+  if (!route.path.includes('/:')) exact.set(route.key, route);
+  else {
+    const key = `${route.method} ${prefixOf(route.path)}`;
+    byPrefix.set(key, [...(byPrefix.get(key) ?? []), route]);
+  }
+}
+const fixedSegments = (route: ApiRoute) => route.path.split('/').filter((s) => s && !s.startsWith(':')).length;
+for (const list of byPrefix.values()) list.sort((a, b) => fixedSegments(b) - fixedSegments(a));
 
 /** An Express-style path (`/api/admin/users/:userId`) as an exact pattern with named groups. */
 export function pathPattern(path: string): RegExp {
@@ -253,17 +149,12 @@ export function pathPattern(path: string): RegExp {
 }
 
 /**
- * A path template with each `:name` segment filled in; by default with a stand-in that every segment
- * pattern of the table accepts (the calendar feed's wants a file name ending `.ics`).
+ * A path template with each `:name` segment filled in; by default with a stand-in (a calendar feed's
+ * file name, which every segment may be).
  */
 export function fill(path: string, values: Record<string, string> = {}): string {
   return path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? 'x.ics');
 }
-
-/** The table as routes are matched: every gateway action with its path's pattern. */
-export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute | GatewayRouteEntry)[]).map((r) =>
-  'gateway' in r ? { ...r, pattern: pathPattern(r.path) } : r,
-);
 
 /**
  * The route of a call, or none. Only a path in its one canonical form has a route: each variant a
@@ -275,7 +166,11 @@ export const routes: readonly ApiRoute[] = (apiRoutes as readonly (ServiceRoute 
 export function routeFor(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
   if (!isCanonicalPath(path)) return undefined;
-  return routes.find((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+  const asked = method === 'HEAD' ? 'GET' : method;
+  const found = exact.get(`${asked} ${path}`);
+  if (found) return found;
+  for (const route of byPrefix.get(`${asked} ${prefixOf(path)}`) ?? []) if (route.pattern.test(path)) return route;
+  return undefined;
 }
 
 /** Characters a path segment holds as they are (RFC 3986 `pchar`, with `%` for an encoding). */
@@ -314,5 +209,5 @@ export function routeOf(req: IncomingMessage): ApiRoute | undefined {
 
 export const isServiceRoute = (route: ApiRoute): route is ServiceRoute => 'service' in route;
 
-/** The templates of the routes whose path holds a credential (`secret`). */
-export const secretPaths: readonly string[] = routes.flatMap((route) => (route.secret ? [route.secret] : []));
+/** The templates of the routes whose path holds a credential (`:secret`). */
+export const secretPaths: readonly string[] = routes.flatMap((route) => (route.secret ? [route.path] : []));

@@ -93,7 +93,7 @@ describe('personal API tokens', () => {
       ['DELETE', `/api/projects/${own.id}/deploy-hook`],
       ['DELETE', '/api/user'],
       ['GET', '/api/sessions'],
-      ['GET', '/api/subscription'],
+      ['GET', '/api/subscription/status'],
       ['GET', '/api/reminders'],
       ['GET', '/api/tokens'],
       ['POST', '/api/tokens'],

@@ -3,7 +3,6 @@ import { TooManyRequestsError, UnauthorizedError } from '@shiplog/errors';
 import type { CurrentUser } from '@shiplog/schemas';
 import { type Logger, POSITION_HEADER, type ServiceClients } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
-import type { GatewayAction } from '../routes.ts';
 import type { LoginLimiter } from '../session/login-limiter.ts';
 import type { RequestPositions } from '../session/positions.ts';
 import type { SessionUser } from '../session/session-cache.ts';
@@ -29,21 +28,7 @@ export function accountActions(deps: {
   /** The body's bytes as they came (see app.ts). */
   bodyOf: (req: IncomingMessage) => Buffer | undefined;
 }): Record<
-  Exclude<
-    GatewayAction,
-    | 'graphql'
-    | 'events'
-    | 'exportData'
-    | 'importData'
-    | 'publicProfile'
-    | 'publicStatus'
-    | 'badge'
-    | 'sessions'
-    | 'endSession'
-    | 'endOtherSessions'
-    | 'turnPushOn'
-    | 'openapi'
-  >,
+  'register' | 'login' | 'logout' | 'user' | 'changePassword' | 'reauth' | 'deleteAccount' | 'deleteUser',
   Action
 > {
   const { cookieName, services, tokens, positions, sessions, limiter, logger, bodyOf } = deps;

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import type { SessionUser } from '../session/session-cache.ts';
 
-/** A gateway action: `params` are the named groups of its route's pattern (routes.ts). */
+/** A gateway action: `params` are the named groups of its route's path (actions/routes.ts). */
 export type Action = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
 
-/** The users of the personal API tokens requests carried, on the routes that take one (routes.ts `token`). */
+/** The users of the personal API tokens requests carried, on the routes that take one (a declaration's `token`). */
 const tokenUsers = new WeakMap<Request, SessionUser>();
 
 /** The request stands for `user`, the owner of the API token it carried. */

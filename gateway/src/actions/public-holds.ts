@@ -27,7 +27,7 @@ interface Change {
  * calls once. What its owner makes private must never be served afterwards, from a hold or from a read
  * model that has not caught up, on any replica:
  *
- * - before a write on a route that changes public pages (routes.ts `publicPages`: the profile, a
+ * - before a write on a route that changes public pages (a declaration's `publicPages`: the profile, a
  *   project) is passed on, its user is marked in Redis as changing until the write must have ended
  *   (`changing`), and no replica serves a hold of theirs made before then; as the write's answer
  *   comes back, before it is sent on, the positions it reached are kept there too (`written`), and

@@ -7,10 +7,9 @@ import {
   projectView,
   reminderView,
 } from '@shiplog/schemas';
+import { apiTags, limitDefaults } from '@shiplog/service-kit';
 import { z } from 'zod';
-import { type ApiRoute, fill, routeFor } from '../routes.ts';
-import { limitDefaults } from '../serving/limits.ts';
-import { type Operation, operations, tags } from './operations.ts';
+import { type ApiRoute, routes } from '../routes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,8 +23,8 @@ named.add(apiTokenView, { id: 'ApiToken' });
 named.add(messageView, { id: 'Message' });
 
 /**
- * The OpenAPI 3.1 document of the `/api` surface (`GET /api/openapi.json`): every call in operations.ts,
- * with the rules the route table gives it. Its schemas are JSON Schema 2020-12 made from the same zod
+ * The OpenAPI 3.1 document of the `/api` surface (`GET /api/openapi.json`): every route of the table,
+ * from its one declaration (what it takes and answers, who may call it, its limit). Its schemas are JSON Schema 2020-12 made from the same zod
  * schemas the services validate with (requests, as they are read) and answer with (views, as they are
  * written); a schema used in more than one place is a component.
  */
@@ -43,13 +42,10 @@ export function openApiDocument(options: { version: string }): JsonSchema {
   components.Error = schemaOf(errorBodyView, 'output');
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [call, operation] of Object.entries(operations)) {
-    const [method, path] = call.split(' ') as [string, string];
-    const route = routeFor(method, fill(path));
-    if (!route) throw new Error(`${call} is described but the route table does not serve it`);
-    const template = path.replace(/:(\w+)/g, '{$1}');
+  for (const route of routes) {
+    const template = route.path.replace(/:(\w+)/g, '{$1}');
     paths[template] ??= {};
-    paths[template][method.toLowerCase()] = describe(method, path, operation, route, schemaOf);
+    paths[template][route.method.toLowerCase()] = describe(route, schemaOf);
   }
 
   return {
@@ -61,7 +57,7 @@ export function openApiDocument(options: { version: string }): JsonSchema {
         'The `/api` surface of Shiplog. A browser signs in (`POST /api/login`) and sends its session cookie; the CLI and CI send a personal API token as `Authorization: Bearer <token>` where a call says so. Every error answers `{ message, code, fieldErrors? }`. Every answer carries `X-Shiplog-Api-Version`.',
     },
     servers: [{ url: '/' }],
-    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(apiTags).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: components,
@@ -91,13 +87,8 @@ export function openApiDocument(options: { version: string }): JsonSchema {
   };
 }
 
-function describe(
-  method: string,
-  path: string,
-  operation: Operation,
-  route: ApiRoute,
-  schemaOf: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
-) {
+function describe(route: ApiRoute, schemaOf: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+  const { method, path, declaration: operation } = route;
   const status = operation.status ?? 200;
   const parameters = [
     ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
@@ -145,22 +136,16 @@ function describe(
   const limit = route.limit ? limitDefaults[route.limit] : undefined;
   const notes = [
     operation.description,
-    route.recentAuth?.includes(method)
-      ? 'Needs the password confirmed in the last ten minutes (`POST /api/reauth`).'
-      : '',
+    route.recentAuth ? 'Needs the password confirmed in the last ten minutes (`POST /api/reauth`).' : '',
     limit ? `Limited to ${limit.points} per ${limit.seconds / 60} minutes per ${limit.per} by default.` : '',
   ].filter(Boolean);
 
   return {
     operationId: operationId(method, path),
-    tags: [operation.tag],
+    tags: [operation.tag ?? 'Meta'],
     summary: operation.summary,
     ...(notes.length ? { description: notes.join('\n\n') } : {}),
-    security: route.public
-      ? []
-      : 'token' in route && route.token
-        ? [{ session: [] }, { token: [] }]
-        : [{ session: [] }],
+    security: route.public ? [] : route.token ? [{ session: [] }, { token: [] }] : [{ session: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(operation.body
       ? {

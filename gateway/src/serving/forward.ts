@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { UnauthorizedError } from '@shiplog/errors';
 import {
+  adminRequired,
   CALL_TIMEOUT_MS,
   type Caller,
   type Logger,
@@ -230,7 +231,8 @@ export function servicePath(options: {
         }
       }
       if (!user && !route.public) throw new UnauthorizedError();
-      if (route.recentAuth?.includes(req.method ?? 'GET') && !isRecentAuth(authAt)) throw reauthRequired();
+      if (route.admin && !user?.isAdmin) throw adminRequired();
+      if (route.recentAuth && !isRecentAuth(authAt)) throw reauthRequired();
       if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
       if (route.shared && reading) {
         const latest = await shared.after(route.shared);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { TooManyRequestsError } from '@shiplog/errors';
+import { type LimitName, type LimitRule, limitDefaults } from '@shiplog/service-kit';
 import proxyAddr from 'proxy-addr';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RedisClientType } from 'redis';
@@ -8,54 +9,12 @@ import { z } from 'zod';
 import type { TrustProxy } from './origin.ts';
 
 /**
- * Every limit on the routes that cost real work, in one place (sign-in has its own, login-limiter.ts).
- * A route names its limit in the route table (routes.ts); the gateway applies it on either serving
- * path before any service is called. Counted in Redis, so every replica shares the counts: per address
- * for a signed-out route, per user for a signed-in one, and, for the two long-running kinds (imports
- * and live streams), how many a user has open at once. `RATE_LIMIT_<NAME>=<points>/<seconds>` and
- * `RATE_LIMIT_<NAME>_CONCURRENT=<n>` change one; `RATE_LIMITS=off` turns them all off (load tests and
- * the benchmarks, which sign up thousands of users from one address).
+ * The limits on the routes that cost real work, applied on either serving path before any service is
+ * called. Each route names its limit in its declaration (`limitDefaults` in service-kit lists them with
+ * their defaults). `RATE_LIMIT_<NAME>=<points>/<seconds>` and `RATE_LIMIT_<NAME>_CONCURRENT=<n>`
+ * change one; `RATE_LIMITS=off` turns them all off (load tests and the benchmarks, which sign up
+ * thousands of users from one address).
  */
-export const limitDefaults = {
-  /** An argon2 hash each, and a trial with AI messages. */
-  register: { per: 'address', points: 10, seconds: 3600 },
-  /** Up to 20 MB parsed on the gateway, thousands of commands; one at a time. */
-  import: { per: 'user', points: 20, seconds: 3600, concurrent: 1 },
-  /** Three services read in full. */
-  export: { per: 'user', points: 30, seconds: 3600 },
-  /** Outbound calls to the user's domain API: test, diagnostics, listing, import. */
-  outbound: { per: 'user', points: 60, seconds: 3600 },
-  /** The live stream: opens (each may replay what was missed) and streams open at once. */
-  events: { per: 'user', points: 120, seconds: 600, concurrent: 10 },
-  /** The dashboard's query: up to eight service reads each; the app asks again on every change it hears of. */
-  graphql: { per: 'user', points: 600, seconds: 60 },
-  /** Public profile pages and the calendar feed: service calls on each view, signed out. */
-  publicRead: { per: 'address', points: 300, seconds: 60 },
-  /** A deploy platform's deliveries. */
-  deployHook: { per: 'address', points: 120, seconds: 60 },
-  /** Cron jobs' pings: a write each. */
-  ping: { per: 'address', points: 120, seconds: 60 },
-  /** Mail to an address being proven: each change of the address, and each new link, sends one. */
-  verifyEmail: { per: 'user', points: 10, seconds: 3600 },
-  /** A test notification to each of the user's push devices: a push service call each. */
-  pushTest: { per: 'user', points: 10, seconds: 3600 },
-  /** Messages to the administrators. */
-  contactAdmin: { per: 'user', points: 10, seconds: 3600 },
-  /** The assistant for paying users (free users have their daily count too): a model call each. */
-  chat: { per: 'user', points: 200, seconds: 3600 },
-  /** Monitors added and changed: each is a target the server then checks from its own address. */
-  monitorWrite: { per: 'user', points: 120, seconds: 3600 },
-} as const satisfies Record<string, LimitRule>;
-
-export type LimitName = keyof typeof limitDefaults;
-
-interface LimitRule {
-  per: 'address' | 'user';
-  points: number;
-  seconds: number;
-  concurrent?: number;
-}
-
 const envName = (name: string) => `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
 /** The environment variables of the limits, for the gateway's configuration schema. */

@@ -37,9 +37,12 @@ export function requireUserId(req: Request): string {
 export function requireAdmin(req: Request): Caller & { userId: string } {
   const caller = callerOf(req);
   const userId = signedInUserId(caller);
-  if (!caller.isAdmin) throw new ForbiddenError('Only administrators can do this', 'ADMIN_REQUIRED');
+  if (!caller.isAdmin) throw adminRequired();
   return { ...caller, userId };
 }
+
+/** An administrators' route, called by anyone else. */
+export const adminRequired = () => new ForbiddenError('Only administrators can do this', 'ADMIN_REQUIRED');
 
 /** The caller's user id, or 401 (a call the gateway made without a session). */
 export function signedInUserId(caller: Caller): string {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { dashboardApi } from './dashboard/api.ts';
 import { type ActivityEnv, activityEnv } from './env.ts';
 import { costHistoryProjection } from './read-models/cost-history/index.ts';
@@ -16,14 +16,5 @@ export const activityService: ServiceDefinition<ActivityEnv> = {
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [timelineProjection, costHistoryProjection],
   forgetUser: deleteUserRows('activity.activities', 'activity.project_stats', 'activity.cost_history'),
-  setup(context) {
-    const timeline = activityApi(context);
-    const dashboard = dashboardApi(context);
-    return {
-      routes: (router) => {
-        timeline.routes(router);
-        dashboard.routes(router);
-      },
-    };
-  },
+  setup: (context) => servedTogether(activityApi(context), dashboardApi(context)),
 };

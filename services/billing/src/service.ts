@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@shiplog/service-kit';
+import { type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { stripeClient } from './adapters/stripe.ts';
 import { type BillingEnv, billingEnv } from './env.ts';
 import { closeStripeAccountReaction } from './reactions/close-stripe-account/index.ts';
 import { startTrialReaction } from './reactions/start-trial/index.ts';
-import { billingApi, WEBHOOK_PATH } from './subscription/api.ts';
+import { billingApi } from './subscription/api.ts';
 
 /** billing: trials, subscriptions and Stripe. Streams `subscription-<userId>`. */
 export const billingService: ServiceDefinition<BillingEnv> = {
@@ -14,8 +14,7 @@ export const billingService: ServiceDefinition<BillingEnv> = {
   setup(context) {
     const stripe = stripeClient(context.config, (outcome) => context.metrics.outbound('stripe', outcome));
     return {
-      routes: billingApi(context, stripe).routes,
-      rawBodyPaths: [WEBHOOK_PATH],
+      ...servedTogether(billingApi(context, stripe)),
       consumers: [startTrialReaction(context), closeStripeAccountReaction(context, stripe)],
     };
   },

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { assistantApi } from './assistant/api.ts';
 import { dailyUsageApi } from './daily-usage/api.ts';
 import { type ChatEnv, chatEnv } from './env.ts';
@@ -18,12 +18,7 @@ export const chatService: ServiceDefinition<ChatEnv> = {
   setup(context) {
     const usage = dailyUsageApi(context);
     const assistant = assistantApi(context, usage);
-    return {
-      routes: (router) => {
-        usage.routes(router);
-        // Last: its error handler answers both routes' errors in the chat's shape.
-        assistant.routes(router);
-      },
-    };
+    // Last: its error handler answers both routes' errors in the chat's shape.
+    return servedTogether(usage, assistant);
   },
 };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { createMailer, deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { adminCommentsApi } from './admin-comment/api.ts';
 import { apiTokensApi } from './api-token/api.ts';
 import { contactMessagesApi } from './contact-message/api.ts';
@@ -28,19 +28,17 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
     });
     const emails = emailVerificationApi(context, mailer);
     const accounts = accountsOf(context);
-    const parts = [
+    const served = servedTogether(
       userApi(context, accounts, emails),
       emails,
       apiTokensApi(context, accounts),
       adminUsersApi(context, accounts),
       adminCommentsApi(context),
       contactMessagesApi(context),
-    ];
+    );
     await accounts.ensureAdmin();
     return {
-      routes: (router) => {
-        for (const part of parts) part.routes(router);
-      },
+      ...served,
       onStop: async () => mailer.close(),
     };
   },

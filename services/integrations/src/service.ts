@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { type IntegrationsEnv, integrationsEnv } from './env.ts';
 import { integrationsApi } from './integration/api.ts';
 import { deletedProjectsReaction } from './reactions/deleted-projects/index.ts';
@@ -18,6 +18,6 @@ export const integrationsService: ServiceDefinition<IntegrationsEnv> = {
   forgetUser: deleteUserRows('integrations.api_integrations'),
   setup(context) {
     const api = integrationsApi(context);
-    return { routes: api.routes, onStop: api.close, consumers: [deletedProjectsReaction(context)] };
+    return { ...servedTogether(api), onStop: api.close, consumers: [deletedProjectsReaction(context)] };
   },
 };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Outbound } from '@shiplog/outbound';
-import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { createMailer, deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { alertChannelsApi } from './alert-channel/api.ts';
 import { type MonitorsEnv, monitorsEnv } from './env.ts';
 import { monitorsApi } from './monitor/api.ts';
@@ -61,11 +61,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
       sender.start();
     }
     return {
-      routes: (router) => {
-        monitorsApi(context, checks).routes(router);
-        pingApi(context).routes(router);
-        alertChannelsApi(context, alerts, sender).routes(router);
-      },
+      ...servedTogether(monitorsApi(context, checks), pingApi(context), alertChannelsApi(context, alerts, sender)),
       consumers: [projectsReaction(context), alertOutboxReaction(context, mailer)],
       onStop: async () => {
         await Promise.all([checker.stop(), sender.stop()]);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createMailer, deleteUserRows, type ServiceDefinition } from '@shiplog/service-kit';
+import { createMailer, deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { pushSenderFor } from './adapters/web-push.ts';
 import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
@@ -34,16 +34,9 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
       push,
     );
     if (context.config.SCHEDULER_ENABLED === 'true') scheduler.start();
-    const reminders = remindersApi(context);
-    const calendar = calendarApi(context);
-    const devices = pushApi(context, push);
     return {
-      routes: (router) => {
-        // The feed's and push's fixed paths before the reminders' `/reminders/:id`.
-        calendar.routes(router);
-        devices.routes(router);
-        reminders.routes(router);
-      },
+      // The feed's and push's fixed paths before the reminders' `/reminders/:id`.
+      ...servedTogether(calendarApi(context), pushApi(context, push), remindersApi(context)),
       consumers: [projectsReaction(context)],
       onStop: async () => {
         await scheduler.stop();

@@ -1,10 +1,10 @@
 import { ValidationError } from '@shiplog/errors';
-import { dashboardChartsQuerySchema, TIME_ZONE_MESSAGE } from '@shiplog/schemas';
-import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
-import type { Router } from 'express';
+import { TIME_ZONE_MESSAGE } from '@shiplog/schemas';
+import { requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { ActivityEnv } from '../env.ts';
 import { monthlyCosts } from '../read-models/cost-history/index.ts';
 import { dashboardCounters, weeklyShipping } from '../read-models/timeline/index.ts';
+import { dashboardRoutes } from './routes.ts';
 
 /** PostgreSQL's "invalid parameter value": a zone `Intl` knows and the server's time zone data does not. */
 const isUnknownZone = (error: unknown) => (error as { code?: string }).code === '22023';
@@ -13,15 +13,15 @@ const isUnknownZone = (error: unknown) => (error as { code?: string }).code === 
 export function dashboardApi(context: ServiceContext<ActivityEnv>) {
   const { pool } = context;
 
-  function routes(router: Router) {
-    router.get('/dashboard/counters', async (req, res) => {
+  return serveRoutes(dashboardRoutes, {
+    'GET /dashboard/counters': async (req, res) => {
       res.json(await dashboardCounters(pool, requireUserId(req)));
-    });
+    },
 
     // Deployments and releases per week over 12 weeks, and each project's monthly cost over 12 months.
-    router.get('/dashboard/charts', async (req, res) => {
+    'GET /dashboard/charts': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { tz } = parseInput(dashboardChartsQuerySchema, req.query);
+      const { tz } = parsed.query;
       try {
         const [shipping, costs] = await Promise.all([weeklyShipping(pool, userId, tz), monthlyCosts(pool, userId, tz)]);
         res.json({ timeZone: tz, shipping, costs });
@@ -29,8 +29,6 @@ export function dashboardApi(context: ServiceContext<ActivityEnv>) {
         if (isUnknownZone(error)) throw new ValidationError({ tz: [TIME_ZONE_MESSAGE] });
         throw error;
       }
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

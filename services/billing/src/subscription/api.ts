@@ -1,18 +1,17 @@
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { changeSubscriptionStatusSchema, checkoutSchema, extendTrialSchema, isSubscribed } from '@shiplog/schemas';
+import { isSubscribed } from '@shiplog/schemas';
 import {
   type CommandContext,
   callerOf,
   handleCommand,
   loadAggregate,
-  parseInput,
   reportPosition,
-  requireAdmin,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type Stripe from 'stripe';
 import {
   closeStripeAccount,
@@ -25,9 +24,8 @@ import {
 import { StripeAccounts } from '../adapters/stripe-accounts.ts';
 import type { BillingEnv } from '../env.ts';
 import { type SubscriptionCommand, subscriptionDecider } from './decide.ts';
+import { subscriptionRoutes } from './routes.ts';
 import { type StripeSnapshot, subscriptionStream, subscriptionView } from './subscription.ts';
-
-export const WEBHOOK_PATH = '/stripe/webhook';
 
 export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeClient | null) {
   const { store, config, logger, pool, schema, vault } = context;
@@ -153,18 +151,18 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
     }
   }
 
-  function routes(router: Router) {
-    // GET /api/subscription/status (spec/account.md §7); the gateway also composes GET /api/user from it,
-    // and plan gates ask it (service-kit's plan-gates.ts).
-    router.get('/subscription/status', async (req, res) => {
+  return serveRoutes(subscriptionRoutes, {
+    // spec/account.md §7; the gateway also composes GET /api/user from it, and plan gates ask it
+    // (service-kit's plan-gates.ts).
+    'GET /subscription/status': async (req, res) => {
       const { state } = await load(requireUserId(req));
       res.json(subscriptionView(state, new Date()));
-    });
+    },
 
-    // PUT /api/admin/users/{id}/subscription: admins set a user's status.
-    router.put('/admin/users/:userId/subscription', async (req, res) => {
-      const caller = requireAdmin(req);
-      const { subscriptionStatus: status } = parseInput(changeSubscriptionStatusSchema, req.body);
+    // Admins set a user's status.
+    'PUT /admin/users/:userId/subscription': async (req, res, parsed) => {
+      const caller = callerOf(req);
+      const { subscriptionStatus: status } = parsed.body;
       const userId = userIdOf(req);
       const result = await run(
         userId,
@@ -173,25 +171,25 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
         res,
       );
       res.json(subscriptionView(result.state, new Date()));
-    });
+    },
 
-    // POST /api/admin/users/{id}/extend-trial { days }.
-    router.post('/admin/users/:userId/extend-trial', async (req, res) => {
-      const caller = requireAdmin(req);
-      const { days } = parseInput(extendTrialSchema, req.body);
+    // Admins extend a user's trial by { days }.
+    'POST /admin/users/:userId/extend-trial': async (req, res, parsed) => {
+      const caller = callerOf(req);
+      const { days } = parsed.body;
       const userId = userIdOf(req);
-      const result = await run(userId, { type: 'ExtendTrial', days, extendedBy: caller.userId }, caller, res);
+      const result = await run(userId, { type: 'ExtendTrial', days, extendedBy: requireUserId(req) }, caller, res);
       res.json(subscriptionView(result.state, new Date()));
-    });
+    },
 
-    router.get('/stripe/prices', async (req, res) => {
+    'GET /stripe/prices': async (req, res) => {
       requireUserId(req);
       res.json(await prices.list());
-    });
+    },
 
-    router.post('/stripe/create-checkout-session', async (req, res) => {
+    'POST /stripe/create-checkout-session': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { priceId, mode } = parseInput(checkoutSchema, req.body);
+      const { priceId, mode } = parsed.body;
       if (!prices.ids().includes(priceId)) throw new ValidationError({ priceId: ['Unknown plan'] });
       const client = await requireStripe();
       const { state } = await load(userId);
@@ -215,9 +213,9 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
         .catch(stripeUnavailable);
       if (!session.url) throw new ServiceUnavailableError('The payment provider returned no checkout page.');
       res.json({ url: session.url });
-    });
+    },
 
-    router.post('/stripe/create-customer-portal', async (req, res) => {
+    'POST /stripe/create-customer-portal': async (req, res) => {
       const userId = requireUserId(req);
       const client = await requireStripe();
       const { state } = await load(userId);
@@ -230,10 +228,10 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
         .create({ customer: state.customerId, return_url: new URL('/subscription', config.APP_URL).toString() })
         .catch(stripeUnavailable);
       res.json({ url: portal.url });
-    });
+    },
 
-    // Stripe's deliveries: the raw body, exactly as sent, against the signature (rawBodyPaths).
-    router.post(WEBHOOK_PATH, async (req, res) => {
+    // Stripe's deliveries: the raw body, exactly as sent, against the signature (its declaration's rawBody).
+    'POST /stripe/webhook': async (req, res) => {
       const client = await requireStripe();
       if (!config.STRIPE_WEBHOOK_SECRET)
         throw new ServiceUnavailableError(
@@ -251,8 +249,6 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
       }
       await applyStripeEvent(event);
       res.json({ received: true });
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

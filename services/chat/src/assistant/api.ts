@@ -1,17 +1,19 @@
+import { asksForMoreMessages, type ChatResponse, type ChatStreamDone, FREE_HISTORY_MESSAGES } from '@shiplog/schemas';
 import {
-  asksForMoreMessages,
-  type ChatResponse,
-  type ChatStreamDone,
-  chatRequestSchema,
-  FREE_HISTORY_MESSAGES,
-} from '@shiplog/schemas';
-import { afterOf, callerOf, errorResponse, parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
+  afterOf,
+  callerOf,
+  errorResponse,
+  requireUserId,
+  type ServiceContext,
+  serveRoutes,
+} from '@shiplog/service-kit';
 import type { ErrorRequestHandler, Request, Router } from 'express';
 import type { dailyUsageApi } from '../daily-usage/api.ts';
 import type { DailyUsage } from '../daily-usage/daily-usage.ts';
 import { usageDate, usageView } from '../daily-usage/daily-usage.ts';
 import type { ChatEnv } from '../env.ts';
 import { Assistant, conversation, notConfigured, systemPrompt } from './assistant.ts';
+import { assistantRoutes } from './routes.ts';
 import { boostTool, userDataTools } from './tools.ts';
 
 /**
@@ -26,11 +28,11 @@ export function assistantApi(context: ServiceContext<ChatEnv>, usage: ReturnType
     ? new Assistant({ ...config, OPENAI_API_KEY: apiKey }, (outcome) => metrics.outbound('model', outcome))
     : null;
 
-  function routes(router: Router) {
-    router.post('/chat', async (req, res) => {
+  const served = serveRoutes(assistantRoutes, {
+    'POST /chat': async (req, res, parsed) => {
       const userId = requireUserId(req);
       if (!assistant) throw notConfigured();
-      const input = parseInput(chatRequestSchema, req.body);
+      const input = parsed.body;
       const caller = callerOf(req);
       const now = new Date();
       const date = usageDate(now);
@@ -97,14 +99,18 @@ export function assistantApi(context: ServiceContext<ChatEnv>, usage: ReturnType
       }
       send('done', { message, boostGranted, usage: usageView(state, pro) } satisfies ChatStreamDone);
       res.end();
-    });
+    },
+  });
 
-    // Chat errors carry `error` beside `message` (the same text), as the chat page reads them.
-    router.use('/chat', ((error, req: Request, res, _next) => {
-      const { status, body } = errorResponse(error, logger, { method: req.method, url: req.originalUrl });
-      res.status(status).json({ ...body, error: body.message });
-    }) satisfies ErrorRequestHandler);
-  }
-
-  return { routes };
+  return {
+    ...served,
+    routes(router: Router) {
+      served.routes(router);
+      // Chat errors carry `error` beside `message` (the same text), as the chat page reads them.
+      router.use('/chat', ((error, req: Request, res, _next) => {
+        const { status, body } = errorResponse(error, logger, { method: req.method, url: req.originalUrl });
+        res.status(status).json({ ...body, error: body.message });
+      }) satisfies ErrorRequestHandler);
+    },
+  };
 }

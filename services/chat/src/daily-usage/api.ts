@@ -8,11 +8,13 @@ import {
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Response, Router } from 'express';
+import type { Response } from 'express';
 import type { ChatEnv } from '../env.ts';
 import { usageDate, usageStream, usageView } from './daily-usage.ts';
 import { type DailyUsageCommand, dailyUsageDecider } from './decide.ts';
+import { dailyUsageRoutes } from './routes.ts';
 
 /** Two sends racing for the last message: each is decided again from the stream, so one wins and one is refused. */
 const RACE_RETRIES = 10;
@@ -37,18 +39,20 @@ export function dailyUsageApi(context: ServiceContext<ChatEnv>) {
   /** Pro is the subscription as billing holds it now: status active or paid (the Quick Update's rule). */
   const isPro = async (caller: Caller) => isSubscribed(await currentSubscriptionStatus(services, caller));
 
-  function routes(router: Router) {
-    router.get('/chat/usage', async (req, res) => {
-      const userId = requireUserId(req);
-      // Folded from today's stream, as the count decides: right at once after a streamed answer too,
-      // whose last changes (a refund, a boost by tool) could not report a position in its headers.
-      const [pro, { state }] = await Promise.all([
-        isPro(callerOf(req)),
-        loadAggregate(store, usageStream(userId, usageDate(new Date())), dailyUsageDecider),
-      ]);
-      res.json(usageView(state, pro));
-    });
-  }
-
-  return { routes, run, isPro };
+  return {
+    ...serveRoutes(dailyUsageRoutes, {
+      'GET /chat/usage': async (req, res) => {
+        const userId = requireUserId(req);
+        // Folded from today's stream, as the count decides: right at once after a streamed answer too,
+        // whose last changes (a refund, a boost by tool) could not report a position in its headers.
+        const [pro, { state }] = await Promise.all([
+          isPro(callerOf(req)),
+          loadAggregate(store, usageStream(userId, usageDate(new Date())), dailyUsageDecider),
+        ]);
+        res.json(usageView(state, pro));
+      },
+    }),
+    run,
+    isPro,
+  };
 }

@@ -1,20 +1,20 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { adminCommentSchema, adminCommentUpdateSchema } from '@shiplog/schemas';
 import {
+  callerOf,
   createdId,
   handleCommand,
-  parseInput,
   reportPosition,
-  requireAdmin,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { IdentityEnv } from '../env.ts';
 import { activeAdminComments, allAdminComments } from '../read-models/messages/index.ts';
 import { type AdminComment, adminCommentStream } from './admin-comment.ts';
 import { type AdminCommentCommand, adminCommentDecider } from './decide.ts';
+import { adminCommentRoutes } from './routes.ts';
 
 /** Administrators' messages to every user: the sidebar reads the active ones, the admin dashboard all. */
 export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
@@ -27,9 +27,9 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
     command: AdminCommentCommand,
     idempotencyKey?: string,
   ) {
-    const caller = requireAdmin(req);
+    const caller = callerOf(req);
     const result = await handleCommand(store, adminCommentStream(commentId), adminCommentDecider, command, {
-      userId: caller.userId,
+      userId: requireUserId(req),
       correlationId: caller.correlationId,
       newStream: command.type === 'PostAdminComment',
       idempotencyKey,
@@ -44,22 +44,22 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
     return id;
   }
 
-  function routes(router: Router) {
+  return serveRoutes(adminCommentRoutes, {
     // Every signed-in user: the active, unexpired ones (spec/core.md §7).
-    router.get('/admin/comments', async (req, res) => {
+    'GET /admin/comments': async (req, res) => {
       requireUserId(req);
       res.json(await activeAdminComments(pool));
-    });
+    },
 
-    router.get('/admin/comments/all', async (req, res) => {
-      requireAdmin(req);
+    'GET /admin/comments/all': async (_req, res) => {
       res.json(await allAdminComments(pool));
-    });
+    },
 
-    router.post('/admin/comments', async (req, res) => {
-      const caller = requireAdmin(req);
-      const input = parseInput(adminCommentSchema, req.body);
-      const { id: commentId, idempotencyKey } = createdId(req, caller.userId, 'admin-comment');
+    'POST /admin/comments': async (req, res, parsed) => {
+      const caller = callerOf(req);
+      const adminId = requireUserId(req);
+      const input = parsed.body;
+      const { id: commentId, idempotencyKey } = createdId(req, adminId, 'admin-comment');
       const state = await run(
         req,
         res,
@@ -70,18 +70,18 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
           message: input.message,
           priority: input.priority,
           expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
-          adminId: caller.userId,
+          adminId,
           adminUsername: caller.username ?? 'admin',
         },
         idempotencyKey,
       );
       res.status(201).json(view(state));
-    });
+    },
 
     // An edit ({ message, priority }) or the toggle ({ isActive }).
-    router.put('/admin/comments/:id', async (req, res) => {
-      const caller = requireAdmin(req);
-      const input = parseInput(adminCommentUpdateSchema, req.body);
+    'PUT /admin/comments/:id': async (req, res, parsed) => {
+      const adminId = requireUserId(req);
+      const input = parsed.body;
       const commentId = commentIdOf(req);
       let state: AdminComment | undefined;
       if (input.message !== undefined) {
@@ -89,27 +89,24 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
           type: 'EditAdminComment',
           message: input.message,
           priority: input.priority ?? 'normal',
-          adminId: caller.userId,
+          adminId,
         });
       }
       if (input.isActive !== undefined) {
         state = await run(req, res, commentId, {
           type: 'SetAdminCommentActive',
           isActive: input.isActive,
-          adminId: caller.userId,
+          adminId,
         });
       }
       res.json(view(state!));
-    });
+    },
 
-    router.delete('/admin/comments/:id', async (req, res) => {
-      const caller = requireAdmin(req);
-      await run(req, res, commentIdOf(req), { type: 'DeleteAdminComment', adminId: caller.userId });
+    'DELETE /admin/comments/:id': async (req, res) => {
+      await run(req, res, commentIdOf(req), { type: 'DeleteAdminComment', adminId: requireUserId(req) });
       res.status(204).end();
-    });
-  }
-
-  return { routes };
+    },
+  });
 }
 
 function view(state: AdminComment) {

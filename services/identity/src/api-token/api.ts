@@ -1,12 +1,12 @@
 import { ConflictError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { type ApiTokenView, apiTokenSchema } from '@shiplog/schemas';
-import { createdId, parseInput, recentAuthOnly, requireUserId, type ServiceContext } from '@shiplog/service-kit';
-import type { Router } from 'express';
+import type { ApiTokenView } from '@shiplog/schemas';
+import { createdId, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { IdentityEnv } from '../env.ts';
 import type { Accounts, RegisteredUser } from '../user/accounts.ts';
 import type { ApiToken } from '../user/user.ts';
 import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
+import { apiTokenRoutes } from './routes.ts';
 
 /**
  * Personal API tokens: made, listed and revoked by their user; checked by the gateway for every
@@ -15,16 +15,25 @@ import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from '.
 export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Accounts) {
   const { currentUser, changeCurrentUser, loadUser, toPublic } = accounts;
 
-  function routes(router: Router) {
+  async function tokenViews(user: RegisteredUser): Promise<ApiTokenView[]> {
+    const { rows } = await context.pool.query<{ token_id: string; last_used_at: Date }>(
+      'SELECT token_id, last_used_at FROM identity.api_token_usage WHERE user_id = $1',
+      [user.id],
+    );
+    const lastUsed = new Map(rows.map((row) => [row.token_id, row.last_used_at.toISOString()]));
+    return user.apiTokens.map((token) => tokenView(token, lastUsed.get(token.id) ?? null)).reverse();
+  }
+
+  return serveRoutes(apiTokenRoutes, {
     // Personal API tokens: the gateway lets a token act as its user on the project routes.
-    router.get('/tokens', async (req, res) => {
+    'GET /tokens': async (req, res) => {
       const user = await currentUser(req);
       res.json(await tokenViews(user));
-    });
+    },
 
     // A token outlives the session that made it: only with the password typed lately.
-    router.post('/tokens', recentAuthOnly, async (req, res) => {
-      const { name, expiresInDays } = parseInput(apiTokenSchema, req.body);
+    'POST /tokens': async (req, res, parsed) => {
+      const { name, expiresInDays } = parsed.body;
       const userId = requireUserId(req);
       const { id: tokenId, idempotencyKey } = createdId(req, userId, 'api-token');
       const text = newTokenText(userId, tokenId);
@@ -47,19 +56,19 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
       }
       // The only time the token's text is given out.
       res.status(201).json({ ...tokenView(created, null), token: text });
-    });
+    },
 
-    router.delete('/tokens/:tokenId', async (req, res) => {
+    'DELETE /tokens/:tokenId': async (req, res) => {
       const tokenId = req.params.tokenId;
       if (!isId(tokenId)) throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
       await changeCurrentUser(req, null, { type: 'RevokeApiToken', tokenId });
       await context.pool.query('DELETE FROM identity.api_token_usage WHERE token_id = $1', [tokenId]);
       res.status(204).end();
-    });
+    },
 
     // The gateway's question for a request that carries a token: whose is it? Read from the account's
     // stream, so a revocation or the account's deletion counts from the next request.
-    router.post('/tokens/verify', async (req, res) => {
+    'POST /tokens/verify': async (req, res) => {
       const text = typeof req.body?.token === 'string' ? req.body.token : '';
       const named = parseTokenText(text);
       const user = named ? await loadUser(named.userId) : null;
@@ -78,19 +87,8 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
         [token.id, user.id],
       );
       res.json({ tokenId: token.id, user: toPublic(user) });
-    });
-  }
-
-  async function tokenViews(user: RegisteredUser): Promise<ApiTokenView[]> {
-    const { rows } = await context.pool.query<{ token_id: string; last_used_at: Date }>(
-      'SELECT token_id, last_used_at FROM identity.api_token_usage WHERE user_id = $1',
-      [user.id],
-    );
-    const lastUsed = new Map(rows.map((row) => [row.token_id, row.last_used_at.toISOString()]));
-    return user.apiTokens.map((token) => tokenView(token, lastUsed.get(token.id) ?? null)).reverse();
-  }
-
-  return { routes };
+    },
+  });
 }
 
 function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {

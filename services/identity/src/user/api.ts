@@ -1,21 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@shiplog/errors';
-import {
-  accountInfoSchema,
-  changePasswordSchema,
-  loginSchema,
-  notificationSettingsSchema,
-  profileSchema,
-  registerSchema,
-  verifyPasswordSchema,
-} from '@shiplog/schemas';
-import { handleCommand, parseInput, recentAuthOnly, reportPosition, type ServiceContext } from '@shiplog/service-kit';
-import type { Router } from 'express';
+import { handleCommand, reportPosition, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { IdentityEnv } from '../env.ts';
 import type { Accounts, RegisteredUser } from './accounts.ts';
 import { userDecider } from './decide.ts';
 import type { emailVerificationApi } from './email-verification.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { userRoutes } from './routes.ts';
 import { sameAddress, userStream } from './user.ts';
 
 /** How long after the request every failed sign-in is answered (longer than the slowest lookup and check). */
@@ -39,9 +30,9 @@ export function userApi(
     deleteUser,
   } = accounts;
 
-  function routes(router: Router) {
-    router.post('/register', async (req, res) => {
-      const input = parseInput(registerSchema, req.body);
+  return serveRoutes(userRoutes, {
+    'POST /register': async (req, res, parsed) => {
+      const input = parsed.body;
       if (isCommonPassword(input.password)) throw new ValidationError({ password: [COMMON_PASSWORD_MESSAGE] });
       // Nobody registers the admin's name, whether or not that account exists yet.
       if (isAdminName(input.username)) throw new ConflictError('Username already exists', 'USERNAME_TAKEN');
@@ -54,10 +45,10 @@ export function userApi(
       // The link's event stays in this service: its position is not one any read waits for.
       if (result.state.email) await emails.mailLink(result.state.id, commandContext(req), false);
       res.status(201).json(toPublic(result.state));
-    });
+    },
 
-    router.post('/login', async (req, res) => {
-      const input = parseInput(loginSchema, req.body);
+    'POST /login': async (req, res, parsed) => {
+      const input = parsed.body;
       const started = Date.now();
       const user = await findByUsername(input.username);
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
@@ -76,42 +67,42 @@ export function userApi(
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       res.json(toPublic(user));
-    });
+    },
 
     // Profile (spec/account.md): the stored one, or a first one made of the username.
     // A public profile, for the gateway's /u/{username} page: only what its owner shows on it,
     // and only while the profile is public. A private one and a missing one answer the same 404.
-    router.get('/public/profiles/:username', async (req, res) => {
+    'GET /public/profiles/:username': async (req, res) => {
       const username = req.params.username ?? '';
       const user = username.length <= 50 ? await findByUsername(username) : null;
       const profile = user ? profileView(user) : null;
       if (profile?.projectVisibility !== 'public') throw new NotFoundError('Profile not found', 'PROFILE_NOT_FOUND');
       const { userId, displayName, bio, github, twitter, linkedin, website } = profile;
       res.json({ userId, username: profile.username, displayName, bio, github, twitter, linkedin, website });
-    });
+    },
 
-    router.get('/profile', async (req, res) => {
+    'GET /profile': async (req, res) => {
       res.json(profileView(await currentUser(req)));
-    });
+    },
 
-    router.post('/profile', async (req, res) => {
-      const profile = parseInput(profileSchema, req.body);
+    'POST /profile': async (req, res, parsed) => {
+      const profile = parsed.body;
       res.json(profileView(await changeCurrentUser(req, res, { type: 'UpdateProfile', profile })));
-    });
+    },
 
     // Where account mail (and a password reset's link) goes: only with the password typed lately.
-    router.post('/user/account-info', recentAuthOnly, async (req, res) => {
-      const { email, phoneNumber } = parseInput(accountInfoSchema, req.body);
+    'POST /user/account-info': async (req, res, parsed) => {
+      const { email, phoneNumber } = parsed.body;
       const before = await currentUser(req);
       const user = await changeCurrentUser(req, res, { type: 'UpdateAccountInfo', email, phoneNumber });
       // A new address gets a link to prove it.
       if (user.email && !user.emailVerified && !sameAddress(before.email, user.email))
         await emails.mailLink(user.id, commandContext(req), false);
       res.json({ email: user.email, phoneNumber: user.phoneNumber, emailVerified: user.emailVerified });
-    });
+    },
 
-    router.post('/user/change-password', async (req, res) => {
-      const { currentPassword, newPassword } = parseInput(changePasswordSchema, req.body);
+    'POST /user/change-password': async (req, res, parsed) => {
+      const { currentPassword, newPassword } = parsed.body;
       const user = await currentUser(req);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new ValidationError({ currentPassword: ['Current password is incorrect'] });
@@ -121,41 +112,39 @@ export function userApi(
       // Its tokens are revoked with it (decide.ts): their last uses go too.
       await context.pool.query('DELETE FROM identity.api_token_usage WHERE user_id = $1', [user.id]);
       res.json({ message: 'Password changed' });
-    });
+    },
 
     // The signed-in user's password, asked again before a sensitive change (the gateway's /api/reauth).
-    router.post('/user/verify-password', async (req, res) => {
-      const { password } = parseInput(verifyPasswordSchema, req.body);
+    'POST /user/verify-password': async (req, res, parsed) => {
+      const { password } = parsed.body;
       const user = await currentUser(req);
       if (!(await verifyPassword(user.passwordHash, password)))
         throw new ValidationError({ password: ['Password is incorrect'] });
       res.json({ message: 'Password confirmed' });
-    });
+    },
 
-    router.get('/notifications/settings', async (req, res) => {
+    'GET /notifications/settings': async (req, res) => {
       res.json((await currentUser(req)).notificationSettings);
-    });
+    },
 
-    router.post('/notifications/settings', async (req, res) => {
-      const settings = parseInput(notificationSettingsSchema, req.body);
+    'POST /notifications/settings': async (req, res, parsed) => {
+      const settings = parsed.body;
       res.json(
         (await changeCurrentUser(req, res, { type: 'ChangeNotificationSettings', settings })).notificationSettings,
       );
-    });
+    },
 
-    router.delete('/user', async (req, res) => {
+    'DELETE /user': async (req, res) => {
       const user = await currentUser(req);
       const position = await deleteUser(user, user.id, req);
       if (position) reportPosition(res, 'identity', position);
       res.status(204).end();
-    });
+    },
 
-    router.get('/users/me', async (req, res) => {
+    'GET /users/me': async (req, res) => {
       res.json(toPublic(await currentUser(req)));
-    });
-  }
-
-  return { routes };
+    },
+  });
 }
 
 function profileView(user: RegisteredUser) {

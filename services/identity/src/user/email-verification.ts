@@ -1,21 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '@shiplog/errors';
-import { emailVerificationSchema } from '@shiplog/schemas';
 import {
   callerOf,
   type Email,
   escapeHtml,
   handleCommand,
   type Mailer,
-  parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Router } from 'express';
 import { hashTokenText, idBytes, idOf } from '../api-token/api-token.ts';
 import type { IdentityEnv } from '../env.ts';
 import { EMAIL_VERIFICATION_HOURS, userDecider } from './decide.ts';
+import { emailVerificationRoutes } from './routes.ts';
 import { userStream } from './user.ts';
 
 /**
@@ -89,17 +88,17 @@ export function emailVerificationApi(context: ServiceContext<IdentityEnv>, maile
     }
   }
 
-  function routes(router: Router) {
+  const served = serveRoutes(emailVerificationRoutes, {
     // Settings' "Send verification link": a new link to the current address.
-    router.post('/user/email-verification', async (req, res) => {
+    'POST /user/email-verification': async (req, res) => {
       const caller = callerOf(req);
       await mailLink(requireUserId(req), caller, true);
       res.json({ message: 'Verification email sent. Open the link in it to verify your address.' });
-    });
+    },
 
     // The link's page posts its secret here; no session needed: the secret is the credential.
-    router.post('/email-verification', async (req, res) => {
-      const { token } = parseInput(emailVerificationSchema, req.body);
+    'POST /email-verification': async (req, res, parsed) => {
+      const { token } = parsed.body;
       const userId = userOfSecret(token);
       if (!userId)
         throw new AppError(400, 'VERIFICATION_LINK_INVALID', 'This link is not valid. Send a new one from Settings.');
@@ -113,8 +112,8 @@ export function emailVerificationApi(context: ServiceContext<IdentityEnv>, maile
       if (result.position) reportPosition(res, 'identity', result.position);
       const email = result.state.status === 'registered' ? result.state.email : null;
       res.json({ message: 'Email address verified', email });
-    });
-  }
+    },
+  });
 
-  return { routes, mailLink };
+  return { ...served, mailLink };
 }

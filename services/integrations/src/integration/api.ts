@@ -1,16 +1,14 @@
 import { AppError, ValidationError } from '@shiplog/errors';
 import { formatPosition, isId } from '@shiplog/events';
 import { Outbound } from '@shiplog/outbound';
-import {
-  type CreateProjectInput,
-  type CreateReminderInput,
-  type Domain,
-  type ImportDomainsResponse,
-  type IntegrationForm,
-  importDomainsSchema,
-  integrationFormSchema,
-  type Project,
-  type Reminder,
+import type {
+  CreateProjectInput,
+  CreateReminderInput,
+  Domain,
+  ImportDomainsResponse,
+  IntegrationForm,
+  Project,
+  Reminder,
 } from '@shiplog/schemas';
 import {
   type Caller,
@@ -21,19 +19,20 @@ import {
   IDEMPOTENCY_HEADER,
   loadAggregate,
   POSITION_HEADER,
-  parseInput,
   parsePositions,
   reportPosition,
   reportPositions,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
 import { SecretBox } from '@shiplog/vault';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { DomainApi } from '../adapters/domain-api.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type IntegrationCommand, IntegrationNotFoundError, integrationDecider, integrationOf } from './decide.ts';
 import { type ConfiguredIntegration, integrationsStream, integrationView } from './integration.ts';
+import { integrationRoutes } from './routes.ts';
 
 /** An import's requests to the projects and reminders services at a time. */
 const IMPORT_CONCURRENCY = 8;
@@ -91,8 +90,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
   }
 
   /** The form, parsed with the web form's schema; an address Shiplog will never call is refused here. */
-  function formOf(req: Request): IntegrationForm {
-    const form = parseInput(integrationFormSchema, req.body);
+  function formOf(form: IntegrationForm): IntegrationForm {
     const refused = domainApi.refusalOf(form.baseUrl);
     if (refused) throw new ValidationError({ baseUrl: [refused] });
     return form;
@@ -156,16 +154,16 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
     return answer.status === 201 ? { position: answer.headers[POSITION_HEADER] } : null;
   }
 
-  function routes(router: Router) {
-    router.get('/integrations', async (req, res) => {
+  const served = serveRoutes(integrationRoutes, {
+    'GET /integrations': async (req, res) => {
       const userId = requireUserId(req);
       const { state } = await load(userId);
       res.json([...state.integrations.values()].map((i) => integrationView(userId, i, keyOf(i) !== null)));
-    });
+    },
 
-    router.post('/integrations', async (req, res) => {
+    'POST /integrations': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const form = formOf(req);
+      const form = formOf(parsed.body);
       const { id: integrationId } = createdId(req, userId, 'integration');
       const { state, position } = await run(callerOf(req), {
         type: 'ConfigureIntegration',
@@ -177,9 +175,9 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       });
       if (position) reportPosition(res, 'integrations', position);
       res.status(201).json(integrationView(userId, integrationOf(state, integrationId), true));
-    });
+    },
 
-    router.delete('/integrations/:id', async (req, res) => {
+    'DELETE /integrations/:id': async (req, res) => {
       const userId = requireUserId(req);
       const integrationId = req.params.id;
       if (!isId(integrationId)) throw new IntegrationNotFoundError();
@@ -187,27 +185,27 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       const { position } = await run(callerOf(req), { type: 'DeleteIntegration', userId, integrationId });
       if (position) reportPosition(res, 'integrations', position);
       res.status(204).end();
-    });
+    },
 
-    router.post('/integration/test', async (req, res) => {
+    'POST /integration/test': async (req, res, parsed) => {
       requireUserId(req);
-      res.json(await domainApi.test(formOf(req)));
-    });
+      res.json(await domainApi.test(formOf(parsed.body)));
+    },
 
-    router.post('/integration/diagnostics', async (req, res) => {
+    'POST /integration/diagnostics': async (req, res, parsed) => {
       requireUserId(req);
-      res.json(await domainApi.diagnose(formOf(req)));
-    });
+      res.json(await domainApi.diagnose(formOf(parsed.body)));
+    },
 
-    router.get('/integrations/:id/projects', async (req, res) => {
+    'GET /integrations/:id/projects': async (req, res) => {
       const { userId, integration, apiKey } = await integrationFor(req);
       const domains = await domainApi.domains(integration.baseUrl, apiKey);
       await run(callerOf(req), { type: 'RecordUse', userId, integrationId: integration.id });
       res.json(domains.map((d) => ({ ...d, imported: integration.imported.has(d.id) })));
-    });
+    },
 
-    router.post('/integrations/:id/import', async (req, res) => {
-      const input = parseInput(importDomainsSchema, req.body);
+    'POST /integrations/:id/import': async (req, res, parsed) => {
+      const input = parsed.body;
       const { userId, integration, apiKey } = await integrationFor(req);
       const caller = callerOf(req);
       const domains = await domainApi.domains(integration.baseUrl, apiKey);
@@ -256,10 +254,10 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
         alreadyImported: selected.length - fresh.length,
         remindersCreated,
       } satisfies ImportDomainsResponse);
-    });
-  }
+    },
+  });
 
-  return { routes, close: () => outbound.close() };
+  return { ...served, close: () => outbound.close() };
 }
 
 /** A project's description from its domain: where it is hosted, its status and when it expires. */

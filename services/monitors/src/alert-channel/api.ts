@@ -2,27 +2,23 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import type { Outbound } from '@shiplog/outbound';
-import {
-  type AlertChannelView,
-  createAlertChannelSchema,
-  MAX_ALERT_CHANNELS,
-  type MadeAlertChannel,
-} from '@shiplog/schemas';
+import { type AlertChannelView, MAX_ALERT_CHANNELS, type MadeAlertChannel } from '@shiplog/schemas';
 import {
   callerOf,
   createdId,
   handleCommand,
   loadAggregate,
-  parseInput,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import type { MonitorsEnv } from '../env.ts';
 import type { createAlertSender } from '../reactions/alert-outbox/sender.ts';
 import { deliveryView } from '../reactions/alert-outbox/sender.ts';
 import { type AlertChannel, alertChannelsStream } from './alert-channel.ts';
 import { type AlertChannelCommand, AlertChannelNotFoundError, alertChannelsDecider } from './decide.ts';
+import { alertChannelRoutes } from './routes.ts';
 import { testMessage } from './webhooks.ts';
 
 const viewOf = (channel: AlertChannel): AlertChannelView => ({
@@ -61,15 +57,15 @@ export function alertChannelsApi(
     return id;
   };
 
-  function routes(router: Router) {
-    router.get('/alert-channels', async (req, res) => {
+  return serveRoutes(alertChannelRoutes, {
+    'GET /alert-channels': async (req, res) => {
       const channels = await load(requireUserId(req));
       res.json([...channels.values()].map(viewOf));
-    });
+    },
 
-    router.post('/alert-channels', async (req, res) => {
+    'POST /alert-channels': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const input = parseInput(createAlertChannelSchema, req.body);
+      const input = parsed.body;
       // A private address is refused now, with the reason, rather than at every alert.
       const refused = await outbound.screen(new URL(input.url));
       if (refused) throw new ValidationError({ url: [refused] });
@@ -84,15 +80,15 @@ export function alertChannelsApi(
       if (!channel) throw new AlertChannelNotFoundError();
       const made: MadeAlertChannel = { ...viewOf(channel), signingSecret: channel.secret };
       res.status(201).json(made);
-    });
+    },
 
-    router.delete('/alert-channels/:id', async (req, res) => {
+    'DELETE /alert-channels/:id': async (req, res) => {
       await run(req, { type: 'RemoveChannel', userId: requireUserId(req), channelId: channelId(req) });
       res.status(204).end();
-    });
+    },
 
     // A test alert through the channel, now: its answer is the delivery, sent or failed (no retries).
-    router.post('/alert-channels/:id/test', async (req, res) => {
+    'POST /alert-channels/:id/test': async (req, res) => {
       const userId = requireUserId(req);
       const channels = await load(userId);
       const channel = channels.get(channelId(req));
@@ -105,16 +101,14 @@ export function alertChannelsApi(
         [randomUUID(), message.id, channel.id, userId, channel.name, message, now],
       );
       res.json(deliveryView(await sender.attempt(rows[0], channels, now, 1)));
-    });
+    },
 
-    router.get('/alert-channels/deliveries', async (req, res) => {
+    'GET /alert-channels/deliveries': async (req, res) => {
       const { rows } = await pool.query(
         `SELECT * FROM monitors.alert_deliveries WHERE user_id = $1 ORDER BY created_at DESC, delivery_id LIMIT 50`,
         [requireUserId(req)],
       );
       res.json(rows.map(deliveryView));
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

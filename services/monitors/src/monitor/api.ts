@@ -5,12 +5,10 @@ import {
   createDomainMonitorSchema,
   createExpectationSchema,
   createMonitorSchema,
-  incidentNoteSchema,
   MAX_MONITORS,
   MONITORS_NEED_PLAN_MESSAGE,
   type MonitorView,
   planRunsMonitors,
-  updateMonitorSchema,
 } from '@shiplog/schemas';
 import {
   callerOf,
@@ -23,8 +21,9 @@ import {
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type pg from 'pg';
 import type { MonitorsEnv } from '../env.ts';
 import { type MonitorSlotsCommand, monitorSlotsDecider } from '../monitor-slots/decide.ts';
@@ -33,6 +32,7 @@ import { knownProjects } from '../read-models/known-projects/index.ts';
 import { monitorList } from '../read-models/monitor-list/index.ts';
 import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
 import { type AddedMonitor, type MonitorSettings, monitorStream } from './monitor.ts';
+import { monitorRoutes } from './routes.ts';
 
 /**
  * A new monitor's settings from the request: a URL to check, or (`kind` backup or deployment) one
@@ -179,14 +179,14 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     return project;
   }
 
-  function routes(router: Router) {
-    router.get('/monitors', async (req, res) => {
+  return serveRoutes(monitorRoutes, {
+    'GET /monitors': async (req, res) => {
       res.json(await monitorList.ofUser(pool, requireUserId(req), new Date()));
-    });
+    },
 
     // For a public status page (the gateway's publicStatus): the monitors of the projects it names,
     // which the gateway read as the user's public ones; not on the /api surface.
-    router.get('/public/users/:userId/status', async (req, res) => {
+    'GET /public/users/:userId/status': async (req, res) => {
       const { userId } = req.params;
       const projects = String(req.query.projects ?? '')
         .split(',')
@@ -196,15 +196,15 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
           ? await monitorList.status(pool, userId, projects, new Date())
           : { monitors: [], incidents: [] },
       );
-    });
+    },
 
-    router.get('/projects/:projectId/monitors', async (req, res) => {
+    'GET /projects/:projectId/monitors': async (req, res) => {
       const userId = requireUserId(req);
       const project = await ownProject(req, userId);
       res.json(await monitorList.ofProject(pool, userId, project.id, new Date()));
-    });
+    },
 
-    router.post('/projects/:projectId/monitors', async (req, res) => {
+    'POST /projects/:projectId/monitors': async (req, res) => {
       const userId = requireUserId(req);
       const settings = settingsOf(req.body);
       if (settings.kind === 'http') await screenUrl(settings.url);
@@ -232,11 +232,11 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       );
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
       res.status(201).json(viewOf(state, new Date().toISOString()));
-    });
+    },
 
-    router.patch('/monitors/:id', async (req, res) => {
+    'PATCH /monitors/:id': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { paused, ...changes } = parseInput(updateMonitorSchema, req.body);
+      const { paused, ...changes } = parsed.body;
       const monitorId = idOf(req, 'id');
       await screenUrl(changes.url);
       if (paused === false) await requirePlan(req);
@@ -250,33 +250,31 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
         ));
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
       res.json(viewOf(state, new Date().toISOString()));
-    });
+    },
 
-    router.get('/monitors/:id/incidents', async (req, res) => {
+    'GET /monitors/:id/incidents': async (req, res) => {
       const userId = requireUserId(req);
       const monitorId = idOf(req, 'id');
       if (!(await monitorList.exists(pool, userId, monitorId))) throw new MonitorNotFoundError();
       res.json(await monitorList.incidents(pool, userId, monitorId));
-    });
+    },
 
-    router.put('/monitors/:id/incidents/:incidentId/note', async (req, res) => {
+    'PUT /monitors/:id/incidents/:incidentId/note': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { note } = parseInput(incidentNoteSchema, req.body);
+      const { note } = parsed.body;
       const incidentId = req.params.incidentId;
       if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
       await run(req, res, idOf(req, 'id'), { type: 'NoteIncident', userId, incidentId, note });
       res.json({ id: incidentId, note });
-    });
+    },
 
-    router.delete('/monitors/:id', async (req, res) => {
+    'DELETE /monitors/:id': async (req, res) => {
       const userId = requireUserId(req);
       const monitorId = idOf(req, 'id');
       await withSlot(req, res, { type: 'FreeSlot', userId, monitorId }, (transaction) =>
         run(req, res, monitorId, { type: 'RemoveMonitor', userId, reason: 'user' }, { transaction }),
       );
       res.status(204).end();
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

@@ -1,9 +1,10 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { catchUp, requireUserId, type ServiceContext, secretLinkRoutes } from '@shiplog/service-kit';
-import type { Request, Router } from 'express';
+import { catchUp, requireUserId, type ServiceContext, secretLinkHandlers, serveRoutes } from '@shiplog/service-kit';
+import type { Request, Response } from 'express';
 import type { MonitorsEnv } from '../env.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
+import { pingRoutes } from './routes.ts';
 import { pingLinks, pingRuns } from './runs.ts';
 
 const pingNotFound = () => new NotFoundError('No such ping URL', 'PING_NOT_FOUND');
@@ -40,28 +41,28 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       : pingRuns.end(pool, link.project_id, link.user_id, at, signal);
   }
 
-  function routes(router: Router) {
-    secretLinkRoutes(router, '/projects/:projectId/ping', pingLinks, {
-      db: pool,
-      ownerOf: ownProject,
-      urlOf: pingUrl,
-      recentAuth: true,
-      details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
-    });
+  const link = secretLinkHandlers(pingLinks, {
+    db: pool,
+    ownerOf: ownProject,
+    urlOf: pingUrl,
+    details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
+  });
 
-    // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.
-    for (const method of ['get', 'post'] as const) {
-      router[method]('/ping/:secret', async (req, res) => {
-        res.json(await ping(req, 'ok'));
-      });
-      router[method]('/ping/:secret/start', async (req, res) => {
-        res.json(await ping(req, 'start'));
-      });
-      router[method]('/ping/:secret/fail', async (req, res) => {
-        res.json(await ping(req, 'failed'));
-      });
-    }
-  }
+  // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.
+  const received = (signal: 'start' | 'ok' | 'failed') => async (req: Request, res: Response) => {
+    res.json(await ping(req, signal));
+  };
 
-  return { routes };
+  return serveRoutes(pingRoutes, {
+    'GET /projects/:projectId/ping': link.state,
+    'POST /projects/:projectId/ping': link.replace,
+    'DELETE /projects/:projectId/ping': link.remove,
+
+    'GET /ping/:secret': received('ok'),
+    'POST /ping/:secret': received('ok'),
+    'GET /ping/:secret/start': received('start'),
+    'POST /ping/:secret/start': received('start'),
+    'GET /ping/:secret/fail': received('failed'),
+    'POST /ping/:secret/fail': received('failed'),
+  });
 }

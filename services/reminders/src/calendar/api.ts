@@ -1,9 +1,9 @@
 import { NotFoundError } from '@shiplog/errors';
-import { requireUserId, type ServiceContext, secretLinkRoutes, secretLinks } from '@shiplog/service-kit';
-import type { Router } from 'express';
+import { requireUserId, type ServiceContext, secretLinkHandlers, secretLinks, serveRoutes } from '@shiplog/service-kit';
 import type { RemindersEnv } from '../env.ts';
 import { listReminders } from '../read-models/reminder-list/index.ts';
 import { remindersCalendar } from './ics.ts';
+import { calendarRoutes } from './routes.ts';
 
 const feeds = secretLinks<{ user_id: string }>('reminders.calendar_feeds', 'user_id');
 
@@ -15,15 +15,17 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
   const { pool, config } = context;
   const feedUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/calendar/${token}.ics`;
 
-  function routes(router: Router) {
-    secretLinkRoutes(router, '/reminders/calendar', feeds, {
-      db: pool,
-      ownerOf: async (req) => ({ user_id: requireUserId(req) }),
-      urlOf: feedUrl,
-    });
+  const link = secretLinkHandlers(feeds, {
+    db: pool,
+    ownerOf: async (req) => ({ user_id: requireUserId(req) }),
+    urlOf: feedUrl,
+  });
+  return serveRoutes(calendarRoutes, {
+    'GET /reminders/calendar': link.state,
+    'POST /reminders/calendar': link.replace,
+    'DELETE /reminders/calendar': link.remove,
 
-    // Public (the secret is the credential): calendar apps fetch it without a session.
-    router.get('/calendar/:secret', async (req, res) => {
+    'GET /calendar/:secret': async (req, res) => {
       const token = /^(.+)\.ics$/.exec(req.params.secret ?? '')?.[1];
       const feed = token ? await feeds.find(pool, token) : null;
       if (!feed) throw new NotFoundError('No such calendar', 'CALENDAR_NOT_FOUND');
@@ -32,8 +34,6 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
         .type('text/calendar; charset=utf-8')
         .setHeader('Cache-Control', 'private, max-age=300')
         .send(remindersCalendar(reminders, { appUrl: config.APP_URL, now: new Date() }));
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

@@ -1,10 +1,10 @@
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '@shiplog/errors';
-import { type PushState, pushEndpointSchema, pushSubscriptionSchema } from '@shiplog/schemas';
-import { parseInput, requireUserId, type ServiceContext } from '@shiplog/service-kit';
-import type { Router } from 'express';
+import type { PushState } from '@shiplog/schemas';
+import { parseInput, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import { z } from 'zod';
 import type { PushSender } from '../adapters/web-push.ts';
 import type { RemindersEnv } from '../env.ts';
+import { pushRoutes } from './routes.ts';
 import { pushSubscriptions } from './subscriptions.ts';
 
 /** A session as the gateway names it to services: the public handle of its id (`sessionHandle`). */
@@ -29,43 +29,43 @@ export function pushApi(context: ServiceContext<RemindersEnv>, push: PushSender 
     return push;
   };
 
-  function routes(router: Router) {
-    router.get('/reminders/push', async (req, res) => {
+  return serveRoutes(pushRoutes, {
+    'GET /reminders/push': async (req, res) => {
       res.json(await stateOf(requireUserId(req)));
-    });
+    },
 
     // Turning push on in the session the gateway names (`POST /api/reminders/push/subscriptions` is the
     // gateway's: it adds the session, which the browser cannot be trusted to say).
-    router.post('/sessions/:session/push-subscriptions', async (req, res) => {
+    'POST /sessions/:session/push-subscriptions': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const sender = requirePush();
       const { session } = parseInput(sessionSchema, req.params);
-      const input = parseInput(pushSubscriptionSchema, req.body);
+      const input = parsed.body;
       const refused = sender.refusalOf(input.endpoint);
       if (refused) throw new ValidationError({ endpoint: [refused] });
       await pushSubscriptions.save(pool, userId, session, input);
       res.status(201).json(await stateOf(userId));
-    });
+    },
 
     // The session ended (the gateway's push-devices sweep): its devices get no more of the user's reminders.
-    router.delete('/sessions/:session/push-subscriptions', async (req, res) => {
+    'DELETE /sessions/:session/push-subscriptions': async (req, res) => {
       const userId = requireUserId(req);
       const { session } = parseInput(sessionSchema, req.params);
       await pushSubscriptions.endSession(pool, userId, session);
       res.status(204).end();
-    });
+    },
 
-    router.delete('/reminders/push/subscriptions', async (req, res) => {
+    'DELETE /reminders/push/subscriptions': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { endpoint } = parseInput(pushEndpointSchema, req.body);
+      const { endpoint } = parsed.body;
       if (!(await pushSubscriptions.remove(pool, userId, endpoint)))
         throw new NotFoundError('No such device', 'PUSH_DEVICE_NOT_FOUND');
       res.json(await stateOf(userId));
-    });
+    },
 
     // What a user presses to see a notification arrive now, on every device they turned push on (at most
     // MAX_PUSH_DEVICES, subscriptions.ts), a few at a time.
-    router.post('/reminders/push/test', async (req, res) => {
+    'POST /reminders/push/test': async (req, res) => {
       const userId = requireUserId(req);
       const sender = requirePush();
       const devices = await pushSubscriptions.devicesOf(pool, userId);
@@ -83,8 +83,6 @@ export function pushApi(context: ServiceContext<RemindersEnv>, push: PushSender 
         ),
       );
       res.json({ sent: outcomes.filter((o) => o.outcome === 'sent').length, devices: devices.length });
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

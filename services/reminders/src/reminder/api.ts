@@ -1,32 +1,24 @@
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import {
-  createReminderSchema,
-  importedReminderSchema,
-  notificationTimeOptions,
-  updateReminderSchema,
-} from '@shiplog/schemas';
+import { notificationTimeOptions } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
   createdId,
   deterministicId,
   handleCommand,
-  parseInput,
   reportPosition,
   requireUserId,
   type ServiceContext,
+  serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request, Response, Router } from 'express';
-import { z } from 'zod';
+import type { Request, Response } from 'express';
 import type { RemindersEnv } from '../env.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { findReminder, listReminders } from '../read-models/reminder-list/index.ts';
 import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';
-
-/** What the gateway sends at once (it splits a file's reminders to stay under the 1 MB body limit). */
-const remindersPart = z.object({ reminders: z.array(importedReminderSchema).max(500) });
+import { reminderRoutes } from './routes.ts';
 
 export function remindersApi(context: ServiceContext<RemindersEnv>) {
   const { store, pool } = context;
@@ -59,31 +51,31 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
     return toView(result.state);
   }
 
-  function routes(router: Router) {
-    router.get('/reminders', async (req, res) => {
+  return serveRoutes(reminderRoutes, {
+    'GET /reminders': async (req, res) => {
       res.json(await listReminders(pool, requireUserId(req)));
-    });
+    },
 
-    router.get('/reminders/options/notification-times', (_req, res) => {
+    'GET /reminders/options/notification-times': (_req, res) => {
       res.json(notificationTimeOptions);
-    });
+    },
 
-    router.get('/reminders/project/:projectId', async (req, res) => {
+    'GET /reminders/project/:projectId': async (req, res) => {
       const userId = requireUserId(req);
       const project = await knownProjects.find(pool, idOf(req, 'projectId'));
       if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       res.json(await listReminders(pool, userId, project.id));
-    });
+    },
 
-    router.get('/reminders/:id', async (req, res) => {
+    'GET /reminders/:id': async (req, res) => {
       const reminder = await findReminder(pool, requireUserId(req), idOf(req, 'id'));
       if (!reminder) throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
       res.json(reminder);
-    });
+    },
 
-    router.post('/reminders', async (req, res) => {
+    'POST /reminders': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const input = parseInput(createReminderSchema, req.body);
+      const input = parsed.body;
       // The project may have been created a moment ago: wait for our view of projects to include it.
       await catchUp(req);
       const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
@@ -93,14 +85,14 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         .json(
           await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }, idempotencyKey),
         );
-    });
+    },
 
     // Import from a Shiplog export (the gateway's import.ts): the file's reminders, each for one of the
     // user's imported projects (its id here); answers their ids here and how many it added (the others
     // were imported before). Internal: not on the /api surface.
-    router.post('/imports/reminders', async (req, res) => {
+    'POST /imports/reminders': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const { reminders } = parseInput(remindersPart, req.body);
+      const { reminders } = parsed.body;
       // The projects were imported a moment ago: wait for our view of projects to include them.
       await catchUp(req);
       const ids: Record<string, string> = {};
@@ -120,23 +112,23 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         ids[input.id] = reminderId;
       }
       res.json({ ids, added });
-    });
+    },
 
-    router.patch('/reminders/:id', async (req, res) => {
+    'PATCH /reminders/:id': async (req, res, parsed) => {
       const userId = requireUserId(req);
-      const input = parseInput(updateReminderSchema, req.body);
+      const input = parsed.body;
       res.json(await run(req, res, idOf(req, 'id'), { type: 'UpdateReminder', userId, input }));
-    });
+    },
 
-    router.post('/reminders/:id/complete', async (req, res) => {
+    'POST /reminders/:id/complete': async (req, res) => {
       res.json(await run(req, res, idOf(req, 'id'), { type: 'CompleteReminder', userId: requireUserId(req) }));
-    });
+    },
 
-    router.post('/reminders/:id/reactivate', async (req, res) => {
+    'POST /reminders/:id/reactivate': async (req, res) => {
       res.json(await run(req, res, idOf(req, 'id'), { type: 'ReactivateReminder', userId: requireUserId(req) }));
-    });
+    },
 
-    router.delete('/reminders/:id', async (req, res) => {
+    'DELETE /reminders/:id': async (req, res) => {
       const userId = requireUserId(req);
       const caller = callerOf(req);
       const result = await handleCommand(
@@ -148,8 +140,6 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       );
       if (result.position) reportPosition(res, 'reminders', result.position);
       res.status(204).end();
-    });
-  }
-
-  return { routes };
+    },
+  });
 }

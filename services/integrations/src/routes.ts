@@ -1,0 +1,4 @@
+import { integrationRoutes } from './integration/routes.ts';
+
+/** Every route integrations answers, as declared beside its handler: what the gateway serves and documents. */
+export const integrationsRoutes = { ...integrationRoutes };

@@ -1,0 +1,67 @@
+import { alertChannelKinds, createAlertChannelSchema } from '@shiplog/schemas';
+import { declareRoutes } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+/** A channel as its owner's list shows it (`AlertChannelView`): its URL only by origin. */
+const alertChannelView = z.object({
+  id: z.string(),
+  kind: z.enum(alertChannelKinds),
+  name: z.string(),
+  origin: z.string(),
+  createdAt: z.string(),
+});
+
+/** One alert's delivery to a channel, and how it went (`AlertDeliveryView`). */
+const alertDeliveryView = z.object({
+  id: z.string(),
+  channelId: z.string(),
+  channelName: z.string(),
+  kind: z.string(),
+  summary: z.string(),
+  state: z.enum(['pending', 'sent', 'failed']),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+
+/** The caller's alert channels and the delivery log (answered in `api.ts`). */
+export const alertChannelRoutes = declareRoutes({
+  'GET /alert-channels': {
+    tag: 'Monitors',
+    summary: 'Where alerts go besides email',
+    access: 'user',
+    answer: z.array(alertChannelView),
+  },
+  'POST /alert-channels': {
+    tag: 'Monitors',
+    summary: 'Add an alert channel (webhook, Slack, Discord, ntfy)',
+    access: 'user',
+    idempotent: true,
+    body: createAlertChannelSchema,
+    status: 201,
+    // A generic webhook's signing secret, shown once (null for the others).
+    answer: alertChannelView.extend({ signingSecret: z.string().nullable() }),
+  },
+  'DELETE /alert-channels/:id': {
+    tag: 'Monitors',
+    summary: 'Remove an alert channel',
+    access: 'user',
+    status: 204,
+  },
+  // A test alert sends one out at once.
+  'POST /alert-channels/:id/test': {
+    tag: 'Monitors',
+    summary: 'Send a test alert to a channel now',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 60_000,
+    answer: alertDeliveryView,
+  },
+  'GET /alert-channels/deliveries': {
+    tag: 'Monitors',
+    summary: 'The latest alert deliveries and how each went',
+    access: 'user',
+    answer: z.array(alertDeliveryView),
+  },
+});

@@ -1,0 +1,79 @@
+import { declareRoutes } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+/** A pinged run (`PingRun`): how it ended, or `running` until it does, and how long it ran. */
+const pingRunView = z.object({
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  outcome: z.enum(['running', 'ok', 'failed']),
+  seconds: z.number().nullable(),
+});
+
+/** A project's cron ping URL, and the pings cron jobs send to it (answered in `api.ts`). */
+export const pingRoutes = declareRoutes({
+  'GET /projects/:projectId/ping': {
+    tag: 'Monitors',
+    summary: 'The project’s cron ping URL, if it has one',
+    access: 'user',
+    answer: z.object({ active: z.boolean(), createdAt: z.string().nullable(), runs: z.array(pingRunView) }),
+  },
+  // The URL is a credential of its own: a session only, and a recent one to make it.
+  'POST /projects/:projectId/ping': {
+    tag: 'Monitors',
+    summary: 'Make (or replace) the project’s cron ping URL',
+    access: 'user',
+    recentAuth: true,
+    status: 201,
+    answer: z.object({ url: z.url(), createdAt: z.string() }),
+  },
+  'DELETE /projects/:projectId/ping': {
+    tag: 'Monitors',
+    summary: 'Turn the cron ping URL off',
+    access: 'user',
+    status: 204,
+  },
+  // Cron jobs call without a session, with curl or wget, GET or POST alike: the secret in the path is the credential.
+  'GET /ping/:secret': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run ended well',
+    description: 'The secret in the path is the credential; GET and POST alike, for curl and wget.',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+  'POST /ping/:secret': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run ended well',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+  'GET /ping/:secret/start': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run started',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+  'POST /ping/:secret/start': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run started',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+  'GET /ping/:secret/fail': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run failed',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+  'POST /ping/:secret/fail': {
+    tag: 'Monitors',
+    summary: 'A cron job’s run failed',
+    access: 'public',
+    limit: 'ping',
+    answer: pingRunView,
+  },
+});

@@ -1,0 +1,71 @@
+import {
+  createReminderSchema,
+  importedReminderSchema,
+  reminderTimes,
+  reminderView,
+  updateReminderSchema,
+} from '@shiplog/schemas';
+import { declareRoutes } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+/** Dated reminders on projects (answered in `api.ts`). */
+export const reminderRoutes = declareRoutes({
+  'GET /reminders': {
+    tag: 'Reminders',
+    summary: 'The user’s reminders',
+    access: 'user',
+    answer: z.array(reminderView),
+  },
+  'GET /reminders/options/notification-times': {
+    tag: 'Reminders',
+    summary: 'The reminder times one may choose, with their labels',
+    access: 'user',
+    answer: z.array(z.object({ value: z.enum(reminderTimes), label: z.string() })),
+  },
+  'GET /reminders/project/:projectId': {
+    tag: 'Reminders',
+    summary: 'One project’s reminders',
+    access: 'user',
+    answer: z.array(reminderView),
+  },
+  'GET /reminders/:id': { tag: 'Reminders', summary: 'One reminder', access: 'user', answer: reminderView },
+  'POST /reminders': {
+    tag: 'Reminders',
+    summary: 'Create a reminder',
+    access: 'user',
+    idempotent: true,
+    body: createReminderSchema,
+    status: 201,
+    answer: reminderView,
+  },
+  // Import from a Shiplog export (the gateway's import.ts): the gateway splits a file's reminders to stay
+  // under the 1 MB body limit.
+  'POST /imports/reminders': {
+    summary:
+      'The file’s reminders, each for one of the user’s imported projects: their ids here, and how many it added',
+    access: 'user',
+    internal: true,
+    body: z.object({ reminders: z.array(importedReminderSchema).max(500) }),
+    answer: z.object({ ids: z.record(z.string(), z.string()), added: z.number() }),
+  },
+  'PATCH /reminders/:id': {
+    tag: 'Reminders',
+    summary: 'Change a reminder',
+    access: 'user',
+    body: updateReminderSchema,
+    answer: reminderView,
+  },
+  'POST /reminders/:id/complete': {
+    tag: 'Reminders',
+    summary: 'Mark a reminder done',
+    access: 'user',
+    answer: reminderView,
+  },
+  'POST /reminders/:id/reactivate': {
+    tag: 'Reminders',
+    summary: 'Make a done reminder active again',
+    access: 'user',
+    answer: reminderView,
+  },
+  'DELETE /reminders/:id': { tag: 'Reminders', summary: 'Delete a reminder', access: 'user', status: 204 },
+});
