@@ -11,6 +11,7 @@ import {
   metricsRoute,
   reauthRequired,
   requestSpans,
+  routeInput,
   type ServiceClients,
   sendError,
   serviceNames,
@@ -21,7 +22,7 @@ import type { Metrics } from '@shiplog/telemetry/metrics';
 import express, { type Express, type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { accountActions } from './actions/account.ts';
-import { type Action, actAsTokenUser, userOf } from './actions/action.ts';
+import { type Action, type ActionOf, actAsTokenUser, userOf } from './actions/action.ts';
 import { exportActions } from './actions/export.ts';
 import { createGraphql } from './actions/graphql.ts';
 import { LIVE_SEQ_HEADER } from './actions/live.ts';
@@ -266,7 +267,7 @@ function createExpressApp(
   const pushDevices = pushDeviceActions({ services, sessions, bodyOf: (req) => received.get(req) });
   const data = exportActions({ services, positions });
   // The action that answers each of the gateway's routes (actions/routes.ts declares them).
-  const actions: Record<GatewayRouteKey, Action> = {
+  const actions: { [K in GatewayRouteKey]: ActionOf<K> } = {
     'POST /api/register': account.register,
     'POST /api/login': account.login,
     'POST /api/logout': account.logout,
@@ -319,7 +320,7 @@ function createExpressApp(
     if (route.limit) await limits.take(route.limit, { userId: user?.id, req }, res);
     const params = paramsOf(route.pattern, req.originalUrl);
     if (!params) throw new NotFoundError('Not found');
-    const run = () => actions[route.gateway](req, res, params);
+    const run = () => (actions[route.gateway] as Action)(req, res, params, routeInput(req, route.declaration));
     const parse = largeJson.get(route.gateway) ?? json;
     parse(req, res, (error?: unknown) => (error ? next(error) : run().catch(next)));
   });

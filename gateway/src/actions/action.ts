@@ -1,8 +1,21 @@
+import type { RouteDeclaration, RouteInput } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { SessionUser } from '../session/session-cache.ts';
+import type { gatewayRoutes } from './routes.ts';
 
-/** A gateway action: `params` are the named groups of its route's path (actions/routes.ts). */
-export type Action = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+/**
+ * A gateway action: `params` are the named groups of its route's path, `parsed` its input as its
+ * declaration parses it (actions/routes.ts), each part when the action first reads it.
+ */
+export type Action<D extends RouteDeclaration = RouteDeclaration> = (
+  req: Request,
+  res: Response,
+  params: Record<string, string>,
+  parsed: RouteInput<D>,
+) => Promise<void>;
+
+/** The action of one of the gateway's routes, its input typed by the route's declaration. */
+export type ActionOf<K extends keyof typeof gatewayRoutes> = Action<(typeof gatewayRoutes)[K]>;
 
 /** The users of the personal API tokens requests carried, on the routes that take one (a declaration's `token`). */
 const tokenUsers = new WeakMap<Request, SessionUser>();

@@ -6,9 +6,7 @@ import {
   EXPORT_FORMAT,
   EXPORT_REQUIRES_SUBSCRIPTION,
   type ExportFile,
-  exportFormats,
   type ImportResult,
-  importFileSchema,
   isSubscribed,
   type Project,
   type Reminder,
@@ -17,20 +15,14 @@ import {
 import {
   currentSubscriptionStatus,
   POSITION_HEADER,
-  parseInput,
   parsePositions,
   type ServiceClients,
   type ServiceName,
 } from '@shiplog/service-kit';
 import { strToU8, zipSync } from 'fflate';
-import { z } from 'zod';
 import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
-import { type Action, userOf } from './action.ts';
-
-export const exportQuery = z.object({
-  format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
-});
+import { type Action, type ActionOf, userOf } from './action.ts';
 
 /**
  * Export and import.
@@ -54,8 +46,8 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
   const read = <T>(req: Parameters<Action>[0], service: ServiceName, path: string): Promise<T> =>
     services.read<T>(service, path, { caller: callerFor(userOf(req)), after: positions.of(req) });
 
-  const exportData: Action = async (req, res) => {
-    const { format } = parseInput(exportQuery, req.query);
+  const exportData: ActionOf<'GET /api/export'> = async (req, res, _params, parsed) => {
+    const { format } = parsed.query;
     const user = userOf(req)!;
     if (!isSubscribed(await currentSubscriptionStatus(services, callerFor(user))))
       throw new ForbiddenError(EXPORT_REQUIRES_SUBSCRIPTION, 'SUBSCRIPTION_REQUIRED');
@@ -86,8 +78,8 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
     res.end(Buffer.from(exportZip(file)));
   };
 
-  const importData: Action = async (req, res) => {
-    const file = parseInput(importFileSchema, req.body);
+  const importData: ActionOf<'POST /api/import'> = async (req, res, _params, parsed) => {
+    const file = parsed.body;
     const caller = callerFor(req.session.user);
     // Where this import's writes reached, by source: each later call waits for them.
     const reached = new Map<string, Position>();

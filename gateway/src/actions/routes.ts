@@ -1,20 +1,62 @@
+import { monitorsRoutes } from '@shiplog/monitors/routes';
 import { remindersRoutes } from '@shiplog/reminders/routes';
 import {
   changePasswordSchema,
   currentUserView,
+  exportFormats,
   importFileSchema,
   loginSchema,
   messageView,
+  projectStatuses,
   pushSubscriptionSchema,
   registerSchema,
   verifyPasswordSchema,
 } from '@shiplog/schemas';
 import { declareRoutes } from '@shiplog/service-kit';
 import { z } from 'zod';
-import { exportQuery } from './export.ts';
 
+const exportQuery = z.object({
+  format: z.enum(exportFormats, { error: `format must be one of: ${exportFormats.join(', ')}` }).default('json'),
+});
 const counts = z.object({ projects: z.number(), reminders: z.number(), activities: z.number() });
-const json = (description: string) => ({ type: 'application/json', description });
+const nullableString = z.string().nullable();
+/** A public profile and its public projects, as anyone reads them (no cost, notes, reminders or email). */
+const publicProfileView = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  bio: nullableString,
+  links: z.object({
+    github: nullableString,
+    twitter: nullableString,
+    linkedin: nullableString,
+    website: nullableString,
+  }),
+  projects: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: nullableString,
+      status: z.enum(projectStatuses),
+      /** Checklist items done, of five. */
+      progress: z.number().int().min(0).max(5),
+      latestDeployment: z.object({ environment: nullableString, version: nullableString, at: z.string() }).nullable(),
+      latestVersion: z.object({ version: z.string(), at: z.string() }).nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+/** A public status page: the monitors of the public projects (what monitors answers the gateway), and whose. */
+const publicStatusView = monitorsRoutes['GET /public/users/:userId/status'].answer.extend({
+  username: z.string(),
+  displayName: z.string(),
+  projects: z.array(z.object({ id: z.string(), name: z.string() })),
+  at: z.string(),
+});
+/** A GraphQL response: its data, or its errors (GraphQL's own error body). */
+const graphqlView = z.object({
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+  errors: z.array(z.looseObject({ message: z.string() })).optional(),
+});
 /** GraphQL clients read errors in GraphQL's own body: `{ "errors": [{ "message": … }] }`. */
 const graphqlRefusals = {
   400: 'The query could not be run (a GraphQL error body).',
@@ -130,7 +172,7 @@ export const gatewayRoutes = declareRoutes({
     summary: 'The dashboard’s data in one query (GraphQL)',
     access: 'public',
     limit: 'graphql',
-    answer: json('A GraphQL response.'),
+    answer: graphqlView,
     refusals: graphqlRefusals,
   },
   'GET /api/graphql': {
@@ -138,7 +180,7 @@ export const gatewayRoutes = declareRoutes({
     summary: 'A GraphQL query in the query string',
     access: 'public',
     limit: 'graphql',
-    answer: json('A GraphQL response.'),
+    answer: graphqlView,
     refusals: graphqlRefusals,
   },
   // Server-sent events: what changed in the user's data, as it changes (live.ts).
@@ -177,7 +219,7 @@ export const gatewayRoutes = declareRoutes({
     summary: 'A public profile and its public projects',
     access: 'public',
     limit: 'publicRead',
-    answer: json('The profile.'),
+    answer: publicProfileView,
   },
   // A public status page (public-profile.ts): the monitors of the public projects, readable signed out.
   'GET /api/public/users/:username/status': {
@@ -185,7 +227,7 @@ export const gatewayRoutes = declareRoutes({
     summary: 'A public status page: the monitors of the public projects',
     access: 'public',
     limit: 'publicRead',
-    answer: json('The status page.'),
+    answer: publicStatusView,
   },
   // A public project's README badges (badges.ts): uptime.svg, last-deploy.svg, version.svg.
   'GET /api/badges/:username/:projectId/:badge': {
@@ -196,7 +238,12 @@ export const gatewayRoutes = declareRoutes({
     answer: { type: 'image/svg+xml', description: 'The badge.' },
   },
   // This surface as an OpenAPI 3.1 document (openapi/), for clients and the reference page.
-  'GET /api/openapi.json': { tag: 'Meta', summary: 'This document', access: 'public', answer: json('OpenAPI 3.1.') },
+  'GET /api/openapi.json': {
+    tag: 'Meta',
+    summary: 'This document',
+    access: 'public',
+    answer: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }),
+  },
 });
 
 export type GatewayRouteKey = keyof typeof gatewayRoutes;

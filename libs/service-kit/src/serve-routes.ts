@@ -77,7 +77,7 @@ export function serveRoutes<R extends RouteDeclarations>(declared: R, handlers: 
           await (handler as RouteHandler<RouteDeclaration>)(
             req as Request<Record<string, string>>,
             res,
-            inputOf(req, declaration),
+            routeInput(req, declaration),
           );
         };
         router[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...guards, answer);
@@ -105,7 +105,8 @@ function allowed(req: Request, declaration: RouteDeclaration): void {
   if (declaration.recentAuth && !caller.recentAuth) throw reauthRequired();
 }
 
-function inputOf<D extends RouteDeclaration>(req: Request, declaration: D): RouteInput<D> {
+/** A request's input as its declaration parses it, each part when first read (the gateway's actions get it too). */
+export function routeInput<D extends RouteDeclaration>(req: Request, declaration: D): RouteInput<D> {
   let body: unknown;
   let query: unknown;
   return {
