@@ -1,7 +1,6 @@
 import { adminCommentRoutes } from './admin-comment/routes.ts';
-import { apiTokenRoutes } from './api-token/routes.ts';
 import { contactMessageRoutes } from './contact-message/routes.ts';
-import { adminUserRoutes, emailVerificationRoutes, userRoutes } from './user/routes.ts';
+import { adminUserRoutes, apiTokenRoutes, emailVerificationRoutes, userRoutes } from './user/routes.ts';
 
 /** Every route identity answers, as declared beside its handler: what the gateway serves and documents. */
 export const identityRoutes = {

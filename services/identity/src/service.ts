@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { createMailer, deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { adminCommentsApi } from './admin-comment/api.ts';
-import { apiTokensApi } from './api-token/api.ts';
 import { contactMessagesApi } from './contact-message/api.ts';
 import { type IdentityEnv, identityEnv } from './env.ts';
 import { adminUsersProjection } from './read-models/admin-users/index.ts';
@@ -9,6 +8,7 @@ import { messagesProjection } from './read-models/messages/index.ts';
 import { accounts as accountsOf } from './user/accounts.ts';
 import { adminUsersApi } from './user/admin-api.ts';
 import { userApi } from './user/api.ts';
+import { apiTokensApi } from './user/api-token-api.ts';
 import { emailVerificationApi } from './user/email-verification.ts';
 
 /** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */

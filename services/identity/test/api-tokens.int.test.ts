@@ -2,7 +2,7 @@ import { newId } from '@shiplog/events';
 import { type Backend, startBackend } from '@shiplog/gateway/testing';
 import { handleCommand } from '@shiplog/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashTokenText, newTokenText } from '../src/api-token/api-token.ts';
+import { hashTokenText, newTokenText } from '../src/user/api-token.ts';
 import { userDecider } from '../src/user/decide.ts';
 import { userStream } from '../src/user/user.ts';
 

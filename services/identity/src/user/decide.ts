@@ -1,7 +1,7 @@
 import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
 import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
-import { sameDigest } from '../api-token/api-token.ts';
+import { sameDigest } from './api-token.ts';
 import { evolveUser, initialUser, sameAddress, type User, type UserEvent } from './user.ts';
 
 export type UserCommand =

@@ -11,8 +11,8 @@ import {
   type ServiceContext,
   serveRoutes,
 } from '@shiplog/service-kit';
-import { hashTokenText, idBytes, idOf } from '../api-token/api-token.ts';
 import type { IdentityEnv } from '../env.ts';
+import { hashTokenText, idBytes, idOf } from './api-token.ts';
 import { EMAIL_VERIFICATION_HOURS, userDecider } from './decide.ts';
 import { emailVerificationRoutes } from './routes.ts';
 import { userStream } from './user.ts';

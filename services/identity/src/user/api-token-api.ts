@@ -3,10 +3,10 @@ import { isId } from '@shiplog/events';
 import type { ApiTokenView } from '@shiplog/schemas';
 import { createdId, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { IdentityEnv } from '../env.ts';
-import type { Accounts, RegisteredUser } from '../user/accounts.ts';
-import type { ApiToken } from '../user/user.ts';
+import type { Accounts, RegisteredUser } from './accounts.ts';
 import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
 import { apiTokenRoutes } from './routes.ts';
+import type { ApiToken } from './user.ts';
 
 /**
  * Personal API tokens: made, listed and revoked by their user; checked by the gateway for every
