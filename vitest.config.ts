@@ -6,7 +6,7 @@ const setupFiles = ['./libs/testing/src/fail-on-console-error.ts'];
 export default defineConfig({
   test: {
     // Two files at a time, browser tests included: most of a test's time is spent waiting on the
-    // servers, and two backends of seven services (small pools) stay within PostgreSQL's 100
+    // servers, and two backends of eight services (small pools) stay within PostgreSQL's 100
     // connections (a third does not).
     maxWorkers: 2,
     projects: [

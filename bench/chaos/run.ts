@@ -3,7 +3,7 @@
  * stand-ins for Stripe, the model, the registrar and the mail server, a load of a few hundred users,
  * and the faults one at a time during it; then the checks of verify.ts. Everything is on 127.0.0.1,
  * and every process it ends is one it started. `pnpm chaos` runs the full size (bench/chaos/main.ts);
- * `npm test` a small one (bench/chaos/chaos.test.ts).
+ * `npm test` a small one (bench/chaos/faults-under-load.chaos.test.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
