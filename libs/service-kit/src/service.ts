@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore, RecordedEvent } from '@shiplog/event-store';
 import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/postgres';
@@ -133,19 +133,7 @@ export async function startService<Env extends ServiceEnv>(
   const config = loadConfig(definition.env, env);
   const { name } = definition;
   const logger = createLogger(name, config.LOG_LEVEL, config.LOG_FILE);
-  const pool = new pg.Pool({
-    ...pipelined,
-    connectionString: config.DATABASE_URL,
-    max: config.DATABASE_POOL_MAX,
-    application_name: `shiplog-${name}`,
-  });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
-  // A connection lost while checked out (its backend terminated, the server restarted) emits 'error'
-  // on its client; heard here, it fails the work using it, which retries on a new one, instead of
-  // ending the process.
-  pool.on('connect', (client) => {
-    client.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
-  });
+  const pool = databasePool(config, name, logger);
   const schema = name;
 
   // Every table by the one runner.
@@ -188,26 +176,8 @@ export async function startService<Env extends ServiceEnv>(
     ...(parts.consumers ?? []).map((c) => ({ definition: c, extra: { beforeHandling: lockForAppend } })),
   ];
   if (definition.forgetUser) {
-    const { forgetUser } = definition;
     const others = consumed.map((c) => `${name}-${c.definition.name}`).sort();
-    // Account deletion's reaction. It first waits out every batch in flight of this service's other
-    // consumers (their locks): a batch that opened the user's events before the key was destroyed
-    // commits before these deletes, and every later batch can no longer open them. So nothing is left.
-    const erasure: ConsumerDefinition = {
-      name: 'erasure',
-      sources: ['identity'],
-      only: 'UserDeleted',
-      handlers: {
-        UserDeleted: async (event, tx) => {
-          for (const other of others) await lockConsumer(tx, schema, other);
-          const { userId } = event.data;
-          await forgetUser(userId, tx);
-          // Parked events hold their personal data sealed, but their errors may quote it.
-          await tx.query(`DELETE FROM ${schema}.parked_events WHERE user_id = $1`, [userId]);
-        },
-      },
-    };
-    consumed.push({ definition: erasure, extra: {} });
+    consumed.push({ definition: erasureConsumer(schema, others, definition.forgetUser), extra: {} });
   }
   const tracked = consumed.map(({ definition: c, extra }) => {
     const options: ConsumerOptions = {
@@ -233,51 +203,22 @@ export async function startService<Env extends ServiceEnv>(
     key: schema,
     intervalMs: config.LEADER_INTERVAL_MS,
     logger,
-    lead: async () => {
-      const relay: Relay = await startRelay({
-        store,
-        bus,
-        pool,
-        schema,
-        source: name,
-        logger,
-        ...(tracing.enabled ? { traced: tracedPublish(tracing) } : {}),
-      });
-      const started = await Promise.allSettled(tracked.map((t) => startConsumer(t.options)));
-      const consumers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-      const stop = async () => {
-        await Promise.all(consumers.map((c) => c.stop()));
-        await relay.stop();
-      };
-      // One that did not start (NATS refused it, say): nothing runs half-led; the next round tries again.
-      const failed = started.find((s) => s.status === 'rejected');
-      if (failed) {
-        await stop();
-        throw failed.reason;
-      }
-      return stop;
-    },
+    lead: () =>
+      lead({
+        relay: {
+          store,
+          bus,
+          pool,
+          schema,
+          source: name,
+          logger,
+          ...(tracing.enabled ? { traced: tracedPublish(tracing) } : {}),
+        },
+        consumers: tracked.map((t) => t.options),
+      }),
   });
   const consumers = tracked.map((t) => t.view);
-  // Read at each scrape. JetStream knows each durable's backlog whichever replica asks.
-  metrics.readConsumers({
-    pending: async () => {
-      const counts = await Promise.allSettled(
-        tracked.map(async ({ options }) => {
-          const info = await bus.jsm.consumers.info(bus.stream, options.name);
-          return [options.name, info.num_pending + info.num_ack_pending] as const;
-        }),
-      );
-      return new Map(counts.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
-    },
-    parked: async () => {
-      const { rows } = await pool.query<{ consumer: string; count: string }>(
-        `SELECT consumer, count(*) AS count FROM ${schema}.parked_events GROUP BY consumer`,
-      );
-      const counts = new Map(rows.map((r) => [r.consumer, Number(r.count)]));
-      return new Map(tracked.map(({ options }) => [options.name, counts.get(options.name) ?? 0]));
-    },
-  });
+  measureConsumers(metrics, { bus, pool, schema, names: tracked.map(({ options }) => options.name) });
   const app = createHttpApp({
     metrics: { metrics, access: { token: config.METRICS_TOKEN, production: config.NODE_ENV === 'production' } },
     logger,
@@ -294,16 +235,11 @@ export async function startService<Env extends ServiceEnv>(
       ...parts.readiness,
     },
   });
-  const port = config.SERVICE_PORT ?? serviceDirectory[name];
-  const server = createServer(app.listener).listen(port, config.SERVICE_HOST);
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  server.keepAliveTimeout = 65_000;
-  const address = server.address() as AddressInfo;
-  const url = `http://${config.SERVICE_HOST}:${address.port}`;
+  const { server, url } = await listen(
+    app.listener,
+    config.SERVICE_PORT ?? serviceDirectory[name],
+    config.SERVICE_HOST,
+  );
   logger.info({ url }, `${name} service listening`);
 
   let stopping: Promise<void> | undefined;
@@ -336,6 +272,112 @@ export async function startService<Env extends ServiceEnv>(
     },
     stop,
   };
+}
+
+/**
+ * What the leader runs: the relay and every consumer. One that does not start (NATS refused it, say)
+ * stops the others: nothing runs half-led, and the next round tries again. Answers how to stop them.
+ */
+async function lead(parts: {
+  relay: Parameters<typeof startRelay>[0];
+  consumers: ConsumerOptions[];
+}): Promise<() => Promise<void>> {
+  const relay: Relay = await startRelay(parts.relay);
+  const started = await Promise.allSettled(parts.consumers.map((options) => startConsumer(options)));
+  const consumers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+    await relay.stop();
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return stop;
+}
+
+/** The service's connection pool, its lost connections logged rather than ending the process. */
+function databasePool(config: ServiceEnv, name: string, logger: Logger): pg.Pool {
+  const pool = new pg.Pool({
+    ...pipelined,
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_MAX,
+    application_name: `shiplog-${name}`,
+  });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  // A connection lost while checked out (its backend terminated, the server restarted) emits 'error'
+  // on its client; heard here, it fails the work using it, which retries on a new one, instead of
+  // ending the process.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+  });
+  return pool;
+}
+
+/**
+ * Account deletion's reaction. It first waits out every batch in flight of this service's other
+ * consumers (`others`, their locks): a batch that opened the user's events before the key was
+ * destroyed commits before these deletes, and every later batch can no longer open them. So nothing
+ * is left.
+ */
+function erasureConsumer(
+  schema: string,
+  others: string[],
+  forgetUser: NonNullable<ServiceDefinition<ServiceEnv>['forgetUser']>,
+): ConsumerDefinition {
+  return {
+    name: 'erasure',
+    sources: ['identity'],
+    only: 'UserDeleted',
+    handlers: {
+      UserDeleted: async (event, tx) => {
+        for (const other of others) await lockConsumer(tx, schema, other);
+        const { userId } = event.data;
+        await forgetUser(userId, tx);
+        // Parked events hold their personal data sealed, but their errors may quote it.
+        await tx.query(`DELETE FROM ${schema}.parked_events WHERE user_id = $1`, [userId]);
+      },
+    },
+  };
+}
+
+/** The consumers' backlog and parked events, read at each scrape (JetStream knows each durable's backlog whichever replica asks). */
+function measureConsumers(
+  metrics: Metrics,
+  { bus, pool, schema, names }: { bus: Bus; pool: pg.Pool; schema: string; names: string[] },
+): void {
+  metrics.readConsumers({
+    pending: async () => {
+      const counts = await Promise.allSettled(
+        names.map(async (name) => {
+          const info = await bus.jsm.consumers.info(bus.stream, name);
+          return [name, info.num_pending + info.num_ack_pending] as const;
+        }),
+      );
+      return new Map(counts.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
+    },
+    parked: async () => {
+      const { rows } = await pool.query<{ consumer: string; count: string }>(
+        `SELECT consumer, count(*) AS count FROM ${schema}.parked_events GROUP BY consumer`,
+      );
+      const counts = new Map(rows.map((r) => [r.consumer, Number(r.count)]));
+      return new Map(names.map((name) => [name, counts.get(name) ?? 0]));
+    },
+  });
+}
+
+/** An HTTP server for `listener` on `port`, once it listens; its address as a URL. */
+async function listen(listener: RequestListener, port: number, host: string): Promise<{ server: Server; url: string }> {
+  const server = createServer(listener).listen(port, host);
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address() as AddressInfo;
+  return { server, url: `http://${host}:${address.port}` };
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */
