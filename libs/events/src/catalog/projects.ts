@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { event, id, isoDate } from './shared.ts';
+import { checklistKeys, deployHookPlatforms, projectStatuses } from './values.ts';
+
+const projectStatus = z.enum(projectStatuses);
+const checklistKey = z.enum(checklistKeys);
+const checklist = z.object(
+  Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
+    (typeof checklistKeys)[number],
+    z.ZodBoolean
+  >,
+);
+const socialLinks = z.object({
+  github: z.string().optional(),
+  website: z.string().optional(),
+  docs: z.string().optional(),
+  twitter: z.string().optional(),
+  instagram: z.string().optional(),
+});
+
+// projects — `project-<id>` streams. Every event names the owner, so reactions never look it up.
+export const projectEvents = {
+  ProjectCreated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      description: z.string().nullable(),
+      status: projectStatus,
+      checklist,
+      costEstimate: z.number().int().nullable(),
+      replitId: z.string().nullable(),
+      isPublic: z.boolean(),
+      socialLinks,
+      createdAt: isoDate,
+    }),
+  }),
+  /** Fields other than status and checklist, which have events of their own. */
+  ProjectUpdated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      changes: z
+        .object({
+          name: z.string(),
+          description: z.string().nullable(),
+          costEstimate: z.number().int().nullable(),
+          replitId: z.string().nullable(),
+          isPublic: z.boolean(),
+          socialLinks,
+        })
+        .partial(),
+      at: isoDate,
+    }),
+  }),
+  ProjectStatusChanged: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      from: projectStatus,
+      to: projectStatus,
+      at: isoDate,
+    }),
+  }),
+  ChecklistUpdated: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      checklist,
+      changed: z.array(checklistKey),
+      // A toggle is its own timeline entry; the other causes are part of another entry.
+      cause: z.enum(['toggle', 'quick_update', 'deployment', 'backup']),
+      at: isoDate,
+    }),
+  }),
+  BackupRecorded: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      version: z.string().nullable(),
+      notes: z.string().nullable(),
+      location: z.string().nullable(),
+      size: z.string().nullable(),
+      at: isoDate,
+    }),
+  }),
+  /**
+   * v2: `status` (a platform's webhook reports failed deployments too) and `source`, the platform's own
+   * id of the deployment when a deploy webhook recorded it (the project records each one once).
+   */
+  DeploymentRecorded: event({
+    owner: 'projects',
+    version: 2,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      environment: z.enum(['development', 'staging', 'production']),
+      version: z.string().nullable(),
+      url: z.string().nullable(),
+      notes: z.string().nullable(),
+      method: z.string().nullable(),
+      duration: z.string().nullable(),
+      /** `started`: under way (a later one of the same deployment says how it went). */
+      status: z.enum(['started', 'success', 'failed']),
+      source: z.object({ platform: z.enum(deployHookPlatforms), deploymentId: z.string() }).nullable(),
+      at: isoDate,
+    }),
+    upcasters: { 1: (data) => ({ ...(data as object), status: 'success', source: null }) },
+  }),
+  VersionReleased: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      version: z.string(),
+      notes: z.string().nullable(),
+      changes: z.array(z.string()),
+      at: isoDate,
+    }),
+  }),
+  QuickUpdateLogged: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      name: z.string(),
+      notes: z.string(),
+      redeployed: z.boolean(),
+      backedUp: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  ProjectDeleted: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
+  }),
+  /**
+   * A project brought in from a Shiplog export, as it stood when exported: its dates are
+   * the original ones, and its history arrives apart (HistoryImported), so it makes no timeline entry.
+   * `importedFrom` is its id in the file: importing the same file again imports nothing twice.
+   */
+  ProjectImported: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      userId: id,
+      importedFrom: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      status: projectStatus,
+      checklist,
+      costEstimate: z.number().int().nullable(),
+      replitId: z.string().nullable(),
+      isPublic: z.boolean(),
+      socialLinks,
+      createdAt: isoDate,
+      updatedAt: isoDate,
+      at: isoDate,
+    }),
+  }),
+  /**
+   * Timeline entries from a Shiplog export, with their original times, linked to the imported projects
+   * (`history-import-<importId>` streams; a large history is several of these). Each entry's `id` is
+   * derived from its id in the file, so the same entry imported again is one row.
+   */
+  HistoryImported: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      importId: id,
+      entries: z.array(
+        z.object({
+          id,
+          projectId: id.nullable(),
+          eventType: z.string(),
+          action: z.string(),
+          details: z.string(),
+          metadata: z.record(z.string(), z.unknown()),
+          version: z.string().nullable(),
+          status: z.enum(['success', 'failed', 'in_progress']),
+          at: isoDate,
+        }),
+      ),
+      at: isoDate,
+    }),
+  }),
+} as const satisfies Record<string, { owner: 'projects' }>;

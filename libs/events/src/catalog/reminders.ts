@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { event, id, isoDate } from './shared.ts';
+import { reminderFrequencies, reminderTimes } from './values.ts';
+
+const reminderTime = z.enum(reminderTimes);
+const reminderFrequency = z.enum(reminderFrequencies);
+
+// reminders — `reminder-<id>` streams. Each names its project (and its name, for the timeline).
+export const reminderEvents = {
+  ReminderAdded: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      description: z.string().nullable(),
+      dueDate: isoDate,
+      reminderTimes: z.array(reminderTime).min(1),
+      frequency: reminderFrequency,
+      isCompleted: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  ReminderUpdated: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      changes: z
+        .object({
+          title: z.string(),
+          description: z.string().nullable(),
+          dueDate: isoDate,
+          reminderTimes: z.array(reminderTime).min(1),
+          frequency: reminderFrequency,
+        })
+        .partial(),
+      at: isoDate,
+    }),
+  }),
+  ReminderCompleted: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      at: isoDate,
+    }),
+  }),
+  ReminderReactivated: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      at: isoDate,
+    }),
+  }),
+  /** Recorded before the email goes out: a send is never repeated, by a restart or a second scheduler. */
+  ReminderNotificationSent: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      reminderTime,
+      occurrence: isoDate,
+      channel: z.enum(['email', 'log']),
+      at: isoDate,
+    }),
+  }),
+  /** A recurring reminder's occurrence passed: it moves to the next one. */
+  ReminderRescheduled: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({ reminderId: id, userId: id, projectId: id, from: isoDate, to: isoDate, at: isoDate }),
+  }),
+  /**
+   * A reminder brought in from a Shiplog export, as it stood (sends already made included, so none is
+   * repeated), for an imported project. Its history arrives with the projects' (HistoryImported).
+   */
+  ReminderImported: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      projectName: z.string(),
+      importedFrom: z.string(),
+      title: z.string(),
+      description: z.string().nullable(),
+      dueDate: isoDate,
+      reminderTimes: z.array(reminderTime).min(1),
+      frequency: reminderFrequency,
+      isCompleted: z.boolean(),
+      emailsSent: z.record(z.string(), isoDate),
+      lastSentAt: isoDate.nullable(),
+      createdAt: isoDate,
+      updatedAt: isoDate,
+      at: isoDate,
+    }),
+  }),
+  ReminderDeleted: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      projectId: id,
+      title: z.string(),
+      reason: z.enum(['user', 'project_deleted']),
+      at: isoDate,
+    }),
+  }),
+} as const satisfies Record<string, { owner: 'reminders' }>;
