@@ -6,11 +6,11 @@ import { type MonitorsEnv, monitorsEnv } from './env.ts';
 import { monitorsApi } from './monitor/api.ts';
 import { pingApi } from './ping/api.ts';
 import { alertOutboxReaction } from './reactions/alert-outbox/index.ts';
-import { createAlertSender } from './reactions/alert-outbox/sender.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
-import { checkOutbound, createChecker } from './reactions/run-checks/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
 import { plansProjection } from './read-models/plans/index.ts';
+import { checkOutbound, createChecker } from './timers/run-checks/index.ts';
+import { createAlertSender } from './timers/send-alerts/index.ts';
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {

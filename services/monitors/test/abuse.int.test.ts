@@ -9,8 +9,8 @@ import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webho
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testMessage } from '../src/alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../src/env.ts';
-import { createAlertSender } from '../src/reactions/alert-outbox/sender.ts';
-import { checkOutbound, createChecker } from '../src/reactions/run-checks/index.ts';
+import { checkOutbound, createChecker } from '../src/timers/run-checks/index.ts';
+import { createAlertSender } from '../src/timers/send-alerts/index.ts';
 
 /**
  * What one account can do to the others through monitors: more monitors than the cap by racing,

@@ -7,8 +7,8 @@ import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAlertSender } from '../src/reactions/alert-outbox/sender.ts';
-import { checkOutbound, createChecker } from '../src/reactions/run-checks/index.ts';
+import { checkOutbound, createChecker } from '../src/timers/run-checks/index.ts';
+import { createAlertSender } from '../src/timers/send-alerts/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;

@@ -5,9 +5,9 @@ import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
 import { pushApi } from './push/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
-import { createScheduler } from './reactions/send-due-reminders/index.ts';
 import { reminderListProjection } from './read-models/reminder-list/index.ts';
 import { remindersApi } from './reminder/api.ts';
+import { createScheduler } from './timers/send-due-reminders/index.ts';
 
 /** reminders: dated reminders on projects. Streams `reminder-<id>`. */
 export const remindersService: ServiceDefinition<RemindersEnv> = {

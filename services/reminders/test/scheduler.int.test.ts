@@ -6,7 +6,7 @@ import { type PushStandIn, startPushStandIn } from '@shiplog/testing/push';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushSenderFor } from '../src/adapters/web-push.ts';
-import { createScheduler } from '../src/reactions/send-due-reminders/index.ts';
+import { createScheduler } from '../src/timers/send-due-reminders/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;

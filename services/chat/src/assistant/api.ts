@@ -1,16 +1,17 @@
 import { asksForMoreMessages, type ChatResponse, type ChatStreamDone, FREE_HISTORY_MESSAGES } from '@shiplog/schemas';
 import {
   afterOf,
+  type Caller,
   callerOf,
   errorResponse,
   requireUserId,
   type ServiceContext,
   serveRoutes,
 } from '@shiplog/service-kit';
-import type { ErrorRequestHandler, Request, Router } from 'express';
-import type { dailyUsageApi } from '../daily-usage/api.ts';
+import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import type { DailyUsage } from '../daily-usage/daily-usage.ts';
 import { usageDate, usageView } from '../daily-usage/daily-usage.ts';
+import type { DailyUsageCommand } from '../daily-usage/decide.ts';
 import type { ChatEnv } from '../env.ts';
 import { Assistant, conversation, notConfigured, systemPrompt } from './assistant.ts';
 import { assistantRoutes } from './routes.ts';
@@ -20,7 +21,13 @@ import { boostTool, userDataTools } from './tools.ts';
  * `POST /chat`: the message is counted against the day's usage first (and given back when the model
  * fails), then the model answers, reading the user's own data through tools, streamed when asked.
  */
-export function assistantApi(context: ServiceContext<ChatEnv>, usage: ReturnType<typeof dailyUsageApi>) {
+/** What the assistant needs of the day's count: its commands run, and whether the caller is pro (daily-usage's api.ts). */
+export interface UsageCounter {
+  run: (res: Response, caller: Caller, command: DailyUsageCommand) => Promise<{ state: DailyUsage; events: unknown[] }>;
+  isPro: (caller: Caller) => Promise<boolean>;
+}
+
+export function assistantApi(context: ServiceContext<ChatEnv>, usage: UsageCounter) {
   const { services, config, logger, metrics } = context;
   const { run, isPro } = usage;
   const apiKey = config.OPENAI_API_KEY;

@@ -14,8 +14,8 @@ import {
 } from '@shiplog/service-kit';
 import type { Request } from 'express';
 import type { MonitorsEnv } from '../env.ts';
-import type { createAlertSender } from '../reactions/alert-outbox/sender.ts';
-import { deliveryView } from '../reactions/alert-outbox/sender.ts';
+import { alertDeliveries, deliveryView } from '../reactions/alert-outbox/deliveries.ts';
+import type { createAlertSender } from '../timers/send-alerts/index.ts';
 import { type AlertChannel, alertChannelsStream } from './alert-channel.ts';
 import { type AlertChannelCommand, AlertChannelNotFoundError, alertChannelsDecider } from './decide.ts';
 import { alertChannelRoutes } from './routes.ts';
@@ -95,20 +95,19 @@ export function alertChannelsApi(
       if (!channel) throw new AlertChannelNotFoundError();
       const now = new Date();
       const message = testMessage(randomUUID(), channel.name, config.APP_URL, now);
-      const { rows } = await pool.query(
-        `INSERT INTO monitors.alert_deliveries (delivery_id, alert_id, channel_id, user_id, channel_name, kind, message, next_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'test', $6, 'infinity', $7) RETURNING *`,
-        [randomUUID(), message.id, channel.id, userId, channel.name, message, now],
-      );
-      res.json(deliveryView(await sender.attempt(rows[0], channels, now, 1)));
+      const delivery = await alertDeliveries.queueTest(pool, {
+        channelId: channel.id,
+        userId,
+        channelName: channel.name,
+        message,
+        at: now,
+      });
+      res.json(deliveryView(await sender.attempt(delivery, channels, now, 1)));
     },
 
     'GET /alert-channels/deliveries': async (req, res) => {
-      const { rows } = await pool.query(
-        `SELECT * FROM monitors.alert_deliveries WHERE user_id = $1 ORDER BY created_at DESC, delivery_id LIMIT 50`,
-        [requireUserId(req)],
-      );
-      res.json(rows.map(deliveryView));
+      const deliveries = await alertDeliveries.recent(pool, requireUserId(req));
+      res.json(deliveries.map(deliveryView));
     },
   });
 }

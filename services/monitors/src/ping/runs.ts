@@ -26,6 +26,26 @@ export function ran(defer: Batch['defer'], run: { projectId: string; userId: str
   );
 }
 
+/**
+ * Each project's latest backup and deployment (`last_runs`, not events): made by `ran` and by a pinged
+ * run's good end (`pingRuns.end`), read by the checker's expectations, gone with the project.
+ */
+export const lastRuns = {
+  /** When the project's latest run of `kind` (backup or deployment) was, if any. */
+  async at(db: Queryable, projectId: string, kind: string): Promise<Date | null> {
+    const { rows } = await db.query<{ at: Date }>(
+      'SELECT at FROM monitors.last_runs WHERE project_id = $1 AND kind = $2',
+      [projectId, kind],
+    );
+    return rows[0]?.at ?? null;
+  },
+
+  /** A deleted project's runs go with it, at once (in the reaction's transaction). */
+  async forget(db: Queryable, projectId: string): Promise<void> {
+    await db.query('DELETE FROM monitors.last_runs WHERE project_id = $1', [projectId]);
+  },
+};
+
 /** A run as the API answers it; one that ended the moment it began had no `/start`, so no run time. */
 const viewOf = (row: { started_at: Date; ended_at: Date | null; outcome: PingOutcome }): PingRun => {
   const ms = row.ended_at ? row.ended_at.getTime() - row.started_at.getTime() : 0;
@@ -95,6 +115,14 @@ export const pingRuns = {
     );
     const row = rows[0];
     return row ? { startedAt: row.started_at, endedAt: row.ended_at, outcome: row.outcome } : null;
+  },
+
+  /** Drops the runs started more than `days` before `now` (kept a week, as check results are). */
+  async prune(db: Queryable, now: Date, days: number): Promise<void> {
+    await db.query(`DELETE FROM monitors.ping_runs WHERE started_at < $1::timestamptz - make_interval(days => $2)`, [
+      now,
+      days,
+    ]);
   },
 
   /** A deleted project's link and runs go with it, in the reaction's batch. */

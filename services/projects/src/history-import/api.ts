@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
+import { ownedProjectIds } from '../read-models/project-list/index.ts';
 import { historyDecider } from './decide.ts';
 import { historyStream } from './history-import.ts';
 import { historyImportRoutes } from './routes.ts';
@@ -58,11 +59,12 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
       const projectIds = [...new Set(entries.flatMap((e) => (e.projectId ? [e.projectId] : [])))];
       // The projects were imported a moment ago: the list must hold them before it is asked.
       await catchUp(req);
-      const { rows } = await pool.query<{ id: string }>(
-        'SELECT id FROM projects.project_list WHERE id = ANY($1::uuid[]) AND user_id = $2',
-        [projectIds.filter((id) => z.uuid().safeParse(id).success), userId],
+      const found = await ownedProjectIds(
+        pool,
+        userId,
+        projectIds.filter((id) => z.uuid().safeParse(id).success),
       );
-      if (rows.length !== projectIds.length) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      if (found.length !== projectIds.length) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       const importId = deterministicId(
         `import-history:${userId}:${createHash('sha256')
           .update(entries.map((e) => e.id).join('\n'))

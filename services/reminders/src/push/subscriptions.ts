@@ -7,7 +7,7 @@ type Queryable = Pick<pg.Pool, 'query'>;
  * The devices that receive push reminders (`reminders.push_subscriptions`): credentials for a device,
  * kept outside the event streams (migration 007), each with the session it was turned on in (migration
  * 008). Turned on and off by their owner (push/api.ts), ended with that session, read and pruned by
- * the scheduler (reactions/send-due-reminders).
+ * the scheduler (timers/send-due-reminders).
  */
 export interface PushDevice {
   endpoint: string;

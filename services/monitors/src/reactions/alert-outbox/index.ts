@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type ConsumerDefinition,
   loadAggregate,
@@ -12,14 +11,15 @@ import type { AlertEvent } from '../../alert-channel/compose.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { alertMessage } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
-import { EMAIL_CHANNEL, provenAddress } from './sender.ts';
+import { provenAddress } from '../../read-models/known-projects/index.ts';
+import { alertDeliveries, EMAIL_CHANNEL } from './deliveries.ts';
 
 /**
  * The alert outbox: each incident that opens or recovers, and each expiry warning, becomes a delivery
  * to its owner's proven email address (when mail is configured) and to every alert channel they keep
- * (alert_deliveries), which the sender (sender.ts) tries until sent. In the consumer's transaction,
- * and one per channel and event: a redelivered event adds nothing, and an alert whose delivery was
- * written is never lost to a restart. It reads the channels' stream (their URLs are never published),
+ * (alert_deliveries, deliveries.ts), which the sender (timers/send-alerts) tries until sent. In the
+ * consumer's transaction, and one per channel and event: a redelivered event adds nothing, and an
+ * alert whose delivery was written is never lost to a restart. It reads the channels' stream (their URLs are never published),
  * so it is a reaction, not a projection.
  */
 export function alertOutboxReaction(
@@ -40,11 +40,7 @@ export function alertOutboxReaction(
         const { state: channels } = await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider);
         const message = alertMessage(event as AlertEvent & { id: string }, config.APP_URL);
         const deliver = (channelId: string, channelName: string) =>
-          defer(
-            `INSERT INTO monitors.alert_deliveries (delivery_id, alert_id, channel_id, user_id, channel_name, kind, message, next_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now()) ON CONFLICT (channel_id, alert_id) DO NOTHING`,
-            [randomUUID(), event.id, channelId, userId, channelName, message.type, message],
-          );
+          alertDeliveries.queue(defer, { alertId: event.id, channelId, userId, channelName, message });
         // Email goes only to an address its owner proved (decision 030); its channel id is the user's.
         if (mailer.sends && (await provenAddress(tx, userId))) deliver(userId, EMAIL_CHANNEL);
         for (const channel of channels.values()) deliver(channel.id, channel.name);

@@ -15,7 +15,7 @@ import { monitorDecider } from '../../monitor/decide.ts';
 import { monitorStream } from '../../monitor/monitor.ts';
 import { monitorSlotsDecider } from '../../monitor-slots/decide.ts';
 import { monitorSlotsStream } from '../../monitor-slots/monitor-slots.ts';
-import { pingRuns, ran } from '../../ping/runs.ts';
+import { lastRuns, pingRuns, ran } from '../../ping/runs.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
 
 /**
@@ -93,7 +93,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
         await batch.flush();
         await knownProjects.deleted(tx, event.data.projectId);
         await tx.query('DELETE FROM monitors.recent_deploys WHERE project_id = $1', [event.data.projectId]);
-        await tx.query('DELETE FROM monitors.last_runs WHERE project_id = $1', [event.data.projectId]);
+        await lastRuns.forget(tx, event.data.projectId);
         await tx.query('DELETE FROM monitors.maintenance WHERE project_id = $1', [event.data.projectId]);
         pingRuns.forget(batch, event.data.projectId);
         const { rows } = await tx.query<{ monitor_id: string }>(
@@ -122,4 +122,22 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       [monitorId, projectId, userId],
     );
   }
+}
+
+/**
+ * The project's deployment shortly before `since` (within `windowMinutes`), if any: what an incident
+ * opening then names (`recent_deploys`, kept here).
+ */
+export async function deployBefore(
+  db: Pick<pg.Pool, 'query'>,
+  projectId: string,
+  since: Date,
+  windowMinutes: number,
+): Promise<{ version: string | null; environment: string } | null> {
+  const { rows } = await db.query<{ version: string | null; environment: string }>(
+    `SELECT version, environment FROM monitors.recent_deploys
+     WHERE project_id = $1 AND at <= $2 AND at > $2::timestamptz - make_interval(mins => $3)`,
+    [projectId, since, windowMinutes],
+  );
+  return rows[0] ?? null;
 }

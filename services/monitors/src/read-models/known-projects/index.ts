@@ -1,4 +1,5 @@
 import { knownProjectsIn } from '@shiplog/service-kit';
+import type pg from 'pg';
 
 /**
  * What this service knows of other services' facts (`knownProjectsIn`): each project's owner and
@@ -7,3 +8,12 @@ import { knownProjectsIn } from '@shiplog/service-kit';
  * reaction (reactions/project-cascade), in the bus's one order with the monitors' own events.
  */
 export const knownProjects = knownProjectsIn('monitors');
+
+/** The user's address, if they proved it (alerts are emailed only to one: decision 030). */
+export async function provenAddress(db: Pick<pg.Pool, 'query'>, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ email: string | null }>(
+    'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0]?.email ?? null;
+}

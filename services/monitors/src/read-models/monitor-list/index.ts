@@ -361,3 +361,164 @@ export const monitorList = {
     return rows.map((r) => r.monitor_id);
   },
 };
+
+/** A monitor claimed for a check, as the checker reads it. */
+export interface Claimed {
+  monitor_id: string;
+  user_id: string;
+  project_id: string;
+  kind: 'http' | 'backup' | 'deployment' | 'domain';
+  interval_seconds: number;
+  grace_seconds: number;
+  created_at: Date;
+  url: string;
+  expected_statuses: string;
+  keyword: string | null;
+  keyword_present: boolean;
+  failure_threshold: number;
+  repeat_minutes: number;
+  incident_id: string | null;
+  warned_expires_at: Date | null;
+  warned_days: number | null;
+  /** The project's production deployment under way, if any (its maintenance window). */
+  maintenance_started_at: Date | null;
+}
+
+/**
+ * The listed monitors' checks, not events: when each is next due (`check_schedule`, not a read model:
+ * the checker's own schedule), each result and its hourly count (`check_results`, `check_rollups`),
+ * which the list shows beside each monitor. The checker (timers/run-checks) claims, records and
+ * prunes through these.
+ */
+export const monitorChecks = {
+  /**
+   * Claims the monitors whose check is due at `now`, in one statement: their `next_at` moves on by
+   * their period (an expected run's at most `expectationSeconds`) and they are marked running for
+   * `leaseSeconds`, so whichever replica claims a check runs it, once per period, and never twice at
+   * once. At most `limit`, and per account at most `perUser` with what each busy one has under way
+   * (`busyUsers` and `busyCounts`, parallel arrays); each with its project's maintenance window.
+   */
+  async claim(
+    pool: pg.Pool,
+    claim: {
+      now: Date;
+      limit: number;
+      leaseSeconds: number;
+      expectationSeconds: number;
+      busyUsers: string[];
+      busyCounts: number[];
+      perUser: number;
+    },
+  ): Promise<Claimed[]> {
+    const { rows } = await pool.query<Claimed>(
+      `WITH busy AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(user_id, running)),
+       ranked AS (
+         SELECT m.monitor_id, m.user_id, coalesce(s.next_at, m.created_at) AS due_at,
+           CASE WHEN m.kind IN ('http', 'domain') THEN m.interval_seconds ELSE least(m.interval_seconds, $4) END AS period,
+           coalesce(b.running, 0) + row_number() OVER (PARTITION BY m.user_id ORDER BY coalesce(s.next_at, m.created_at)) AS nth
+         FROM monitors.monitor_list m
+         LEFT JOIN monitors.check_schedule s USING (monitor_id)
+         LEFT JOIN busy b ON b.user_id = m.user_id
+         WHERE m.paused IS NULL AND coalesce(s.next_at, '-infinity') <= $1 AND coalesce(s.running_until, '-infinity') <= $1),
+       due AS (SELECT monitor_id, user_id, period FROM ranked WHERE nth <= $8 ORDER BY due_at LIMIT $2),
+       claimed AS (
+         INSERT INTO monitors.check_schedule (monitor_id, user_id, next_at, running_until)
+         SELECT monitor_id, user_id, $1::timestamptz + make_interval(secs => period), $1::timestamptz + make_interval(secs => $3)
+         FROM due
+         ON CONFLICT (monitor_id) DO UPDATE SET next_at = EXCLUDED.next_at, running_until = EXCLUDED.running_until
+           WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
+         RETURNING monitor_id)
+       SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold, m.repeat_minutes,
+         m.incident_id, m.warned_expires_at, m.warned_days, w.started_at AS maintenance_started_at
+       FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
+       LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
+         AND w.started_at > $1::timestamptz - make_interval(mins => $5)`,
+      [
+        claim.now,
+        claim.limit,
+        claim.leaseSeconds,
+        claim.expectationSeconds,
+        MAINTENANCE_MAX_MINUTES,
+        claim.busyUsers,
+        claim.busyCounts,
+        claim.perUser,
+      ],
+    );
+    return rows;
+  },
+
+  /**
+   * Stores a check's result and its hourly count (a refused check counts in none) and ends the
+   * monitor's claim; answers the failures in a row it ends (0 after a pass, looking back over at most
+   * `lookBack` checks before it), since when, and whether the check before it failed.
+   */
+  async record(
+    pool: pg.Pool,
+    check: {
+      monitorId: string;
+      userId: string;
+      at: Date;
+      ok: boolean;
+      status: number | null;
+      ms: number | null;
+      cause: string | null;
+      expiresAt: Date | null;
+      refused: boolean;
+      lookBack: number;
+    },
+  ): Promise<{ failures: number; since: Date | null; previous_failed: boolean | null }> {
+    const { rows } = await pool.query<{ failures: number; since: Date | null; previous_failed: boolean | null }>(
+      `WITH stored AS (
+         INSERT INTO monitors.check_results (monitor_id, user_id, checked_at, ok, status, ms, cause, expires_at, refused)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $10)),
+       -- A refused check is no check: it counts in no uptime.
+       counted AS (
+         INSERT INTO monitors.check_rollups (monitor_id, user_id, hour, checks, passed)
+         SELECT $1, $2, date_trunc('hour', $3::timestamptz), 1, $4::boolean::int WHERE NOT $10
+         ON CONFLICT (monitor_id, hour) DO UPDATE SET checks = check_rollups.checks + 1,
+           passed = check_rollups.passed + EXCLUDED.passed),
+       done AS (UPDATE monitors.check_schedule SET running_until = '-infinity' WHERE monitor_id = $1),
+       -- The checks before this one (a statement does not see its own insert), back to the last pass;
+       -- refused ones were not made.
+       recent AS (
+         SELECT ok, checked_at FROM monitors.check_results WHERE monitor_id = $1 AND NOT refused
+         ORDER BY checked_at DESC LIMIT $8),
+       streak AS (
+         SELECT checked_at FROM recent
+         WHERE checked_at > coalesce((SELECT max(checked_at) FROM recent WHERE ok), '-infinity'))
+       SELECT CASE WHEN $4 THEN 0 ELSE 1 + (SELECT count(*) FROM streak)::int END AS failures,
+         CASE WHEN $4 THEN NULL ELSE least($3::timestamptz, (SELECT min(checked_at) FROM streak)) END AS since,
+         (SELECT NOT ok FROM monitors.check_results WHERE monitor_id = $1 AND NOT refused
+           ORDER BY checked_at DESC LIMIT 1) AS previous_failed`,
+      [
+        check.monitorId,
+        check.userId,
+        check.at,
+        check.ok,
+        check.status,
+        check.ms,
+        check.cause,
+        check.lookBack,
+        check.expiresAt,
+        check.refused,
+      ],
+    );
+    return rows[0] ?? { failures: check.ok ? 0 : 1, since: check.at, previous_failed: null };
+  },
+
+  /** Drops the raw results of checks made more than `days` before `now`. */
+  async pruneResults(pool: pg.Pool, now: Date, days: number): Promise<void> {
+    await pool.query(
+      `DELETE FROM monitors.check_results WHERE checked_at < $1::timestamptz - make_interval(days => $2)`,
+      [now, days],
+    );
+  },
+
+  /** Drops the hourly counts of hours more than `days` before `now`. */
+  async pruneRollups(pool: pg.Pool, now: Date, days: number): Promise<void> {
+    await pool.query(`DELETE FROM monitors.check_rollups WHERE hour < $1::timestamptz - make_interval(days => $2)`, [
+      now,
+      days,
+    ]);
+  },
+};

@@ -1,9 +1,10 @@
 import type { Batch, ProjectionDefinition } from '@shiplog/service-kit';
+import type pg from 'pg';
 
 /**
  * Each account's plan, from billing's events: its status, when its trial ends, and when a cancelled
  * paid period ends. The checker pauses the monitors of an account whose plan lapsed and resumes them
- * when it is back (run-checks `enforcePlans`), by the rule of `planRunsMonitors`.
+ * when it is back (timers/run-checks, `enforcePlans`), by the rule of `planRunsMonitors`.
  */
 export const plansProjection: ProjectionDefinition = {
   name: 'plans',
@@ -33,4 +34,22 @@ function setPlan(
     userId,
     value,
   ]);
+}
+
+/**
+ * The monitors out of step with their account's plan at `now`: running though the plan lapsed
+ * (`ok` false), or paused for the plan though it is back (`ok` true). What its owner paused is not
+ * among them.
+ */
+export async function monitorsOffPlan(pool: pg.Pool, now: Date): Promise<{ monitor_id: string; ok: boolean }[]> {
+  const { rows } = await pool.query<{ monitor_id: string; ok: boolean }>(
+    `WITH plan AS (
+       SELECT user_id, (status IN ('active', 'paid') AND coalesce(cancel_ends > $1, true))
+         OR (status = 'trialing' AND trial_end > $1) AS ok
+       FROM monitors.plans)
+     SELECT m.monitor_id, p.ok FROM monitors.monitor_list m JOIN plan p USING (user_id)
+     WHERE (m.paused IS NULL AND NOT p.ok) OR (m.paused = 'plan' AND p.ok)`,
+    [now],
+  );
+  return rows;
 }

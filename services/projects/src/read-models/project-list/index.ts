@@ -80,6 +80,15 @@ export async function findProject(pool: pg.Pool, userId: string, projectId: stri
   return rows[0]?.doc ?? null;
 }
 
+/** Which of `projectIds` (ids, checked as such) are the user's projects. */
+export async function ownedProjectIds(pool: pg.Pool, userId: string, projectIds: string[]): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT id FROM projects.project_list WHERE id = ANY($1::uuid[]) AND user_id = $2',
+    [projectIds, userId],
+  );
+  return rows.map((row) => row.id);
+}
+
 /** A user's public projects, newest first: what their public page may show of each (no cost, no Replit id). */
 export async function listPublicProjects(pool: pg.Pool, userId: string): Promise<PublicProjectFields[]> {
   const { rows } = await pool.query<PublicProjectFields>(

@@ -81,3 +81,24 @@ export async function findReminder(pool: pg.Pool, userId: string, reminderId: st
   ]);
   return rows[0]?.doc ?? null;
 }
+
+export interface DueReminder {
+  reminder_id: string;
+  user_id: string;
+  email: string | null;
+  next_at: Date;
+}
+
+/**
+ * The reminders whose next moment has come by `now` (the schedule), soonest first, at most `limit`,
+ * each with its owner's address if they proved it (the scheduler's tick: timers/send-due-reminders).
+ */
+export async function dueReminders(pool: pg.Pool, now: Date, limit: number): Promise<DueReminder[]> {
+  const { rows } = await pool.query<DueReminder>(
+    `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email, s.next_at
+     FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
+     WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows;
+}

@@ -1,24 +1,13 @@
 import { failureCause, type Outbound } from '@shiplog/outbound';
-import { type AlertDeliveryView, MAX_ALERT_CHANNELS } from '@shiplog/schemas';
+import { MAX_ALERT_CHANNELS } from '@shiplog/schemas';
 import { escapeHtml, loadAggregate, type Mailer, repeating, type ServiceContext } from '@shiplog/service-kit';
-import type pg from 'pg';
 import { type AlertChannels, alertChannelsStream } from '../../alert-channel/alert-channel.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
-import { type AlertMessage, deliveryRequest } from '../../alert-channel/webhooks.ts';
+import { deliveryRequest } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
+import { alertDeliveries, type DeliveryRow } from '../../reactions/alert-outbox/deliveries.ts';
+import { provenAddress } from '../../read-models/known-projects/index.ts';
 import { InFlight } from '../run-checks/in-flight.ts';
-
-/** The name of the email channel every account has: its id is the user's own. */
-export const EMAIL_CHANNEL = 'Email';
-
-/** The user's address, if they proved it (alerts are emailed only to one: decision 030). */
-export async function provenAddress(db: Pick<pg.Pool, 'query'>, userId: string): Promise<string | null> {
-  const { rows } = await db.query<{ email: string | null }>(
-    'SELECT CASE WHEN email_verified THEN email END AS email FROM monitors.users WHERE user_id = $1',
-    [userId],
-  );
-  return rows[0]?.email ?? null;
-}
 
 /** Tries a delivery gets: the first, then after 30 s, 1, 2, 4 and 8 minutes. */
 export const MAX_ATTEMPTS = 6;
@@ -26,36 +15,8 @@ const backoffMs = (attempts: number) => 30_000 * 2 ** (attempts - 1);
 /** How long a claimed delivery is its sender's: a sender that dies leaves it to be tried again after. */
 const LEASE_SECONDS = 120;
 
-interface DeliveryRow {
-  delivery_id: string;
-  alert_id: string;
-  channel_id: string;
-  user_id: string;
-  channel_name: string;
-  kind: string;
-  message: AlertMessage;
-  state: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
-
-export const deliveryView = (row: DeliveryRow): AlertDeliveryView => ({
-  id: row.delivery_id,
-  channelId: row.channel_id,
-  channelName: row.channel_name,
-  kind: row.kind,
-  summary: row.message.title,
-  state: row.state,
-  attempts: row.attempts,
-  lastError: row.last_error,
-  createdAt: row.created_at.toISOString(),
-  sentAt: row.sent_at?.toISOString() ?? null,
-});
-
 /**
- * Sends what the outbox holds. Each tick claims the due deliveries (moving `next_at` on, so two
+ * Sends what the outbox (reactions/alert-outbox) holds. Each tick claims the due deliveries (moving `next_at` on, so two
  * senders never try one at once; as many as `CHECKER_CONCURRENCY` under way, and one alert's worth of
  * one account), posts each in its channel's shape through the SSRF guard, and marks
  * it sent on a 2xx; otherwise it is tried again with backoff, up to six times, and each try's error is
@@ -108,14 +69,16 @@ export function createAlertSender(
     if (inFlight.signal.aborted) return row;
     const attempts = row.attempts + 1;
     const state = error === null ? 'sent' : (!channel && !isEmail) || attempts >= maxAttempts ? 'failed' : 'pending';
-    const { rows } = await pool.query<DeliveryRow>(
-      `UPDATE monitors.alert_deliveries SET state = $2, attempts = $3, last_error = $4,
-         sent_at = CASE WHEN $2 = 'sent' THEN $5::timestamptz END, next_at = $6
-       WHERE delivery_id = $1 RETURNING *`,
-      [row.delivery_id, state, attempts, error, now, new Date(now.getTime() + backoffMs(attempts))],
-    );
+    const after = await alertDeliveries.tried(pool, {
+      deliveryId: row.delivery_id,
+      state,
+      attempts,
+      error,
+      at: now,
+      nextAt: new Date(now.getTime() + backoffMs(attempts)),
+    });
     if (error) logger.info({ deliveryId: row.delivery_id, attempts, error }, 'alert delivery failed');
-    return rows[0]!;
+    return after;
   }
 
   /**
@@ -125,22 +88,14 @@ export function createAlertSender(
   async function dispatch(now: () => Date = clock): Promise<{ tried: number; done: Promise<unknown> }> {
     const room = inFlight.room();
     if (room.total <= 0) return { tried: 0, done: Promise.resolve() };
-    const { rows } = await pool.query<DeliveryRow>(
-      `WITH busy AS (SELECT * FROM unnest($4::uuid[], $5::int[]) AS b(user_id, running)),
-       ranked AS (
-         SELECT d.delivery_id, d.next_at,
-           coalesce(b.running, 0) + row_number() OVER (PARTITION BY d.user_id ORDER BY d.next_at) AS nth
-         FROM monitors.alert_deliveries d LEFT JOIN busy b USING (user_id)
-         WHERE d.state = 'pending' AND d.next_at <= $1)
-       UPDATE monitors.alert_deliveries SET next_at = $1::timestamptz + make_interval(secs => $3)
-       WHERE delivery_id IN (
-         SELECT delivery_id FROM monitors.alert_deliveries
-         WHERE delivery_id IN (SELECT delivery_id FROM ranked WHERE nth <= $6 ORDER BY next_at LIMIT $2)
-           AND state = 'pending' AND next_at <= $1
-         FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [now(), room.total, LEASE_SECONDS, room.busyUsers, room.busyCounts, room.perUser],
-    );
+    const rows = await alertDeliveries.claim(pool, {
+      now: now(),
+      limit: room.total,
+      leaseSeconds: LEASE_SECONDS,
+      busyUsers: room.busyUsers,
+      busyCounts: room.busyCounts,
+      perUser: room.perUser,
+    });
     const channelsOf = new Map<string, Promise<AlertChannels>>();
     const channels = (userId: string) => {
       if (!channelsOf.has(userId))

@@ -12,6 +12,7 @@ import {
 import type { PushMessage, PushSender } from '../../adapters/web-push.ts';
 import type { RemindersEnv } from '../../env.ts';
 import { pushSubscriptions } from '../../push/subscriptions.ts';
+import { dueReminders } from '../../read-models/reminder-list/index.ts';
 import { reminderDecider } from '../../reminder/decide.ts';
 import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts';
 
@@ -30,12 +31,7 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
 
   async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
     // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
-    const { rows } = await pool.query<{ reminder_id: string; user_id: string; email: string | null; next_at: Date }>(
-      `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email, s.next_at
-       FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
-       WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
-      [now, limit],
-    );
+    const rows = await dueReminders(pool, now, limit);
     let sent = 0;
     const pushes: Promise<unknown>[] = [];
     await Promise.all(
