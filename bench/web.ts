@@ -23,18 +23,18 @@ const dist = join(root, 'web', 'dist');
 
 /** Each route the bench loads, the page module its lazy route loads, and whether it needs a session. */
 const routes: { path: string; page: string; signedIn: boolean }[] = [
-  { path: '/auth', page: 'src/pages/auth-page.tsx', signedIn: false },
-  { path: '/', page: 'src/pages/dashboard-page.tsx', signedIn: true },
-  { path: '/projects', page: 'src/pages/projects-page.tsx', signedIn: true },
-  { path: '/projects/:id', page: 'src/pages/project-detail-page.tsx', signedIn: true },
-  { path: '/new-project', page: 'src/pages/new-project-page.tsx', signedIn: true },
-  { path: '/reminders', page: 'src/pages/reminders-page.tsx', signedIn: true },
-  { path: '/activities', page: 'src/pages/activities-page.tsx', signedIn: true },
-  { path: '/settings', page: 'src/pages/settings-page.tsx', signedIn: true },
-  { path: '/profile', page: 'src/pages/profile-page.tsx', signedIn: true },
-  { path: '/subscription', page: 'src/pages/subscription-page.tsx', signedIn: true },
-  { path: '/chat', page: 'src/pages/chat-page.tsx', signedIn: true },
-  { path: '/integrations', page: 'src/pages/integrations-page.tsx', signedIn: true },
+  { path: '/auth', page: 'src/features/account/auth-page.tsx', signedIn: false },
+  { path: '/', page: 'src/features/dashboard/dashboard-page.tsx', signedIn: true },
+  { path: '/projects', page: 'src/features/projects/projects-page.tsx', signedIn: true },
+  { path: '/projects/:id', page: 'src/features/projects/project-detail-page.tsx', signedIn: true },
+  { path: '/new-project', page: 'src/features/projects/new-project-page.tsx', signedIn: true },
+  { path: '/reminders', page: 'src/features/reminders/reminders-page.tsx', signedIn: true },
+  { path: '/activities', page: 'src/features/activity/activities-page.tsx', signedIn: true },
+  { path: '/settings', page: 'src/features/account/settings-page.tsx', signedIn: true },
+  { path: '/profile', page: 'src/features/account/profile-page.tsx', signedIn: true },
+  { path: '/subscription', page: 'src/features/billing/subscription-page.tsx', signedIn: true },
+  { path: '/chat', page: 'src/features/chat/chat-page.tsx', signedIn: true },
+  { path: '/integrations', page: 'src/features/integrations/integrations-page.tsx', signedIn: true },
 ];
 
 export interface RouteLoad {
@@ -481,7 +481,7 @@ export async function runWeb(): Promise<WebResult> {
       routes: loads,
       interactions: interactionResults,
       largestRoute: loads.reduce((a, b) => (b.transferredBytes > a.transferredBytes ? b : a)),
-      topModules: topModules('src/pages/dashboard-page.tsx'),
+      topModules: topModules('src/features/dashboard/dashboard-page.tsx'),
       dashboard: {
         loads: dashboardLoads,
         lcpMs: median(dashboardLoads.map((l) => l.lcpMs)),

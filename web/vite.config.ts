@@ -135,7 +135,7 @@ function earlyDashboard(): Plugin {
           chunks.filter((c) => c.isEntry).map((c) => c.fileName),
         );
         const preloads = [
-          ...files(bundle, [chunkOf('/src/pages/dashboard-page.tsx'), chunkOf('/src/lib/graphql.ts')]),
+          ...files(bundle, [chunkOf('/src/features/dashboard/dashboard-page.tsx'), chunkOf('/src/lib/graphql.ts')]),
         ].filter((file) => !loaded.has(file));
         const variables = dashboardVariables({});
         const [url, init] = dashboardRequest(variables);
@@ -165,7 +165,7 @@ function earlyDashboard(): Plugin {
  * compresses worse than the same bytes inside one file.
  */
 const FRAMEWORK =
-  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\/|\/src\/lib\/(?:class-names|class-conflicts|api|reauth|told|on-demand)\.tsx?$|\/src\/components\/ui\/toast\.tsx$|vite\/preload-helper/;
+  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:react|react-dom|scheduler|use-sync-external-store|@tanstack\/[^/]+|clsx)\/|\/src\/lib\/(?:class-names|class-conflicts|api|reauth|told|on-demand)\.tsx?$|\/src\/ui\/toast\.tsx$|vite\/preload-helper/;
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), modulesReport(), earlyDashboard(), compactInlineScripts()],

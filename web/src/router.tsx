@@ -9,41 +9,44 @@ import {
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import { FullPageSpinner } from './components/full-page-spinner';
-import { ReauthHost } from './components/reauth-host';
-import { AppShell } from './components/shell/app-shell';
-import { Toaster } from './components/ui/toast';
+import { ReauthHost } from './features/account/reauth-host';
 import { askEarly, dropEarly } from './lib/api';
 import { dashboardEarlyKey, dashboardVariables, fetchDashboard } from './lib/dashboard-query';
 import { lazyPart } from './lib/on-demand';
 import { userQuery } from './lib/queries';
-import { ErrorPage } from './pages/error-page';
+import { AppShell } from './shell/app-shell';
+import { ErrorPage } from './shell/error-page';
+import { FullPageSpinner } from './ui/full-page-spinner';
+import { Toaster } from './ui/toast';
 
 // Each page is its own chunk, loaded when first visited, and so is the signed-in shell (/auth has none).
 // Not-found pages are rare: they load when shown. The error page stays in the entry, since a failed
 // chunk download is one of the errors it shows.
-const NotFoundPage = lazyPart(() => import('./pages/not-found-page'), 'NotFoundPage');
-const ProjectNotFound = lazyPart(() => import('./components/project-load-states'), 'ProjectNotFound');
-const ActivitiesPage = lazyPart(() => import('./pages/activities-page'), 'ActivitiesPage');
-const DashboardPage = lazyPart(() => import('./pages/dashboard-page'), 'DashboardPage');
-const EditProjectPage = lazyPart(() => import('./pages/edit-project-page'), 'EditProjectPage');
-const NewProjectPage = lazyPart(() => import('./pages/new-project-page'), 'NewProjectPage');
-const ProfilePage = lazyPart(() => import('./pages/profile-page'), 'ProfilePage');
-const ProjectDetailPage = lazyPart(() => import('./pages/project-detail-page'), 'ProjectDetailPage');
-const ProjectsPage = lazyPart(() => import('./pages/projects-page'), 'ProjectsPage');
+const NotFoundPage = lazyPart(() => import('./shell/not-found-page'), 'NotFoundPage');
+const ProjectNotFound = lazyPart(() => import('./features/projects/project-load-states'), 'ProjectNotFound');
+const ActivitiesPage = lazyPart(() => import('./features/activity/activities-page'), 'ActivitiesPage');
+const DashboardPage = lazyPart(() => import('./features/dashboard/dashboard-page'), 'DashboardPage');
+const EditProjectPage = lazyPart(() => import('./features/projects/edit-project-page'), 'EditProjectPage');
+const NewProjectPage = lazyPart(() => import('./features/projects/new-project-page'), 'NewProjectPage');
+const ProfilePage = lazyPart(() => import('./features/account/profile-page'), 'ProfilePage');
+const ProjectDetailPage = lazyPart(() => import('./features/projects/project-detail-page'), 'ProjectDetailPage');
+const ProjectsPage = lazyPart(() => import('./features/projects/projects-page'), 'ProjectsPage');
 /** The public pages (a profile, its status page): one module, one lazy part. */
-const PublicPage = lazyPart(() => import('./pages/public-profile-page'), 'PublicPage');
-const ReminderCompletePage = lazyPart(() => import('./pages/reminder-complete-page'), 'ReminderCompletePage');
-const VerifyEmailPage = lazyPart(() => import('./pages/verify-email-page'), 'VerifyEmailPage');
-const RemindersPage = lazyPart(() => import('./pages/reminders-page'), 'RemindersPage');
-const SettingsPage = lazyPart(() => import('./pages/settings-page'), 'SettingsPage');
-const AuthPage = lazyPart(() => import('./pages/auth-page'), 'AuthPage');
-const ComingSoonPage = lazyPart(() => import('./pages/coming-soon-page'), 'ComingSoonPage');
-const SubscriptionPage = lazyPart(() => import('./pages/subscription-page'), 'SubscriptionPage');
-const AdminPage = lazyPart(() => import('./pages/admin-page'), 'AdminPage');
-const ChatPage = lazyPart(() => import('./pages/chat-page'), 'ChatPage');
-const IntegrationsPage = lazyPart(() => import('./pages/integrations-page'), 'IntegrationsPage');
-const ApiReferencePage = lazyPart(() => import('./pages/api-reference-page'), 'ApiReferencePage');
+const PublicPage = lazyPart(() => import('./features/public/public-profile-page'), 'PublicPage');
+const ReminderCompletePage = lazyPart(
+  () => import('./features/reminders/reminder-complete-page'),
+  'ReminderCompletePage',
+);
+const VerifyEmailPage = lazyPart(() => import('./features/account/verify-email-page'), 'VerifyEmailPage');
+const RemindersPage = lazyPart(() => import('./features/reminders/reminders-page'), 'RemindersPage');
+const SettingsPage = lazyPart(() => import('./features/account/settings-page'), 'SettingsPage');
+const AuthPage = lazyPart(() => import('./features/account/auth-page'), 'AuthPage');
+const ComingSoonPage = lazyPart(() => import('./shell/coming-soon-page'), 'ComingSoonPage');
+const SubscriptionPage = lazyPart(() => import('./features/billing/subscription-page'), 'SubscriptionPage');
+const AdminPage = lazyPart(() => import('./features/admin/admin-page'), 'AdminPage');
+const ChatPage = lazyPart(() => import('./features/chat/chat-page'), 'ChatPage');
+const IntegrationsPage = lazyPart(() => import('./features/integrations/integrations-page'), 'IntegrationsPage');
+const ApiReferencePage = lazyPart(() => import('./features/api-reference/api-reference-page'), 'ApiReferencePage');
 
 /**
  * Search params are read by hand, not with zod: the router is in every page's first load, and zod

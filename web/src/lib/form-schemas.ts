@@ -33,6 +33,7 @@ export {
   recordDeploymentFormSchema,
   recordVersionFormSchema,
   registerFormSchema,
+  verifyPasswordSchema,
 } from '@shiplog/schemas';
 
 const INVALID_URL = 'Please enter a valid URL';

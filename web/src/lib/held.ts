@@ -1,4 +1,5 @@
-import { type ToastInput, toast } from '../components/ui/toast';
+import { toast } from '../ui/toast';
+import type { ToastInput } from '../ui/toast-item';
 
 /** How long a deletion waits for an Undo before it is sent. */
 export const HOLD_MS = 10_000;

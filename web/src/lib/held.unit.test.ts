@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dismiss, toast, toasts } from '../components/ui/toast';
+import { dismiss, toast, toasts } from '../ui/toast';
 
 // The page's events, as a window gives them (these tests run in Node).
 const page = new EventTarget();

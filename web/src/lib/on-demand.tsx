@@ -23,15 +23,16 @@ type TriggerProps = Pick<ComponentProps<'button'>, 'onClick' | 'onFocus' | 'onPo
  * in any page's first load. Until then `Trigger` renders alone, looking as it will: pointing
  * at it or focusing it starts the download, and a click (or, with `openOn: 'hover'`, the pointer or
  * focus itself) mounts the loaded control open, its own trigger in the same place.
- * `load` resolves to a component that renders the whole control (trigger included) and opens it when
- * given `defaultOpen`.
+ * `load` resolves to a component that renders the whole control and opens it when given `defaultOpen`;
+ * it is handed `Trigger` to render as its own trigger, so the part loaded imports nothing from the
+ * module that loads it.
  */
 export function onDemand<P extends object>(
-  load: () => Promise<ComponentType<P & { defaultOpen?: boolean }>>,
+  load: () => Promise<ComponentType<NoInfer<P> & { defaultOpen?: boolean; Trigger: ComponentType<P & TriggerProps> }>>,
   Trigger: ComponentType<P & TriggerProps>,
   { openOn = 'click' }: { openOn?: 'click' | 'hover' } = {},
 ): ComponentType<P> {
-  type Opened = P & { defaultOpen?: boolean };
+  type Opened = P & { defaultOpen?: boolean; Trigger: ComponentType<P & TriggerProps> };
   const Loaded = lazyPart(async () => ({ default: (await load()) as (props: Opened) => ReactNode }));
   const preload = preloading(Loaded);
   return function OnDemand(props: P) {
@@ -48,7 +49,7 @@ export function onDemand<P extends object>(
     if (!opened) return trigger;
     return (
       <Suspense fallback={trigger}>
-        <Loaded {...props} defaultOpen />
+        <Loaded {...props} defaultOpen Trigger={Trigger} />
       </Suspense>
     );
   };

@@ -32,11 +32,11 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * Each resource's key: its queries' keys start with it, so invalidating it refreshes all of them (a
- * mutation, the live feed). Here are the queries the shell and the everyday pages read; the
- * dashboard's query (lib/graphql.ts) and those only some pages read (the account's, billing's,
- * the admin's, chat's, integrations', sessions, a deploy webhook, a public profile) sit with
- * their resource's hooks (hooks/use-*.ts), out of every first load.
+ * Each resource's key, the one place query keys come from: its queries' keys start with it, so
+ * invalidating it refreshes all of them (a mutation, the live feed). Here are the queries the shell and
+ * the everyday pages read; the dashboard's query (lib/graphql.ts) and those only some pages read (the
+ * account's, billing's, the admin's, chat's, integrations', sessions, a deploy webhook, a public
+ * profile) sit with their feature's hooks and pages (features/*), out of every first load.
  */
 export const keys = {
   user: ['user'],
@@ -55,6 +55,12 @@ export const keys = {
   monitors: ['monitors'],
   integrations: ['integrations'],
   push: ['push'],
+  sessions: ['sessions'],
+  ping: ['ping'],
+  deployHook: ['deploy-hook'],
+  publicProfile: ['public-profile'],
+  publicStatus: ['public-status'],
+  openapi: ['openapi'],
 } as const;
 
 /** One factory per resource; invalidate by `keys`. */

@@ -1,7 +1,7 @@
 /**
  * A sensitive change (deleting the account, changing the email, making an API token or a deploy
  * webhook) answers 403 `REAUTH_REQUIRED` when the password was last typed more than ten minutes ago.
- * `apiRequest` then asks here; the host mounted at the root (components/reauth-host.tsx) asks the
+ * `apiRequest` then asks here; the host mounted at the root (features/account/reauth-host.tsx) asks the
  * user for their password and answers whether it was confirmed, and the request is made once more.
  */
 type Ask = () => Promise<boolean>;

@@ -1,5 +1,6 @@
 import type { Mutation } from '@tanstack/react-query';
-import { type ToastInput, toast } from '../components/ui/toast';
+import { toast } from '../ui/toast';
+import type { ToastInput } from '../ui/toast-item';
 
 /**
  * What a mutation tells the user, declared where the mutation is made (`meta: { told }` on

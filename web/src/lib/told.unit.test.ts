@@ -1,6 +1,6 @@
 import { MutationObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { toasts } from '../components/ui/toast';
+import { toasts } from '../ui/toast';
 import { createQueryClient } from './queries';
 import { told } from './told';
 

@@ -1,9 +1,0 @@
-import { Spinner } from './ui/spinner';
-
-export function FullPageSpinner() {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner />
-    </div>
-  );
-}
