@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           setupFiles,
-          include: ['{libs,services,gateway,cli,web,deploy}/**/*.unit.test.{ts,tsx}'],
+          include: ['{libs,services,gateway,system,cli,web,deploy}/**/*.unit.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
         },
       },
@@ -25,7 +25,7 @@ export default defineConfig({
           // Each file starts its own backend on its own database, bus namespace and ports, and keeps no
           // state in modules: the files of a worker share its imports instead of loading them each time.
           isolate: false,
-          include: ['{libs,services,gateway,cli}/**/*.int.test.ts'],
+          include: ['{libs,services,gateway,system,cli}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

@@ -1,39 +1,21 @@
 /**
- * What the monitors benchmarks share: identity, billing, projects and monitors in this process (as the
- * gateway's harness runs them, each on its own port, over real PostgreSQL and NATS), and accounts with
- * monitors added through the monitors service's API: as many accounts as MAX_MONITORS a piece takes.
+ * What the monitors benchmarks share: identity, billing, projects and monitors in this process (started
+ * as the tests' backend starts them, `startServices` of `@shiplog/system`, each on its own port, over
+ * real PostgreSQL and NATS), and accounts with monitors added through the monitors service's API: as
+ * many accounts as MAX_MONITORS a piece takes.
  */
-import { billingService } from '@shiplog/billing';
-import { identityService } from '@shiplog/identity';
-import { monitorsService } from '@shiplog/monitors';
-import { projectsService } from '@shiplog/projects';
 import { MAX_MONITORS } from '@shiplog/schemas';
-import { signInternalToken, startService } from '@shiplog/service-kit';
-import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
-
-const SECRET = 'bench-internal-secret-bench-internal-secret';
+import { signInternalToken } from '@shiplog/service-kit';
+import { startServices } from '@shiplog/system';
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 export async function startMonitorsStack(name: string, env: Record<string, string>) {
-  const db = await createTestDatabase(name);
-  const ns = createTestBusNamespace(name);
-  const base = {
-    DATABASE_URL: db.url,
-    NATS_URL: natsUrl,
-    BUS_NAMESPACE: ns.namespace,
-    INTERNAL_TOKEN_SECRET: SECRET,
-    VAULT_KEY_SECRET: SECRET,
-    SERVICE_PORT: '0',
-    LOG_LEVEL: 'silent',
-    ...env,
-  };
-  const identity = await startService(identityService, base);
-  const billing = await startService(billingService, base);
-  const projects = await startService(projectsService, base);
-  // Adding a monitor asks billing whether the plan runs monitors.
-  const monitors = await startService(monitorsService, { ...base, BILLING_URL: billing.url });
+  // Billing too: adding a monitor asks it whether the plan runs monitors.
+  const system = await startServices(['identity', 'billing', 'projects', 'monitors'], { name, env });
+  const { identity, projects, monitors } = system.running;
+  const secret = system.internalTokenSecret;
   const post = (url: string, token: string, body: unknown) =>
     fetch(url, {
       method: 'POST',
@@ -43,7 +25,7 @@ export async function startMonitorsStack(name: string, env: Record<string, strin
 
   /** Accounts holding one monitor of each URL, each `intervalSeconds`; the accounts' internal tokens. */
   async function addMonitors(urls: string[], intervalSeconds: number): Promise<string[]> {
-    const anonymous = signInternalToken(SECRET, { userId: null, username: null, isAdmin: false });
+    const anonymous = signInternalToken(secret, { userId: null, username: null, isAdmin: false });
     const run = Date.now().toString(36);
     const accounts = Math.ceil(urls.length / MAX_MONITORS);
     const tokens = await Promise.all(
@@ -53,7 +35,7 @@ export async function startMonitorsStack(name: string, env: Record<string, strin
           password: 'bench-password',
         });
         const user = (await registered.json()) as { id: string; username: string };
-        const token = signInternalToken(SECRET, { userId: user.id, username: user.username, isAdmin: false });
+        const token = signInternalToken(secret, { userId: user.id, username: user.username, isAdmin: false });
         const project = (await (await post(`${projects.url}/projects`, token, { name: `Site ${u}` })).json()) as {
           id: string;
         };
@@ -85,13 +67,6 @@ export async function startMonitorsStack(name: string, env: Record<string, strin
     monitors,
     post,
     addMonitors,
-    async stop() {
-      await monitors.stop();
-      await projects.stop();
-      await billing.stop();
-      await identity.stop();
-      await ns.drop();
-      await db.drop();
-    },
+    stop: () => system.stop(),
   };
 }

@@ -2,14 +2,12 @@
  * Scheduler benchmark: 10,000 reminders due in the same minute, sent to a local SMTP sink.
  * Reports how long the batch took, how late the emails were past their send time (p50 / p99), and
  * proves none was sent twice. Real PostgreSQL, NATS and SMTP; identity, projects and reminders
- * services in this process; the scheduler ticking every 250 ms as in production.
+ * services in this process (`startServices` of `@shiplog/system`, as the tests' backend starts them);
+ * the scheduler ticking every 250 ms as in production.
  */
-import { identityService } from '@shiplog/identity';
-import { projectsService } from '@shiplog/projects';
-import { remindersService } from '@shiplog/reminders';
 import { createScheduler } from '@shiplog/reminders/scheduler';
-import { createMailer, signInternalToken, startService } from '@shiplog/service-kit';
-import { createTestBusNamespace, createTestDatabase, natsUrl } from '@shiplog/testing';
+import { createMailer, signInternalToken } from '@shiplog/service-kit';
+import { startServices } from '@shiplog/system';
 import { startSmtpStandIn } from '@shiplog/testing/smtp';
 
 export interface SchedulerResult {
@@ -25,30 +23,22 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
-  const db = await createTestDatabase('bench_sched');
-  const ns = createTestBusNamespace('bench_sched');
   const smtp = await startSmtpStandIn();
   const smtpUrl = smtp.url;
   const arrivalOf = ({ raw, at }: { raw: string; at: number }) => ({
     id: /reminders\/([0-9a-f-]{36})\/complete/.exec(raw)?.[1] ?? 'unknown',
     at,
   });
-  const secret = 'bench-internal-secret-bench-internal-secret';
-  const env = {
-    DATABASE_URL: db.url,
-    NATS_URL: natsUrl,
-    BUS_NAMESPACE: ns.namespace,
-    INTERNAL_TOKEN_SECRET: secret,
-    VAULT_KEY_SECRET: secret,
-    SERVICE_PORT: '0',
-    LOG_LEVEL: 'silent',
-    SCHEDULER_ENABLED: 'false',
-    // Identity mails the link that proves the user's address here too: reminders go only to a proven one.
-    SMTP_URL: smtpUrl,
-  };
-  const identity = await startService(identityService, env);
-  const projects = await startService(projectsService, env);
-  const reminders = await startService(remindersService, env);
+  const system = await startServices(['identity', 'projects', 'reminders'], {
+    name: 'bench_sched',
+    env: {
+      SCHEDULER_ENABLED: 'false',
+      // Identity mails the link that proves the user's address here too: reminders go only to a proven one.
+      SMTP_URL: smtpUrl,
+    },
+  });
+  const { identity, projects, reminders } = system.running;
+  const secret = system.internalTokenSecret;
   try {
     const anonymous = signInternalToken(secret, { userId: null, username: null, isAdmin: false });
     const registered = await fetch(`${identity.url}/register`, {
@@ -166,9 +156,7 @@ export async function runScheduler(count = 10_000): Promise<SchedulerResult> {
       delayP99Ms: Math.round(percentile(delays, 99)),
     };
   } finally {
-    await Promise.all([reminders.stop(), projects.stop(), identity.stop()]);
+    await system.stop();
     await smtp.stop();
-    await ns.drop();
-    await db.drop();
   }
 }

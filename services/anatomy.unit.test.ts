@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 /** Every service has the one shape services/README.md describes. */
 const servicesDir = import.meta.dirname;
+const workspaceDir = dirname(servicesDir);
 const services = readdirSync(servicesDir).filter((name) => statSync(join(servicesDir, name)).isDirectory());
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
 
@@ -16,7 +17,7 @@ function strays(service: string): string[] {
   const root = join(servicesDir, service);
   const src = join(root, 'src');
   const found: string[] = [];
-  for (const required of ['src/env.ts', 'src/service.ts', 'src/main.ts', 'src/routes.ts', 'migrations', 'test'])
+  for (const required of ['src/env.ts', 'src/service.ts', 'src/main.ts', 'src/routes.ts', 'migrations'])
     if (!existsSync(join(root, required))) found.push(`missing ${required}`);
   for (const entry of readdirSync(src)) {
     const path = join(src, entry);
@@ -52,7 +53,7 @@ function strays(service: string): string[] {
       if (!['@shiplog/schemas', '@shiplog/service-kit', 'zod'].includes(specifier) && !specifier.endsWith('/routes.ts'))
         found.push(`src/${name(file)}: a declaration imports schemas and declarations only, not ${specifier}`);
   }
-  found.push(...closedCores(src, files), ...handlersImported(root, src), ...partsOfTheirKind(src));
+  found.push(...closedCores(src, files), ...handlersImported(service, root, src), ...partsOfTheirKind(src));
   found.push(...tablesOutOfPlace(service, root, src, files));
   return found;
 }
@@ -88,19 +89,45 @@ function closedCores(src: string, files: string[]): string[] {
 
 /**
  * A folder's handlers (`api.ts`, `*-api.ts`; adapters/ holds clients, which may be named so) are its
- * own: only src/service.ts wires them, and tests drive them over HTTP.
+ * own: only src/service.ts wires them, and the service's API tests (system/test/<name>/) drive them
+ * over HTTP: what they import of the service, through its package's exports or a path, is no handler.
  */
-function handlersImported(root: string, src: string): string[] {
+function handlersImported(service: string, root: string, src: string): string[] {
   const found: string[] = [];
   const isHandlers = (file: string) =>
     !file.startsWith(join(src, 'adapters', '/')) && /(^|-)api\.ts$/.test(file.slice(file.lastIndexOf('/') + 1));
-  for (const file of [...sourceFiles(src), ...sourceFiles(join(root, 'test'))]) {
+  for (const file of sourceFiles(src)) {
     if (file === join(src, 'service.ts')) continue;
     for (const imported of serviceImportsOf(file))
       if (isHandlers(imported) && dirname(imported) !== dirname(file))
         found.push(`${relative(root, file)}: imports another folder's handlers (${relative(root, imported)})`);
   }
+  const tests = join(workspaceDir, 'system', 'test', service);
+  const exported = exportsOf(root);
+  const pkg = `@shiplog/${service}`;
+  for (const file of sourceFiles(tests)) {
+    const specifiers = specifiersOf(readFileSync(file, 'utf8'));
+    const imported = [
+      ...serviceImportsOf(file),
+      ...specifiers
+        .filter((specifier) => specifier === pkg || specifier.startsWith(`${pkg}/`))
+        .flatMap((specifier) => exported.get(`.${specifier.slice(pkg.length)}`) ?? []),
+    ];
+    for (const target of imported)
+      if (isHandlers(target))
+        found.push(
+          `${relative(workspaceDir, file)}: drives the service over HTTP, not its handlers (${relative(root, target)})`,
+        );
+  }
   return found;
+}
+
+/** The modules a service's package.json exports, by subpath (`.`, `./routes`…), as paths. */
+function exportsOf(root: string): Map<string, string> {
+  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports?: Record<string, string>;
+  };
+  return new Map(Object.entries(exports ?? {}).map(([subpath, target]) => [subpath, join(root, target)]));
 }
 
 /**

@@ -5,7 +5,7 @@
  * needs the faulted part every 100 ms, from the fault until it answers again: that is the heal time.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@shiplog/gateway/testing';
+import { Client } from '@shiplog/system';
 import pg from 'pg';
 import type { Fleet } from './processes.ts';
 

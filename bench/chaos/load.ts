@@ -11,8 +11,8 @@
  * not retried, and what they touch is marked uncertain until the next acknowledged answer says.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@shiplog/gateway/testing';
 import type { ChecklistKey } from '@shiplog/schemas';
+import type { Client } from '@shiplog/system';
 import type { DomainStandIn } from '@shiplog/testing/domains';
 import type { SmtpStandIn } from '@shiplog/testing/smtp';
 import type { StripeStandIn } from '@shiplog/testing/stripe';

@@ -5,7 +5,7 @@
  * app runs as `npm start` runs it (processes.ts), with a local site and a local webhook receiver.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@shiplog/gateway/testing';
+import { Client } from '@shiplog/system';
 import { freePort, freeServicePortBase, uniqueName } from '@shiplog/testing';
 import { startTargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn } from '@shiplog/testing/webhooks';

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@shiplog/gateway/testing';
 import { type ChecklistKey, checklistKeys, type Project } from '@shiplog/schemas';
+import { Client } from '@shiplog/system';
 import type { Field, LoadOptions, ProjectLedger, RecordLedger, Sent, UserLedger } from './load.ts';
 
 /** Longer than any fault lasts, so an answer that is merely slow is not taken for a lost one. */

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const main = join(import.meta.dirname, '..', 'src', 'shiplog.ts');

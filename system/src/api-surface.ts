@@ -1,5 +1,5 @@
+import { isServiceRoute, routes, serviceRoutes } from '@shiplog/gateway/routes';
 import type { DeclaredRoute } from '@shiplog/service-kit';
-import { isServiceRoute, routes, serviceRoutes } from '../src/routes.ts';
 
 /** One call of the `/api` surface, Express style (`/api/projects/:id`), and who answers it. */
 export interface ApiCall {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { activityService } from '@shiplog/activity';
 import { billingService } from '@shiplog/billing';
 import { chatService } from '@shiplog/chat';
+import { type RunningGateway, startGateway } from '@shiplog/gateway';
 import { identityService } from '@shiplog/identity';
 import { integrationsService } from '@shiplog/integrations';
 import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
@@ -30,12 +31,10 @@ import {
   waitUntil,
 } from '@shiplog/testing';
 import pg from 'pg';
-import { type RunningGateway, startGateway } from '../src/server.ts';
 import { apiSurface } from './api-surface.ts';
 
 /** Each service's definition, by name: the type asks for every service of the directory. */
-// biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
-const definitions: Record<ServiceName, ServiceDefinition<any>> = {
+const definitions = {
   identity: identityService,
   projects: projectsService,
   reminders: remindersService,
@@ -44,7 +43,12 @@ const definitions: Record<ServiceName, ServiceDefinition<any>> = {
   integrations: integrationsService,
   activity: activityService,
   monitors: monitorsService,
-};
+  // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
+} satisfies Record<ServiceName, ServiceDefinition<any>>;
+type Definitions = typeof definitions;
+/** A running service of the directory, typed with its own environment. */
+export type RunningOf<N extends ServiceName> =
+  Definitions[N] extends ServiceDefinition<infer Env> ? RunningService<Env> : never;
 type Running = Record<ServiceName, RunningService<never>>;
 
 /** Every service's tables, as their starts make them: made once per set of migrations, copied for each backend. */
@@ -66,58 +70,107 @@ const migrated: TestDatabaseTemplate = (() => {
 })();
 
 /**
- * The whole backend in one test process: every service and the gateway on free ports, with a
- * database, a NATS namespace and Redis key prefix of their own. Services still talk only over HTTP,
- * PostgreSQL and NATS, exactly as in production.
+ * Services of the directory in this process, each on its own port (every one's address known before
+ * any starts, so all start at once, each told where the others answer), with a database (a copy of
+ * the template holding every service's tables), a NATS namespace and an internal token secret of
+ * their own. `env` is added to every service's environment (NODE_ENV, pool sizes, timers: the
+ * caller's choice). The backend of the tests starts every service this way; a benchmark starts the
+ * few it measures.
  */
-export async function startBackend(options: { adminPassword?: string; env?: Record<string, string> } = {}) {
-  const db = await createTestDatabase('api', migrated);
-  const bus = createTestBusNamespace('api');
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  pool.on('error', () => {});
+export async function startServices<const N extends ServiceName>(
+  names: readonly N[],
+  options: { name?: string; env?: Record<string, string> } = {},
+) {
+  const db = await createTestDatabase(options.name ?? 'api', migrated);
+  const bus = createTestBusNamespace(options.name ?? 'api');
   const internalTokenSecret = randomBytes(32).toString('hex');
-  const sessionSecret = randomBytes(32).toString('hex');
-  const serviceEnv = {
+  const serviceEnv: Record<string, string> = {
     DATABASE_URL: db.url,
     NATS_URL: natsUrl,
     BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
     LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
-    // Tests drive the reminder scheduler and the monitors' checker with their own clock.
-    SCHEDULER_ENABLED: 'false',
-    CHECKER_ENABLED: 'false',
-    // Test files run side by side, some with three backends of seven services each: small pools keep
-    // them within PostgreSQL's 100 connections.
-    DATABASE_POOL_MAX: '5',
-    ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
     ...options.env,
   };
-  // Every service's address is known before any starts, so all start at once, each told where the
-  // others answer (a plan gate asks billing, the assistant reads through projects, reminders and
-  // activity, an import writes through projects and reminders).
   const portBase = await freeServicePortBase();
   const portOf = (name: ServiceName) => portBase + serviceDirectory[name] - 4100;
   const urls = serviceUrlVariables((name) => `http://127.0.0.1:${portOf(name)}`);
-  const startServices = async (): Promise<Running> =>
-    Object.fromEntries(
-      await Promise.all(
-        serviceNames.map(
-          async (name) =>
-            [
-              name,
-              await startService(definitions[name], { ...serviceEnv, ...urls, SERVICE_PORT: String(portOf(name)) }),
-            ] as const,
-        ),
-      ),
-    ) as Running;
-  let running = await startServices();
-  const services = () => Object.values(running) as RunningService<never>[];
+  const start = <M extends N>(name: M): Promise<RunningOf<M>> =>
+    // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
+    startService(definitions[name] as ServiceDefinition<any>, {
+      ...serviceEnv,
+      ...urls,
+      SERVICE_PORT: String(portOf(name)),
+    }) as Promise<RunningOf<M>>;
+  const startAll = async () =>
+    Object.fromEntries(await Promise.all(names.map(async (name) => [name, await start(name)] as const))) as {
+      [M in N]: RunningOf<M>;
+    };
+  let running = await startAll();
+  const stopAll = () => Promise.all(names.map((name) => running[name].stop()));
+  return {
+    /** Each running service by name: its URL, context (pool, store, bus), consumers. */
+    get running() {
+      return running;
+    },
+    databaseUrl: db.url,
+    busNamespace: bus.namespace,
+    /** Signs the internal tokens the services accept (`signInternalToken`). */
+    internalTokenSecret,
+    /** The environment every service started with, but its port: to start another copy of one. */
+    serviceEnv,
+    /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
+    dropBusStream: () => bus.drop(),
+    /** Stops every service and runs `between` (with none running), then starts them all again, each at its address. */
+    async restart(between: () => Promise<void> = async () => {}) {
+      await stopAll();
+      await between();
+      running = await startAll();
+    },
+    /** Starts a service stopped by its caller again, at its address: the others find it as before. */
+    async startAgain(name: N): Promise<void> {
+      running[name] = await start(name);
+    },
+    /** Stops every service, and drops the namespace and the database. */
+    async stop() {
+      await stopAll();
+      await bus.drop();
+      await db.drop();
+    },
+  };
+}
+
+export type Services<N extends ServiceName = ServiceName> = Awaited<ReturnType<typeof startServices<N>>>;
+
+/**
+ * The whole backend in one test process: every service (`startServices`) and the gateway on free
+ * ports, with a database, a NATS namespace and Redis key prefix of their own. Services still talk only
+ * over HTTP, PostgreSQL and NATS, exactly as in production.
+ */
+export async function startBackend(options: { adminPassword?: string; env?: Record<string, string> } = {}) {
+  const system = await startServices(serviceNames, {
+    env: {
+      NODE_ENV: 'test',
+      // Tests drive the reminder scheduler and the monitors' checker with their own clock.
+      SCHEDULER_ENABLED: 'false',
+      CHECKER_ENABLED: 'false',
+      // Test files run side by side, some with three backends of seven services each: small pools keep
+      // them within PostgreSQL's 100 connections.
+      DATABASE_POOL_MAX: '5',
+      ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
+      ...options.env,
+    },
+  });
+  const { internalTokenSecret, busNamespace } = system;
+  const pool = new pg.Pool({ connectionString: system.databaseUrl, max: 4 });
+  pool.on('error', () => {});
+  const sessionSecret = randomBytes(32).toString('hex');
+  const running = (): Running => system.running as Running;
   const gatewayEnvFor = (services: Running) => ({
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
-    BUS_NAMESPACE: bus.namespace,
+    BUS_NAMESPACE: busNamespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
     SESSION_SECRET: sessionSecret,
     ...serviceUrlVariables((name) => services[name].url),
@@ -128,11 +181,11 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     RATE_LIMITS: 'off',
     ...options.env,
   });
-  let gatewayEnv = gatewayEnvFor(running);
+  let gatewayEnv = gatewayEnvFor(running());
   /** A connection to the namespace's bus for the tests' own looks at it, made when first wanted. */
   let watching: Promise<Bus> | undefined;
   const watch = () => {
-    watching ??= connectBus({ url: natsUrl, namespace: bus.namespace, name: 'harness' });
+    watching ??= connectBus({ url: natsUrl, namespace: busNamespace, name: 'harness' });
     return watching;
   };
   let gateway = await startGateway(gatewayEnv);
@@ -153,10 +206,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
      */
     async restart(between: () => Promise<void> = async () => {}) {
       await gateway.stop();
-      await Promise.all(services().map((s) => s.stop()));
-      await between();
-      running = await startServices();
-      gatewayEnv = { ...gatewayEnvFor(running), PORT: new URL(gateway.url).port };
+      await system.restart(between);
+      gatewayEnv = { ...gatewayEnvFor(running()), PORT: new URL(gateway.url).port };
       gateway = await startGateway(gatewayEnv);
     },
     /** The bus's last sequence now: take it before a write, then wait with `untilPublished`. */
@@ -178,7 +229,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       );
     },
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
-    loseBusStream: () => bus.drop(),
+    loseBusStream: () => system.dropBusStream(),
     /**
      * Another gateway over the same Redis and services, as a second replica behind a load balancer;
      * `env` changes its configuration (another address for a service, say), `options.now` its clock.
@@ -196,7 +247,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
      */
     async holdConsumer(schema: ServiceName, consumer: string) {
       // Two connections: the held transaction, and one to watch the consumer arrive at the lock from.
-      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      const pool = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
       const held = await pool.connect();
       await held.query('BEGIN');
       await lockConsumer(held, schema, consumer);
@@ -218,7 +269,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
           ),
         untilReadWaits: () =>
           waitUntil(
-            () => running[schema].consumers.some((c) => c.name === consumer && c.readsWaiting() > 0),
+            () => running()[schema].consumers.some((c) => c.name === consumer && c.readsWaiting() > 0),
             5000,
             `a read to wait for ${consumer}`,
           ),
@@ -232,25 +283,21 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       };
     },
     /** The whole `/api` surface, read off the route table and each running service (api-surface.ts). */
-    apiSurface: () => apiSurface(running),
+    apiSurface: () => apiSurface(running()),
     /** A running service of this backend: its URL, context (pool, store, bus), consumers. */
     service<N extends ServiceName>(name: N): RunningService<never> {
-      return running[name];
+      return running()[name];
     },
     /** Starts a service stopped by the test again, at its address: its callers find it as before. */
     async startAgain(name: ServiceName): Promise<void> {
-      (running as Record<ServiceName, RunningService<never>>)[name] = (await startService(definitions[name], {
-        ...serviceEnv,
-        ...urls,
-        SERVICE_PORT: String(portOf(name)),
-      })) as RunningService<never>;
+      await system.startAgain(name);
     },
     /** Every row of every table of every service's schema and of the vault, as text, by table. */
     async everyRow(): Promise<Map<string, string[]>> {
       const { rows: tables } = await pool.query<{ schema: string; table: string }>(
         `SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
          WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE'`,
-        [[...Object.keys(running), 'vault']],
+        [[...Object.keys(running()), 'vault']],
       );
       const out = new Map<string, string[]>();
       for (const { schema, table } of tables) {
@@ -264,7 +311,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     },
     /** Every message the bus holds for this backend, as text. */
     async everyBusMessage(): Promise<string[]> {
-      const { bus } = running.identity.context;
+      const { bus } = running().identity.context;
       const info = await bus.jsm.streams.info(bus.stream);
       const out: string[] = [];
       for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
@@ -273,20 +320,18 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       }
       return out;
     },
-    databaseUrl: db.url,
+    databaseUrl: system.databaseUrl,
     /** The environment every service started with: to start another copy of one, configured otherwise. */
-    serviceEnv,
+    serviceEnv: system.serviceEnv,
     /** The test's own connections to the backend's database, to look at what the services wrote. */
     pool,
-    busNamespace: bus.namespace,
+    busNamespace,
     internalTokenSecret,
     async stop() {
       await (await watching)?.close();
       await Promise.all([gateway, ...replicas].map((g) => g.stop()));
-      await Promise.all(services().map((s) => s.stop()));
       await pool.end();
-      await bus.drop();
-      await db.drop();
+      await system.stop();
     },
   };
 }

@@ -709,7 +709,7 @@ describe('the installed app', () => {
 
     // Settings › Notifications offers push on this device. Headless Chromium has no push service to
     // register with: the browser's refusal is told, and the device stays off (the server's side of a
-    // subscription is proven against a push service in services/reminders/test/scheduler.int.test.ts).
+    // subscription is proven against a push service in system/test/reminders/scheduler.int.test.ts).
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Notifications' }).click();
     await expect.poll(() => page.getByTestId('push-device-state').textContent()).toBe('Off for this device');

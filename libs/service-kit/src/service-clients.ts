@@ -191,7 +191,7 @@ export class ServiceClients {
   /**
    * Waits for the calls in flight, at most `graceMs`; then any still open are cut. A stop must end:
    * one call left open would hold it for ever (a forwarded body that never ended did, until the
-   * gateway stopped forwarding requests whose connection had closed: gateway/test/client-gone).
+   * gateway stopped forwarding requests whose connection had closed: system/test/gateway/client-gone).
    */
   async close(graceMs = 5000): Promise<void> {
     const pools = [...this.#pools.values()];

@@ -1,4 +1,4 @@
-import { type Backend, startBackend } from '@shiplog/gateway/testing';
+import { type Backend, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let backend: Backend;

@@ -1,5 +1,5 @@
-import { type Backend, type Client, startBackend } from '@shiplog/gateway/testing';
 import { signInternalToken } from '@shiplog/service-kit';
+import { type Backend, type Client, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ADMIN_PASSWORD = 'admin-secret-1';

@@ -1,4 +1,4 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';

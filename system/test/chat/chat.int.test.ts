@@ -1,6 +1,6 @@
 import { chatService } from '@shiplog/chat';
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
 import { ServiceClients, type ServiceName, startService } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type CompletionRequest, type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

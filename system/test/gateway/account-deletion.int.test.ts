@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@shiplog/events';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { isSealed } from '@shiplog/vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backedUpSchemas, backup, restore } from '../../scripts/backup.ts';
-import { rebuildAll } from '../../scripts/projections-rebuild.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { backedUpSchemas, backup, restore } from '../../../scripts/backup.ts';
+import { rebuildAll } from '../../../scripts/projections-rebuild.ts';
 
 /**
  * Account deletion leaves nothing behind. The events stay in the stores (and on the bus), sealed with

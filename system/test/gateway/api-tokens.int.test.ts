@@ -1,7 +1,7 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 

@@ -1,7 +1,7 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { redisUrl, waitUntil } from '@shiplog/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
  * OWASP ASVS 4.0 level 2, V2 (authentication) and V3 (sessions), checked against the running backend.

@@ -1,8 +1,8 @@
 import { parsePositions, signInternalToken } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { redisUrl } from '@shiplog/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 const ADMIN_PASSWORD = 'admin-secret-1';

@@ -1,8 +1,8 @@
 import { connectBus } from '@shiplog/messaging';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { natsUrl } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { republishAll } from '../../scripts/bus-republish.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { republishAll } from '../../../scripts/bus-republish.ts';
 
 /**
  * The bus holds copies: everything that matters is in the event stores. When the NATS stream is lost,

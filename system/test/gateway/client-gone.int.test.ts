@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
+import { type Backend, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Backend, startBackend } from './harness.ts';
 
 /**
  * A write whose connection is closed before the gateway reads the end of it. Here the client sends a

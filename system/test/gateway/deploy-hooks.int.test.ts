@@ -1,6 +1,6 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 

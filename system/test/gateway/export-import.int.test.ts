@@ -1,7 +1,7 @@
 import type { ExportFile } from '@shiplog/schemas';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend } from './harness.ts';
 
 /** Reminders' due dates weeks ahead of whenever the test runs, on the hour: none falls due during it. */
 const hoursAhead = (hours: number) => new Date((Math.floor(Date.now() / 3_600_000) + hours) * 3_600_000).toISOString();

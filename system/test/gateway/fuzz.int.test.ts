@@ -1,11 +1,10 @@
 import { Agent, request } from 'node:http';
+import { fill } from '@shiplog/gateway/routes';
+import { type ApiCall, type Backend, Client, startBackend } from '@shiplog/system';
 import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill } from '../src/routes.ts';
-import type { ApiCall } from './api-surface.ts';
-import { type Backend, Client, startBackend } from './harness.ts';
 
 /**
  * Bad input gets a 4xx with the fixed error body, never a 5xx, and the gateway stays up: a seeded

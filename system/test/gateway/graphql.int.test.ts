@@ -1,5 +1,5 @@
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 const ADMIN_PASSWORD = 'graphql-admin-password';

@@ -1,8 +1,8 @@
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend } from './harness.ts';
 
 type Answer = Awaited<ReturnType<Client['request']>>;
 

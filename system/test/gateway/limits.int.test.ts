@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { limitRules } from '@shiplog/gateway/limits';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitRules } from '../src/serving/limits.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
  * The limits on the routes that cost real work (gateway/src/serving/limits.ts), one class of route each: a

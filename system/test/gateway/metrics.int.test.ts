@@ -3,10 +3,11 @@
  * a path), event store appends, and a consumer's backlog that grows while it is held and drains once it
  * goes on; behind a bearer token when METRICS_TOKEN is set.
  */
+
+import { type Backend, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { histogramCount, metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, startBackend } from './harness.ts';
 
 let backend: Backend;
 

@@ -1,10 +1,8 @@
+import { fill } from '@shiplog/gateway/routes';
+import { type Answer, type ApiCall, type Backend, Client, contractOf, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill } from '../src/routes.ts';
-import type { ApiCall } from './api-surface.ts';
-import { contractOf } from './contract.ts';
-import { type Answer, type Backend, Client, startBackend } from './harness.ts';
 
 /**
  * The ownership matrix, generated from the route declarations (see api-surface.ts): every route answers 401

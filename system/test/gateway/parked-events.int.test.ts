@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { newId } from '@shiplog/events';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
  * One event a projection cannot hold no longer stops it for every user (decision 013). The event here
@@ -91,7 +91,7 @@ describe('an event a projection cannot hold', () => {
     ]);
 
     // `pnpm events:parked` lists it, and exits 1 so that a check can tell.
-    const script = join(import.meta.dirname, '..', '..', 'scripts', 'parked-events.ts');
+    const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'parked-events.ts');
     const run = await promisify(execFile)(process.execPath, [script], {
       env: { ...process.env, DATABASE_URL: backend.databaseUrl, NODE_ENV: 'test' },
     }).catch((error: { code: number; stdout: string }) => error);

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
+import { fill } from '@shiplog/gateway/routes';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill } from '../src/routes.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
  * Every call of the `/api` surface, spelt every other way a path can be spelt: with a trailing or a

@@ -1,7 +1,7 @@
 import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend } from './harness.ts';
 
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;

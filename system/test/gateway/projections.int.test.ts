@@ -1,9 +1,9 @@
 import { headers } from '@nats-io/nats-core';
 import { toBusEvent } from '@shiplog/messaging';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildAll } from '../../scripts/projections-rebuild.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { rebuildAll } from '../../../scripts/projections-rebuild.ts';
 
 let backend: Backend;
 

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend } from './harness.ts';
 
 let backend: Backend;
 /** A builder's shipped site, for the status page's monitor. */

@@ -4,8 +4,9 @@
  * owner's data only, query strings, HEAD, the error body, and for writes the Origin check and the
  * position cookie.
  */
+
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 let owner: Client;

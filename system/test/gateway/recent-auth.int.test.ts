@@ -1,7 +1,7 @@
+import { type Backend, type Client, startBackend } from '@shiplog/system';
 import { redisUrl } from '@shiplog/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, type Client, startBackend } from './harness.ts';
 
 /**
  * Sensitive changes need the password typed in this session within ten minutes (ASVS 3.7.1): a stolen

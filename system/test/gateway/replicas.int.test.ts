@@ -4,8 +4,9 @@
  * client, gateway/src/session/positions.ts), and a session ended on one must stop working on the other within
  * moments although the read path keeps sessions in memory (Redis-assisted client-side caching).
  */
+
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 let backend: Backend;
 let replicaUrl: string;

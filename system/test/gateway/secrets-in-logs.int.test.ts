@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fill, secretPaths } from '@shiplog/gateway/routes';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { type DomainStandIn, startDomainStandIn } from '@shiplog/testing/domains';
 import { type OpenAIStandIn, startOpenAIStandIn } from '@shiplog/testing/openai';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { type StripeStandIn, startStripeStandIn } from '@shiplog/testing/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fill, secretPaths } from '../src/routes.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
 
 /**
  * OWASP ASVS 7.1.1: no secret in the logs or the traces. The whole backend logs at its most detailed

@@ -7,10 +7,10 @@
  */
 import { projectsService } from '@shiplog/projects';
 import { type RunningService, startService } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { type RoundRobin, roundRobin, waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildAll } from '../../scripts/projections-rebuild.ts';
-import { type Backend, Client, startBackend, uniqueUsername } from './harness.ts';
+import { rebuildAll } from '../../../scripts/projections-rebuild.ts';
 
 let backend: Backend;
 let second: RunningService<never>;

@@ -10,13 +10,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectBus } from '@shiplog/messaging';
+import { startBackend } from '@shiplog/system';
 import { freePort, waitUntil } from '@shiplog/testing';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startBackend } from './harness.ts';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
   services: Record<string, { command: string[] }>;
 };

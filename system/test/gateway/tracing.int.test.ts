@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, uniqueUsername } from '@shiplog/system';
 import { createTestBusNamespace, createTestDatabase, freePort, waitUntil } from '@shiplog/testing';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Launched, launchApp } from '../../scripts/launch.ts';
-import { Client, uniqueUsername } from './harness.ts';
+import { type Launched, launchApp } from '../../../scripts/launch.ts';
 
 /**
  * Traces as an operator gets them: the app as `npm start` runs it (each service and the gateway a

@@ -1,8 +1,8 @@
 import { newId } from '@shiplog/events';
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { ORPHANED_CLAIM_MS } from '@shiplog/identity/user/accounts';
+import { usernameStream } from '@shiplog/identity/username-claim';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORPHANED_CLAIM_MS } from '../src/user/accounts.ts';
-import { usernameStream } from '../src/username-claim/username-claim.ts';
 
 let backend: Backend;
 const ADMIN_PASSWORD = 'admin-secret-1';

@@ -1,10 +1,10 @@
 import { newId } from '@shiplog/events';
-import { type Backend, startBackend } from '@shiplog/gateway/testing';
+import { userStream } from '@shiplog/identity/user';
+import { hashTokenText, newTokenText } from '@shiplog/identity/user/api-token';
+import { userDecider } from '@shiplog/identity/user/decide';
 import { handleCommand } from '@shiplog/service-kit';
+import { type Backend, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashTokenText, newTokenText } from '../src/user/api-token.ts';
-import { userDecider } from '../src/user/decide.ts';
-import { userStream } from '../src/user/user.ts';
 
 /** API tokens' lifetimes: chosen at creation, shown in the list, enforced at every use. */
 let backend: Backend;

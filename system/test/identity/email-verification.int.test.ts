@@ -1,11 +1,11 @@
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
+import { userStream } from '@shiplog/identity/user';
+import { userDecider } from '@shiplog/identity/user/decide';
+import { hashSecret, newVerificationSecret } from '@shiplog/identity/user/email-verification';
 import { handleCommand } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userDecider } from '../src/user/decide.ts';
-import { hashSecret, newVerificationSecret } from '../src/user/email-verification.ts';
-import { userStream } from '../src/user/user.ts';
 
 /** An address is proven by a link mailed to it (SMTP stand-in), before any reminder is emailed there. */
 let backend: Backend;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { type DomainStandIn, standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

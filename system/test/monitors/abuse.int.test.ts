@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
+import { createAlertSender } from '@shiplog/monitors/alert-sender';
+import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
+import type { MonitorsEnv } from '@shiplog/monitors/env';
+import { testMessage } from '@shiplog/monitors/webhooks';
 import { Outbound } from '@shiplog/outbound';
 import { MAX_MONITORS } from '@shiplog/schemas';
 import { createMailer, type ServiceContext } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testMessage } from '../src/alert-channel/webhooks.ts';
-import type { MonitorsEnv } from '../src/env.ts';
-import { checkOutbound, createChecker } from '../src/timers/run-checks/index.ts';
-import { createAlertSender } from '../src/timers/send-alerts/index.ts';
 
 /**
  * What one account can do to the others through monitors: more monitors than the cap by racing,

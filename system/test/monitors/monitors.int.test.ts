@@ -1,14 +1,14 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { createAlertSender } from '@shiplog/monitors/alert-sender';
+import { checkOutbound, createChecker } from '@shiplog/monitors/checker';
 import { Outbound } from '@shiplog/outbound';
 import { createMailer } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type RdapStandIn, startRdapStandIn } from '@shiplog/testing/rdap';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { startTargetStandIn, type TargetStandIn } from '@shiplog/testing/targets';
 import { startWebhookStandIn, type WebhookStandIn } from '@shiplog/testing/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutbound, createChecker } from '../src/timers/run-checks/index.ts';
-import { createAlertSender } from '../src/timers/send-alerts/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;

@@ -5,9 +5,9 @@
  * and by the activity timeline that projects it from the bus.
  */
 import { newId } from '@shiplog/events';
-import { type Backend, startBackend } from '@shiplog/gateway/testing';
+import { projectStream } from '@shiplog/projects/project';
+import { type Backend, startBackend } from '@shiplog/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectStream } from '../src/project/project.ts';
 
 let backend: Backend;
 

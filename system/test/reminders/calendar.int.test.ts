@@ -1,4 +1,4 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

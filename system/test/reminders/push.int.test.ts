@@ -1,9 +1,9 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { MAX_PUSH_DEVICES } from '@shiplog/reminders/push-subscriptions';
+import { PUSHES_AT_ONCE, PUSHES_PER_HOST } from '@shiplog/reminders/web-push';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type PushStandIn, startPushStandIn } from '@shiplog/testing/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSHES_AT_ONCE, PUSHES_PER_HOST } from '../src/adapters/web-push.ts';
-import { MAX_PUSH_DEVICES } from '../src/push/subscriptions.ts';
 
 /**
  * What keeps push reminders from being turned against someone else: endpoints only at the push

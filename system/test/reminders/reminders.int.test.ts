@@ -1,4 +1,4 @@
-import { type Backend, Client, startBackend } from '@shiplog/gateway/testing';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

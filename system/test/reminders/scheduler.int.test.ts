@@ -1,12 +1,12 @@
-import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/gateway/testing';
+import { createScheduler } from '@shiplog/reminders/scheduler';
+import { pushSenderFor } from '@shiplog/reminders/web-push';
 import { createMailer } from '@shiplog/service-kit';
+import { type Backend, Client, startBackend, uniqueUsername } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { metricValue, scrapeMetrics } from '@shiplog/testing/prometheus';
 import { type PushStandIn, startPushStandIn } from '@shiplog/testing/push';
 import { type SmtpStandIn, startSmtpStandIn } from '@shiplog/testing/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushSenderFor } from '../src/adapters/web-push.ts';
-import { createScheduler } from '../src/timers/send-due-reminders/index.ts';
 
 let backend: Backend;
 let smtp: SmtpStandIn;
