@@ -61,7 +61,11 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
       sender.start();
     }
     return {
-      ...servedTogether(monitorsApi(context, checks), pingApi(context), alertChannelsApi(context, alerts, sender)),
+      ...servedTogether(
+        monitorsApi(context, checks),
+        pingApi(context),
+        alertChannelsApi(context, alerts, sender, mailer),
+      ),
       consumers: [projectsReaction(context), alertOutboxReaction(context, mailer)],
       onStop: async () => {
         await Promise.all([checker.stop(), sender.stop()]);

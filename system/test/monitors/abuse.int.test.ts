@@ -102,6 +102,11 @@ describe('monitors under abuse', () => {
     expect((await other.client.post(`/api/projects/${other.projectId}/monitors`, { url: site.url })).status).toBe(201);
   });
 
+  it('tells the cards that a server without a mail server sends no alert email', async () => {
+    const { client } = await backend.signUp('nomail');
+    expect((await client.get('/api/alert-channels/email')).body).toEqual({ sends: false });
+  });
+
   it('shows no keyword on the public status page, where its owner sees it in full', async () => {
     const owner = await backend.signUp('open');
     expect(

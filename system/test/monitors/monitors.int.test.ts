@@ -106,6 +106,11 @@ async function mailed(subject: RegExp, count: number) {
 }
 
 describe('monitors', () => {
+  it('tells the cards that this server sends alert email', async () => {
+    expect((await client.get('/api/alert-channels/email')).body).toEqual({ sends: true });
+    expect((await new Client(backend.url).get('/api/alert-channels/email')).status).toBe(401);
+  });
+
   it('adds a monitor to a project, refuses bad input with the messages, and hides it from others', async () => {
     const bad = await client.post(`/api/projects/${projectId}/monitors`, { url: 'ftp://nope', intervalSeconds: 5 });
     expect(bad.status).toBe(400);

@@ -8,6 +8,7 @@ import {
   createdId,
   handleCommand,
   loadAggregate,
+  type Mailer,
   requireUserId,
   type ServiceContext,
   serveRoutes,
@@ -38,6 +39,7 @@ export function alertChannelsApi(
   context: ServiceContext<MonitorsEnv>,
   outbound: Outbound,
   sender: ReturnType<typeof createAlertSender>,
+  mailer: Pick<Mailer, 'sends'>,
 ) {
   const { store, pool, config } = context;
   const load = async (userId: string) =>
@@ -58,6 +60,10 @@ export function alertChannelsApi(
   };
 
   return serveRoutes(alertChannelRoutes, {
+    'GET /alert-channels/email': async (_req, res) => {
+      res.json({ sends: mailer.sends });
+    },
+
     'GET /alert-channels': async (req, res) => {
       const channels = await load(requireUserId(req));
       res.json([...channels.values()].map(viewOf));

@@ -27,6 +27,13 @@ const alertDeliveryView = z.object({
 
 /** The caller's alert channels and the delivery log (answered in `api.ts`). */
 export const alertChannelRoutes = declareRoutes({
+  // Whether an alert by email reaches anyone from this server: the cards say so when it does not.
+  'GET /alert-channels/email': {
+    tag: 'Monitors',
+    summary: 'Whether this server sends alert emails (its operator configured a mail server)',
+    access: 'user',
+    answer: z.object({ sends: z.boolean() }),
+  },
   'GET /alert-channels': {
     tag: 'Monitors',
     summary: 'Where alerts go besides email',

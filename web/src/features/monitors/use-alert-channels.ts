@@ -13,6 +13,13 @@ export const alertChannelsQuery = queryOptions({
   queryFn: () => apiRequest<AlertChannelView[]>('GET', '/api/alert-channels'),
 });
 
+/** Whether this server sends alert emails at all: without a mail server, only channels reach anyone. */
+export const alertEmailQuery = queryOptions({
+  queryKey: [...keys.monitors, 'email'],
+  queryFn: () => apiRequest<{ sends: boolean }>('GET', '/api/alert-channels/email'),
+  staleTime: Number.POSITIVE_INFINITY,
+});
+
 export const alertDeliveriesQuery = queryOptions({
   queryKey: [...keys.monitors, 'deliveries'],
   queryFn: () => apiRequest<AlertDeliveryView[]>('GET', '/api/alert-channels/deliveries'),
