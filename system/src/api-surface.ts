@@ -10,6 +10,8 @@ export interface ApiCall {
   public: boolean;
   /** Only administrators may call it. */
   admin: boolean;
+  /** A personal API token may stand for the session. */
+  token: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export function apiSurface(services: Record<string, { routes: DeclaredRoute[] }>
     owner: isServiceRoute(route) ? route.service : `gateway:${route.gateway}`,
     public: route.public,
     admin: route.admin,
+    token: route.token,
   }));
   const internal = Object.entries(serviceRoutes).flatMap(([service, declared]) =>
     Object.entries(declared)

@@ -251,6 +251,30 @@ describe('the ownership matrix', () => {
     expect((await anonymous.post('/api/graphql', { query: '{ dashboard { projects { id } } }' })).status).toBe(401);
   });
 
+  it('answers 401 to a personal API token on every route whose declaration takes none, and A’s data is unchanged', async () => {
+    const made = await a.post('/api/tokens', { name: 'matrix' });
+    expect(made.status).toBe(201);
+    const bearer = { authorization: `Bearer ${made.body.token}` };
+    const anonymous = new Client(backend.url);
+    const before = await snapshotOfA();
+    const answered: string[] = [];
+    // Every route that refuses a token, and the reads of those that take one (their writes are real).
+    const calls = surface.calls.filter((c) => !c.public && (!c.token || c.method === 'GET'));
+    for (const call of calls) {
+      const path = fill(call.path, { ...owned, id: owned.project!, projectId: owned.project!, userId: aId });
+      const response = await anonymous.request(call.method, path, hasBody(call.method) ? {} : undefined, bearer);
+      const refused = response.status === 401 && response.body?.code === 'API_TOKEN_NOT_ACCEPTED';
+      if (refused === call.token) answered.push(`${call.method} ${call.path} → ${response.status} ${response.text}`);
+    }
+    expect(answered).toEqual([]);
+    expect(calls.filter((c) => c.token).length).toBeGreaterThan(3);
+    // The token's own calls (reads) changed nothing but when it was last used; the refused ones could not.
+    const { '/api/tokens': _used, ...after } = await snapshotOfA();
+    const { '/api/tokens': _made, ...held } = before;
+    expect(after).toEqual(held);
+    await a.request('DELETE', `/api/tokens/${made.body.id}`);
+  });
+
   it('answers 403 to a user on every admin route', async () => {
     const answered: string[] = [];
     for (const call of surface.calls.filter(isAdminRoute)) {
