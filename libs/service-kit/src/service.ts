@@ -60,6 +60,11 @@ export interface ServiceContext<Env extends ServiceEnv> {
   services: ServiceClients;
   /** The process's Prometheus metrics, for what only the service can measure (a reminder's delay). */
   metrics: Metrics;
+  /**
+   * The time, for everything the service's handlers, timers and commands decide by it: the clock a
+   * test injects (`startService`'s `now`), as deciders get theirs passed in.
+   */
+  now: () => Date;
 }
 
 export interface ServiceParts {
@@ -129,6 +134,7 @@ export function serviceMigrations(
 export async function startService<Env extends ServiceEnv>(
   definition: ServiceDefinition<Env>,
   env: NodeJS.ProcessEnv = process.env,
+  options: { now?: () => Date } = {},
 ): Promise<RunningService<Env>> {
   const config = loadConfig(definition.env, env);
   const { name } = definition;
@@ -165,6 +171,7 @@ export async function startService<Env extends ServiceEnv>(
     internalTokenSecret,
     services,
     metrics,
+    now: options.now ?? (() => new Date()),
   };
 
   const parts = await definition.setup(context);

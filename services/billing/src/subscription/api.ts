@@ -28,7 +28,7 @@ import { subscriptionRoutes } from './routes.ts';
 import { type StripeSnapshot, subscriptionStream, subscriptionView } from './subscription.ts';
 
 export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeClient | null) {
-  const { store, config, logger, pool, schema, vault } = context;
+  const { store, config, logger, pool, schema, vault, now } = context;
   const prices = new PriceList(stripe, config, logger);
   const accounts = new StripeAccounts(pool, schema);
 
@@ -156,7 +156,7 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
     // (service-kit's plan-gates.ts).
     'GET /subscription/status': async (req, res) => {
       const { state } = await load(requireUserId(req));
-      res.json(subscriptionView(state, new Date()));
+      res.json(subscriptionView(state, now()));
     },
 
     // Admins set a user's status.
@@ -170,7 +170,7 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
         caller,
         res,
       );
-      res.json(subscriptionView(result.state, new Date()));
+      res.json(subscriptionView(result.state, now()));
     },
 
     // Admins extend a user's trial by { days }.
@@ -179,7 +179,7 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
       const { days } = parsed.body;
       const userId = userIdOf(req);
       const result = await run(userId, { type: 'ExtendTrial', days, extendedBy: requireUserId(req) }, caller, res);
-      res.json(subscriptionView(result.state, new Date()));
+      res.json(subscriptionView(result.state, now()));
     },
 
     'GET /stripe/prices': async (req, res) => {
@@ -193,7 +193,7 @@ export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeCl
       if (!prices.ids().includes(priceId)) throw new ValidationError({ priceId: ['Unknown plan'] });
       const client = await requireStripe();
       const { state } = await load(userId);
-      if (state.status !== 'none' && isSubscribed(subscriptionView(state, new Date()).status) && state.stripe)
+      if (state.status !== 'none' && isSubscribed(subscriptionView(state, now()).status) && state.stripe)
         throw new ConflictError(
           'You already have an active subscription. Manage it from the billing portal.',
           'ALREADY_SUBSCRIBED',

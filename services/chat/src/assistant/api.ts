@@ -41,7 +41,7 @@ export function assistantApi(context: ServiceContext<ChatEnv>, usage: UsageCount
       if (!assistant) throw notConfigured();
       const input = parsed.body;
       const caller = callerOf(req);
-      const now = new Date();
+      const now = context.now();
       const date = usageDate(now);
       const pro = await isPro(caller);
       let state: DailyUsage | undefined;

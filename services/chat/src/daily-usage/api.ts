@@ -21,7 +21,7 @@ const RACE_RETRIES = 10;
 
 /** `GET /chat/usage`, and the commands that count a day's messages, which the assistant's route runs too. */
 export function dailyUsageApi(context: ServiceContext<ChatEnv>) {
-  const { store, services } = context;
+  const { store, services, now } = context;
 
   async function run(res: Response, caller: Caller, command: DailyUsageCommand) {
     const result = await handleCommand(store, usageStream(command.userId, command.date), dailyUsageDecider, command, {
@@ -47,7 +47,7 @@ export function dailyUsageApi(context: ServiceContext<ChatEnv>) {
         // whose last changes (a refund, a boost by tool) could not report a position in its headers.
         const [pro, { state }] = await Promise.all([
           isPro(callerOf(req)),
-          loadAggregate(store, usageStream(userId, usageDate(new Date())), dailyUsageDecider),
+          loadAggregate(store, usageStream(userId, usageDate(now())), dailyUsageDecider),
         ]);
         res.json(usageView(state, pro));
       },

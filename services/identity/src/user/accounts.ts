@@ -139,7 +139,8 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
     const stream = usernameStream(username);
     const { state } = await loadAggregate(store, stream, usernameDecider);
     const last = (await store.readStream(stream)).at(-1);
-    if (state.status !== 'claimed' || !last || Date.now() - last.occurredAt.getTime() < ORPHANED_CLAIM_MS) return false;
+    if (state.status !== 'claimed' || !last || context.now().getTime() - last.occurredAt.getTime() < ORPHANED_CLAIM_MS)
+      return false;
     if (await loadUser(state.userId)) return false;
     await handleCommand(store, stream, usernameDecider, { type: 'ReleaseUsername', userId: state.userId }, ctx);
     context.logger.warn({ userId: state.userId }, 'released a username claimed by no account');

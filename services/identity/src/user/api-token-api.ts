@@ -75,7 +75,7 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
       const token = user?.apiTokens.find((t) => t.id === named?.tokenId);
       if (!user || !token || !tokenTextMatches(text, token.tokenHash))
         throw new UnauthorizedError('Invalid or revoked API token', 'INVALID_API_TOKEN');
-      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())
+      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= context.now().getTime())
         throw new UnauthorizedError(
           `This API token expired on ${token.expiresAt.slice(0, 10)}: create a new one`,
           'INVALID_API_TOKEN',

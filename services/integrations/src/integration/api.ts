@@ -133,7 +133,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
   ) {
     const expiry = domain.expiryDate ? new Date(domain.expiryDate) : null;
     if (!expiry || Number.isNaN(expiry.getTime())) return null;
-    const due = new Date(Math.max(expiry.getTime() - daysBefore * DAY_MS, Date.now() + 60 * 60 * 1000));
+    const due = new Date(Math.max(expiry.getTime() - daysBefore * DAY_MS, context.now().getTime() + 60 * 60 * 1000));
     const body: Partial<CreateReminderInput> = {
       projectId: project.id,
       title: `Renew ${domain.domainName}`.slice(0, 100),

@@ -99,7 +99,7 @@ export function alertChannelsApi(
       const channels = await load(userId);
       const channel = channels.get(channelId(req));
       if (!channel) throw new AlertChannelNotFoundError();
-      const now = new Date();
+      const now = context.now();
       const message = testMessage(randomUUID(), channel.name, config.APP_URL, now);
       const delivery = await alertDeliveries.queueTest(pool, {
         channelId: channel.id,

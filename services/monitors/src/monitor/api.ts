@@ -96,7 +96,7 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
  * refused when typed, on its field, unless `MONITOR_ALLOWED_HOSTS` allows it.
  */
 export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick<Outbound, 'screen'>) {
-  const { store, pool, services } = context;
+  const { store, pool, services, now } = context;
 
   /** A URL check's address, refused now with the reason rather than reported down at every check. */
   async function screenUrl(url: string | undefined) {
@@ -168,7 +168,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
 
   /** Monitors are added and resumed only while the plan runs them (billing's word, at this moment). */
   async function requirePlan(req: Request) {
-    if (!planRunsMonitors(await currentSubscription(services, callerOf(req)), new Date()))
+    if (!planRunsMonitors(await currentSubscription(services, callerOf(req)), now()))
       throw new ForbiddenError(MONITORS_NEED_PLAN_MESSAGE, 'SUBSCRIPTION_REQUIRED');
   }
 
@@ -181,7 +181,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
 
   return serveRoutes(monitorRoutes, {
     'GET /monitors': async (req, res) => {
-      res.json(await monitorList.ofUser(pool, requireUserId(req), new Date()));
+      res.json(await monitorList.ofUser(pool, requireUserId(req), now()));
     },
 
     // For a public status page (the gateway's publicStatus): the monitors of the projects it names,
@@ -193,7 +193,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
         .filter(isId);
       res.json(
         isId(userId) && projects.length > 0
-          ? await monitorList.status(pool, userId, projects, new Date())
+          ? await monitorList.status(pool, userId, projects, now())
           : { monitors: [], incidents: [] },
       );
     },
@@ -201,7 +201,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     'GET /projects/:projectId/monitors': async (req, res) => {
       const userId = requireUserId(req);
       const project = await ownProject(req, userId);
-      res.json(await monitorList.ofProject(pool, userId, project.id, new Date()));
+      res.json(await monitorList.ofProject(pool, userId, project.id, now()));
     },
 
     'POST /projects/:projectId/monitors': async (req, res) => {
@@ -231,7 +231,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
           ),
       );
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
-      res.status(201).json(viewOf(state, new Date().toISOString()));
+      res.status(201).json(viewOf(state, now().toISOString()));
     },
 
     'PATCH /monitors/:id': async (req, res, parsed) => {
@@ -249,7 +249,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
           paused ? { type: 'PauseMonitor', userId, reason: 'user' } : { type: 'ResumeMonitor', userId },
         ));
       if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
-      res.json(viewOf(state, new Date().toISOString()));
+      res.json(viewOf(state, now().toISOString()));
     },
 
     'GET /monitors/:id/incidents': async (req, res) => {

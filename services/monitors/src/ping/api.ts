@@ -35,7 +35,7 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
     const link = await pingLinks.find(pool, String(req.params.secret ?? ''));
     // Gone with its owner's account, even before this service has erased the account's rows.
     if (!link || (await vault.isForgotten(link.user_id))) throw pingNotFound();
-    const at = new Date();
+    const at = context.now();
     return signal === 'start'
       ? pingRuns.start(pool, link.project_id, link.user_id, at)
       : pingRuns.end(pool, link.project_id, link.user_id, at, signal);

@@ -33,7 +33,7 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
       res
         .type('text/calendar; charset=utf-8')
         .setHeader('Cache-Control', 'private, max-age=300')
-        .send(remindersCalendar(reminders, { appUrl: config.APP_URL, now: new Date() }));
+        .send(remindersCalendar(reminders, { appUrl: config.APP_URL, now: context.now() }));
     },
   });
 }

@@ -45,7 +45,7 @@ export function createChecker(
   options: { now?: () => Date } = {},
 ) {
   const { pool, logger, config } = context;
-  const clock = options.now ?? (() => new Date());
+  const clock = options.now ?? context.now;
   const inFlight = new InFlight({ capacity: config.CHECKER_CONCURRENCY, perUser: config.CHECKER_PER_USER });
   const perHost = new PerKeyGate(config.CHECKER_PER_HOST);
   const probing: Probing = { pool, outbound, rdapUrl: config.RDAP_URL, signal: inFlight.signal };

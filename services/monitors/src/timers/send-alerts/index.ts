@@ -30,7 +30,7 @@ export function createAlertSender(
   options: { now?: () => Date } = {},
 ) {
   const { pool, store, logger, config } = context;
-  const clock = options.now ?? (() => new Date());
+  const clock = options.now ?? context.now;
   // One account holds at most one alert's worth of tries at once: its email and every channel it may keep.
   const inFlight = new InFlight({ capacity: config.CHECKER_CONCURRENCY, perUser: MAX_ALERT_CHANNELS + 1 });
 

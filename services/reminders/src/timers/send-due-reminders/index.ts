@@ -29,7 +29,7 @@ import { type ActiveReminder, reminderStream } from '../../reminder/reminder.ts'
 export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: Mailer, push: PushSender | null) {
   const { pool, store, logger, config, metrics } = context;
 
-  async function tick(now: Date = new Date(), limit = 500): Promise<{ sent: number; reminders: number }> {
+  async function tick(now: Date = context.now(), limit = 500): Promise<{ sent: number; reminders: number }> {
     // Reminders go only to an address its owner proved is theirs: anyone can type someone else's.
     const rows = await dueReminders(pool, now, limit);
     let sent = 0;
