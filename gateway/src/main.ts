@@ -1,4 +1,4 @@
-import { endWithSupervisor } from '@shiplog/service-kit';
+import { endWithSupervisor, stopOnSignals } from '@shiplog/service-kit';
 import { startGateway } from './server.ts';
 
 endWithSupervisor();
@@ -9,11 +9,4 @@ try {
   process.stderr.write(`gateway: failed to start: ${(error as Error).message}\n`);
   process.exit(1);
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    gateway.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+stopOnSignals('gateway', () => gateway.stop());

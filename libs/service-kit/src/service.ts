@@ -409,17 +409,37 @@ export async function runServiceProcess<Env extends ServiceEnv>(definition: Serv
     process.stderr.write(`${definition.name}: failed to start: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      running.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`${definition.name}: unclean stop: ${(error as Error).message}\n`);
-          process.exit(1);
-        },
-      );
-    });
-  }
+  stopOnSignals(definition.name, () => running.stop());
+}
+
+/** How long a process may take to stop cleanly before it ends anyway (Kubernetes kills at 30 s). */
+export const STOP_DEADLINE_MS = 25_000;
+
+/**
+ * SIGINT or SIGTERM stops the process cleanly with `stop`, then ends it. A stop that does not end
+ * (a connection that never drains) ends it anyway after `STOP_DEADLINE_MS`: a process told to stop
+ * never stays behind. A second signal (Ctrl-C reaches the supervisor's children too, which it also
+ * tells to stop) changes nothing.
+ */
+export function stopOnSignals(name: string, stop: () => Promise<void>, deadlineMs = STOP_DEADLINE_MS): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      process.stderr.write(`${name}: did not stop within ${deadlineMs / 1000} s: ending now\n`);
+      process.exit(1);
+    }, deadlineMs);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`${name}: unclean stop: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 /** The usual `forgetUser`: delete the user's rows from the given tables (each has `user_id`). */
