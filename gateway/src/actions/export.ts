@@ -1,3 +1,4 @@
+import { currentSubscriptionStatus } from '@shiplog/contracts';
 import { AppError, ForbiddenError, UnauthorizedError } from '@shiplog/errors';
 import { formatPosition, type Position } from '@shiplog/events';
 import {
@@ -12,13 +13,7 @@ import {
   type Reminder,
   socialLinkKeys,
 } from '@shiplog/schemas';
-import {
-  currentSubscriptionStatus,
-  POSITION_HEADER,
-  parsePositions,
-  type ServiceClients,
-  type ServiceName,
-} from '@shiplog/service-kit';
+import { POSITION_HEADER, parsePositions, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import { strToU8, zipSync } from 'fflate';
 import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';

@@ -146,7 +146,7 @@ export const serviceUrlVariables = (urlOf: (name: ServiceName) => string): Recor
 
 /**
  * Where each service answers (`<NAME>_URL`): the gateway forwards there, and a service asks another
- * there when it must decide from the owner's latest word (plan-gates.ts).
+ * there when it must decide from the owner's latest word (`@shiplog/contracts`' plan-gates.ts).
  */
 export const serviceUrls = Object.fromEntries(
   Object.entries(serviceDirectory).map(([name, port]) => [

@@ -33,7 +33,7 @@ const DEFAULT_BREAKER: BreakerOptions = { failures: 5, halfOpenAfterMs: 1_000 };
 
 /**
  * Keep-alive connection pools to each service, and a JSON call helper: the gateway's own routes, and
- * the few questions a service must ask another's owner at the moment it decides (plan-gates.ts).
+ * the few questions a service must ask another's owner at the moment it decides (`@shiplog/contracts`' plan-gates.ts).
  * Every call goes through its service's circuit breaker (`guarded`): after `failures` calls in a row
  * that got no answer (refused, reset, timed out), calls to that service fail at once with the usual
  * 503 for `halfOpenAfterMs`, then one is let through to try. An answer of any status is not a failure.

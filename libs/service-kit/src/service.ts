@@ -56,7 +56,7 @@ export interface ServiceContext<Env extends ServiceEnv> {
   /** The service's PostgreSQL schema: its read models, and its events with the PostgreSQL store. */
   schema: string;
   internalTokenSecret: string;
-  /** Calls to the other services, as the signed caller (see plan-gates.ts). */
+  /** Calls to the other services, as the signed caller (`@shiplog/contracts` says what they answer). */
   services: ServiceClients;
   /** The process's Prometheus metrics, for what only the service can measure (a reminder's delay). */
   metrics: Metrics;

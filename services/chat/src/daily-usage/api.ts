@@ -1,8 +1,8 @@
+import { currentSubscriptionStatus } from '@shiplog/contracts';
 import { isSubscribed } from '@shiplog/schemas';
 import {
   type Caller,
   callerOf,
-  currentSubscriptionStatus,
   handleCommand,
   loadAggregate,
   reportPosition,

@@ -1,3 +1,4 @@
+import { currentSubscription } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import type { Outbound } from '@shiplog/outbound';
@@ -14,7 +15,6 @@ import {
   callerOf,
   catchUp,
   createdId,
-  currentSubscription,
   handleCommand,
   inAppendTransaction,
   parseInput,

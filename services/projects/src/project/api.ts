@@ -1,10 +1,10 @@
+import { currentSubscriptionStatus } from '@shiplog/contracts';
 import { NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { isSubscribed } from '@shiplog/schemas';
 import {
   callerOf,
   createdId,
-  currentSubscriptionStatus,
   handleCommand,
   reportPosition,
   requireUserId,

@@ -1,4 +1,4 @@
-import { knownProjectsIn } from '@shiplog/service-kit';
+import { knownProjectsIn } from '@shiplog/contracts';
 import type pg from 'pg';
 
 /**

@@ -1,4 +1,4 @@
-import { knownProjectsIn } from '@shiplog/service-kit';
+import { knownProjectsIn } from '@shiplog/contracts';
 
 /**
  * What this service knows of other services' facts (`knownProjectsIn`): each project's owner and name,

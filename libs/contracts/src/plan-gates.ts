@@ -1,6 +1,5 @@
 import type { SubscriptionStatus, SubscriptionView } from '@shiplog/schemas';
-import type { Caller } from './internal-token.ts';
-import { type ServiceClients, unavailable } from './service-clients.ts';
+import { type Caller, type ServiceClients, unavailable } from '@shiplog/service-kit';
 
 /**
  * Plan gates (Quick Update, the chat tiers) decide from the subscription as billing, its owner, holds

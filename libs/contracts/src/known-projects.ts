@@ -1,6 +1,6 @@
 import type { Batch } from '@shiplog/messaging';
+import type { EventHandlers } from '@shiplog/service-kit';
 import type pg from 'pg';
-import type { EventHandlers } from './consumers.ts';
 
 /** A project as a service that does not own projects knows it: whose it is and what it is called. */
 export interface OwnedProject {
