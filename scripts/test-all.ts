@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { STOP_DEADLINE_MS } from '@shiplog/service-kit';
 
 const root = join(import.meta.dirname, '..');
 let passed = 0;
@@ -180,10 +181,11 @@ function leftovers(): { pid: number; command: string }[] {
   });
 }
 
-// Every process a test started has ended with the run: its stop is given a few seconds, then what is
-// left is a failure, named, and ended.
+// Every process a test started has ended with the run: its stop is given the time a process has to
+// stop (STOP_DEADLINE_MS, after which it ends itself; the app's supervisor kills a child after 15 s),
+// then what is left is a failure, named, and ended.
 let left = leftovers();
-for (let waited = 0; left.length > 0 && waited < 15_000; waited += 500) {
+for (let waited = 0; left.length > 0 && waited < STOP_DEADLINE_MS + 5_000; waited += 500) {
   await new Promise((resolve) => setTimeout(resolve, 500));
   left = leftovers();
 }
