@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Batch } from '@shiplog/messaging';
 import type { Request, Response } from 'express';
 import type pg from 'pg';
+import { z } from 'zod';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -64,6 +65,11 @@ export function secretLinks<Owner extends Record<string, string>>(table: string,
     },
   };
 }
+
+/** What a secret link's GET answers (`state`): whether there is one, and since when. */
+export const secretLinkState = z.object({ active: z.boolean(), createdAt: z.string().nullable() });
+/** What its POST answers (`replace`): the URL, given out this once, and when it was made. */
+export const madeSecretLink = z.object({ url: z.url(), createdAt: z.string() });
 
 /**
  * The handlers of a secret link's three routes, for the owner that `ownerOf` finds (or refuses):

@@ -1,7 +1,7 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { apiTokenAccepted, callerOf, reauthRequired, requireAdmin, signedInUserId } from './caller.ts';
+import { apiTokenAccepted, callerOf, recentAuthOnly, requireAdmin, signedInUserId } from './caller.ts';
 import type { LeanRead } from './http.ts';
 import type { Caller } from './internal-token.ts';
 import { type RouteDeclaration, type RouteDeclarations, routeKeyParts } from './route-declarations.ts';
@@ -72,6 +72,7 @@ export function serveRoutes<R extends RouteDeclarations>(declared: R, handlers: 
           allowed(req, declaration);
           next();
         });
+        if (declaration.recentAuth) guards.push(recentAuthOnly);
         const answer: express.RequestHandler = async (req, res) => {
           // No path of a declared route has a wildcard: every parameter is one segment, a string.
           await (handler as RouteHandler<RouteDeclaration>)(
@@ -102,7 +103,6 @@ function allowed(req: Request, declaration: RouteDeclaration): void {
   const caller = callerOf(req);
   if (declaration.access === 'admin') requireAdmin(req);
   else if (declaration.access === 'user') signedInUserId(caller);
-  if (declaration.recentAuth && !caller.recentAuth) throw reauthRequired();
 }
 
 /** A request's input as its declaration parses it, each part when first read (the gateway's actions get it too). */

@@ -1,4 +1,4 @@
-import { declareRoutes } from '@shiplog/service-kit';
+import { declareRoutes, madeSecretLink, secretLinkState } from '@shiplog/service-kit';
 import { z } from 'zod';
 
 /** A pinged run (`PingRun`): how it ended, or `running` until it does, and how long it ran. */
@@ -15,7 +15,7 @@ export const pingRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'The project’s cron ping URL, if it has one',
     access: 'user',
-    answer: z.object({ active: z.boolean(), createdAt: z.string().nullable(), runs: z.array(pingRunView) }),
+    answer: secretLinkState.extend({ runs: z.array(pingRunView) }),
   },
   // The URL is a credential of its own: a session only, and a recent one to make it.
   'POST /projects/:projectId/ping': {
@@ -24,7 +24,7 @@ export const pingRoutes = declareRoutes({
     access: 'user',
     recentAuth: true,
     status: 201,
-    answer: z.object({ url: z.url(), createdAt: z.string() }),
+    answer: madeSecretLink,
   },
   'DELETE /projects/:projectId/ping': {
     tag: 'Monitors',

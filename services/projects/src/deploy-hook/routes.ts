@@ -1,9 +1,6 @@
 import { deployHookSchema } from '@shiplog/schemas';
-import { declareRoutes } from '@shiplog/service-kit';
+import { declareRoutes, madeSecretLink, secretLinkState } from '@shiplog/service-kit';
 import { z } from 'zod';
-
-/** A secret link's state: whether there is one, and since when. */
-const linkState = z.object({ active: z.boolean(), createdAt: z.string().nullable() });
 
 /** A project's deploy webhook URL, and the deliveries made to it (answered in `api.ts`). */
 export const deployHookRoutes = declareRoutes({
@@ -11,7 +8,7 @@ export const deployHookRoutes = declareRoutes({
     tag: 'Projects',
     summary: 'Whether the project has a deploy webhook',
     access: 'user',
-    answer: linkState,
+    answer: secretLinkState,
   },
   // The URL is a credential of its own: a session only, and a recent one to make it.
   'POST /projects/:id/deploy-hook': {
@@ -20,7 +17,7 @@ export const deployHookRoutes = declareRoutes({
     access: 'user',
     recentAuth: true,
     status: 201,
-    answer: z.object({ url: z.url(), createdAt: z.string() }),
+    answer: madeSecretLink,
   },
   'DELETE /projects/:id/deploy-hook': {
     tag: 'Projects',

@@ -1,5 +1,4 @@
-import { declareRoutes } from '@shiplog/service-kit';
-import { z } from 'zod';
+import { declareRoutes, madeSecretLink, secretLinkState } from '@shiplog/service-kit';
 
 /** The private calendar feed and its secret link (answered in `api.ts`). */
 export const calendarRoutes = declareRoutes({
@@ -7,14 +6,14 @@ export const calendarRoutes = declareRoutes({
     tag: 'Reminders',
     summary: 'Whether the private calendar feed is on',
     access: 'user',
-    answer: z.object({ active: z.boolean(), createdAt: z.string().nullable() }),
+    answer: secretLinkState,
   },
   'POST /reminders/calendar': {
     tag: 'Reminders',
     summary: 'Make (or replace) the private calendar feed’s link',
     access: 'user',
     status: 201,
-    answer: z.object({ url: z.url(), createdAt: z.string() }),
+    answer: madeSecretLink,
   },
   'DELETE /reminders/calendar': {
     tag: 'Reminders',
