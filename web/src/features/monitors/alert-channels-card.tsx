@@ -17,6 +17,7 @@ import { AlertReach } from './alert-reach';
 import {
   alertChannelsQuery,
   alertDeliveriesQuery,
+  alertEmailQuery,
   useAddAlertChannel,
   useRemoveAlertChannel,
   useTestAlertChannel,
@@ -42,6 +43,7 @@ const deliveryStates: Record<AlertDeliveryView['state'], string> = {
 export function AlertChannelsCard() {
   const { data: channels, isPending, error } = useQuery(alertChannelsQuery);
   const { data: deliveries } = useQuery(alertDeliveriesQuery);
+  const emailSends = useQuery(alertEmailQuery).data?.sends;
   const add = useAddAlertChannel();
   const remove = useRemoveAlertChannel();
   const test = useTestAlertChannel();
@@ -129,7 +131,9 @@ export function AlertChannelsCard() {
           <p className="text-sm text-destructive">Could not load your channels: {error.message}</p>
         ) : channels.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            No channels yet: alerts are emailed to your proven address only.
+            {emailSends === false
+              ? 'No channels yet: without email from this server, nobody is told of an alert until you add one.'
+              : 'No channels yet: alerts are emailed to your proven address only.'}
           </p>
         ) : (
           <ul className="divide-y rounded-lg border" aria-label="Alert channels">
