@@ -699,11 +699,14 @@ describe('the installed app', () => {
       registrationId: await registration,
       data: JSON.stringify({ title: 'Renew offline cert', body: 'Offline Otter is due now', url, tag: 'reminder-x' }),
     });
+    // The worker may have to be woken for the push first: on a busy machine that takes seconds.
     await expect
-      .poll(() =>
-        page.evaluate(async () =>
-          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => [n.title, n.body, n.data.url]),
-        ),
+      .poll(
+        () =>
+          page.evaluate(async () =>
+            (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => [n.title, n.body, n.data.url]),
+          ),
+        { timeout: 15_000 },
       )
       .toEqual([['Renew offline cert', 'Offline Otter is due now', url]]);
 
