@@ -33,7 +33,11 @@ export interface CommandContext {
   userId: string | null;
   correlationId: string;
   causationId?: string | null;
-  now?: Date;
+  /**
+   * The time the command is decided at: the service's clock (`ServiceContext.now`), or a reaction's
+   * event's time (`causedBy`). Never the system's, so a test's injected clock decides everything.
+   */
+  now: Date;
   /** Join an open transaction of the caller (see EventStore.append). */
   transaction?: unknown;
   /**
@@ -147,7 +151,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     const revision = history.length > 0 ? history.at(-1)!.revision : null;
     const repeated = context.idempotencyKey ? repeatOf(history, context.idempotencyKey) : [];
     if (repeated.length > 0) return answeredBefore(repeated);
-    const events = decider.decide(command, state, context.now ?? new Date());
+    const events = decider.decide(command, state, context.now);
     if (events.length === 0) return { state, events, appended: null, position: null };
     const expectedRevision: ExpectedRevision = context.appendOnly ? 'any' : (revision ?? 'no_stream');
     const appended = await store.append(

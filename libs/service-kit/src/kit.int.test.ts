@@ -274,7 +274,7 @@ describe('handleCommand', () => {
     const store = new PostgresEventStore(pool, 'commands');
     await store.migrate();
     const stream = `counter-${newId()}`;
-    const context = { userId: null, correlationId: 'c1' };
+    const context = { userId: null, correlationId: 'c1', now: new Date() };
     const first = await handleCommand(store, stream, counter, { notes: 'one' }, { ...context, newStream: true });
     expect(first.state).toBe(1);
     expect((await handleCommand(store, stream, counter, { notes: 'two' }, context)).state).toBe(2);
@@ -295,7 +295,7 @@ describe('handleCommand', () => {
     try {
       await tx.query('BEGIN');
       await store.lockForAppend(tx);
-      const context = { userId: null, correlationId: 'c2', transaction: tx };
+      const context = { userId: null, correlationId: 'c2', transaction: tx, now: new Date() };
       expect((await handleCommand(store, stream, counter, { notes: 'one' }, context)).state).toBe(1);
       // The second command reads the first one's uncommitted append, so it expects revision 0.
       expect((await handleCommand(store, stream, counter, { notes: 'two' }, context)).state).toBe(2);

@@ -122,12 +122,15 @@ export class PriceList {
   readonly #stripe: StripeClient | null;
   readonly #defaults: Price[];
   readonly #logger: Logger;
+  readonly #now: () => Date;
   #held: { prices: Price[]; at: number } | null = null;
   #reading: Promise<Price[]> | null = null;
 
-  constructor(stripe: StripeClient | null, config: BillingEnv, logger: Logger) {
+  /** `now`: the service's clock, by which the prices read are kept five minutes. */
+  constructor(stripe: StripeClient | null, config: BillingEnv, logger: Logger, now: () => Date) {
     this.#stripe = stripe;
     this.#logger = logger;
+    this.#now = now;
     this.#defaults = [
       { id: config.STRIPE_PRICE_MONTHLY, unit_amount: 700, currency: 'usd', recurring: { interval: 'month' } },
       { id: config.STRIPE_PRICE_YEARLY, unit_amount: 4999, currency: 'usd', recurring: { interval: 'year' } },
@@ -139,7 +142,7 @@ export class PriceList {
     return this.#defaults.map((p) => p.id);
   }
 
-  async list(now = Date.now()): Promise<Price[]> {
+  async list(now = this.#now().getTime()): Promise<Price[]> {
     if (!this.#stripe) return this.#defaults;
     if (this.#held && now - this.#held.at < PRICES_FRESH_MS) return this.#held.prices;
     this.#reading ??= this.#read(this.#stripe).finally(() => {
@@ -162,7 +165,7 @@ export class PriceList {
           } satisfies Price;
         }),
       );
-      this.#held = { prices, at: Date.now() };
+      this.#held = { prices, at: this.#now().getTime() };
       return prices;
     } catch (error) {
       this.#logger.warn({ err: error }, 'Stripe prices not read; serving the last known or configured ones');

@@ -29,13 +29,16 @@ import { type StripeSnapshot, subscriptionStream, subscriptionView } from './sub
 
 export function billingApi(context: ServiceContext<BillingEnv>, stripe: StripeClient | null) {
   const { store, config, logger, pool, schema, vault, now } = context;
-  const prices = new PriceList(stripe, config, logger);
+  const prices = new PriceList(stripe, config, logger, now);
   const accounts = new StripeAccounts(pool, schema);
 
   const load = (userId: string) => loadAggregate(store, subscriptionStream(userId), subscriptionDecider);
 
-  async function run(userId: string, command: SubscriptionCommand, ctx: CommandContext, res?: Response) {
-    const result = await handleCommand(store, subscriptionStream(userId), subscriptionDecider, command, ctx);
+  async function run(userId: string, command: SubscriptionCommand, ctx: Omit<CommandContext, 'now'>, res?: Response) {
+    const result = await handleCommand(store, subscriptionStream(userId), subscriptionDecider, command, {
+      ...ctx,
+      now: now(),
+    });
     if (res && result.position) reportPosition(res, 'billing', result.position);
     return result;
   }

@@ -30,6 +30,7 @@ export function dailyUsageApi(context: ServiceContext<ChatEnv>) {
       retries: RACE_RETRIES,
       // A pro user's message counts whatever came before: the day's stream is not read to count it.
       appendOnly: command.type === 'CountMessage' && command.unlimited,
+      now: now(),
     });
     // Once an answer is streaming its headers are gone: the final event carries the usage instead.
     if (result.position && !res.headersSent) reportPosition(res, 'chat', result.position);

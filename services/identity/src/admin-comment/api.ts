@@ -33,6 +33,7 @@ export function adminCommentsApi(context: ServiceContext<IdentityEnv>) {
       correlationId: caller.correlationId,
       newStream: command.type === 'PostAdminComment',
       idempotencyKey,
+      now: context.now(),
     });
     if (result.position) reportPosition(res, 'identity', result.position);
     return result.state;

@@ -17,7 +17,7 @@ import { contactMessageRoutes } from './routes.ts';
 
 /** Contact Admin (spec/core.md §7) and the administrators' inbox that reads it. */
 export function contactMessagesApi(context: ServiceContext<IdentityEnv>) {
-  const { store, pool } = context;
+  const { store, pool, now } = context;
 
   return serveRoutes(contactMessageRoutes, {
     'POST /contact-admin': async (req, res, parsed) => {
@@ -30,7 +30,7 @@ export function contactMessagesApi(context: ServiceContext<IdentityEnv>) {
         contactMessageStream(messageId),
         contactMessageDecider,
         { type: 'SendContactMessage', messageId, userId, username: caller.username ?? '', subject, message },
-        { userId, correlationId: caller.correlationId, newStream: true, idempotencyKey },
+        { userId, correlationId: caller.correlationId, newStream: true, idempotencyKey, now: now() },
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       res.status(201).json({ id: messageId, message: 'Your message has been sent to the admin successfully.' });
@@ -51,7 +51,7 @@ export function contactMessagesApi(context: ServiceContext<IdentityEnv>) {
         contactMessageStream(messageId),
         contactMessageDecider,
         { type: 'MarkContactMessageHandled', handled, adminId },
-        { userId: adminId, correlationId: caller.correlationId },
+        { userId: adminId, correlationId: caller.correlationId, now: now() },
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       res.json({ id: messageId, handled });

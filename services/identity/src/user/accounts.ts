@@ -72,6 +72,7 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
     const result = await handleCommand(store, userStream(requireUserId(req)), userDecider, command, {
       ...commandContext(req),
       idempotencyKey,
+      now: context.now(),
     });
     if (res && result.position) reportPosition(res, 'identity', result.position);
     if (result.state.status !== 'registered') throw new NotFoundError('User not found', 'USER_NOT_FOUND');
@@ -100,7 +101,7 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
         usernameStream(input.username),
         usernameDecider,
         { type: 'ClaimUsername', username: input.username, userId },
-        ctx,
+        { ...ctx, now: context.now() },
       );
     try {
       await claim();
@@ -114,7 +115,7 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
         userStream(userId),
         userDecider,
         { type: 'RegisterUser', userId, username: input.username, email: input.email, passwordHash },
-        { ...ctx, userId },
+        { ...ctx, userId, now: context.now() },
       );
       return result;
     } catch (error) {
@@ -123,7 +124,7 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
         usernameStream(input.username),
         usernameDecider,
         { type: 'ReleaseUsername', userId },
-        ctx,
+        { ...ctx, now: context.now() },
       ).catch(() => undefined);
       throw error;
     }
@@ -142,7 +143,13 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
     if (state.status !== 'claimed' || !last || context.now().getTime() - last.occurredAt.getTime() < ORPHANED_CLAIM_MS)
       return false;
     if (await loadUser(state.userId)) return false;
-    await handleCommand(store, stream, usernameDecider, { type: 'ReleaseUsername', userId: state.userId }, ctx);
+    await handleCommand(
+      store,
+      stream,
+      usernameDecider,
+      { type: 'ReleaseUsername', userId: state.userId },
+      { ...ctx, now: context.now() },
+    );
     context.logger.warn({ userId: state.userId }, 'released a username claimed by no account');
     return true;
   }
@@ -165,7 +172,7 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
         userStream(user.id),
         userDecider,
         { type: 'DeleteUser', deletedBy },
-        { ...commandContext(req), transaction: tx },
+        { ...commandContext(req), transaction: tx, now: context.now() },
       );
       await context.vault.forget(user.id, tx);
       return deleted;

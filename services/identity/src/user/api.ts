@@ -63,7 +63,7 @@ export function userApi(
         userStream(user.id),
         userDecider,
         { type: 'RecordLogin' },
-        { ...commandContext(req), userId: user.id },
+        { ...commandContext(req), userId: user.id, now: context.now() },
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       res.json(toPublic(user));

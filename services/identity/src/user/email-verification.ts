@@ -72,7 +72,7 @@ export function emailVerificationApi(context: ServiceContext<IdentityEnv>, maile
       userStream(userId),
       userDecider,
       { type: 'RequestEmailVerification', tokenHash: hashSecret(secret) },
-      { userId, correlationId: ctx.correlationId },
+      { userId, correlationId: ctx.correlationId, now: context.now() },
     );
     if (result.state.status !== 'registered' || !result.state.email) return;
     try {
@@ -107,7 +107,7 @@ export function emailVerificationApi(context: ServiceContext<IdentityEnv>, maile
         userStream(userId),
         userDecider,
         { type: 'VerifyEmail', tokenHash: hashSecret(token) },
-        { userId, correlationId: callerOf(req).correlationId },
+        { userId, correlationId: callerOf(req).correlationId, now: context.now() },
       );
       if (result.position) reportPosition(res, 'identity', result.position);
       const email = result.state.status === 'registered' ? result.state.email : null;

@@ -66,6 +66,7 @@ export function integrationsApi(context: ServiceContext<IntegrationsEnv>) {
       userId: caller.userId,
       correlationId: caller.correlationId,
       retries: RACE_RETRIES,
+      now: context.now(),
     });
 
   /** The key an integration was saved with; an integration whose key no longer opens is inactive. */

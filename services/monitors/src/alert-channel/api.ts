@@ -51,6 +51,7 @@ export function alertChannelsApi(
       correlationId: caller.correlationId,
       idempotencyKey,
       retries: 3,
+      now: context.now(),
     });
   };
   const channelId = (req: Request) => {

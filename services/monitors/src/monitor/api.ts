@@ -125,6 +125,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
       userId: caller.userId,
       correlationId: caller.correlationId,
+      now: now(),
       ...options,
     });
     if (result.position) reportPosition(res, 'monitors', result.position);
@@ -162,6 +163,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
         correlationId: caller.correlationId,
         transaction: tx,
         retries: MAX_MONITORS,
+        now: now(),
       });
     }
   }

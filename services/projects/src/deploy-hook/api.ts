@@ -28,7 +28,7 @@ const hookNotFound = () => new NotFoundError('No such deploy webhook', 'DEPLOY_H
  * once, when made (decision 031).
  */
 export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
-  const { pool, store, config, vault } = context;
+  const { pool, store, config, vault, now } = context;
   const hookUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/deploy/${token}`;
 
   /** The caller's own project as its hook's owner, or 404 (someone else's, deleted or missing alike), by the project list. */
@@ -70,7 +70,7 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
           source: delivery.source,
         },
         // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
-        { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1 },
+        { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
       ).catch((error: unknown) => {
         // The project was deleted since: its webhook went with it.
         if (error instanceof NotFoundError) throw hookNotFound();

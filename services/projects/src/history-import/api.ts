@@ -25,7 +25,7 @@ import { historyImportRoutes } from './routes.ts';
  * resuming one that stopped half-way, brings nothing in twice. Internal: not on the /api surface.
  */
 export function importApi(context: ServiceContext<ProjectsEnv>) {
-  const { store, pool } = context;
+  const { store, pool, now } = context;
 
   return serveRoutes(historyImportRoutes, {
     // The file's projects as they stood, with their dates; answers the id each one has here, and how
@@ -43,7 +43,7 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
           projectStream(projectId),
           projectDecider,
           { type: 'ImportProject', projectId, userId, input },
-          { userId, correlationId: caller.correlationId, retries: 1 },
+          { userId, correlationId: caller.correlationId, retries: 1, now: now() },
         );
         if (result.position) reportPosition(res, 'projects', result.position);
         if (result.events.length > 0) added++;
@@ -90,7 +90,7 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
             at: new Date(e.timestamp).toISOString(),
           })),
         },
-        { userId, correlationId: callerOf(req).correlationId },
+        { userId, correlationId: callerOf(req).correlationId, now: now() },
       );
       if (result.position) reportPosition(res, 'projects', result.position);
       res.json({ imported: result.events.length > 0 ? entries.length : 0 });

@@ -37,6 +37,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       // A create names its project with a new id: there is no history to read.
       newStream: command.type === 'CreateProject',
       idempotencyKey,
+      now: context.now(),
     });
     if (result.position) reportPosition(res, 'projects', result.position);
     return result;

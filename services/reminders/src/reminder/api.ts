@@ -21,7 +21,7 @@ import { reminderStream, toView } from './reminder.ts';
 import { reminderRoutes } from './routes.ts';
 
 export function remindersApi(context: ServiceContext<RemindersEnv>) {
-  const { store, pool } = context;
+  const { store, pool, now } = context;
 
   function idOf(req: Request, param: 'id' | 'projectId'): string {
     const id = req.params[param];
@@ -45,6 +45,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       userId: caller.userId,
       correlationId: caller.correlationId,
       idempotencyKey,
+      now: now(),
     });
     if (result.position) reportPosition(res, 'reminders', result.position);
     if (result.state.lifecycle !== 'active') throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
@@ -105,7 +106,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
           reminderStream(reminderId),
           reminderDecider,
           { type: 'ImportReminder', reminderId, userId, project, input },
-          { userId, correlationId: callerOf(req).correlationId, retries: 1 },
+          { userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
         );
         if (result.position) reportPosition(res, 'reminders', result.position);
         if (result.events.length > 0) added++;
@@ -136,7 +137,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         reminderStream(idOf(req, 'id')),
         reminderDecider,
         { type: 'DeleteReminder', userId, reason: 'user' },
-        { userId: caller.userId, correlationId: caller.correlationId },
+        { userId: caller.userId, correlationId: caller.correlationId, now: now() },
       );
       if (result.position) reportPosition(res, 'reminders', result.position);
       res.status(204).end();
