@@ -21,6 +21,7 @@ const lists: [name: keyof typeof stored, catalog: readonly string[], api: readon
   ['deployHookPlatforms', stored.deployHookPlatforms, api.deployHookPlatforms],
   ['reminderTimes', stored.reminderTimes, api.reminderTimes],
   ['reminderFrequencies', stored.reminderFrequencies, api.reminderFrequencies],
+  ['workspaceRoles', stored.workspaceRoles, api.workspaceRoles],
 ];
 
 describe("the catalog's value lists", () => {
@@ -54,6 +55,7 @@ describe("the catalog's value lists", () => {
         '1_week_before',
       ],
       reminderFrequencies: ['once', 'daily', 'weekly', 'monthly'],
+      workspaceRoles: ['owner', 'admin', 'member', 'viewer'],
     };
     for (const [name, catalogValues] of lists)
       expect(catalogValues, name).toEqual(expect.arrayContaining(heldSinceTheStart[name]));
@@ -63,11 +65,15 @@ describe("the catalog's value lists", () => {
     const { SubscriptionStatusChanged, AdminCommentPosted, AdminCommentEdited } = catalog;
     const { ProjectCreated, ProjectStatusChanged, ProjectImported, ChecklistUpdated, DeploymentRecorded } = catalog;
     const { ReminderAdded, ReminderUpdated, ReminderImported, ReminderNotificationSent } = catalog;
+    const { WorkspaceInviteSent, WorkspaceMemberJoined, WorkspaceMemberRoleChanged } = catalog;
     const enums: [readonly string[], readonly string[]][] = [
       [SubscriptionStatusChanged.schema.shape.to.options, stored.subscriptionStatuses],
       [SubscriptionStatusChanged.schema.shape.from.unwrap().options, stored.subscriptionStatuses],
       [AdminCommentPosted.schema.shape.priority.options, stored.commentPriorities],
       [AdminCommentEdited.schema.shape.priority.options, stored.commentPriorities],
+      [WorkspaceInviteSent.schema.shape.role.options, stored.workspaceRoles],
+      [WorkspaceMemberJoined.schema.shape.role.options, stored.workspaceRoles],
+      [WorkspaceMemberRoleChanged.schema.shape.role.options, stored.workspaceRoles],
       [ProjectCreated.schema.shape.status.options, stored.projectStatuses],
       [ProjectImported.schema.shape.status.options, stored.projectStatuses],
       [ProjectStatusChanged.schema.shape.from.options, stored.projectStatuses],

@@ -18,3 +18,5 @@ export * from './reminder-values.ts';
 export * from './reminders.ts';
 export * from './subscription-values.ts';
 export * from './views.ts';
+export * from './workspace-values.ts';
+export * from './workspaces.ts';

@@ -15,11 +15,12 @@ export const isSubscribed = (status: SubscriptionStatus | null | undefined): boo
   status === 'active' || status === 'paid';
 
 /**
- * Monitors run while the account is in its trial or subscribed (active or paid, until a cancelled
- * period ends: billing's status already says so). An account billing has not seen yet (null) is
- * starting its trial. Otherwise its monitors pause, and none is added.
+ * The paid tier's features (monitors, team workspaces) are the account's while it is in its trial or
+ * subscribed (active or paid, until a cancelled period ends: billing's status already says so). An
+ * account billing has not seen yet (null) is starting its trial. Otherwise its monitors pause, none is
+ * added, and no workspace is created.
  */
-export const planRunsMonitors = (
+export const inPaidTier = (
   plan: { status: SubscriptionStatus | null; trialEndDate: string | null },
   now: Date,
 ): boolean =>

@@ -91,6 +91,7 @@ export const apiTags = {
   Account: 'Signing up and in, the current user, the password and the account itself.',
   Sessions: 'The account’s signed-in sessions.',
   Projects: 'Projects: status, checklist, cost, links.',
+  Workspaces: 'Team workspaces: members, roles and invites.',
   Timeline: 'Backups, deployments, releases and quick updates: the activity timeline.',
   Reminders: 'Dated reminders, by email, push and calendar.',
   Dashboard: 'The dashboard’s data and charts.',
@@ -142,6 +143,8 @@ export const limitDefaults = {
   contactAdmin: { per: 'user', points: 10, seconds: 3600 },
   /** The assistant for paying users (free users have their daily count too): a model call each. */
   chat: { per: 'user', points: 200, seconds: 3600 },
+  /** Workspace invites: an email each when sent to an address. */
+  invite: { per: 'user', points: 50, seconds: 3600 },
   /** Monitors added and changed: each is a target the server then checks from its own address. */
   monitorWrite: { per: 'user', points: 120, seconds: 3600 },
 } as const satisfies Record<string, LimitRule>;

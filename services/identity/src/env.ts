@@ -1,3 +1,4 @@
+import { DEFAULT_WORKSPACE_MAX_MEMBERS } from '@shiplog/schemas';
 import { checkServiceEnv, mailEnvFields, serviceEnv } from '@shiplog/service-kit';
 import { z } from 'zod';
 import { isCommonPassword } from './user/passwords.ts';
@@ -16,6 +17,8 @@ export const identityEnv = serviceEnv
   .extend({
     ADMIN_USERNAME: z.string().trim().min(3, 'must be at least 3 characters').default('admin'),
     ADMIN_PASSWORD: adminPassword.optional(),
+    /** How many members a team workspace has at most, pending invites counted. */
+    WORKSPACE_MAX_MEMBERS: z.coerce.number().int().min(2).max(1000).default(DEFAULT_WORKSPACE_MAX_MEMBERS),
     /** The links that prove an address; unset, they are not sent (only logged, at debug). */
     ...mailEnvFields,
   })

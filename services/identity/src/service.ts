@@ -5,18 +5,20 @@ import { contactMessagesApi } from './contact-message/api.ts';
 import { type IdentityEnv, identityEnv } from './env.ts';
 import { adminUsersProjection } from './read-models/admin-users/index.ts';
 import { messagesProjection } from './read-models/messages/index.ts';
+import { workspacesProjection } from './read-models/workspaces/index.ts';
 import { accounts as accountsOf } from './user/accounts.ts';
 import { adminUsersApi } from './user/admin-api.ts';
 import { userApi } from './user/api.ts';
 import { apiTokensApi } from './user/api-token-api.ts';
 import { emailVerificationApi } from './user/email-verification.ts';
+import { workspacesApi } from './workspace/api.ts';
 
-/** identity: accounts and credentials. Streams `user-<id>` and `username-<name>`. */
+/** identity: accounts, credentials and team workspaces. Streams `user-<id>`, `username-<name>` and `workspace-<id>`. */
 export const identityService: ServiceDefinition<IdentityEnv> = {
   name: 'identity',
   env: identityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [messagesProjection, adminUsersProjection],
+  projections: [messagesProjection, adminUsersProjection, workspacesProjection],
   // What the user wrote to the administrators, their row in the admin's table and when their API
   // tokens were last used go with the account; the rest (the tokens too) is in shredded events.
   forgetUser: deleteUserRows('identity.contact_messages', 'identity.admin_users', 'identity.api_token_usage'),
@@ -35,6 +37,7 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
       adminUsersApi(context, accounts),
       adminCommentsApi(context),
       contactMessagesApi(context),
+      workspacesApi(context, accounts, mailer),
     );
     await accounts.ensureAdmin();
     return {

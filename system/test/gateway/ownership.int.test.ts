@@ -43,6 +43,8 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
   [/^\/api\/admin\/users\/:userId(\/|$)/, 'user'],
   [/^\/api\/tokens\/:tokenId$/, 'apiToken'],
+  [/^\/api\/workspaces\/:id(\/|$)/, 'workspace'],
+  [/^\/api\/invites\/:id\//, 'invite'],
   [/^\/api\/sessions\/:sessionId$/, 'session'],
   [/^\/api\/public\/users\/:username(\/status)?$/, 'publicProfile'],
   [/^\/api\/badges\/:username\//, 'publicProfile'],
@@ -72,6 +74,10 @@ const validBodies: Record<string, unknown> = {
   'PATCH /api/monitors/:id': { paused: true, intervalSeconds: 3600 },
   'PUT /api/monitors/:id/incidents/:incidentId/note': { note: 'Not yours' },
   'POST /api/integrations/:id/import': { projectIds: ['example-1.com'] },
+  'PUT /api/workspaces/:id': { name: 'Taken over' },
+  'PUT /api/workspaces/:id/members/:userId': { role: 'viewer' },
+  'POST /api/workspaces/:id/invites': { username: 'admin', role: 'admin' },
+  'POST /api/invites/:id/preview': { secret: 'B'.repeat(64) },
 };
 /** Calls that name a resource in their body rather than their path. */
 const bodyReferences: { method: string; path: string; body: () => unknown }[] = [
@@ -107,6 +113,9 @@ async function snapshotOfA() {
     '/api/profile',
     '/api/user',
     '/api/tokens',
+    '/api/workspaces',
+    `/api/workspaces/${owned.workspace}/members`,
+    `/api/workspaces/${owned.workspace}/invites`,
   ];
   const out: Record<string, unknown> = {};
   for (const path of reads) {
@@ -188,6 +197,12 @@ beforeAll(async () => {
     owned.contactMessage = messages.body.find((m: { message: string }) => m.message === 'A question from A')?.id;
     return owned.contactMessage !== undefined;
   });
+  const workspace = await a.post('/api/workspaces', { name: 'A’s team' });
+  expect(workspace.status).toBe(201);
+  owned.workspace = workspace.body.id;
+  const invite = await a.post(`/api/workspaces/${owned.workspace}/invites`, { email: 'someone@example.com' });
+  expect(invite.status).toBe(201);
+  owned.invite = invite.body.id;
   owned.user = aId;
 }, 60_000);
 afterAll(async () => {
@@ -293,7 +308,7 @@ describe('the ownership matrix', () => {
       (c) => takesId(c) && !isAdminRoute(c) && !publicByDesign.has(`${c.method} ${c.path}`),
     )) {
       const id = owned[kindOf(call.path)!]!;
-      const path = fill(call.path, { id, projectId: id, secret: id });
+      const path = fill(call.path, { id, projectId: id, secret: id, userId: aId, inviteId: owned.invite! });
       const response =
         call.path === '/api/calendar/:secret'
           ? // The feed's secret is its credential: B holds none of A's, so B tries one that is no feed.

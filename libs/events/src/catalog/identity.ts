@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { event, id, isoDate } from './shared.ts';
-import { commentPriorities } from './values.ts';
+import { commentPriorities, workspaceRoles } from './values.ts';
 
 const commentPriority = z.enum(commentPriorities);
+const workspaceRole = z.enum(workspaceRoles);
 
 // identity — `username-<lowercase name>` streams hold the uniqueness claim; `user-<id>` the account.
 export const identityEvents = {
@@ -202,5 +203,97 @@ export const identityEvents = {
     version: 1,
     publish: true,
     schema: z.object({ userId: id, tokenId: id, at: isoDate }),
+  }),
+  // `workspace-<id>` streams: a team workspace, its members and its invites. Ids, roles and the
+  // team's name only (members' names are read from their accounts), so a member's erasure leaves the
+  // team's history readable: none is personal. Published, so every service can keep who may reach a
+  // workspace's projects; an emailed invite's secret stays in the stream (WorkspaceInviteLinkMade).
+  WorkspaceCreated: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, name: z.string(), ownerId: id, at: isoDate }),
+  }),
+  WorkspaceRenamed: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, name: z.string(), renamedBy: id, at: isoDate }),
+  }),
+  WorkspaceDeleted: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, deletedBy: id, at: isoDate }),
+  }),
+  /**
+   * To an account (`inviteeId`) or to an address, kept as the SHA-256 of its lower-case form
+   * (`emailHash`, matched against an account's proven address) and a hint for the admins' list
+   * (`a…@example.com`).
+   */
+  WorkspaceInviteSent: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({
+      workspaceId: id,
+      inviteId: id,
+      role: workspaceRole,
+      invitedBy: id,
+      inviteeId: id.nullable(),
+      emailHash: z.string().nullable(),
+      emailHint: z.string().nullable(),
+      expiresAt: isoDate,
+      at: isoDate,
+    }),
+  }),
+  /** The SHA-256 of an emailed invite link's secret: it never leaves the service. */
+  WorkspaceInviteLinkMade: event({
+    owner: 'identity',
+    version: 1,
+    publish: false,
+    personal: false,
+    schema: z.object({ workspaceId: id, inviteId: id, secretHash: z.string() }),
+  }),
+  WorkspaceInviteRevoked: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, inviteId: id, revokedBy: id, at: isoDate }),
+  }),
+  WorkspaceInviteDeclined: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, inviteId: id, declinedBy: id, at: isoDate }),
+  }),
+  /** A member joined by accepting an invite (the owner is a member from WorkspaceCreated on). */
+  WorkspaceMemberJoined: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, memberId: id, role: workspaceRole, inviteId: id, at: isoDate }),
+  }),
+  WorkspaceMemberRoleChanged: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, memberId: id, role: workspaceRole, changedBy: id, at: isoDate }),
+  }),
+  /** Removed by an admin, or left (`removedBy` is the member), or gone with their account. */
+  WorkspaceMemberRemoved: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, memberId: id, removedBy: id, at: isoDate }),
   }),
 } as const satisfies Record<string, { owner: 'identity' }>;

@@ -44,3 +44,6 @@ export const reminderTimes = [
 ] as const;
 
 export const reminderFrequencies = ['once', 'daily', 'weekly', 'monthly'] as const;
+
+/** A member's role in a team workspace, most powerful first. */
+export const workspaceRoles = ['owner', 'admin', 'member', 'viewer'] as const;

@@ -11,8 +11,11 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { IdentityEnv } from '../env.ts';
+import { membershipsOf } from '../read-models/workspaces/index.ts';
 import { usernameDecider } from '../username-claim/decide.ts';
 import { usernameStream } from '../username-claim/username-claim.ts';
+import { workspaceDecider } from '../workspace/decide.ts';
+import { workspaceStream } from '../workspace/workspace.ts';
 import { type UserCommand, userDecider } from './decide.ts';
 import { hashPassword } from './passwords.ts';
 import { type User, userStream } from './user.ts';
@@ -159,10 +162,18 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
    * event holding their personal data, here and on the bus, becomes unreadable) and `UserDeleted` is
    * appended; each service reacts by deleting what it keeps of the user. The username claim's stream
    * is then removed, since its name is the username; a failure there leaves only a shredded claim.
+   * The account leaves its workspaces: one it alone owns passes to its longest-standing admin, or goes
+   * when nobody else is in it; one it cannot pass on refuses the deletion first, saying what to do.
    */
   async function deleteUser(user: RegisteredUser, deletedBy: string, req: Request) {
     if (isAdminName(user.username)) {
       throw new ForbiddenError('The administrator account cannot be deleted', 'ADMIN_ACCOUNT');
+    }
+    const workspaces = (await membershipsOf(context.pool, user.id)).map((m) => m.workspaceId);
+    const leave = { type: 'RemoveDeletedAccount', memberId: user.id } as const;
+    for (const workspaceId of workspaces) {
+      const { state } = await loadAggregate(store, workspaceStream(workspaceId), workspaceDecider);
+      workspaceDecider.decide(leave, state, context.now());
     }
     const result = await inAppendTransaction(context, async (tx) => {
       // Decided from the account as it stands (read in this transaction), then its key is destroyed
@@ -180,6 +191,18 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
     await store.deleteStream(usernameStream(user.username)).catch((error: unknown) => {
       context.logger.warn({ err: error, userId: user.id }, 'username claim stream not removed; it stays shredded');
     });
+    for (const workspaceId of workspaces) {
+      await handleCommand(store, workspaceStream(workspaceId), workspaceDecider, leave, {
+        ...commandContext(req),
+        now: context.now(),
+        retries: 3,
+      }).catch((error: unknown) => {
+        context.logger.error(
+          { err: error, userId: user.id, workspaceId },
+          'a deleted account could not leave its workspace',
+        );
+      });
+    }
     return result.appended?.position ?? null;
   }
 

@@ -6,10 +6,10 @@ import {
   createDomainMonitorSchema,
   createExpectationSchema,
   createMonitorSchema,
+  inPaidTier,
   MAX_MONITORS,
   MONITORS_NEED_PLAN_MESSAGE,
   type MonitorView,
-  planRunsMonitors,
 } from '@shiplog/schemas';
 import {
   callerOf,
@@ -170,7 +170,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
 
   /** Monitors are added and resumed only while the plan runs them (billing's word, at this moment). */
   async function requirePlan(req: Request) {
-    if (!planRunsMonitors(await currentSubscription(services, callerOf(req)), now()))
+    if (!inPaidTier(await currentSubscription(services, callerOf(req)), now()))
       throw new ForbiddenError(MONITORS_NEED_PLAN_MESSAGE, 'SUBSCRIPTION_REQUIRED');
   }
 

@@ -4,7 +4,7 @@ import type pg from 'pg';
 /**
  * Each account's plan, from billing's events: its status, when its trial ends, and when a cancelled
  * paid period ends. The checker pauses the monitors of an account whose plan lapsed and resumes them
- * when it is back (timers/run-checks, `enforcePlans`), by the rule of `planRunsMonitors`.
+ * when it is back (timers/run-checks, `enforcePlans`), by the rule of `inPaidTier`.
  */
 export const plansProjection: ProjectionDefinition = {
   name: 'plans',

@@ -8,7 +8,7 @@ import { report } from './report.ts';
 /**
  * Pauses the monitors of accounts whose plan lapsed (reason `plan`: the card says so), and resumes
  * what a plan paused once the plan is back; what its owner paused stays paused. By the rule of
- * `planRunsMonitors`, on the plans billing's events left (read-models/plans).
+ * `inPaidTier`, on the plans billing's events left (read-models/plans).
  */
 export async function enforcePlans(
   { store, pool }: Pick<ServiceContext<MonitorsEnv>, 'store' | 'pool'>,

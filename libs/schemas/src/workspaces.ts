@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { inviteRoles, workspaceRoles } from './workspace-values.ts';
+
+/** Team workspaces: their input and what the API answers of them. */
+
+export const workspaceNameSchema = z
+  .string({ error: 'Workspace name is required' })
+  .trim()
+  .min(1, 'Workspace name is required')
+  .max(100, 'Workspace name must be at most 100 characters');
+
+/** POST /api/workspaces and PUT /api/workspaces/{id}. */
+export const workspaceInputSchema = z.object({ name: workspaceNameSchema });
+
+const role = z.enum(workspaceRoles, { error: `Role must be one of ${workspaceRoles.join(', ')}` });
+const inviteRole = z.enum(inviteRoles, { error: `Role must be one of ${inviteRoles.join(', ')}` });
+
+/** PUT /api/workspaces/{id}/members/{userId}. */
+export const memberRoleSchema = z.object({ role });
+
+/** POST /api/workspaces/{id}/invites: to an account by its username, or to an email address. */
+export const inviteInputSchema = z
+  .object({
+    username: z.string({ error: 'Username must be text' }).trim().min(1, 'Username is required').max(50).optional(),
+    email: z.email('Invalid email address').max(254, 'Invalid email address').optional(),
+    role: inviteRole.optional().default('member'),
+  })
+  .refine((input) => (input.username === undefined) !== (input.email === undefined), {
+    message: 'Invite by username or by email address, one of the two',
+    path: ['username'],
+  });
+
+/** POST /api/invites/{id}/preview: the secret of an emailed link. */
+export const inviteSecretSchema = z.object({ secret: z.string({ error: 'The invite link is incomplete' }).max(200) });
+
+export const workspaceView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  role,
+  memberCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type WorkspaceView = z.infer<typeof workspaceView>;
+
+export const memberView = z.object({ userId: z.uuid(), username: z.string(), role, joinedAt: z.string() });
+export type MemberView = z.infer<typeof memberView>;
+
+/** An invite as its workspace's admins see it (GET /api/workspaces/{id}/invites). */
+export const sentInviteView = z.object({
+  id: z.uuid(),
+  role: inviteRole,
+  /** The invited account's username, or the address's hint (`a…@example.com`). */
+  to: z.string(),
+  invitedBy: z.string(),
+  expiresAt: z.string(),
+});
+export type SentInviteView = z.infer<typeof sentInviteView>;
+
+/** The invite just made: by email, the link too, shown this once. */
+export const createdInviteView = z.object({
+  id: z.uuid(),
+  role: inviteRole,
+  expiresAt: z.string(),
+  url: z.string().optional(),
+});
+
+/** An invite as the invited user sees it (GET /api/invites, and the emailed link's preview). */
+export const receivedInviteView = z.object({
+  id: z.uuid(),
+  workspace: z.object({ id: z.uuid(), name: z.string() }),
+  role: inviteRole,
+  invitedBy: z.string(),
+  expiresAt: z.string(),
+});
+export type ReceivedInviteView = z.infer<typeof receivedInviteView>;
