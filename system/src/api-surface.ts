@@ -1,4 +1,5 @@
 import { isServiceRoute, routes, serviceRoutes } from '@shiplog/gateway/routes';
+import type { WorkspaceRole } from '@shiplog/schemas';
 import type { DeclaredRoute } from '@shiplog/service-kit';
 
 /** One call of the `/api` surface, Express style (`/api/projects/:id`), and who answers it. */
@@ -12,6 +13,8 @@ export interface ApiCall {
   admin: boolean;
   /** A personal API token may stand for the session. */
   token: boolean;
+  /** The least role it needs on the project it acts on (its declaration's `project`), if it acts on one. */
+  project?: WorkspaceRole;
 }
 
 /**
@@ -28,6 +31,7 @@ export function apiSurface(services: Record<string, { routes: DeclaredRoute[] }>
     public: route.public,
     admin: route.admin,
     token: route.token,
+    ...(route.declaration.project ? { project: route.declaration.project } : {}),
   }));
   const internal = Object.entries(serviceRoutes).flatMap(([service, declared]) =>
     Object.entries(declared)

@@ -5,3 +5,4 @@
  */
 export * from './known-projects.ts';
 export * from './plan-gates.ts';
+export * from './workspace-members.ts';

@@ -1,26 +1,39 @@
 import type { Batch } from '@shiplog/messaging';
+import type { WorkspaceRole } from '@shiplog/schemas';
 import type { EventHandlers } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { projectRoleSql, workspaceMembersIn } from './workspace-members.ts';
 
-/** A project as a service that does not own projects knows it: whose it is and what it is called. */
+/**
+ * A project as a service that does not own projects knows it: who made it, the team workspace it
+ * belongs to (null: its maker's personal space) and what it is called.
+ */
 export interface OwnedProject {
   id: string;
   userId: string;
+  workspaceId: string | null;
   name: string;
 }
 
+/** A project with the caller's role on it (see `RouteDeclaration.project`). */
+export interface ReachedProject extends OwnedProject {
+  role: WorkspaceRole;
+}
+
 /**
- * What a service knows of other services' facts, in its own schema: each project's owner and name (so
- * what it keeps is added only to one's own project, and carries its name), and each user's address
- * and whether its owner proved it (email goes only to a proven one). Tables `<schema>.projects`
- * (project_id, user_id, name, deleted) and `<schema>.users` (user_id, username, email,
- * email_verified), made by the service's migrations. One consumer of the service keeps it with
+ * What a service knows of other services' facts, in its own schema: each project's maker, workspace
+ * and name, and who belongs to each workspace with what role (so what it keeps is added only to a
+ * project the caller may change, and carries its name), and each user's address and whether its owner
+ * proved it (email goes only to a proven one). Tables `<schema>.projects` (project_id, user_id,
+ * workspace_id, name, deleted), `<schema>.workspace_members` (`workspaceMembersIn`) and
+ * `<schema>.users` (user_id, username, email, email_verified), made by the service's migrations. One consumer of the service keeps it with
  * `handlers`, in the bus's one order with the service's own events, and handles `ProjectDeleted`
  * itself (its cascade), calling `deleted`.
  */
 export function knownProjectsIn(schema: string) {
   const users = `${schema}.users`;
   const projects = `${schema}.projects`;
+  const members = workspaceMembersIn(schema);
   const known = {
     user(defer: Batch['defer'], user: { userId: string; username: string; email: string | null }) {
       defer(`INSERT INTO ${users} (user_id, username, email) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING`, [
@@ -46,10 +59,14 @@ export function knownProjectsIn(schema: string) {
       ]);
     },
 
-    project(defer: Batch['defer'], project: { projectId: string; userId: string; name: string }) {
+    project(
+      defer: Batch['defer'],
+      project: { projectId: string; userId: string; workspaceId?: string | null; name: string },
+    ) {
       defer(
-        `INSERT INTO ${projects} (project_id, user_id, name) VALUES ($1, $2, $3) ON CONFLICT (project_id) DO NOTHING`,
-        [project.projectId, project.userId, project.name],
+        `INSERT INTO ${projects} (project_id, user_id, workspace_id, name) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (project_id) DO NOTHING`,
+        [project.projectId, project.userId, project.workspaceId ?? null, project.name],
       );
     },
 
@@ -70,12 +87,28 @@ export function knownProjectsIn(schema: string) {
 
     /** The project as this service knows it, or null when it is unknown or deleted. */
     async find(pool: pg.Pool, projectId: string): Promise<OwnedProject | null> {
-      const { rows } = await pool.query<{ project_id: string; user_id: string; name: string }>(
-        `SELECT project_id, user_id, name FROM ${projects} WHERE project_id = $1 AND NOT deleted`,
+      const { rows } = await pool.query<{ id: string; userId: string; workspaceId: string | null; name: string }>(
+        `SELECT project_id AS id, user_id AS "userId", workspace_id AS "workspaceId", name
+         FROM ${projects} WHERE project_id = $1 AND NOT deleted`,
         [projectId],
       );
+      return rows[0] ?? null;
+    },
+
+    /**
+     * The project with the caller's role on it, or null when it is unknown, deleted, or none of theirs
+     * (not its maker's personal project, and not in a workspace they belong to).
+     */
+    async reach(pool: pg.Pool, projectId: string, userId: string): Promise<ReachedProject | null> {
+      const { rows } = await pool.query<ReachedProject & { role: WorkspaceRole | null }>(
+        `SELECT p.project_id AS id, p.user_id AS "userId", p.workspace_id AS "workspaceId", p.name,
+                ${projectRoleSql('p', 'm', '$2')} AS role
+         FROM ${projects} p LEFT JOIN ${members.table} m ON m.workspace_id = p.workspace_id AND m.user_id = $2
+         WHERE p.project_id = $1 AND NOT p.deleted`,
+        [projectId, userId],
+      );
       const row = rows[0];
-      return row ? { id: row.project_id, userId: row.user_id, name: row.name } : null;
+      return row?.role ? row : null;
     },
   };
   /**
@@ -83,6 +116,7 @@ export function knownProjectsIn(schema: string) {
    * Their writes only fill in who and what, so they are deferred to the batch's commit (see Batch).
    */
   const handlers = {
+    ...members.handlers,
     UserRegistered: async ({ data }, _tx, { defer }) => known.user(defer, data),
     AccountInfoUpdated: async ({ data }, _tx, { defer }) => known.addressChanged(defer, data),
     EmailVerified: async ({ data }, _tx, { defer }) => known.addressProven(defer, data),
@@ -92,7 +126,7 @@ export function knownProjectsIn(schema: string) {
       if (data.changes.name !== undefined) known.renamed(defer, { projectId: data.projectId, name: data.changes.name });
     },
   } satisfies EventHandlers;
-  return { ...known, handlers };
+  return { ...known, members, handlers };
 }
 
 export type KnownProjects = ReturnType<typeof knownProjectsIn>;

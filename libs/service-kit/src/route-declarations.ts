@@ -1,3 +1,4 @@
+import type { WorkspaceRole } from '@shiplog/schemas';
 import type { z } from 'zod';
 
 /**
@@ -27,6 +28,14 @@ export interface RouteDeclaration {
   internal?: true;
   /** A personal API token (`Authorization: Bearer`) may stand for the session here; nowhere else. */
   token?: true;
+  /**
+   * The least role the caller needs on the project the route acts on: `viewer` reads it, `member`
+   * changes it and adds to it. Its maker holds every role on a personal project; on a team
+   * workspace's, the caller has their role there. The handler names the project (`parsed.project(id)`),
+   * which answers 404 when the caller has no role on it (non-members learn nothing) and 403
+   * `FORBIDDEN` when a lesser one, before anything changes.
+   */
+  project?: WorkspaceRole;
   /**
    * Needs the password typed in this session within the last ten minutes (the gateway's
    * `RECENT_AUTH_MS`); otherwise a 403 `REAUTH_REQUIRED`, and the app asks for it. Never a token.

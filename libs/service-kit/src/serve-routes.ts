@@ -1,3 +1,6 @@
+import { ForbiddenError, NotFoundError } from '@shiplog/errors';
+import { isId } from '@shiplog/events';
+import { roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -11,17 +14,36 @@ import { parseInput } from './validation.ts';
  * A handler's input, parsed with its declaration's schemas when the handler first reads it (so a
  * handler that answers 404 for an id that is not the caller's does so before it looks at the body).
  */
-export interface RouteInput<D extends RouteDeclaration> {
+export interface RouteInput<D extends RouteDeclaration, P extends Reached = Reached> {
   readonly body: D['body'] extends z.ZodType ? z.output<D['body']> : undefined;
   readonly query: D['query'] extends z.ZodObject ? z.output<D['query']> : undefined;
+  /**
+   * The project the route acts on, with the caller's role on it, when that role is at least the
+   * declaration's `project`: otherwise 404 (no role on it) or 403 `FORBIDDEN` (a lesser one).
+   */
+  readonly project: D['project'] extends WorkspaceRole ? (projectId: string) => Promise<P> : undefined;
 }
 
+/** A project as the service knows it, with the caller's role on it. */
+export interface Reached {
+  id: string;
+  role: WorkspaceRole;
+}
+
+/** The project with the caller's role on it, or null when they have none (`knownProjectsIn(…).reach`). */
+export type Reach<P extends Reached> = (projectId: string, userId: string) => Promise<P | null>;
+
+export const projectNotFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+
+/** A member of the project's workspace whose role does not allow the route. */
+export const ROLE_REFUSED_MESSAGE = 'Your role in this workspace does not allow this: ask one of its owners or admins.';
+
 /** What answers a declared route: an Express handler that gets the parsed input… */
-export type RouteHandler<D extends RouteDeclaration> = (
+export type RouteHandler<D extends RouteDeclaration, P extends Reached = Reached> = (
   /** Its path's parameters are strings, as the path names them. */
   req: Request<Record<string, string>>,
   res: Response,
-  input: RouteInput<D>,
+  input: RouteInput<D, P>,
 ) => void | Promise<void>;
 /** …or, for one of the few reads that carry a service's load, a lean read (`LeanRead`: a GET of an exact path). */
 export interface LeanHandler {
@@ -29,8 +51,8 @@ export interface LeanHandler {
 }
 
 /** A handler for each declared route, and nothing else: the compiler says which is missing. */
-export type RouteHandlers<R extends RouteDeclarations> = {
-  [K in keyof R]: RouteHandler<R[K] & RouteDeclaration> | LeanHandler;
+export type RouteHandlers<R extends RouteDeclarations, P extends Reached = Reached> = {
+  [K in keyof R]: RouteHandler<R[K] & RouteDeclaration, P> | LeanHandler;
 };
 
 /** What a service's `setup` gives `createHttpApp` from its routes. */
@@ -43,10 +65,18 @@ export interface ServedRoutes {
 /**
  * Declared routes with their handlers, as the service serves them: each on its method and path, who
  * may call it checked first from the gateway's signed caller (a token only where `token`, a recent
- * password where `recentAuth`, an administrator where `admin`), then the handler with its input.
+ * password where `recentAuth`, an administrator where `admin`), then the handler with its input. A
+ * service whose routes act on projects (`project`) says how it finds the caller's role on one (`reach`).
  */
-export function serveRoutes<R extends RouteDeclarations>(declared: R, handlers: RouteHandlers<R>): ServedRoutes {
+export function serveRoutes<R extends RouteDeclarations, P extends Reached = Reached>(
+  declared: R,
+  handlers: RouteHandlers<R, P>,
+  options: { reach?: Reach<P> } = {},
+): ServedRoutes {
   const entries = Object.entries(declared) as [string, RouteDeclaration][];
+  const unreachable = entries.filter(([, declaration]) => declaration.project && !options.reach);
+  if (unreachable.length > 0)
+    throw new Error(`${unreachable.map(([key]) => key).join(', ')}: a route on a project needs serveRoutes' reach`);
   const reads: Record<string, LeanRead> = {};
   const rawBodyPaths: string[] = [];
   for (const [key, declaration] of entries) {
@@ -75,10 +105,10 @@ export function serveRoutes<R extends RouteDeclarations>(declared: R, handlers: 
         if (declaration.recentAuth) guards.push(recentAuthOnly);
         const answer: express.RequestHandler = async (req, res) => {
           // No path of a declared route has a wildcard: every parameter is one segment, a string.
-          await (handler as RouteHandler<RouteDeclaration>)(
+          await (handler as RouteHandler<RouteDeclaration, P>)(
             req as Request<Record<string, string>>,
             res,
-            routeInput(req, declaration),
+            routeInput(req, declaration, options.reach),
           );
         };
         router[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...guards, answer);
@@ -106,10 +136,26 @@ function allowed(req: Request, declaration: RouteDeclaration): void {
 }
 
 /** A request's input as its declaration parses it, each part when first read (the gateway's actions get it too). */
-export function routeInput<D extends RouteDeclaration>(req: Request, declaration: D): RouteInput<D> {
+export function routeInput<D extends RouteDeclaration, P extends Reached = Reached>(
+  req: Request,
+  declaration: D,
+  reach?: Reach<P>,
+): RouteInput<D, P> {
   let body: unknown;
   let query: unknown;
+  const least = declaration.project;
+  const project =
+    least && reach
+      ? async (projectId: string): Promise<P> => {
+          // A malformed id is simply a project that does not exist.
+          const reached = isId(projectId) ? await reach(projectId, signedInUserId(callerOf(req))) : null;
+          if (!reached) throw projectNotFound();
+          if (!roleAtLeast(reached.role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
+          return reached;
+        }
+      : undefined;
   return {
+    project: project as RouteInput<D, P>['project'],
     get body() {
       body ??= declaration.body ? parseInput(declaration.body, req.body) : undefined;
       return body as RouteInput<D>['body'];

@@ -27,6 +27,8 @@ export const projectEvents = {
     schema: z.object({
       projectId: id,
       userId: id,
+      /** The team workspace it belongs to; absent or null: its maker's personal space. */
+      workspaceId: id.nullable().optional(),
       name: z.string(),
       description: z.string().nullable(),
       status: projectStatus,
@@ -174,6 +176,8 @@ export const projectEvents = {
     schema: z.object({
       projectId: id,
       userId: id,
+      /** The team workspace it belongs to; absent or null: its maker's personal space. */
+      workspaceId: id.nullable().optional(),
       importedFrom: z.string(),
       name: z.string(),
       description: z.string().nullable(),
