@@ -154,7 +154,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       // Tests drive the reminder scheduler and the monitors' checker with their own clock.
       SCHEDULER_ENABLED: 'false',
       CHECKER_ENABLED: 'false',
-      // Test files run side by side, some with three backends of seven services each: small pools keep
+      // Test files run side by side, some with three backends of eight services each: small pools keep
       // them within PostgreSQL's 100 connections.
       DATABASE_POOL_MAX: '5',
       ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),

@@ -88,9 +88,9 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         );
     },
 
-    // Import from a Shiplog export (the gateway's import.ts): the file's reminders, each for one of the
-    // user's imported projects (its id here); answers their ids here and how many it added (the others
-    // were imported before). Internal: not on the /api surface.
+    // Import from a Shiplog export (the gateway's `POST /api/import`, gateway/src/actions/export.ts): the
+    // file's reminders, each for one of the user's imported projects (its id here); answers their ids here
+    // and how many it added (the others were imported before). Internal: not on the /api surface.
     'POST /imports/reminders': async (req, res, parsed) => {
       const userId = requireUserId(req);
       const { reminders } = parsed.body;

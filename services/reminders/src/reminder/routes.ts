@@ -38,8 +38,8 @@ export const reminderRoutes = declareRoutes({
     status: 201,
     answer: reminderView,
   },
-  // Import from a Shiplog export (the gateway's import.ts): the gateway splits a file's reminders to stay
-  // under the 1 MB body limit.
+  // Import from a Shiplog export (the gateway's `POST /api/import`, gateway/src/actions/export.ts): the
+  // gateway splits a file's reminders to stay under the 1 MB body limit.
   'POST /imports/reminders': {
     summary:
       'The file’s reminders, each for one of the user’s imported projects: their ids here, and how many it added',
