@@ -78,29 +78,35 @@ export const madeSecretLink = z.object({ url: z.url(), createdAt: z.string() });
  * it off. Each route is declared where the link's owner declares its others (a `recentAuth` POST for a
  * link that acts on a project).
  */
+/** What a link's route hands its owner lookup: the route's project, when it declares one. */
+export interface LinkInput {
+  project?: ((projectId: string) => Promise<{ id: string }>) | undefined;
+}
+
 export function secretLinkHandlers<Owner extends Record<string, string>>(
   links: ReturnType<typeof secretLinks<Owner>>,
   options: {
     db: Queryable;
-    ownerOf: (req: Request) => Promise<Owner>;
+    /** Whose link it is, from the request and its parsed input (`parsed.project` for a project's link). */
+    ownerOf: (req: Request, input: LinkInput) => Promise<Owner>;
     urlOf: (secret: string) => string;
     /** What GET adds to the state (a ping URL's latest runs, say). */
     details?: (owner: Owner) => Promise<Record<string, unknown>>;
   },
-): Record<'state' | 'replace' | 'remove', (req: Request, res: Response) => Promise<void>> {
+): Record<'state' | 'replace' | 'remove', (req: Request, res: Response, input?: LinkInput) => Promise<void>> {
   const { db, ownerOf, urlOf, details } = options;
   return {
-    async state(req, res) {
-      const owner = await ownerOf(req);
+    async state(req, res, input = {}) {
+      const owner = await ownerOf(req, input);
       res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
     },
-    async replace(req, res) {
+    async replace(req, res, input = {}) {
       const secret = links.newSecret();
-      const createdAt = await links.replace(db, await ownerOf(req), secret);
+      const createdAt = await links.replace(db, await ownerOf(req, input), secret);
       res.status(201).json({ url: urlOf(secret), createdAt });
     },
-    async remove(req, res) {
-      await links.remove(db, (await ownerOf(req))[links.key]!);
+    async remove(req, res, input = {}) {
+      await links.remove(db, (await ownerOf(req, input))[links.key]!);
       res.status(204).end();
     },
   };

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { apiTokenAccepted, callerOf, recentAuthOnly, requireAdmin, signedInUserId } from './caller.ts';
 import type { LeanRead } from './http.ts';
 import type { Caller } from './internal-token.ts';
+import { catchUp } from './read-your-writes.ts';
 import { type RouteDeclaration, type RouteDeclarations, routeKeyParts } from './route-declarations.ts';
 import { parseInput } from './validation.ts';
 
@@ -147,6 +148,8 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
   const project =
     least && reach
       ? async (projectId: string): Promise<P> => {
+          // A project the caller created a moment ago must be known here: their writes are waited for.
+          await catchUp(req);
           // A malformed id is simply a project that does not exist.
           const reached = isId(projectId) ? await reach(projectId, signedInUserId(callerOf(req))) : null;
           if (!reached) throw projectNotFound();

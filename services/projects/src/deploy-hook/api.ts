@@ -1,9 +1,8 @@
 import { NotFoundError } from '@shiplog/errors';
-import { isId } from '@shiplog/events';
 import {
   callerOf,
-  catchUp,
   handleCommand,
+  type LinkInput,
   requireUserId,
   type ServiceContext,
   secretLinkHandlers,
@@ -13,7 +12,7 @@ import type { Request } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
-import { findProject } from '../read-models/project-list/index.ts';
+import { reachProject } from '../read-models/project-list/index.ts';
 import { readDelivery } from './deliveries.ts';
 import { deployHooks } from './deploy-hooks.ts';
 import { deployHookRoutes } from './routes.ts';
@@ -31,57 +30,60 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   const { pool, store, config, vault, now } = context;
   const hookUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/deploy/${token}`;
 
-  /** The caller's own project as its hook's owner, or 404 (someone else's, deleted or missing alike), by the project list. */
-  async function ownProject(req: Request): Promise<{ project_id: string; user_id: string }> {
+  /**
+   * The project the hook is for, reached with the route's declared role; the hook is the caller's
+   * (deliveries act as them).
+   */
+  async function ownProject(req: Request, input: LinkInput): Promise<{ project_id: string; user_id: string }> {
     const userId = requireUserId(req);
-    const projectId = req.params.id;
-    // A write asks the list too: it must hold the caller's own project created a moment ago.
-    await catchUp(req);
-    if (!isId(projectId) || !(await findProject(pool, userId, projectId)))
-      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    return { project_id: projectId, user_id: userId };
+    const { id } = await input.project!(String(req.params.id ?? ''));
+    return { project_id: id, user_id: userId };
   }
 
   const link = secretLinkHandlers(deployHooks, { db: pool, ownerOf: ownProject, urlOf: hookUrl });
-  return serveRoutes(deployHookRoutes, {
-    'GET /projects/:id/deploy-hook': link.state,
-    'POST /projects/:id/deploy-hook': link.replace,
-    'DELETE /projects/:id/deploy-hook': link.remove,
+  return serveRoutes(
+    deployHookRoutes,
+    {
+      'GET /projects/:id/deploy-hook': link.state,
+      'POST /projects/:id/deploy-hook': link.replace,
+      'DELETE /projects/:id/deploy-hook': link.remove,
 
-    'POST /hooks/deploy/:secret': async (req, res) => {
-      const found = await deployHooks.find(pool, req.params.secret ?? '');
-      // Gone with its owner's account, even before this service has erased the account's rows.
-      if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
-      const hook = { projectId: found.project_id, userId: found.user_id };
-      const delivery = readDelivery(req.body);
-      if (delivery.kind === 'ignored') {
-        res.status(202).json({ recorded: false, reason: delivery.reason });
-        return;
-      }
-      const { events } = await handleCommand(
-        store,
-        projectStream(hook.projectId),
-        projectDecider,
-        {
-          type: 'RecordDeployment',
-          userId: hook.userId,
-          input: delivery.input,
-          status: delivery.status,
-          source: delivery.source,
-        },
-        // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
-        { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
-      ).catch((error: unknown) => {
-        // The project was deleted since: its webhook went with it.
-        if (error instanceof NotFoundError) throw hookNotFound();
-        throw error;
-      });
-      const recorded = events.find((e) => e.type === 'DeploymentRecorded');
-      if (!recorded) {
-        res.status(200).json({ recorded: false, reason: 'This deployment is already recorded' });
-        return;
-      }
-      res.status(201).json({ recorded: true, type: 'deployment', ...recorded.data });
+      'POST /hooks/deploy/:secret': async (req, res) => {
+        const found = await deployHooks.find(pool, req.params.secret ?? '');
+        // Gone with its owner's account, even before this service has erased the account's rows.
+        if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
+        const hook = { projectId: found.project_id, userId: found.user_id };
+        const delivery = readDelivery(req.body);
+        if (delivery.kind === 'ignored') {
+          res.status(202).json({ recorded: false, reason: delivery.reason });
+          return;
+        }
+        const { events } = await handleCommand(
+          store,
+          projectStream(hook.projectId),
+          projectDecider,
+          {
+            type: 'RecordDeployment',
+            userId: hook.userId,
+            input: delivery.input,
+            status: delivery.status,
+            source: delivery.source,
+          },
+          // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
+          { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
+        ).catch((error: unknown) => {
+          // The project was deleted since: its webhook went with it.
+          if (error instanceof NotFoundError) throw hookNotFound();
+          throw error;
+        });
+        const recorded = events.find((e) => e.type === 'DeploymentRecorded');
+        if (!recorded) {
+          res.status(200).json({ recorded: false, reason: 'This deployment is already recorded' });
+          return;
+        }
+        res.status(201).json({ recorded: true, type: 'deployment', ...recorded.data });
+      },
     },
-  });
+    { reach: (projectId, userId) => reachProject(pool, projectId, userId) },
+  );
 }

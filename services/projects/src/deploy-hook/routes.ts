@@ -8,6 +8,7 @@ export const deployHookRoutes = declareRoutes({
     tag: 'Projects',
     summary: 'Whether the project has a deploy webhook',
     access: 'user',
+    project: 'viewer',
     answer: secretLinkState,
   },
   // The URL is a credential of its own: a session only, and a recent one to make it.
@@ -15,6 +16,7 @@ export const deployHookRoutes = declareRoutes({
     tag: 'Projects',
     summary: 'Make (or replace) the project’s deploy webhook URL',
     access: 'user',
+    project: 'member',
     recentAuth: true,
     status: 201,
     answer: madeSecretLink,
@@ -23,6 +25,7 @@ export const deployHookRoutes = declareRoutes({
     tag: 'Projects',
     summary: 'Turn the deploy webhook off',
     access: 'user',
+    project: 'member',
     status: 204,
   },
   // Platforms post without a session: the secret in the path is the credential.

@@ -14,7 +14,7 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { ProjectsEnv } from '../env.ts';
-import { findProject, listProjectsJson, listPublicProjects } from '../read-models/project-list/index.ts';
+import { listProjectsJson, listPublicProjects, reachProject } from '../read-models/project-list/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
 import { projectRoutes } from './routes.ts';
@@ -22,12 +22,8 @@ import { projectRoutes } from './routes.ts';
 export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   const { store, pool, services } = context;
 
-  /** The path's project id; a malformed one is simply a project that does not exist. */
-  function projectIdOf(req: Request): string {
-    const id = req.params.id;
-    if (!isId(id)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    return id;
-  }
+  /** The path's project id (`parsed.project` answers 404 for a malformed one). */
+  const projectIdOf = (req: Request): string => String(req.params.id ?? '');
 
   async function run(req: Request, res: Response, projectId: string, command: ProjectCommand, idempotencyKey?: string) {
     const caller = callerOf(req);
@@ -58,109 +54,115 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     return event.data;
   }
 
-  return serveRoutes(projectRoutes, {
-    // The list every page loads: answered without Express (service-kit's `LeanRead`).
-    'GET /projects': { lean: (caller) => listProjectsJson(pool, signedInUserId(caller)) },
+  const reach = (projectId: string, userId: string) => reachProject(pool, projectId, userId);
 
-    'GET /public/users/:userId/projects': async (req, res) => {
-      const { userId } = req.params;
-      res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
-    },
+  return serveRoutes(
+    projectRoutes,
+    {
+      // The list every page loads: answered without Express (service-kit's `LeanRead`).
+      'GET /projects': { lean: (caller) => listProjectsJson(pool, signedInUserId(caller)) },
 
-    'GET /projects/:id': async (req, res) => {
-      const project = await findProject(pool, requireUserId(req), projectIdOf(req));
-      if (!project) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-      res.json(project);
-    },
+      'GET /public/users/:userId/projects': async (req, res) => {
+        const { userId } = req.params;
+        res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
+      },
 
-    'POST /projects': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const input = parsed.body;
-      const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
-      const { state } = await run(
-        req,
-        res,
-        projectId,
-        { type: 'CreateProject', projectId, userId, input },
-        idempotencyKey,
-      );
-      if (state.lifecycle !== 'active') throw new Error('project was not created');
-      res.status(201).json(toView(state));
-    },
+      'GET /projects/:id': async (req, res, parsed) => {
+        res.json((await parsed.project(projectIdOf(req))).doc);
+      },
 
-    'PUT /projects/:id': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const projectId = projectIdOf(req);
-      const input = parsed.body;
-      if (input.id !== undefined && input.id !== projectId) {
-        throw new ValidationError({ id: ['The id in the body does not match the project being updated'] });
-      }
-      const { state } = await run(req, res, projectId, { type: 'UpdateProject', userId, input });
-      if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-      res.json(toView(state));
-    },
+      'POST /projects': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const input = parsed.body;
+        const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
+        const { state } = await run(
+          req,
+          res,
+          projectId,
+          { type: 'CreateProject', projectId, userId, input },
+          idempotencyKey,
+        );
+        if (state.lifecycle !== 'active') throw new Error('project was not created');
+        res.status(201).json(toView(state));
+      },
 
-    'DELETE /projects/:id': async (req, res) => {
-      const userId = requireUserId(req);
-      await run(req, res, projectIdOf(req), { type: 'DeleteProject', userId });
-      res.status(204).end();
-    },
+      'PUT /projects/:id': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const input = parsed.body;
+        if (input.id !== undefined && input.id !== projectId) {
+          throw new ValidationError({ id: ['The id in the body does not match the project being updated'] });
+        }
+        const { state } = await run(req, res, projectId, { type: 'UpdateProject', userId, input });
+        if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+        res.json(toView(state));
+      },
 
-    'POST /projects/:id/backup': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const projectId = projectIdOf(req);
-      const input = parsed.body;
-      const { idempotencyKey } = recordKey(req, userId, 'backup', projectId);
-      const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input }, idempotencyKey);
-      res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
-    },
+      'DELETE /projects/:id': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        await run(req, res, projectId, { type: 'DeleteProject', userId });
+        res.status(204).end();
+      },
 
-    'POST /projects/:id/deployment': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const projectId = projectIdOf(req);
-      const { status, ...input } = parsed.body;
-      const { idempotencyKey } = recordKey(req, userId, 'deployment', projectId);
-      const { events } = await run(
-        req,
-        res,
-        projectId,
-        { type: 'RecordDeployment', userId, input, status, source: null },
-        idempotencyKey,
-      );
-      res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
-    },
+      'POST /projects/:id/backup': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const input = parsed.body;
+        const { idempotencyKey } = recordKey(req, userId, 'backup', projectId);
+        const { events } = await run(req, res, projectId, { type: 'RecordBackup', userId, input }, idempotencyKey);
+        res.status(201).json({ type: 'backup', ...recorded(events, 'BackupRecorded') });
+      },
 
-    'POST /projects/:id/version': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const projectId = projectIdOf(req);
-      const input = parsed.body;
-      const { idempotencyKey } = recordKey(req, userId, 'version', projectId);
-      const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input }, idempotencyKey);
-      res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
-    },
+      'POST /projects/:id/deployment': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const { status, ...input } = parsed.body;
+        const { idempotencyKey } = recordKey(req, userId, 'deployment', projectId);
+        const { events } = await run(
+          req,
+          res,
+          projectId,
+          { type: 'RecordDeployment', userId, input, status, source: null },
+          idempotencyKey,
+        );
+        res.status(201).json({ type: 'deployment', ...recorded(events, 'DeploymentRecorded') });
+      },
 
-    // The Quick Update, for subscribed users only, by billing's word at this moment.
-    'POST /activities': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const input = parsed.body;
-      if (!isId(input.projectId)) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-      const { idempotencyKey } = recordKey(req, userId, 'quick-update', input.projectId);
-      const status = await currentSubscriptionStatus(services, callerOf(req));
-      const { events } = await run(
-        req,
-        res,
-        input.projectId,
-        {
-          type: 'LogQuickUpdate',
-          userId,
-          notes: input.notes,
-          redeployed: input.redeployed,
-          backedUp: input.backedUp,
-          subscribed: isSubscribed(status),
-        },
-        idempotencyKey,
-      );
-      res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
+      'POST /projects/:id/version': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const input = parsed.body;
+        const { idempotencyKey } = recordKey(req, userId, 'version', projectId);
+        const { events } = await run(req, res, projectId, { type: 'ReleaseVersion', userId, input }, idempotencyKey);
+        res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
+      },
+
+      // The Quick Update, for subscribed users only, by billing's word at this moment.
+      'POST /activities': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const input = parsed.body;
+        // Whose project it is before the plan: a stranger gets 404 whatever their plan.
+        const { id: projectId } = await parsed.project(input.projectId);
+        const { idempotencyKey } = recordKey(req, userId, 'quick-update', projectId);
+        const status = await currentSubscriptionStatus(services, callerOf(req));
+        const { events } = await run(
+          req,
+          res,
+          projectId,
+          {
+            type: 'LogQuickUpdate',
+            userId,
+            notes: input.notes,
+            redeployed: input.redeployed,
+            backedUp: input.backedUp,
+            subscribed: isSubscribed(status),
+          },
+          idempotencyKey,
+        );
+        res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
+      },
     },
-  });
+    { reach },
+  );
 }

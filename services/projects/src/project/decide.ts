@@ -69,9 +69,12 @@ function newProject(input: CreateProjectInput) {
   };
 }
 
-/** Someone else's project, a deleted one and a missing one all answer the same 404. */
-function ownProject(state: Project, userId: string): ActiveProject {
-  if (state.lifecycle !== 'active' || state.userId !== userId) throw notFound();
+/**
+ * A deleted project and a missing one answer the same 404. Whether the caller may act on it was
+ * decided by the route, from the role its declaration needs (`project`).
+ */
+function activeProject(state: Project): ActiveProject {
+  if (state.lifecycle !== 'active') throw notFound();
   return state;
 }
 
@@ -109,7 +112,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     ];
   }
 
-  const project = ownProject(state, command.userId);
+  const project = activeProject(state);
   const base = { projectId: project.id, userId: project.userId, name: project.name };
   switch (command.type) {
     case 'UpdateProject': {

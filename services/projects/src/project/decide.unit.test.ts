@@ -11,7 +11,6 @@ import { evolveProject, initialProject, type Project } from './project.ts';
 const now = new Date('2026-11-21T10:00:00.000Z');
 const at = now.toISOString();
 const owner = '0193a1b2-0000-7000-8000-00000000000a';
-const stranger = '0193a1b2-0000-7000-8000-00000000000b';
 const projectId = '0193a1b2-0000-7000-8000-00000000000c';
 
 function created(input: unknown = { name: 'Shiplog' }): Project {
@@ -101,9 +100,11 @@ describe('project decide', () => {
     expect(decideProject({ type: 'UpdateProject', userId: owner, input }, after, now)).toEqual([]);
   });
 
-  it('answers 404 for another user and for a deleted project', () => {
+  // Whose project it is to change is the route's to decide, from its declared role (the ownership
+  // matrix, system/test/gateway/ownership.int.test.ts, proves another user gets 404).
+  it('answers 404 for a missing project and for a deleted one', () => {
     const state = created();
-    expect(() => decideProject({ type: 'DeleteProject', userId: stranger }, state, now)).toThrow(
+    expect(() => decideProject({ type: 'DeleteProject', userId: owner }, initialProject(), now)).toThrow(
       expect.objectContaining({ status: 404 }),
     );
     const deleted = decideProject({ type: 'DeleteProject', userId: owner }, state, now).reduce(evolveProject, state);
@@ -131,17 +132,19 @@ describe('project decide', () => {
     ).toEqual(['QuickUpdateLogged']);
   });
 
-  it('decides ownership before the plan: a stranger gets 404 whatever their plan, the owner without a plan 403', () => {
-    const state = created();
-    const quickUpdate = (userId: string, subscribed: boolean) => () =>
+  // A stranger's 404 whatever their plan is the route's (system/test/gateway/plan-gates.int.test.ts).
+  it('decides the project before the plan: a missing one is 404 whatever the plan, the owner without a plan 403', () => {
+    const quickUpdate = (state: Project, subscribed: boolean) => () =>
       decideProject(
-        { type: 'LogQuickUpdate', userId, notes: 'Shipped', redeployed: false, backedUp: false, subscribed },
+        { type: 'LogQuickUpdate', userId: owner, notes: 'Shipped', redeployed: false, backedUp: false, subscribed },
         state,
         now,
       );
-    expect(quickUpdate(stranger, false)).toThrow(expect.objectContaining({ status: 404 }));
-    expect(quickUpdate(stranger, true)).toThrow(expect.objectContaining({ status: 404 }));
-    expect(quickUpdate(owner, false)).toThrow(expect.objectContaining({ status: 403, code: 'SUBSCRIPTION_REQUIRED' }));
+    expect(quickUpdate(initialProject(), false)).toThrow(expect.objectContaining({ status: 404 }));
+    expect(quickUpdate(initialProject(), true)).toThrow(expect.objectContaining({ status: 404 }));
+    expect(quickUpdate(created(), false)).toThrow(
+      expect.objectContaining({ status: 403, code: 'SUBSCRIPTION_REQUIRED' }),
+    );
   });
 
   it("records a platform's deployment once, by its id; a failed one does not tick deployed", () => {

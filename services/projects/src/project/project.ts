@@ -16,7 +16,10 @@ export type ProjectEvent =
 export interface ActiveProject {
   lifecycle: 'active';
   id: string;
+  /** Who made it. */
   userId: string;
+  /** The team workspace it belongs to; null: its maker's personal space. */
+  workspaceId: string | null;
   name: string;
   description: string | null;
   status: ProjectStatus;
@@ -46,6 +49,7 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
       lifecycle: 'active',
       id: d.projectId,
       userId: d.userId,
+      workspaceId: d.workspaceId ?? null,
       name: d.name,
       description: d.description,
       status: d.status,
@@ -103,9 +107,10 @@ export function toView(project: ActiveProject): ProjectView {
   };
 }
 
-export function fromView(view: ProjectView): ActiveProject {
+/** A project as the list keeps it: its document, and the workspace it belongs to (kept beside it). */
+export function fromView(view: ProjectView, workspaceId: string | null): ActiveProject {
   const { metadata, ...rest } = view;
-  return { lifecycle: 'active', ...rest, socialLinks: metadata.socialLinks, hookDeployments: new Set() };
+  return { lifecycle: 'active', ...rest, workspaceId, socialLinks: metadata.socialLinks, hookDeployments: new Set() };
 }
 
 export type DeploymentSource = NonNullable<EventOf<'DeploymentRecorded'>['data']['source']>;

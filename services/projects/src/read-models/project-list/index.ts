@@ -1,5 +1,6 @@
+import { projectRoleSql } from '@shiplog/contracts';
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { Project as ProjectView, PublicProjectFields } from '@shiplog/schemas';
+import type { Project as ProjectView, PublicProjectFields, WorkspaceRole } from '@shiplog/schemas';
 import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { deployHooks } from '../../deploy-hook/deploy-hooks.ts';
@@ -11,6 +12,7 @@ import {
   type ProjectEvent,
   toView,
 } from '../../project/project.ts';
+import { workspaceMembers as members } from '../workspace-members/index.ts';
 
 /**
  * The project list read model. Each event is applied with the aggregate's own `evolve` to the stored
@@ -30,9 +32,9 @@ const apply: EventHandler<ProjectEvent['type']> = async (event, tx, batch) => {
   projects.set(projectId, after);
   if (after.lifecycle === 'active') {
     batch.defer(
-      `INSERT INTO projects.project_list (id, user_id, created_at, doc) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-      [after.id, after.userId, after.createdAt, JSON.stringify(toView(after))],
+      `INSERT INTO projects.project_list (id, user_id, workspace_id, created_at, doc) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, workspace_id = EXCLUDED.workspace_id`,
+      [after.id, after.userId, after.workspaceId, after.createdAt, JSON.stringify(toView(after))],
     );
   } else if (after.lifecycle === 'deleted') {
     batch.defer('DELETE FROM projects.project_list WHERE id = $1', [projectId]);
@@ -47,11 +49,11 @@ const projectsOf = batchDocuments<Project>({
   idOf: (event) => (event.data as { projectId: string }).projectId,
   creates: ['ProjectCreated', 'ProjectImported'],
   async load(tx, ids) {
-    const { rows } = await tx.query<{ id: string; doc: ProjectView }>(
-      'SELECT id, doc FROM projects.project_list WHERE id = ANY($1::uuid[]) FOR UPDATE',
+    const { rows } = await tx.query<{ id: string; workspace_id: string | null; doc: ProjectView }>(
+      'SELECT id, workspace_id, doc FROM projects.project_list WHERE id = ANY($1::uuid[]) FOR UPDATE',
       [ids],
     );
-    return new Map(rows.map((row) => [row.id, fromView(row.doc)]));
+    return new Map(rows.map((row) => [row.id, fromView(row.doc, row.workspace_id)]));
   },
 });
 
@@ -62,28 +64,47 @@ export const projectListProjection: ProjectionDefinition = {
   handlers: onEach(projectEventTypes, apply),
 };
 
-/** A user's projects, newest first, as the JSON text of the API's array: no per-row work in Node. */
+/**
+ * The projects a user reaches, newest first, as the JSON text of the API's array (no per-row work in
+ * Node): their personal ones, and those of every workspace they belong to.
+ */
 export async function listProjectsJson(pool: pg.Pool, userId: string): Promise<string> {
   const { rows } = await pool.query<{ list: string }>(
     `SELECT coalesce(json_agg(doc ORDER BY created_at DESC, id DESC), '[]')::text AS list
-     FROM projects.project_list WHERE user_id = $1`,
+     FROM (SELECT doc, created_at, id FROM projects.project_list WHERE user_id = $1 AND workspace_id IS NULL
+           UNION ALL
+           SELECT p.doc, p.created_at, p.id FROM ${members.table} m
+           JOIN projects.project_list p ON p.workspace_id = m.workspace_id WHERE m.user_id = $1) reached`,
     [userId],
   );
   return rows[0]!.list;
 }
 
-export async function findProject(pool: pg.Pool, userId: string, projectId: string): Promise<ProjectView | null> {
-  const { rows } = await pool.query<{ doc: ProjectView }>(
-    'SELECT doc FROM projects.project_list WHERE id = $1 AND user_id = $2',
-    [projectId, userId],
-  );
-  return rows[0]?.doc ?? null;
+/** A project as the list keeps it, with the caller's role on it (`RouteDeclaration.project`). */
+export interface ListedProject {
+  id: string;
+  userId: string;
+  workspaceId: string | null;
+  role: WorkspaceRole;
+  doc: ProjectView;
 }
 
-/** Which of `projectIds` (ids, checked as such) are the user's projects. */
+/** The project with the caller's role on it, or null when it is missing, deleted, or none of theirs. */
+export async function reachProject(pool: pg.Pool, projectId: string, userId: string): Promise<ListedProject | null> {
+  const { rows } = await pool.query<ListedProject & { role: WorkspaceRole | null }>(
+    `SELECT p.id, p.user_id AS "userId", p.workspace_id AS "workspaceId", p.doc, ${projectRoleSql('p', 'm', '$2')} AS role
+     FROM projects.project_list p LEFT JOIN ${members.table} m ON m.workspace_id = p.workspace_id AND m.user_id = $2
+     WHERE p.id = $1`,
+    [projectId, userId],
+  );
+  const row = rows[0];
+  return row?.role ? row : null;
+}
+
+/** Which of `projectIds` (ids, checked as such) are the user's personal projects. */
 export async function ownedProjectIds(pool: pg.Pool, userId: string, projectIds: string[]): Promise<string[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT id FROM projects.project_list WHERE id = ANY($1::uuid[]) AND user_id = $2',
+    'SELECT id FROM projects.project_list WHERE id = ANY($1::uuid[]) AND user_id = $2 AND workspace_id IS NULL',
     [projectIds, userId],
   );
   return rows.map((row) => row.id);
@@ -94,7 +115,7 @@ export async function listPublicProjects(pool: pg.Pool, userId: string): Promise
   const { rows } = await pool.query<PublicProjectFields>(
     `SELECT id, doc->>'name' AS name, doc->>'description' AS description, doc->>'status' AS status,
             doc->'checklist' AS checklist, doc->>'createdAt' AS "createdAt"
-     FROM projects.project_list WHERE user_id = $1 AND (doc->>'isPublic')::boolean
+     FROM projects.project_list WHERE user_id = $1 AND workspace_id IS NULL AND (doc->>'isPublic')::boolean
      ORDER BY created_at DESC, id DESC`,
     [userId],
   );
