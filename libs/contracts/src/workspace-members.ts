@@ -1,6 +1,6 @@
 import type { Batch } from '@shiplog/messaging';
 import type { WorkspaceRole } from '@shiplog/schemas';
-import type { EventHandlers } from '@shiplog/service-kit';
+import type { EventHandlers, ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 
 /**
@@ -34,9 +34,17 @@ export function workspaceMembersIn(schema: string) {
       defer(`DELETE FROM ${table} WHERE workspace_id = $1`, [data.workspaceId]),
   } satisfies EventHandlers;
 
+  /** The table as a projection of its own, for a service that keeps no known projects (`knownProjectsIn`). */
+  const projection: ProjectionDefinition = {
+    name: 'workspace-members',
+    sources: ['identity'],
+    tables: ['workspace_members'],
+    handlers,
+  };
   return {
     table,
     handlers,
+    projection,
     /** The user's role in the workspace, or null when they are not one of its members. */
     async roleIn(pool: pg.Pool, workspaceId: string, userId: string): Promise<WorkspaceRole | null> {
       const { rows } = await pool.query<{ role: WorkspaceRole }>(

@@ -5,6 +5,7 @@ import { type ActivityEnv, activityEnv } from './env.ts';
 import { costHistoryProjection } from './read-models/cost-history/index.ts';
 import { activityApi } from './read-models/timeline/api.ts';
 import { timelineProjection } from './read-models/timeline/index.ts';
+import { workspaceMembers } from './read-models/workspace-members/index.ts';
 
 /**
  * activity: the timeline, the dashboard counters and each project's cost over time, projections of
@@ -14,7 +15,12 @@ export const activityService: ServiceDefinition<ActivityEnv> = {
   name: 'activity',
   env: activityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [timelineProjection, costHistoryProjection],
-  forgetUser: deleteUserRows('activity.activities', 'activity.project_stats', 'activity.cost_history'),
+  projections: [timelineProjection, costHistoryProjection, workspaceMembers.projection],
+  forgetUser: deleteUserRows(
+    'activity.activities',
+    'activity.project_stats',
+    'activity.cost_history',
+    'activity.workspace_members',
+  ),
   setup: (context) => servedTogether(activityApi(context), dashboardApi(context)),
 };

@@ -5,14 +5,14 @@ import { type ProjectsEnv, projectsEnv } from './env.ts';
 import { importApi } from './history-import/api.ts';
 import { projectsApi } from './project/api.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
-import { workspaceMembersProjection } from './read-models/workspace-members/index.ts';
+import { workspaceMembers } from './read-models/workspace-members/index.ts';
 
 /** projects: projects, their checklist, quick updates, recorded backups, deployments and releases, deploy webhooks, and imports from an export. Streams `project-<id>` and `history-import-<id>`. */
 export const projectsService: ServiceDefinition<ProjectsEnv> = {
   name: 'projects',
   env: projectsEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [projectListProjection, workspaceMembersProjection],
+  projections: [projectListProjection, workspaceMembers.projection],
   forgetUser: deleteUserRows('projects.project_list', 'projects.deploy_hooks', 'projects.workspace_members'),
   setup: (context) => servedTogether(projectsApi(context), deployHookApi(context), importApi(context)),
 };

@@ -17,6 +17,11 @@ const tables = {
   'chat.daily_chat_usage': 'id',
   'integrations.api_integrations': 'id',
   'monitors.plans': 'user_id',
+  'identity.workspaces': 'id',
+  'identity.workspace_members': 'workspace_id, user_id',
+  'identity.workspace_invites': 'id',
+  'projects.workspace_members': 'workspace_id, user_id',
+  'activity.workspace_members': 'workspace_id, user_id',
 };
 
 async function snapshot() {
@@ -112,6 +117,12 @@ describe('projections', () => {
     await client.post('/api/integrations', { ...integration, siteName: 'Registrar' });
     const removed = (await client.post('/api/integrations', { ...integration, siteName: 'Removed' })).body;
     await client.request('DELETE', `/api/integrations/${removed.id}`);
+    // A team workspace, renamed, with an invite waiting and one revoked.
+    const team = (await client.post('/api/workspaces', { name: 'Team' })).body;
+    await client.request('PUT', `/api/workspaces/${team.id}`, { name: 'The team' });
+    await client.post(`/api/workspaces/${team.id}/invites`, { email: 'waiting@example.com' });
+    const revoked = (await client.post(`/api/workspaces/${team.id}/invites`, { email: 'revoked@example.com' })).body;
+    await client.request('DELETE', `/api/workspaces/${team.id}/invites/${revoked.id}`);
     // Reading through the gateway waits for the projections to include every write above.
     expect((await client.get('/api/activities?limit=100')).body.length).toBeGreaterThan(5);
     expect((await client.get('/api/projects')).body).toHaveLength(1);
@@ -131,13 +142,16 @@ describe('projections', () => {
     expect(results.map((r) => r.projection).sort()).toEqual([
       'activity-cost-history',
       'activity-timeline',
+      'activity-workspace-members',
       'chat-daily-chat-usage',
       'identity-admin-users',
       'identity-messages',
+      'identity-workspaces',
       'integrations-integration-list',
       'monitors-monitor-list',
       'monitors-plans',
       'projects-project-list',
+      'projects-workspace-members',
       'reminders-reminder-list',
     ]);
     expect(await snapshot()).toEqual(live);

@@ -1,7 +1,9 @@
+import { projectRoleSql } from '@shiplog/contracts';
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { Activity } from '@shiplog/schemas';
+import type { Activity, WorkspaceRole } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { workspaceMembers } from '../workspace-members/index.ts';
 import { type TimelineEventType, toTimelineEntry } from './timeline.ts';
 
 const timelineEventTypes: TimelineEventType[] = [
@@ -42,9 +44,9 @@ export const timelineProjection: ProjectionDefinition = {
     } else if (event.type === 'ProjectCreated' || event.type === 'ProjectImported') {
       const d = event.data;
       defer(
-        `INSERT INTO activity.project_stats (project_id, user_id, status, created_at)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (project_id) DO NOTHING`,
-        [d.projectId, d.userId, d.status, d.createdAt],
+        `INSERT INTO activity.project_stats (project_id, user_id, workspace_id, status, created_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id) DO NOTHING`,
+        [d.projectId, d.userId, d.workspaceId ?? null, d.status, d.createdAt],
       );
     } else if (event.type === 'ProjectStatusChanged') {
       defer('UPDATE activity.project_stats SET status = $1 WHERE project_id = $2', [
@@ -121,17 +123,29 @@ export async function allActivities(db: Queryable, userId: string): Promise<Acti
 }
 
 /** One of the user's projects' timeline, newest first; null when the project is not theirs (or gone). */
-export async function projectActivities(db: Queryable, userId: string, projectId: string): Promise<Activity[] | null> {
-  const owned = await db.query('SELECT 1 FROM activity.project_stats WHERE project_id = $1 AND user_id = $2', [
-    projectId,
-    userId,
-  ]);
-  if (owned.rowCount !== 1) return null;
+/** A project's timeline, newest first (whoever reaches it: see `reachProject`). */
+export async function projectActivities(db: Queryable, projectId: string): Promise<Activity[]> {
   const { rows } = await db.query<Activity>(
-    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE project_id = $1 AND user_id = $2 ORDER BY timestamp DESC, id DESC`,
-    [projectId, userId],
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE project_id = $1 ORDER BY timestamp DESC, id DESC`,
+    [projectId],
   );
   return rows;
+}
+
+/** The project with the caller's role on it, or null when it is missing, deleted, or none of theirs. */
+export async function reachProject(
+  db: Queryable,
+  projectId: string,
+  userId: string,
+): Promise<{ id: string; role: WorkspaceRole } | null> {
+  const { rows } = await db.query<{ id: string; role: WorkspaceRole | null }>(
+    `SELECT p.project_id AS id, ${projectRoleSql('p', 'm', '$2')} AS role
+     FROM activity.project_stats p LEFT JOIN ${workspaceMembers.table} m ON m.workspace_id = p.workspace_id AND m.user_id = $2
+     WHERE p.project_id = $1`,
+    [projectId, userId],
+  );
+  const row = rows[0];
+  return row?.role ? { id: row.id, role: row.role } : null;
 }
 
 /**

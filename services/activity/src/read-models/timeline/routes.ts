@@ -39,6 +39,7 @@ export const timelineRoutes = declareRoutes({
     tag: 'Timeline',
     summary: 'One project’s timeline, newest first',
     access: 'user',
+    project: 'viewer',
     token: true,
     answer: z.array(activityView),
   },
