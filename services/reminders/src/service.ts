@@ -15,12 +15,14 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   env: remindersEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [reminderListProjection],
-  // Nothing more is sent to a deleted account: its reminders, schedule, projects, address and calendar link go.
+  // Nothing more is sent to a deleted account: its reminders, schedule, projects, workspaces' memberships,
+  // address and calendar link go.
   forgetUser: deleteUserRows(
     'reminders.project_reminders',
     'reminders.schedule',
     'reminders.reminder_list',
     'reminders.projects',
+    'reminders.workspace_members',
     'reminders.calendar_feeds',
     'reminders.push_subscriptions',
     'reminders.users',

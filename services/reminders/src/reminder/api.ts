@@ -7,6 +7,7 @@ import {
   createdId,
   deterministicId,
   handleCommand,
+  loadAggregate,
   reportPosition,
   requireUserId,
   type ServiceContext,
@@ -20,17 +21,56 @@ import { type ReminderCommand, reminderDecider } from './decide.ts';
 import { reminderStream, toView } from './reminder.ts';
 import { reminderRoutes } from './routes.ts';
 
+const reminderNotFound = () => new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
+const isProjectNotFound = (error: unknown) => error instanceof NotFoundError && error.code === 'PROJECT_NOT_FOUND';
+
+/** The project a route names, when the caller has a role on it that the route allows (`parsed.project`). */
+type Reach<P> = (projectId: string) => Promise<P>;
+
+/**
+ * The reminder's project, reached for a route about the reminder: with no role on it the caller learns
+ * nothing, the reminder is not found as a missing one is (a lesser role than the route's is a 403).
+ */
+async function reminderProject<P>(reach: Reach<P>, projectId: string): Promise<P> {
+  try {
+    return await reach(projectId);
+  } catch (error) {
+    throw isProjectNotFound(error) ? reminderNotFound() : error;
+  }
+}
+
+/**
+ * The project a new reminder attaches to, or null when the service does not know it or the caller has
+ * no role on it (the decider refuses a new one without it, and answers a repeated create as before).
+ */
+async function projectToAddTo<P>(reach: Reach<P>, projectId: string): Promise<P | null> {
+  try {
+    return await reach(projectId);
+  } catch (error) {
+    if (isProjectNotFound(error)) return null;
+    throw error;
+  }
+}
+
 export function remindersApi(context: ServiceContext<RemindersEnv>) {
   const { store, pool, now } = context;
 
-  function idOf(req: Request, param: 'id' | 'projectId'): string {
-    const id = req.params[param];
-    if (!isId(id))
-      throw new NotFoundError(
-        param === 'id' ? 'Reminder not found' : 'Project not found',
-        param === 'id' ? 'REMINDER_NOT_FOUND' : 'PROJECT_NOT_FOUND',
-      );
+  function idOf(req: Request): string {
+    const id = req.params.id;
+    if (!isId(id)) throw reminderNotFound();
     return id;
+  }
+
+  /**
+   * The reminder a route acts on, when it is live and the caller's role on its project allows the
+   * route: its stream says which project (a reminder never moves), so a reminder made a moment ago is found.
+   */
+  async function reachedReminder<P>(req: Request, reach: Reach<P>): Promise<string> {
+    const reminderId = idOf(req);
+    const { state } = await loadAggregate(store, reminderStream(reminderId), reminderDecider);
+    if (state.lifecycle !== 'active') throw reminderNotFound();
+    await reminderProject(reach, state.projectId);
+    return reminderId;
   }
 
   async function run(
@@ -48,99 +88,111 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       now: now(),
     });
     if (result.position) reportPosition(res, 'reminders', result.position);
-    if (result.state.lifecycle !== 'active') throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
+    if (result.state.lifecycle !== 'active') throw reminderNotFound();
     return toView(result.state);
   }
 
-  return serveRoutes(reminderRoutes, {
-    'GET /reminders': async (req, res) => {
-      res.json(await listReminders(pool, requireUserId(req)));
-    },
+  return serveRoutes(
+    reminderRoutes,
+    {
+      'GET /reminders': async (req, res) => {
+        res.json(await listReminders(pool, requireUserId(req)));
+      },
 
-    'GET /reminders/options/notification-times': (_req, res) => {
-      res.json(notificationTimeOptions);
-    },
+      'GET /reminders/options/notification-times': (_req, res) => {
+        res.json(notificationTimeOptions);
+      },
 
-    'GET /reminders/project/:projectId': async (req, res) => {
-      const userId = requireUserId(req);
-      const project = await knownProjects.find(pool, idOf(req, 'projectId'));
-      if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-      res.json(await listReminders(pool, userId, project.id));
-    },
+      'GET /reminders/project/:projectId': async (req, res, parsed) => {
+        const project = await parsed.project(req.params.projectId ?? '');
+        res.json(await listReminders(pool, requireUserId(req), project.id));
+      },
 
-    'GET /reminders/:id': async (req, res) => {
-      const reminder = await findReminder(pool, requireUserId(req), idOf(req, 'id'));
-      if (!reminder) throw new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
-      res.json(reminder);
-    },
+      'GET /reminders/:id': async (req, res, parsed) => {
+        const reminder = await findReminder(pool, idOf(req));
+        if (!reminder) throw reminderNotFound();
+        await reminderProject(parsed.project, reminder.projectId);
+        res.json(reminder);
+      },
 
-    'POST /reminders': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const input = parsed.body;
-      // The project may have been created a moment ago: wait for our view of projects to include it.
-      await catchUp(req);
-      const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
-      const { id: reminderId, idempotencyKey } = createdId(req, userId, 'reminder');
-      res
-        .status(201)
-        .json(
-          await run(req, res, reminderId, { type: 'AddReminder', reminderId, userId, project, input }, idempotencyKey),
-        );
-    },
+      'POST /reminders': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const input = parsed.body;
+        // The project may have been created a moment ago: wait for our view of projects to include it.
+        await catchUp(req);
+        const project = await projectToAddTo(parsed.project, input.projectId);
+        const { id: reminderId, idempotencyKey } = createdId(req, userId, 'reminder');
+        res
+          .status(201)
+          .json(
+            await run(
+              req,
+              res,
+              reminderId,
+              { type: 'AddReminder', reminderId, userId, project, input },
+              idempotencyKey,
+            ),
+          );
+      },
 
-    // Import from a Shiplog export (the gateway's `POST /api/import`, gateway/src/actions/export.ts): the
-    // file's reminders, each for one of the user's imported projects (its id here); answers their ids here
-    // and how many it added (the others were imported before). Internal: not on the /api surface.
-    'POST /imports/reminders': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const { reminders } = parsed.body;
-      // The projects were imported a moment ago: wait for our view of projects to include them.
-      await catchUp(req);
-      const ids: Record<string, string> = {};
-      let added = 0;
-      for (const input of reminders) {
-        const project = isId(input.projectId) ? await knownProjects.find(pool, input.projectId) : null;
-        const reminderId = deterministicId(`import-reminder:${userId}:${input.id}`);
+      // Import from a Shiplog export (the gateway's import.ts): the file's reminders, each for one of the
+      // user's imported projects (its id here); answers their ids here and how many it added (the others
+      // were imported before). Internal: not on the /api surface.
+      'POST /imports/reminders': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { reminders } = parsed.body;
+        // The projects were imported a moment ago: wait for our view of projects to include them.
+        await catchUp(req);
+        const ids: Record<string, string> = {};
+        let added = 0;
+        for (const input of reminders) {
+          const project = await projectToAddTo(parsed.project, input.projectId);
+          const reminderId = deterministicId(`import-reminder:${userId}:${input.id}`);
+          const result = await handleCommand(
+            store,
+            reminderStream(reminderId),
+            reminderDecider,
+            { type: 'ImportReminder', reminderId, userId, project, input },
+            { userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
+          );
+          if (result.position) reportPosition(res, 'reminders', result.position);
+          if (result.events.length > 0) added++;
+          ids[input.id] = reminderId;
+        }
+        res.json({ ids, added });
+      },
+
+      // The caller's role on the reminder's project first: one who may not change it learns nothing of the body.
+      'PATCH /reminders/:id': async (req, res, parsed) => {
+        const reminderId = await reachedReminder(req, parsed.project);
+        res.json(await run(req, res, reminderId, { type: 'UpdateReminder', input: parsed.body }));
+      },
+
+      'POST /reminders/:id/complete': async (req, res, parsed) => {
+        const reminderId = await reachedReminder(req, parsed.project);
+        res.json(await run(req, res, reminderId, { type: 'CompleteReminder' }));
+      },
+
+      'POST /reminders/:id/reactivate': async (req, res, parsed) => {
+        const reminderId = await reachedReminder(req, parsed.project);
+        res.json(await run(req, res, reminderId, { type: 'ReactivateReminder' }));
+      },
+
+      'DELETE /reminders/:id': async (req, res, parsed) => {
+        const reminderId = await reachedReminder(req, parsed.project);
+        const caller = callerOf(req);
         const result = await handleCommand(
           store,
           reminderStream(reminderId),
           reminderDecider,
-          { type: 'ImportReminder', reminderId, userId, project, input },
-          { userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
+          { type: 'DeleteReminder', reason: 'user' },
+          { userId: caller.userId, correlationId: caller.correlationId, now: now() },
         );
         if (result.position) reportPosition(res, 'reminders', result.position);
-        if (result.events.length > 0) added++;
-        ids[input.id] = reminderId;
-      }
-      res.json({ ids, added });
+        res.status(204).end();
+      },
     },
-
-    'PATCH /reminders/:id': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const input = parsed.body;
-      res.json(await run(req, res, idOf(req, 'id'), { type: 'UpdateReminder', userId, input }));
-    },
-
-    'POST /reminders/:id/complete': async (req, res) => {
-      res.json(await run(req, res, idOf(req, 'id'), { type: 'CompleteReminder', userId: requireUserId(req) }));
-    },
-
-    'POST /reminders/:id/reactivate': async (req, res) => {
-      res.json(await run(req, res, idOf(req, 'id'), { type: 'ReactivateReminder', userId: requireUserId(req) }));
-    },
-
-    'DELETE /reminders/:id': async (req, res) => {
-      const userId = requireUserId(req);
-      const caller = callerOf(req);
-      const result = await handleCommand(
-        store,
-        reminderStream(idOf(req, 'id')),
-        reminderDecider,
-        { type: 'DeleteReminder', userId, reason: 'user' },
-        { userId: caller.userId, correlationId: caller.correlationId, now: now() },
-      );
-      if (result.position) reportPosition(res, 'reminders', result.position);
-      res.status(204).end();
-    },
-  });
+    // The caller's role on a project, as this service knows projects and their workspaces' members.
+    { reach: (projectId: string, userId: string) => knownProjects.reach(pool, projectId, userId) },
+  );
 }

@@ -4,10 +4,12 @@ import type { Decider } from '@shiplog/service-kit';
 import { dueEvents } from './due.ts';
 import { type ActiveReminder, evolveReminder, initialReminder, type Reminder, type ReminderEvent } from './reminder.ts';
 
-/** The project a new reminder attaches to, as the service's projection of project ownership knows it. */
-export interface OwnedProject {
+/**
+ * The project a new reminder attaches to, as the service knows it (`knownProjects`): null when it does
+ * not know it or the caller may not add to it (the route decided that: `parsed.project`).
+ */
+export interface ReminderProject {
   id: string;
-  userId: string;
   name: string;
 }
 
@@ -16,7 +18,7 @@ export type ReminderCommand =
       type: 'AddReminder';
       reminderId: string;
       userId: string;
-      project: OwnedProject | null;
+      project: ReminderProject | null;
       input: CreateReminderInput;
     }
   /** From an export file, for one of its imported projects; the id is derived from the file's. */
@@ -24,33 +26,36 @@ export type ReminderCommand =
       type: 'ImportReminder';
       reminderId: string;
       userId: string;
-      project: OwnedProject | null;
+      project: ReminderProject | null;
       input: ImportedReminder;
     }
-  | { type: 'UpdateReminder'; userId: string; input: UpdateReminderInput }
-  | { type: 'CompleteReminder'; userId: string }
-  | { type: 'ReactivateReminder'; userId: string }
-  | { type: 'DeleteReminder'; userId: string; reason: 'user' | 'project_deleted' }
+  | { type: 'UpdateReminder'; input: UpdateReminderInput }
+  | { type: 'CompleteReminder' }
+  | { type: 'ReactivateReminder' }
+  | { type: 'DeleteReminder'; reason: 'user' | 'project_deleted' }
   /** The scheduler's tick: what is due at the decision's `now`. */
   | { type: 'ProcessDue'; channel: 'email' | 'log' };
 
 const reminderNotFound = () => new NotFoundError('Reminder not found', 'REMINDER_NOT_FOUND');
 
-/** Someone else's reminder, a deleted one and a missing one all answer the same 404. */
-function ownReminder(state: Reminder, userId: string): ActiveReminder {
-  if (state.lifecycle !== 'active' || state.userId !== userId) throw reminderNotFound();
+/**
+ * A deleted reminder and a missing one answer the same 404. Who may change it is not decided here: the
+ * route decided it from the caller's role on the reminder's project (`parsed.project`).
+ */
+function liveReminder(state: Reminder): ActiveReminder {
+  if (state.lifecycle !== 'active') throw reminderNotFound();
   return state;
 }
+
+const projectNotFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
 
 export function decideReminder(command: ReminderCommand, state: Reminder, now: Date): ReminderEvent[] {
   const at = now.toISOString();
   if (command.type === 'AddReminder') {
     // The same add again (its Idempotency-Key names the same reminder): it is made already.
     if (state.lifecycle !== 'none') return [];
-    // A reminder attaches only to one of the user's own projects.
-    if (!command.project || command.project.userId !== command.userId) {
-      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    }
+    // A reminder attaches only to a project the service knows (and the caller may add to: the route's).
+    if (!command.project) throw projectNotFound();
     const { input, project } = command;
     return [
       {
@@ -74,8 +79,7 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
   if (command.type === 'ImportReminder') {
     // Imported before (the same file again): nothing to do, whatever became of it since.
     if (state.lifecycle !== 'none') return [];
-    if (!command.project || command.project.userId !== command.userId)
-      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    if (!command.project) throw projectNotFound();
     const { input, project } = command;
     const iso = (date: string | Date) => new Date(date).toISOString();
     return [
@@ -103,7 +107,7 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
     ];
   }
   if (command.type === 'ProcessDue') return state.lifecycle === 'active' ? dueEvents(state, now, command.channel) : [];
-  const reminder = ownReminder(state, command.userId);
+  const reminder = liveReminder(state);
   const base = {
     reminderId: reminder.id,
     userId: reminder.userId,

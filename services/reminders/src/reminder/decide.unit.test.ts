@@ -5,9 +5,8 @@ import { evolveReminder, initialReminder, type Reminder } from './reminder.ts';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const owner = '0193a1b2-0000-7000-8000-00000000000a';
-const stranger = '0193a1b2-0000-7000-8000-00000000000b';
 const reminderId = '0193a1b2-0000-7000-8000-00000000000c';
-const project = { id: '0193a1b2-0000-7000-8000-00000000000d', userId: owner, name: 'Launchpad' };
+const project = { id: '0193a1b2-0000-7000-8000-00000000000d', name: 'Launchpad' };
 
 function added(): Reminder {
   const input = createReminderSchema.parse({
@@ -23,7 +22,9 @@ function added(): Reminder {
 }
 
 describe('reminder decide', () => {
-  it('imports a reminder as it stood, its sends kept, for one of the user’s projects, once', () => {
+  // Whether the caller may add to, read or change a project's reminders is the route's (its `project`
+  // role, system/test/reminders); the decider refuses what no caller may do.
+  it('imports a reminder as it stood, its sends kept, for a known project, once', () => {
     const input = importedReminderSchema.parse({
       id: 'from-the-file',
       projectId: project.id,
@@ -37,7 +38,6 @@ describe('reminder decide', () => {
     });
     const command = { type: 'ImportReminder' as const, reminderId, userId: owner, project, input };
     expect(() => decideReminder({ ...command, project: null }, initialReminder(), now)).toThrow('Project not found');
-    expect(() => decideReminder({ ...command, userId: stranger }, initialReminder(), now)).toThrow('Project not found');
     const state = decideReminder(command, initialReminder(), now).reduce(evolveReminder, initialReminder());
     expect(state).toMatchObject({
       lifecycle: 'active',
@@ -50,36 +50,41 @@ describe('reminder decide', () => {
       [],
     );
     expect(decideReminder(command, state, now)).toEqual([]);
+    // Imported before, its project since gone: still nothing to do.
+    expect(decideReminder({ ...command, project: null }, state, now)).toEqual([]);
   });
 
-  it("adds only to the user's own, existing project", () => {
+  it('adds only to a known project, once, as its author’s', () => {
     const input = createReminderSchema.parse({ projectId: project.id, title: 'Renew domain', dueDate: '2026-12-01' });
     expect(() =>
-      decideReminder({ type: 'AddReminder', reminderId, userId: stranger, project, input }, initialReminder(), now),
-    ).toThrow('Project not found');
-    expect(() =>
       decideReminder({ type: 'AddReminder', reminderId, userId: owner, project: null, input }, initialReminder(), now),
-    ).toThrow('Project not found');
-    expect(added()).toMatchObject({
+    ).toThrow(expect.objectContaining({ status: 404, code: 'PROJECT_NOT_FOUND' }));
+    const state = added();
+    expect(state).toMatchObject({
       lifecycle: 'active',
+      userId: owner,
       reminderTimes: ['1_day_before'],
       frequency: 'once',
       isCompleted: false,
       projectName: 'Launchpad',
     });
+    // The same add again (its Idempotency-Key names the same reminder), its project since gone: made already.
+    expect(
+      decideReminder({ type: 'AddReminder', reminderId, userId: owner, project: null, input }, state, now),
+    ).toEqual([]);
   });
 
   it('completes and reactivates once each; the edit box does the same', () => {
     const state = added();
-    const completed = decideReminder({ type: 'CompleteReminder', userId: owner }, state, now);
+    const completed = decideReminder({ type: 'CompleteReminder' }, state, now);
     expect(completed.map((e) => e.type)).toEqual(['ReminderCompleted']);
     const done = completed.reduce(evolveReminder, state);
-    expect(decideReminder({ type: 'CompleteReminder', userId: owner }, done, now)).toEqual([]);
+    expect(decideReminder({ type: 'CompleteReminder' }, done, now)).toEqual([]);
+    expect(decideReminder({ type: 'ReactivateReminder' }, state, now)).toEqual([]);
     expect(
       decideReminder(
         {
           type: 'UpdateReminder',
-          userId: owner,
           input: updateReminderSchema.parse({ isCompleted: false, title: 'Renew it' }),
         },
         done,
@@ -88,9 +93,22 @@ describe('reminder decide', () => {
     ).toEqual(['ReminderUpdated', 'ReminderReactivated']);
   });
 
-  it("answers 404 for someone else's reminder", () => {
-    expect(() => decideReminder({ type: 'DeleteReminder', userId: stranger, reason: 'user' }, added(), now)).toThrow(
-      expect.objectContaining({ status: 404 }),
-    );
+  it('deletes a reminder once: a deleted one and a missing one answer the same 404', () => {
+    const deleted = decideReminder({ type: 'DeleteReminder', reason: 'user' }, added(), now);
+    // Whoever deletes it, the event names the reminder's author (whose reminders it was).
+    expect(deleted).toMatchObject([{ type: 'ReminderDeleted', data: { userId: owner, reason: 'user' } }]);
+    const gone = deleted.reduce(evolveReminder, added());
+    const notFound = expect.objectContaining({ status: 404, code: 'REMINDER_NOT_FOUND' });
+    for (const state of [gone, initialReminder()]) {
+      expect(() => decideReminder({ type: 'DeleteReminder', reason: 'user' }, state, now)).toThrow(notFound);
+      expect(() => decideReminder({ type: 'CompleteReminder' }, state, now)).toThrow(notFound);
+      expect(() =>
+        decideReminder(
+          { type: 'UpdateReminder', input: updateReminderSchema.parse({ title: 'Renew it' }) },
+          state,
+          now,
+        ),
+      ).toThrow(notFound);
+    }
   });
 });

@@ -26,7 +26,7 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
       context.store,
       reminderStream(reminderId),
       reminderDecider,
-      { type: 'DeleteReminder', userId, reason: 'project_deleted' },
+      { type: 'DeleteReminder', reason: 'project_deleted' },
       causedBy(event, tx, `cascade:${event.id}:${reminderId}`, userId),
     ).catch((error: unknown) => {
       // Already gone (the user deleted it first): nothing to cascade.

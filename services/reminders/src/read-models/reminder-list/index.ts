@@ -1,3 +1,4 @@
+import { projectRoleSql } from '@shiplog/contracts';
 import { publishedEventTypesOf } from '@shiplog/events';
 import type { Reminder } from '@shiplog/schemas';
 import { batchDocuments, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
@@ -62,23 +63,40 @@ const remindersOf = batchDocuments<ReminderState>({
   },
 });
 
-/** Reminders with their project's current name (resolved here: the web never fetches projects for it). */
-const SELECT_REMINDERS = `SELECT r.doc || jsonb_build_object('projectName', coalesce(p.name, r.doc->>'projectName')) AS doc
-  FROM reminders.reminder_list r LEFT JOIN reminders.projects p ON p.project_id = r.project_id`;
-
+/**
+ * The reminders on every project the user can reach, soonest first (one project's with `projectId`):
+ * their own personal projects and the projects of the team workspaces they belong to, whoever added
+ * each reminder. Each carries its project's current name (resolved here: the web never fetches projects
+ * for it). Who may reach a project is `projectRoleSql`'s (as `knownProjects.reach` decides it for one);
+ * the first condition only narrows the projects to look at to the user's own and their workspaces' (by
+ * index) before it.
+ */
 export async function listReminders(pool: pg.Pool, userId: string, projectId?: string): Promise<Reminder[]> {
   const { rows } = await pool.query<{ doc: Reminder }>(
-    `${SELECT_REMINDERS} WHERE r.user_id = $1 AND ($2::uuid IS NULL OR r.project_id = $2) ORDER BY r.due_date, r.id`,
+    `SELECT r.doc || jsonb_build_object('projectName', p.name) AS doc
+     FROM reminders.projects p
+     LEFT JOIN reminders.workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1
+     JOIN reminders.reminder_list r ON r.project_id = p.project_id
+     WHERE (p.user_id = $1 OR p.workspace_id = ANY (ARRAY(SELECT workspace_id FROM reminders.workspace_members WHERE user_id = $1)))
+       AND ${projectRoleSql('p', 'm', '$1')} IS NOT NULL
+       AND NOT p.deleted AND ($2::uuid IS NULL OR p.project_id = $2)
+     ORDER BY r.due_date, r.id`,
     [userId, projectId ?? null],
   );
   return rows.map((r) => r.doc);
 }
 
-export async function findReminder(pool: pg.Pool, userId: string, reminderId: string): Promise<Reminder | null> {
-  const { rows } = await pool.query<{ doc: Reminder }>(`${SELECT_REMINDERS} WHERE r.id = $1 AND r.user_id = $2`, [
-    reminderId,
-    userId,
-  ]);
+/**
+ * One reminder, whoever may see it, with its project's current name: the route decides from its
+ * project whether the caller may (`parsed.project`).
+ */
+export async function findReminder(pool: pg.Pool, reminderId: string): Promise<Reminder | null> {
+  const { rows } = await pool.query<{ doc: Reminder }>(
+    `SELECT r.doc || jsonb_build_object('projectName', coalesce(p.name, r.doc->>'projectName')) AS doc
+     FROM reminders.reminder_list r LEFT JOIN reminders.projects p ON p.project_id = r.project_id
+     WHERE r.id = $1`,
+    [reminderId],
+  );
   return rows[0]?.doc ?? null;
 }
 
