@@ -34,6 +34,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.plans',
     'monitors.maintenance',
     'monitors.projects',
+    'monitors.workspace_members',
     'monitors.users',
   ),
   setup(context) {

@@ -139,10 +139,15 @@ describe('monitors', () => {
 
     const other = new Client(backend.url);
     await other.post('/api/register', { username: uniqueUsername('other'), password: 'secret-pass-1' });
-    expect((await other.get(`/api/projects/${projectId}/monitors`)).status).toBe(404);
-    expect((await other.post(`/api/projects/${projectId}/monitors`, { url: target.url })).status).toBe(404);
-    expect((await other.request('PATCH', `/api/monitors/${made.body.id}`, { paused: true })).status).toBe(404);
-    expect((await other.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(404);
+    // No role on the project: its monitors are as if they did not exist.
+    const projectNotFound = { status: 404, body: { code: 'PROJECT_NOT_FOUND' } };
+    const monitorNotFound = { status: 404, body: { code: 'MONITOR_NOT_FOUND' } };
+    expect(await other.get(`/api/projects/${projectId}/monitors`)).toMatchObject(projectNotFound);
+    expect(await other.post(`/api/projects/${projectId}/monitors`, { url: target.url })).toMatchObject(projectNotFound);
+    expect(await other.request('PATCH', `/api/monitors/${made.body.id}`, { paused: true })).toMatchObject(
+      monitorNotFound,
+    );
+    expect(await other.request('DELETE', `/api/monitors/${made.body.id}`)).toMatchObject(monitorNotFound);
     expect((await other.get('/api/monitors')).body).toEqual([]);
 
     expect((await client.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
@@ -230,10 +235,11 @@ describe('monitors', () => {
     );
     const stranger = new Client(backend.url);
     await stranger.post('/api/register', { username: uniqueUsername('nosy'), password: 'secret-pass-1' });
-    expect((await stranger.get(`/api/monitors/${id}/incidents`)).status).toBe(404);
+    const monitorNotFound = { status: 404, body: { code: 'MONITOR_NOT_FOUND' } };
+    expect(await stranger.get(`/api/monitors/${id}/incidents`)).toMatchObject(monitorNotFound);
     expect(
-      (await stranger.request('PUT', `/api/monitors/${id}/incidents/${incident.id}/note`, { note: 'Mine now' })).status,
-    ).toBe(404);
+      await stranger.request('PUT', `/api/monitors/${id}/incidents/${incident.id}/note`, { note: 'Mine now' }),
+    ).toMatchObject(monitorNotFound);
     expect((await client.request('DELETE', `/api/monitors/${id}`)).status).toBe(204);
     await run.stop();
   });

@@ -1,4 +1,4 @@
-import { currentSubscription } from '@shiplog/contracts';
+import { currentSubscription, type ReachedProject } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import type { Outbound } from '@shiplog/outbound';
@@ -17,6 +17,7 @@ import {
   createdId,
   handleCommand,
   inAppendTransaction,
+  loadAggregate,
   parseInput,
   reportPosition,
   requireUserId,
@@ -90,8 +91,14 @@ function viewOf(state: AddedMonitor, at: string): MonitorView {
   };
 }
 
+/** A route's reach into the project it acts on (`parsed.project`: see `RouteDeclaration.project`). */
+interface ProjectReach {
+  project: (projectId: string) => Promise<ReachedProject>;
+}
+
 /**
- * Monitors on the caller's projects: add, list, change, pause and resume, remove. `outbound` is the
+ * Monitors on the projects the caller reaches: add, list, change, pause and resume, remove, each as
+ * the caller's role on the project allows (its route's `project`). `outbound` is the
  * checks' own: a URL it would refuse (a private address, its name resolved as a check resolves it) is
  * refused when typed, on its field, unless `MONITOR_ALLOWED_HOSTS` allows it.
  */
@@ -105,13 +112,34 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     if (refused) throw new ValidationError({ url: [refused] });
   }
 
-  function idOf(req: Request, param: 'id' | 'projectId'): string {
-    const id = req.params[param];
-    if (!isId(id)) {
-      if (param === 'id') throw new MonitorNotFoundError();
-      throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    }
+  /** The monitor the path names: a malformed id is a monitor that does not exist. */
+  function monitorIdOf(req: Request): string {
+    const id = req.params.id;
+    if (!isId(id)) throw new MonitorNotFoundError();
     return id;
+  }
+
+  /**
+   * The caller's role on the monitor's project, as its route asks: one they have no role on is, as a
+   * monitor that does not exist, not found (they learn nothing of it); a lesser role is refused.
+   */
+  async function reachProjectOf(parsed: ProjectReach, projectId: string): Promise<ReachedProject> {
+    return parsed.project(projectId).catch((error: unknown) => {
+      if (error instanceof NotFoundError && error.code === 'PROJECT_NOT_FOUND') throw new MonitorNotFoundError();
+      throw error;
+    });
+  }
+
+  /**
+   * The live monitor the path names, from its stream, once the caller's role on its project allows the
+   * route (their own changes to who belongs where waited for first).
+   */
+  async function reachMonitor(req: Request, parsed: ProjectReach) {
+    const { state } = await loadAggregate(store, monitorStream(monitorIdOf(req)), monitorDecider);
+    if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
+    await catchUp(req);
+    await reachProjectOf(parsed, state.projectId);
+    return state;
   }
 
   async function run(
@@ -174,109 +202,108 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       throw new ForbiddenError(MONITORS_NEED_PLAN_MESSAGE, 'SUBSCRIPTION_REQUIRED');
   }
 
-  /** The caller's project, as this service knows it: another user's, or a deleted one, is not found. */
-  async function ownProject(req: Request, userId: string) {
-    const project = await knownProjects.find(pool, idOf(req, 'projectId'));
-    if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-    return project;
-  }
+  return serveRoutes<typeof monitorRoutes, ReachedProject>(
+    monitorRoutes,
+    {
+      'GET /monitors': async (req, res) => {
+        res.json(await monitorList.ofUser(pool, requireUserId(req), now()));
+      },
 
-  return serveRoutes(monitorRoutes, {
-    'GET /monitors': async (req, res) => {
-      res.json(await monitorList.ofUser(pool, requireUserId(req), now()));
-    },
+      // For a public status page (the gateway's publicStatus): the monitors of the projects it names,
+      // which the gateway read as the user's public ones; not on the /api surface.
+      'GET /public/users/:userId/status': async (req, res) => {
+        const { userId } = req.params;
+        const projects = String(req.query.projects ?? '')
+          .split(',')
+          .filter(isId);
+        res.json(
+          isId(userId) && projects.length > 0
+            ? await monitorList.status(pool, userId, projects, now())
+            : { monitors: [], incidents: [] },
+        );
+      },
 
-    // For a public status page (the gateway's publicStatus): the monitors of the projects it names,
-    // which the gateway read as the user's public ones; not on the /api surface.
-    'GET /public/users/:userId/status': async (req, res) => {
-      const { userId } = req.params;
-      const projects = String(req.query.projects ?? '')
-        .split(',')
-        .filter(isId);
-      res.json(
-        isId(userId) && projects.length > 0
-          ? await monitorList.status(pool, userId, projects, now())
-          : { monitors: [], incidents: [] },
-      );
-    },
+      // Every monitor of the project, whoever on it made it.
+      'GET /projects/:projectId/monitors': async (req, res, parsed) => {
+        const project = await parsed.project(String(req.params.projectId));
+        res.json(await monitorList.ofProject(pool, project.id, now()));
+      },
 
-    'GET /projects/:projectId/monitors': async (req, res) => {
-      const userId = requireUserId(req);
-      const project = await ownProject(req, userId);
-      res.json(await monitorList.ofProject(pool, userId, project.id, now()));
-    },
+      'POST /projects/:projectId/monitors': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        // The project may have been created a moment ago: wait for our view of projects to include it.
+        await catchUp(req);
+        const project = await parsed.project(String(req.params.projectId));
+        const settings = settingsOf(req.body);
+        if (settings.kind === 'http') await screenUrl(settings.url);
+        // The plan and the monitor slots are the caller's: the monitor is theirs on the project.
+        await requirePlan(req);
+        const { id: monitorId, idempotencyKey } = createdId(req, userId, 'monitor');
+        const listed = await monitorList.idsOf(pool, userId);
+        const state = await withSlot(
+          req,
+          res,
+          { type: 'TakeSlot', userId, monitorId, listed, allowed: MAX_MONITORS },
+          (transaction) =>
+            run(
+              req,
+              res,
+              monitorId,
+              { type: 'AddMonitor', userId, monitorId, project: { id: project.id, name: project.name }, settings },
+              {
+                idempotencyKey,
+                transaction,
+              },
+            ),
+        );
+        if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
+        res.status(201).json(viewOf(state, now().toISOString()));
+      },
 
-    'POST /projects/:projectId/monitors': async (req, res) => {
-      const userId = requireUserId(req);
-      const settings = settingsOf(req.body);
-      if (settings.kind === 'http') await screenUrl(settings.url);
-      await requirePlan(req);
-      // The project may have been created a moment ago: wait for our view of projects to include it.
-      await catchUp(req);
-      const project = await ownProject(req, userId);
-      const { id: monitorId, idempotencyKey } = createdId(req, userId, 'monitor');
-      const listed = await monitorList.idsOf(pool, userId);
-      const state = await withSlot(
-        req,
-        res,
-        { type: 'TakeSlot', userId, monitorId, listed, allowed: MAX_MONITORS },
-        (transaction) =>
-          run(
+      'PATCH /monitors/:id': async (req, res, parsed) => {
+        const { id: monitorId } = await reachMonitor(req, parsed);
+        const { paused, ...changes } = parsed.body;
+        await screenUrl(changes.url);
+        if (paused === false) await requirePlan(req);
+        let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', changes });
+        if (paused !== undefined)
+          ({ state } = await run(
             req,
             res,
             monitorId,
-            { type: 'AddMonitor', userId, monitorId, project, settings },
-            {
-              idempotencyKey,
-              transaction,
-            },
-          ),
-      );
-      if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
-      res.status(201).json(viewOf(state, now().toISOString()));
-    },
+            paused ? { type: 'PauseMonitor', reason: 'user' } : { type: 'ResumeMonitor' },
+          ));
+        if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
+        res.json(viewOf(state, now().toISOString()));
+      },
 
-    'PATCH /monitors/:id': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const { paused, ...changes } = parsed.body;
-      const monitorId = idOf(req, 'id');
-      await screenUrl(changes.url);
-      if (paused === false) await requirePlan(req);
-      let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', userId, changes });
-      if (paused !== undefined)
-        ({ state } = await run(
-          req,
-          res,
-          monitorId,
-          paused ? { type: 'PauseMonitor', userId, reason: 'user' } : { type: 'ResumeMonitor', userId },
-        ));
-      if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
-      res.json(viewOf(state, now().toISOString()));
-    },
+      // A read, on the list the monitor is in (its project there).
+      'GET /monitors/:id/incidents': async (req, res, parsed) => {
+        const monitorId = monitorIdOf(req);
+        const projectId = await monitorList.projectOf(pool, monitorId);
+        if (!projectId) throw new MonitorNotFoundError();
+        await reachProjectOf(parsed, projectId);
+        res.json(await monitorList.incidents(pool, monitorId));
+      },
 
-    'GET /monitors/:id/incidents': async (req, res) => {
-      const userId = requireUserId(req);
-      const monitorId = idOf(req, 'id');
-      if (!(await monitorList.exists(pool, userId, monitorId))) throw new MonitorNotFoundError();
-      res.json(await monitorList.incidents(pool, userId, monitorId));
-    },
+      'PUT /monitors/:id/incidents/:incidentId/note': async (req, res, parsed) => {
+        const { id: monitorId } = await reachMonitor(req, parsed);
+        const { note } = parsed.body;
+        const incidentId = req.params.incidentId;
+        if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
+        await run(req, res, monitorId, { type: 'NoteIncident', incidentId, note });
+        res.json({ id: incidentId, note });
+      },
 
-    'PUT /monitors/:id/incidents/:incidentId/note': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const { note } = parsed.body;
-      const incidentId = req.params.incidentId;
-      if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
-      await run(req, res, idOf(req, 'id'), { type: 'NoteIncident', userId, incidentId, note });
-      res.json({ id: incidentId, note });
+      'DELETE /monitors/:id': async (req, res, parsed) => {
+        const monitor = await reachMonitor(req, parsed);
+        // Its slot is its maker's, whoever removes it.
+        await withSlot(req, res, { type: 'FreeSlot', userId: monitor.userId, monitorId: monitor.id }, (transaction) =>
+          run(req, res, monitor.id, { type: 'RemoveMonitor', reason: 'user' }, { transaction }),
+        );
+        res.status(204).end();
+      },
     },
-
-    'DELETE /monitors/:id': async (req, res) => {
-      const userId = requireUserId(req);
-      const monitorId = idOf(req, 'id');
-      await withSlot(req, res, { type: 'FreeSlot', userId, monitorId }, (transaction) =>
-        run(req, res, monitorId, { type: 'RemoveMonitor', userId, reason: 'user' }, { transaction }),
-      );
-      res.status(204).end();
-    },
-  });
+    { reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId) },
+  );
 }

@@ -10,27 +10,31 @@ import {
   type MonitorSettings,
 } from './monitor.ts';
 
-/** The project a monitor goes on, as this service knows it (null: unknown, deleted, or another user's). */
-export interface OwnedProject {
+/** The project a monitor goes on, as the route reached it: one the caller may add to. */
+export interface MonitoredProject {
   id: string;
-  userId: string;
   name: string;
 }
 
+/**
+ * What is done to a monitor. Who may do it was decided by the route, from the caller's role on the
+ * monitor's project (`RouteDeclaration.project`); the checks, the plan's enforcement and a deleted
+ * project's cascade run them with no caller at all. `userId` on an add is the monitor's maker.
+ */
 export type MonitorCommand =
   | {
       type: 'AddMonitor';
       userId: string;
       monitorId: string;
-      project: OwnedProject | null;
+      project: MonitoredProject;
       settings: MonitorSettings;
     }
-  | { type: 'ChangeMonitor'; userId: string; changes: Partial<MonitorSettings> }
-  /** By its owner, or (no user) because the account's plan lapsed. */
-  | { type: 'PauseMonitor'; userId: string | null; reason: 'user' | 'plan' }
-  /** By its owner; or (reason `plan`) because the plan is back, which resumes only what the plan paused. */
-  | { type: 'ResumeMonitor'; userId: string | null; reason?: 'plan' }
-  | { type: 'RemoveMonitor'; userId: string | null; reason: 'user' | 'project_deleted' }
+  | { type: 'ChangeMonitor'; changes: Partial<MonitorSettings> }
+  /** By someone who may change it, or because the account's plan lapsed. */
+  | { type: 'PauseMonitor'; reason: 'user' | 'plan' }
+  /** By someone who may change it; or (reason `plan`) because the plan is back, which resumes only what the plan paused. */
+  | { type: 'ResumeMonitor'; reason?: 'plan' }
+  | { type: 'RemoveMonitor'; reason: 'user' | 'project_deleted' }
   /**
    * The checks say it is down: `failures` in a row since `since` (the first of them), for `cause`.
    * Opens an incident unless one is open or the monitor is paused or gone.
@@ -50,8 +54,8 @@ export type MonitorCommand =
    * registration): warns at 14, 7 and 1 days before, once each.
    */
   | { type: 'ReportExpiry'; expiresAt: Date }
-  /** The owner's note on one of the monitor's closed incidents. */
-  | { type: 'NoteIncident'; userId: string; incidentId: string; note: string };
+  /** A note on one of the monitor's closed incidents: what happened. */
+  | { type: 'NoteIncident'; incidentId: string; note: string };
 
 export class MonitorNotFoundError extends NotFoundError {
   constructor() {
@@ -59,9 +63,9 @@ export class MonitorNotFoundError extends NotFoundError {
   }
 }
 
-/** The caller's live monitor: another user's, or a removed one, is not found. */
-function ownMonitor(state: Monitor, userId: string | null) {
-  if (state.lifecycle !== 'active' || (userId !== null && state.userId !== userId)) throw new MonitorNotFoundError();
+/** The live monitor: one never added, or removed, is not found. */
+function liveMonitor(state: Monitor) {
+  if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
   return state;
 }
 
@@ -71,7 +75,6 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
     case 'AddMonitor': {
       if (state.lifecycle !== 'none') throw new ConflictError('Monitor already exists', 'MONITOR_EXISTS');
       const { project, userId, monitorId, settings } = command;
-      if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
       // The cap is the user's monitor slots' to decide (monitor-slots/), on a stream that serialises it.
       return [
         {
@@ -81,7 +84,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       ];
     }
     case 'ChangeMonitor': {
-      const monitor = ownMonitor(state, command.userId);
+      const monitor = liveMonitor(state);
       // What a URL check has: a domain's or an expected run's monitor has none of it to change.
       if (monitor.settings.kind !== 'http') {
         const urlOnly = ['url', 'expectedStatuses', 'keyword', 'keywordPresent', 'maxResponseMs'] as const;
@@ -105,7 +108,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       ];
     }
     case 'PauseMonitor': {
-      const monitor = ownMonitor(state, command.userId);
+      const monitor = liveMonitor(state);
       if (monitor.paused) return [];
       const { id: monitorId, userId, projectId } = monitor;
       // A paused monitor has no open incident: nothing is known of the target while it is not checked.
@@ -115,7 +118,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       ];
     }
     case 'ResumeMonitor': {
-      const monitor = ownMonitor(state, command.userId);
+      const monitor = liveMonitor(state);
       if (!monitor.paused || (command.reason === 'plan' && monitor.paused !== 'plan')) return [];
       return [
         {
@@ -125,7 +128,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       ];
     }
     case 'RemoveMonitor': {
-      const monitor = ownMonitor(state, command.userId);
+      const monitor = liveMonitor(state);
       const { id: monitorId, userId, projectId } = monitor;
       return [
         ...closeIncident(monitor, at, 'removed'),
@@ -206,7 +209,7 @@ export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date
       ];
     }
     case 'NoteIncident': {
-      const monitor = ownMonitor(state, command.userId);
+      const monitor = liveMonitor(state);
       if (!monitor.closed.includes(command.incidentId))
         throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
       const { id: monitorId, userId, projectId } = monitor;

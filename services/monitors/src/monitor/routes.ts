@@ -93,7 +93,11 @@ const monitorsStatusView = z.object({
   ),
 });
 
-/** Monitors on the caller's projects, and their incidents (answered in `api.ts`). */
+/**
+ * Monitors on the projects the caller reaches, and their incidents (answered in `api.ts`): read with
+ * any role on the project (`viewer`), added, changed and removed by its members and up (`member`).
+ * The account's own list (`GET /monitors`) is the monitors the caller made, on no one project.
+ */
 export const monitorRoutes = declareRoutes({
   'GET /monitors': {
     tag: 'Monitors',
@@ -113,12 +117,14 @@ export const monitorRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'A project’s monitors',
     access: 'user',
+    project: 'viewer',
     answer: z.array(monitorView),
   },
   'POST /projects/:projectId/monitors': {
     tag: 'Monitors',
     summary: 'Add a monitor to a project (subscribers)',
     access: 'user',
+    project: 'member',
     limit: 'monitorWrite',
     idempotent: true,
     body: z.union([createMonitorSchema, createExpectationSchema, createDomainMonitorSchema]),
@@ -129,6 +135,7 @@ export const monitorRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'Change, pause or resume a monitor',
     access: 'user',
+    project: 'member',
     limit: 'monitorWrite',
     body: updateMonitorSchema,
     answer: writtenMonitorView,
@@ -137,14 +144,22 @@ export const monitorRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'A monitor’s incidents',
     access: 'user',
+    project: 'viewer',
     answer: z.array(incidentView),
   },
   'PUT /monitors/:id/incidents/:incidentId/note': {
     tag: 'Monitors',
     summary: 'Write the note on an incident',
     access: 'user',
+    project: 'member',
     body: incidentNoteSchema,
     answer: z.object({ id: z.string(), note: z.string() }),
   },
-  'DELETE /monitors/:id': { tag: 'Monitors', summary: 'Delete a monitor', access: 'user', status: 204 },
+  'DELETE /monitors/:id': {
+    tag: 'Monitors',
+    summary: 'Delete a monitor',
+    access: 'user',
+    project: 'member',
+    status: 204,
+  },
 });

@@ -1,5 +1,5 @@
+import type { ReachedProject } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
-import { isId } from '@shiplog/events';
 import { catchUp, requireUserId, type ServiceContext, secretLinkHandlers, serveRoutes } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { MonitorsEnv } from '../env.ts';
@@ -13,20 +13,25 @@ const pingNotFound = () => new NotFoundError('No such ping URL', 'PING_NOT_FOUND
  * A project's cron ping URL: a cron job calls it when its backup ends (`/fail` when it failed), and
  * `/start` when it begins, so its run time is known and a start that never ends is a failure. A run
  * that ends well counts as the project's backup, as `shiplog backup` does, for a monitor that expects
- * one. Made like the deploy webhook: its owner replaces it or turns it off; the secret is the credential.
+ * one. Made like the deploy webhook: whoever may change the project replaces it or turns it off, whoever
+ * may read it sees whether it is on and its runs; the secret is the credential.
  */
 export function pingApi(context: ServiceContext<MonitorsEnv>) {
   const { pool, config, vault } = context;
   const pingUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/ping/${token}`;
 
-  /** The caller's own project as its ping URL's owner, or 404 (someone else's, deleted or missing alike). */
-  async function ownProject(req: Request): Promise<{ project_id: string; user_id: string }> {
+  /**
+   * The ping URL's owner: the project the path names, as the caller's role on it allows the route (404
+   * when they have none: deleted, missing and someone else's alike), and the caller, who makes it.
+   */
+  async function ownerOf(
+    req: Request,
+    parsed: { project: (projectId: string) => Promise<ReachedProject> },
+  ): Promise<{ project_id: string; user_id: string }> {
     const userId = requireUserId(req);
-    const projectId = req.params.projectId;
     // It may have been created a moment ago: wait for this service's view of projects to include it.
     await catchUp(req);
-    const project = isId(projectId) ? await knownProjects.find(pool, projectId) : null;
-    if (!project || project.userId !== userId) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+    const project = await parsed.project(String(req.params.projectId));
     return { project_id: project.id, user_id: userId };
   }
 
@@ -41,28 +46,34 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       : pingRuns.end(pool, link.project_id, link.user_id, at, signal);
   }
 
-  const link = secretLinkHandlers(pingLinks, {
-    db: pool,
-    ownerOf: ownProject,
-    urlOf: pingUrl,
-    details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
-  });
+  /** The link's handlers, for the project the route reaches. */
+  const link = (parsed: { project: (projectId: string) => Promise<ReachedProject> }) =>
+    secretLinkHandlers(pingLinks, {
+      db: pool,
+      ownerOf: (req) => ownerOf(req, parsed),
+      urlOf: pingUrl,
+      details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
+    });
 
   // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.
   const received = (signal: 'start' | 'ok' | 'failed') => async (req: Request, res: Response) => {
     res.json(await ping(req, signal));
   };
 
-  return serveRoutes(pingRoutes, {
-    'GET /projects/:projectId/ping': link.state,
-    'POST /projects/:projectId/ping': link.replace,
-    'DELETE /projects/:projectId/ping': link.remove,
+  return serveRoutes<typeof pingRoutes, ReachedProject>(
+    pingRoutes,
+    {
+      'GET /projects/:projectId/ping': (req, res, parsed) => link(parsed).state(req, res),
+      'POST /projects/:projectId/ping': (req, res, parsed) => link(parsed).replace(req, res),
+      'DELETE /projects/:projectId/ping': (req, res, parsed) => link(parsed).remove(req, res),
 
-    'GET /ping/:secret': received('ok'),
-    'POST /ping/:secret': received('ok'),
-    'GET /ping/:secret/start': received('start'),
-    'POST /ping/:secret/start': received('start'),
-    'GET /ping/:secret/fail': received('failed'),
-    'POST /ping/:secret/fail': received('failed'),
-  });
+      'GET /ping/:secret': received('ok'),
+      'POST /ping/:secret': received('ok'),
+      'GET /ping/:secret/start': received('start'),
+      'POST /ping/:secret/start': received('start'),
+      'GET /ping/:secret/fail': received('failed'),
+      'POST /ping/:secret/fail': received('failed'),
+    },
+    { reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId) },
+  );
 }

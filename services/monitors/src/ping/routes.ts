@@ -15,6 +15,7 @@ export const pingRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'The project’s cron ping URL, if it has one',
     access: 'user',
+    project: 'viewer',
     answer: secretLinkState.extend({ runs: z.array(pingRunView) }),
   },
   // The URL is a credential of its own: a session only, and a recent one to make it.
@@ -22,6 +23,7 @@ export const pingRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'Make (or replace) the project’s cron ping URL',
     access: 'user',
+    project: 'member',
     recentAuth: true,
     status: 201,
     answer: madeSecretLink,
@@ -30,6 +32,7 @@ export const pingRoutes = declareRoutes({
     tag: 'Monitors',
     summary: 'Turn the cron ping URL off',
     access: 'user',
+    project: 'member',
     status: 204,
   },
   // Cron jobs call without a session, with curl or wget, GET or POST alike: the secret in the path is the credential.

@@ -32,7 +32,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       context.store,
       monitorStream(monitorId),
       monitorDecider,
-      { type: 'RemoveMonitor', userId: null, reason: 'project_deleted' },
+      { type: 'RemoveMonitor', reason: 'project_deleted' },
       causedBy(event, tx, `cascade:${event.id}:${monitorId}`),
     ).catch((error: unknown) => {
       // Already removed by its owner: nothing to cascade.

@@ -2,10 +2,12 @@ import { knownProjectsIn } from '@shiplog/contracts';
 import type pg from 'pg';
 
 /**
- * What this service knows of other services' facts (`knownProjectsIn`): each project's owner and
- * name, so a monitor goes only on one's own project and carries its name, and each user's address
- * and whether it is proven, since alerts are emailed only to a proven one. Kept by the projects
- * reaction (reactions/project-cascade), in the bus's one order with the monitors' own events.
+ * What this service knows of other services' facts (`knownProjectsIn`): each project's maker,
+ * workspace and name, and who belongs to each workspace with what role, so a route acts only on a
+ * project the caller's role allows (`reach`, given to `serveRoutes`) and a monitor carries its
+ * project's name, and each user's address and whether it is proven, since alerts are emailed only to
+ * a proven one. Kept by the projects reaction (reactions/project-cascade), in the bus's one order with
+ * the monitors' own events.
  */
 export const knownProjects = knownProjectsIn('monitors');
 

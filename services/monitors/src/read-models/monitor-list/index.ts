@@ -247,8 +247,8 @@ async function listWhere(pool: pg.Pool, where: string, params: unknown[], now: D
 }
 
 export const monitorList = {
-  /** A monitor's incidents, newest first (the latest 50). */
-  async incidents(pool: pg.Pool, userId: string, monitorId: string): Promise<IncidentView[]> {
+  /** A monitor's incidents, newest first (the latest 50); who may read them, the route decided. */
+  async incidents(pool: pg.Pool, monitorId: string): Promise<IncidentView[]> {
     const { rows } = await pool.query<{
       incident_id: string;
       cause: string;
@@ -257,8 +257,8 @@ export const monitorList = {
       note: string | null;
     }>(
       `SELECT incident_id, cause, started_at, ended_at, note FROM monitors.incidents
-       WHERE monitor_id = $1 AND user_id = $2 ORDER BY started_at DESC LIMIT 50`,
-      [monitorId, userId],
+       WHERE monitor_id = $1 ORDER BY started_at DESC LIMIT 50`,
+      [monitorId],
     );
     return rows.map((r) => ({
       id: r.incident_id,
@@ -268,16 +268,18 @@ export const monitorList = {
       note: r.note,
     }));
   },
-  async exists(pool: pg.Pool, userId: string, monitorId: string): Promise<boolean> {
-    const { rows } = await pool.query('SELECT 1 FROM monitors.monitor_list WHERE monitor_id = $1 AND user_id = $2', [
-      monitorId,
-      userId,
-    ]);
-    return rows.length > 0;
+  /** The project of a listed monitor (the caller's role on it says who may read it), or null: none, or removed. */
+  async projectOf(pool: pg.Pool, monitorId: string): Promise<string | null> {
+    const { rows } = await pool.query<{ project_id: string }>(
+      'SELECT project_id FROM monitors.monitor_list WHERE monitor_id = $1',
+      [monitorId],
+    );
+    return rows[0]?.project_id ?? null;
   },
+  /** The monitors the user made, on whatever project. */
   ofUser: (pool: pg.Pool, userId: string, now: Date) => listWhere(pool, 'm.user_id = $2', [userId], now),
-  ofProject: (pool: pg.Pool, userId: string, projectId: string, now: Date) =>
-    listWhere(pool, 'm.user_id = $2 AND m.project_id = $3', [userId, projectId], now),
+  /** The project's monitors, whoever made them: the route decided the caller may read the project. */
+  ofProject: (pool: pg.Pool, projectId: string, now: Date) => listWhere(pool, 'm.project_id = $2', [projectId], now),
   /**
    * The public status of the user's monitors on `projectIds` (the projects they made public): each
    * monitor's state, uptime and a bar a day for 90 days, and the incidents of those days with notes.

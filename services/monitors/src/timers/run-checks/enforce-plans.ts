@@ -19,8 +19,8 @@ export async function enforcePlans(
   let resumed = 0;
   for (const { monitor_id, ok } of rows) {
     const command: MonitorCommand = ok
-      ? { type: 'ResumeMonitor', userId: null, reason: 'plan' }
-      : { type: 'PauseMonitor', userId: null, reason: 'plan' };
+      ? { type: 'ResumeMonitor', reason: 'plan' }
+      : { type: 'PauseMonitor', reason: 'plan' };
     const events = await report(store, monitor_id, command, now).catch((error: unknown) => {
       // Removed since the list was read.
       if (error instanceof NotFoundError) return [];
