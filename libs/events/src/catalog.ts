@@ -79,7 +79,9 @@ export function dataSubjectOf(type: string, data: unknown): string | null {
   if (!isEventType(type)) return null;
   const entry: CatalogEntry<z.ZodType> = catalog[type];
   if (entry.personal === false) return null;
-  const userId = (data as { userId?: unknown } | null)?.userId;
+  const { userId, workspaceId } = (data ?? {}) as { userId?: unknown; workspaceId?: unknown };
+  // A team workspace's project is the team's: sealed with the workspace's key, not its maker's.
+  if (typeof workspaceId === 'string') return workspaceId;
   return typeof userId === 'string' ? userId : null;
 }
 

@@ -70,6 +70,8 @@ export const createProjectSchema = z.object({
   isPublic: projectFields.isPublic.optional().default(true),
   checklist: checklistSchema.partial().optional().default({}),
   metadata: projectFields.metadata.optional().default({}),
+  /** The team workspace it is made in; null or absent: the maker's personal space. */
+  workspaceId: z.uuid({ error: 'Choose a workspace you belong to' }).nullable().optional().default(null),
 });
 
 /**

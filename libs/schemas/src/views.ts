@@ -3,6 +3,7 @@ import { checklistKeys, projectStatuses, socialLinkKeys } from './project-values
 import { reminderTimes } from './reminder-values.ts';
 import { reminderFrequencies } from './reminders.ts';
 import { subscriptionStatuses } from './subscription-values.ts';
+import { workspaceRoles } from './workspace-values.ts';
 
 /**
  * What the API answers, for the records every client reads: their types are these schemas' output, and
@@ -49,6 +50,10 @@ export const projectView = z.object({
   }),
   createdAt: timestamp,
   updatedAt: timestamp,
+  /** The team workspace it belongs to; null: its maker's personal space. */
+  workspaceId: id.nullable().optional(),
+  /** The reader's role on it: `owner` of their own personal project, else their role in its workspace. */
+  role: z.enum(workspaceRoles).optional(),
 });
 export type Project = z.infer<typeof projectView>;
 

@@ -443,9 +443,15 @@ export function stopOnSignals(name: string, stop: () => Promise<void>, deadlineM
 }
 
 /** The usual `forgetUser`: delete the user's rows from the given tables (each has `user_id`). */
-export function deleteUserRows(...tables: string[]): NonNullable<ServiceDefinition<ServiceEnv>['forgetUser']> {
+export function deleteUserRows(
+  ...tables: (string | { table: string; unless: string })[]
+): NonNullable<ServiceDefinition<ServiceEnv>['forgetUser']> {
   return async (userId, tx) => {
-    for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
+    for (const entry of tables) {
+      // `unless`: the rows that are not the user's alone to take away (a team workspace's project they made).
+      const [table, keep] = typeof entry === 'string' ? [entry, null] : [entry.table, entry.unless];
+      await tx.query(`DELETE FROM ${table} WHERE user_id = $1${keep ? ` AND NOT (${keep})` : ''}`, [userId]);
+    }
   };
 }
 

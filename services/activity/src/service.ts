@@ -4,7 +4,7 @@ import { dashboardApi } from './dashboard/api.ts';
 import { type ActivityEnv, activityEnv } from './env.ts';
 import { costHistoryProjection } from './read-models/cost-history/index.ts';
 import { activityApi } from './read-models/timeline/api.ts';
-import { timelineProjection } from './read-models/timeline/index.ts';
+import { TEAM_PROJECT_ROWS, timelineProjection } from './read-models/timeline/index.ts';
 import { workspaceMembers } from './read-models/workspace-members/index.ts';
 
 /**
@@ -17,9 +17,10 @@ export const activityService: ServiceDefinition<ActivityEnv> = {
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [timelineProjection, costHistoryProjection, workspaceMembers.projection],
   forgetUser: deleteUserRows(
-    'activity.activities',
-    'activity.project_stats',
-    'activity.cost_history',
+    // A team workspace's project, its timeline and its costs stay with the team when its maker goes.
+    { table: 'activity.activities', unless: TEAM_PROJECT_ROWS },
+    { table: 'activity.project_stats', unless: 'workspace_id IS NOT NULL' },
+    { table: 'activity.cost_history', unless: TEAM_PROJECT_ROWS },
     'activity.workspace_members',
   ),
   setup: (context) => servedTogether(activityApi(context), dashboardApi(context)),

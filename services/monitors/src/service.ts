@@ -33,7 +33,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     'monitors.alert_deliveries',
     'monitors.plans',
     'monitors.maintenance',
-    'monitors.projects',
+    { table: 'monitors.projects', unless: 'workspace_id IS NOT NULL' },
     'monitors.workspace_members',
     'monitors.users',
   ),

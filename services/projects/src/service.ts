@@ -4,6 +4,7 @@ import { deployHookApi } from './deploy-hook/api.ts';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
 import { importApi } from './history-import/api.ts';
 import { projectsApi } from './project/api.ts';
+import { workspaceCascadeReaction } from './reactions/workspace-cascade/index.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
 import { workspaceMembers } from './read-models/workspace-members/index.ts';
 
@@ -13,6 +14,14 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
   env: projectsEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [projectListProjection, workspaceMembers.projection],
-  forgetUser: deleteUserRows('projects.project_list', 'projects.deploy_hooks', 'projects.workspace_members'),
-  setup: (context) => servedTogether(projectsApi(context), deployHookApi(context), importApi(context)),
+  forgetUser: deleteUserRows(
+    // A team workspace's project stays with the team when its maker goes (its events are the team's).
+    { table: 'projects.project_list', unless: 'workspace_id IS NOT NULL' },
+    'projects.deploy_hooks',
+    'projects.workspace_members',
+  ),
+  setup: (context) => ({
+    ...servedTogether(projectsApi(context), deployHookApi(context), importApi(context)),
+    consumers: [workspaceCascadeReaction(context)],
+  }),
 };

@@ -21,7 +21,7 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
     'reminders.project_reminders',
     'reminders.schedule',
     'reminders.reminder_list',
-    'reminders.projects',
+    { table: 'reminders.projects', unless: 'workspace_id IS NOT NULL' },
     'reminders.workspace_members',
     'reminders.calendar_feeds',
     'reminders.push_subscriptions',

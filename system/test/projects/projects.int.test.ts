@@ -43,6 +43,9 @@ describe('projects', () => {
       metadata: { socialLinks: {} },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      // Personal (no team workspace), and the maker's with every role.
+      workspaceId: null,
+      role: 'owner',
     });
     const list = await ada.client.get('/api/projects');
     expect(list.status).toBe(200);

@@ -47,6 +47,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       changes: z
@@ -68,6 +69,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       from: projectStatus,
@@ -81,6 +83,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       checklist,
@@ -96,6 +99,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       version: z.string().nullable(),
@@ -115,6 +119,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       environment: z.enum(['development', 'staging', 'production']),
@@ -136,6 +141,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       version: z.string(),
@@ -150,6 +156,7 @@ export const projectEvents = {
     publish: true,
     schema: z.object({
       projectId: id,
+      workspaceId: id.optional(),
       userId: id,
       name: z.string(),
       notes: z.string(),
@@ -162,7 +169,7 @@ export const projectEvents = {
     owner: 'projects',
     version: 1,
     publish: true,
-    schema: z.object({ projectId: id, userId: id, name: z.string(), at: isoDate }),
+    schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, name: z.string(), at: isoDate }),
   }),
   /**
    * A project brought in from a Shiplog export, as it stood when exported: its dates are

@@ -11,8 +11,9 @@ export interface CatalogEntry<S extends z.ZodType> {
   upcasters?: Record<number, (data: unknown) => unknown>;
   /**
    * Whose personal data the event holds: its `data.userId`, unless `false` (ids only, or content that
-   * belongs to no user). Events with a subject are stored sealed with that user's key (`@shiplog/vault`),
-   * so forgetting the key erases them wherever they were copied.
+   * belongs to no user); a team workspace's project's events name the workspace (`data.workspaceId`),
+   * whose they are, so a member's erasure leaves them. Events with a subject are stored sealed with
+   * that subject's key (`@shiplog/vault`), so forgetting the key erases them wherever they were copied.
    */
   personal?: false;
 }

@@ -1,11 +1,13 @@
 import { currentSubscriptionStatus } from '@shiplog/contracts';
-import { NotFoundError, ValidationError } from '@shiplog/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { isSubscribed } from '@shiplog/schemas';
+import { isSubscribed, roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
 import {
   callerOf,
+  catchUp,
   createdId,
   handleCommand,
+  ROLE_REFUSED_MESSAGE,
   reportPosition,
   requireUserId,
   type ServiceContext,
@@ -15,6 +17,7 @@ import {
 import type { Request, Response } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { listProjectsJson, listPublicProjects, reachProject } from '../read-models/project-list/index.ts';
+import { workspaceMembers } from '../read-models/workspace-members/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
 import { projectRoutes } from './routes.ts';
@@ -56,6 +59,19 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
 
   const reach = (projectId: string, userId: string) => reachProject(pool, projectId, userId);
 
+  /**
+   * The caller's role in the workspace a project is made in: a member or more may create one there;
+   * anyone else learns nothing (404), and a viewer is refused (403). A workspace joined a moment ago is
+   * known here (the caller's own writes are waited for).
+   */
+  async function roleToCreateIn(req: Request, workspaceId: string): Promise<WorkspaceRole> {
+    await catchUp(req);
+    const role = await workspaceMembers.roleIn(pool, workspaceId, requireUserId(req));
+    if (!role) throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
+    if (!roleAtLeast(role, 'member')) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
+    return role;
+  }
+
   return serveRoutes(
     projectRoutes,
     {
@@ -68,12 +84,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       },
 
       'GET /projects/:id': async (req, res, parsed) => {
-        res.json((await parsed.project(projectIdOf(req))).doc);
+        const { doc, workspaceId, role } = await parsed.project(projectIdOf(req));
+        res.json({ ...doc, workspaceId, role });
       },
 
       'POST /projects': async (req, res, parsed) => {
         const userId = requireUserId(req);
         const input = parsed.body;
+        const role = input.workspaceId ? await roleToCreateIn(req, input.workspaceId) : 'owner';
         const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
         const { state } = await run(
           req,
@@ -83,19 +101,19 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
           idempotencyKey,
         );
         if (state.lifecycle !== 'active') throw new Error('project was not created');
-        res.status(201).json(toView(state));
+        res.status(201).json({ ...toView(state), role });
       },
 
       'PUT /projects/:id': async (req, res, parsed) => {
         const userId = requireUserId(req);
-        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const { id: projectId, role } = await parsed.project(projectIdOf(req));
         const input = parsed.body;
         if (input.id !== undefined && input.id !== projectId) {
           throw new ValidationError({ id: ['The id in the body does not match the project being updated'] });
         }
         const { state } = await run(req, res, projectId, { type: 'UpdateProject', userId, input });
         if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
-        res.json(toView(state));
+        res.json({ ...toView(state), role });
       },
 
       'DELETE /projects/:id': async (req, res, parsed) => {

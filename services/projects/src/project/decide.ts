@@ -87,7 +87,13 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     return [
       {
         type: 'ProjectCreated',
-        data: { projectId: command.projectId, userId: command.userId, ...newProject(input), createdAt: at },
+        data: {
+          projectId: command.projectId,
+          userId: command.userId,
+          ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+          ...newProject(input),
+          createdAt: at,
+        },
       },
     ];
   }
@@ -113,7 +119,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
   }
 
   const project = activeProject(state);
-  const base = { projectId: project.id, userId: project.userId, name: project.name };
+  const base = { ...keyOf(project), name: project.name };
   switch (command.type) {
     case 'UpdateProject': {
       const { input } = command;
@@ -197,7 +203,7 @@ function checklistChange(
   current: Checklist,
   wanted: Partial<Checklist>,
   name: string,
-  base: { projectId: string; userId: string },
+  base: ReturnType<typeof keyOf>,
   cause: ChecklistCause,
   at: string,
 ): ProjectEvent | null {
@@ -217,9 +223,21 @@ function withChecklist(
   at: string,
   event: ProjectEvent,
 ): ProjectEvent[] {
-  const base = { projectId: project.id, userId: project.userId };
+  const base = keyOf(project);
   const checklist = checklistChange(project.checklist, flags, project.name, base, cause, at);
   return checklist ? [checklist, event] : [event];
+}
+
+/**
+ * What every event of a project names: the project, its maker and, for a team workspace's, the
+ * workspace, whose the events are (sealed with its key: see the catalog's `personal`).
+ */
+function keyOf(project: ActiveProject) {
+  return {
+    projectId: project.id,
+    userId: project.userId,
+    ...(project.workspaceId ? { workspaceId: project.workspaceId } : {}),
+  };
 }
 
 function sameLinks(a: SocialLinks, b: SocialLinks): boolean {

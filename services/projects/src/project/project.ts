@@ -104,12 +104,13 @@ export function toView(project: ActiveProject): ProjectView {
     metadata: { socialLinks: project.socialLinks },
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
+    workspaceId: project.workspaceId,
   };
 }
 
 /** A project as the list keeps it: its document, and the workspace it belongs to (kept beside it). */
 export function fromView(view: ProjectView, workspaceId: string | null): ActiveProject {
-  const { metadata, ...rest } = view;
+  const { metadata, role: _role, ...rest } = view;
   return { lifecycle: 'active', ...rest, workspaceId, socialLinks: metadata.socialLinks, hookDeployments: new Set() };
 }
 

@@ -88,6 +88,10 @@ export const timelineProjection: ProjectionDefinition = {
   }),
 };
 
+/** A row (of the timeline or the cost history) of a project in a team workspace: the team's, not its maker's. */
+export const TEAM_PROJECT_ROWS =
+  'project_id IN (SELECT project_id FROM activity.project_stats WHERE workspace_id IS NOT NULL)';
+
 // The timeline's reads.
 
 type Queryable = Pick<pg.Pool, 'query'>;

@@ -70,10 +70,12 @@ export const projectListProjection: ProjectionDefinition = {
  */
 export async function listProjectsJson(pool: pg.Pool, userId: string): Promise<string> {
   const { rows } = await pool.query<{ list: string }>(
-    `SELECT coalesce(json_agg(doc ORDER BY created_at DESC, id DESC), '[]')::text AS list
-     FROM (SELECT doc, created_at, id FROM projects.project_list WHERE user_id = $1 AND workspace_id IS NULL
+    `SELECT coalesce(json_agg(doc || jsonb_build_object('workspaceId', workspace_id, 'role', role)
+                              ORDER BY created_at DESC, id DESC), '[]')::text AS list
+     FROM (SELECT doc, created_at, id, workspace_id, 'owner' AS role FROM projects.project_list
+           WHERE user_id = $1 AND workspace_id IS NULL
            UNION ALL
-           SELECT p.doc, p.created_at, p.id FROM ${members.table} m
+           SELECT p.doc, p.created_at, p.id, p.workspace_id, m.role FROM ${members.table} m
            JOIN projects.project_list p ON p.workspace_id = m.workspace_id WHERE m.user_id = $1) reached`,
     [userId],
   );
@@ -120,4 +122,12 @@ export async function listPublicProjects(pool: pg.Pool, userId: string): Promise
     [userId],
   );
   return rows;
+}
+
+/** The projects of a workspace, as the list holds them. */
+export async function projectsOfWorkspace(pool: pg.Pool, workspaceId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM projects.project_list WHERE workspace_id = $1', [
+    workspaceId,
+  ]);
+  return rows.map((row) => row.id);
 }

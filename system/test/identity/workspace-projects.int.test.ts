@@ -1,0 +1,179 @@
+import { type Backend, type Client, startBackend } from '@shiplog/system';
+import { waitUntil } from '@shiplog/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * A team workspace's projects: members reach them with their role on every route that declares one,
+ * a viewer reads and changes nothing, anyone else learns nothing, and a removed member loses them at
+ * their next request.
+ */
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+async function team() {
+  const owner = await backend.signUp('lead');
+  const member = await backend.signUp('dev');
+  const viewer = await backend.signUp('look');
+  const outsider = await backend.signUp('far');
+  const workspace = await owner.client.post('/api/workspaces', { name: 'Ship crew' });
+  expect(workspace.status).toBe(201);
+  const workspaceId = workspace.body.id as string;
+  for (const [person, role] of [
+    [member, 'member'],
+    [viewer, 'viewer'],
+  ] as const) {
+    const invite = await owner.client.post(`/api/workspaces/${workspaceId}/invites`, {
+      username: person.username,
+      role,
+    });
+    expect(invite.status).toBe(201);
+    await waitUntil(async () => (await person.client.get('/api/invites')).body.length === 1);
+    expect((await person.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+  }
+  return { owner, member, viewer, outsider, workspaceId };
+}
+
+const ids = (list: { id: string }[]) => list.map((p) => p.id);
+
+/** Until `client` reaches the project someone else made a moment ago (the bus's delay). */
+const reaches = (client: Client, project: string) =>
+  waitUntil(async () => (await client.get(`/api/projects/${project}`)).status === 200);
+
+describe('a team workspace’s projects', () => {
+  it('are made by a member, listed for every member with their role, and nobody else’s', async () => {
+    const { owner, member, viewer, outsider, workspaceId } = await team();
+    const made = await member.client.post('/api/projects', { name: 'Shared site', workspaceId });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ workspaceId, role: 'member', userId: member.id });
+    const project = made.body.id as string;
+    for (const [person, role] of [
+      [owner, 'owner'],
+      [member, 'member'],
+      [viewer, 'viewer'],
+    ] as const) {
+      // Made by someone else: each member reaches it once the project list has it.
+      await waitUntil(async () => ids((await person.client.get('/api/projects')).body).includes(project));
+      const list = (await person.client.get('/api/projects')).body as { id: string; role: string }[];
+      expect(
+        list.find((p) => p.id === project),
+        person.username,
+      ).toMatchObject({ workspaceId, role });
+      expect((await person.client.get(`/api/projects/${project}`)).body).toMatchObject({ id: project, role });
+      expect((await person.client.get(`/api/projects/${project}/activities`)).status).toBe(200);
+    }
+    expect(ids((await outsider.client.get('/api/projects')).body)).not.toContain(project);
+    expect((await outsider.client.get(`/api/projects/${project}`)).status).toBe(404);
+    // A viewer, or someone outside, makes nothing there.
+    const refused = await viewer.client.post('/api/projects', { name: 'Not allowed', workspaceId });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('FORBIDDEN');
+    expect((await outsider.client.post('/api/projects', { name: 'Not mine', workspaceId })).status).toBe(404);
+    expect((await owner.client.get('/api/projects')).body).toHaveLength(1);
+  });
+
+  it('are changed by members on every route, and a viewer’s attempt changes nothing', async () => {
+    const { owner, member, viewer, outsider, workspaceId } = await team();
+    const project = (await owner.client.post('/api/projects', { name: 'Team app', workspaceId })).body.id as string;
+    // The member works on the owner's project: fields, records, reminders, monitors.
+    await reaches(member.client, project);
+    await reaches(viewer.client, project);
+    expect(
+      (await member.client.request('PUT', `/api/projects/${project}`, { description: 'By the team' })).status,
+    ).toBe(200);
+    expect((await member.client.post(`/api/projects/${project}/deployment`, { version: '1.0.0' })).status).toBe(201);
+    const reminder = await member.client.post('/api/reminders', {
+      projectId: project,
+      title: 'Renew the domain',
+      dueDate: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    });
+    expect(reminder.status).toBe(201);
+    const monitor = await member.client.post(`/api/projects/${project}/monitors`, { url: 'https://team.example.com/' });
+    expect(monitor.status).toBe(201);
+    await waitUntil(async () => (await owner.client.get(`/api/projects/${project}/activities`)).body.length >= 2);
+    await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${project}`)).body.length === 1);
+    await waitUntil(async () => (await owner.client.get(`/api/projects/${project}/monitors`)).body.length === 1);
+
+    const before = {
+      project: (await owner.client.get(`/api/projects/${project}`)).body,
+      reminders: (await owner.client.get(`/api/reminders/project/${project}`)).body,
+      monitors: (await owner.client.get(`/api/projects/${project}/monitors`)).body,
+      timeline: (await owner.client.get(`/api/projects/${project}/activities`)).body,
+    };
+    expect(before.reminders).toHaveLength(1);
+    expect(before.monitors).toHaveLength(1);
+    const writes: [string, string, unknown?][] = [
+      ['PUT', `/api/projects/${project}`, { name: 'Viewer was here' }],
+      ['DELETE', `/api/projects/${project}`],
+      ['POST', `/api/projects/${project}/backup`, {}],
+      ['POST', `/api/projects/${project}/deployment`, { version: '6.6.6' }],
+      ['POST', `/api/projects/${project}/version`, { version: '6.6.6', changes: ['no'] }],
+      ['POST', '/api/reminders', { projectId: project, title: 'Not mine', dueDate: new Date(Date.now() + 86_400_000) }],
+      ['PATCH', `/api/reminders/${reminder.body.id}`, { title: 'Viewer was here' }],
+      ['POST', `/api/reminders/${reminder.body.id}/complete`],
+      ['DELETE', `/api/reminders/${reminder.body.id}`],
+      ['POST', `/api/projects/${project}/monitors`, { url: 'https://viewer.example.com/' }],
+      ['PATCH', `/api/monitors/${monitor.body.id}`, { paused: true }],
+      ['DELETE', `/api/monitors/${monitor.body.id}`],
+      ['POST', `/api/projects/${project}/deploy-hook`],
+      ['POST', `/api/projects/${project}/ping`],
+    ];
+    for (const [method, path, body] of writes) {
+      const asViewer = await viewer.client.request(method, path, body);
+      expect(asViewer.status, `viewer ${method} ${path}`).toBe(403);
+      expect(asViewer.body.code).toBe('FORBIDDEN');
+      const asOutsider = await outsider.client.request(method, path, body);
+      expect(asOutsider.status, `outsider ${method} ${path}`).toBe(404);
+    }
+    // The viewer reads them all.
+    expect((await viewer.client.get(`/api/reminders/${reminder.body.id}`)).status).toBe(200);
+    expect((await viewer.client.get(`/api/projects/${project}/monitors`)).body).toHaveLength(1);
+    expect({
+      project: (await owner.client.get(`/api/projects/${project}`)).body,
+      reminders: (await owner.client.get(`/api/reminders/project/${project}`)).body,
+      monitors: (await owner.client.get(`/api/projects/${project}/monitors`)).body,
+      timeline: (await owner.client.get(`/api/projects/${project}/activities`)).body,
+    }).toEqual(before);
+  });
+
+  it('are gone for a removed member at their next request, and for everyone when the workspace is deleted', async () => {
+    const { owner, member, workspaceId } = await team();
+    const project = (await owner.client.post('/api/projects', { name: 'Short-lived', workspaceId })).body.id as string;
+    await reaches(member.client, project);
+    expect((await owner.client.request('DELETE', `/api/workspaces/${workspaceId}/members/${member.id}`)).status).toBe(
+      204,
+    );
+    // Removed by someone else: the member's next requests no longer reach it (within the bus's delay).
+    await waitUntil(async () => (await member.client.get(`/api/projects/${project}`)).status === 404);
+    expect(ids((await member.client.get('/api/projects')).body)).not.toContain(project);
+    expect((await member.client.request('PUT', `/api/projects/${project}`, { name: 'Still mine?' })).status).toBe(404);
+
+    expect((await owner.client.request('DELETE', `/api/workspaces/${workspaceId}`)).status).toBe(204);
+    await waitUntil(async () => (await owner.client.get(`/api/projects/${project}`)).status === 404);
+    expect((await owner.client.get('/api/projects')).body).toEqual([]);
+  });
+
+  it('stay with the team when their maker deletes their account', async () => {
+    const { owner, member, workspaceId } = await team();
+    const project = (await member.client.post('/api/projects', { name: 'Outlives its maker', workspaceId })).body
+      .id as string;
+    expect((await member.client.post(`/api/projects/${project}/deployment`, { version: '2.0.0' })).status).toBe(201);
+    await reaches(owner.client, project);
+    await waitUntil(async () => (await owner.client.get(`/api/projects/${project}/activities`)).body.length >= 2);
+    expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
+    await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 2);
+    const kept = await owner.client.get(`/api/projects/${project}`);
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ name: 'Outlives its maker', workspaceId });
+    expect((await owner.client.request('PUT', `/api/projects/${project}`, { description: 'Carried on' })).status).toBe(
+      200,
+    );
+    const timeline = (await owner.client.get(`/api/projects/${project}/activities`)).body as { eventType: string }[];
+    expect(timeline.map((a) => a.eventType)).toContain('deployment');
+  });
+});
