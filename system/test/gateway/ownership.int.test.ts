@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * an id answers 404 when user B names user A's resource, with A's data unchanged afterwards. A route
  * this file cannot place (an id it has no resource for) fails the test: add it here. Every answer any
  * client gets here, the owner's and the refusals alike, is then checked against the OpenAPI document.
+ * The role matrix does the same for a team workspace's project: every route that declares the role it
+ * needs (`project`) is called by each role, a removed member, an outsider and their API tokens.
  */
 const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
@@ -335,6 +337,124 @@ describe('the ownership matrix', () => {
     expect(answered).toEqual([]);
     expect(tried.length).toBeGreaterThan(15);
     expect(await snapshotOfA()).toEqual(before);
+  });
+});
+
+describe('the role matrix', () => {
+  const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
+  type Role = keyof typeof rank;
+
+  /** Invites `person` to A's workspace with `role`, and has them accept it as the app does. */
+  async function join(person: { client: Client; username: string }, role: Exclude<Role, 'owner'>) {
+    const sent = await a.post(`/api/workspaces/${owned.workspace}/invites`, { username: person.username, role });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    await waitUntil(async () =>
+      (await person.client.get('/api/invites')).body.some((i: { id: string }) => i.id === sent.body.id),
+    );
+    expect((await person.client.post(`/api/invites/${sent.body.id}/accept`)).status).toBe(200);
+  }
+
+  it('answers every route that acts on a project as its declared role says, for every role, a removed member, an outsider and their tokens, and a refusal changes nothing', async () => {
+    const routes = surface.calls.filter((call) => call.project);
+    expect(routes.length).toBeGreaterThan(20);
+    const cast: Record<'admin' | 'member' | 'viewer' | 'removed', { client: Client; id: string; username: string }> = {
+      admin: await backend.signUp('radmin'),
+      member: await backend.signUp('rmember'),
+      viewer: await backend.signUp('rviewer'),
+      removed: await backend.signUp('rremoved'),
+    };
+    for (const role of ['admin', 'member', 'viewer'] as const) await join(cast[role], role);
+    await join(cast.removed, 'member');
+
+    // The team's project, made by A, with a reminder and a monitor on it.
+    const made = await a.post('/api/projects', { name: 'The team’s', workspaceId: owned.workspace });
+    expect(made.status).toBe(201);
+    const project = made.body.id as string;
+    const reminder = await a.post('/api/reminders', {
+      projectId: project,
+      title: 'Team renewal',
+      dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(reminder.status).toBe(201);
+    const monitor = await a.post(`/api/projects/${project}/monitors`, { url: 'https://team.example.com/health' });
+    expect(monitor.status).toBe(201);
+    for (const person of Object.values(cast))
+      await waitUntil(async () => (await person.client.get(`/api/projects/${project}`)).status === 200);
+    expect((await a.request('DELETE', `/api/workspaces/${owned.workspace}/members/${cast.removed.id}`)).status).toBe(
+      204,
+    );
+    await waitUntil(async () => (await cast.removed.client.get(`/api/projects/${project}`)).status === 404);
+
+    const team: Record<string, string> = { project, reminder: reminder.body.id, monitor: monitor.body.id };
+    const teamKinds: [RegExp, string][] = [
+      [/^\/api\/reminders\/:id(\/|$)/, 'reminder'],
+      [/^\/api\/monitors\/:id(\/|$)/, 'monitor'],
+    ];
+    const pathOf = (call: ApiCall) => {
+      const kind = teamKinds.find(([pattern]) => pattern.test(call.path))?.[1] ?? 'project';
+      return fill(call.path, { id: team[kind]!, projectId: project, incidentId: team.monitor! });
+    };
+    const bodyOf = (call: ApiCall): unknown => {
+      const key = `${call.method} ${call.path}`;
+      if (key === 'POST /api/reminders')
+        return { projectId: project, title: 'Not allowed', dueDate: new Date(Date.now() + 86_400_000) };
+      if (key === 'POST /api/activities') return { projectId: project, notes: 'Not allowed' };
+      return hasBody(call.method) ? (validBodies[key] ?? {}) : undefined;
+    };
+    const snapshot = async () => ({
+      project: (await a.get(`/api/projects/${project}`)).body,
+      timeline: (await a.get(`/api/projects/${project}/activities`)).body,
+      reminders: (await a.get(`/api/reminders/project/${project}`)).body,
+      monitors: (await a.get(`/api/projects/${project}/monitors`)).body,
+      deployHook: (await a.get(`/api/projects/${project}/deploy-hook`)).body,
+      ping: (await a.get(`/api/projects/${project}/ping`)).body,
+    });
+    const before = await snapshot();
+    const tokenOf = async (client: Client) => {
+      const made = await client.post('/api/tokens', { name: 'role matrix' });
+      expect(made.status).toBe(201);
+      return { authorization: `Bearer ${made.body.token}` };
+    };
+    const callers: {
+      name: string;
+      role: Role | null;
+      request: (call: ApiCall) => Promise<{ status: number; body: any }>;
+    }[] = [];
+    for (const [name, person] of [...Object.entries(cast), ['outsider', { client: b }]] as const) {
+      const role = name === 'removed' || name === 'outsider' ? null : (name as Role);
+      callers.push({ name, role, request: (call) => person.client.request(call.method, pathOf(call), bodyOf(call)) });
+      const bearer = await tokenOf(person.client);
+      const anonymous = new Client(backend.url);
+      callers.push({
+        name: `${name}’s token`,
+        role,
+        request: (call) =>
+          call.token
+            ? anonymous.request(call.method, pathOf(call), bodyOf(call), bearer)
+            : Promise.resolve({ status: -1, body: null }),
+      });
+    }
+
+    const wrong: string[] = [];
+    let refusals = 0;
+    for (const call of routes) {
+      const least = call.project!;
+      for (const caller of callers) {
+        const allowed = caller.role !== null && rank[caller.role] >= rank[least];
+        // What an allowed caller may change is the owner's matrix's and the feature tests' to prove:
+        // here the reads are answered, and every refusal is tried.
+        if (allowed && call.method !== 'GET') continue;
+        const answer = await caller.request(call);
+        if (answer.status === -1) continue;
+        const expected = allowed ? 200 : caller.role === null ? 404 : 403;
+        if (!allowed) refusals++;
+        if (answer.status !== expected || (expected === 403 && answer.body?.code !== 'FORBIDDEN'))
+          wrong.push(`${caller.name} ${call.method} ${call.path} → ${answer.status} (${least} needed)`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refusals).toBeGreaterThan(80);
+    expect(await snapshot()).toEqual(before);
   });
 });
 
