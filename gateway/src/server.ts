@@ -9,6 +9,7 @@ import {
   ServiceClients,
   serviceNames,
   serviceUrlsOf,
+  unavailable,
 } from '@shiplog/service-kit';
 import { startTracing } from '@shiplog/telemetry';
 import { createMetrics } from '@shiplog/telemetry/metrics';
@@ -18,8 +19,9 @@ import { PublicHolds } from './actions/public-holds.ts';
 import { createGateway } from './app.ts';
 import { gatewayEnv, secretsOf } from './env.ts';
 import { sessionPrefix } from './session/keys.ts';
+import { PositionCookies, RequestPositions } from './session/positions.ts';
 import { pushDeviceSweep } from './session/push-devices.ts';
-import { SessionCache } from './session/session-cache.ts';
+import { callerFor, SessionCache } from './session/session-cache.ts';
 import { TokenCache, tokenEndingEvents } from './session/token-cache.ts';
 
 export interface RunningGateway {
@@ -69,9 +71,20 @@ export async function startGateway(
   // Push devices end with the session they were turned on in, however it ends.
   const pushDevices = pushDeviceSweep({ config, redis, services, logger });
   pushDevices.start();
+  const streamPositions = new RequestPositions(new PositionCookies(secrets.session));
   const live = liveEvents({
     feed,
     sessionAlive: async (sid) => (await redis.exists(`${sessionPrefix(config)}${sid}`)) === 1,
+    workspacesOf: async (user, req) => {
+      const answer = await services.call<{ id: string }[]>('identity', {
+        method: 'GET',
+        path: '/workspaces',
+        caller: callerFor(user),
+        after: streamPositions.of(req),
+      });
+      if (answer.status !== 200) throw unavailable('identity', new Error(`workspaces answered ${answer.status}`));
+      return answer.body.map((workspace) => workspace.id);
+    },
   });
   const server = createServer(
     createGateway({

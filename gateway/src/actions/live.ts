@@ -3,8 +3,8 @@ import { formatPosition, type Position } from '@shiplog/events';
 import { type Bus, busEventPosition, isUuid, readEvent } from '@shiplog/messaging';
 import { CONSISTENCY_HEADER, type Logger, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import { isSealed } from '@shiplog/vault';
-import type { Response } from 'express';
-import { callerFor } from '../session/session-cache.ts';
+import type { Request, Response } from 'express';
+import { callerFor, type SessionUser } from '../session/session-cache.ts';
 import type { Action } from './action.ts';
 
 /** What a browser is told: which service's data changed, by which event, and where it stands in the bus. */
@@ -53,6 +53,9 @@ export class LiveFeed {
   readonly #readSides: readonly ServiceName[];
   readonly #logger: Logger;
   readonly #listeners = new Map<string, Set<Listener>>();
+  /** The team workspaces of each user with a stream open, and who of them is in each. */
+  readonly #workspacesOf = new Map<string, Set<string>>();
+  readonly #membersOf = new Map<string, Set<string>>();
   readonly #stop = new AbortController();
   /** The last sequence announced: every later one reaches a listener registered now. */
   #announced = 0;
@@ -106,7 +109,8 @@ export class LiveFeed {
    * Sends `listener` the user's changes from now on, after those since `lastSeq` when given (a
    * reconnect). Answers the function that ends it.
    */
-  subscribe(userId: string, listener: Listener, lastSeq?: number): () => void {
+  subscribe(userId: string, listener: Listener, lastSeq?: number, workspaces: readonly string[] = []): () => void {
+    for (const workspaceId of workspaces) this.#join(userId, workspaceId);
     let live: Listener = listener;
     const upTo = this.#announced;
     if (lastSeq === undefined || lastSeq >= upTo) listener({ kind: 'mark', seq: upTo });
@@ -131,8 +135,53 @@ export class LiveFeed {
     set.add(forward);
     return () => {
       set.delete(forward);
-      if (set.size === 0) this.#listeners.delete(userId);
+      if (set.size > 0) return;
+      this.#listeners.delete(userId);
+      for (const workspaceId of this.#workspacesOf.get(userId) ?? []) this.#leave(userId, workspaceId);
     };
+  }
+
+  #join(userId: string, workspaceId: string): void {
+    const workspaces = this.#workspacesOf.get(userId) ?? new Set<string>();
+    this.#workspacesOf.set(userId, workspaces.add(workspaceId));
+    const members = this.#membersOf.get(workspaceId) ?? new Set<string>();
+    this.#membersOf.set(workspaceId, members.add(userId));
+  }
+
+  #leave(userId: string, workspaceId: string): void {
+    const workspaces = this.#workspacesOf.get(userId);
+    workspaces?.delete(workspaceId);
+    if (workspaces?.size === 0) this.#workspacesOf.delete(userId);
+    const members = this.#membersOf.get(workspaceId);
+    members?.delete(userId);
+    if (members?.size === 0) this.#membersOf.delete(workspaceId);
+  }
+
+  /**
+   * Who of the users with a stream open an event is for: its owner (a user, or a team workspace whose
+   * members each get it); a membership change also goes to the member it names, whose streams join or
+   * leave the workspace's changes at once (a removed member is told nothing more of it).
+   */
+  #audience(event: { type: string; data: unknown }, owner: string | null): Set<string> {
+    const audience = new Set<string>();
+    const data = event.data as { workspaceId?: string; memberId?: string; ownerId?: string };
+    const workspaceId = typeof data.workspaceId === 'string' ? data.workspaceId : null;
+    if (workspaceId && event.type.startsWith('Workspace')) {
+      const member = data.memberId ?? data.ownerId;
+      for (const userId of this.#membersOf.get(workspaceId) ?? []) audience.add(userId);
+      if (member && this.#listeners.has(member)) {
+        audience.add(member);
+        if (event.type === 'WorkspaceMemberRemoved') this.#leave(member, workspaceId);
+        else if (event.type === 'WorkspaceMemberJoined' || event.type === 'WorkspaceCreated')
+          this.#join(member, workspaceId);
+      }
+      if (event.type === 'WorkspaceDeleted') for (const userId of audience) this.#leave(userId, workspaceId);
+      return audience;
+    }
+    if (!owner) return audience;
+    audience.add(owner);
+    for (const userId of this.#membersOf.get(owner) ?? []) audience.add(userId);
+    return audience;
   }
 
   /** The last sequence announced: every change up to it is in the read models. */
@@ -149,14 +198,12 @@ export class LiveFeed {
     const changes: { userId: string; change: LiveChange; position: Position }[] = [];
     for (const message of batch) {
       const event = readEvent(message);
-      const userId = event ? ownerOf(event.data) : null;
-      if (!event || !userId) continue;
-      this.#onEvent?.(event.type, userId);
-      changes.push({
-        userId,
-        change: { seq: message.seq, source: event.source, type: event.type },
-        position: busEventPosition(event),
-      });
+      if (!event) continue;
+      const owner = ownerOf(event.data);
+      if (owner) this.#onEvent?.(event.type, owner);
+      const change = { seq: message.seq, source: event.source, type: event.type };
+      for (const userId of this.#audience(event, owner))
+        changes.push({ userId, change, position: busEventPosition(event) });
     }
     if (changes.some((c) => this.#listeners.has(c.userId))) await this.#caughtUp(changes);
     for (const { userId, change } of changes) {
@@ -196,7 +243,9 @@ export class LiveFeed {
       for await (const message of messages) {
         if (message.seq > toSeq) break;
         const event = readEvent(message);
-        if (event && ownerOf(event.data) === userId)
+        const owner = event ? ownerOf(event.data) : null;
+        // The user's own, and their workspaces' as they are now (a replay is at most a short gap).
+        if (event && owner && (owner === userId || this.#workspacesOf.get(userId)?.has(owner)))
           listener({ kind: 'change', change: { seq: message.seq, source: event.source, type: event.type } });
         if (message.seq === toSeq || message.info.pending === 0) break;
       }
@@ -206,7 +255,10 @@ export class LiveFeed {
   }
 }
 
-/** Whose data an event is: a sealed event names its user; an unsealed one carries `userId`. */
+/**
+ * Whose data an event is: a sealed event names its subject (a user, or the team workspace a project
+ * belongs to); an unsealed one carries `userId`.
+ */
 function ownerOf(data: unknown): string | null {
   if (isSealed(data)) return data.subject;
   const userId = (data as { userId?: unknown } | null)?.userId;
@@ -222,11 +274,17 @@ function ownerOf(data: unknown): string | null {
 export function liveEvents(deps: {
   feed: LiveFeed;
   sessionAlive: (sid: string) => Promise<boolean>;
+  /**
+   * The team workspaces the user belongs to now (identity's answer, after the user's own writes: an
+   * invite they just accepted), whose changes they are told too.
+   */
+  workspacesOf: (user: SessionUser, req: Request) => Promise<string[]>;
   checkMs?: number;
 }): { action: Action; closeAll: () => void } {
   const open = new Set<Response>();
   const action: Action = async (req, res) => {
     const userId = req.session.user!.id;
+    const workspaces = await deps.workspacesOf(req.session.user!, req);
     // A reconnect says where it stopped; a new stream, where the app's data was read (LIVE_SEQ_HEADER).
     const header = req.headers['last-event-id'] ?? req.query.after;
     const lastSeq = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
@@ -248,6 +306,7 @@ export function liveEvents(deps: {
         else res.write('event: reset\ndata: {}\n\n');
       },
       lastSeq,
+      workspaces,
     );
     open.add(res);
     const timer = setInterval(() => {

@@ -258,6 +258,48 @@ describe('the live feed (GET /api/events)', () => {
     }
   });
 
+  it('tells a team workspace’s members of each other’s changes to its projects, and a removed member nothing more', async () => {
+    const lead = await backend.signUp('live-lead');
+    const mate = await backend.signUp('live-mate');
+    const workspace = (await lead.client.post('/api/workspaces', { name: 'Live crew' })).body;
+    const invite = (await lead.client.post(`/api/workspaces/${workspace.id}/invites`, { username: mate.username }))
+      .body;
+    await waitUntil(async () => (await mate.client.get('/api/invites')).body.length === 1);
+    expect((await mate.client.post(`/api/invites/${invite.id}/accept`)).status).toBe(200);
+    const stream = await openStream(mate.client);
+    try {
+      await stream.ready();
+      const project = (await lead.client.post('/api/projects', { name: 'Shared live', workspaceId: workspace.id }))
+        .body;
+      await stream.waitFor((c) => c.type === 'ProjectCreated');
+      expect(
+        (await lead.client.request('PUT', `/api/projects/${project.id}`, { description: 'Seen by the team' })).status,
+      ).toBe(200);
+      await stream.waitFor((c) => c.type === 'ProjectUpdated');
+      // Removed: told so, and told nothing more of the workspace's projects.
+      expect((await lead.client.request('DELETE', `/api/workspaces/${workspace.id}/members/${mate.id}`)).status).toBe(
+        204,
+      );
+      await stream.waitFor((c) => c.type === 'WorkspaceMemberRemoved');
+      const heard = stream.changes().length;
+      expect(
+        (await lead.client.request('PUT', `/api/projects/${project.id}`, { description: 'Not for you' })).status,
+      ).toBe(200);
+      // The lead's own stream hears it: by then the mate's would have too.
+      const own = await openStream(lead.client, undefined, '0');
+      await own.waitFor((c) => c.type === 'ProjectUpdated');
+      await own.close();
+      expect(
+        stream
+          .changes()
+          .slice(heard)
+          .filter((c) => c.source === 'projects'),
+      ).toEqual([]);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('answers 401 signed out', async () => {
     const response = await fetch(`${backend.url}/api/events`);
     expect(response.status).toBe(401);
