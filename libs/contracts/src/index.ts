@@ -5,4 +5,5 @@
  */
 export * from './known-projects.ts';
 export * from './plan-gates.ts';
+export * from './team-plans.ts';
 export * from './workspace-members.ts';

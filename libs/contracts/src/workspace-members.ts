@@ -45,6 +45,15 @@ export function workspaceMembersIn(schema: string) {
     table,
     handlers,
     projection,
+    /** The workspace's owners. */
+    async ownersOf(pool: pg.Pool, workspaceId: string): Promise<string[]> {
+      const { rows } = await pool.query<{ user_id: string }>(
+        `SELECT user_id FROM ${table} WHERE workspace_id = $1 AND role = 'owner' ORDER BY user_id`,
+        [workspaceId],
+      );
+      return rows.map((row) => row.user_id);
+    },
+
     /** The user's role in the workspace, or null when they are not one of its members. */
     async roleIn(pool: pg.Pool, workspaceId: string, userId: string): Promise<WorkspaceRole | null> {
       const { rows } = await pool.query<{ role: WorkspaceRole }>(

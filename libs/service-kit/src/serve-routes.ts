@@ -72,7 +72,11 @@ export interface ServedRoutes {
 export function serveRoutes<R extends RouteDeclarations, P extends Reached = Reached>(
   declared: R,
   handlers: RouteHandlers<R, P>,
-  options: { reach?: Reach<P> } = {},
+  options: {
+    reach?: Reach<P>;
+    /** Refuses a change to a project its plan does not let change (a team workspace whose owners have none). */
+    writable?: (project: P, caller: Caller) => Promise<void>;
+  } = {},
 ): ServedRoutes {
   const entries = Object.entries(declared) as [string, RouteDeclaration][];
   const unreachable = entries.filter(([, declaration]) => declaration.project && !options.reach);
@@ -109,7 +113,7 @@ export function serveRoutes<R extends RouteDeclarations, P extends Reached = Rea
           await (handler as RouteHandler<RouteDeclaration, P>)(
             req as Request<Record<string, string>>,
             res,
-            routeInput(req, declaration, options.reach),
+            routeInput(req, declaration, options.reach, options.writable),
           );
         };
         router[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...guards, answer);
@@ -141,6 +145,7 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
   req: Request,
   declaration: D,
   reach?: Reach<P>,
+  writable?: (project: P, caller: Caller) => Promise<void>,
 ): RouteInput<D, P> {
   let body: unknown;
   let query: unknown;
@@ -154,6 +159,7 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
           const reached = isId(projectId) ? await reach(projectId, signedInUserId(callerOf(req))) : null;
           if (!reached) throw projectNotFound();
           if (!roleAtLeast(reached.role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
+          if (least !== 'viewer') await writable?.(reached, callerOf(req));
           return reached;
         }
       : undefined;

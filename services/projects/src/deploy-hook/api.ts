@@ -1,3 +1,4 @@
+import { teamPlans } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
 import {
   callerOf,
@@ -12,7 +13,8 @@ import type { Request } from 'express';
 import type { ProjectsEnv } from '../env.ts';
 import { projectDecider } from '../project/decide.ts';
 import { projectStream } from '../project/project.ts';
-import { reachProject } from '../read-models/project-list/index.ts';
+import { type ListedProject, reachProject } from '../read-models/project-list/index.ts';
+import { workspaceMembers } from '../read-models/workspace-members/index.ts';
 import { readDelivery } from './deliveries.ts';
 import { deployHooks } from './deploy-hooks.ts';
 import { deployHookRoutes } from './routes.ts';
@@ -41,7 +43,7 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
   }
 
   const link = secretLinkHandlers(deployHooks, { db: pool, ownerOf: ownProject, urlOf: hookUrl });
-  return serveRoutes(
+  return serveRoutes<typeof deployHookRoutes, ListedProject>(
     deployHookRoutes,
     {
       'GET /projects/:id/deploy-hook': link.state,
@@ -84,6 +86,9 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
         res.status(201).json({ recorded: true, type: 'deployment', ...recorded.data });
       },
     },
-    { reach: (projectId, userId) => reachProject(pool, projectId, userId) },
+    {
+      reach: (projectId, userId) => reachProject(pool, projectId, userId),
+      writable: teamPlans({ ...context, members: workspaceMembers }).writable,
+    },
   );
 }

@@ -1,7 +1,7 @@
-import { currentSubscriptionStatus } from '@shiplog/contracts';
+import { teamPlans } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { isSubscribed, roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
+import { roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
@@ -23,7 +23,7 @@ import { type ProjectEvent, projectStream, toView } from './project.ts';
 import { projectRoutes } from './routes.ts';
 
 export function projectsApi(context: ServiceContext<ProjectsEnv>) {
-  const { store, pool, services } = context;
+  const { store, pool } = context;
 
   /** The path's project id (`parsed.project` answers 404 for a malformed one). */
   const projectIdOf = (req: Request): string => String(req.params.id ?? '');
@@ -58,6 +58,8 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   }
 
   const reach = (projectId: string, userId: string) => reachProject(pool, projectId, userId);
+  /** A team project's plan is its workspace owners' (read-only while none has one); a personal one's, its caller's. */
+  const plans = teamPlans({ ...context, members: workspaceMembers });
 
   /**
    * The caller's role in the workspace a project is made in: a member or more may create one there;
@@ -69,6 +71,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     const role = await workspaceMembers.roleIn(pool, workspaceId, requireUserId(req));
     if (!role) throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
     if (!roleAtLeast(role, 'member')) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
+    await plans.writable({ workspaceId }, callerOf(req));
     return role;
   }
 
@@ -156,14 +159,15 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
         res.status(201).json({ type: 'version_release', ...recorded(events, 'VersionReleased') });
       },
 
-      // The Quick Update, for subscribed users only, by billing's word at this moment.
+      // The Quick Update, for subscribed users only (a team project: its owners), by billing's word at this moment.
       'POST /activities': async (req, res, parsed) => {
         const userId = requireUserId(req);
         const input = parsed.body;
         // Whose project it is before the plan: a stranger gets 404 whatever their plan.
-        const { id: projectId } = await parsed.project(input.projectId);
+        const reached = await parsed.project(input.projectId);
+        const projectId = reached.id;
         const { idempotencyKey } = recordKey(req, userId, 'quick-update', projectId);
-        const status = await currentSubscriptionStatus(services, callerOf(req));
+        const subscribed = await plans.subscribed(reached, callerOf(req));
         const { events } = await run(
           req,
           res,
@@ -174,13 +178,13 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
             notes: input.notes,
             redeployed: input.redeployed,
             backedUp: input.backedUp,
-            subscribed: isSubscribed(status),
+            subscribed,
           },
           idempotencyKey,
         );
         res.status(201).json({ type: 'quick_update', ...recorded(events, 'QuickUpdateLogged') });
       },
     },
-    { reach },
+    { reach, writable: plans.writable },
   );
 }

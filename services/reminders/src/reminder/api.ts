@@ -1,3 +1,4 @@
+import { teamPlans } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { notificationTimeOptions } from '@shiplog/schemas';
@@ -193,6 +194,9 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       },
     },
     // The caller's role on a project, as this service knows projects and their workspaces' members.
-    { reach: (projectId: string, userId: string) => knownProjects.reach(pool, projectId, userId) },
+    {
+      reach: (projectId: string, userId: string) => knownProjects.reach(pool, projectId, userId),
+      writable: teamPlans({ ...context, members: knownProjects.members }).writable,
+    },
   );
 }
