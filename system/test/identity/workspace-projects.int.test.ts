@@ -141,6 +141,61 @@ describe('a team workspace’s projects', () => {
     }).toEqual(before);
   });
 
+  it('fill every member’s timeline, dashboard and monitor list, whoever made the entries, and nobody else’s', async () => {
+    const { owner, member, outsider, workspaceId } = await team();
+    const mine = (await member.client.post('/api/projects', { name: 'My own', status: 'deployed' })).body.id as string;
+    const project = (
+      await owner.client.post('/api/projects', { name: 'Crew site', status: 'development', workspaceId })
+    ).body.id as string;
+    expect((await owner.client.post(`/api/projects/${project}/deployment`, { version: '3.0.0' })).status).toBe(201);
+    const monitor = await owner.client.post(`/api/projects/${project}/monitors`, { url: 'https://crew.example.com/' });
+    expect(monitor.status).toBe(201);
+
+    type Entry = { projectId: string | null; userId: string; eventType: string };
+    const timeline = async (person: typeof member) => {
+      const page = await person.client.get('/api/activities?page=1&limit=50');
+      expect(page.status).toBe(200);
+      return { entries: page.body as Entry[], total: Number(page.headers.get('x-total-count')) };
+    };
+    const teamEntries = (entries: Entry[]) => entries.filter((e) => e.projectId === project);
+    const counters = async (person: typeof member) => {
+      const answer = await person.client.post('/api/graphql', {
+        query: '{ dashboard { counters { totalProjects activeProjects completedProjects totalChange } } }',
+      });
+      expect(answer.body.errors).toBeUndefined();
+      return answer.body.data.dashboard.counters;
+    };
+    const monitors = async (person: typeof member) =>
+      ((await person.client.get('/api/monitors')).body as { id: string; projectId: string }[]).map((m) => m.id);
+
+    // The owner made them: each reaches the member within the bus's delay.
+    await waitUntil(async () => teamEntries((await timeline(member)).entries).length === 3);
+    const seen = await timeline(member);
+    expect(teamEntries(seen.entries).map((e) => [e.eventType, e.userId])).toEqual([
+      ['monitor_added', owner.id],
+      ['deployment', owner.id],
+      ['project_created', owner.id],
+    ]);
+    // Their own entries are there too, and the total counts both.
+    expect(seen.entries.filter((e) => e.projectId === mine).map((e) => e.eventType)).toEqual(['project_created']);
+    expect(seen.total).toBe(seen.entries.length);
+    await waitUntil(async () => (await counters(member)).totalProjects === 2);
+    expect(await counters(member)).toEqual({
+      totalProjects: 2,
+      activeProjects: 1,
+      completedProjects: 1,
+      totalChange: 2,
+    });
+    await waitUntil(async () => (await monitors(member)).includes(monitor.body.id));
+    expect(await monitors(member)).toEqual([monitor.body.id]);
+
+    // Someone outside the workspace sees none of it, now that the services have it.
+    const outside = await timeline(outsider);
+    expect(outside).toEqual({ entries: [], total: 0 });
+    expect(await counters(outsider)).toMatchObject({ totalProjects: 0 });
+    expect(await monitors(outsider)).toEqual([]);
+  });
+
   it('are gone for a removed member at their next request, and for everyone when the workspace is deleted', async () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Short-lived', workspaceId })).body.id as string;

@@ -101,7 +101,7 @@ const monitorsStatusView = z.object({
 export const monitorRoutes = declareRoutes({
   'GET /monitors': {
     tag: 'Monitors',
-    summary: 'Every monitor of the account, with its state',
+    summary: 'Every monitor on every project the account reaches (its own and its workspaces’), with its state',
     access: 'user',
     answer: z.array(monitorView),
   },

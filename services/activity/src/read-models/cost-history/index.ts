@@ -1,5 +1,6 @@
 import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { reachedProjects } from '../timeline/index.ts';
 
 const costEvents = ['ProjectCreated', 'ProjectImported', 'ProjectUpdated', 'ProjectDeleted'] as const;
 
@@ -42,9 +43,9 @@ export interface MonthlyCosts {
 }
 
 /**
- * The user's projects' monthly cost over the last 12 months, months counted in `timeZone` (an IANA
- * name PostgreSQL knows): a month's figure is the estimate in force at its end, 0 before the project
- * existed or while it had none.
+ * The monthly cost over the last 12 months of every project the user reaches (`reachedProjects`: their
+ * personal ones and their workspaces'), months counted in `timeZone` (an IANA name PostgreSQL knows): a
+ * month's figure is the estimate in force at its end, 0 before the project existed or while it had none.
  */
 export async function monthlyCosts(db: Queryable, userId: string, timeZone: string): Promise<MonthlyCosts> {
   const { rows } = await db.query<{ month: string; projectId: string | null; name: string | null; cost: number }>(
@@ -53,12 +54,13 @@ export async function monthlyCosts(db: Queryable, userId: string, timeZone: stri
        FROM generate_series(date_trunc('month', now() AT TIME ZONE $2) - interval '11 months',
                             date_trunc('month', now() AT TIME ZONE $2), interval '1 month') AS m
      ), projects AS (
-       SELECT DISTINCT ON (project_id) project_id, name FROM activity.cost_history WHERE user_id = $1
-       ORDER BY project_id, effective_from DESC
+       SELECT DISTINCT ON (h.project_id) h.project_id, h.name
+       FROM ${reachedProjects('$1')} reached JOIN activity.cost_history h ON h.project_id = reached.project_id
+       ORDER BY h.project_id, h.effective_from DESC
      )
      SELECT to_char(months.month, 'YYYY-MM') AS month, p.project_id AS "projectId", p.name,
             coalesce((SELECT h.cost_cents FROM activity.cost_history h
-                      WHERE h.user_id = $1 AND h.project_id = p.project_id AND h.effective_from < months.ends
+                      WHERE h.project_id = p.project_id AND h.effective_from < months.ends
                       ORDER BY h.effective_from DESC, h.event_id DESC LIMIT 1), 0) AS cost
      FROM months LEFT JOIN projects p ON true
      ORDER BY p.name, p.project_id, months.month`,

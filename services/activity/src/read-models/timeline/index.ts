@@ -99,7 +99,39 @@ type Queryable = Pick<pg.Pool, 'query'>;
 const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
   version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
 
-/** A page of the user's timeline, newest first, and how many entries the timeline holds in all. */
+/**
+ * The projects a user reaches, as a subquery of `project_id, status, created_at` (`user` their id's
+ * parameter): their personal ones, and those of every workspace they belong to, whoever made each
+ * (as the projects service lists them). By index both ways: the user's, and each workspace's.
+ */
+export const reachedProjects = (user: string) => `(
+  SELECT project_id, status, created_at FROM activity.project_stats WHERE user_id = ${user} AND workspace_id IS NULL
+  UNION ALL
+  SELECT p.project_id, p.status, p.created_at FROM ${workspaceMembers.table} m
+  JOIN activity.project_stats p ON p.workspace_id = m.workspace_id WHERE m.user_id = ${user})`;
+
+/**
+ * The timeline rows a user reaches, as a subquery of the table's columns (`$1` their id): their own
+ * rows outside any team project (those of their personal projects, and those with no project: their
+ * security changes, and a deleted project's, which stay only their maker's), and every row of their
+ * workspaces' projects, whoever made it. A personal project's rows are all its owner's (nobody else
+ * acts on one), so the first part reads the user's own index in timeline order: a personal account's
+ * timeline is the rows it always was, read as they always were.
+ */
+const REACHED_ACTIVITIES = `(
+  SELECT a.* FROM activity.activities a
+  WHERE a.user_id = $1 AND (a.project_id IS NULL OR a.project_id IN
+    (SELECT project_id FROM activity.project_stats WHERE user_id = $1 AND workspace_id IS NULL))
+  UNION ALL
+  SELECT a.* FROM ${workspaceMembers.table} m
+  JOIN activity.project_stats p ON p.workspace_id = m.workspace_id
+  JOIN activity.activities a ON a.project_id = p.project_id
+  WHERE m.user_id = $1)`;
+
+/**
+ * A page of the user's timeline, newest first, and how many entries it holds in all: every project
+ * they reach, and their own entries of no project (`REACHED_ACTIVITIES`).
+ */
 export async function activityPage(
   db: Queryable,
   userId: string,
@@ -108,16 +140,16 @@ export async function activityPage(
 ): Promise<{ activities: Activity[]; total: number }> {
   const [{ rows }, counted] = await Promise.all([
     db.query<Activity>(
-      `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1
+      `SELECT ${ACTIVITY_COLUMNS} FROM ${REACHED_ACTIVITIES} reached
        ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
       [userId, limit, (page - 1) * limit],
     ),
-    db.query<{ total: number }>('SELECT count(*)::int AS total FROM activity.activities WHERE user_id = $1', [userId]),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${REACHED_ACTIVITIES} reached`, [userId]),
   ]);
   return { activities: rows, total: counted.rows[0]!.total };
 }
 
-/** The user's whole timeline, oldest first (their export). */
+/** The user's own timeline rows, oldest first (their export: their data, not their teams'). */
 export async function allActivities(db: Queryable, userId: string): Promise<Activity[]> {
   const { rows } = await db.query<Activity>(
     `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1 ORDER BY timestamp, id`,
@@ -126,7 +158,6 @@ export async function allActivities(db: Queryable, userId: string): Promise<Acti
   return rows;
 }
 
-/** One of the user's projects' timeline, newest first; null when the project is not theirs (or gone). */
 /** A project's timeline, newest first (whoever reaches it: see `reachProject`). */
 export async function projectActivities(db: Queryable, projectId: string): Promise<Activity[]> {
   const { rows } = await db.query<Activity>(
@@ -153,8 +184,9 @@ export async function reachProject(
 }
 
 /**
- * For a public profile page: each project's latest successful deployment and latest release (the
- * environment, version and time only: never the notes).
+ * For a public profile page: each of the user's personal projects' latest successful deployment and
+ * latest release (the environment, version and time only: never the notes). A team's project is
+ * never on one.
  */
 export async function shippedByProject(db: Queryable, userId: string) {
   const { rows } = await db.query<{
@@ -164,20 +196,23 @@ export async function shippedByProject(db: Queryable, userId: string) {
     environment: string | null;
     at: string;
   }>(
-    `SELECT DISTINCT ON (project_id, event_type) project_id AS "projectId",
-            CASE event_type WHEN 'deployment' THEN 'deployment' ELSE 'release' END AS kind,
-            version, metadata->>'environment' AS environment,
-            to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-     FROM activity.activities
-     WHERE user_id = $1 AND project_id IS NOT NULL
-       AND (event_type = 'version_release' OR (event_type = 'deployment' AND status = 'success'))
-     ORDER BY project_id, event_type, timestamp DESC, id DESC`,
+    `SELECT DISTINCT ON (a.project_id, a.event_type) a.project_id AS "projectId",
+            CASE a.event_type WHEN 'deployment' THEN 'deployment' ELSE 'release' END AS kind,
+            a.version, a.metadata->>'environment' AS environment,
+            to_char(a.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+     FROM activity.project_stats p JOIN activity.activities a ON a.project_id = p.project_id
+     WHERE p.user_id = $1 AND p.workspace_id IS NULL
+       AND (a.event_type = 'version_release' OR (a.event_type = 'deployment' AND a.status = 'success'))
+     ORDER BY a.project_id, a.event_type, a.timestamp DESC, a.id DESC`,
     [userId],
   );
   return rows;
 }
 
-/** The dashboard's stat cards: counts now, and how many of each were created in the last 7 days. */
+/**
+ * The dashboard's stat cards, over every project the user reaches (`reachedProjects`): counts now, and
+ * how many of each were created in the last 7 days.
+ */
 export async function dashboardCounters(db: Queryable, userId: string) {
   const { rows } = await db.query(
     `SELECT count(*)::int AS "totalProjects",
@@ -186,7 +221,7 @@ export async function dashboardCounters(db: Queryable, userId: string) {
             count(*) FILTER (WHERE created_at > now() - interval '7 days')::int AS "totalChange",
             count(*) FILTER (WHERE status = 'development' AND created_at > now() - interval '7 days')::int AS "activeChange",
             count(*) FILTER (WHERE status = 'deployed' AND created_at > now() - interval '7 days')::int AS "completedChange"
-     FROM activity.project_stats WHERE user_id = $1`,
+     FROM ${reachedProjects('$1')} reached`,
     [userId],
   );
   return rows[0];
@@ -199,7 +234,10 @@ export interface WeeklyShipping {
   releases: number[];
 }
 
-/** The user's deployments and version releases per week over the last 12 weeks, weeks counted in `timeZone`. */
+/**
+ * The deployments and version releases of the user's timeline (`REACHED_ACTIVITIES`) per week over the
+ * last 12 weeks, weeks counted in `timeZone`.
+ */
 export async function weeklyShipping(db: Queryable, userId: string, timeZone: string): Promise<WeeklyShipping> {
   const { rows } = await db.query<{ week: string; deployments: number; releases: number }>(
     `WITH weeks AS (
@@ -207,8 +245,8 @@ export async function weeklyShipping(db: Queryable, userId: string, timeZone: st
                                              date_trunc('week', now() AT TIME ZONE $2), interval '1 week') AS w
      ), shipped AS (
        SELECT date_trunc('week', timestamp AT TIME ZONE $2) AS week, event_type
-       FROM activity.activities
-       WHERE user_id = $1 AND event_type IN ('deployment', 'version_release')
+       FROM ${REACHED_ACTIVITIES} reached
+       WHERE event_type IN ('deployment', 'version_release')
          AND timestamp >= (SELECT min(week) FROM weeks) AT TIME ZONE $2
      )
      SELECT to_char(weeks.week, 'YYYY-MM-DD') AS week,

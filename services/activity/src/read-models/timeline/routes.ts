@@ -7,7 +7,8 @@ export const timelineRoutes = declareRoutes({
   'GET /activities': {
     tag: 'Timeline',
     summary: 'The timeline, newest first, a page at a time',
-    description: 'The total number of entries is in the `X-Total-Count` header.',
+    description:
+      'Every project the account reaches (its own and its workspaces’, whoever acted), and its own entries of no project. The total number of entries is in the `X-Total-Count` header.',
     access: 'user',
     token: true,
     query: activityPageQuerySchema,

@@ -276,16 +276,38 @@ export const monitorList = {
     );
     return rows[0]?.project_id ?? null;
   },
-  /** The monitors the user made, on whatever project. */
-  ofUser: (pool: pg.Pool, userId: string, now: Date) => listWhere(pool, 'm.user_id = $2', [userId], now),
+  /**
+   * The monitors on every project the user reaches, whoever made them: their personal projects, and
+   * those of every workspace they belong to (as `knownProjects.reach` decides for one project). A
+   * monitor names its project, whose workspace `monitors.projects` knows; both found by index (the
+   * user's projects, each workspace's).
+   */
+  ofUser: (pool: pg.Pool, userId: string, now: Date) =>
+    listWhere(
+      pool,
+      `m.project_id IN (
+         SELECT project_id FROM monitors.projects WHERE user_id = $2 AND workspace_id IS NULL AND NOT deleted
+         UNION ALL
+         SELECT p.project_id FROM monitors.workspace_members wm JOIN monitors.projects p ON p.workspace_id = wm.workspace_id
+         WHERE wm.user_id = $2 AND NOT p.deleted)`,
+      [userId],
+      now,
+    ),
   /** The project's monitors, whoever made them: the route decided the caller may read the project. */
   ofProject: (pool: pg.Pool, projectId: string, now: Date) => listWhere(pool, 'm.project_id = $2', [projectId], now),
   /**
-   * The public status of the user's monitors on `projectIds` (the projects they made public): each
-   * monitor's state, uptime and a bar a day for 90 days, and the incidents of those days with notes.
+   * The public status of the user's monitors on `projectIds` (the projects they made public), of their
+   * personal projects only (a team's project is on no one's public page): each monitor's state, uptime
+   * and a bar a day for 90 days, and the incidents of those days with notes.
    */
   async status(pool: pg.Pool, userId: string, projectIds: string[], now: Date): Promise<MonitorsStatus> {
-    const views = await listWhere(pool, 'm.user_id = $2 AND m.project_id = ANY($3::uuid[])', [userId, projectIds], now);
+    const views = await listWhere(
+      pool,
+      `m.user_id = $2 AND m.project_id = ANY($3::uuid[]) AND m.project_id IN
+         (SELECT project_id FROM monitors.projects WHERE user_id = $2 AND workspace_id IS NULL)`,
+      [userId, projectIds],
+      now,
+    );
     if (views.length === 0) return { monitors: [], incidents: [] };
     const ids = views.map((v) => v.id);
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
