@@ -1,4 +1,4 @@
-import { type Backend, type Client, startBackend } from '@shiplog/system';
+import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -7,11 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * a viewer reads and changes nothing, anyone else learns nothing, and a removed member loses them at
  * their next request.
  */
+const ADMIN_PASSWORD = 'admin-secret-1';
 let backend: Backend;
+let admin: Client;
 
 beforeAll(async () => {
-  backend = await startBackend();
+  backend = await startBackend({ adminPassword: ADMIN_PASSWORD });
+  admin = new Client(backend.url);
+  expect((await admin.post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
 });
+
+const setPlan = async (userId: string, subscriptionStatus: string) =>
+  expect((await admin.request('PUT', `/api/admin/users/${userId}/subscription`, { subscriptionStatus })).status).toBe(
+    200,
+  );
 afterAll(async () => {
   await backend?.stop();
 });
@@ -200,6 +209,15 @@ describe('a team workspace’s projects', () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Short-lived', workspaceId })).body.id as string;
     await reaches(member.client, project);
+    const hook = await member.client.post(`/api/projects/${project}/deploy-hook`);
+    expect(hook.status).toBe(201);
+    const deliver = (deploymentId: string) =>
+      fetch(`${backend.url}${new URL(hook.body.url).pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ deploymentId, version: '1.0.0' }),
+      });
+    expect((await deliver('before')).status).toBe(201);
     expect((await owner.client.request('DELETE', `/api/workspaces/${workspaceId}/members/${member.id}`)).status).toBe(
       204,
     );
@@ -207,6 +225,8 @@ describe('a team workspace’s projects', () => {
     await waitUntil(async () => (await member.client.get(`/api/projects/${project}`)).status === 404);
     expect(ids((await member.client.get('/api/projects')).body)).not.toContain(project);
     expect((await member.client.request('PUT', `/api/projects/${project}`, { name: 'Still mine?' })).status).toBe(404);
+    // The webhook URL they made records nothing more.
+    expect((await deliver('after')).status).toBe(404);
 
     expect((await owner.client.request('DELETE', `/api/workspaces/${workspaceId}`)).status).toBe(204);
     await waitUntil(async () => (await owner.client.get(`/api/projects/${project}`)).status === 404);
@@ -230,5 +250,31 @@ describe('a team workspace’s projects', () => {
     );
     const timeline = (await owner.client.get(`/api/projects/${project}/activities`)).body as { eventType: string }[];
     expect(timeline.map((a) => a.eventType)).toContain('deployment');
+  });
+  it('are read-only for everyone while no owner has a plan, and the Quick Update is the owners’ plan’s', async () => {
+    const { owner, member, workspaceId } = await team();
+    const project = (await owner.client.post('/api/projects', { name: 'On the owner’s plan', workspaceId })).body
+      .id as string;
+    await reaches(member.client, project);
+    // The member has no subscription of their own: the owner's decides for the team's project.
+    await setPlan(owner.id, 'active');
+    expect((await member.client.post('/api/activities', { projectId: project, notes: 'Shipped it' })).status).toBe(201);
+    await setPlan(owner.id, 'canceled');
+    const refused = await member.client.request('PUT', `/api/projects/${project}`, { description: 'Lapsed' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      code: 'SUBSCRIPTION_REQUIRED',
+      message: expect.stringContaining('read-only'),
+    });
+    expect((await owner.client.post(`/api/projects/${project}/deployment`, { version: '1.0.0' })).status).toBe(403);
+    expect((await member.client.get(`/api/projects/${project}`)).body.description).toBeNull();
+    expect((await member.client.post('/api/projects', { name: 'New in a lapsed team', workspaceId })).status).toBe(403);
+    // Their own personal projects are theirs to change, whatever the team's plan.
+    const own = (await member.client.post('/api/projects', { name: 'Mine' })).body.id as string;
+    expect((await member.client.request('PUT', `/api/projects/${own}`, { description: 'Still mine' })).status).toBe(
+      200,
+    );
+    await setPlan(owner.id, 'paid');
+    expect((await member.client.request('PUT', `/api/projects/${project}`, { description: 'Back' })).status).toBe(200);
   });
 });

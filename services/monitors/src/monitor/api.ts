@@ -1,4 +1,4 @@
-import { currentSubscription, type ReachedProject } from '@shiplog/contracts';
+import { currentSubscription, type ReachedProject, teamPlans } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import type { Outbound } from '@shiplog/outbound';
@@ -304,6 +304,9 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
         res.status(204).end();
       },
     },
-    { reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId) },
+    {
+      reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId),
+      writable: teamPlans({ ...context, members: knownProjects.members }).writable,
+    },
   );
 }

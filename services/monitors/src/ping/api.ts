@@ -1,5 +1,6 @@
-import type { ReachedProject } from '@shiplog/contracts';
+import { type ReachedProject, teamPlans } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
+import { roleAtLeast } from '@shiplog/schemas';
 import { catchUp, requireUserId, type ServiceContext, secretLinkHandlers, serveRoutes } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { MonitorsEnv } from '../env.ts';
@@ -40,6 +41,10 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
     const link = await pingLinks.find(pool, String(req.params.secret ?? ''));
     // Gone with its owner's account, even before this service has erased the account's rows.
     if (!link || (await vault.isForgotten(link.user_id))) throw pingNotFound();
+    // It acts as whoever made it, while they may still change the project: a member removed from its
+    // workspace, or made a viewer, leaves a URL that records nothing.
+    const maker = await knownProjects.reach(pool, link.project_id, link.user_id);
+    if (!maker || !roleAtLeast(maker.role, 'member')) throw pingNotFound();
     const at = context.now();
     return signal === 'start'
       ? pingRuns.start(pool, link.project_id, link.user_id, at)
@@ -74,6 +79,9 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       'GET /ping/:secret/fail': received('failed'),
       'POST /ping/:secret/fail': received('failed'),
     },
-    { reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId) },
+    {
+      reach: (projectId, userId) => knownProjects.reach(pool, projectId, userId),
+      writable: teamPlans({ ...context, members: knownProjects.members }).writable,
+    },
   );
 }

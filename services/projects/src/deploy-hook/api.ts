@@ -1,5 +1,6 @@
 import { teamPlans } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
+import { roleAtLeast } from '@shiplog/schemas';
 import {
   callerOf,
   handleCommand,
@@ -42,6 +43,8 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
     return { project_id: id, user_id: userId };
   }
 
+  /** A team project's plan is its workspace owners' (read-only while none has one). */
+  const plans = teamPlans({ ...context, members: workspaceMembers });
   const link = secretLinkHandlers(deployHooks, { db: pool, ownerOf: ownProject, urlOf: hookUrl });
   return serveRoutes<typeof deployHookRoutes, ListedProject>(
     deployHookRoutes,
@@ -54,6 +57,11 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
         const found = await deployHooks.find(pool, req.params.secret ?? '');
         // Gone with its owner's account, even before this service has erased the account's rows.
         if (!found || (await vault.isForgotten(found.user_id))) throw hookNotFound();
+        // It acts as whoever made it, while they may still change the project: a member removed from
+        // its workspace, or made a viewer, leaves a URL that records nothing.
+        const maker = await reachProject(pool, found.project_id, found.user_id);
+        if (!maker || !roleAtLeast(maker.role, 'member')) throw hookNotFound();
+        await plans.writable(maker, callerOf(req));
         const hook = { projectId: found.project_id, userId: found.user_id };
         const delivery = readDelivery(req.body);
         if (delivery.kind === 'ignored') {
@@ -88,7 +96,7 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
     },
     {
       reach: (projectId, userId) => reachProject(pool, projectId, userId),
-      writable: teamPlans({ ...context, members: workspaceMembers }).writable,
+      writable: plans.writable,
     },
   );
 }
