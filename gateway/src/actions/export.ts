@@ -46,11 +46,16 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
     const user = userOf(req)!;
     if (!isSubscribed(await currentSubscriptionStatus(services, callerFor(user))))
       throw new ForbiddenError(EXPORT_REQUIRES_SUBSCRIPTION, 'SUBSCRIPTION_REQUIRED');
-    const [projects, reminders, activities] = await Promise.all([
+    const [reached, reachedReminders, activities] = await Promise.all([
       read<Project[]>(req, 'projects', '/projects'),
       read<Reminder[]>(req, 'reminders', '/reminders'),
       read<Activity[]>(req, 'activity', '/activities/export'),
     ]);
+    // The account's own: its personal projects and their reminders. A team workspace's projects are
+    // the team's, read by its members in the app, not carried off in one member's file.
+    const projects = reached.filter((project) => !project.workspaceId).map(({ role: _role, ...project }) => project);
+    const own = new Set(projects.map((project) => project.id));
+    const reminders = reachedReminders.filter((reminder) => own.has(reminder.projectId));
     const exportedAt = new Date().toISOString();
     const file: ExportFile = {
       format: EXPORT_FORMAT,

@@ -277,4 +277,19 @@ describe('a team workspace’s projects', () => {
     await setPlan(owner.id, 'paid');
     expect((await member.client.request('PUT', `/api/projects/${project}`, { description: 'Back' })).status).toBe(200);
   });
+  it('are the team’s, not carried off in one member’s export', async () => {
+    const { owner, workspaceId } = await team();
+    const team_ = (await owner.client.post('/api/projects', { name: 'The team’s', workspaceId })).body.id as string;
+    const own = (await owner.client.post('/api/projects', { name: 'Only mine' })).body.id as string;
+    await owner.client.post('/api/reminders', {
+      projectId: team_,
+      title: 'Team reminder',
+      dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await setPlan(owner.id, 'active');
+    const file = await owner.client.get('/api/export?format=json');
+    expect(file.status).toBe(200);
+    expect(ids(file.body.projects)).toEqual([own]);
+    expect(file.body.reminders).toEqual([]);
+  });
 });
