@@ -112,4 +112,36 @@ describe('plan gates', () => {
     expect(await checker.enforcePlans(new Date(Date.now() + 31 * 86_400_000))).toEqual({ paused: 1, resumed: 0 });
     await checker.stop();
   });
+  it('pauses a team project’s monitors when none of its workspace’s owners has a plan, whoever added them', async () => {
+    const owner = await signUp('teamlead');
+    const member = await signUp('teammate');
+    const workspace = (await owner.client.post('/api/workspaces', { name: 'Plans crew' })).body;
+    const invite = (await owner.client.post(`/api/workspaces/${workspace.id}/invites`, { username: member.username }))
+      .body;
+    await waitUntil(async () => (await member.client.get('/api/invites')).body.length === 1);
+    expect((await member.client.post(`/api/invites/${invite.id}/accept`)).status).toBe(200);
+    const project = (await owner.client.post('/api/projects', { name: 'Team site', workspaceId: workspace.id })).body;
+    await waitUntil(async () => (await member.client.get(`/api/projects/${project.id}`)).status === 200);
+    // Added by the member, whose own trial runs on: the owners' plan decides.
+    const monitor = await member.client.post(`/api/projects/${project.id}/monitors`, {
+      url: 'https://team.example.com/',
+    });
+    expect(monitor.status).toBe(201);
+    const { context } = backend.service('monitors');
+    const checker = createChecker(context as never, checkOutbound({ allowedHosts: [], timeoutMs: 1000 }));
+    const stateOf = async () =>
+      ((await member.client.get('/api/monitors')).body as { id: string; state: string; pausedBy: string | null }[])
+        .filter((m) => m.id === monitor.body.id)
+        .map((m) => `${m.state}:${m.pausedBy}`)[0];
+    expect((await setStatus(owner.id, 'canceled')).status).toBe(200);
+    await waitUntil(
+      async () => (await checker.enforcePlans(new Date())).paused === 1,
+      5000,
+      'the team monitor to pause',
+    );
+    await expect.poll(stateOf).toBe('paused:plan');
+    expect((await setStatus(owner.id, 'active')).status).toBe(200);
+    await waitUntil(async () => (await checker.enforcePlans(new Date())).resumed === 1, 5000, 'it to resume');
+    await expect.poll(stateOf).not.toBe('paused:plan');
+  });
 });
