@@ -47,6 +47,10 @@ const AdminPage = lazyPart(() => import('./features/admin/admin-page'), 'AdminPa
 const ChatPage = lazyPart(() => import('./features/chat/chat-page'), 'ChatPage');
 const IntegrationsPage = lazyPart(() => import('./features/integrations/integrations-page'), 'IntegrationsPage');
 const ApiReferencePage = lazyPart(() => import('./features/api-reference/api-reference-page'), 'ApiReferencePage');
+const WorkspacesPage = lazyPart(() => import('./features/workspaces/workspaces-page'), 'WorkspacesPage');
+const WorkspacePage = lazyPart(() => import('./features/workspaces/workspace-page'), 'WorkspacePage');
+const WorkspaceNotFound = lazyPart(() => import('./features/workspaces/workspace-page'), 'WorkspaceNotFound');
+const InvitePage = lazyPart(() => import('./features/workspaces/invite-page'), 'InvitePage');
 
 /**
  * Search params are read by hand, not with zod: the router is in every page's first load, and zod
@@ -83,8 +87,10 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
 const authRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth',
-  validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({
+  validateSearch: (search: Record<string, unknown>): { redirect?: string; tab?: 'register' } => ({
     redirect: typeof search.redirect === 'string' && search.redirect.startsWith('/') ? search.redirect : undefined,
+    // The tab to open on: an invite's "Create account" opens Register.
+    tab: oneOf(['register'], search.tab),
   }),
   beforeLoad: async ({ context, search }) => {
     // Signed-in visitors have nothing to do here.
@@ -192,6 +198,16 @@ const editProjectRoute = createRoute({
   ...projectPage,
 });
 
+/** A team workspace: an id that is not one is the workspace-not-found state, as a missing workspace is. */
+const workspaceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/workspaces/$id',
+  staticData: { title: 'Team workspace' },
+  component: WorkspacePage,
+  params: projectPage.params,
+  notFoundComponent: WorkspaceNotFound,
+});
+
 // The services refuse anyone else; the page says so instead of breaking.
 const adminRoute = page('/admin', 'Admin Dashboard', AdminPage);
 
@@ -207,6 +223,14 @@ const verifyEmailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/verify-email',
   component: VerifyEmailPage,
+});
+
+// An emailed invite's link: signed out it says what the invite is for, and comes back here after
+// signing in or registering; signed in it accepts. The link's secret is in its `#` part.
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invite/$id',
+  component: InvitePage,
 });
 
 // A builder's public page: no session needed, and none of the signed-in shell.
@@ -227,6 +251,7 @@ const routeTree = rootRoute.addChildren([
   authRoute,
   reminderCompleteRoute,
   verifyEmailRoute,
+  inviteRoute,
   publicProfileRoute,
   publicStatusRoute,
   appRoute.addChildren([
@@ -244,6 +269,8 @@ const routeTree = rootRoute.addChildren([
     page('/replit', 'Replit', ComingSoonPage),
     page('/subscription', 'Subscription', SubscriptionPage),
     page('/chat', 'AI Assistant', ChatPage),
+    page('/workspaces', 'Team workspaces', WorkspacesPage),
+    workspaceRoute,
     page('/integrations', 'External API', IntegrationsPage),
     page('/integration-config', 'External API', IntegrationsPage),
     adminRoute,

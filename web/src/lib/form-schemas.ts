@@ -5,6 +5,7 @@
  */
 import {
   checklistKeys,
+  inviteRoles,
   normalizeSocialLink,
   projectStatuses,
   reminderFrequencies,
@@ -34,6 +35,7 @@ export {
   recordVersionFormSchema,
   registerFormSchema,
   verifyPasswordSchema,
+  workspaceInputSchema,
 } from '@shiplog/schemas';
 
 const INVALID_URL = 'Please enter a valid URL';
@@ -97,3 +99,29 @@ export const reminderFormSchema = z.object({
   frequency: z.enum(reminderFrequencies),
   isCompleted: z.boolean(),
 });
+
+/**
+ * A team workspace's invite: to an account by its username, or to an email address (a username may
+ * hold an `@`, so the form asks which), with the role it gives. The page sends the API's shape.
+ */
+export const inviteFormSchema = z
+  .object({
+    by: z.enum(['username', 'email']),
+    to: z.string().trim(),
+    role: z.enum(inviteRoles),
+  })
+  .superRefine(({ by, to }, context) => {
+    const problem =
+      by === 'username'
+        ? to === ''
+          ? 'Username is required'
+          : to.length > 50
+            ? 'Username must be at most 50 characters'
+            : null
+        : to === ''
+          ? 'Email address is required'
+          : to.length > 254 || !z.email().safeParse(to).success
+            ? 'Invalid email address'
+            : null;
+    if (problem) context.addIssue({ code: 'custom', path: ['to'], message: problem });
+  });

@@ -9,7 +9,15 @@ import { keys, liveFeed } from './queries';
 const shownFrom: Record<string, readonly QueryKey[]> = {
   projects: [keys.projects, keys.activities, keys.reminders, keys.dashboard],
   reminders: [keys.reminders, keys.activities, keys.dashboard],
-  identity: [keys.user, keys.profile, keys.notificationSettings, keys.activities, keys.adminComments],
+  identity: [
+    keys.user,
+    keys.profile,
+    keys.notificationSettings,
+    keys.activities,
+    keys.adminComments,
+    keys.workspaces,
+    keys.invites,
+  ],
   billing: [keys.subscription, keys.user],
   chat: [keys.chatUsage],
   integrations: [keys.integrations],

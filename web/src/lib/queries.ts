@@ -36,7 +36,8 @@ export function createQueryClient(): QueryClient {
  * invalidating it refreshes all of them (a mutation, the live feed). Here are the queries the shell and
  * the everyday pages read; the dashboard's query (lib/graphql.ts) and those only some pages read (the
  * account's, billing's, the admin's, chat's, integrations', sessions, a deploy webhook, a public
- * profile) sit with their feature's hooks and pages (features/*), out of every first load.
+ * profile, team workspaces and invites) sit with their feature's hooks and pages (features/*), out of
+ * every first load.
  */
 export const keys = {
   user: ['user'],
@@ -61,6 +62,9 @@ export const keys = {
   publicProfile: ['public-profile'],
   publicStatus: ['public-status'],
   openapi: ['openapi'],
+  workspaces: ['workspaces'],
+  invites: ['invites'],
+  invitePreview: ['invite-preview'],
 } as const;
 
 /** One factory per resource; invalidate by `keys`. */

@@ -1,4 +1,14 @@
-import { Bot, CreditCard, FolderKanban, LayoutDashboard, Plug, PlusCircle, Settings, Shield } from 'lucide-react';
+import {
+  Bot,
+  CreditCard,
+  FolderKanban,
+  LayoutDashboard,
+  Plug,
+  PlusCircle,
+  Settings,
+  Shield,
+  Users,
+} from 'lucide-react';
 import type { ComponentType } from 'react';
 
 interface NavItem {
@@ -17,6 +27,7 @@ export const navItems: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard },
   { label: 'My Projects', to: '/projects', icon: FolderKanban },
   { label: 'New Project', to: '/new-project', icon: PlusCircle },
+  { label: 'Team workspaces', to: '/workspaces', icon: Users },
   { label: 'External API', to: '/integrations', icon: Plug },
   { label: 'Subscription', to: '/subscription', icon: CreditCard, desktopOnly: true },
   { label: 'Settings', to: '/settings', icon: Settings },

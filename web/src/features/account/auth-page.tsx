@@ -12,7 +12,7 @@ import { TextField } from '../../ui/text-field';
 import { useLogin, useRegister } from './use-sign-in';
 
 export function AuthPage() {
-  const { redirect } = useSearch({ from: '/auth' });
+  const { redirect, tab } = useSearch({ from: '/auth' });
   useDocumentTitle('Sign in');
   return (
     <main className="grid min-h-screen lg:grid-cols-2">
@@ -22,7 +22,7 @@ export function AuthPage() {
         <div className="w-full max-w-md space-y-6">
           <h1 className="sr-only">Sign in to Shiplog</h1>
           <Logo />
-          <Tabs defaultValue="login">
+          <Tabs defaultValue={tab ?? 'login'}>
             <TabsList className="grid w-full grid-cols-2">
               <TabsTrigger value="login">Login</TabsTrigger>
               <TabsTrigger value="register">Register</TabsTrigger>

@@ -1,0 +1,91 @@
+/// <reference lib="dom" />
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * axe-core's checks (WCAG 2 A and AA: contrast, names, labels, headings, landmarks, ARIA) on a screen
+ * as it is, in the light theme and, for the colour rules, the dark one; and what the page's
+ * Content-Security-Policy refused meanwhile. accessibility.e2e.test.ts walks every screen with them;
+ * a feature's own browser test may check its screens too.
+ */
+
+/** Where the app keeps the theme (web/src/lib/theme.tsx). */
+const THEME_STORAGE_KEY = 'shiplog-theme';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Readies a browser context for `violations`: its pages open in the light theme, and note anything
+ * their Content-Security-Policy refuses.
+ */
+export async function watchForViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
+  // Anything the page's Content-Security-Policy refuses, reported with each screen's findings.
+  await context.addInitScript(() => {
+    const refused: string[] = [];
+    (window as unknown as { refused: string[] }).refused = refused;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      refused.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+    );
+  });
+}
+
+/** What axe finds in `scope`: every rule, or only `rules`. */
+function axeRun(page: Page, scope: string, rules?: string[]) {
+  return page.evaluate(
+    ([selector, only]) =>
+      (
+        window as unknown as {
+          axe: {
+            run: (s: string, o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe.run(selector!, {
+        resultTypes: ['violations'],
+        ...(only ? { runOnly: { type: 'rule', values: only } } : {}),
+      }),
+    [scope, rules] as const,
+  );
+}
+
+/**
+ * Switches the theme's class on the page and waits until no colour is still in transition; answers
+ * the page's background then, so a pass that did not change the colours cannot go unnoticed.
+ */
+async function theme(page: Page, dark: boolean): Promise<string> {
+  await page.evaluate((on) => {
+    document.documentElement.classList.toggle('dark', on);
+    // Styles recomputed now, so the transitions the change starts exist before the wait below.
+    void getComputedStyle(document.body).backgroundColor;
+  }, dark);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'),
+  );
+  return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+}
+
+/**
+ * What axe finds on the screen as it is, in the light theme (every rule) and then in the dark one.
+ * The dark theme changes colours only (the same markup, other CSS variables: web/src/lib/theme.tsx sets
+ * one class on <html>), so there the rules about colour run again, on the same screen, without drawing
+ * it a second time.
+ */
+export async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
+  // Evaluated, not added as a script element: the page's Content-Security-Policy would refuse that.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const light = await axeRun(page, scope);
+  const lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await theme(page, true)).not.toBe(lightBackground);
+  const dark = await axeRun(page, scope, ['color-contrast', 'link-in-text-block']);
+  expect(await theme(page, false)).toBe(lightBackground);
+  const refused = await page.evaluate(() => (window as unknown as { refused: string[] }).refused.splice(0));
+  const named = (where: string, found: typeof light) =>
+    found.violations.map((v) => `${where}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return [
+    ...named(screen, light),
+    ...named(`${screen} (dark)`, dark),
+    ...refused.map((what) => `${screen}: the Content-Security-Policy refused ${what}`),
+  ];
+}
