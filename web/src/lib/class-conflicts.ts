@@ -43,7 +43,7 @@ export const classGroups: string[] = [
   'list-decimal list-disc',
   'm-auto',
   'max-h-[400px] max-h-[60vh] max-h-[90vh] max-h-[inherit] max-h-screen',
-  'max-w-3xl max-w-4xl max-w-[85%] max-w-[85vw] max-w-lg max-w-md max-w-sm max-w-xl',
+  'max-w-3xl max-w-4xl max-w-[85%] max-w-[85vw] max-w-full max-w-lg max-w-md max-w-sm max-w-xl',
   'mb-0.5 mb-2 mb-4',
   'md:flex md:hidden',
   'min-h-20 min-h-[60vh] min-h-screen',

@@ -64,6 +64,8 @@ export const projectFormSchema = z.object({
     ),
   replitId: z.string().max(200, 'Replit ID must be at most 200 characters'),
   isPublic: z.boolean(),
+  /** The team workspace a new project is made in; empty, the user's personal space. */
+  workspaceId: z.string(),
   checklist: z.object(
     Object.fromEntries(checklistKeys.map((k) => [k, z.boolean()])) as Record<
       (typeof checklistKeys)[number],

@@ -6,6 +6,7 @@ import type {
   MonitorView,
   Project,
   Reminder,
+  WorkspaceView,
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, MutationCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
@@ -36,8 +37,8 @@ export function createQueryClient(): QueryClient {
  * invalidating it refreshes all of them (a mutation, the live feed). Here are the queries the shell and
  * the everyday pages read; the dashboard's query (lib/graphql.ts) and those only some pages read (the
  * account's, billing's, the admin's, chat's, integrations', sessions, a deploy webhook, a public
- * profile, team workspaces and invites) sit with their feature's hooks and pages (features/*), out of
- * every first load.
+ * profile, a workspace's members and invites) sit with their feature's hooks and pages (features/*),
+ * out of every first load.
  */
 export const keys = {
   user: ['user'],
@@ -84,6 +85,15 @@ export const userQuery = queryOptions({
 export const projectsQuery = queryOptions({
   queryKey: keys.projects,
   queryFn: () => apiRequest<Project[]>('GET', '/api/projects'),
+});
+
+/**
+ * The team workspaces the user belongs to, each with their role in it: the Team workspaces page, the
+ * project lists' space filter and the project form's space. The dashboard's answer brings them too.
+ */
+export const workspacesQuery = queryOptions({
+  queryKey: keys.workspaces,
+  queryFn: () => apiRequest<WorkspaceView[]>('GET', '/api/workspaces'),
 });
 
 export const projectQuery = (id: string) =>

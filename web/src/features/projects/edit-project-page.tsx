@@ -25,9 +25,11 @@ export function EditProjectPage() {
         project={project}
         submitLabel="Update Project"
         pending={update.isPending}
-        onSubmit={(values) =>
-          update.mutateAsync({ id, ...toProjectInput(values) }).then(() => navigate({ to: '/projects' }))
-        }
+        onSubmit={(values) => {
+          // A project stays in its space: the edit sends the rest.
+          const { workspaceId: _, ...changes } = toProjectInput(values);
+          return update.mutateAsync({ id, ...changes }).then(() => navigate({ to: '/projects' }));
+        }}
       />
     </div>
   );

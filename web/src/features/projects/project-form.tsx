@@ -7,9 +7,11 @@ import {
   type SocialLinkKey,
   socialLinkKeys,
 } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { workspacesQuery } from '../../lib/queries';
 import { showServerFieldErrors } from '../../lib/server-errors';
 import { Button } from '../../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../ui/card';
@@ -18,9 +20,13 @@ import { FieldError, Label } from '../../ui/input';
 import { Select } from '../../ui/select';
 import { TextField } from '../../ui/text-field';
 import { Textarea } from '../../ui/textarea';
+import { type Space, writableSpaces } from './spaces';
 import { statuses } from './status-badge';
 
-/** Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. */
+/**
+ * Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. The space
+ * is a new project's only: an edit sends everything else (a project stays where it was made).
+ */
 export function toProjectInput(
   values: ProjectFormValues,
 ): Omit<CreateProjectInput, 'metadata'> & { metadata: { socialLinks: Record<string, string> } } {
@@ -33,10 +39,11 @@ export function toProjectInput(
     isPublic: values.isPublic,
     checklist: values.checklist,
     metadata: { socialLinks: normalizeSocialLinks(values.socialLinks) },
+    workspaceId: values.workspaceId || null,
   };
 }
 
-function defaultsFrom(project?: Project): ProjectFormValues {
+function defaultsFrom(project?: Project, space?: string): ProjectFormValues {
   return {
     name: project?.name ?? '',
     status: project?.status ?? 'planning',
@@ -47,6 +54,7 @@ function defaultsFrom(project?: Project): ProjectFormValues {
         : (project.costEstimate / 100).toFixed(2),
     replitId: project?.replitId ?? '',
     isPublic: project?.isPublic ?? true,
+    workspaceId: project?.workspaceId ?? space ?? '',
     checklist: project?.checklist ?? {
       databaseAdded: false,
       authenticationAdded: false,
@@ -80,20 +88,24 @@ const linkLabels: Record<SocialLinkKey, [string, string]> = {
 
 export function ProjectForm({
   project,
+  defaultSpace,
   pending,
   submitLabel,
   onSubmit,
 }: {
   project?: Project;
+  /** The workspace a new project starts in (the one the project list was showing); else Personal. */
+  defaultSpace?: string;
   pending: boolean;
   submitLabel: 'Create Project' | 'Update Project';
   /** Its promise (the mutation's) holds the form busy until the server has answered. */
   onSubmit: (values: ProjectFormValues) => Promise<unknown>;
 }) {
   const form = useSchemaForm('projectFormSchema', {
-    defaultValues: defaultsFrom(project),
+    defaultValues: defaultsFrom(project, defaultSpace),
   });
   const { errors } = form.formState;
+  const { data: workspaces } = useQuery(workspacesQuery);
   // A new project starts with its name: the cursor is there when the page opens (`c` from anywhere).
   const { setFocus } = form;
   useEffect(() => {
@@ -107,7 +119,7 @@ export function ProjectForm({
         // What the server refuses (its rules are the form's, but the server has the last word) is shown
         // under its field, as the form's own rules are; the toast says it too.
         onSubmit(values).catch((error: unknown) =>
-          showServerFieldErrors(error, form.setError, ['name', 'status', 'description', 'replitId']),
+          showServerFieldErrors(error, form.setError, ['name', 'status', 'description', 'replitId', 'workspaceId']),
         ),
       )}
     >
@@ -116,6 +128,16 @@ export function ProjectForm({
           <CardTitle>Project</CardTitle>
         </CardHeader>
         <CardContent className="space-y-4">
+          {project ? (
+            <ShownSpace project={project} workspaces={workspaces} />
+          ) : (
+            <SpaceField
+              workspaces={workspaces}
+              value={form.watch('workspaceId')}
+              onChange={(space) => form.setValue('workspaceId', space)}
+              error={errors.workspaceId?.message}
+            />
+          )}
           <TextField id="project-name" label="Project name" error={errors.name?.message} {...form.register('name')} />
           <div className="space-y-2">
             <Label htmlFor="project-status">Status</Label>
@@ -212,5 +234,67 @@ export function ProjectForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Where a new project is made: Personal, or a workspace where the user is a member or more. Shown to
+ * users with such a workspace only. The list may still be loading when the form opens with a
+ * workspace chosen (the project list's): a choice that turns out not to be one goes back to Personal.
+ */
+function SpaceField({
+  workspaces,
+  value,
+  onChange,
+  error,
+}: {
+  workspaces: Space[] | undefined;
+  value: string;
+  onChange: (space: string) => void;
+  error: string | undefined;
+}) {
+  const writable = writableSpaces(workspaces);
+  const offered = value === '' || writable.some((workspace) => workspace.id === value);
+  useEffect(() => {
+    if (workspaces && !offered) onChange('');
+  }, [workspaces, offered, onChange]);
+  if (writable.length === 0) return null;
+  return (
+    <div className="space-y-2">
+      <Label htmlFor="project-space">Space</Label>
+      <Select
+        id="project-space"
+        className="w-full"
+        value={offered ? value : ''}
+        aria-invalid={Boolean(error)}
+        aria-describedby="project-space-error"
+        onChange={(event) => onChange(event.target.value)}
+      >
+        <option value="">Personal</option>
+        {writable.map((workspace) => (
+          <option key={workspace.id} value={workspace.id}>
+            {workspace.name}
+          </option>
+        ))}
+      </Select>
+      <FieldError id="project-space-error" message={error} />
+    </div>
+  );
+}
+
+/** An edited project's space, read-only: a project stays in the space it was made in. */
+function ShownSpace({ project, workspaces }: { project: Project; workspaces: Space[] | undefined }) {
+  if (!project.workspaceId && !workspaces?.length) return null;
+  const name = project.workspaceId
+    ? (workspaces?.find((workspace) => workspace.id === project.workspaceId)?.name ?? 'Team workspace')
+    : 'Personal';
+  return (
+    <dl className="space-y-2">
+      <dt className="text-sm font-medium leading-none">Space</dt>
+      <dd className="text-sm" data-testid="project-space">
+        {name}
+        <span className="block text-xs text-muted-foreground">A project stays in the space it was made in.</span>
+      </dd>
+    </dl>
   );
 }

@@ -9,14 +9,11 @@ import type {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { ApiError, apiRequest, isNotFound, useCreates } from '../../lib/api';
-import { keys } from '../../lib/queries';
+import { keys, workspacesQuery } from '../../lib/queries';
 import { told } from '../../lib/told';
 
-/** The team workspaces the user belongs to, each with their role in it. */
-export const workspacesQuery = queryOptions({
-  queryKey: keys.workspaces,
-  queryFn: () => apiRequest<WorkspaceView[]>('GET', '/api/workspaces'),
-});
+/** The team workspaces the user belongs to, each with their role in it (lib/queries.ts: the project lists read it too). */
+export { workspacesQuery };
 
 /** One workspace, with the user's role in it (404 for anyone not in it). */
 export const workspaceQuery = (id: string) =>
