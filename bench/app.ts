@@ -3,10 +3,11 @@
  * a process of its own, in production mode), a load run with the CPU each process group spent, and a
  * signed-up user.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
-import { processEnv } from '../scripts/app-processes.ts';
+import { appProcesses, processEnv, root, waitUntilReady } from '../scripts/app-processes.ts';
 import { launchApp, launch as launchScript } from '../scripts/launch.ts';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
 
@@ -24,7 +25,18 @@ export async function startBenchApp(
   port: number,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const app = await launchApp({
+  const app = await launchApp(await benchAppEnv(databaseUrl, namespace, port, env));
+  return app.child;
+}
+
+/** The environment `startBenchApp` starts the app with: to start it yourself, or a replica of its gateway. */
+export async function benchAppEnv(
+  databaseUrl: string,
+  namespace: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  return {
     PORT: String(port),
     SERVICE_PORT_BASE: String(await freeServicePortBase()),
     DATABASE_URL: databaseUrl,
@@ -38,8 +50,36 @@ export async function startBenchApp(
     ...processEnv(),
     ...benchSecrets,
     ...env,
+  };
+}
+
+/**
+ * Another gateway process over the services, Redis and bus of an app started with `appEnv`
+ * (`benchAppEnv`), listening on `port`: a second replica behind a load balancer, as deploy/k8s runs
+ * two. It is started as `npm start` starts the gateway (`appProcesses`), with the first one's
+ * APP_URL, and resolves once it is ready.
+ */
+export async function startGatewayReplica(appEnv: Record<string, string>, port: number): Promise<ChildProcess> {
+  const env = { ...process.env, ...appEnv, APP_URL: appEnv.APP_URL ?? `http://localhost:${appEnv.PORT}` };
+  const gateway = appProcesses({
+    databaseUrl: appEnv.DATABASE_URL!,
+    portBase: Number(appEnv.SERVICE_PORT_BASE),
+    gatewayPort: port,
+    env,
+  }).at(-1)!;
+  const child = spawn(process.execPath, [...gateway.nodeArgs, join(root, gateway.entry)], {
+    cwd: root,
+    env: { ...env, ...gateway.env },
+    // The channel closes when the bench ends however it ends, and the replica stops with it.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  return app.child;
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk));
+  if (!(await waitUntilReady(gateway, 60, () => child.exitCode !== null))) {
+    await stop(child);
+    throw new Error(`the gateway replica did not become ready:\n${output}`);
+  }
+  return child;
 }
 
 /** Another Node script of the bench's (the bare server, the do-nothing proxy), once it says `ready`. */

@@ -20,6 +20,7 @@ import { runScheduler } from './scheduler.ts';
 import { runStatus } from './status.ts';
 import { runTokens } from './tokens.ts';
 import { runWeb } from './web.ts';
+import { runWorkspaces } from './workspaces.ts';
 
 const resultsDir = join(import.meta.dirname, 'results');
 mkdirSync(resultsDir, { recursive: true });
@@ -363,4 +364,66 @@ if (!only || only === 'live') {
     ['changes', String(l.changes), '100', met(l.changes === 100)],
   ]);
   save('live', l);
+}
+
+if (!only || only === 'workspaces') {
+  process.stdout.write(
+    '\nworkspaces: a member of 3 workspaces of 50 projects beside 150 personal projects; a membership change seen on another gateway replica…\n',
+  );
+  const w = await runWorkspaces();
+  const within = 1 + w.margin;
+  const reads = (name: string, c: typeof w.list): Row[] => [
+    [
+      `${name}, team / personal p50 (p99) ms`,
+      `${c.team.p50Ms} (${c.team.p99Ms}) / ${c.personal.p50Ms} (${c.personal.p99Ms})`,
+      '',
+      '',
+    ],
+    [
+      `${name}, team / personal µs per project (p50)`,
+      `${c.team.perProjectMicros} / ${c.personal.perProjectMicros}`,
+      '',
+      '',
+    ],
+    [
+      `${name}, team per project / personal`,
+      `${c.perProjectRatio}x (p99 ${c.p99Ratio}x)`,
+      `<= ${within}x`,
+      met(c.perProjectRatio <= within),
+    ],
+    [
+      `${name}, round p50s team / personal ms`,
+      `${c.team.roundP50Ms.join(', ')} / ${c.personal.roundP50Ms.join(', ')}`,
+      '',
+      '',
+    ],
+    [`${name}, answer bytes team / personal`, `${c.team.answerBytes} / ${c.personal.answerBytes}`, '', ''],
+    [`${name}, CPU µs team`, cpuLine(c.team.cpuMicrosPerRequest), '', ''],
+    [`${name}, CPU µs personal`, cpuLine(c.personal.cpuMicrosPerRequest), '', ''],
+  ];
+  const p = w.propagation;
+  table([
+    ['projects each user reaches', `${w.projects} (${w.workspaces} workspaces × ${w.projectsPerWorkspace})`, '', ''],
+    ...reads('GET /api/projects', w.list),
+    ...reads('dashboard query', w.dashboard),
+    ['change on A → seen on B, p50 / max (ms)', `${p.p50Ms} / ${p.maxMs}`, '', ''],
+    ['change on A → seen on B, p99 (ms)', String(p.p99Ms), '<= 1000', met(p.p99Ms <= 1000 && p.missed === 0)],
+    [
+      '  removal → GET 404, p50 / p99 / max (ms)',
+      `${p.removal.p50Ms} / ${p.removal.p99Ms} / ${p.removal.maxMs}`,
+      '',
+      '',
+    ],
+    [
+      '  made viewer → PUT 403, p50 / p99 / max (ms)',
+      `${p.downgrade.p50Ms} / ${p.downgrade.p99Ms} / ${p.downgrade.maxMs}`,
+      '',
+      '',
+    ],
+    ['changes (not seen within 10 s)', `${p.changes} (${p.missed})`, '', ''],
+    ["member's requests before the change showed, average", String(p.pollsPerChange), '', ''],
+    ["the change's own request on A, p50 (ms)", String(p.changeRequestP50Ms), '', ''],
+    ['undone (invite accepted, role back) → reached on B, p50 (ms)', String(p.restoreP50Ms), '', ''],
+  ]);
+  save('workspaces', w);
 }
