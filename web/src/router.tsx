@@ -58,6 +58,8 @@ const InvitePage = lazyPart(() => import('./features/workspaces/invite-page'), '
  */
 const oneOf = <T extends string>(values: readonly T[], value: unknown): T | undefined =>
   values.includes(value as T) ? (value as T) : undefined;
+/** The project lists' space (features/projects/spaces.tsx): `personal`, or a workspace's id. */
+const space = (value: unknown): string | undefined => (value === 'personal' || isId(value) ? value : undefined);
 /** `?success=true` arrives parsed as JSON (a boolean); anything else as text. */
 const flag = (value: unknown): boolean | string | undefined =>
   typeof value === 'boolean' || typeof value === 'string' ? value : undefined;
@@ -124,10 +126,18 @@ const dashboard = <TPath extends '/' | '/dashboard'>(path: TPath) =>
     staticData: { title: 'Dashboard' },
     validateSearch: (
       search: Record<string, unknown>,
-    ): { status?: ProjectFilter; sort?: ProjectSort; success?: boolean | string; cancelled?: boolean | string } => ({
-      // The project list's filter and sort, so a reload or a shared link keeps them.
+    ): {
+      status?: ProjectFilter;
+      sort?: ProjectSort;
+      space?: string;
+      success?: boolean | string;
+      cancelled?: boolean | string;
+    } => ({
+      // The project list's filter, sort and space, so a reload or a shared link keeps them. The space
+      // filters what the page lists, not what it asks for (`dashboardVariables`).
       status: oneOf(projectFilters, search.status),
       sort: oneOf(projectSorts, search.sort),
+      space: space(search.space),
       // Return from the payment provider: ?success=true or ?cancelled=true.
       success: flag(search.success),
       cancelled: flag(search.cancelled),
@@ -158,10 +168,13 @@ const projectsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects',
   staticData: { title: 'My Projects' },
-  validateSearch: (search: Record<string, unknown>): { q?: string; status?: ProjectFilter; sort?: ProjectSort } => ({
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { q?: string; status?: ProjectFilter; sort?: ProjectSort; space?: string } => ({
     q: typeof search.q === 'string' ? search.q : undefined,
     status: oneOf(projectFilters, search.status),
     sort: oneOf(projectSorts, search.sort),
+    space: space(search.space),
   }),
   component: ProjectsPage,
 });

@@ -64,6 +64,19 @@ const schema = buildSchema(/* GraphQL */ `
     metadata: ProjectMetadata!
     createdAt: String!
     updatedAt: String!
+    "The team workspace it belongs to; null: its maker's personal space."
+    workspaceId: ID
+    "The reader's role on it: owner of their own personal project, else their role in its workspace."
+    role: String
+  }
+
+  "A team workspace the user belongs to, with their role in it."
+  type Workspace {
+    id: ID!
+    name: String!
+    role: String!
+    memberCount: Int!
+    createdAt: String!
   }
 
   type Activity {
@@ -134,6 +147,8 @@ const schema = buildSchema(/* GraphQL */ `
     adminMessages: [AdminMessage!]!
     "Every monitor of the user's projects (each project card shows its monitors' state)."
     monitors: [MonitorSummary!]!
+    "The team workspaces the user belongs to (the project list's space filter, a team project's badge)."
+    workspaces: [Workspace!]!
   }
 
   type Query {
@@ -262,6 +277,7 @@ export function createGraphql(options: {
         reminders: () => fetchJson(context, 'reminders', '/reminders'),
         adminMessages: () => fetchJson(context, 'identity', '/admin/comments'),
         monitors: () => fetchJson(context, 'monitors', '/monitors'),
+        workspaces: () => fetchJson(context, 'identity', '/workspaces'),
         recentActivities: async ({ limit }: { limit: number }) => {
           const rows = await fetchJson<Record<string, unknown>[]>(
             context,

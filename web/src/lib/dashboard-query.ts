@@ -47,6 +47,8 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
       }
       createdAt
       updatedAt
+      workspaceId
+      role
       __typename
     }
     upcomingReminders {
@@ -89,6 +91,14 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
       status
       metadata
       timestamp
+      __typename
+    }
+    workspaces {
+      id
+      name
+      role
+      memberCount
+      createdAt
       __typename
     }
     __typename

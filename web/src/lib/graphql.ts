@@ -1,4 +1,4 @@
-import type { Activity, AdminComment, MonitorSummary, Project } from '@shiplog/schemas';
+import type { Activity, AdminComment, MonitorSummary, Project, WorkspaceView } from '@shiplog/schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
@@ -10,6 +10,7 @@ import {
   bellIncidentsQuery,
   bellRemindersQuery,
   keys,
+  workspacesQuery,
 } from './queries';
 
 export interface DashboardData {
@@ -29,6 +30,8 @@ export interface DashboardData {
   adminMessages: AdminComment[];
   /** Every monitor's state: each project card shows its own. */
   monitors: MonitorSummary[];
+  /** The user's team workspaces: the space filter, and each team project's badge. */
+  workspaces: WorkspaceView[];
 }
 
 /** Each GraphQL GET's answer, by operation and variables, until its query reads where it stands. */
@@ -50,6 +53,9 @@ const graphqlClient = new Client({
   exchanges: [fetchExchange],
   fetchOptions: { credentials: 'include' },
   fetch: fetchOrEarly,
+  // Always a GET, as the early request is (urql's default falls back to a POST past 2,048 characters
+  // of URL, which the dashboard's query is near): its answer is taken, and says where it stands.
+  preferGetMethod: 'force',
 });
 
 /**
@@ -57,7 +63,7 @@ const graphqlClient = new Client({
  * app's first visit the request is already on its way, sent before urql had loaded. A change made
  * here, in another tab or by the scheduler makes it stale (`keys.dashboard`), and the next visit, or
  * the one on screen, asks again. Its answer also fills the bell's and the sidebar's queries, so the
- * shell asks for nothing of its own on the dashboard.
+ * shell asks for nothing of its own on the dashboard; its workspaces fill the Team workspaces list's.
  */
 export const dashboardQuery = (variables: DashboardVariables) =>
   queryOptions({
@@ -75,6 +81,7 @@ export const dashboardQuery = (variables: DashboardVariables) =>
       client.setQueryData(bellRemindersQuery.queryKey, stand(dashboard.reminders));
       client.setQueryData(adminCommentsQuery.queryKey, stand(dashboard.adminMessages));
       client.setQueryData(bellIncidentsQuery.queryKey, stand(bellIncidentsOf(dashboard.monitors)));
+      client.setQueryData(workspacesQuery.queryKey, stand(dashboard.workspaces));
       return stand(dashboard);
     },
   });

@@ -6,6 +6,7 @@ import {
   Bell,
   FolderKanban,
   Keyboard,
+  Layers,
   LogOut,
   Moon,
   Pencil,
@@ -17,8 +18,9 @@ import {
 import { type ComponentType, type ReactNode, useCallback, useDeferredValue, useRef, useState } from 'react';
 import { useLogout } from '../features/account/use-auth';
 import { RecordDialog, type RecordKind, recordKinds } from '../features/projects/record-dialogs';
+import { canChange } from '../features/projects/spaces';
 import { ReminderFormDialog } from '../features/reminders/reminder-form-dialog';
-import { projectsQuery } from '../lib/queries';
+import { projectQuery, projectsQuery, workspacesQuery } from '../lib/queries';
 import { useTheme } from '../lib/theme';
 import { Dialog } from '../ui/dialog';
 import { navItems, type ShellUser } from './navigation';
@@ -36,6 +38,14 @@ function useCurrentProjectId(): string | undefined {
   const matches = useMatches();
   const match = matches.find((m) => m.routeId === '/app/projects/$id' || m.routeId === '/app/projects/edit/$id');
   return (match?.params as { id?: string } | undefined)?.id;
+}
+
+/** The dashboard's path when it is open (a space is switched there, else on My Projects). */
+function useDashboardPath(): '/' | '/dashboard' | undefined {
+  const matches = useMatches();
+  if (matches.some((m) => m.routeId === '/app/')) return '/';
+  if (matches.some((m) => m.routeId === '/app/dashboard')) return '/dashboard';
+  return undefined;
 }
 
 /** A project-scoped form opened from the palette. */
@@ -79,9 +89,13 @@ export function KeyboardPanels({
 }) {
   const navigate = useNavigate();
   const projects = useQuery({ ...projectsQuery, enabled: open === 'palette' });
+  const workspaces = useQuery({ ...workspacesQuery, enabled: open === 'palette' });
   const { setTheme } = useTheme();
   const logout = useLogout();
   const projectId = useCurrentProjectId();
+  // The project on screen, as its page read it: a team project the user only views offers no changes.
+  const current = useQuery({ ...projectQuery(projectId ?? ''), enabled: open === 'palette' && Boolean(projectId) });
+  const dashboard = useDashboardPath();
   const [task, setTask] = useState<Task | null>(null);
   const [query, setQuery] = useState('');
 
@@ -98,23 +112,24 @@ export function KeyboardPanels({
     action();
   };
   const dark = document.documentElement.classList.contains('dark');
-  const projectTasks: Entry[] = projectId
-    ? [
-        ...(Object.keys(recordKinds) as RecordKind[]).map((kind) => ({
-          key: kind,
-          label: recordKinds[kind].title,
-          icon: recordKinds[kind].icon,
-          onSelect: then(() => setTask({ kind, projectId })),
-        })),
-        {
-          key: 'reminder',
-          label: 'Add Reminder',
-          icon: Bell,
-          onSelect: then(() => setTask({ kind: 'reminder', projectId })),
-        },
-        { key: 'edit', label: 'Edit Project', icon: Pencil, onSelect: go(`/projects/edit/${projectId}`) },
-      ]
-    : [];
+  const projectTasks: Entry[] =
+    projectId && (!current.data || canChange(current.data))
+      ? [
+          ...(Object.keys(recordKinds) as RecordKind[]).map((kind) => ({
+            key: kind,
+            label: recordKinds[kind].title,
+            icon: recordKinds[kind].icon,
+            onSelect: then(() => setTask({ kind, projectId })),
+          })),
+          {
+            key: 'reminder',
+            label: 'Add Reminder',
+            icon: Bell,
+            onSelect: then(() => setTask({ kind: 'reminder', projectId })),
+          },
+          { key: 'edit', label: 'Edit Project', icon: Pencil, onSelect: go(`/projects/edit/${projectId}`) },
+        ]
+      : [];
   const actions: Entry[] = [
     { key: 'new', label: 'New Project', icon: PlusCircle, keys: 'c', onSelect: go('/new-project') },
     {
@@ -132,6 +147,26 @@ export function KeyboardPanels({
     icon: FolderKanban,
     onSelect: go(`/projects/${project.id}`),
   }));
+  // Each space the project lists filter by, switched where the user is (the dashboard, else My Projects).
+  const switchTo = (space: string | undefined) =>
+    then(() =>
+      dashboard
+        ? void navigate({ to: dashboard, search: (prev) => ({ ...prev, space }) })
+        : void navigate({ to: '/projects', search: space ? { space } : {} }),
+    );
+  const spaces: Entry[] =
+    workspaces.data && workspaces.data.length > 0
+      ? [
+          { key: 'space all', label: 'Switch space: All spaces', icon: Layers, onSelect: switchTo(undefined) },
+          { key: 'space personal', label: 'Switch space: Personal', icon: Layers, onSelect: switchTo('personal') },
+          ...workspaces.data.map((workspace) => ({
+            key: `space ${workspace.id}`,
+            label: `Switch space: ${workspace.name}`,
+            icon: Layers,
+            onSelect: switchTo(workspace.id),
+          })),
+        ]
+      : [];
   const pages: Entry[] = [...navItems.filter((item) => !item.adminOnly || user.isAdmin), ...morePages].map((item) => ({
     key: `page ${item.label}`,
     label: item.label,
@@ -143,6 +178,7 @@ export function KeyboardPanels({
     { heading: 'Actions', found: find(actions, query) },
     // A few projects until something is typed, the best matches after: the list stays short to draw.
     { heading: 'Projects', found: find(projectEntries, query, query ? 20 : 8), loading: projects.isPending },
+    { heading: 'Spaces', found: find(spaces, query) },
     { heading: 'Pages', found: find(pages, query) },
   ];
   // Typed, the group with the best match comes first.

@@ -49,6 +49,7 @@ export function SecretLinkStatus({
 /**
  * A secret link's card (the calendar feed, a deploy webhook, a cron ping URL): make one, see it the
  * once it is made, make a new one (the old one stops) or turn it off. `children` show while it is on.
+ * `readOnly` (a viewer of a team project): whether one is on, and nothing offered to change it.
  */
 export function SecretLinkCard({
   title,
@@ -60,6 +61,7 @@ export function SecretLinkCard({
   create,
   renew,
   remove,
+  readOnly = false,
   children,
 }: {
   title: string;
@@ -73,6 +75,7 @@ export function SecretLinkCard({
   create: { label: ReactNode; variant?: 'default' | 'outline' };
   renew: ReactNode;
   remove: string;
+  readOnly?: boolean;
   children?: ReactNode;
 }) {
   const [made, setMade] = useState<string | null>(null);
@@ -89,15 +92,19 @@ export function SecretLinkCard({
           <>
             <SecretLinkStatus made={made} state={state} {...status} />
             {children}
-            <div className="flex gap-2">
-              <Button variant="outline" size="sm" disabled={make.isPending} onClick={makeLink}>
-                {renew}
-              </Button>
-              <Button variant="ghost" size="sm" disabled={turnOff.isPending} onClick={removeLink}>
-                <Trash2 /> {remove}
-              </Button>
-            </div>
+            {readOnly ? null : (
+              <div className="flex gap-2">
+                <Button variant="outline" size="sm" disabled={make.isPending} onClick={makeLink}>
+                  {renew}
+                </Button>
+                <Button variant="ghost" size="sm" disabled={turnOff.isPending} onClick={removeLink}>
+                  <Trash2 /> {remove}
+                </Button>
+              </div>
+            )}
           </>
+        ) : readOnly ? (
+          <p className="text-sm text-muted-foreground">Not turned on.</p>
         ) : (
           <Button variant={create.variant ?? 'default'} disabled={make.isPending} onClick={makeLink}>
             {create.label}

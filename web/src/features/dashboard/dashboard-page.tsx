@@ -12,6 +12,7 @@ import { Skeleton } from '../../ui/skeleton';
 import { ActivityCard } from '../activity/activity-card';
 import { ProjectGrid } from '../projects/project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from '../projects/project-controls';
+import { inSpace, knownSpace, SpaceFilterSelect, useListedSpace } from '../projects/spaces';
 import { ReminderListState } from '../reminders/reminder-list';
 import { dueBadge } from '../reminders/reminders';
 
@@ -31,9 +32,13 @@ export function DashboardPage() {
   const filter = search.status ?? 'all';
   const sort = search.sort ?? 'newest';
   const navigate = useNavigate();
-  const setSearch = (next: { status?: ProjectFilter; sort?: ProjectSort }) =>
+  const setSearch = (next: { status?: ProjectFilter; sort?: ProjectSort; space?: string }) =>
     navigate({ to: '.', search: (prev) => ({ ...prev, ...next }), replace: true });
   const { data: dashboard, error, isPending } = useQuery(dashboardQuery({ filter, sort }));
+  // The space filters the projects the answer lists; the counters and charts count every one.
+  const space = knownSpace(search.space, dashboard?.workspaces);
+  useListedSpace(space);
+  const listed = dashboard?.projects.filter((project) => inSpace(project, space));
   usePaymentReturnToast();
   const [afterFirstScreen, setAfterFirstScreen] = useState(false);
   useAfterFirstScreen(async () => {
@@ -79,6 +84,12 @@ export function DashboardPage() {
             My Projects
           </h2>
           <div className="ml-auto flex flex-wrap gap-2">
+            <SpaceFilterSelect
+              id="dashboard-space"
+              value={space}
+              onChange={(value) => setSearch({ space: value })}
+              workspaces={dashboard?.workspaces}
+            />
             <ProjectFilterSelect
               id="dashboard-filter"
               value={filter}
@@ -102,7 +113,7 @@ export function DashboardPage() {
               <Skeleton key={i} className="h-72" />
             ))}
           </div>
-        ) : dashboard && dashboard.projects.length === 0 ? (
+        ) : dashboard && listed?.length === 0 ? (
           <Card>
             <CardContent className="py-10 text-center text-sm text-muted-foreground">
               {dashboard.counters.totalProjects === 0
@@ -111,12 +122,14 @@ export function DashboardPage() {
             </CardContent>
           </Card>
         ) : (
-          <ProjectGrid projects={dashboard?.projects ?? []} monitors={dashboard?.monitors} />
+          <ProjectGrid projects={listed ?? []} monitors={dashboard?.monitors} workspaces={dashboard?.workspaces} />
         )}
         {dashboard && dashboard.counters.totalProjects > 6 ? (
           <div className="text-center">
             <Button variant="outline" asChild>
-              <Link to="/projects">View all projects</Link>
+              <Link to="/projects" search={space ? { space } : {}}>
+                View all projects
+              </Link>
             </Button>
           </div>
         ) : null}

@@ -14,7 +14,7 @@ const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse
  * A monitor's incidents (monitors-card.tsx loads this on first use): when each began and ended, why,
  * and its note, which the owner writes on a closed one: what happened, for next time.
  */
-export function MonitorIncidents({ monitorId }: { monitorId: string }) {
+export function MonitorIncidents({ monitorId, readOnly = false }: { monitorId: string; readOnly?: boolean }) {
   const { data: incidents, isPending, error } = useQuery(monitorIncidentsQuery(monitorId));
   if (isPending) return <p className="text-sm text-muted-foreground">Loading incidents...</p>;
   if (error) return <p className="text-sm text-destructive">Failed to load incidents: {error.message}</p>;
@@ -22,13 +22,21 @@ export function MonitorIncidents({ monitorId }: { monitorId: string }) {
   return (
     <ul className="space-y-2" aria-label="Incidents">
       {incidents.map((incident) => (
-        <IncidentItem key={incident.id} monitorId={monitorId} incident={incident} />
+        <IncidentItem key={incident.id} monitorId={monitorId} incident={incident} readOnly={readOnly} />
       ))}
     </ul>
   );
 }
 
-function IncidentItem({ monitorId, incident }: { monitorId: string; incident: IncidentView }) {
+function IncidentItem({
+  monitorId,
+  incident,
+  readOnly,
+}: {
+  monitorId: string;
+  incident: IncidentView;
+  readOnly: boolean;
+}) {
   const [writing, setWriting] = useState(false);
   return (
     <li className="space-y-1 rounded-md border p-2 text-sm" data-testid="incident">
@@ -37,7 +45,7 @@ function IncidentItem({ monitorId, incident }: { monitorId: string; incident: In
         {incident.endedAt ? `down ${minutes(incident.startedAt, incident.endedAt)} min` : 'down now'}, {incident.cause}
       </p>
       {incident.note && !writing ? <p className="whitespace-pre-wrap text-muted-foreground">{incident.note}</p> : null}
-      {incident.endedAt && !writing ? (
+      {incident.endedAt && !writing && !readOnly ? (
         <Button variant="link" size="sm" className="h-auto p-0" onClick={() => setWriting(true)}>
           {incident.note ? 'Edit the note' : 'Write a note'}
         </Button>

@@ -56,9 +56,17 @@ function MonitorFormDialog({
  * The project's monitors: each URL checked on its schedule, its state (up, down, paused, or pending
  * before the first check), the last check and uptime over 24 hours and 30 days; add one, pause or
  * remove it. Two failed checks in a row (by default) open an incident: it is emailed, and goes on the
- * timeline with how long it lasted.
+ * timeline with how long it lasted. `readOnly` (a viewer of a team project): read, and nothing offered to change.
  */
-export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; suggestedUrl: string | null }) {
+export function MonitorsCard({
+  projectId,
+  suggestedUrl,
+  readOnly = false,
+}: {
+  projectId: string;
+  suggestedUrl: string | null;
+  readOnly?: boolean;
+}) {
   const { data: monitors, isPending, error } = useQuery(projectMonitorsQuery(projectId));
   return (
     <Card>
@@ -77,42 +85,44 @@ export function MonitorsCard({ projectId, suggestedUrl }: { projectId: string; s
         ) : (
           <ul className="space-y-3" aria-label="Monitors">
             {monitors.map((monitor) => (
-              <MonitorItem key={monitor.id} monitor={monitor} />
+              <MonitorItem key={monitor.id} monitor={monitor} readOnly={readOnly} />
             ))}
           </ul>
         )}
-        <div className="flex flex-wrap gap-2">
-          <MonitorFormDialog
-            title="Add Monitor"
-            description="Shiplog checks the address on this schedule and emails you when it goes down, and when it is back."
-            button={
-              <>
-                <Activity /> Add monitor
-              </>
-            }
-            form={(onDone) => <MonitorForm projectId={projectId} suggestedUrl={suggestedUrl} onDone={onDone} />}
-          />
-          <MonitorFormDialog
-            title="Expect Backups or Deployments"
-            description="Each one recorded (on this page, by the shiplog CLI, a deploy webhook or the cron ping URL) counts. When one is late, you are told."
-            button={
-              <>
-                <CalendarClock /> Expect backups or deployments
-              </>
-            }
-            form={(onDone) => <ExpectationForm projectId={projectId} onDone={onDone} />}
-          />
-          <MonitorFormDialog
-            title="Watch a Domain"
-            description="Shiplog looks up its registration once a day and tells you 14, 7 and 1 days before it ends."
-            button={
-              <>
-                <Globe /> Watch a domain
-              </>
-            }
-            form={(onDone) => <DomainForm projectId={projectId} onDone={onDone} />}
-          />
-        </div>
+        {readOnly ? null : (
+          <div className="flex flex-wrap gap-2">
+            <MonitorFormDialog
+              title="Add Monitor"
+              description="Shiplog checks the address on this schedule and emails you when it goes down, and when it is back."
+              button={
+                <>
+                  <Activity /> Add monitor
+                </>
+              }
+              form={(onDone) => <MonitorForm projectId={projectId} suggestedUrl={suggestedUrl} onDone={onDone} />}
+            />
+            <MonitorFormDialog
+              title="Expect Backups or Deployments"
+              description="Each one recorded (on this page, by the shiplog CLI, a deploy webhook or the cron ping URL) counts. When one is late, you are told."
+              button={
+                <>
+                  <CalendarClock /> Expect backups or deployments
+                </>
+              }
+              form={(onDone) => <ExpectationForm projectId={projectId} onDone={onDone} />}
+            />
+            <MonitorFormDialog
+              title="Watch a Domain"
+              description="Shiplog looks up its registration once a day and tells you 14, 7 and 1 days before it ends."
+              button={
+                <>
+                  <Globe /> Watch a domain
+                </>
+              }
+              form={(onDone) => <DomainForm projectId={projectId} onDone={onDone} />}
+            />
+          </div>
+        )}
         {monitors && monitors.length > 0 ? <PublicLinks projectId={projectId} /> : null}
       </CardContent>
     </Card>
@@ -186,7 +196,7 @@ function lastCheckLine(monitor: MonitorView): string {
   return lastCheck.ms === null ? checked : `${checked} · ${lastCheck.ms} ms`;
 }
 
-function MonitorItem({ monitor }: { monitor: MonitorView }) {
+function MonitorItem({ monitor, readOnly }: { monitor: MonitorView; readOnly: boolean }) {
   const pause = usePauseMonitor();
   const remove = useRemoveMonitor();
   const [confirm, setConfirm] = useState(false);
@@ -241,42 +251,49 @@ function MonitorItem({ monitor }: { monitor: MonitorView }) {
         </Button>
         {showIncidents ? (
           <Suspense fallback={<Spinner className="size-4" />}>
-            <MonitorIncidents monitorId={monitor.id} />
+            <MonitorIncidents monitorId={monitor.id} readOnly={readOnly} />
           </Suspense>
         ) : null}
       </div>
-      <div className="flex shrink-0 gap-1">
-        {monitor.kind === 'http' ? (
-          <Dialog
-            open={editing}
-            onOpenChange={setEditing}
-            title="Edit Monitor"
-            description="Its incidents, results and uptime stay as they are."
-            preload={preloadForm}
-            trigger={
-              <Button variant="ghost" size="icon" aria-label={`Edit ${watched(monitor)}`}>
-                <Pencil />
-              </Button>
-            }
+      {readOnly ? null : (
+        <div className="flex shrink-0 gap-1">
+          {monitor.kind === 'http' ? (
+            <Dialog
+              open={editing}
+              onOpenChange={setEditing}
+              title="Edit Monitor"
+              description="Its incidents, results and uptime stay as they are."
+              preload={preloadForm}
+              trigger={
+                <Button variant="ghost" size="icon" aria-label={`Edit ${watched(monitor)}`}>
+                  <Pencil />
+                </Button>
+              }
+            >
+              <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
+                <MonitorForm projectId={monitor.projectId} monitor={monitor} onDone={() => setEditing(false)} />
+              </Suspense>
+            </Dialog>
+          ) : null}
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`${paused ? 'Resume' : 'Pause'} ${watched(monitor)}`}
+            disabled={pause.isPending}
+            onClick={() => pause.mutate({ id: monitor.id, paused: !paused })}
           >
-            <Suspense fallback={<Spinner className="mx-auto my-8 size-6" />}>
-              <MonitorForm projectId={monitor.projectId} monitor={monitor} onDone={() => setEditing(false)} />
-            </Suspense>
-          </Dialog>
-        ) : null}
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={`${paused ? 'Resume' : 'Pause'} ${watched(monitor)}`}
-          disabled={pause.isPending}
-          onClick={() => pause.mutate({ id: monitor.id, paused: !paused })}
-        >
-          {paused ? <Play /> : <Pause />}
-        </Button>
-        <Button variant="ghost" size="icon" aria-label={`Remove ${watched(monitor)}`} onClick={() => setConfirm(true)}>
-          <Trash2 />
-        </Button>
-      </div>
+            {paused ? <Play /> : <Pause />}
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Remove ${watched(monitor)}`}
+            onClick={() => setConfirm(true)}
+          >
+            <Trash2 />
+          </Button>
+        </div>
+      )}
       <ConfirmDialog
         open={confirm}
         onOpenChange={setConfirm}

@@ -24,7 +24,7 @@ function describeRun(run: PingRun): string {
  * failed). A good run counts as a backup for an expected one; a failed or unfinished one is an
  * incident. Without an expected backup its runs are only listed, and the card says so.
  */
-export function PingCard({ projectId }: { projectId: string }) {
+export function PingCard({ projectId, readOnly = false }: { projectId: string; readOnly?: boolean }) {
   const { data } = useQuery(pingQuery(projectId));
   const { data: monitors } = useQuery(projectMonitorsQuery(projectId));
   const expected = monitors?.some((monitor) => monitor.kind === 'backup') ?? false;
@@ -39,6 +39,7 @@ export function PingCard({ projectId }: { projectId: string }) {
       state={data}
       make={useCreatePing(projectId)}
       turnOff={useDeletePing(projectId)}
+      readOnly={readOnly}
       status={{
         label: 'Cron ping URL',
         copyLabel: 'Copy cron ping URL',

@@ -16,7 +16,7 @@ const GENERIC_EXAMPLE = `{
  * The project's deploy webhook: a secret URL that Vercel, Netlify or any CI posts to when it deploys,
  * recording the deployment here. Each deployment is recorded once, however often it is delivered.
  */
-export function DeployHookCard({ projectId }: { projectId: string }) {
+export function DeployHookCard({ projectId, readOnly = false }: { projectId: string; readOnly?: boolean }) {
   const { data } = useQuery(deployHookQuery(projectId));
   return (
     <SecretLinkCard
@@ -25,6 +25,7 @@ export function DeployHookCard({ projectId }: { projectId: string }) {
       state={data}
       make={useCreateDeployHook(projectId)}
       turnOff={useDeleteDeployHook(projectId)}
+      readOnly={readOnly}
       status={{
         label: 'Deploy webhook URL',
         copyLabel: 'Copy deploy webhook URL',

@@ -3,8 +3,10 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { usePageTitle } from '../../lib/page-title';
 import { projectQuery } from '../../lib/queries';
 import { BackLink } from '../../ui/back-link';
+import { Card, CardContent } from '../../ui/card';
 import { ProjectForm, toProjectInput } from './project-form';
 import { ProjectLoadError, ProjectLoading } from './project-load-states';
+import { canChange, VIEWER_NOTE } from './spaces';
 import { useUpdateProject } from './use-projects';
 
 export function EditProjectPage() {
@@ -21,16 +23,23 @@ export function EditProjectPage() {
       <BackLink to="/projects/$id" params={{ id }}>
         Back to Project
       </BackLink>
-      <ProjectForm
-        project={project}
-        submitLabel="Update Project"
-        pending={update.isPending}
-        onSubmit={(values) => {
-          // A project stays in its space: the edit sends the rest.
-          const { workspaceId: _, ...changes } = toProjectInput(values);
-          return update.mutateAsync({ id, ...changes }).then(() => navigate({ to: '/projects' }));
-        }}
-      />
+      {canChange(project) ? (
+        <ProjectForm
+          project={project}
+          submitLabel="Update Project"
+          pending={update.isPending}
+          onSubmit={(values) => {
+            // A project stays in its space: the edit sends the rest.
+            const { workspaceId: _, ...changes } = toProjectInput(values);
+            return update.mutateAsync({ id, ...changes }).then(() => navigate({ to: '/projects' }));
+          }}
+        />
+      ) : (
+        // A viewer of a team project has nothing to edit: the server would refuse any change.
+        <Card>
+          <CardContent className="py-10 text-center text-sm text-muted-foreground">{VIEWER_NOTE}</CardContent>
+        </Card>
+      )}
     </div>
   );
 }

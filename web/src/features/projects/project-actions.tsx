@@ -4,10 +4,12 @@ import { Eye, Pencil, Trash2 } from 'lucide-react';
 import { type ComponentType, useState } from 'react';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 import { DeleteProjectDialog } from './delete-project';
+import { canChange } from './spaces';
 
 /**
- * A card's menu: View Details, Edit Project, Delete Project with its confirmation (spec/core.md §2).
- * Loaded on first use (project-card.tsx), which hands it its button as `Trigger`.
+ * A card's menu: View Details, Edit Project, Delete Project with its confirmation (spec/core.md §2);
+ * View Details alone on a team project the user only views. Loaded on first use (project-card.tsx),
+ * which hands it its button as `Trigger`.
  */
 export function ProjectActions({
   project,
@@ -30,15 +32,24 @@ export function ProjectActions({
           <DropdownMenuItem onSelect={() => navigate({ to: '/projects/$id', params: { id: project.id } })}>
             <Eye /> View Details
           </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => navigate({ to: '/projects/edit/$id', params: { id: project.id } })}>
-            <Pencil /> Edit Project
-          </DropdownMenuItem>
-          <DropdownMenuItem className="text-destructive focus:text-destructive" onSelect={() => setConfirmDelete(true)}>
-            <Trash2 /> Delete Project
-          </DropdownMenuItem>
+          {canChange(project) ? (
+            <>
+              <DropdownMenuItem onSelect={() => navigate({ to: '/projects/edit/$id', params: { id: project.id } })}>
+                <Pencil /> Edit Project
+              </DropdownMenuItem>
+              <DropdownMenuItem
+                className="text-destructive focus:text-destructive"
+                onSelect={() => setConfirmDelete(true)}
+              >
+                <Trash2 /> Delete Project
+              </DropdownMenuItem>
+            </>
+          ) : null}
         </DropdownMenuContent>
       </DropdownMenu>
-      <DeleteProjectDialog project={project} open={confirmDelete} onOpenChange={setConfirmDelete} />
+      {canChange(project) ? (
+        <DeleteProjectDialog project={project} open={confirmDelete} onOpenChange={setConfirmDelete} />
+      ) : null}
     </>
   );
 }

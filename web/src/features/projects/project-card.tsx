@@ -10,6 +10,7 @@ import { Card } from '../../ui/card';
 import { Checkbox } from '../../ui/checkbox';
 import { ProjectIcon } from './project-icon';
 import { QuickUpdate, QuickUpdateHint, useSubscribed } from './quick-update';
+import { canChange, type Space, VIEWER_NOTE, ViewerBadge, WorkspaceBadge } from './spaces';
 import { StatusBadge } from './status-badge';
 import { useUpdateProject } from './use-projects';
 
@@ -21,19 +22,22 @@ const cardChecklist: { key: ChecklistKey; label: string }[] = [
 
 /**
  * The cards of a project list, with the Quick Update hint once above them unless the user subscribes;
- * each card shows its project's monitors' state when it has any, and `Select` first (My Projects'
- * selection box).
+ * each card shows its project's monitors' state when it has any, its workspace's name when it is a
+ * team project (`workspaces`: the user's), and `Select` first (My Projects' selection box).
  */
 export function ProjectGrid({
   projects,
   monitors = [],
+  workspaces,
   Select,
 }: {
   projects: Project[];
   monitors?: MonitorSummary[];
+  workspaces?: readonly Space[];
   Select?: ComponentType<{ project: Project }>;
 }) {
   const subscribed = useSubscribed();
+  const names = new Map(workspaces?.map((workspace) => [workspace.id, workspace.name]));
   return (
     <div className="space-y-3">
       {subscribed ? null : <QuickUpdateHint />}
@@ -42,7 +46,9 @@ export function ProjectGrid({
           <ProjectCard
             key={project.id}
             project={project}
-            subscribed={subscribed}
+            // A team project's Quick Update follows its owners' plan, which the server knows.
+            subscribed={subscribed || Boolean(project.workspaceId)}
+            workspaceName={project.workspaceId ? names.get(project.workspaceId) : undefined}
             monitored={worstState(monitors.filter((m) => m.projectId === project.id))}
             Select={Select}
           />
@@ -89,16 +95,21 @@ const ProjectActions = onDemand(() => import('./project-actions').then((m) => m.
 export const ProjectCard = memo(function ProjectCard({
   project,
   subscribed,
+  workspaceName,
   monitored,
   Select,
 }: {
   project: Project;
   subscribed: boolean;
+  /** Its workspace's name, for a team project. */
+  workspaceName?: string;
   /** Its monitors' state, null when it has none. */
   monitored: MonitorState | null;
   Select?: ComponentType<{ project: Project }>;
 }) {
   const update = useUpdateProject(project.id);
+  // A viewer of a team project is offered nothing that changes it: the server would refuse it.
+  const changeable = canChange(project);
 
   // A tick shows at once and is saved with all five flags; the boxes are disabled while it is saved
   // (spec/core.md §4), and ticks made before that shows are sent in the order made.
@@ -110,7 +121,7 @@ export const ProjectCard = memo(function ProjectCard({
       data-testid="project-card"
     >
       <div className="flex items-start gap-3">
-        {Select ? <Select project={project} /> : null}
+        {Select && changeable ? <Select project={project} /> : null}
         <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-accent text-accent-foreground">
           <ProjectIcon name={project.name} className="size-5" />
         </span>
@@ -132,6 +143,8 @@ export const ProjectCard = memo(function ProjectCard({
                 {monitorBadges[monitored].label}
               </span>
             ) : null}
+            {workspaceName ? <WorkspaceBadge name={workspaceName} /> : null}
+            {changeable ? null : <ViewerBadge />}
           </div>
         </div>
         <ProjectActions project={project} />
@@ -146,6 +159,7 @@ export const ProjectCard = memo(function ProjectCard({
                 id={id}
                 checked={project.checklist[key]}
                 busy={update.isPending}
+                disabled={!changeable}
                 onCheckedChange={(checked) => toggle(key, checked === true)}
               />
               <label htmlFor={id} className="text-sm">
@@ -165,7 +179,11 @@ export const ProjectCard = memo(function ProjectCard({
           <dd>{formatCost(project.costEstimate)}</dd>
         </div>
       </dl>
-      <QuickUpdate projectId={project.id} subscribed={subscribed} />
+      {changeable ? (
+        <QuickUpdate projectId={project.id} subscribed={subscribed} />
+      ) : (
+        <p className="text-xs text-muted-foreground">{VIEWER_NOTE}</p>
+      )}
     </Card>
   );
 });

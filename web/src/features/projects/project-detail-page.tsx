@@ -5,7 +5,7 @@ import { ExternalLink, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { formatCost, formatDate } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import { projectActivitiesQuery, projectQuery } from '../../lib/queries';
+import { projectActivitiesQuery, projectQuery, workspacesQuery } from '../../lib/queries';
 import { BackLink } from '../../ui/back-link';
 import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
@@ -19,6 +19,7 @@ import { DeleteProjectDialog } from './delete-project';
 import { DeployHookCard } from './deploy-hook-card';
 import { ProjectLoadError, ProjectLoading } from './project-load-states';
 import { RecordButtonDialog } from './record-dialogs';
+import { canChange, VIEWER_NOTE, ViewerBadge, WorkspaceBadge } from './spaces';
 import { StatusBadge } from './status-badge';
 import { useUpdateProject } from './use-projects';
 
@@ -42,11 +43,17 @@ export function ProjectDetailPage() {
   const { data: project, error, isPending } = useQuery(projectQuery(id));
   const update = useUpdateProject(id);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const { data: workspaces } = useQuery({ ...workspacesQuery, enabled: Boolean(project?.workspaceId) });
   usePageTitle(project?.name ?? null);
 
   if (isPending) return <ProjectLoading />;
   if (error) return <ProjectLoadError error={error} />;
 
+  // A viewer of a team project reads all of it, and is offered nothing that changes it.
+  const changeable = canChange(project);
+  const workspaceName = project.workspaceId
+    ? workspaces?.find((workspace) => workspace.id === project.workspaceId)?.name
+    : undefined;
   const done = checklistKeys.filter((k) => project.checklist[k]).length;
   const links = socialLinkKeys.filter((k) => project.metadata.socialLinks[k]);
   const toggle = (key: ChecklistKey, value: boolean) => update.mutate({ [key]: value });
@@ -56,18 +63,29 @@ export function ProjectDetailPage() {
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="text-2xl font-semibold tracking-tight">{project.name}</h2>
         <StatusBadge status={project.status} />
-        <div className="ml-auto flex gap-2">
-          <Button variant="outline" asChild>
-            <Link to="/projects/edit/$id" params={{ id }}>
-              <Pencil /> Edit
-            </Link>
-          </Button>
-          <Button variant="destructive" onClick={() => setConfirmDelete(true)}>
-            <Trash2 /> Delete
-          </Button>
-        </div>
+        {workspaceName ? <WorkspaceBadge name={workspaceName} /> : null}
+        {changeable ? (
+          <div className="ml-auto flex gap-2">
+            <Button variant="outline" asChild>
+              <Link to="/projects/edit/$id" params={{ id }}>
+                <Pencil /> Edit
+              </Link>
+            </Button>
+            <Button variant="destructive" onClick={() => setConfirmDelete(true)}>
+              <Trash2 /> Delete
+            </Button>
+          </div>
+        ) : (
+          <ViewerBadge />
+        )}
       </div>
-      <DeleteProjectDialog project={project} open={confirmDelete} onOpenChange={setConfirmDelete} goTo="/projects" />
+      {changeable ? (
+        <DeleteProjectDialog project={project} open={confirmDelete} onOpenChange={setConfirmDelete} goTo="/projects" />
+      ) : (
+        <p className="text-sm text-muted-foreground" data-testid="viewer-note">
+          {VIEWER_NOTE}
+        </p>
+      )}
 
       <Card>
         <CardHeader>
@@ -160,6 +178,7 @@ export function ProjectDetailPage() {
                   id={`detail-${key}`}
                   checked={project.checklist[key]}
                   busy={update.isPending}
+                  disabled={!changeable}
                   onCheckedChange={(v) => toggle(key, v === true)}
                 />
                 <label htmlFor={`detail-${key}`} className="text-sm">
@@ -171,9 +190,9 @@ export function ProjectDetailPage() {
         </Card>
       </div>
 
-      <ProjectRemindersCard projectId={id} />
+      <ProjectRemindersCard projectId={id} readOnly={!changeable} />
 
-      <MonitorsCard projectId={id} suggestedUrl={project.metadata.socialLinks.website || null} />
+      <MonitorsCard projectId={id} suggestedUrl={project.metadata.socialLinks.website || null} readOnly={!changeable} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
@@ -185,19 +204,21 @@ export function ProjectDetailPage() {
           </CardContent>
         </Card>
         <div className="space-y-6">
-          <Card>
-            <CardHeader>
-              <CardTitle>Project Events</CardTitle>
-              <CardDescription>Record what happened to this project.</CardDescription>
-            </CardHeader>
-            <CardContent className="flex flex-col gap-2">
-              <RecordButtonDialog projectId={id} kind="backup" />
-              <RecordButtonDialog projectId={id} kind="deployment" />
-              <RecordButtonDialog projectId={id} kind="version" />
-            </CardContent>
-          </Card>
-          <DeployHookCard projectId={id} />
-          <PingCard projectId={id} />
+          {changeable ? (
+            <Card>
+              <CardHeader>
+                <CardTitle>Project Events</CardTitle>
+                <CardDescription>Record what happened to this project.</CardDescription>
+              </CardHeader>
+              <CardContent className="flex flex-col gap-2">
+                <RecordButtonDialog projectId={id} kind="backup" />
+                <RecordButtonDialog projectId={id} kind="deployment" />
+                <RecordButtonDialog projectId={id} kind="version" />
+              </CardContent>
+            </Card>
+          ) : null}
+          <DeployHookCard projectId={id} readOnly={!changeable} />
+          <PingCard projectId={id} readOnly={!changeable} />
         </div>
       </div>
 

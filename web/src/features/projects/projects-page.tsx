@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { FolderPlus, Plus, Search } from 'lucide-react';
 import { useDeferredValue } from 'react';
-import { projectsQuery } from '../../lib/queries';
+import { projectsQuery, workspacesQuery } from '../../lib/queries';
 import { Button } from '../../ui/button';
 import { Card, CardContent } from '../../ui/card';
 import { Input } from '../../ui/input';
@@ -12,6 +12,7 @@ import { accountMonitorsQuery } from '../monitors/use-monitors';
 import { ProjectGrid } from './project-card';
 import { ProjectFilterSelect, ProjectSortSelect } from './project-controls';
 import { SelectionBar, SelectionBox, SelectionContext, useProjectSelection } from './project-selection';
+import { canChange, inSpace, knownSpace, SpaceFilterSelect, useListedSpace } from './spaces';
 
 export function ProjectsPage() {
   const search = useSearch({ from: '/app/projects' });
@@ -21,13 +22,23 @@ export function ProjectsPage() {
   const navigate = useNavigate({ from: '/projects' });
   const { data, error, isPending } = useQuery(projectsQuery);
   const { data: monitors } = useQuery(accountMonitorsQuery);
+  const { data: workspaces } = useQuery(workspacesQuery);
+  const space = knownSpace(search.space, workspaces);
+  useListedSpace(space);
   const setSearch = (next: Partial<typeof search>) =>
     navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
-  const filtering = q.trim() !== '' || status !== 'all';
+  const filtering = q.trim() !== '' || status !== 'all' || space !== undefined;
   // The field shows each key at once; the list follows as soon as it can (a render React may interrupt).
   const listed = useDeferredValue(q);
-  const shown = data ? arrangeProjects(data, { search: listed, filter: status, sort }) : [];
-  const selection = useProjectSelection(shown);
+  const shown = data
+    ? arrangeProjects(
+        data.filter((project) => inSpace(project, space)),
+        { search: listed, filter: status, sort },
+      )
+    : [];
+  // A team project the user only views has no box: a shift-click's run and the bar's actions leave it out.
+  const selectable = shown.filter(canChange);
+  const selection = useProjectSelection(selectable);
 
   return (
     <div className="space-y-6">
@@ -43,6 +54,12 @@ export function ProjectsPage() {
             onChange={(e) => setSearch({ q: e.target.value })}
           />
         </div>
+        <SpaceFilterSelect
+          id="projects-space"
+          value={space}
+          onChange={(value) => setSearch({ space: value })}
+          workspaces={workspaces}
+        />
         <ProjectFilterSelect
           id="projects-filter"
           value={status}
@@ -60,7 +77,7 @@ export function ProjectsPage() {
         </Button>
       </div>
 
-      <SelectionBar selection={selection} shown={shown} />
+      <SelectionBar selection={selection} shown={selectable} />
 
       {isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-busy="true">
@@ -76,7 +93,7 @@ export function ProjectsPage() {
         <EmptyState title="No matching projects found" text="Try adjusting your search or filters" />
       ) : (
         <SelectionContext value={selection}>
-          <ProjectGrid projects={shown} monitors={monitors} Select={SelectionBox} />
+          <ProjectGrid projects={shown} monitors={monitors} workspaces={workspaces} Select={SelectionBox} />
         </SelectionContext>
       )}
 

@@ -1,4 +1,4 @@
-import { type Project, roleAtLeast, roleLabels, type WorkspaceRole } from '@shiplog/schemas';
+import type { Project, WorkspaceRole } from '@shiplog/schemas';
 import { Users } from 'lucide-react';
 import { useEffect } from 'react';
 import { cn } from '../../lib/class-names';
@@ -40,9 +40,9 @@ export function knownSpace(space: SpaceFilter, workspaces: readonly Space[] | un
 /** Whether the user may change `project`: all but a team project they only view (the server says 403). */
 export const canChange = (project: Pick<Project, 'role'>): boolean => project.role !== 'viewer';
 
-/** The workspaces the user may make a project in: those where they are a member or more. */
+/** The workspaces the user may make a project in: those where they are a member or more (not a viewer). */
 export const writableSpaces = (workspaces: readonly Space[] | undefined): Space[] =>
-  (workspaces ?? []).filter((workspace) => roleAtLeast(workspace.role, 'member'));
+  (workspaces ?? []).filter((workspace) => workspace.role !== 'viewer');
 
 /** Why a team project offers no changes. */
 export const VIEWER_NOTE = 'You can view this team project; ask an owner or admin to change it.';
@@ -107,11 +107,10 @@ export function WorkspaceBadge({ name, className }: { name: string; className?: 
   );
 }
 
-/** "Viewer": the user reads this team project and changes nothing (the workspaces' own role badge). */
+/**
+ * "Viewer": the user reads this team project and changes nothing. Drawn as the workspace pages' role
+ * badge (workspaces/roles.tsx), without that module: the dashboard's first load need not fetch it.
+ */
 export function ViewerBadge() {
-  return (
-    <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground">
-      {roleLabels.viewer}
-    </span>
-  );
+  return <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground">Viewer</span>;
 }

@@ -7,20 +7,23 @@ import { Skeleton } from '../../ui/skeleton';
 import { ReminderFormDialog } from './reminder-form-dialog';
 import { ReminderItem } from './reminder-item';
 
-export function ProjectRemindersCard({ projectId }: { projectId: string }) {
+/** A project's reminders: `readOnly` for a viewer of a team project, who may read them and change none. */
+export function ProjectRemindersCard({ projectId, readOnly = false }: { projectId: string; readOnly?: boolean }) {
   const { data, error, isPending } = useQuery(projectRemindersQuery(projectId));
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">
         <CardTitle>Project Reminders</CardTitle>
-        <ReminderFormDialog
-          projectId={projectId}
-          trigger={
-            <Button size="sm">
-              <Plus /> Add Reminder
-            </Button>
-          }
-        />
+        {readOnly ? null : (
+          <ReminderFormDialog
+            projectId={projectId}
+            trigger={
+              <Button size="sm">
+                <Plus /> Add Reminder
+              </Button>
+            }
+          />
+        )}
       </CardHeader>
       <CardContent>
         {isPending ? (
@@ -32,7 +35,7 @@ export function ProjectRemindersCard({ projectId }: { projectId: string }) {
         ) : (
           <ul className="space-y-2" data-testid="project-reminders">
             {data.map((reminder) => (
-              <ReminderItem key={reminder.id} reminder={reminder} />
+              <ReminderItem key={reminder.id} reminder={reminder} readOnly={readOnly} />
             ))}
           </ul>
         )}

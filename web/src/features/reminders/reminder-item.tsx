@@ -19,13 +19,20 @@ const stateStyles = {
 /** How a recurring reminder says so (the form's Repeat choices). */
 const repeats = { daily: 'Repeats every day', weekly: 'Repeats every week', monthly: 'Repeats every month' } as const;
 
-/** A reminder with its state colour and its actions: edit, complete or reactivate, delete after confirmation. */
-export function ReminderItem({ reminder, showProject }: { reminder: Reminder; showProject?: boolean }) {
+/**
+ * A reminder with its state colour and its actions: edit, complete or reactivate, delete after
+ * confirmation; none when `readOnly` (a team project the user only views).
+ */
+export function ReminderItem({
+  reminder,
+  showProject,
+  readOnly = false,
+}: {
+  reminder: Reminder;
+  showProject?: boolean;
+  readOnly?: boolean;
+}) {
   const state = reminderState(reminder);
-  const complete = useReminderAction('complete');
-  const reactivate = useReminderAction('reactivate');
-  const remove = useReminderAction('delete');
-  const [confirm, setConfirm] = useState(false);
   return (
     <li
       className={cn('flex items-start gap-3 rounded-lg border p-3', stateStyles[state].className)}
@@ -43,6 +50,18 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
           {reminder.frequency === 'once' ? null : ` · ${repeats[reminder.frequency]}`}
         </p>
       </div>
+      {readOnly ? null : <ReminderActions reminder={reminder} />}
+    </li>
+  );
+}
+
+function ReminderActions({ reminder }: { reminder: Reminder }) {
+  const complete = useReminderAction('complete');
+  const reactivate = useReminderAction('reactivate');
+  const remove = useReminderAction('delete');
+  const [confirm, setConfirm] = useState(false);
+  return (
+    <>
       <div className="flex shrink-0 gap-1">
         <ReminderFormDialog
           projectId={reminder.projectId}
@@ -89,6 +108,6 @@ export function ReminderItem({ reminder, showProject }: { reminder: Reminder; sh
           remove.mutate(reminder.id);
         }}
       />
-    </li>
+    </>
   );
 }

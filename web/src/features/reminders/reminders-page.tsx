@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { remindersQuery } from '../../lib/queries';
+import { projectsQuery, remindersQuery } from '../../lib/queries';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
+import { canChange } from '../projects/spaces';
 import { CalendarFeedCard } from './calendar-feed-card';
 import { ReminderItem } from './reminder-item';
 import { ReminderListState } from './reminder-list';
@@ -18,6 +19,10 @@ const sections: { state: ReminderState; title: string; dot: string }[] = [
 export function RemindersPage() {
   const { data, error, isPending, refetch, isFetching } = useQuery(remindersQuery);
   const groups = groupByState(data ?? []);
+  // The reminders of a team project the user only views are read, with nothing offered that changes
+  // them; until the projects are known, nothing is offered that might be refused.
+  const { data: projects, isPending: projectsPending } = useQuery(projectsQuery);
+  const viewed = new Set(projects?.filter((project) => !canChange(project)).map((project) => project.id));
   const active = groups.overdue.length + groups.today.length + groups.upcoming.length;
   return (
     <div className="mx-auto max-w-3xl space-y-4">
@@ -50,7 +55,12 @@ export function RemindersPage() {
                     </h2>
                     <ul className="space-y-2">
                       {groups[state].map((reminder) => (
-                        <ReminderItem key={reminder.id} reminder={reminder} showProject />
+                        <ReminderItem
+                          key={reminder.id}
+                          reminder={reminder}
+                          showProject
+                          readOnly={projectsPending || viewed.has(reminder.projectId)}
+                        />
                       ))}
                     </ul>
                   </section>
