@@ -40,7 +40,8 @@ export function ProjectGrid({
   const names = new Map(workspaces?.map((workspace) => [workspace.id, workspace.name]));
   return (
     <div className="space-y-3">
-      {subscribed ? null : <QuickUpdateHint />}
+      {/* A team project's Quick Update is its owners' plan's: the hint is for the user's own projects. */}
+      {subscribed || (projects.length > 0 && projects.every((p) => p.workspaceId)) ? null : <QuickUpdateHint />}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
           <ProjectCard
