@@ -418,7 +418,7 @@ describe('the role matrix', () => {
     const callers: {
       name: string;
       role: Role | null;
-      request: (call: ApiCall) => Promise<{ status: number; body: any }>;
+      request: (call: ApiCall) => Promise<{ status: number; body: { code?: string } | null }>;
     }[] = [];
     for (const [name, person] of [...Object.entries(cast), ['outsider', { client: b }]] as const) {
       const role = name === 'removed' || name === 'outsider' ? null : (name as Role);
