@@ -73,6 +73,8 @@ export interface UserLedger {
   chat: { acknowledged: number; unknown: number };
   subscribed: boolean;
   imports: { integrationId: string; projectIds: string[] }[];
+  /** The team workspace the user made, when its creation was acknowledged: half their new projects go there. */
+  workspaceId?: string;
 }
 
 export interface LoadOptions {

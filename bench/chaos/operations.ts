@@ -29,6 +29,7 @@ export function chaosOperations(users: ChaosUsers, options: LoadOptions): Operat
           description: `created ${Date.now()}`,
           status: pick(projectStatuses),
           checklist: { hasTests: rand() < 0.5 },
+          ...(user.workspaceId && rand() < 0.5 ? { workspaceId: user.workspaceId } : {}),
         });
         if (acknowledged(answer)) learnProject(user, answer.body);
         return true;

@@ -163,6 +163,7 @@ export function chaosUsers(options: LoadOptions, rand: () => number) {
       if (acknowledged(answer)) {
         user.id = answer.body.id;
         await verifyAddress(user);
+        await openWorkspace(user);
         return user;
       }
       met.push(`${answer.status} ${answer.body?.code ?? ''}`);
@@ -174,6 +175,7 @@ export function chaosUsers(options: LoadOptions, rand: () => number) {
         if (acknowledged(login)) {
           user.id = login.body.id ?? (await send(user, 'register', 'GET', '/api/user')).body?.id ?? null;
           await verifyAddress(user);
+          await openWorkspace(user);
           return user;
         }
         met.push(`sign-in ${login.status} ${login.body?.code ?? ''}`);
@@ -181,6 +183,15 @@ export function chaosUsers(options: LoadOptions, rand: () => number) {
       await sleep(answer.status === 409 ? 5000 : 500);
     }
     throw new Error(`could not register ${username}: ${met.slice(-4).join('; ')}`);
+  }
+
+  /**
+   * A team workspace of the user's own, on their trial, for half the projects they make: one try, as a
+   * user would; a fault that loses it leaves their projects personal.
+   */
+  async function openWorkspace(user: UserLedger) {
+    const answer = await send(user, 'create workspace', 'POST', '/api/workspaces', { name: `${user.username}'s team` });
+    if (acknowledged(answer)) user.workspaceId = answer.body.id;
   }
 
   /**
