@@ -70,27 +70,21 @@ export const workspacesProjection: ProjectionDefinition = {
 const iso = (column: string, alias: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
 
+/** A user's workspaces as each is shown to them: its name, their role and how many members it has. */
+const MEMBER_VIEW = `SELECT w.id, w.name, m.role, ${iso('w.created_at', 'createdAt')},
+         (SELECT count(*)::int FROM identity.workspace_members c WHERE c.workspace_id = w.id) AS "memberCount"
+  FROM identity.workspace_members m JOIN identity.workspaces w ON w.id = m.workspace_id
+  WHERE m.user_id = $1`;
+
 /** The workspaces a user belongs to, with their role and how many members each has, by name. */
 export async function workspacesOf(pool: pg.Pool, userId: string): Promise<WorkspaceView[]> {
-  const { rows } = await pool.query<WorkspaceView>(
-    `SELECT w.id, w.name, m.role, ${iso('w.created_at', 'createdAt')},
-            (SELECT count(*)::int FROM identity.workspace_members c WHERE c.workspace_id = w.id) AS "memberCount"
-     FROM identity.workspace_members m JOIN identity.workspaces w ON w.id = m.workspace_id
-     WHERE m.user_id = $1 ORDER BY lower(w.name), w.id`,
-    [userId],
-  );
+  const { rows } = await pool.query<WorkspaceView>(`${MEMBER_VIEW} ORDER BY lower(w.name), w.id`, [userId]);
   return rows;
 }
 
 /** One workspace as a member sees it, or null when the user is not one of its members. */
 export async function workspaceOf(pool: pg.Pool, workspaceId: string, userId: string): Promise<WorkspaceView | null> {
-  const { rows } = await pool.query<WorkspaceView>(
-    `SELECT w.id, w.name, m.role, ${iso('w.created_at', 'createdAt')},
-            (SELECT count(*)::int FROM identity.workspace_members c WHERE c.workspace_id = w.id) AS "memberCount"
-     FROM identity.workspace_members m JOIN identity.workspaces w ON w.id = m.workspace_id
-     WHERE m.workspace_id = $1 AND m.user_id = $2`,
-    [workspaceId, userId],
-  );
+  const { rows } = await pool.query<WorkspaceView>(`${MEMBER_VIEW} AND m.workspace_id = $2`, [userId, workspaceId]);
   return rows[0] ?? null;
 }
 
