@@ -499,22 +499,25 @@ describe('monitors', () => {
     type Entry = { eventType: string; details: string; timestamp: string };
     const timeline = async () => (await client.get(`/api/projects/${project}/activities`)).body as Entry[];
     await waitUntil(async () => (await timeline()).some((a) => a.eventType === 'backup_created'), 5000, 'the backup');
-    const ranAt = Date.parse((await timeline()).find((a) => a.eventType === 'backup_created')!.timestamp);
     expect((await timeline()).map((a) => a.details)).toContain('Expecting a backup every hour: Nightly');
     await client.get('/api/monitors');
     const run = checker();
     const monitor = async () => (await client.get(`/api/projects/${project}/monitors`)).body[0];
     // Past an hour since the setting, within an hour of the backup: on time, only because it counted.
+    // The backup's time as the monitors service holds it, which its checks count from.
+    let ranAt = Number.NaN;
     await waitUntil(
       async () => {
         const { rows } = await backend
           .service('monitors')
-          .context.pool.query('SELECT 1 FROM monitors.last_runs WHERE project_id = $1', [project]);
+          .context.pool.query<{ at: Date }>('SELECT at FROM monitors.last_runs WHERE project_id = $1', [project]);
+        ranAt = rows[0]?.at.getTime() ?? Number.NaN;
         return rows.length === 1;
       },
       5000,
       'the backup to reach the monitors service',
     );
+    expect(ranAt).toBeGreaterThan(setAt);
     await run.tick(() => new Date(setAt + 3_600_000 + (ranAt - setAt) / 2));
     expect(await monitor()).toMatchObject({ state: 'up', lastCheck: { ok: true } });
     // Two minutes past the hour after the backup: missed, one alert.
