@@ -59,9 +59,12 @@ interface VitestReport {
     message: string;
     startTime: number;
     endTime: number;
-    assertionResults: unknown[];
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
   }[];
 }
+
+/** The tests that failed, named with the first line of their failure, for the summary at the end. */
+const failedTests: string[] = [];
 
 /** How long each test file took, for the slowest-files list at the end. */
 const fileTimes: { file: string; ms: number }[] = [];
@@ -124,6 +127,15 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   failed += brokenFiles.length;
   for (const file of brokenFiles) failures.push(`${name}: ${file.name}`);
   if (report.numFailedTests > 0) failures.push(`${name}: ${report.numFailedTests} failed`);
+  // Each failed test by name, with the first line of why, for the summary at the end: a long run's
+  // log is often read from its tail only.
+  for (const file of report.testResults)
+    for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
+      failedTests.push(
+        `${relative(root, file.name)} › ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n')[0]!.slice(0, 300)}`,
+      );
+  for (const file of brokenFiles)
+    failedTests.push(`${relative(root, file.name)}\n      ${(file.message ?? '').split('\n')[0]!.slice(0, 300)}`);
   if (!ok && report.numFailedTests === 0 && brokenFiles.length === 0) {
     failed += 1;
     failures.push(`${name} (vitest exited with an error)`);
@@ -206,6 +218,8 @@ for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
 process.stdout.write('\n');
 if (skipped > 0)
   process.stdout.write(`(${skipped} not run: suites that need a server this machine lacks, e.g. EventStoreDB)\n`);
+if (failedTests.length > 0)
+  process.stdout.write(`\nThe tests that failed:\n${failedTests.map((t) => `  ${t}\n`).join('')}\n`);
 if (failures.length > 0) process.stdout.write(`Failed: ${failures.join('; ')}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 ? 1 : 0);
