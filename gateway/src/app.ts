@@ -10,6 +10,7 @@ import {
   type Logger,
   metricsRoute,
   reauthRequired,
+  refuseTokenWrite,
   requestSpans,
   routeInput,
   type ServiceClients,
@@ -52,7 +53,7 @@ import {
   sessionMiddleware,
 } from './session/sessions.ts';
 import { SharedPositions } from './session/shared-positions.ts';
-import type { TokenCache } from './session/token-cache.ts';
+import { grantOf, type TokenCache } from './session/token-cache.ts';
 import { UserSessions } from './session/user-sessions.ts';
 
 export interface GatewayDeps {
@@ -308,7 +309,8 @@ function createExpressApp(
     if (token !== undefined) {
       if (!route.token) throw tokenNotAccepted();
       const verified = await verifyToken(services, tokens, token);
-      actAsTokenUser(req, verified.user);
+      refuseTokenWrite({ apiToken: grantOf(verified) }, req.method);
+      actAsTokenUser(req, verified.user, grantOf(verified));
       // Its client keeps no cookies: its reads wait for its own writes as kept by token (forward.ts).
       const own = await shared.after(`api-token-${verified.tokenId}`);
       if (own) positions.include(req, own);

@@ -282,11 +282,15 @@ describe('auth and shell', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByText('Token name is required').waitFor();
     await page.getByLabel('Token name').fill('GitHub Actions');
+    // Read only unless asked: CI records, so it asks for more.
+    expect(await page.getByLabel('Access').inputValue()).toBe('read');
+    await page.getByLabel('Access').selectOption('write');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = await page.getByLabel('New API token').inputValue();
     expect(token).toMatch(/^shiplog_/);
     const list = page.getByRole('list', { name: 'Your API tokens' });
     await list.getByText('GitHub Actions', { exact: true }).waitFor();
+    await list.getByText('Read and write · Every space').waitFor();
     await list.getByText(/Never used/).waitFor();
     // Made for the default 90 days, and the list says until when.
     await list.getByText(/Expires /).waitFor();

@@ -9,15 +9,23 @@ import {
   type ExportFile,
   type ImportResult,
   isSubscribed,
+  PERSONAL_SPACE,
   type Project,
   type Reminder,
   socialLinkKeys,
 } from '@shiplog/schemas';
-import { POSITION_HEADER, parsePositions, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
+import {
+  POSITION_HEADER,
+  parsePositions,
+  type ServiceClients,
+  type ServiceName,
+  tokenScopeRefused,
+  tokenSpace,
+} from '@shiplog/service-kit';
 import { strToU8, zipSync } from 'fflate';
 import type { RequestPositions } from '../session/positions.ts';
 import { callerFor } from '../session/session-cache.ts';
-import { type Action, type ActionOf, userOf } from './action.ts';
+import { type Action, type ActionOf, tokenGrantOf, userOf } from './action.ts';
 
 /**
  * Export and import.
@@ -44,6 +52,12 @@ export function exportActions(deps: { services: ServiceClients; positions: Reque
   const exportData: ActionOf<'GET /api/export'> = async (req, res, _params, parsed) => {
     const { format } = parsed.query;
     const user = userOf(req)!;
+    // The account's own data: not for a token limited to one workspace.
+    const space = tokenSpace({ apiToken: tokenGrantOf(req) });
+    if (space !== null && space !== PERSONAL_SPACE)
+      throw tokenScopeRefused(
+        'This API token is limited to one workspace: the export is your own data. Use a token of your personal space.',
+      );
     if (!isSubscribed(await currentSubscriptionStatus(services, callerFor(user))))
       throw new ForbiddenError(EXPORT_REQUIRES_SUBSCRIPTION, 'SUBSCRIPTION_REQUIRED');
     const [reached, reachedReminders, activities] = await Promise.all([

@@ -8,8 +8,10 @@ import {
   type Logger,
   POSITION_HEADER,
   reauthRequired,
+  refuseTokenWrite,
   type ServiceClients,
   sendError,
+  type TokenGrant,
   tokenNotAccepted,
   unavailable,
 } from '@shiplog/service-kit';
@@ -19,7 +21,7 @@ import type { PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
 import { isRecentAuth, type SessionReader } from '../session/sessions.ts';
 import type { SharedPositions } from '../session/shared-positions.ts';
-import type { TokenCache, VerifiedToken } from '../session/token-cache.ts';
+import { grantOf, type TokenCache, type VerifiedToken } from '../session/token-cache.ts';
 import type { Limits } from './limits.ts';
 import { foreignOrigin, foreignOriginError, requestProtocol, type TrustProxy } from './origin.ts';
 
@@ -207,9 +209,12 @@ export function servicePath(options: {
       let after: string | undefined;
       let ownWrites: string | undefined;
       let authAt = 0;
+      let grant: TokenGrant | undefined;
       if (token !== undefined) {
         if (!route.token) throw tokenNotAccepted();
         const verified = await verifyToken(services, tokens, token);
+        grant = grantOf(verified);
+        refuseTokenWrite({ apiToken: grant }, req.method);
         user = verified.user;
         ownWrites = `api-token-${verified.tokenId}`;
         after = (await shared.after(ownWrites)) ?? undefined;
@@ -241,7 +246,7 @@ export function servicePath(options: {
       // What the gateway saw, signed for the service to check again: a token's call, a recent password.
       const caller = {
         ...callerFor(user ?? undefined),
-        apiToken: token !== undefined,
+        ...(grant ? { apiToken: grant } : {}),
         recentAuth: token === undefined && user !== null && isRecentAuth(authAt),
       };
       // What a write here makes private is served to nobody once it is answered: from no gateway's

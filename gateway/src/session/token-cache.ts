@@ -1,11 +1,24 @@
 import { createHash } from 'node:crypto';
+import type { TokenGrant } from '@shiplog/service-kit';
 import type { SessionUser } from './session-cache.ts';
 
-/** Whose a personal API token is, as identity's check answered. */
+/** Whose a personal API token is, and what it may do, as identity's check answered. */
 export interface VerifiedToken {
   tokenId: string;
+  name: string;
+  scope: 'read' | 'write';
+  /** The one space it reaches (a workspace's id, or `personal`); null: every space. */
+  workspaceId: string | null;
   user: SessionUser;
 }
+
+/** What the token may do, as the services are told it (service-kit's `TokenGrant`). */
+export const grantOf = (verified: VerifiedToken): TokenGrant => ({
+  id: verified.tokenId,
+  name: verified.name,
+  scope: verified.scope,
+  workspaceId: verified.workspaceId,
+});
 
 /**
  * Tokens identity has verified, so a CI job's run of calls costs one identity call, not one a call.

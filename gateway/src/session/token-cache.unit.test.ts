@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TokenCache } from './token-cache.ts';
 
-const ada = { tokenId: 't1', user: { id: 'ada', username: 'ada', isAdmin: false } };
-const bob = { tokenId: 't2', user: { id: 'bob', username: 'bob', isAdmin: false } };
+const grant = { name: 'CI', scope: 'write' as const, workspaceId: null };
+const ada = { tokenId: 't1', ...grant, user: { id: 'ada', username: 'ada', isAdmin: false } };
+const bob = { tokenId: 't2', ...grant, user: { id: 'bob', username: 'bob', isAdmin: false } };
 
 describe('the API token cache', () => {
   it('holds a verified token for its time to live, and a forgotten user’s tokens not at all', () => {

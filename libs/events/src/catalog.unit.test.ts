@@ -10,7 +10,7 @@ import { monitorEvents } from './catalog/monitors.ts';
 import { projectEvents } from './catalog/projects.ts';
 import { reminderEvents } from './catalog/reminders.ts';
 import * as stored from './catalog/values.ts';
-import { catalog } from './catalog.ts';
+import { catalog, dataSubjectOf } from './catalog.ts';
 
 /** Each catalog list beside the API's list of the same name, which validates the commands. */
 const lists: [name: keyof typeof stored, catalog: readonly string[], api: readonly string[]][] = [
@@ -128,5 +128,19 @@ describe("the owners' files", () => {
     expect(Object.keys(catalog)).toEqual(types);
     for (const [owner, events] of Object.entries(byOwner))
       for (const entry of Object.values(events)) expect(entry.owner).toBe(owner);
+  });
+});
+
+describe('whose an event is', () => {
+  const userId = '11111111-1111-4111-8111-111111111111';
+  const workspaceId = '22222222-2222-4222-8222-222222222222';
+  it('is its user’s, or its team workspace’s for a team project’s, and a token limited to a workspace stays its user’s', () => {
+    expect(dataSubjectOf('ProjectDeleted', { projectId: userId, userId, at: '2026-01-01T00:00:00.000Z' })).toBe(userId);
+    expect(
+      dataSubjectOf('ProjectDeleted', { projectId: userId, userId, workspaceId, at: '2026-01-01T00:00:00.000Z' }),
+    ).toBe(workspaceId);
+    const token = { userId, tokenId: userId, name: 'CI', tokenHash: 'h', at: '2026-01-01T00:00:00.000Z' };
+    expect(dataSubjectOf('ApiTokenCreated', { ...token, scope: 'read', space: workspaceId })).toBe(userId);
+    expect(dataSubjectOf('WorkspaceCreated', { workspaceId, userId, name: 'Crew', at: token.at })).toBeNull();
   });
 });

@@ -167,12 +167,25 @@ export interface AdminComment {
   adminUsername: string;
 }
 
-/** A personal API token's name: what it is for, as the user will recognise it in the list. */
 /** How long a new API token works: days, or null for never. 90 when not said. */
 export const apiTokenLifetimes = [30, 90, 365, null] as const;
 export const DEFAULT_API_TOKEN_DAYS = 90;
 
+/**
+ * What a personal API token may do: `read` answers its writes 403 `TOKEN_SCOPE`; `write` reads and
+ * changes what its user may change. `write` when not said: what every token did before tokens had a scope.
+ */
+export const apiTokenScopes = ['read', 'write'] as const;
+export type ApiTokenScope = (typeof apiTokenScopes)[number];
+
+/** The space a token is limited to: its user's personal space, by this name, or one workspace by its id. */
+export const PERSONAL_SPACE = 'personal';
+
+export const TOKEN_SCOPE_MESSAGE =
+  'This API token is read-only: make a read-and-write token in Settings to change data.';
+
 export const apiTokenSchema = z.object({
+  // A personal API token's name: what it is for, as the user will recognise it in the list.
   name: z
     .string({ error: 'Token name is required' })
     .trim()
@@ -186,6 +199,15 @@ export const apiTokenSchema = z.object({
         error: 'Expiry must be 30, 90 or 365 days, or never',
       })
       .default(DEFAULT_API_TOKEN_DAYS),
+  ),
+  scope: z.enum(apiTokenScopes, { error: 'Scope must be read or write' }).default('write'),
+  // Every space the user reaches when not said (or empty, as a form's select sends it).
+  workspaceId: z.preprocess(
+    (value) => (value === '' ? null : value),
+    z
+      .union([z.literal(PERSONAL_SPACE), z.uuid()], { error: 'Workspace must be a workspace id or "personal"' })
+      .nullable()
+      .default(null),
   ),
 });
 export type ApiTokenInput = z.infer<typeof apiTokenSchema>;

@@ -111,6 +111,10 @@ export const apiTokenView = z.object({
   /** When it stops working; null: never. */
   expiresAt: timestamp.nullable(),
   lastUsedAt: timestamp.nullable(),
+  /** `read`: its writes are refused; `write`: it changes what its user may change. */
+  scope: z.enum(['read', 'write']),
+  /** The one space it reaches: a workspace's id, or `personal`; null: every space its user reaches. */
+  workspaceId: z.string().nullable(),
 });
 export type ApiTokenView = z.infer<typeof apiTokenView>;
 

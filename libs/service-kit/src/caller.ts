@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '@shiplog/errors';
 import type { Request, RequestHandler } from 'express';
 import { type Caller, CORRELATION_HEADER, INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-token.ts';
+import { refuseTokenWrite } from './token-grants.ts';
 
 /** Who is calling: the gateway's signed caller, checked on every request (Express and lean reads alike). */
 const callers = new WeakMap<Request, Caller>();
@@ -19,10 +20,18 @@ export function callerOf(req: Request): Caller {
   return caller;
 }
 
-/** A route a personal API token may call (the project and activity routes the CLI uses). */
+/**
+ * A route a personal API token may call (the project and activity routes the CLI uses): a read-only
+ * token only reads it (`token-grants.ts`).
+ */
 export const apiTokenAccepted: RequestHandler = (req, _res, next) => {
   tokenRoutes.add(req);
-  next();
+  try {
+    refuseTokenWrite(callerOf(req), req.method);
+    next();
+  } catch (error) {
+    next(error);
+  }
 };
 
 /** The signed-in user's id, or 401. */

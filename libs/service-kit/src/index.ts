@@ -19,4 +19,5 @@ export * from './secret-links.ts';
 export * from './serve-routes.ts';
 export * from './service.ts';
 export * from './service-clients.ts';
+export * from './token-grants.ts';
 export * from './validation.ts';

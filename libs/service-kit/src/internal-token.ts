@@ -15,10 +15,12 @@ export interface Caller {
   username: string | null;
   isAdmin: boolean;
   /**
-   * The client called with a personal API token rather than a session. A service refuses such a call
-   * on a route that takes no token (`refuseApiTokens`), whatever route the gateway matched.
+   * The client called with a personal API token rather than a session: which, and what it may do. A
+   * service refuses such a call on a route that takes no token (`apiTokenAccepted`), a write with a
+   * read-only token, and a project outside the token's space, whatever route the gateway matched
+   * (`token-grants.ts`).
    */
-  apiToken?: boolean;
+  apiToken?: TokenGrant;
   /**
    * The session's user typed their password within the last ten minutes: a service makes a credential
    * (a token, a webhook or ping URL) or changes the account's address only then (`requireRecentAuth`).
@@ -27,11 +29,22 @@ export interface Caller {
   correlationId: string;
 }
 
+/** What a personal API token may do, as identity verified it (`POST /tokens/verify`). */
+export interface TokenGrant {
+  id: string;
+  /** What its user named it: the timeline shows it beside them. */
+  name: string;
+  scope: 'read' | 'write';
+  /** The one space it reaches: a workspace's id, or `personal`; null: every space its user reaches. */
+  workspaceId: string | null;
+}
+
 interface Claims {
   sub: string | null;
   usr: string | null;
   adm: boolean;
-  tok?: true;
+  /** The token's id, name, scope and space. */
+  tok?: [string, string, 'read' | 'write', string | null];
   rec?: true;
   exp: number;
 }
@@ -43,7 +56,16 @@ export function signInternalToken(secret: string, caller: Identity, ttlSeconds =
     sub: caller.userId,
     usr: caller.username,
     adm: caller.isAdmin,
-    ...(caller.apiToken ? { tok: true as const } : {}),
+    ...(caller.apiToken
+      ? {
+          tok: [
+            caller.apiToken.id,
+            caller.apiToken.name,
+            caller.apiToken.scope,
+            caller.apiToken.workspaceId,
+          ] as Claims['tok'],
+        }
+      : {}),
     ...(caller.recentAuth ? { rec: true as const } : {}),
     exp: Math.floor(Date.now() / 1000) + ttlSeconds,
   };
@@ -86,11 +108,15 @@ function verifyUncached(secret: string, token: string): { identity: Identity; ex
       userId: claims.sub ?? null,
       username: claims.usr ?? null,
       isAdmin: claims.adm === true,
-      apiToken: claims.tok === true,
+      ...(Array.isArray(claims.tok) ? { apiToken: grantOf(claims.tok) } : {}),
       recentAuth: claims.rec === true,
     },
     exp: claims.exp,
   };
+}
+
+function grantOf([id, name, scope, workspaceId]: NonNullable<Claims['tok']>): TokenGrant {
+  return { id, name, scope: scope === 'read' ? 'read' : 'write', workspaceId: workspaceId ?? null };
 }
 
 function mac(secret: string, payload: string): string {
@@ -107,7 +133,7 @@ export class TokenSigner {
   }
 
   token(identity: Identity): string {
-    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}|${identity.apiToken}|${identity.recentAuth}`;
+    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}|${identity.apiToken?.id}|${identity.recentAuth}`;
     const cached = this.#tokens.get(key);
     if (cached && cached.renewAt > Date.now()) return cached.token;
     const token = signInternalToken(this.#secret, identity, 60);

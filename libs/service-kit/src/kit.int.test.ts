@@ -114,7 +114,8 @@ describe('HTTP app', () => {
   });
 
   it('refuses what the signed caller does not allow: a token where the route takes none, a stale password', async () => {
-    const as = (claims: { apiToken?: boolean; recentAuth?: boolean }) => ({
+    const token = { id: 't1', name: 'CI', scope: 'write' as const, workspaceId: null };
+    const as = (claims: { apiToken?: typeof token; recentAuth?: boolean }) => ({
       'x-shiplog-internal-token': signInternalToken(secret, {
         userId: 'u1',
         username: 'ada',
@@ -122,7 +123,7 @@ describe('HTTP app', () => {
         ...claims,
       }),
     });
-    const byToken = as({ apiToken: true });
+    const byToken = as({ apiToken: token });
     const refused = await call('/mine', { headers: byToken });
     expect(refused.status).toBe(401);
     expect((await refused.json()).code).toBe('API_TOKEN_NOT_ACCEPTED');
@@ -137,7 +138,7 @@ describe('HTTP app', () => {
     expect((await stale.json()).code).toBe('REAUTH_REQUIRED');
     expect((await credential(as({ recentAuth: true }))).status).toBe(201);
     // A token's claim of a recent password counts for nothing.
-    expect((await credential(as({ apiToken: true, recentAuth: true }))).status).toBe(401);
+    expect((await credential(as({ apiToken: token, recentAuth: true }))).status).toBe(401);
   });
 
   it('answers health and readiness without a token', async () => {

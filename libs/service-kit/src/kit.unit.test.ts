@@ -74,12 +74,18 @@ describe('internal token', () => {
   it('round-trips the caller, with what the gateway saw of the credential', () => {
     expect(verifyInternalToken(secret, signInternalToken(secret, caller))).toEqual({
       ...caller,
-      apiToken: false,
       recentAuth: false,
     });
-    const withToken = { ...caller, apiToken: true, recentAuth: false };
+    const grant = { id: 't1', name: 'CI deploys', scope: 'read' as const, workspaceId: 'personal' };
+    const withToken = { ...caller, apiToken: grant, recentAuth: false };
     expect(verifyInternalToken(secret, signInternalToken(secret, withToken))).toEqual(withToken);
-    const recent = { ...caller, apiToken: false, recentAuth: true };
+    const everywhere = {
+      ...caller,
+      apiToken: { ...grant, scope: 'write' as const, workspaceId: null },
+      recentAuth: false,
+    };
+    expect(verifyInternalToken(secret, signInternalToken(secret, everywhere))).toEqual(everywhere);
+    const recent = { ...caller, recentAuth: true };
     expect(verifyInternalToken(secret, signInternalToken(secret, recent))).toEqual(recent);
   });
 

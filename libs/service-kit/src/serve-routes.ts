@@ -9,6 +9,7 @@ import type { LeanRead } from './http.ts';
 import type { Caller } from './internal-token.ts';
 import { catchUp } from './read-your-writes.ts';
 import { type RouteDeclaration, type RouteDeclarations, routeKeyParts } from './route-declarations.ts';
+import { tokenReaches } from './token-grants.ts';
 import { parseInput } from './validation.ts';
 
 /**
@@ -25,10 +26,11 @@ export interface RouteInput<D extends RouteDeclaration, P extends Reached = Reac
   readonly project: D['project'] extends WorkspaceRole ? (projectId: string) => Promise<P> : undefined;
 }
 
-/** A project as the service knows it, with the caller's role on it. */
+/** A project as the service knows it, with the caller's role on it and its workspace (null: personal). */
 export interface Reached {
   id: string;
   role: WorkspaceRole;
+  workspaceId: string | null;
 }
 
 /** The project with the caller's role on it, or null when they have none (`knownProjectsIn(…).reach`). */
@@ -156,10 +158,12 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
           // A project the caller created a moment ago must be known here: their writes are waited for.
           await catchUp(req);
           // A malformed id is simply a project that does not exist.
-          const reached = isId(projectId) ? await reach(projectId, signedInUserId(callerOf(req))) : null;
-          if (!reached) throw projectNotFound();
+          const caller = callerOf(req);
+          const reached = isId(projectId) ? await reach(projectId, signedInUserId(caller)) : null;
+          // A token limited to another space finds nothing here, as a stranger does.
+          if (!reached || !tokenReaches(caller, reached.workspaceId)) throw projectNotFound();
           if (!roleAtLeast(reached.role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
-          if (least !== 'viewer') await writable?.(reached, callerOf(req));
+          if (least !== 'viewer') await writable?.(reached, caller);
           return reached;
         }
       : undefined;

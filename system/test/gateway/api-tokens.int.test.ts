@@ -55,6 +55,8 @@ describe('personal API tokens', () => {
         createdAt: created.body.createdAt,
         expiresAt: created.body.expiresAt,
         lastUsedAt: null,
+        scope: 'write',
+        workspaceId: null,
       },
     ]);
 

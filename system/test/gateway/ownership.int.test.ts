@@ -410,50 +410,74 @@ describe('the role matrix', () => {
       ping: (await a.get(`/api/projects/${project}/ping`)).body,
     });
     const before = await snapshot();
-    const tokenOf = async (client: Client) => {
-      const made = await client.post('/api/tokens', { name: 'role matrix' });
+    /** A token of `client`'s (`scope`, `workspaceId`: what it may do), as the CLI would call with it. */
+    const tokenOf = async (client: Client, grant: { scope: 'read' | 'write'; workspaceId?: string }) => {
+      const made = await client.post('/api/tokens', { name: 'role matrix', ...grant });
       expect(made.status).toBe(201);
-      return { authorization: `Bearer ${made.body.token}` };
+      const bearer = { authorization: `Bearer ${made.body.token}` };
+      const anonymous = new Client(backend.url);
+      return (call: ApiCall) =>
+        call.token
+          ? anonymous.request(call.method, pathOf(call), bodyOf(call), bearer)
+          : Promise.resolve({ status: -1, body: null });
     };
+    /** What a caller is answered: 200 when allowed, else 404 (nothing of theirs) or 403 with its code. */
+    type Expected = { status: 200 } | { status: 404 } | { status: 403; code: string };
+    const byRole = (role: Role | null, least: Role): Expected =>
+      role !== null && rank[role] >= rank[least]
+        ? { status: 200 }
+        : role === null
+          ? { status: 404 }
+          : { status: 403, code: 'FORBIDDEN' };
     const callers: {
       name: string;
-      role: Role | null;
+      expected: (call: ApiCall) => Expected;
       request: (call: ApiCall) => Promise<{ status: number; body: { code?: string } | null }>;
     }[] = [];
     for (const [name, person] of [...Object.entries(cast), ['outsider', { client: b }]] as const) {
       const role = name === 'removed' || name === 'outsider' ? null : (name as Role);
-      callers.push({ name, role, request: (call) => person.client.request(call.method, pathOf(call), bodyOf(call)) });
-      const bearer = await tokenOf(person.client);
-      const anonymous = new Client(backend.url);
+      const asRole = (call: ApiCall) => byRole(role, call.project!);
+      callers.push({
+        name,
+        expected: asRole,
+        request: (call) => person.client.request(call.method, pathOf(call), bodyOf(call)),
+      });
+      // A token does what its user may, and no more than its scope and space let it: a read-only one
+      // writes nothing, whoever holds it; one of the personal space finds no team project.
       callers.push({
         name: `${name}’s token`,
-        role,
-        request: (call) =>
-          call.token
-            ? anonymous.request(call.method, pathOf(call), bodyOf(call), bearer)
-            : Promise.resolve({ status: -1, body: null }),
+        expected: asRole,
+        request: await tokenOf(person.client, { scope: 'write' }),
+      });
+      callers.push({
+        name: `${name}’s read-only token`,
+        expected: (call) => (call.method === 'GET' ? asRole(call) : { status: 403, code: 'TOKEN_SCOPE' }),
+        request: await tokenOf(person.client, { scope: 'read' }),
+      });
+      callers.push({
+        name: `${name}’s personal-space token`,
+        expected: () => ({ status: 404 }),
+        request: await tokenOf(person.client, { scope: 'write', workspaceId: 'personal' }),
       });
     }
 
     const wrong: string[] = [];
     let refusals = 0;
     for (const call of routes) {
-      const least = call.project!;
       for (const caller of callers) {
-        const allowed = caller.role !== null && rank[caller.role] >= rank[least];
+        const expected = caller.expected(call);
         // What an allowed caller may change is the owner's matrix's and the feature tests' to prove:
         // here the reads are answered, and every refusal is tried.
-        if (allowed && call.method !== 'GET') continue;
+        if (expected.status === 200 && call.method !== 'GET') continue;
         const answer = await caller.request(call);
         if (answer.status === -1) continue;
-        const expected = allowed ? 200 : caller.role === null ? 404 : 403;
-        if (!allowed) refusals++;
-        if (answer.status !== expected || (expected === 403 && answer.body?.code !== 'FORBIDDEN'))
-          wrong.push(`${caller.name} ${call.method} ${call.path} → ${answer.status} (${least} needed)`);
+        if (expected.status !== 200) refusals++;
+        if (answer.status !== expected.status || ('code' in expected && answer.body?.code !== expected.code))
+          wrong.push(`${caller.name} ${call.method} ${call.path} → ${answer.status} (${call.project} needed)`);
       }
     }
     expect(wrong).toEqual([]);
-    expect(refusals).toBeGreaterThan(80);
+    expect(refusals).toBeGreaterThan(120);
     expect(await snapshot()).toEqual(before);
   });
 });

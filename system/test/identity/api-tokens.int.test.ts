@@ -55,7 +55,15 @@ describe('API token lifetimes', () => {
       backend.service('identity').context.store,
       userStream(id),
       userDecider,
-      { type: 'CreateApiToken', tokenId, name: 'old', tokenHash: hashTokenText(text), expiresInDays: 30 },
+      {
+        type: 'CreateApiToken',
+        tokenId,
+        name: 'old',
+        tokenHash: hashTokenText(text),
+        expiresInDays: 30,
+        scope: 'write',
+        workspaceId: null,
+      },
       { userId: id, correlationId: newId(), now: new Date(Date.now() - 31 * DAY_MS) },
     );
     const refused = await withToken(text);

@@ -187,7 +187,9 @@ export const identityEvents = {
     version: 1,
     publish: false,
     // `expiresAt`: null for a token that never expires; absent from tokens made before tokens had an
-    // expiry, which count as made for the default 90 days.
+    // expiry, which count as made for the default 90 days. `scope` and `space` (a workspace's id, or
+    // `personal`): absent from tokens made before tokens had them, which read and write everywhere. Not
+    // `workspaceId`: that field names whose an event is (`dataSubjectOf`), and a token is its user's.
     schema: z.object({
       userId: id,
       tokenId: id,
@@ -195,6 +197,8 @@ export const identityEvents = {
       tokenHash: z.string(),
       at: isoDate,
       expiresAt: isoDate.nullable().optional(),
+      scope: z.enum(['read', 'write']).optional(),
+      space: z.string().nullable().optional(),
     }),
   }),
   // Published (ids only) so every gateway forgets the token it may have cached.

@@ -1,8 +1,10 @@
-import { ConflictError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import type { ApiTokenView } from '@shiplog/schemas';
-import { createdId, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
+import { type ApiTokenView, PERSONAL_SPACE } from '@shiplog/schemas';
+import { catchUp, createdId, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { IdentityEnv } from '../env.ts';
+import { workspaceOf } from '../read-models/workspaces/index.ts';
+import { workspaceNotFound } from '../workspace/decide.ts';
 import type { Accounts, RegisteredUser } from './accounts.ts';
 import { hashTokenText, newTokenText, parseTokenText, tokenTextMatches } from './api-token.ts';
 import { apiTokenRoutes } from './routes.ts';
@@ -33,14 +35,23 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
 
     // A token outlives the session that made it: only with the password typed lately.
     'POST /tokens': async (req, res, parsed) => {
-      const { name, expiresInDays } = parsed.body;
+      const { name, expiresInDays, scope, workspaceId } = parsed.body;
       const userId = requireUserId(req);
+      // A token limited to a workspace is its member's, and a viewer's reads only: what it may do is
+      // never more than what its user may do there.
+      if (workspaceId !== null && workspaceId !== PERSONAL_SPACE) {
+        await catchUp(req);
+        const workspace = await workspaceOf(context.pool, workspaceId, userId);
+        if (!workspace) throw workspaceNotFound();
+        if (workspace.role === 'viewer' && scope !== 'read')
+          throw new ForbiddenError('A viewer can only make read-only tokens for this workspace.');
+      }
       const { id: tokenId, idempotencyKey } = createdId(req, userId, 'api-token');
       const text = newTokenText(userId, tokenId);
       await changeCurrentUser(
         req,
         null,
-        { type: 'CreateApiToken', tokenId, name, tokenHash: hashTokenText(text), expiresInDays },
+        { type: 'CreateApiToken', tokenId, name, tokenHash: hashTokenText(text), expiresInDays, scope, workspaceId },
         idempotencyKey,
       );
       // Read back as stored: a repeat racing the first is answered by the store as the first append.
@@ -86,11 +97,25 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
          WHERE api_token_usage.last_used_at < now() - interval '1 minute'`,
         [token.id, user.id],
       );
-      res.json({ tokenId: token.id, user: toPublic(user) });
+      res.json({
+        tokenId: token.id,
+        name: token.name,
+        scope: token.scope,
+        workspaceId: token.workspaceId,
+        user: toPublic(user),
+      });
     },
   });
 }
 
 function tokenView(token: ApiToken, lastUsedAt: string | null): ApiTokenView {
-  return { id: token.id, name: token.name, createdAt: token.createdAt, expiresAt: token.expiresAt, lastUsedAt };
+  return {
+    id: token.id,
+    name: token.name,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt,
+    lastUsedAt,
+    scope: token.scope,
+    workspaceId: token.workspaceId,
+  };
 }

@@ -1,5 +1,5 @@
 import { AppError, ConflictError, NotFoundError } from '@shiplog/errors';
-import type { NotificationSettings, ProfileInput } from '@shiplog/schemas';
+import type { ApiTokenScope, NotificationSettings, ProfileInput } from '@shiplog/schemas';
 import type { Decider } from '@shiplog/service-kit';
 import { sameDigest } from './api-token.ts';
 import { evolveUser, initialUser, sameAddress, type User, type UserEvent } from './user.ts';
@@ -12,7 +12,15 @@ export type UserCommand =
   | { type: 'UpdateProfile'; profile: ProfileInput }
   | { type: 'UpdateAccountInfo'; email: string | null; phoneNumber: string | null }
   | { type: 'ChangeNotificationSettings'; settings: NotificationSettings }
-  | { type: 'CreateApiToken'; tokenId: string; name: string; tokenHash: string; expiresInDays: number | null }
+  | {
+      type: 'CreateApiToken';
+      tokenId: string;
+      name: string;
+      tokenHash: string;
+      expiresInDays: number | null;
+      scope: ApiTokenScope;
+      workspaceId: string | null;
+    }
   | { type: 'RevokeApiToken'; tokenId: string }
   | { type: 'RequestEmailVerification'; tokenHash: string }
   | { type: 'VerifyEmail'; tokenHash: string };
@@ -112,6 +120,8 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
               command.expiresInDays === null
                 ? null
                 : new Date(now.getTime() + command.expiresInDays * 24 * 60 * 60 * 1000).toISOString(),
+            scope: command.scope,
+            space: command.workspaceId,
           },
         },
       ];

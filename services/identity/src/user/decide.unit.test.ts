@@ -33,7 +33,15 @@ describe('user decide', () => {
       [3, null],
     ] as const) {
       const events = decideUser(
-        { type: 'CreateApiToken', tokenId: tokenId(n), name: `t${n}`, tokenHash: `h${n}`, expiresInDays },
+        {
+          type: 'CreateApiToken',
+          tokenId: tokenId(n),
+          name: `t${n}`,
+          tokenHash: `h${n}`,
+          expiresInDays,
+          scope: 'write',
+          workspaceId: null,
+        },
         state,
         now,
       );
@@ -58,7 +66,15 @@ describe('user decide', () => {
     let state = registeredUser();
     for (const n of [1, 2])
       state = decideUser(
-        { type: 'CreateApiToken', tokenId: tokenId(n), name: `t${n}`, tokenHash: `h${n}`, expiresInDays: 90 },
+        {
+          type: 'CreateApiToken',
+          tokenId: tokenId(n),
+          name: `t${n}`,
+          tokenHash: `h${n}`,
+          expiresInDays: 90,
+          scope: 'write',
+          workspaceId: null,
+        },
         state,
         now,
       ).reduce(evolveUser, state);

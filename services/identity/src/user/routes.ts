@@ -233,9 +233,15 @@ export const apiTokenRoutes = declareRoutes({
   'DELETE /tokens/:tokenId': { tag: 'Tokens', summary: 'Revoke an API token', access: 'user', status: 204 },
   // The gateway's question for a request that carries a token (its text in the body's `token`).
   'POST /tokens/verify': {
-    summary: 'Whose a personal API token is: its id and its user',
+    summary: 'Whose a personal API token is, and what it may do: its id, name, scope and space, and its user',
     access: 'public',
     internal: true,
-    answer: z.object({ tokenId: z.string(), user: publicUserView }),
+    answer: z.object({
+      tokenId: z.string(),
+      name: z.string(),
+      scope: z.enum(['read', 'write']),
+      workspaceId: z.string().nullable(),
+      user: publicUserView,
+    }),
   },
 });

@@ -1,5 +1,10 @@
 import type { EventOf } from '@shiplog/events';
-import { DEFAULT_API_TOKEN_DAYS, defaultNotificationSettings, type NotificationSettings } from '@shiplog/schemas';
+import {
+  type ApiTokenScope,
+  DEFAULT_API_TOKEN_DAYS,
+  defaultNotificationSettings,
+  type NotificationSettings,
+} from '@shiplog/schemas';
 
 /** A user account, folded from its `user-<id>` stream. */
 export type UserEvent =
@@ -31,6 +36,9 @@ export interface ApiToken {
   createdAt: string;
   /** When it stops working; null: never. */
   expiresAt: string | null;
+  scope: ApiTokenScope;
+  /** The one space it reaches (a workspace's id, or `personal`); null: every space. */
+  workspaceId: string | null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -136,6 +144,8 @@ export function evolveUser(state: User, event: UserEvent): User {
                   event.data.expiresAt !== undefined
                     ? event.data.expiresAt
                     : new Date(Date.parse(event.data.at) + DEFAULT_API_TOKEN_DAYS * DAY_MS).toISOString(),
+                scope: event.data.scope ?? 'write',
+                workspaceId: event.data.space ?? null,
               },
             ],
           }

@@ -1,7 +1,7 @@
 import { teamPlans } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
+import { PERSONAL_SPACE, roleAtLeast, type WorkspaceRole } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
@@ -13,6 +13,8 @@ import {
   type ServiceContext,
   serveRoutes,
   signedInUserId,
+  tokenReaches,
+  tokenSpace,
 } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { ProjectsEnv } from '../env.ts';
@@ -79,7 +81,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     projectRoutes,
     {
       // The list every page loads: answered without Express (service-kit's `LeanRead`).
-      'GET /projects': { lean: (caller) => listProjectsJson(pool, signedInUserId(caller)) },
+      'GET /projects': { lean: (caller) => listProjectsJson(pool, signedInUserId(caller), tokenSpace(caller)) },
 
       'GET /public/users/:userId/projects': async (req, res) => {
         const { userId } = req.params;
@@ -93,7 +95,14 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
 
       'POST /projects': async (req, res, parsed) => {
         const userId = requireUserId(req);
-        const input = parsed.body;
+        // A token limited to one workspace makes its projects there; to its space only, as it reads.
+        const space = tokenSpace(callerOf(req));
+        const input =
+          space !== null && space !== PERSONAL_SPACE && !parsed.body.workspaceId
+            ? { ...parsed.body, workspaceId: space }
+            : parsed.body;
+        if (!tokenReaches(callerOf(req), input.workspaceId ?? null))
+          throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
         const role = input.workspaceId ? await roleToCreateIn(req, input.workspaceId) : 'owner';
         const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
         const { state } = await run(

@@ -1,10 +1,11 @@
-import type { ApiTokenView } from '@shiplog/schemas';
+import { type ApiTokenView, PERSONAL_SPACE } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { formatDate } from '../../lib/format';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
+import { workspacesQuery } from '../../lib/queries';
 import { showServerFieldErrors } from '../../lib/server-errors';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { Button } from '../../ui/button';
@@ -24,11 +25,23 @@ import { apiTokensQuery, useCreateApiToken, useRevokeApiToken } from './use-api-
  */
 export function ApiTokensCard() {
   const { data: tokens, isPending, error } = useQuery(apiTokensQuery);
+  const { data: workspaces } = useQuery(workspacesQuery);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
   const create = useCreateApiToken();
   const revoke = useRevokeApiToken();
-  const form = useSchemaForm('apiTokenSchema', { defaultValues: { name: '', expiresInDays: '90' } });
+  const form = useSchemaForm('apiTokenSchema', {
+    defaultValues: { name: '', expiresInDays: '90', scope: 'read', workspaceId: '' },
+  });
+  const space = form.watch('workspaceId');
+  // A viewer's token for their workspace reads only (the server refuses more).
+  const viewerSpace = workspaces?.some((w) => w.id === space && w.role === 'viewer') ?? false;
+  const spaceName = (id: string | null) =>
+    id === null
+      ? 'Every space'
+      : id === PERSONAL_SPACE
+        ? 'Personal space'
+        : (workspaces?.find((w) => w.id === id)?.name ?? 'A workspace you left');
   const submit = (values: FormOutput<'apiTokenSchema'>) =>
     create.mutateAsync(values).then(
       (answer) => {
@@ -45,9 +58,11 @@ export function ApiTokensCard() {
       <CardHeader>
         <CardTitle>API tokens</CardTitle>
         <CardDescription>
-          For the shiplog CLI and your CI: a token records deployments, backups and releases as you, can read and change
-          your projects and their timelines, and can say whose it is and download your export. It cannot change your
-          account or reminders, nor reach billing or deploy webhooks. Changing your password revokes every token.{' '}
+          For the shiplog CLI and your CI: a read-and-write token records deployments, backups and releases as you, and
+          can read and change your projects and their timelines; a read-only token reads them and changes nothing. Limit
+          a token to one space and it finds nothing else. Any token can say whose it is, and one that reaches your
+          personal space can download your export. It cannot change your account or reminders, nor reach billing or
+          deploy webhooks. Changing your password revokes every token.{' '}
           <Link to="/api-reference" className="underline">
             API reference
           </Link>
@@ -84,6 +99,36 @@ export function ApiTokensCard() {
             />
           </div>
           <div className="space-y-2">
+            <Label htmlFor="api-token-scope">Access</Label>
+            <Select id="api-token-scope" className="block" {...form.register('scope')}>
+              <option value="read">Read only</option>
+              <option value="write" disabled={viewerSpace}>
+                Read and write
+              </option>
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="api-token-space">Reaches</Label>
+            <Select
+              id="api-token-space"
+              className="block"
+              {...form.register('workspaceId', {
+                onChange: (event: { target: { value: string } }) => {
+                  if (workspaces?.some((w) => w.id === event.target.value && w.role === 'viewer'))
+                    form.setValue('scope', 'read');
+                },
+              })}
+            >
+              <option value="">Every space</option>
+              <option value={PERSONAL_SPACE}>Personal space</option>
+              {workspaces?.map((workspace) => (
+                <option key={workspace.id} value={workspace.id}>
+                  {workspace.name}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <div className="space-y-2">
             <Label htmlFor="api-token-expiry">Expires</Label>
             <Select id="api-token-expiry" className="block" {...form.register('expiresInDays')}>
               <option value="30">In 30 days</option>
@@ -109,6 +154,9 @@ export function ApiTokensCard() {
               <li key={token.id} className="flex items-center justify-between gap-3 p-3">
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium">{token.name}</p>
+                  <p className="text-xs text-muted-foreground">
+                    {token.scope === 'read' ? 'Read only' : 'Read and write'} · {spaceName(token.workspaceId)}
+                  </p>
                   <p className="text-xs text-muted-foreground">
                     Created {formatDate(token.createdAt)} · {expiryText(token.expiresAt)} ·{' '}
                     {token.lastUsedAt ? `Last used ${formatTimeAgo(token.lastUsedAt)}` : 'Never used'}

@@ -1,5 +1,5 @@
 import { isId } from '@shiplog/events';
-import { requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
+import { callerOf, requireUserId, type ServiceContext, serveRoutes, tokenSpace } from '@shiplog/service-kit';
 import type { ActivityEnv } from '../../env.ts';
 import { activityPage, allActivities, projectActivities, reachProject, shippedByProject } from './index.ts';
 import { timelineRoutes } from './routes.ts';
@@ -13,7 +13,13 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       'GET /activities': async (req, res, parsed) => {
         const { page, limit } = parsed.query;
         // Paged as every list is (the admin's users too): the page in the body, the total in X-Total-Count.
-        const { activities, total } = await activityPage(pool, requireUserId(req), page, limit);
+        const { activities, total } = await activityPage(
+          pool,
+          requireUserId(req),
+          page,
+          limit,
+          tokenSpace(callerOf(req)),
+        );
         res.setHeader('X-Total-Count', String(total));
         res.json(activities);
       },

@@ -1,6 +1,6 @@
 import { projectRoleSql } from '@shiplog/contracts';
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { Activity, WorkspaceRole } from '@shiplog/schemas';
+import { type Activity, PERSONAL_SPACE, type WorkspaceRole } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { workspaceMembers } from '../workspace-members/index.ts';
@@ -111,40 +111,48 @@ export const reachedProjects = (user: string) => `(
   JOIN activity.project_stats p ON p.workspace_id = m.workspace_id WHERE m.user_id = ${user})`;
 
 /**
- * The timeline rows a user reaches, as a subquery of the table's columns (`$1` their id): their own
+ * The timeline rows a user reaches, as a subquery of the table's columns (`user`: their id's
+ * parameter; `space`: the one space a token limits them to, `personal` or a workspace's id, or null
+ * for every space, as a parameter or `NULL`): their own
  * rows outside any team project (those of their personal projects, and those with no project: their
  * security changes, and a deleted project's, which stay only their maker's), and every row of their
  * workspaces' projects, whoever made it. A personal project's rows are all its owner's (nobody else
  * acts on one), so the first part reads the user's own index in timeline order: a personal account's
  * timeline is the rows it always was, read as they always were.
  */
-const REACHED_ACTIVITIES = `(
+const reachedActivities = (user: string, space: string) => `(
   SELECT a.* FROM activity.activities a
-  WHERE a.user_id = $1 AND (a.project_id IS NULL OR a.project_id IN
-    (SELECT project_id FROM activity.project_stats WHERE user_id = $1 AND workspace_id IS NULL))
+  WHERE a.user_id = ${user} AND (a.project_id IS NULL OR a.project_id IN
+    (SELECT project_id FROM activity.project_stats WHERE user_id = ${user} AND workspace_id IS NULL))
+    AND (${space}::text IS NULL OR ${space}::text = '${PERSONAL_SPACE}')
   UNION ALL
   SELECT a.* FROM ${workspaceMembers.table} m
   JOIN activity.project_stats p ON p.workspace_id = m.workspace_id
   JOIN activity.activities a ON a.project_id = p.project_id
-  WHERE m.user_id = $1)`;
+  WHERE m.user_id = ${user} AND (${space}::text IS NULL OR m.workspace_id::text = ${space}::text))`;
 
 /**
  * A page of the user's timeline, newest first, and how many entries it holds in all: every project
- * they reach, and their own entries of no project (`REACHED_ACTIVITIES`).
+ * they reach, and their own entries of no project (`reachedActivities`), or one space's only
+ * (`space`: a token's, see service-kit's `tokenSpace`).
  */
 export async function activityPage(
   db: Queryable,
   userId: string,
   page: number,
   limit: number,
+  space: string | null = null,
 ): Promise<{ activities: Activity[]; total: number }> {
   const [{ rows }, counted] = await Promise.all([
     db.query<Activity>(
-      `SELECT ${ACTIVITY_COLUMNS} FROM ${REACHED_ACTIVITIES} reached
-       ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3`,
-      [userId, limit, (page - 1) * limit],
+      `SELECT ${ACTIVITY_COLUMNS} FROM ${reachedActivities('$1', '$2')} reached
+       ORDER BY timestamp DESC, id DESC LIMIT $3 OFFSET $4`,
+      [userId, space, limit, (page - 1) * limit],
     ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${REACHED_ACTIVITIES} reached`, [userId]),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${reachedActivities('$1', '$2')} reached`, [
+      userId,
+      space,
+    ]),
   ]);
   return { activities: rows, total: counted.rows[0]!.total };
 }
@@ -172,15 +180,15 @@ export async function reachProject(
   db: Queryable,
   projectId: string,
   userId: string,
-): Promise<{ id: string; role: WorkspaceRole } | null> {
-  const { rows } = await db.query<{ id: string; role: WorkspaceRole | null }>(
-    `SELECT p.project_id AS id, ${projectRoleSql('p', 'm', '$2')} AS role
+): Promise<{ id: string; role: WorkspaceRole; workspaceId: string | null } | null> {
+  const { rows } = await db.query<{ id: string; role: WorkspaceRole | null; workspaceId: string | null }>(
+    `SELECT p.project_id AS id, p.workspace_id AS "workspaceId", ${projectRoleSql('p', 'm', '$2')} AS role
      FROM activity.project_stats p LEFT JOIN ${workspaceMembers.table} m ON m.workspace_id = p.workspace_id AND m.user_id = $2
      WHERE p.project_id = $1`,
     [projectId, userId],
   );
   const row = rows[0];
-  return row?.role ? { id: row.id, role: row.role } : null;
+  return row?.role ? { id: row.id, role: row.role, workspaceId: row.workspaceId } : null;
 }
 
 /**
@@ -235,7 +243,7 @@ export interface WeeklyShipping {
 }
 
 /**
- * The deployments and version releases of the user's timeline (`REACHED_ACTIVITIES`) per week over the
+ * The deployments and version releases of the user's timeline (`reachedActivities`) per week over the
  * last 12 weeks, weeks counted in `timeZone`.
  */
 export async function weeklyShipping(db: Queryable, userId: string, timeZone: string): Promise<WeeklyShipping> {
@@ -245,7 +253,7 @@ export async function weeklyShipping(db: Queryable, userId: string, timeZone: st
                                              date_trunc('week', now() AT TIME ZONE $2), interval '1 week') AS w
      ), shipped AS (
        SELECT date_trunc('week', timestamp AT TIME ZONE $2) AS week, event_type
-       FROM ${REACHED_ACTIVITIES} reached
+       FROM ${reachedActivities('$1', 'NULL')} reached
        WHERE event_type IN ('deployment', 'version_release')
          AND timestamp >= (SELECT min(week) FROM weeks) AT TIME ZONE $2
      )

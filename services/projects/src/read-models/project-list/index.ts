@@ -1,6 +1,11 @@
 import { projectRoleSql } from '@shiplog/contracts';
 import { publishedEventTypesOf } from '@shiplog/events';
-import type { Project as ProjectView, PublicProjectFields, WorkspaceRole } from '@shiplog/schemas';
+import {
+  PERSONAL_SPACE,
+  type Project as ProjectView,
+  type PublicProjectFields,
+  type WorkspaceRole,
+} from '@shiplog/schemas';
 import { batchDocuments, type EventHandler, onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { deployHooks } from '../../deploy-hook/deploy-hooks.ts';
@@ -66,18 +71,20 @@ export const projectListProjection: ProjectionDefinition = {
 
 /**
  * The projects a user reaches, newest first, as the JSON text of the API's array (no per-row work in
- * Node): their personal ones, and those of every workspace they belong to.
+ * Node): their personal ones, and those of every workspace they belong to; or one space's only
+ * (`space`: a token's, see service-kit's `tokenSpace`).
  */
-export async function listProjectsJson(pool: pg.Pool, userId: string): Promise<string> {
+export async function listProjectsJson(pool: pg.Pool, userId: string, space: string | null = null): Promise<string> {
   const { rows } = await pool.query<{ list: string }>(
     `SELECT coalesce(json_agg(doc || jsonb_build_object('workspaceId', workspace_id, 'role', role)
                               ORDER BY created_at DESC, id DESC), '[]')::text AS list
      FROM (SELECT doc, created_at, id, workspace_id, 'owner' AS role FROM projects.project_list
-           WHERE user_id = $1 AND workspace_id IS NULL
+           WHERE user_id = $1 AND workspace_id IS NULL AND ($2::text IS NULL OR $2 = '${PERSONAL_SPACE}')
            UNION ALL
            SELECT p.doc, p.created_at, p.id, p.workspace_id, m.role FROM ${members.table} m
-           JOIN projects.project_list p ON p.workspace_id = m.workspace_id WHERE m.user_id = $1) reached`,
-    [userId],
+           JOIN projects.project_list p ON p.workspace_id = m.workspace_id
+           WHERE m.user_id = $1 AND ($2::text IS NULL OR m.workspace_id::text = $2)) reached`,
+    [userId, space],
   );
   return rows[0]!.list;
 }
