@@ -208,6 +208,12 @@ describe('team projects in the browser', () => {
     await card(bob, 'Team Rocket').getByRole('link', { name: 'Team Rocket' }).click();
     await bob.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
     await bob.getByTestId('viewer-note').getByText(VIEWER_NOTE).waitFor();
+    // Its timeline says who did what: Ada made it.
+    await bob
+      .getByTestId('activity-card')
+      .filter({ hasText: 'Created project' })
+      .getByText(`by ${adaName}`)
+      .waitFor();
     await bob.getByTestId('project-reminders').getByText('Renew the crew domain').waitFor();
     await bob.getByTestId('monitor').waitFor();
     expect(await bob.getByTestId('reminder-item').getByRole('button').count()).toBe(0);

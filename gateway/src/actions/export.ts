@@ -249,7 +249,19 @@ export function exportZip(file: ExportFile): Uint8Array {
     ),
     'activities.csv': strToU8(
       csv(
-        ['id', 'projectId', 'timestamp', 'eventType', 'action', 'details', 'version', 'status', 'metadata'],
+        [
+          'id',
+          'projectId',
+          'timestamp',
+          'eventType',
+          'action',
+          'details',
+          'version',
+          'status',
+          'metadata',
+          'actor',
+          'token',
+        ],
         file.activities.map((a) => [
           a.id,
           a.projectId,
@@ -260,6 +272,8 @@ export function exportZip(file: ExportFile): Uint8Array {
           a.version,
           a.status,
           JSON.stringify(a.metadata),
+          a.actor?.username ?? null,
+          a.actor?.token ?? null,
         ]),
       ),
     ),

@@ -79,8 +79,18 @@ const schema = buildSchema(/* GraphQL */ `
     createdAt: String!
   }
 
+  "Who did it: null for a platform, a webhook or Shiplog's own checks."
+  type ActivityActor {
+    userId: ID!
+    "Null once the account is deleted."
+    username: String
+    "The API token's name, when one made it."
+    token: String
+  }
+
   type Activity {
     id: ID!
+    actor: ActivityActor
     projectId: ID
     eventType: String!
     action: String!

@@ -2,7 +2,10 @@ import type { DomainEvent } from './catalog.ts';
 
 /** Who and what caused an event: carried from the HTTP request through every reaction. */
 export interface EventMetadata {
+  /** Who acted: the user whose request made the event; null for a platform, a webhook or Shiplog itself. */
   userId: string | null;
+  /** The name of the personal API token the request came with, when one did (the timeline shows it). */
+  token?: string;
   correlationId: string;
   causationId: string | null;
   schemaVersion: number;

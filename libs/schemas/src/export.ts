@@ -50,6 +50,13 @@ export const importedActivitySchema = z.object({
   version: z.string().max(100).nullable().optional().default(null),
   status: z.enum(activityStatuses).optional().default('success'),
   timestamp: isoTime,
+  // Who did it, as the export wrote it: the file is its user's own history, so an entry a user made is
+  // theirs again (with its token's name); null, or absent from an older file, is nobody's.
+  actor: z
+    .object({ token: z.string().max(100).nullable().optional().default(null) }, { error: 'actor must be an object' })
+    .nullable()
+    .optional()
+    .default(null),
 });
 
 export type ImportedProject = z.infer<typeof importedProjectSchema>;

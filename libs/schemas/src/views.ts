@@ -58,9 +58,19 @@ export const projectView = z.object({
 export type Project = z.infer<typeof projectView>;
 
 /** A timeline row as `GET /api/activities` answers it (spec/core.md §3 activities). */
+/**
+ * Who did it: the user whose request made an entry (their name null once their account is deleted),
+ * and the API token's name when one made it; null for a platform, a webhook or Shiplog's own checks.
+ */
+export const activityActorView = z
+  .object({ userId: id, username: z.string().nullable(), token: z.string().nullable() })
+  .nullable();
+export type ActivityActor = z.infer<typeof activityActorView>;
+
 export const activityView = z.object({
   id,
   userId: id,
+  actor: activityActorView,
   projectId: id.nullable(),
   eventType: z.string(),
   action: z.string(),

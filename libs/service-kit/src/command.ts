@@ -30,7 +30,10 @@ export interface Decider<State, Command, Event extends DomainEvent> {
 }
 
 export interface CommandContext {
+  /** Who acts (the event's `metadata.userId`): the caller; null for a platform, a webhook or a timer. */
   userId: string | null;
+  /** The name of the API token the caller used, when one (`Caller.apiToken`). */
+  token?: string;
   correlationId: string;
   causationId?: string | null;
   /**
@@ -209,6 +212,7 @@ function repeatOf(history: RecordedEvent[], idempotencyKey: string): RecordedEve
 export function metadataFor(context: CommandContext, type: DomainEvent['type']): EventMetadata {
   return {
     userId: context.userId,
+    ...(context.token ? { token: context.token } : {}),
     correlationId: context.correlationId,
     causationId: context.causationId ?? null,
     schemaVersion: eventVersion(type),

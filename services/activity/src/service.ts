@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog/service-kit';
 import { dashboardApi } from './dashboard/api.ts';
 import { type ActivityEnv, activityEnv } from './env.ts';
+import { actorsProjection } from './read-models/actors/index.ts';
 import { costHistoryProjection } from './read-models/cost-history/index.ts';
 import { activityApi } from './read-models/timeline/api.ts';
 import { TEAM_PROJECT_ROWS, timelineProjection } from './read-models/timeline/index.ts';
@@ -15,13 +16,14 @@ export const activityService: ServiceDefinition<ActivityEnv> = {
   name: 'activity',
   env: activityEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
-  projections: [timelineProjection, costHistoryProjection, workspaceMembers.projection],
+  projections: [timelineProjection, costHistoryProjection, workspaceMembers.projection, actorsProjection],
   forgetUser: deleteUserRows(
     // A team workspace's project, its timeline and its costs stay with the team when its maker goes.
     { table: 'activity.activities', unless: TEAM_PROJECT_ROWS },
     { table: 'activity.project_stats', unless: 'workspace_id IS NOT NULL' },
     { table: 'activity.cost_history', unless: TEAM_PROJECT_ROWS },
     'activity.workspace_members',
+    'activity.actors',
   ),
   setup: (context) => servedTogether(activityApi(context), dashboardApi(context)),
 };

@@ -104,7 +104,10 @@ async function exported(client: Client): Promise<ExportFile> {
   return answer.body;
 }
 
-/** What must survive a round trip: everything but the ids this account gave, told by project name instead. */
+/**
+ * What must survive a round trip: everything but the ids this account gave, told by project name
+ * instead, and each entry's actor as whether the account itself acted, and with which token.
+ */
 function comparable(file: ExportFile) {
   const nameOf = (id: string | null) => (id === null ? null : file.projects.find((p) => p.id === id)!.name);
   return {
@@ -115,7 +118,11 @@ function comparable(file: ExportFile) {
     })),
     // Entries of the same millisecond are in the order of their ids, which the import gives anew.
     activities: file.activities
-      .map(({ id: _id, userId: _user, projectId, ...activity }) => ({ ...activity, project: nameOf(projectId) }))
+      .map(({ id: _id, userId: _user, projectId, actor, ...activity }) => ({
+        ...activity,
+        project: nameOf(projectId),
+        actor: actor && { own: actor.userId === _user, token: actor.token },
+      }))
       .toSorted((a, b) => a.timestamp.localeCompare(b.timestamp) || a.details.localeCompare(b.details)),
   };
 }
@@ -227,7 +234,7 @@ describe('export and import', () => {
       `,${renewDue},1_day_before 1_hour_before,once,true,`,
     );
     const activities = strFromU8(files['activities.csv']!).split('\r\n');
-    expect(activities[0]).toBe('id,projectId,timestamp,eventType,action,details,version,status,metadata');
+    expect(activities[0]).toBe('id,projectId,timestamp,eventType,action,details,version,status,metadata,actor,token');
     expect(activities.length - 2).toBe((await exported(ada.client)).activities.length);
   });
 

@@ -140,6 +140,7 @@ describe('projections', () => {
       NODE_ENV: 'test',
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
+      'activity-actors',
       'activity-cost-history',
       'activity-timeline',
       'activity-workspace-members',

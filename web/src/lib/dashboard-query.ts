@@ -83,6 +83,12 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
     }
     recentActivities {
       id
+      actor {
+        userId
+        username
+        token
+        __typename
+      }
       projectId
       eventType
       action

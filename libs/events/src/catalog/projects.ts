@@ -222,6 +222,8 @@ export const projectEvents = {
           version: z.string().nullable(),
           status: z.enum(['success', 'failed', 'in_progress']),
           at: isoDate,
+          /** The entry was the importing user's (absent: nobody's), with the API token's name if one made it. */
+          actor: z.object({ token: z.string().nullable() }).nullable().optional(),
         }),
       ),
       at: isoDate,

@@ -79,8 +79,10 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
             status: delivery.status,
             source: delivery.source,
           },
-          // Acts as the project's owner. A platform retrying at the same moment decides again and finds it.
-          { userId: hook.userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
+          // Recorded for the project's maker (the event's `userId`), acted by the platform: no user acted
+          // (`metadata.userId` null), and the entry's metadata names the platform. A platform retrying at
+          // the same moment decides again and finds it.
+          { userId: null, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
         ).catch((error: unknown) => {
           // The project was deleted since: its webhook went with it.
           if (error instanceof NotFoundError) throw hookNotFound();

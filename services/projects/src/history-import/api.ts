@@ -88,6 +88,7 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
             version: e.version,
             status: e.status,
             at: new Date(e.timestamp).toISOString(),
+            actor: e.actor ? { token: e.actor.token } : null,
           })),
         },
         { userId, correlationId: callerOf(req).correlationId, now: now() },

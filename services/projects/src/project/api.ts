@@ -34,6 +34,8 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
     const caller = callerOf(req);
     const result = await handleCommand(store, projectStream(projectId), projectDecider, command, {
       userId: caller.userId,
+      // The timeline says which token acted for its user (a CI job's, the CLI's).
+      ...(caller.apiToken ? { token: caller.apiToken.name } : {}),
       correlationId: caller.correlationId,
       // A create names its project with a new id: there is no history to read.
       newStream: command.type === 'CreateProject',

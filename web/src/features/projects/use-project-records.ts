@@ -34,6 +34,8 @@ function useRecord<TInput>(
       const provisional: Activity = {
         id: `pending-${crypto.randomUUID()}`,
         userId: queryClient.getQueryData(userQuery.queryKey)?.id ?? '',
+        // The user's own, made in the app: nothing to say of who.
+        actor: null,
         projectId: id,
         status: 'success',
         timestamp: new Date().toISOString(),

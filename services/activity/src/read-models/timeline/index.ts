@@ -3,6 +3,7 @@ import { publishedEventTypesOf } from '@shiplog/events';
 import { type Activity, PERSONAL_SPACE, type WorkspaceRole } from '@shiplog/schemas';
 import { onEach, type ProjectionDefinition, type ReceivedEvent } from '@shiplog/service-kit';
 import type pg from 'pg';
+import { actorOf } from '../actors/index.ts';
 import { workspaceMembers } from '../workspace-members/index.ts';
 import { type TimelineEventType, toTimelineEntry } from './timeline.ts';
 
@@ -20,8 +21,8 @@ const timelineEventTypes: TimelineEventType[] = [
  * deletion unlinks it; a rebuild replays the projects' events, deletions included, before the
  * reminders'.
  */
-const INSERT_ACTIVITY = `INSERT INTO activity.activities (id, user_id, project_id, event_type, action, details, metadata, version, status, timestamp)
-  VALUES ($1, $2, (SELECT project_id FROM activity.project_stats WHERE project_id = $3), $4, $5, $6, $7, $8, $9, $10)
+const INSERT_ACTIVITY = `INSERT INTO activity.activities (id, user_id, project_id, event_type, action, details, metadata, version, status, timestamp, actor_id, actor_token)
+  VALUES ($1, $2, (SELECT project_id FROM activity.project_stats WHERE project_id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12)
   ON CONFLICT (id) DO NOTHING`;
 
 /**
@@ -67,6 +68,9 @@ export const timelineProjection: ProjectionDefinition = {
           e.version,
           e.status,
           e.at,
+          // An imported entry is its importer's own history: theirs again, or nobody's.
+          e.actor ? event.data.userId : null,
+          e.actor?.token ?? null,
         ]);
       }
       return;
@@ -84,6 +88,9 @@ export const timelineProjection: ProjectionDefinition = {
       entry.version,
       entry.status,
       event.occurredAt,
+      // Who acted: the request's user (and its API token's name), as the event's metadata says.
+      event.metadata.userId,
+      event.metadata.token ?? null,
     ]);
   }),
 };
@@ -96,8 +103,10 @@ export const TEAM_PROJECT_ROWS =
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
-const ACTIVITY_COLUMNS = `id, user_id AS "userId", project_id AS "projectId", event_type AS "eventType", action, details, metadata,
-  version, status, to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
+/** A timeline row as the API answers it, from the rows aliased `a`. */
+const ACTIVITY_COLUMNS = `a.id, a.user_id AS "userId", ${actorOf('a')} AS actor, a.project_id AS "projectId", a.event_type AS "eventType",
+  a.action, a.details, a.metadata, a.version, a.status,
+  to_char(a.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp`;
 
 /**
  * The projects a user reaches, as a subquery of `project_id, status, created_at` (`user` their id's
@@ -145,8 +154,8 @@ export async function activityPage(
 ): Promise<{ activities: Activity[]; total: number }> {
   const [{ rows }, counted] = await Promise.all([
     db.query<Activity>(
-      `SELECT ${ACTIVITY_COLUMNS} FROM ${reachedActivities('$1', '$2')} reached
-       ORDER BY timestamp DESC, id DESC LIMIT $3 OFFSET $4`,
+      `SELECT ${ACTIVITY_COLUMNS} FROM ${reachedActivities('$1', '$2')} a
+       ORDER BY a.timestamp DESC, a.id DESC LIMIT $3 OFFSET $4`,
       [userId, space, limit, (page - 1) * limit],
     ),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${reachedActivities('$1', '$2')} reached`, [
@@ -160,7 +169,7 @@ export async function activityPage(
 /** The user's own timeline rows, oldest first (their export: their data, not their teams'). */
 export async function allActivities(db: Queryable, userId: string): Promise<Activity[]> {
   const { rows } = await db.query<Activity>(
-    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE user_id = $1 ORDER BY timestamp, id`,
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities a WHERE a.user_id = $1 ORDER BY a.timestamp, a.id`,
     [userId],
   );
   return rows;
@@ -169,7 +178,7 @@ export async function allActivities(db: Queryable, userId: string): Promise<Acti
 /** A project's timeline, newest first (whoever reaches it: see `reachProject`). */
 export async function projectActivities(db: Queryable, projectId: string): Promise<Activity[]> {
   const { rows } = await db.query<Activity>(
-    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities WHERE project_id = $1 ORDER BY timestamp DESC, id DESC`,
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity.activities a WHERE a.project_id = $1 ORDER BY a.timestamp DESC, a.id DESC`,
     [projectId],
   );
   return rows;
