@@ -209,11 +209,7 @@ describe('team projects in the browser', () => {
     await bob.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
     await bob.getByTestId('viewer-note').getByText(VIEWER_NOTE).waitFor();
     // Its timeline says who did what: Ada made it.
-    await bob
-      .getByTestId('activity-card')
-      .filter({ hasText: 'Created project' })
-      .getByText(`by ${adaName}`)
-      .waitFor();
+    await bob.getByTestId('activity-card').filter({ hasText: 'Created project' }).getByText(`by ${adaName}`).waitFor();
     await bob.getByTestId('project-reminders').getByText('Renew the crew domain').waitFor();
     await bob.getByTestId('monitor').waitFor();
     expect(await bob.getByTestId('reminder-item').getByRole('button').count()).toBe(0);
@@ -245,6 +241,58 @@ describe('team projects in the browser', () => {
     await reminder.getByText('Team Rocket').waitFor();
     expect(await reminder.getByRole('button').count()).toBe(0);
     expect(found).toEqual([]);
+  });
+
+  it('gives a team reminder to another member from the form: it is in their bell, not its author’s', async () => {
+    const bobId = await bob.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: string }).id);
+    // Bob becomes a member: one who may be given a reminder (a viewer may not).
+    const promoted = await ada.evaluate(
+      async ([workspace, member]) =>
+        (
+          await fetch(`/api/workspaces/${workspace}/members/${member}`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ role: 'member' }),
+          })
+        ).status,
+      [workspaceId, bobId] as const,
+    );
+    expect(promoted).toBe(200);
+    await ada.goto(`/projects?space=${workspaceId}`);
+    await card(ada, 'Team Rocket').getByRole('link', { name: 'Team Rocket' }).click();
+    await ada.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+    await ada.getByRole('button', { name: 'Add Reminder' }).click();
+    const dialog = ada.getByRole('dialog');
+    const assignee = dialog.getByLabel('Assigned to');
+    await expect.poll(() => assignee.locator('option').allTextContents()).toEqual([`${adaName} (you)`, bobName]);
+    await dialog.getByLabel('Title', { exact: true }).fill('Rotate the API keys');
+    await dialog
+      .getByLabel('Due date', { exact: true })
+      .fill(new Date(Date.now() + 2 * 86_400_000).toLocaleDateString('sv-SE'));
+    await assignee.selectOption({ label: bobName });
+    await dialog.getByRole('button', { name: 'Add Reminder' }).click();
+    await ada
+      .getByTestId('project-reminders')
+      .getByTestId('reminder-item')
+      .filter({ hasText: 'Rotate the API keys' })
+      .getByText(`Assigned to ${bobName}`)
+      .waitFor();
+
+    // Bob's bell holds it (the crew's other reminder is Ada's own); Ada's does not.
+    await bob.goto('/reminders');
+    await bob
+      .getByTestId('reminder-item')
+      .filter({ hasText: 'Rotate the API keys' })
+      .getByText('Assigned to you')
+      .waitFor();
+    await expect.poll(() => bob.getByTestId('bell-count').textContent()).toBe('1');
+    await bob.getByRole('button', { name: 'Notifications (1)' }).click();
+    await bob.getByRole('dialog').getByText('Rotate the API keys').waitFor();
+    await bob.keyboard.press('Escape');
+    await ada.getByRole('button', { name: /^Notifications/ }).click();
+    await ada.getByRole('dialog').getByText('Renew the crew domain').waitFor();
+    expect(await ada.getByRole('dialog').getByText('Rotate the API keys').count()).toBe(0);
+    await ada.keyboard.press('Escape');
   });
 
   it('says why, with the server’s words, when the workspace is read-only for want of an owner’s plan', async () => {

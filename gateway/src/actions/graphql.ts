@@ -103,6 +103,8 @@ const schema = buildSchema(/* GraphQL */ `
 
   type Reminder {
     id: ID!
+    "Who it reaches: its author unless given to another member of the project's workspace."
+    assigneeId: ID!
     projectId: ID!
     projectName: String!
     title: String!
@@ -149,7 +151,7 @@ const schema = buildSchema(/* GraphQL */ `
     projects(filter: ProjectFilter = all, sort: ProjectSort = newest, limit: Int = 6): [Project!]!
     "The newest activities (default 3)."
     recentActivities(limit: Int = 3): [Activity!]!
-    "Active reminders by due date (default 5), each with its project's name."
+    "Active reminders assigned to the user, by due date (default 5), each with its project's name."
     upcomingReminders(limit: Int = 5): [Reminder!]!
     "Every reminder of the user's, completed or not (the bell counts the active ones)."
     reminders: [Reminder!]!
@@ -274,13 +276,14 @@ export function createGraphql(options: {
             Math.max(0, Math.min(limit, 100)),
           ),
         upcomingReminders: async ({ limit }: { limit: number }) => {
-          const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string }[]>(
+          const reminders = await fetchJson<{ isCompleted: boolean; dueDate: string; assigneeId: string }[]>(
             context,
             'reminders',
             '/reminders',
           );
+          // The user's own: those assigned to them, not the rest of their teams'.
           return reminders
-            .filter((r) => !r.isCompleted)
+            .filter((r) => !r.isCompleted && r.assigneeId === context.caller.userId)
             .sort((a, b) => a.dueDate.localeCompare(b.dueDate))
             .slice(0, Math.max(0, Math.min(limit, 100)));
         },

@@ -39,6 +39,14 @@ const times = z
   .transform((list) => [...new Set(list)]);
 const frequency = z.enum(reminderFrequencies, { error: 'Frequency must be once, daily, weekly or monthly' });
 
+export const ASSIGNEE_MESSAGE = 'Assignee must be a member of the project’s workspace who can change it';
+
+/** Who a reminder reaches: a user's id (the route checks they may change the project). */
+const assigneeId = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : value),
+  z.uuid({ error: ASSIGNEE_MESSAGE }).optional(),
+);
+
 export const createReminderSchema = z.object({
   projectId: z.string({ error: 'Invalid project' }).min(1, 'Invalid project'),
   title,
@@ -47,6 +55,8 @@ export const createReminderSchema = z.object({
   reminderTimes: times.optional().default(['1_day_before']),
   frequency: frequency.optional().default('once'),
   isCompleted: z.boolean({ error: 'isCompleted must be true or false' }).optional().default(false),
+  // Its author when not said (or empty, as a form's select sends it for a personal project).
+  assigneeId,
 });
 
 /** PATCH: the same fields, each optional; the project does not change. */
@@ -57,6 +67,7 @@ export const updateReminderSchema = z.object({
   reminderTimes: times.optional(),
   frequency: frequency.optional(),
   isCompleted: z.boolean({ error: 'isCompleted must be true or false' }).optional(),
+  assigneeId,
 });
 
 export type CreateReminderInput = z.infer<typeof createReminderSchema>;

@@ -86,6 +86,10 @@ export type Activity = z.infer<typeof activityView>;
 export const reminderView = z.object({
   id,
   userId: id,
+  /** Who it reaches: its emails, push and calendar feed go to them (its author unless given to another member). */
+  assigneeId: id,
+  /** The assignee's username, in what the lists and `GET /api/reminders/{id}` read (not in a change's answer). */
+  assigneeName: z.string().nullable().optional(),
   projectId: id,
   projectName: z.string(),
   title: z.string(),

@@ -112,10 +112,13 @@ function comparable(file: ExportFile) {
   const nameOf = (id: string | null) => (id === null ? null : file.projects.find((p) => p.id === id)!.name);
   return {
     projects: file.projects.map(({ id: _id, userId: _user, ...project }) => project),
-    reminders: file.reminders.map(({ id: _id, userId: _user, projectId, ...reminder }) => ({
-      ...reminder,
-      project: nameOf(projectId),
-    })),
+    reminders: file.reminders.map(
+      ({ id: _id, userId: _user, projectId, assigneeId, assigneeName: _name, ...reminder }) => ({
+        ...reminder,
+        project: nameOf(projectId),
+        ownAssignee: assigneeId === _user,
+      }),
+    ),
     // Entries of the same millisecond are in the order of their ids, which the import gives anew.
     activities: file.activities
       .map(({ id: _id, userId: _user, projectId, actor, ...activity }) => ({

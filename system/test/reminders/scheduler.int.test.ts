@@ -237,6 +237,108 @@ describe('reminder scheduler', () => {
   });
 });
 
+describe('assigned reminders', () => {
+  /** A user with a proven address, as `client` is. */
+  async function person(prefix: string) {
+    const personClient = new Client(backend.url);
+    const address = `${uniqueUsername(prefix)}@example.com`;
+    const username = uniqueUsername(prefix);
+    const registered = await personClient.post('/api/register', {
+      username,
+      password: 'secret-pass-1',
+      email: address,
+    });
+    await verifyAddress(personClient, address);
+    return { client: personClient, address, username, id: registered.body.id as string };
+  }
+  const remindersTo = (address: string, title: string) =>
+    received.filter((m) => m.to.includes(address) && m.raw.includes(`Subject: Reminder: ${title}`));
+
+  it('mails the assignee alone, follows a re-assignment, and mails nobody once they are removed', async () => {
+    const [ada, bo, cy] = [await person('assignada'), await person('assignbo'), await person('assigncy')];
+    const workspace = (await ada.client.post('/api/workspaces', { name: 'Assigned' })).body.id as string;
+    for (const [who, role] of [
+      [bo, 'member'],
+      [cy, 'viewer'],
+    ] as const) {
+      const invite = await ada.client.post(`/api/workspaces/${workspace}/invites`, { username: who.username, role });
+      await waitUntil(async () => (await who.client.get('/api/invites')).body.length === 1);
+      expect((await who.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+    }
+    const project = (await ada.client.post('/api/projects', { name: 'Team Mail', workspaceId: workspace })).body
+      .id as string;
+    const personal = (await ada.client.post('/api/projects', { name: 'Ada Only' })).body.id as string;
+    await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
+    const due = new Date(Date.now() + 20 * 86_400_000);
+    const body = { projectId: project, dueDate: due.toISOString(), reminderTimes: ['at_time'] };
+
+    // Only someone who may change the project is given it: not a viewer, an outsider, nor on a personal one.
+    const outsider = await person('assignout');
+    for (const [projectId, assigneeId] of [
+      [project, cy.id],
+      [project, outsider.id],
+      [personal, bo.id],
+    ]) {
+      const refused = await ada.client.post('/api/reminders', { ...body, projectId, title: 'Refused', assigneeId });
+      expect(refused.status).toBe(400);
+      expect(refused.body.fieldErrors).toEqual({
+        assigneeId: ['Assignee must be a member of the project’s workspace who can change it'],
+      });
+    }
+    expect((await ada.client.get(`/api/reminders/project/${project}`)).body).toEqual([]);
+
+    const made = await ada.client.post('/api/reminders', { ...body, title: 'Renew team cert', assigneeId: bo.id });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ userId: ada.id, assigneeId: bo.id });
+    // Bo's list has it (once Ada's write has reached the service: Bo's reads do not wait for hers).
+    await waitUntil(async () =>
+      ((await bo.client.get('/api/reminders')).body as { id: string }[]).some((r) => r.id === made.body.id),
+    );
+    const listed = (await bo.client.get('/api/reminders')).body as { id: string; assigneeName: string }[];
+    expect(listed.find((r) => r.id === made.body.id)?.assigneeName).toBe(bo.username);
+    const s = scheduler();
+    try {
+      expect((await s.tick(new Date(due.getTime() + minutes(1)))).sent).toBeGreaterThanOrEqual(1);
+      expect(remindersTo(bo.address, 'Renew team cert')).toHaveLength(1);
+      expect(remindersTo(ada.address, 'Renew team cert')).toHaveLength(0);
+
+      // Given to Ada: the next one is hers, and only hers.
+      const later = new Date(due.getTime() + 86_400_000);
+      const moved = await bo.client.request('PATCH', `/api/reminders/${made.body.id}`, {
+        assigneeId: ada.id,
+        dueDate: later.toISOString(),
+      });
+      expect(moved.status).toBe(200);
+      expect(moved.body.assigneeId).toBe(ada.id);
+      await ada.client.get(`/api/reminders/${made.body.id}`);
+      await s.tick(new Date(later.getTime() + minutes(1)));
+      expect(remindersTo(ada.address, 'Renew team cert')).toHaveLength(1);
+      expect(remindersTo(bo.address, 'Renew team cert')).toHaveLength(1);
+
+      // Given to Bo, who is then removed: nobody is mailed about it.
+      const last = new Date(later.getTime() + 86_400_000);
+      await ada.client.request('PATCH', `/api/reminders/${made.body.id}`, {
+        assigneeId: bo.id,
+        dueDate: last.toISOString(),
+      });
+      expect((await ada.client.request('DELETE', `/api/workspaces/${workspace}/members/${bo.id}`)).status).toBe(204);
+      await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 404);
+      await ada.client.get(`/api/reminders/${made.body.id}`);
+      await s.tick(new Date(last.getTime() + minutes(1)));
+      // Its time came and went (the send is recorded), to nobody.
+      await waitUntil(async () =>
+        Object.keys((await ada.client.get(`/api/reminders/${made.body.id}`)).body.emailsSent).includes(
+          `at_time@${last.toISOString()}`,
+        ),
+      );
+      expect(remindersTo(bo.address, 'Renew team cert')).toHaveLength(1);
+      expect(remindersTo(ada.address, 'Renew team cert')).toHaveLength(1);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 describe('push reminders', () => {
   it('turns push on per device, refuses what is not a subscription, and keeps each user to their own devices', async () => {
     const state = await client.get('/api/reminders/push');

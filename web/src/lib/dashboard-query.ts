@@ -113,6 +113,7 @@ export const DASHBOARD_QUERY = `query Dashboard($filter: ProjectFilter, $sort: P
 
 fragment ReminderItem on Reminder {
   id
+  assigneeId
   projectId
   projectName
   title

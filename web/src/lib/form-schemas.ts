@@ -100,6 +100,8 @@ export const reminderFormSchema = z.object({
   reminderTimes: z.array(z.string()).min(1, 'Select at least one reminder time'),
   frequency: z.enum(reminderFrequencies),
   isCompleted: z.boolean(),
+  // A team project's reminder: the member it reaches (empty: its author).
+  assigneeId: z.string(),
 });
 
 /**

@@ -130,7 +130,7 @@ export const remindersQuery = queryOptions({
 /** What the bell and the dashboard show of a reminder. */
 export type BellReminder = Pick<
   Reminder,
-  'id' | 'projectId' | 'projectName' | 'title' | 'description' | 'dueDate' | 'isCompleted'
+  'id' | 'assigneeId' | 'projectId' | 'projectName' | 'title' | 'description' | 'dueDate' | 'isCompleted'
 >;
 
 /**

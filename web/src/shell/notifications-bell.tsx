@@ -3,7 +3,13 @@ import { Bell } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { activeByDueDate } from '../features/reminders/reminders';
 import { onDemand } from '../lib/on-demand';
-import { type BellIncident, type BellReminder, bellIncidentsQuery, bellRemindersQuery } from '../lib/queries';
+import {
+  type BellIncident,
+  type BellReminder,
+  bellIncidentsQuery,
+  bellRemindersQuery,
+  userQuery,
+} from '../lib/queries';
 import { Button } from '../ui/button';
 
 /**
@@ -55,5 +61,6 @@ const BellMenu = onDemand(() => import('./notifications-popover').then((m) => m.
 export function NotificationsBell() {
   const { data } = useQuery(bellRemindersQuery);
   const { data: incidents } = useQuery(bellIncidentsQuery);
-  return <BellMenu active={activeByDueDate(data ?? [])} incidents={incidents ?? []} />;
+  const { data: user } = useQuery(userQuery);
+  return <BellMenu active={activeByDueDate(data ?? [], user?.id)} incidents={incidents ?? []} />;
 }

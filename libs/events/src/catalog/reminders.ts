@@ -22,6 +22,8 @@ export const reminderEvents = {
       reminderTimes: z.array(reminderTime).min(1),
       frequency: reminderFrequency,
       isCompleted: z.boolean(),
+      /** Who it reaches (its emails, push and calendar feed); absent: its author, as before assignees. */
+      assigneeId: id.optional(),
       at: isoDate,
     }),
   }),
@@ -42,6 +44,8 @@ export const reminderEvents = {
           dueDate: isoDate,
           reminderTimes: z.array(reminderTime).min(1),
           frequency: reminderFrequency,
+          /** Given to another member of the project's workspace. */
+          assigneeId: id,
         })
         .partial(),
       at: isoDate,

@@ -29,7 +29,10 @@ export function calendarApi(context: ServiceContext<RemindersEnv>) {
       const token = /^(.+)\.ics$/.exec(req.params.secret ?? '')?.[1];
       const feed = token ? await feeds.find(pool, token) : null;
       if (!feed) throw new NotFoundError('No such calendar', 'CALENDAR_NOT_FOUND');
-      const reminders = (await listReminders(pool, feed.user_id)).filter((r) => !r.isCompleted);
+      // The feed's user's own: the open reminders assigned to them, not the rest of their teams'.
+      const reminders = (await listReminders(pool, feed.user_id)).filter(
+        (r) => !r.isCompleted && r.assigneeId === feed.user_id,
+      );
       res
         .type('text/calendar; charset=utf-8')
         .setHeader('Cache-Control', 'private, max-age=300')

@@ -6,6 +6,7 @@ import { remindersCalendar } from './ics.ts';
 const reminder = (fields: Partial<Reminder>): Reminder => ({
   id: '01890000-0000-7000-8000-000000000001',
   userId: 'u',
+  assigneeId: 'u',
   projectId: 'p',
   projectName: 'Shiplog',
   title: 'Renew',

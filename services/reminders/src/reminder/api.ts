@@ -1,7 +1,7 @@
-import { teamPlans } from '@shiplog/contracts';
-import { NotFoundError } from '@shiplog/errors';
+import { type ReachedProject, teamPlans } from '@shiplog/contracts';
+import { NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
-import { notificationTimeOptions } from '@shiplog/schemas';
+import { ASSIGNEE_MESSAGE, notificationTimeOptions, roleAtLeast } from '@shiplog/schemas';
 import {
   callerOf,
   catchUp,
@@ -67,11 +67,28 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
    * route: its stream says which project (a reminder never moves), so a reminder made a moment ago is found.
    */
   async function reachedReminder<P>(req: Request, reach: Reach<P>): Promise<string> {
+    return (await reachedWithProject(req, reach)).reminderId;
+  }
+
+  async function reachedWithProject<P>(req: Request, reach: Reach<P>): Promise<{ reminderId: string; project: P }> {
     const reminderId = idOf(req);
     const { state } = await loadAggregate(store, reminderStream(reminderId), reminderDecider);
     if (state.lifecycle !== 'active') throw reminderNotFound();
-    await reminderProject(reach, state.projectId);
-    return reminderId;
+    return { reminderId, project: await reminderProject(reach, state.projectId) };
+  }
+
+  /**
+   * Refuses an assignee who may not change the reminder's project (400): on a team's project, a member
+   * of its workspace above viewer; on a personal one, its owner alone. Nobody is mailed someone else's.
+   */
+  async function checkAssignee(project: ReachedProject | null, assigneeId: string | undefined): Promise<void> {
+    if (!project || assigneeId === undefined) return;
+    const role = project.workspaceId
+      ? await knownProjects.members.roleIn(pool, project.workspaceId, assigneeId)
+      : assigneeId === project.userId
+        ? 'owner'
+        : null;
+    if (!role || !roleAtLeast(role, 'member')) throw new ValidationError({ assigneeId: [ASSIGNEE_MESSAGE] });
   }
 
   async function run(
@@ -122,6 +139,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
         // The project may have been created a moment ago: wait for our view of projects to include it.
         await catchUp(req);
         const project = await projectToAddTo(parsed.project, input.projectId);
+        await checkAssignee(project, input.assigneeId);
         const { id: reminderId, idempotencyKey } = createdId(req, userId, 'reminder');
         res
           .status(201)
@@ -165,7 +183,8 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
 
       // The caller's role on the reminder's project first: one who may not change it learns nothing of the body.
       'PATCH /reminders/:id': async (req, res, parsed) => {
-        const reminderId = await reachedReminder(req, parsed.project);
+        const { reminderId, project } = await reachedWithProject(req, parsed.project);
+        await checkAssignee(project, parsed.body.assigneeId);
         res.json(await run(req, res, reminderId, { type: 'UpdateReminder', input: parsed.body }));
       },
 

@@ -40,7 +40,8 @@ const reminderNotFound = () => new NotFoundError('Reminder not found', 'REMINDER
 
 /**
  * A deleted reminder and a missing one answer the same 404. Who may change it is not decided here: the
- * route decided it from the caller's role on the reminder's project (`parsed.project`).
+ * route decided it from the caller's role on the reminder's project (`parsed.project`), and whether an
+ * assignee may be given it from theirs.
  */
 function liveReminder(state: Reminder): ActiveReminder {
   if (state.lifecycle !== 'active') throw reminderNotFound();
@@ -71,6 +72,7 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
           reminderTimes: input.reminderTimes,
           frequency: input.frequency,
           isCompleted: input.isCompleted,
+          ...(input.assigneeId && input.assigneeId !== command.userId ? { assigneeId: input.assigneeId } : {}),
           at,
         },
       },
@@ -127,6 +129,8 @@ export function decideReminder(command: ReminderCommand, state: Reminder, now: D
       if (input.reminderTimes !== undefined && input.reminderTimes.join() !== reminder.reminderTimes.join())
         changes.reminderTimes = input.reminderTimes;
       if (input.frequency !== undefined && input.frequency !== reminder.frequency) changes.frequency = input.frequency;
+      if (input.assigneeId !== undefined && input.assigneeId !== reminder.assigneeId)
+        changes.assigneeId = input.assigneeId;
       const events: ReminderEvent[] = [];
       if (Object.keys(changes).length > 0)
         events.push({

@@ -7,6 +7,7 @@ const reminder: ActiveReminder = {
   lifecycle: 'active',
   id: '0193a1b2-0000-7000-8000-00000000000c',
   userId: '0193a1b2-0000-7000-8000-00000000000a',
+  assigneeId: '0193a1b2-0000-7000-8000-00000000000a',
   projectId: '0193a1b2-0000-7000-8000-00000000000d',
   projectName: 'Launchpad',
   title: 'Renew domain',

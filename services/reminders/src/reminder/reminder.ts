@@ -29,6 +29,7 @@ export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder 
       lifecycle: 'active',
       id: d.reminderId,
       userId: d.userId,
+      assigneeId: d.assigneeId ?? d.userId,
       projectId: d.projectId,
       projectName: d.projectName,
       title: d.title,
@@ -45,7 +46,8 @@ export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder 
   }
   if (event.type === 'ReminderImported') {
     const { importedFrom: _from, reminderId, at: _at, ...reminder } = event.data;
-    return { lifecycle: 'active', id: reminderId, ...reminder };
+    // An export holds the account's own projects' reminders: its own again.
+    return { lifecycle: 'active', id: reminderId, assigneeId: reminder.userId, ...reminder };
   }
   if (state.lifecycle !== 'active') return state;
   switch (event.type) {

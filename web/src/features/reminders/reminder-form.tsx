@@ -2,12 +2,14 @@ import type { Reminder } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { formatDate } from '../../lib/format';
 import { useSchemaForm } from '../../lib/forms';
+import { projectQuery, userQuery } from '../../lib/queries';
 import { Button } from '../../ui/button';
 import { Checkbox } from '../../ui/checkbox';
 import { FieldError, Label } from '../../ui/input';
 import { Select } from '../../ui/select';
 import { TextField } from '../../ui/text-field';
 import { Textarea } from '../../ui/textarea';
+import { workspaceMembersQuery } from '../workspaces/use-workspaces';
 import { notificationTimesQuery, useSaveReminder } from './use-reminders';
 
 /**
@@ -26,6 +28,12 @@ export function ReminderForm({
 }) {
   const save = useSaveReminder(reminder?.id);
   const { data: times } = useQuery(notificationTimesQuery);
+  const { data: user } = useQuery(userQuery);
+  // A team project's reminder goes to one of the members who may change it: its author unless chosen.
+  const { data: project } = useQuery(projectQuery(projectId));
+  const workspaceId = project?.workspaceId ?? null;
+  const { data: members } = useQuery({ ...workspaceMembersQuery(workspaceId ?? ''), enabled: workspaceId !== null });
+  const assignable = (members ?? []).filter((member) => member.role !== 'viewer');
   const due = reminder ? new Date(reminder.dueDate) : null;
   const form = useSchemaForm('reminderFormSchema', {
     defaultValues: {
@@ -36,6 +44,8 @@ export function ReminderForm({
       reminderTimes: reminder?.reminderTimes ?? ['1_day_before'],
       frequency: reminder?.frequency ?? 'once',
       isCompleted: reminder?.isCompleted ?? false,
+      // The app's shell has the user before any form opens.
+      assigneeId: reminder?.assigneeId ?? user?.id ?? '',
     },
   });
   const { errors } = form.formState;
@@ -50,6 +60,7 @@ export function ReminderForm({
       reminderTimes: values.reminderTimes as Reminder['reminderTimes'],
       frequency: values.frequency,
       ...(reminder ? { isCompleted: values.isCompleted } : { projectId, isCompleted: false }),
+      ...(workspaceId && values.assigneeId ? { assigneeId: values.assigneeId } : {}),
     };
     return save.mutateAsync(body as Parameters<typeof save.mutate>[0]).then(onDone);
   });
@@ -88,6 +99,19 @@ export function ReminderForm({
           <option value="monthly">Every month</option>
         </Select>
       </div>
+      {workspaceId && assignable.length > 0 ? (
+        <div className="space-y-2">
+          <Label htmlFor={`${prefix}-assignee`}>Assigned to</Label>
+          <Select id={`${prefix}-assignee`} className="w-full" {...form.register('assigneeId')}>
+            {assignable.map((member) => (
+              <option key={member.userId} value={member.userId}>
+                {member.userId === user?.id ? `${member.username} (you)` : member.username}
+              </option>
+            ))}
+          </Select>
+          <FieldError id={`${prefix}-assignee-error`} message={errors.assigneeId?.message} />
+        </div>
+      ) : null}
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Remind me</legend>
         <div className="grid grid-cols-2 gap-2">

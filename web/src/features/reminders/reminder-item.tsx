@@ -1,8 +1,10 @@
 import type { Reminder } from '@shiplog/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { Check, Pencil, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { cn } from '../../lib/class-names';
 import { formatDate } from '../../lib/format';
+import { userQuery } from '../../lib/queries';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/dialog';
 import { ReminderFormDialog } from './reminder-form-dialog';
@@ -33,6 +35,14 @@ export function ReminderItem({
   readOnly?: boolean;
 }) {
   const state = reminderState(reminder);
+  const { data: user } = useQuery(userQuery);
+  // A team's reminder says whom it reaches, when that is not simply its reader's own.
+  const assigned =
+    reminder.assigneeId === user?.id
+      ? reminder.userId === user?.id
+        ? null
+        : 'Assigned to you'
+      : `Assigned to ${reminder.assigneeName ?? 'a former member'}`;
   return (
     <li
       className={cn('flex items-start gap-3 rounded-lg border p-3', stateStyles[state].className)}
@@ -48,6 +58,7 @@ export function ReminderItem({
         <p className="text-xs text-muted-foreground">
           {stateStyles[state].label} · {formatDate(reminder.dueDate, 'MMM d, yyyy h:mm a')}
           {reminder.frequency === 'once' ? null : ` · ${repeats[reminder.frequency]}`}
+          {assigned ? ` · ${assigned}` : null}
         </p>
       </div>
       {readOnly ? null : <ReminderActions reminder={reminder} />}

@@ -43,9 +43,17 @@ export function dueBadge(dueDate: string, now = new Date()): { text: string; cla
   return { text, className: 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300' };
 }
 
-/** Active reminders by due date (the bell and the dashboard list only those). */
-export function activeByDueDate<R extends Pick<Reminder, 'dueDate' | 'isCompleted'>>(reminders: R[]): R[] {
-  return reminders.filter((r) => !r.isCompleted).sort((a, b) => a.dueDate.localeCompare(b.dueDate));
+/**
+ * Active reminders by due date (the bell and the dashboard list only those), and only those assigned to
+ * `assignee` when given: a member's bell holds their own, not the rest of their team's.
+ */
+export function activeByDueDate<R extends Pick<Reminder, 'dueDate' | 'isCompleted' | 'assigneeId'>>(
+  reminders: R[],
+  assignee?: string,
+): R[] {
+  return reminders
+    .filter((r) => !r.isCompleted && (assignee === undefined || r.assigneeId === assignee))
+    .sort((a, b) => a.dueDate.localeCompare(b.dueDate));
 }
 
 /**

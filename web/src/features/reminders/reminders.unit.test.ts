@@ -33,13 +33,14 @@ describe('reminder labels', () => {
     expect(dueBadge(at('2026-11-22T08:00:00'), now).className).toContain('blue');
   });
 
-  it('keeps active reminders by due date', () => {
+  it('keeps active reminders by due date, those assigned to one member when asked', () => {
     const list = [
-      { id: 'b', dueDate: at('2026-11-25T00:00:00'), isCompleted: false },
-      { id: 'c', dueDate: at('2026-11-22T00:00:00'), isCompleted: true },
-      { id: 'a', dueDate: at('2026-11-23T00:00:00'), isCompleted: false },
+      { id: 'b', dueDate: at('2026-11-25T00:00:00'), isCompleted: false, assigneeId: 'ada' },
+      { id: 'c', dueDate: at('2026-11-22T00:00:00'), isCompleted: true, assigneeId: 'ada' },
+      { id: 'a', dueDate: at('2026-11-23T00:00:00'), isCompleted: false, assigneeId: 'bo' },
     ];
     expect(activeByDueDate(list).map((r) => r.id)).toEqual(['a', 'b']);
+    expect(activeByDueDate(list, 'ada').map((r) => r.id)).toEqual(['b']);
   });
 });
 

@@ -38,10 +38,11 @@ export const reminderListProjection: ProjectionDefinition = {
     }
     const next = after.lifecycle === 'active' ? nextRunAt(after) : null;
     if (next && after.lifecycle === 'active') {
+      // Kept for whom it reaches: its assignee.
       batch.defer(
         `INSERT INTO reminders.schedule (reminder_id, user_id, next_at) VALUES ($1, $2, $3)
-         ON CONFLICT (reminder_id) DO UPDATE SET next_at = EXCLUDED.next_at`,
-        [after.id, after.userId, next],
+         ON CONFLICT (reminder_id) DO UPDATE SET user_id = EXCLUDED.user_id, next_at = EXCLUDED.next_at`,
+        [after.id, after.assigneeId, next],
       );
     } else {
       batch.defer('DELETE FROM reminders.schedule WHERE reminder_id = $1', [reminderId]);
@@ -66,17 +67,18 @@ const remindersOf = batchDocuments<ReminderState>({
 /**
  * The reminders on every project the user can reach, soonest first (one project's with `projectId`):
  * their own personal projects and the projects of the team workspaces they belong to, whoever added
- * each reminder. Each carries its project's current name (resolved here: the web never fetches projects
- * for it). Who may reach a project is `projectRoleSql`'s (as `knownProjects.reach` decides it for one);
+ * each reminder. Each carries its project's current name and its assignee's (resolved here: the web
+ * never fetches projects or members for them). Who may reach a project is `projectRoleSql`'s (as `knownProjects.reach` decides it for one);
  * the first condition only narrows the projects to look at to the user's own and their workspaces' (by
  * index) before it.
  */
 export async function listReminders(pool: pg.Pool, userId: string, projectId?: string): Promise<Reminder[]> {
   const { rows } = await pool.query<{ doc: Reminder }>(
-    `SELECT r.doc || jsonb_build_object('projectName', p.name) AS doc
+    `SELECT r.doc || jsonb_build_object('projectName', p.name, 'assigneeName', a.username) AS doc
      FROM reminders.projects p
      LEFT JOIN reminders.workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1
      JOIN reminders.reminder_list r ON r.project_id = p.project_id
+     LEFT JOIN reminders.users a ON a.user_id = (r.doc->>'assigneeId')::uuid
      WHERE (p.user_id = $1 OR p.workspace_id = ANY (ARRAY(SELECT workspace_id FROM reminders.workspace_members WHERE user_id = $1)))
        AND ${projectRoleSql('p', 'm', '$1')} IS NOT NULL
        AND NOT p.deleted AND ($2::uuid IS NULL OR p.project_id = $2)
@@ -92,8 +94,9 @@ export async function listReminders(pool: pg.Pool, userId: string, projectId?: s
  */
 export async function findReminder(pool: pg.Pool, reminderId: string): Promise<Reminder | null> {
   const { rows } = await pool.query<{ doc: Reminder }>(
-    `SELECT r.doc || jsonb_build_object('projectName', coalesce(p.name, r.doc->>'projectName')) AS doc
+    `SELECT r.doc || jsonb_build_object('projectName', coalesce(p.name, r.doc->>'projectName'), 'assigneeName', a.username) AS doc
      FROM reminders.reminder_list r LEFT JOIN reminders.projects p ON p.project_id = r.project_id
+     LEFT JOIN reminders.users a ON a.user_id = (r.doc->>'assigneeId')::uuid
      WHERE r.id = $1`,
     [reminderId],
   );
@@ -102,19 +105,29 @@ export async function findReminder(pool: pg.Pool, reminderId: string): Promise<R
 
 export interface DueReminder {
   reminder_id: string;
-  user_id: string;
+  /** Whom it reaches now: its assignee while they may still change its project; null: nobody. */
+  user_id: string | null;
   email: string | null;
   next_at: Date;
 }
 
 /**
  * The reminders whose next moment has come by `now` (the schedule), soonest first, at most `limit`,
- * each with its owner's address if they proved it (the scheduler's tick: timers/send-due-reminders).
+ * each with whom it reaches: its assignee, with their address if they proved it, while they may still
+ * change its project (a member removed from its workspace, or made a viewer, is sent nothing more:
+ * the sends go on, to nobody, until it is given to someone else). For the scheduler's tick
+ * (timers/send-due-reminders).
  */
 export async function dueReminders(pool: pg.Pool, now: Date, limit: number): Promise<DueReminder[]> {
   const { rows } = await pool.query<DueReminder>(
-    `SELECT s.reminder_id, s.user_id, CASE WHEN u.email_verified THEN u.email END AS email, s.next_at
-     FROM reminders.schedule s LEFT JOIN reminders.users u ON u.user_id = s.user_id
+    `SELECT s.reminder_id, CASE WHEN reaches THEN s.user_id END AS user_id,
+            CASE WHEN reaches AND u.email_verified THEN u.email END AS email, s.next_at
+     FROM reminders.schedule s
+     JOIN reminders.reminder_list r ON r.id = s.reminder_id
+     LEFT JOIN reminders.projects p ON p.project_id = r.project_id
+     LEFT JOIN reminders.workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = s.user_id
+     LEFT JOIN reminders.users u ON u.user_id = s.user_id
+     CROSS JOIN LATERAL (SELECT coalesce(${projectRoleSql('p', 'm', 's.user_id')} IN ('owner', 'admin', 'member'), false) AS reaches) assignee
      WHERE s.next_at <= $1 ORDER BY s.next_at LIMIT $2`,
     [now, limit],
   );

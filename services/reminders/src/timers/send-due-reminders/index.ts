@@ -59,11 +59,16 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
               // a credential, so its text is there only at debug.
               if (channel === 'email') await mailer.send(message);
               else {
-                logger.info({ reminderId }, 'reminder due, not emailed: no verified address or no SMTP_URL');
+                logger.info(
+                  { reminderId },
+                  userId
+                    ? 'reminder due, not emailed: no verified address or no SMTP_URL'
+                    : 'reminder due, sent to nobody: its assignee may no longer change its project',
+                );
                 logger.debug({ reminderId, subject: message.subject, text: message.text }, 'the reminder not emailed');
               }
               // Pushed beside the chunk's next reminders, not before them: a slow push service holds no one else's.
-              if (push)
+              if (push && userId)
                 pushes.push(
                   pushToDevices(
                     push,
