@@ -119,6 +119,8 @@ describe('team workspaces in the browser', () => {
     expect(await bob.getByRole('combobox').count()).toBe(0);
     for (const control of ['Rename', 'Send invite', 'Delete workspace'])
       expect(await bob.getByRole('button', { name: control }).count()).toBe(0);
+    // Nor the audit log: it is the owners' and admins'.
+    expect(await bob.getByText('Audit log').count()).toBe(0);
     expect(await memberRow(bob, adaName).getByRole('button').count()).toBe(0);
     found.push(...(await violations(bob, 'workspace (viewer)')));
     await memberRow(bob, bobName).getByRole('button', { name: 'Leave' }).click();
@@ -132,6 +134,26 @@ describe('team workspaces in the browser', () => {
     await ada.reload();
     await memberRow(ada, adaName).waitFor();
     expect(await ada.getByTestId('member-row').count()).toBe(1);
+
+    // The audit log says who did all this, newest first; by kind, and exported.
+    const log = ada.getByTestId('audit-log');
+    await log.getByText(`${bobName} left`).waitFor();
+    await expect
+      .poll(() => ada.getByTestId('audit-entry').allTextContents())
+      .toEqual([
+        expect.stringMatching(new RegExp(`^${bobName} left`)),
+        expect.stringMatching(new RegExp(`^${adaName} changed the role of ${bobName} \\(viewer\\)`)),
+        expect.stringMatching(new RegExp(`^${bobName} joined \\(member\\)`)),
+        expect.stringMatching(new RegExp(`^${adaName} invited ${bobName} \\(member\\)`)),
+        expect.stringMatching(new RegExp(`^${adaName} created the workspace ${workspaceName}`)),
+      ]);
+    expect(await log.getByText(/ · from /).count()).toBe(5);
+    await ada.getByLabel('Kind').selectOption('member.joined');
+    await expect.poll(() => ada.getByTestId('audit-entry').count()).toBe(1);
+    const download = ada.waitForEvent('download');
+    await ada.getByRole('link', { name: 'CSV' }).click();
+    expect((await download).suggestedFilename()).toMatch(/^shiplog-audit-[0-9a-f-]{36}\.csv$/);
+    found.push(...(await violations(ada, 'workspace audit log')));
     expect(found).toEqual([]);
   });
 

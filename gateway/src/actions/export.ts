@@ -15,6 +15,7 @@ import {
   socialLinkKeys,
 } from '@shiplog/schemas';
 import {
+  csv,
   POSITION_HEADER,
   parsePositions,
   type ServiceClients,
@@ -180,8 +181,6 @@ export function parts<T>(items: readonly T[], count: number, bytes = Number.POSI
   return out;
 }
 
-type Cell = string | number | boolean | null | undefined;
-
 /** The zip of the CSV export: projects.csv, reminders.csv and activities.csv. */
 export function exportZip(file: ExportFile): Uint8Array {
   return zipSync({
@@ -278,19 +277,4 @@ export function exportZip(file: ExportFile): Uint8Array {
       ),
     ),
   });
-}
-
-/**
- * RFC 4180 CSV with a header line and CRLF line ends. A text cell a spreadsheet would run as a formula
- * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe (OWASP's advice on
- * CSV injection): the JSON export keeps the exact text.
- */
-export function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const cell = (value: Cell): string => {
-    if (value === null || value === undefined) return '';
-    let text = String(value);
-    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  return [header, ...rows].map((row) => `${row.map(cell).join(',')}\r\n`).join('');
 }

@@ -248,6 +248,8 @@ export function servicePath(options: {
         ...callerFor(user ?? undefined),
         ...(grant ? { apiToken: grant } : {}),
         recentAuth: token === undefined && user !== null && isRecentAuth(authAt),
+        // Where a change came from, for a team workspace's audit log.
+        ...(reading ? {} : { address: limits.addressOf(req) }),
       };
       // What a write here makes private is served to nobody once it is answered: from no gateway's
       // hold, nor from a read model behind it (public-holds.ts).

@@ -6,6 +6,8 @@ export interface EventMetadata {
   userId: string | null;
   /** The name of the personal API token the request came with, when one did (the timeline shows it). */
   token?: string;
+  /** The client's address, on a change to a team workspace's things only (its audit log shows it). */
+  address?: string;
   correlationId: string;
   causationId: string | null;
   schemaVersion: number;

@@ -2,6 +2,7 @@ export * from './account.ts';
 export * from './activities.ts';
 export * from './admin.ts';
 export * from './admin-values.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './chat.ts';

@@ -34,6 +34,11 @@ export interface CommandContext {
   userId: string | null;
   /** The name of the API token the caller used, when one (`Caller.apiToken`). */
   token?: string;
+  /**
+   * The client's address (`Caller.address`): kept on the events that name a team workspace only (its
+   * audit log shows it); a personal change's events keep none.
+   */
+  address?: string;
   correlationId: string;
   causationId?: string | null;
   /**
@@ -163,7 +168,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         id: context.idempotencyKey ? deterministicId(`${context.idempotencyKey}:${index}`) : newId(),
         type: event.type,
         data: event.data,
-        metadata: metadataFor(context, event.type),
+        metadata: metadataFor(context, event),
       })),
       { expectedRevision, transaction: context.transaction },
     );
@@ -209,10 +214,16 @@ function repeatOf(history: RecordedEvent[], idempotencyKey: string): RecordedEve
 }
 
 /** An event's metadata: who caused it, in which request and trace, and its schema version. */
-export function metadataFor(context: CommandContext, type: DomainEvent['type']): EventMetadata {
+export function metadataFor(
+  context: CommandContext,
+  { type, data }: Pick<DomainEvent, 'type' | 'data'>,
+): EventMetadata {
+  // The client's address stays on a team workspace's events only (they name it): its audit log's.
+  const team = typeof (data as { workspaceId?: unknown }).workspaceId === 'string';
   return {
     userId: context.userId,
     ...(context.token ? { token: context.token } : {}),
+    ...(context.address && team ? { address: context.address } : {}),
     correlationId: context.correlationId,
     causationId: context.causationId ?? null,
     schemaVersion: eventVersion(type),

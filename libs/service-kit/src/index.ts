@@ -5,6 +5,7 @@ export * from './caller.ts';
 export * from './command.ts';
 export * from './config.ts';
 export * from './consumers.ts';
+export * from './csv.ts';
 export * from './error-body.ts';
 export * from './health.ts';
 export * from './html.ts';

@@ -26,6 +26,11 @@ export interface Caller {
    * (a token, a webhook or ping URL) or changes the account's address only then (`requireRecentAuth`).
    */
   recentAuth?: boolean;
+  /**
+   * The client's address, as the gateway saw it through the proxies it trusts: on a write only (a
+   * team's change keeps it for the workspace's audit log, `CommandContext.address`).
+   */
+  address?: string;
   correlationId: string;
 }
 
@@ -46,6 +51,8 @@ interface Claims {
   /** The token's id, name, scope and space. */
   tok?: [string, string, 'read' | 'write', string | null];
   rec?: true;
+  /** The client's address (a write's). */
+  ip?: string;
   exp: number;
 }
 
@@ -67,6 +74,7 @@ export function signInternalToken(secret: string, caller: Identity, ttlSeconds =
         }
       : {}),
     ...(caller.recentAuth ? { rec: true as const } : {}),
+    ...(caller.address ? { ip: caller.address } : {}),
     exp: Math.floor(Date.now() / 1000) + ttlSeconds,
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -110,6 +118,7 @@ function verifyUncached(secret: string, token: string): { identity: Identity; ex
       isAdmin: claims.adm === true,
       ...(Array.isArray(claims.tok) ? { apiToken: grantOf(claims.tok) } : {}),
       recentAuth: claims.rec === true,
+      ...(typeof claims.ip === 'string' ? { address: claims.ip } : {}),
     },
     exp: claims.exp,
   };
@@ -133,7 +142,7 @@ export class TokenSigner {
   }
 
   token(identity: Identity): string {
-    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}|${identity.apiToken?.id}|${identity.recentAuth}`;
+    const key = `${identity.userId}|${identity.username}|${identity.isAdmin}|${identity.apiToken?.id}|${identity.recentAuth}|${identity.address}`;
     const cached = this.#tokens.get(key);
     if (cached && cached.renewAt > Date.now()) return cached.token;
     const token = signInternalToken(this.#secret, identity, 60);

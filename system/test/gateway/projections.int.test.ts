@@ -141,6 +141,7 @@ describe('projections', () => {
     });
     expect(results.map((r) => r.projection).sort()).toEqual([
       'activity-actors',
+      'activity-audit',
       'activity-cost-history',
       'activity-timeline',
       'activity-workspace-members',

@@ -72,7 +72,7 @@ export const classGroups: string[] = [
   'sm:justify-between sm:justify-end',
   'sm:p-12',
   'sm:pt-[12vh]',
-  'space-y-0 space-y-1 space-y-1.5 space-y-2 space-y-3 space-y-4 space-y-5 space-y-6 space-y-8',
+  'space-y-0 space-y-0.5 space-y-1 space-y-1.5 space-y-2 space-y-3 space-y-4 space-y-5 space-y-6 space-y-8',
   'text-2xl text-3xl text-4xl text-[10px] text-lg text-sm text-xl text-xs',
   'text-accent-foreground text-amber-600 text-amber-700 text-amber-800 text-amber-900 text-background text-blue-700 text-blue-900 text-card-foreground text-destructive text-destructive-foreground text-emerald-700 text-emerald-900 text-foreground text-green-700 text-green-900 text-muted-foreground text-muted-foreground/60 text-orange-700 text-orange-800 text-primary text-primary-foreground text-red-700 text-red-900 text-sky-900 text-slate-700',
   'text-center text-left text-right',

@@ -107,6 +107,7 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
     const result = await handleCommand(store, workspaceStream(workspaceId), workspaceDecider, command, {
       userId: requireUserId(req),
       correlationId: callerOf(req).correlationId,
+      address: callerOf(req).address,
       newStream: command.type === 'CreateWorkspace',
       idempotencyKey,
       now: context.now(),

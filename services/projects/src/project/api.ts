@@ -36,6 +36,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       userId: caller.userId,
       // The timeline says which token acted for its user (a CI job's, the CLI's).
       ...(caller.apiToken ? { token: caller.apiToken.name } : {}),
+      address: caller.address,
       correlationId: caller.correlationId,
       // A create names its project with a new id: there is no history to read.
       newStream: command.type === 'CreateProject',

@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../ui/dialog';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { AuditCard } from './audit-card';
 import { InvitesCard } from './invites-card';
 import { MembersCard } from './members-card';
 import { RoleBadge, roleAbilities } from './roles';
@@ -55,6 +56,7 @@ export function WorkspacePage() {
       {admin ? <RenameCard workspace={workspace} /> : null}
       <MembersCard workspace={workspace} />
       {admin ? <InvitesCard workspace={workspace} /> : null}
+      {admin ? <AuditCard workspace={workspace} /> : null}
       {workspace.role === 'owner' ? <DeleteWorkspaceCard workspace={workspace} /> : null}
     </div>
   );
