@@ -476,6 +476,16 @@ describe('the role matrix', () => {
           wrong.push(`${caller.name} ${call.method} ${call.path} → ${answer.status} (${call.project} needed)`);
       }
     }
+    // The workspace's own record, its audit log: for its owners and admins alone.
+    const auditRoutes = surface.calls.filter((call) => call.path.startsWith('/api/workspaces/:id/audit'));
+    expect(auditRoutes).toHaveLength(3);
+    for (const call of auditRoutes)
+      for (const [name, person] of [...Object.entries(cast), ['outsider', { client: b }]] as const) {
+        const role = name === 'removed' || name === 'outsider' ? null : (name as Role);
+        const expected = role === null ? 404 : rank[role] >= rank.admin ? 200 : 403;
+        const answer = await person.client.request(call.method, fill(call.path, { id: owned.workspace! }));
+        if (answer.status !== expected) wrong.push(`${name} ${call.method} ${call.path} → ${answer.status}`);
+      }
     expect(wrong).toEqual([]);
     expect(refusals).toBeGreaterThan(120);
     expect(await snapshot()).toEqual(before);

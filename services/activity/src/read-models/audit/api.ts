@@ -31,7 +31,6 @@ export function auditApi(context: ServiceContext<ActivityEnv>) {
     workspaceId,
     actor: query.actor,
     kind: query.kind,
-    now: context.now(),
   });
 
   return serveRoutes(auditRoutes, {

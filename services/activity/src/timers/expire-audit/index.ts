@@ -7,7 +7,7 @@ const EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Keeps each workspace's audit log to a year: every hour, the entries older than that go, a batch at a
- * time (the reads never show them in the meantime: they read the last year only).
+ * time (and the totals the log's trigger keeps with them).
  */
 export function createAuditExpiry(context: ServiceContext<ActivityEnv>) {
   async function tick(now: Date = context.now()): Promise<number> {
