@@ -285,6 +285,7 @@ function createExpressApp(
     'POST /api/import': data.importData,
     'GET /api/public/users/:username': profiles.publicProfile,
     'GET /api/public/users/:username/status': profiles.publicStatus,
+    'GET /api/public/workspaces/:slug/status': profiles.teamStatus,
     'GET /api/badges/:username/:projectId/:badge': profiles.badge,
     'POST /api/graphql': graphql,
     'GET /api/graphql': graphql,

@@ -232,6 +232,30 @@ describe('team workspaces in the browser', () => {
     await Promise.all([context.close(), stranger.close()]);
   });
 
+  it('gives the team a status page at the address an admin chooses, readable signed out', async () => {
+    await ada.goto(workspaceUrl);
+    const slug = `crew-${Date.now().toString(36)}`;
+    await ada.getByLabel('Address (slug)').fill('Not A Slug');
+    await ada.getByRole('button', { name: 'Save address' }).click();
+    await ada.getByText('Slug must be 3–40 lower-case letters, digits or hyphens', { exact: false }).waitFor();
+    await ada.getByLabel('Address (slug)').fill(slug);
+    await ada.getByRole('button', { name: 'Save address' }).click();
+    await toast(ada, 'Status page address saved');
+    await ada.getByRole('link', { name: `/w/${slug}/status` }).click();
+    await ada.waitForURL(`**/w/${slug}/status`);
+    await ada.getByRole('heading', { name: `Status of ${workspaceName}` }).waitFor();
+    await ada.getByText('Nothing is monitored on a public project yet.').waitFor();
+    // Signed out too.
+    const context = await browser.newContext({ baseURL: app.url });
+    try {
+      const visitor = await context.newPage();
+      await visitor.goto(`/w/${slug}/status`);
+      await visitor.getByRole('heading', { name: `Status of ${workspaceName}` }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('deletes the workspace once its name is typed', async () => {
     await ada.goto(workspaceUrl);
     await ada.getByRole('button', { name: 'Delete workspace' }).click();

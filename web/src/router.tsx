@@ -260,6 +260,13 @@ const publicStatusRoute = createRoute({
   component: PublicPage,
 });
 
+// A team workspace's status page, by the slug its admins chose: readable signed out.
+const teamStatusRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/w/$slug/status',
+  component: PublicPage,
+});
+
 const routeTree = rootRoute.addChildren([
   authRoute,
   reminderCompleteRoute,
@@ -267,6 +274,7 @@ const routeTree = rootRoute.addChildren([
   inviteRoute,
   publicProfileRoute,
   publicStatusRoute,
+  teamStatusRoute,
   appRoute.addChildren([
     dashboard('/'),
     dashboard('/dashboard'),

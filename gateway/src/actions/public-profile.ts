@@ -6,6 +6,7 @@ import {
   type PublicProfile,
   type PublicProjectFields,
   type PublicStatus,
+  type PublicTeamStatus,
 } from '@shiplog/schemas';
 import { escapeHtml, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import type { Request } from 'express';
@@ -246,9 +247,56 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     };
   }
 
+  /**
+   * A team workspace's status page (`/w/{slug}/status`): the monitors of its public projects, whoever
+   * on the team made them, as a user's status page shows theirs; nothing else of the team. A slug the
+   * workspace gave up in the last 30 days still finds it, and the answer names its current slug (the
+   * page moves to it). Read anew each time: the team's changes are many members' writes, none of
+   * which a hold could follow.
+   */
+  const teamStatus: Action = async (req, res, params) => {
+    const workspace = await read<{ workspaceId: string; name: string; slug: string }>(
+      req,
+      undefined,
+      'identity',
+      `/public/workspaces/${encodeURIComponent(params.slug ?? '')}`,
+    );
+    if (!workspace) throw new NotFoundError('Status page not found', 'STATUS_PAGE_NOT_FOUND');
+    const projects =
+      (await read<PublicProjectFields[]>(
+        req,
+        undefined,
+        'projects',
+        `/public/workspaces/${workspace.workspaceId}/projects`,
+      )) ?? [];
+    const status =
+      projects.length > 0
+        ? await read<MonitorsStatus>(
+            req,
+            undefined,
+            'monitors',
+            `/public/workspaces/${workspace.workspaceId}/status?projects=${projects.map((p) => p.id).join(',')}`,
+          )
+        : null;
+    const monitors = status?.monitors ?? [];
+    const page: PublicTeamStatus = {
+      workspace: { name: workspace.name, slug: workspace.slug },
+      projects: projects
+        .filter((p) => monitors.some((m) => m.projectId === p.id))
+        .map(({ id, name }) => ({ id, name })),
+      monitors,
+      incidents: status?.incidents ?? [],
+      at: new Date().toISOString(),
+    };
+    res.setHeader('Cache-Control', cacheControl(positions.of(req) !== undefined));
+    res.type('json');
+    sendWithETag(req, res, JSON.stringify(page));
+  };
+
   return {
     publicProfile,
     publicStatus,
+    teamStatus,
     badge: badgeAction({ profile: find, status: findStatus, cacheControl }),
     pageHead,
   };

@@ -52,6 +52,12 @@ const publicStatusView = monitorsRoutes['GET /public/users/:userId/status'].answ
   projects: z.array(z.object({ id: z.string(), name: z.string() })),
   at: z.string(),
 });
+/** A team's status page: the monitors of the workspace's public projects, and its name and current slug. */
+const publicTeamStatusView = monitorsRoutes['GET /public/workspaces/:workspaceId/status'].answer.extend({
+  workspace: z.object({ name: z.string(), slug: z.string() }),
+  projects: z.array(z.object({ id: z.string(), name: z.string() })),
+  at: z.string(),
+});
 /** A GraphQL response: its data, or its errors (GraphQL's own error body). */
 const graphqlView = z.object({
   data: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -228,6 +234,16 @@ export const gatewayRoutes = declareRoutes({
     access: 'public',
     limit: 'publicRead',
     answer: publicStatusView,
+  },
+  // A team workspace's status page (public-profile.ts): its public projects' monitors, signed out.
+  'GET /api/public/workspaces/:slug/status': {
+    tag: 'Public',
+    summary: 'A team’s status page: the monitors of the workspace’s public projects',
+    description:
+      'By the slug its admins chose (`PUT /api/workspaces/{id}`); a slug given up in the last 30 days still finds the workspace, and `workspace.slug` is its current one.',
+    access: 'public',
+    limit: 'publicRead',
+    answer: publicTeamStatusView,
   },
   // A public project's README badges (badges.ts): uptime.svg, last-deploy.svg, version.svg.
   'GET /api/badges/:username/:projectId/:badge': {

@@ -267,6 +267,14 @@ export interface PublicStatus extends MonitorsStatus {
   at: string;
 }
 
+/** A team workspace's status page (`/w/{slug}/status`): its public projects' monitors, whoever made them. */
+export interface PublicTeamStatus extends MonitorsStatus {
+  /** Its name, and its current slug (the page moves to it from one given up). */
+  workspace: { name: string; slug: string };
+  projects: { id: string; name: string }[];
+  at: string;
+}
+
 /**
  * Where a user's alerts go besides email: a JSON webhook signed with HMAC-SHA256, a Slack or Discord
  * incoming webhook, or an ntfy topic (its full URL, `https://ntfy.sh/my-topic`).

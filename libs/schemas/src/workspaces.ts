@@ -9,8 +9,28 @@ export const workspaceNameSchema = z
   .min(1, 'Workspace name is required')
   .max(100, 'Workspace name must be at most 100 characters');
 
-/** POST /api/workspaces and PUT /api/workspaces/{id}. */
+/** POST /api/workspaces. */
 export const workspaceInputSchema = z.object({ name: workspaceNameSchema });
+
+export const SLUG_MESSAGE =
+  'Slug must be 3–40 lower-case letters, digits or hyphens, not starting or ending with a hyphen';
+
+/** The address of a workspace's public status page, `/w/{slug}/status`. */
+export const workspaceSlugSchema = z
+  .string({ error: SLUG_MESSAGE })
+  .trim()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/, SLUG_MESSAGE);
+
+/** How long a slug given up still leads to its workspace, and is nobody else's. */
+export const SLUG_REDIRECT_DAYS = 30;
+
+/** PUT /api/workspaces/{id}: its name, its slug, or both. */
+export const workspaceChangeSchema = z
+  .object({ name: workspaceNameSchema.optional(), slug: workspaceSlugSchema.optional() })
+  .refine((input) => input.name !== undefined || input.slug !== undefined, {
+    message: 'Give a name or a slug',
+    path: ['name'],
+  });
 
 const role = z.enum(workspaceRoles, { error: `Role must be one of ${workspaceRoles.join(', ')}` });
 const inviteRole = z.enum(inviteRoles, { error: `Role must be one of ${inviteRoles.join(', ')}` });
@@ -36,6 +56,8 @@ export const inviteSecretSchema = z.object({ secret: z.string({ error: 'The invi
 export const workspaceView = z.object({
   id: z.uuid(),
   name: z.string(),
+  /** Its public status page's address, `/w/{slug}/status`; null until an admin chooses one. */
+  slug: z.string().nullable(),
   role,
   memberCount: z.number().int(),
   createdAt: z.string(),

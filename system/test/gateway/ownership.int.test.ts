@@ -50,6 +50,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/sessions\/:sessionId$/, 'session'],
   [/^\/api\/public\/users\/:username(\/status)?$/, 'publicProfile'],
   [/^\/api\/badges\/:username\//, 'publicProfile'],
+  [/^\/api\/public\/workspaces\/:slug\/status$/, 'teamStatus'],
 ];
 /**
  * Anyone's to read while its owner keeps it public: B reading A's public profile is its purpose
@@ -59,6 +60,7 @@ const publicByDesign = new Set([
   'GET /api/public/users/:username',
   'GET /api/public/users/:username/status',
   'GET /api/badges/:username/:projectId/:badge',
+  'GET /api/public/workspaces/:slug/status',
 ]);
 const kindOf = (path: string) => idKinds.find(([pattern]) => pattern.test(path))?.[1];
 const takesId = (call: ApiCall) => call.path.includes('/:');
@@ -235,6 +237,7 @@ describe('the ownership matrix', () => {
       'identity DELETE /admin/users/:userId',
       'identity DELETE /user',
       'identity GET /public/profiles/:username',
+      'identity GET /public/workspaces/:slug',
       'identity GET /users/me',
       'identity POST /login',
       'identity POST /register',
@@ -242,7 +245,9 @@ describe('the ownership matrix', () => {
       'identity POST /user/change-password',
       'identity POST /user/verify-password',
       'monitors GET /public/users/:userId/status',
+      'monitors GET /public/workspaces/:workspaceId/status',
       'projects GET /public/users/:userId/projects',
+      'projects GET /public/workspaces/:workspaceId/projects',
       'projects POST /imports/history',
       'projects POST /imports/projects',
       'reminders DELETE /sessions/:session/push-subscriptions',

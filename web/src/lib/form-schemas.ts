@@ -11,6 +11,7 @@ import {
   reminderFrequencies,
   type SocialLinkKey,
   socialLinkKeys,
+  workspaceSlugSchema,
 } from '@shiplog/schemas';
 import { z } from 'zod';
 
@@ -37,6 +38,9 @@ export {
   verifyPasswordSchema,
   workspaceInputSchema,
 } from '@shiplog/schemas';
+
+/** The workspace's status page address (`PUT /api/workspaces/{id}` with its slug alone). */
+export const workspaceSlugFormSchema = z.object({ slug: workspaceSlugSchema });
 
 const INVALID_URL = 'Please enter a valid URL';
 

@@ -226,6 +226,32 @@ export const identityEvents = {
     personal: false,
     schema: z.object({ workspaceId: id, name: z.string(), renamedBy: id, at: isoDate }),
   }),
+  /** The address of the workspace's public status page (`/w/{slug}/status`), chosen by an admin. */
+  WorkspaceSlugSet: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ workspaceId: id, slug: z.string(), previous: z.string().nullable(), setBy: id, at: isoDate }),
+  }),
+  /**
+   * `workspace-slug-<slug>` streams: a slug's claim, so two workspaces never have one. A slug given up
+   * still leads to its workspace until `redirectUntil` (30 days), and nobody else takes it before then.
+   */
+  WorkspaceSlugClaimed: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ slug: z.string(), workspaceId: id, at: isoDate }),
+  }),
+  WorkspaceSlugReleased: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({ slug: z.string(), workspaceId: id, redirectUntil: isoDate, at: isoDate }),
+  }),
   WorkspaceDeleted: event({
     owner: 'identity',
     version: 1,

@@ -7,6 +7,7 @@ import {
   inPaidTier,
   roleAtLeast,
   roleLabels,
+  SLUG_REDIRECT_DAYS,
   WORKSPACE_NEEDS_PLAN_MESSAGE,
   type WorkspaceRole,
   type WorkspaceView,
@@ -32,11 +33,14 @@ import {
   membersOf,
   receivedInvites,
   sentInvites,
+  workspaceBySlug,
   workspaceOf,
   workspacesOf,
 } from '../read-models/workspaces/index.ts';
 import type { Accounts } from '../user/accounts.ts';
 import { hashTokenText, idBytes, idOf, sameDigest } from '../user/api-token.ts';
+import { type SlugCommand, slugDecider } from '../workspace-slug/decide.ts';
+import { slugStream } from '../workspace-slug/workspace-slug.ts';
 import {
   type Invited,
   inviteNotFound,
@@ -141,6 +145,7 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
   const view = (state: ActiveWorkspace, userId: string): WorkspaceView => ({
     id: state.workspaceId,
     name: state.name,
+    slug: state.slug,
     role: state.members[userId]?.role ?? 'viewer',
     memberCount: Object.keys(state.members).length,
     createdAt: state.createdAt,
@@ -156,6 +161,40 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
     const workspaceId = await inviteWorkspace(pool, inviteId);
     if (!workspaceId) throw inviteNotFound();
     return workspaceId;
+  }
+
+  /** A command on a slug's claim (`workspace-slug-<slug>`), decided again if another raced it. */
+  const slugCommand = (req: Request, slug: string, command: SlugCommand) =>
+    handleCommand(store, slugStream(slug), slugDecider, command, {
+      userId: requireUserId(req),
+      correlationId: callerOf(req).correlationId,
+      retries: 2,
+      now: context.now(),
+    });
+
+  /**
+   * The workspace's slug: claimed first (409 when another workspace has it), then set by an admin (a
+   * refusal gives the claim back), then the slug it replaces given up, leading here for 30 days more.
+   */
+  async function setSlug(req: Request, res: Response, workspaceId: string, slug: string, by: string) {
+    // A workspace made a moment ago is in the read model once the caller's writes are.
+    await catchUp(req);
+    await roleIn(req, workspaceId, 'admin');
+    await slugCommand(req, slug, { type: 'ClaimSlug', slug, workspaceId });
+    const release = (of: string, redirectUntil: Date) =>
+      slugCommand(req, of, { type: 'ReleaseSlug', slug: of, workspaceId, redirectUntil: redirectUntil.toISOString() });
+    const before = await loadAggregate(store, workspaceStream(workspaceId), workspaceDecider);
+    const previous = before.state.status === 'active' ? before.state.slug : null;
+    let state: ActiveWorkspace | null;
+    try {
+      state = await run(req, res, workspaceId, { type: 'SetSlug', slug, by });
+    } catch (error) {
+      if (previous !== slug) await release(slug, context.now());
+      throw error;
+    }
+    if (previous && previous !== slug)
+      await release(previous, new Date(context.now().getTime() + SLUG_REDIRECT_DAYS * 86_400_000));
+    return state;
   }
 
   const usernameOf = async (userId: string) => (await accounts.loadUser(userId))?.username ?? 'deleted user';
@@ -188,13 +227,34 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
 
     'PUT /workspaces/:id': async (req, res, parsed) => {
       const by = requireUserId(req);
-      const state = await run(req, res, workspaceIdOf(req), { type: 'RenameWorkspace', name: parsed.body.name, by });
+      const workspaceId = workspaceIdOf(req);
+      const { name, slug } = parsed.body;
+      let state: ActiveWorkspace | null = null;
+      if (slug !== undefined) state = await setSlug(req, res, workspaceId, slug, by);
+      if (name !== undefined) state = await run(req, res, workspaceId, { type: 'RenameWorkspace', name, by });
       if (!state) throw workspaceNotFound();
       res.json(view(state, by));
     },
 
+    'GET /public/workspaces/:slug': async (req, res) => {
+      const found = await workspaceBySlug(pool, String(req.params.slug), context.now());
+      if (!found) throw workspaceNotFound();
+      res.json(found);
+    },
+
     'DELETE /workspaces/:id': async (req, res) => {
-      await run(req, res, workspaceIdOf(req), { type: 'DeleteWorkspace', by: requireUserId(req) });
+      const by = requireUserId(req);
+      const workspaceId = workspaceIdOf(req);
+      const before = await workspaceOf(pool, workspaceId, by);
+      await run(req, res, workspaceId, { type: 'DeleteWorkspace', by });
+      // Its slug leads nowhere now, and is free at once.
+      if (before?.slug)
+        await slugCommand(req, before.slug, {
+          type: 'ReleaseSlug',
+          slug: before.slug,
+          workspaceId,
+          redirectUntil: context.now().toISOString(),
+        });
       res.status(204).end();
     },
 

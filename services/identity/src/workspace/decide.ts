@@ -19,6 +19,8 @@ export interface Invited {
 export type WorkspaceCommand =
   | { type: 'CreateWorkspace'; workspaceId: string; name: string; ownerId: string }
   | { type: 'RenameWorkspace'; name: string; by: string }
+  /** Its slug, once claimed (`workspace-slug/`). */
+  | { type: 'SetSlug'; slug: string; by: string }
   | { type: 'DeleteWorkspace'; by: string }
   | {
       type: 'SendInvite';
@@ -103,6 +105,16 @@ export function decideWorkspace(command: WorkspaceCommand, state: Workspace, now
       requireRole(state, command.by, 'admin');
       if (command.name === state.name) return [];
       return [{ type: 'WorkspaceRenamed', data: { workspaceId, name: command.name, renamedBy: command.by, at } }];
+
+    case 'SetSlug':
+      requireRole(state, command.by, 'admin');
+      if (command.slug === state.slug) return [];
+      return [
+        {
+          type: 'WorkspaceSlugSet',
+          data: { workspaceId, slug: command.slug, previous: state.slug, setBy: command.by, at },
+        },
+      ];
 
     case 'DeleteWorkspace':
       requireRole(state, command.by, 'owner');

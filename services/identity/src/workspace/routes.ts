@@ -6,6 +6,7 @@ import {
   memberView,
   receivedInviteView,
   sentInviteView,
+  workspaceChangeSchema,
   workspaceInputSchema,
   workspaceView,
 } from '@shiplog/schemas';
@@ -42,10 +43,19 @@ export const workspaceRoutes = declareRoutes({
   },
   'PUT /workspaces/:id': {
     tag: 'Workspaces',
-    summary: 'Rename a workspace (owners and admins)',
+    summary: 'Rename a workspace, or choose the address of its public status page (owners and admins)',
+    description:
+      '`slug` makes the team status page `/w/{slug}/status`: unique (409 `SLUG_TAKEN`); a slug given up still leads to the workspace for 30 days, and nobody else takes it before then.',
     access: 'user',
-    body: workspaceInputSchema,
+    body: workspaceChangeSchema,
     answer: workspaceView,
+  },
+  // For the team status page (the gateway's public-profile.ts).
+  'GET /public/workspaces/:slug': {
+    summary: 'The workspace a slug leads to: its id, name and current slug',
+    access: 'public',
+    internal: true,
+    answer: z.object({ workspaceId: z.uuid(), name: z.string(), slug: z.string() }),
   },
   'DELETE /workspaces/:id': {
     tag: 'Workspaces',

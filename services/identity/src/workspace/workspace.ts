@@ -5,6 +5,7 @@ import type { InviteRole, WorkspaceRole } from '@shiplog/schemas';
 export type WorkspaceEvent =
   | EventOf<'WorkspaceCreated'>
   | EventOf<'WorkspaceRenamed'>
+  | EventOf<'WorkspaceSlugSet'>
   | EventOf<'WorkspaceDeleted'>
   | EventOf<'WorkspaceInviteSent'>
   | EventOf<'WorkspaceInviteLinkMade'>
@@ -40,6 +41,8 @@ export type Workspace =
       status: 'active';
       workspaceId: string;
       name: string;
+      /** Its public status page's address; null until chosen. */
+      slug: string | null;
       createdAt: string;
       /** By user id. */
       members: Record<string, Member>;
@@ -57,6 +60,7 @@ export function evolveWorkspace(state: Workspace, event: WorkspaceEvent): Worksp
       status: 'active',
       workspaceId,
       name,
+      slug: null,
       createdAt: at,
       members: { [ownerId]: { role: 'owner', joinedAt: at } },
       invites: {},
@@ -67,6 +71,8 @@ export function evolveWorkspace(state: Workspace, event: WorkspaceEvent): Worksp
   switch (event.type) {
     case 'WorkspaceRenamed':
       return { ...state, name: event.data.name };
+    case 'WorkspaceSlugSet':
+      return { ...state, slug: event.data.slug };
     case 'WorkspaceInviteSent': {
       const d = event.data;
       const invite: Invite = {

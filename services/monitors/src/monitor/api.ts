@@ -218,7 +218,19 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
           .filter(isId);
         res.json(
           isId(userId) && projects.length > 0
-            ? await monitorList.status(pool, userId, projects, now())
+            ? await monitorList.status(pool, { userId }, projects, now())
+            : { monitors: [], incidents: [] },
+        );
+      },
+
+      'GET /public/workspaces/:workspaceId/status': async (req, res) => {
+        const { workspaceId } = req.params;
+        const projects = String(req.query.projects ?? '')
+          .split(',')
+          .filter(isId);
+        res.json(
+          isId(workspaceId) && projects.length > 0
+            ? await monitorList.status(pool, { workspaceId }, projects, now())
             : { monitors: [], incidents: [] },
         );
       },

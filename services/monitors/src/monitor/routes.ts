@@ -113,6 +113,14 @@ export const monitorRoutes = declareRoutes({
     internal: true,
     answer: monitorsStatusView,
   },
+  // For a team's status page: the monitors of the workspace's projects it names, which the gateway
+  // read as the workspace's public ones.
+  'GET /public/workspaces/:workspaceId/status': {
+    summary: 'The status of a team workspace’s monitors on the projects named (`?projects=`), and their incidents',
+    access: 'public',
+    internal: true,
+    answer: monitorsStatusView,
+  },
   'GET /projects/:projectId/monitors': {
     tag: 'Monitors',
     summary: 'A project’s monitors',

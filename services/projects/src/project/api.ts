@@ -18,7 +18,12 @@ import {
 } from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { ProjectsEnv } from '../env.ts';
-import { listProjectsJson, listPublicProjects, reachProject } from '../read-models/project-list/index.ts';
+import {
+  listProjectsJson,
+  listPublicProjects,
+  listPublicTeamProjects,
+  reachProject,
+} from '../read-models/project-list/index.ts';
 import { workspaceMembers } from '../read-models/workspace-members/index.ts';
 import { type ProjectCommand, projectDecider } from './decide.ts';
 import { type ProjectEvent, projectStream, toView } from './project.ts';
@@ -89,6 +94,11 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       'GET /public/users/:userId/projects': async (req, res) => {
         const { userId } = req.params;
         res.json(isId(userId) ? await listPublicProjects(pool, userId) : []);
+      },
+
+      'GET /public/workspaces/:workspaceId/projects': async (req, res) => {
+        const { workspaceId } = req.params;
+        res.json(isId(workspaceId) ? await listPublicTeamProjects(pool, workspaceId) : []);
       },
 
       'GET /projects/:id': async (req, res, parsed) => {

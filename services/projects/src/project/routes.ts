@@ -111,4 +111,11 @@ export const projectRoutes = declareRoutes({
     internal: true,
     answer: z.array(projectView),
   },
+  // For a team's status page (the gateway's public-profile.ts).
+  'GET /public/workspaces/:workspaceId/projects': {
+    summary: 'A team workspace’s public projects',
+    access: 'public',
+    internal: true,
+    answer: z.array(projectView),
+  },
 });

@@ -12,7 +12,7 @@ import { ProfileLinks } from '../account/profile-links';
 import { StatusBadge } from '../projects/status-badge';
 import { PublicPageFrame } from './public-header';
 
-import { PublicStatusPage } from './public-status-page';
+import { PublicStatusPage, TeamStatusPage } from './public-status-page';
 
 const CHECKLIST_ITEMS = 5;
 
@@ -39,7 +39,8 @@ const publicProfileQuery = (username: string) =>
 /** The public page the address asks for: `/u/{username}` or its status page (one module for both). */
 export function PublicPage() {
   const status = useMatch({ from: '/u/$username/status', shouldThrow: false });
-  return status ? <PublicStatusPage /> : <PublicProfilePage />;
+  const team = useMatch({ from: '/w/$slug/status', shouldThrow: false });
+  return team ? <TeamStatusPage /> : status ? <PublicStatusPage /> : <PublicProfilePage />;
 }
 
 /**

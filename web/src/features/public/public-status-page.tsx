@@ -1,6 +1,6 @@
-import type { PublicStatus, StatusIncident, StatusMonitor } from '@shiplog/schemas';
+import type { MonitorsStatus, PublicStatus, PublicTeamStatus, StatusIncident, StatusMonitor } from '@shiplog/schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { apiRequest, isNotFound } from '../../lib/api';
 import { cn } from '../../lib/class-names';
@@ -62,11 +62,6 @@ export function PublicStatusPage() {
   useEffect(() => {
     if (status) document.title = `Status of ${status.displayName}'s projects · Shiplog`;
   }, [status]);
-  const projects = status?.projects.filter((p) => !only || p.id === only) ?? [];
-  const monitors = status?.monitors.filter((m) => projects.some((p) => p.id === m.projectId)) ?? [];
-  const incidents = status?.incidents.filter((i) => projects.some((p) => p.id === i.projectId)) ?? [];
-  const down = monitors.filter((m) => m.state === 'down').length;
-  const slow = monitors.filter((m) => m.state === 'degraded').length;
   return (
     <PublicPageFrame query={query} notFound="Status page not found">
       {(status) => (
@@ -87,71 +82,139 @@ export function PublicStatusPage() {
               Checked by Shiplog · updated {formatDate(status.at, 'h:mm a')}
             </p>
           </div>
-          {monitors.length === 0 ? (
-            <p className="text-sm text-muted-foreground">Nothing is monitored on a public project yet.</p>
-          ) : (
-            <p
-              role="status"
-              data-testid="overall-status"
-              className={cn(
-                'rounded-lg px-4 py-3 font-medium',
-                down > 0
-                  ? 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200'
-                  : slow > 0
-                    ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
-                    : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200',
-              )}
-            >
-              {down === 0
-                ? slow > 0
-                  ? 'Degraded performance'
-                  : 'All systems operational'
-                : down === monitors.length
-                  ? 'Everything is down'
-                  : `${down} of ${monitors.length} down`}
-            </p>
-          )}
-          {projects.map((project) => (
-            <Card key={project.id}>
-              <CardHeader>
-                <CardTitle>{project.name}</CardTitle>
-              </CardHeader>
-              <CardContent>
-                <ul className="space-y-5" aria-label={`${project.name} monitors`}>
-                  {monitors
-                    .filter((m) => m.projectId === project.id)
-                    .map((monitor) => (
-                      <StatusMonitorRow key={monitor.id} monitor={monitor} at={status.at} />
-                    ))}
-                </ul>
-              </CardContent>
-            </Card>
-          ))}
-          {monitors.length > 0 ? (
-            <section aria-labelledby="incidents" className="space-y-3">
-              <h2 id="incidents" className="text-lg font-semibold">
-                Incidents in the last 90 days
-              </h2>
-              {incidents.length === 0 ? (
-                <p className="text-sm text-muted-foreground">No incidents in the last 90 days.</p>
-              ) : (
-                <ul className="space-y-3">
-                  {incidents.map((incident) => (
-                    <li key={incident.id} className="rounded-lg border p-3 text-sm" data-testid="status-incident">
-                      <p className="font-medium">
-                        {projects.find((p) => p.id === incident.projectId)?.name}: {incident.cause}
-                      </p>
-                      <p className="text-muted-foreground">{incidentSpan(incident)}</p>
-                      {incident.note ? <p className="mt-2 whitespace-pre-wrap">{incident.note}</p> : null}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </section>
-          ) : null}
+          <StatusBody status={status} only={only} />
         </>
       )}
     </PublicPageFrame>
+  );
+}
+
+/** A team's status data, or null for a slug that leads nowhere. */
+const teamStatusQuery = (slug: string) =>
+  queryOptions({
+    queryKey: [...keys.publicStatus, 'team', slug],
+    queryFn: async () => {
+      try {
+        return await apiRequest<PublicTeamStatus>('GET', `/api/public/workspaces/${encodeURIComponent(slug)}/status`);
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    refetchInterval: 60_000,
+  });
+
+/**
+ * `/w/{slug}/status`: a team workspace's status page, readable signed out, as a builder's is: the
+ * monitors of its public projects, whoever on the team made them. A slug the team gave up moves to its
+ * current one.
+ */
+export function TeamStatusPage() {
+  const { slug } = useParams({ from: '/w/$slug/status' });
+  const navigate = useNavigate();
+  const query = useQuery(teamStatusQuery(slug));
+  const status = query.data;
+  useEffect(() => {
+    if (!status) return;
+    document.title = `Status of ${status.workspace.name} · Shiplog`;
+    if (status.workspace.slug !== slug)
+      void navigate({ to: '/w/$slug/status', params: { slug: status.workspace.slug }, replace: true });
+  }, [status, slug, navigate]);
+  return (
+    <PublicPageFrame query={query} notFound="Status page not found">
+      {(status) => (
+        <>
+          <div className="space-y-1">
+            <h1 className="text-2xl font-semibold">Status of {status.workspace.name}</h1>
+            <p className="text-sm text-muted-foreground">
+              Checked by Shiplog · updated {formatDate(status.at, 'h:mm a')}
+            </p>
+          </div>
+          <StatusBody status={status} />
+        </>
+      )}
+    </PublicPageFrame>
+  );
+}
+
+/** A status page's projects, their monitors and the incidents of 90 days (one project's with `only`). */
+function StatusBody({
+  status,
+  only,
+}: {
+  status: MonitorsStatus & { projects: { id: string; name: string }[]; at: string };
+  only?: string | undefined;
+}) {
+  const projects = status.projects.filter((p) => !only || p.id === only);
+  const monitors = status.monitors.filter((m) => projects.some((p) => p.id === m.projectId));
+  const incidents = status.incidents.filter((i) => projects.some((p) => p.id === i.projectId));
+  const down = monitors.filter((m) => m.state === 'down').length;
+  const slow = monitors.filter((m) => m.state === 'degraded').length;
+  return (
+    <>
+      {monitors.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Nothing is monitored on a public project yet.</p>
+      ) : (
+        <p
+          role="status"
+          data-testid="overall-status"
+          className={cn(
+            'rounded-lg px-4 py-3 font-medium',
+            down > 0
+              ? 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-200'
+              : slow > 0
+                ? 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200'
+                : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-200',
+          )}
+        >
+          {down === 0
+            ? slow > 0
+              ? 'Degraded performance'
+              : 'All systems operational'
+            : down === monitors.length
+              ? 'Everything is down'
+              : `${down} of ${monitors.length} down`}
+        </p>
+      )}
+      {projects.map((project) => (
+        <Card key={project.id}>
+          <CardHeader>
+            <CardTitle>{project.name}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="space-y-5" aria-label={`${project.name} monitors`}>
+              {monitors
+                .filter((m) => m.projectId === project.id)
+                .map((monitor) => (
+                  <StatusMonitorRow key={monitor.id} monitor={monitor} at={status.at} />
+                ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ))}
+      {monitors.length > 0 ? (
+        <section aria-labelledby="incidents" className="space-y-3">
+          <h2 id="incidents" className="text-lg font-semibold">
+            Incidents in the last 90 days
+          </h2>
+          {incidents.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No incidents in the last 90 days.</p>
+          ) : (
+            <ul className="space-y-3">
+              {incidents.map((incident) => (
+                <li key={incident.id} className="rounded-lg border p-3 text-sm" data-testid="status-incident">
+                  <p className="font-medium">
+                    {projects.find((p) => p.id === incident.projectId)?.name}: {incident.cause}
+                  </p>
+                  <p className="text-muted-foreground">{incidentSpan(incident)}</p>
+                  {incident.note ? <p className="mt-2 whitespace-pre-wrap">{incident.note}</p> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </>
   );
 }
 

@@ -103,6 +103,25 @@ export function useRenameWorkspace(id: string) {
   });
 }
 
+/** Chooses the address of the workspace's public status page (`/w/{slug}/status`): owners and admins. */
+export function useWorkspaceSlug(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { slug: string }) => apiRequest<WorkspaceView>('PUT', `/api/workspaces/${id}`, input),
+    onSuccess: (workspace) => {
+      queryClient.setQueryData(workspaceQuery(id).queryKey, workspace);
+      return queryClient.invalidateQueries({ queryKey: keys.workspaces, exact: true });
+    },
+    meta: told({
+      success: (workspace: WorkspaceView) => ({
+        title: 'Status page address saved',
+        description: `Its status page is /w/${workspace.slug}/status.`,
+      }),
+      failure: 'Failed to save the address',
+    }),
+  });
+}
+
 /** Deletes the workspace (owners; the password again when it was typed a while ago), then back to the list. */
 export function useDeleteWorkspace(workspace: Pick<WorkspaceView, 'id' | 'name'>) {
   const queryClient = useQueryClient();

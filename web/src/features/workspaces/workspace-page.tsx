@@ -1,9 +1,9 @@
 import { roleAtLeast, roleLabels, type WorkspaceView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { AlertCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { isNotFound } from '../../lib/api';
+import { ApiError, isNotFound } from '../../lib/api';
 import { plural } from '../../lib/format';
 import { type FormOutput, useSchemaForm } from '../../lib/forms';
 import { usePageTitle } from '../../lib/page-title';
@@ -18,7 +18,14 @@ import { AuditCard } from './audit-card';
 import { InvitesCard } from './invites-card';
 import { MembersCard } from './members-card';
 import { RoleBadge, roleAbilities } from './roles';
-import { roleArticle, useDeleteWorkspace, useRenameWorkspace, workspaceQuery } from './use-workspaces';
+import {
+  messageOf,
+  roleArticle,
+  useDeleteWorkspace,
+  useRenameWorkspace,
+  useWorkspaceSlug,
+  workspaceQuery,
+} from './use-workspaces';
 
 /**
  * One team workspace, as the user's role allows: everyone sees its members and their own role (and
@@ -54,11 +61,65 @@ export function WorkspacePage() {
         </p>
       </div>
       {admin ? <RenameCard workspace={workspace} /> : null}
+      {admin ? <StatusPageCard workspace={workspace} /> : null}
       <MembersCard workspace={workspace} />
       {admin ? <InvitesCard workspace={workspace} /> : null}
       {admin ? <AuditCard workspace={workspace} /> : null}
       {workspace.role === 'owner' ? <DeleteWorkspaceCard workspace={workspace} /> : null}
     </div>
+  );
+}
+
+/** The address of the team's public status page: its public projects' monitors, signed out. */
+function StatusPageCard({ workspace }: { workspace: WorkspaceView }) {
+  const save = useWorkspaceSlug(workspace.id);
+  const form = useSchemaForm('workspaceSlugFormSchema', { values: { slug: workspace.slug ?? '' } });
+  const submit = (values: FormOutput<'workspaceSlugFormSchema'>) =>
+    save.mutateAsync(values).catch((failure: Error) => {
+      showServerFieldErrors(failure, form.setError, ['slug']);
+      if (failure instanceof ApiError && failure.code === 'SLUG_TAKEN')
+        form.setError('slug', { type: 'server', message: messageOf(failure) });
+      throw failure;
+    });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Status page</CardTitle>
+        <CardDescription>
+          The monitors of the workspace’s public projects, for anyone, at an address you choose. A changed address still
+          leads here for 30 days.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {workspace.slug ? (
+          <p className="text-sm">
+            <Link to="/w/$slug/status" params={{ slug: workspace.slug }} className="underline">
+              /w/{workspace.slug}/status
+            </Link>
+          </p>
+        ) : null}
+        <form className="flex flex-wrap items-end gap-2" noValidate onSubmit={form.handleSubmit(submit)}>
+          <div className="min-w-56 flex-1">
+            <TextField
+              id="workspace-slug"
+              label="Address (slug)"
+              maxLength={40}
+              placeholder="my-team"
+              error={form.formState.errors.slug?.message}
+              {...form.register('slug')}
+            />
+          </div>
+          <Button
+            type="submit"
+            variant="outline"
+            disabled={save.isPending || form.formState.isSubmitting}
+            className="mb-0.5"
+          >
+            {save.isPending ? 'Saving...' : 'Save address'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
   );
 }
 

@@ -9,7 +9,7 @@ import type pg from 'pg';
 export const workspacesProjection: ProjectionDefinition = {
   name: 'workspaces',
   sources: ['identity'],
-  tables: ['workspaces', 'workspace_members', 'workspace_invites'],
+  tables: ['workspaces', 'workspace_members', 'workspace_invites', 'workspace_slugs'],
   handlers: {
     WorkspaceCreated: async ({ data: d }, tx) => {
       await tx.query(
@@ -25,8 +25,26 @@ export const workspacesProjection: ProjectionDefinition = {
     WorkspaceRenamed: async ({ data: d }, tx) => {
       await tx.query('UPDATE identity.workspaces SET name = $2 WHERE id = $1', [d.workspaceId, d.name]);
     },
-    // Its members and invites go with it (ON DELETE CASCADE).
+    WorkspaceSlugSet: async ({ data: d }, tx) => {
+      await tx.query('UPDATE identity.workspaces SET slug = $2 WHERE id = $1', [d.workspaceId, d.slug]);
+    },
+    WorkspaceSlugClaimed: async ({ data: d }, tx) => {
+      await tx.query(
+        `INSERT INTO identity.workspace_slugs (slug, workspace_id, redirect_until) VALUES ($1, $2, NULL)
+         ON CONFLICT (slug) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, redirect_until = NULL`,
+        [d.slug, d.workspaceId],
+      );
+    },
+    WorkspaceSlugReleased: async ({ data: d }, tx) => {
+      await tx.query('UPDATE identity.workspace_slugs SET redirect_until = $3 WHERE slug = $1 AND workspace_id = $2', [
+        d.slug,
+        d.workspaceId,
+        d.redirectUntil,
+      ]);
+    },
+    // Its members and invites go with it (ON DELETE CASCADE), and its slugs lead nowhere.
     WorkspaceDeleted: async ({ data: d }, tx) => {
+      await tx.query('DELETE FROM identity.workspace_slugs WHERE workspace_id = $1', [d.workspaceId]);
       await tx.query('DELETE FROM identity.workspaces WHERE id = $1', [d.workspaceId]);
     },
     WorkspaceInviteSent: async ({ data: d }, tx) => {
@@ -71,7 +89,7 @@ const iso = (column: string, alias: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
 
 /** A user's workspaces as each is shown to them: its name, their role and how many members it has. */
-const MEMBER_VIEW = `SELECT w.id, w.name, m.role, ${iso('w.created_at', 'createdAt')},
+const MEMBER_VIEW = `SELECT w.id, w.name, w.slug, m.role, ${iso('w.created_at', 'createdAt')},
          (SELECT count(*)::int FROM identity.workspace_members c WHERE c.workspace_id = w.id) AS "memberCount"
   FROM identity.workspace_members m JOIN identity.workspaces w ON w.id = m.workspace_id
   WHERE m.user_id = $1`;
@@ -163,4 +181,22 @@ export async function inviteWorkspace(pool: pg.Pool, inviteId: string): Promise<
     [inviteId],
   );
   return rows[0]?.workspace_id ?? null;
+}
+
+/**
+ * The workspace a slug leads to, by its current slug (a slug given up leads there for 30 days), or
+ * null: for its public status page.
+ */
+export async function workspaceBySlug(
+  pool: pg.Pool,
+  slug: string,
+  now: Date,
+): Promise<{ workspaceId: string; name: string; slug: string } | null> {
+  const { rows } = await pool.query<{ workspaceId: string; name: string; slug: string }>(
+    `SELECT w.id AS "workspaceId", w.name, w.slug FROM identity.workspace_slugs s
+     JOIN identity.workspaces w ON w.id = s.workspace_id
+     WHERE s.slug = $1 AND (s.redirect_until IS NULL OR s.redirect_until > $2) AND w.slug IS NOT NULL`,
+    [slug, now],
+  );
+  return rows[0] ?? null;
 }

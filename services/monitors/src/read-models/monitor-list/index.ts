@@ -296,16 +296,25 @@ export const monitorList = {
   /** The project's monitors, whoever made them: the route decided the caller may read the project. */
   ofProject: (pool: pg.Pool, projectId: string, now: Date) => listWhere(pool, 'm.project_id = $2', [projectId], now),
   /**
-   * The public status of the user's monitors on `projectIds` (the projects they made public), of their
-   * personal projects only (a team's project is on no one's public page): each monitor's state, uptime
-   * and a bar a day for 90 days, and the incidents of those days with notes.
+   * The public status of the monitors on `projectIds` (the projects made public), of one user's
+   * personal projects (their status page: a team's project is on no one's own) or of one team
+   * workspace's projects, whoever on it made each (the team's status page): each monitor's state,
+   * uptime and a bar a day for 90 days, and the incidents of those days with notes.
    */
-  async status(pool: pg.Pool, userId: string, projectIds: string[], now: Date): Promise<MonitorsStatus> {
+  async status(
+    pool: pg.Pool,
+    whose: { userId: string } | { workspaceId: string },
+    projectIds: string[],
+    now: Date,
+  ): Promise<MonitorsStatus> {
     const views = await listWhere(
       pool,
-      `m.user_id = $2 AND m.project_id = ANY($3::uuid[]) AND m.project_id IN
-         (SELECT project_id FROM monitors.projects WHERE user_id = $2 AND workspace_id IS NULL)`,
-      [userId, projectIds],
+      'userId' in whose
+        ? `m.user_id = $2 AND m.project_id = ANY($3::uuid[]) AND m.project_id IN
+             (SELECT project_id FROM monitors.projects WHERE user_id = $2 AND workspace_id IS NULL)`
+        : `m.project_id = ANY($3::uuid[]) AND m.project_id IN
+             (SELECT project_id FROM monitors.projects WHERE workspace_id = $2 AND NOT deleted)`,
+      ['userId' in whose ? whose.userId : whose.workspaceId, projectIds],
       now,
     );
     if (views.length === 0) return { monitors: [], incidents: [] };
@@ -329,9 +338,9 @@ export const monitorList = {
         note: string | null;
       }>(
         `SELECT incident_id, monitor_id, project_id, cause, started_at, ended_at, note FROM monitors.incidents
-         WHERE user_id = $1 AND monitor_id = ANY($2::uuid[]) AND coalesce(ended_at, 'infinity') >= $3
+         WHERE monitor_id = ANY($1::uuid[]) AND coalesce(ended_at, 'infinity') >= $2
          ORDER BY started_at DESC LIMIT 50`,
-        [userId, ids, from],
+        [ids, from],
       ),
     ]);
     const days = new Map<string, { checks: number; passed: number }[]>();

@@ -119,14 +119,27 @@ export async function ownedProjectIds(pool: pg.Pool, userId: string, projectIds:
   return rows.map((row) => row.id);
 }
 
+const PUBLIC_FIELDS = `id, doc->>'name' AS name, doc->>'description' AS description, doc->>'status' AS status,
+  doc->'checklist' AS checklist, doc->>'createdAt' AS "createdAt"`;
+
 /** A user's public projects, newest first: what their public page may show of each (no cost, no Replit id). */
 export async function listPublicProjects(pool: pg.Pool, userId: string): Promise<PublicProjectFields[]> {
   const { rows } = await pool.query<PublicProjectFields>(
-    `SELECT id, doc->>'name' AS name, doc->>'description' AS description, doc->>'status' AS status,
-            doc->'checklist' AS checklist, doc->>'createdAt' AS "createdAt"
+    `SELECT ${PUBLIC_FIELDS}
      FROM projects.project_list WHERE user_id = $1 AND workspace_id IS NULL AND (doc->>'isPublic')::boolean
      ORDER BY created_at DESC, id DESC`,
     [userId],
+  );
+  return rows;
+}
+
+/** A team workspace's public projects, newest first, as a public page may show them (its status page). */
+export async function listPublicTeamProjects(pool: pg.Pool, workspaceId: string): Promise<PublicProjectFields[]> {
+  const { rows } = await pool.query<PublicProjectFields>(
+    `SELECT ${PUBLIC_FIELDS}
+     FROM projects.project_list WHERE workspace_id = $1 AND (doc->>'isPublic')::boolean
+     ORDER BY created_at DESC, id DESC`,
+    [workspaceId],
   );
   return rows;
 }
