@@ -293,6 +293,26 @@ describe('team projects in the browser', () => {
     await ada.getByRole('dialog').getByText('Renew the crew domain').waitFor();
     expect(await ada.getByRole('dialog').getByText('Rotate the API keys').count()).toBe(0);
     await ada.keyboard.press('Escape');
+
+    // Ada still has the project open: Bob, opening it, sees her there; once he has left, she is alone.
+    const projectUrl = new URL(ada.url()).pathname;
+    expect(await ada.getByTestId('present-members').count()).toBe(0);
+    await bob.goto(projectUrl);
+    await bob.getByTestId('present-members').getByText(`Also here: ${adaName}`).waitFor();
+    await bob.getByRole('link', { name: 'Dashboard' }).first().click();
+    await bob.waitForURL(new URL('/', app.url).href);
+    // His page said it was left as it went.
+    await expect
+      .poll(() =>
+        ada.evaluate(
+          async (path) => ((await (await fetch(path, { method: 'POST' })).json()) as unknown[]).length,
+          `/api/projects${projectUrl.replace(/^\/projects/, '')}/presence`,
+        ),
+      )
+      .toBe(0);
+    await ada.reload();
+    await ada.getByRole('heading', { level: 2, name: 'Team Rocket' }).waitFor();
+    await expect.poll(() => ada.getByTestId('present-members').count()).toBe(0);
   });
 
   it('says why, with the server’s words, when the workspace is read-only for want of an owner’s plan', async () => {

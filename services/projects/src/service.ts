@@ -3,6 +3,7 @@ import { deleteUserRows, type ServiceDefinition, servedTogether } from '@shiplog
 import { deployHookApi } from './deploy-hook/api.ts';
 import { type ProjectsEnv, projectsEnv } from './env.ts';
 import { importApi } from './history-import/api.ts';
+import { presenceApi } from './presence/api.ts';
 import { projectsApi } from './project/api.ts';
 import { workspaceCascadeReaction } from './reactions/workspace-cascade/index.ts';
 import { projectListProjection } from './read-models/project-list/index.ts';
@@ -19,9 +20,10 @@ export const projectsService: ServiceDefinition<ProjectsEnv> = {
     { table: 'projects.project_list', unless: 'workspace_id IS NOT NULL' },
     'projects.deploy_hooks',
     'projects.workspace_members',
+    'projects.project_presence',
   ),
   setup: (context) => ({
-    ...servedTogether(projectsApi(context), deployHookApi(context), importApi(context)),
+    ...servedTogether(projectsApi(context), deployHookApi(context), importApi(context), presenceApi(context)),
     consumers: [workspaceCascadeReaction(context)],
   }),
 };

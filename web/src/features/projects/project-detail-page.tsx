@@ -17,6 +17,7 @@ import { PingCard } from '../monitors/ping-card';
 import { ProjectRemindersCard } from '../reminders/project-reminders-card';
 import { DeleteProjectDialog } from './delete-project';
 import { DeployHookCard } from './deploy-hook-card';
+import { PresentMembers, usePresence } from './presence';
 import { ProjectLoadError, ProjectLoading } from './project-load-states';
 import { RecordButtonDialog } from './record-dialogs';
 import { canChange, VIEWER_NOTE, ViewerBadge, WorkspaceBadge } from './spaces';
@@ -44,6 +45,8 @@ export function ProjectDetailPage() {
   const update = useUpdateProject(id);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { data: workspaces } = useQuery({ ...workspacesQuery, enabled: Boolean(project?.workspaceId) });
+  // Who else of the team has it open: none on a personal project.
+  const present = usePresence(id, Boolean(project?.workspaceId));
   usePageTitle(project?.name ?? null);
 
   if (isPending) return <ProjectLoading />;
@@ -64,6 +67,7 @@ export function ProjectDetailPage() {
         <h2 className="text-2xl font-semibold tracking-tight">{project.name}</h2>
         <StatusBadge status={project.status} />
         {workspaceName ? <WorkspaceBadge name={workspaceName} /> : null}
+        <PresentMembers present={present} />
         {changeable ? (
           <div className="ml-auto flex gap-2">
             <Button variant="outline" asChild>

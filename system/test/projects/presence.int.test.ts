@@ -1,0 +1,50 @@
+import { type Backend, startBackend } from '@shiplog/system';
+import { waitUntil } from '@shiplog/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Who else has a team project's page open: its members see each other, anyone else finds nothing. */
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(async () => {
+  await backend?.stop();
+});
+
+describe('presence on a project', () => {
+  it('shows each member the others who have it open, until they leave or fall silent', async () => {
+    const ada = await backend.signUp('hereada');
+    const bo = await backend.signUp('herebo');
+    const stranger = await backend.signUp('herefar');
+    const workspaceId = (await ada.client.post('/api/workspaces', { name: 'Present crew' })).body.id as string;
+    const invite = await ada.client.post(`/api/workspaces/${workspaceId}/invites`, {
+      username: bo.username,
+      role: 'viewer',
+    });
+    await waitUntil(async () => (await bo.client.get('/api/invites')).body.length === 1);
+    expect((await bo.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+    const project = (await ada.client.post('/api/projects', { name: 'Open page', workspaceId })).body.id as string;
+    await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
+    const here = (who: typeof ada) => who.client.post(`/api/projects/${project}/presence`);
+
+    expect((await here(ada)).body).toEqual([]);
+    // A viewer may be present too, and sees Ada.
+    expect((await here(bo)).body).toEqual([{ userId: ada.id, username: ada.username }]);
+    expect((await here(ada)).body).toEqual([{ userId: bo.id, username: bo.username }]);
+    expect((await stranger.client.post(`/api/projects/${project}/presence`)).status).toBe(404);
+
+    // Bo leaves: Ada is alone again.
+    expect((await bo.client.request('DELETE', `/api/projects/${project}/presence`)).status).toBe(204);
+    expect((await here(ada)).body).toEqual([]);
+    // Bo comes back, then says nothing for 45 s: gone.
+    await here(bo);
+    await backend
+      .service('projects')
+      .context.pool.query(
+        "UPDATE projects.project_presence SET seen_at = seen_at - interval '46 seconds' WHERE user_id = $1",
+        [bo.id],
+      );
+    expect((await here(ada)).body).toEqual([]);
+  });
+});
