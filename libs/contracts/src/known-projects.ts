@@ -86,7 +86,7 @@ export function knownProjectsIn(schema: string) {
     },
 
     /** The project as this service knows it, or null when it is unknown or deleted. */
-    async find(pool: pg.Pool, projectId: string): Promise<OwnedProject | null> {
+    async find(pool: Pick<pg.Pool, 'query'>, projectId: string): Promise<OwnedProject | null> {
       const { rows } = await pool.query<{ id: string; userId: string; workspaceId: string | null; name: string }>(
         `SELECT project_id AS id, user_id AS "userId", workspace_id AS "workspaceId", name
          FROM ${projects} WHERE project_id = $1 AND NOT deleted`,

@@ -720,6 +720,85 @@ describe('monitors', () => {
     await run.stop();
   });
 
+  it('sends a team project’s alerts to its workspace’s channels, once per transition, kept by its owners and admins', async () => {
+    const workspaceId = (await client.post('/api/workspaces', { name: 'Paging crew' })).body.id as string;
+    const member = new Client(backend.url);
+    const memberName = uniqueUsername('pager');
+    await member.post('/api/register', { username: memberName, password: 'secret-pass-1' });
+    const invite = await client.post(`/api/workspaces/${workspaceId}/invites`, { username: memberName });
+    await waitUntil(async () => (await member.get('/api/invites')).body.length === 1);
+    expect((await member.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+    const outsider = new Client(backend.url);
+    await outsider.post('/api/register', { username: uniqueUsername('nopager'), password: 'secret-pass-1' });
+
+    const teamHook = { kind: 'webhook', name: 'Crew hook', url: `${hooks.url}/crew/hook` };
+    await waitUntil(async () => (await member.get(`/api/workspaces/${workspaceId}`)).status === 200);
+    const refused = await member.post(`/api/workspaces/${workspaceId}/alert-channels`, teamHook);
+    expect(refused.status).toBe(403);
+    expect((await outsider.post(`/api/workspaces/${workspaceId}/alert-channels`, teamHook)).status).toBe(404);
+    expect((await outsider.get(`/api/workspaces/${workspaceId}/alert-channels`)).status).toBe(404);
+    const added = await client.post(`/api/workspaces/${workspaceId}/alert-channels`, teamHook);
+    expect(added.status).toBe(201);
+    expect(added.body.signingSecret).toMatch(/^whsec_/);
+    const mine = await client.post('/api/alert-channels', {
+      kind: 'webhook',
+      name: 'Mine',
+      url: `${hooks.url}/mine/hook`,
+    });
+    expect(
+      (await client.get(`/api/workspaces/${workspaceId}/alert-channels`)).body.map((c: { name: string }) => c.name),
+    ).toEqual(['Crew hook']);
+    expect((await client.get('/api/alert-channels')).body.map((c: { name: string }) => c.name)).toEqual(['Mine']);
+
+    // The member's monitor on the team's project: its alerts go to the team's hook, not its maker's own.
+    const project = (await client.post('/api/projects', { name: 'Crew Site', workspaceId })).body.id as string;
+    await waitUntil(async () => (await member.get(`/api/projects/${project}`)).status === 200);
+    const made = await member.post(`/api/projects/${project}/monitors`, { url: target.url });
+    expect(made.status).toBe(201);
+    // Read through the gateway: the checker's list has it once this answers.
+    await member.get('/api/monitors');
+    const run = checker();
+    const deliveries = async (kind: string) =>
+      (
+        (await client.get(`/api/workspaces/${workspaceId}/alert-channels/deliveries`)).body as {
+          kind: string;
+          summary: string;
+          state: string;
+          channelName: string;
+        }[]
+      ).filter((d) => d.kind === kind && d.summary.includes('Crew Site'));
+    const start = Date.now();
+    target.mode = 'down';
+    await run.tick(() => new Date(start));
+    await run.tick(() => new Date(start + 61_000));
+    await waitUntil(async () => (await deliveries('incident.opened')).length === 1, 5000, 'the team’s down alert');
+    await alertSender.tick(() => new Date(start + 62_000));
+    await alertSender.tick(() => new Date(start + 600_000));
+    expect((await deliveries('incident.opened')).map((d) => `${d.channelName}:${d.state}`)).toEqual(['Crew hook:sent']);
+    const crew = () => hooks.received.filter((h) => h.path === '/crew/hook' && h.body.includes('Crew Site'));
+    expect(crew()).toHaveLength(1);
+    expect(hooks.verify(crew()[0]!, added.body.signingSecret)).toBe(true);
+    expect(JSON.parse(crew()[0]!.body)).toMatchObject({ type: 'incident.opened', title: 'Down: Crew Site (HTTP 503)' });
+    expect(hooks.received.filter((h) => h.path === '/mine/hook' && h.body.includes('Crew Site'))).toHaveLength(0);
+
+    target.mode = 'up';
+    await run.tick(() => new Date(start + 122_000));
+    await waitUntil(async () => (await deliveries('incident.closed')).length === 1, 5000, 'the team’s up alert');
+    await alertSender.tick(() => new Date(start + 123_000));
+    await alertSender.tick(() => new Date(start + 700_000));
+    expect(crew().map((h) => JSON.parse(h.body).type)).toEqual(['incident.opened', 'incident.closed']);
+
+    expect(
+      (await member.request('DELETE', `/api/workspaces/${workspaceId}/alert-channels/${added.body.id}`)).status,
+    ).toBe(403);
+    expect(
+      (await client.request('DELETE', `/api/workspaces/${workspaceId}/alert-channels/${added.body.id}`)).status,
+    ).toBe(204);
+    expect((await client.request('DELETE', `/api/alert-channels/${mine.body.id}`)).status).toBe(204);
+    expect((await member.request('DELETE', `/api/monitors/${made.body.id}`)).status).toBe(204);
+    await run.stop();
+  });
+
   it('refuses a monitor on a private or loopback address when it is added or changed, on its URL', async () => {
     const project = (await client.post('/api/projects', { name: 'Inside Box' })).body.id;
     for (const url of ['http://127.0.0.1:9/health', 'http://10.1.2.3/', 'http://[::1]/', 'http://localhost:8080/']) {

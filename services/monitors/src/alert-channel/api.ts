@@ -1,10 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ValidationError } from '@shiplog/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import type { Outbound } from '@shiplog/outbound';
-import { type AlertChannelView, MAX_ALERT_CHANNELS, type MadeAlertChannel } from '@shiplog/schemas';
+import {
+  type AlertChannelView,
+  type CreateAlertChannelInput,
+  MAX_ALERT_CHANNELS,
+  type MadeAlertChannel,
+  roleAtLeast,
+} from '@shiplog/schemas';
 import {
   callerOf,
+  catchUp,
   createdId,
   handleCommand,
   loadAggregate,
@@ -13,9 +20,10 @@ import {
   type ServiceContext,
   serveRoutes,
 } from '@shiplog/service-kit';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { MonitorsEnv } from '../env.ts';
 import { alertDeliveries, deliveryView } from '../reactions/alert-outbox/deliveries.ts';
+import { knownProjects } from '../read-models/known-projects/index.ts';
 import type { createAlertSender } from '../timers/send-alerts/index.ts';
 import { type AlertChannel, alertChannelsStream } from './alert-channel.ts';
 import { type AlertChannelCommand, AlertChannelNotFoundError, alertChannelsDecider } from './decide.ts';
@@ -32,8 +40,10 @@ const viewOf = (channel: AlertChannel): AlertChannelView => ({
 });
 
 /**
- * The caller's alert channels: add one (a generic webhook gets a signing secret, shown once), list,
- * remove, send a test through one at once, and read the delivery log of every alert sent.
+ * Alert channels, the caller's own and a team workspace's (its owners' and admins' to keep): add one
+ * (a generic webhook gets a signing secret, shown once), list, remove, send a test through one at
+ * once, and read the delivery log of every alert sent. A channel's stream is its owner's: a user's id
+ * or a workspace's.
  */
 export function alertChannelsApi(
   context: ServiceContext<MonitorsEnv>,
@@ -54,33 +64,45 @@ export function alertChannelsApi(
       now: context.now(),
     });
   };
-  const channelId = (req: Request) => {
-    const id = req.params.id;
-    if (!isId(id)) throw new AlertChannelNotFoundError();
-    return id;
+  const idOf = (value: unknown) => {
+    if (!isId(value)) throw new AlertChannelNotFoundError();
+    return value;
   };
 
-  return serveRoutes(alertChannelRoutes, {
-    'GET /alert-channels/email': async (_req, res) => {
-      res.json({ sends: mailer.sends });
-    },
+  /**
+   * The workspace the path names, as the owner of its channels, when the caller is one of its owners
+   * or admins: anyone else not a member finds nothing (404), a member or viewer is refused (403).
+   */
+  async function workspaceOwner(req: Request): Promise<string> {
+    const workspaceId = req.params.id;
+    const notFound = () => new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
+    if (!isId(workspaceId)) throw notFound();
+    await catchUp(req);
+    const role = await knownProjects.members.roleIn(pool, workspaceId, requireUserId(req));
+    if (!role) throw notFound();
+    if (!roleAtLeast(role, 'admin'))
+      throw new ForbiddenError('Only the workspace’s owners and admins can change where its alerts go.');
+    return workspaceId;
+  }
 
-    'GET /alert-channels': async (req, res) => {
-      const channels = await load(requireUserId(req));
+  /** The channels of `owner` (a user, or a team workspace): each handler below, for either. */
+  const handlersFor = (ownerOf: (req: Request) => Promise<string>, channelParam: string) => ({
+    list: async (req: Request, res: Response) => {
+      const channels = await load(await ownerOf(req));
       res.json([...channels.values()].map(viewOf));
     },
-
-    'POST /alert-channels': async (req, res, parsed) => {
-      const userId = requireUserId(req);
-      const input = parsed.body;
+    // The body is read once the caller may add: one who may not learns nothing of it.
+    add: async (req: Request, res: Response, body: () => CreateAlertChannelInput) => {
+      const owner = await ownerOf(req);
+      const input = body();
       // A private address is refused now, with the reason, rather than at every alert.
       const refused = await outbound.screen(new URL(input.url));
       if (refused) throw new ValidationError({ url: [refused] });
-      const { id, idempotencyKey } = createdId(req, userId, 'alert-channel');
+      const { id, idempotencyKey } = createdId(req, owner, 'alert-channel');
       const secret = input.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
       const { state } = await run(
         req,
-        { type: 'AddChannel', userId, channelId: id, ...input, secret, allowed: MAX_ALERT_CHANNELS },
+        { type: 'AddChannel', userId: owner, channelId: id, ...input, secret, allowed: MAX_ALERT_CHANNELS },
         idempotencyKey,
       );
       const channel = state.get(id);
@@ -88,33 +110,52 @@ export function alertChannelsApi(
       const made: MadeAlertChannel = { ...viewOf(channel), signingSecret: channel.secret };
       res.status(201).json(made);
     },
-
-    'DELETE /alert-channels/:id': async (req, res) => {
-      await run(req, { type: 'RemoveChannel', userId: requireUserId(req), channelId: channelId(req) });
+    remove: async (req: Request, res: Response) => {
+      const owner = await ownerOf(req);
+      await run(req, { type: 'RemoveChannel', userId: owner, channelId: idOf(req.params[channelParam]) });
       res.status(204).end();
     },
-
     // A test alert through the channel, now: its answer is the delivery, sent or failed (no retries).
-    'POST /alert-channels/:id/test': async (req, res) => {
-      const userId = requireUserId(req);
-      const channels = await load(userId);
-      const channel = channels.get(channelId(req));
+    test: async (req: Request, res: Response) => {
+      const owner = await ownerOf(req);
+      const channels = await load(owner);
+      const channel = channels.get(idOf(req.params[channelParam]));
       if (!channel) throw new AlertChannelNotFoundError();
       const now = context.now();
       const message = testMessage(randomUUID(), channel.name, config.APP_URL, now);
       const delivery = await alertDeliveries.queueTest(pool, {
         channelId: channel.id,
-        userId,
+        userId: owner,
         channelName: channel.name,
         message,
         at: now,
       });
       res.json(deliveryView(await sender.attempt(delivery, channels, now, 1)));
     },
-
-    'GET /alert-channels/deliveries': async (req, res) => {
-      const deliveries = await alertDeliveries.recent(pool, requireUserId(req));
+    deliveries: async (req: Request, res: Response) => {
+      const deliveries = await alertDeliveries.recent(pool, await ownerOf(req));
       res.json(deliveries.map(deliveryView));
     },
+  });
+  const own = handlersFor(async (req) => requireUserId(req), 'id');
+  const team = handlersFor(workspaceOwner, 'channelId');
+
+  return serveRoutes(alertChannelRoutes, {
+    'GET /alert-channels/email': async (_req, res) => {
+      res.json({ sends: mailer.sends });
+    },
+
+    'GET /alert-channels': own.list,
+
+    'POST /alert-channels': (req, res, parsed) => own.add(req, res, () => parsed.body),
+    'DELETE /alert-channels/:id': own.remove,
+    'POST /alert-channels/:id/test': own.test,
+    'GET /alert-channels/deliveries': own.deliveries,
+
+    'GET /workspaces/:id/alert-channels': team.list,
+    'POST /workspaces/:id/alert-channels': (req, res, parsed) => team.add(req, res, () => parsed.body),
+    'DELETE /workspaces/:id/alert-channels/:channelId': team.remove,
+    'POST /workspaces/:id/alert-channels/:channelId/test': team.test,
+    'GET /workspaces/:id/alert-channels/deliveries': team.deliveries,
   });
 }

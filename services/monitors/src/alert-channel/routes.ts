@@ -71,4 +71,42 @@ export const alertChannelRoutes = declareRoutes({
     access: 'user',
     answer: z.array(alertDeliveryView),
   },
+  // A team workspace's own channels: where its projects' alerts go. Its owners and admins keep them.
+  'GET /workspaces/:id/alert-channels': {
+    tag: 'Workspaces',
+    summary: 'Where the workspace’s projects’ alerts go (owners and admins)',
+    access: 'user',
+    answer: z.array(alertChannelView),
+  },
+  'POST /workspaces/:id/alert-channels': {
+    tag: 'Workspaces',
+    summary: 'Add an alert channel to the workspace (owners and admins)',
+    description:
+      'A team project’s incidents, missed runs and expiries go to its workspace’s channels (to its maker’s own while the workspace has none), and by email to its maker.',
+    access: 'user',
+    idempotent: true,
+    body: createAlertChannelSchema,
+    status: 201,
+    answer: alertChannelView.extend({ signingSecret: z.string().nullable() }),
+  },
+  'DELETE /workspaces/:id/alert-channels/:channelId': {
+    tag: 'Workspaces',
+    summary: 'Remove one of the workspace’s alert channels (owners and admins)',
+    access: 'user',
+    status: 204,
+  },
+  'POST /workspaces/:id/alert-channels/:channelId/test': {
+    tag: 'Workspaces',
+    summary: 'Send a test alert to one of the workspace’s channels now (owners and admins)',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 60_000,
+    answer: alertDeliveryView,
+  },
+  'GET /workspaces/:id/alert-channels/deliveries': {
+    tag: 'Workspaces',
+    summary: 'The latest deliveries to the workspace’s channels and how each went (owners and admins)',
+    access: 'user',
+    answer: z.array(alertDeliveryView),
+  },
 });

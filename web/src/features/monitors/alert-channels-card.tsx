@@ -18,6 +18,8 @@ import {
   alertChannelsQuery,
   alertDeliveriesQuery,
   alertEmailQuery,
+  OWN_CHANNELS,
+  teamChannels,
   useAddAlertChannel,
   useRemoveAlertChannel,
   useTestAlertChannel,
@@ -38,15 +40,17 @@ const deliveryStates: Record<AlertDeliveryView['state'], string> = {
 
 /**
  * Settings › Notifications: where a monitor's alerts go besides email (Slack, Discord, ntfy, or a webhook
- * signed with HMAC-SHA256), a test button for each, and the log of every alert sent and its tries.
+ * signed with HMAC-SHA256), a test button for each, and the log of every alert sent and its tries. The
+ * same for a team workspace's channels on its page (`workspaceId`), where its projects' alerts go.
  */
-export function AlertChannelsCard() {
-  const { data: channels, isPending, error } = useQuery(alertChannelsQuery);
-  const { data: deliveries } = useQuery(alertDeliveriesQuery);
+export function AlertChannelsCard({ workspaceId }: { workspaceId?: string } = {}) {
+  const base = workspaceId ? teamChannels(workspaceId) : OWN_CHANNELS;
+  const { data: channels, isPending, error } = useQuery(alertChannelsQuery(base));
+  const { data: deliveries } = useQuery(alertDeliveriesQuery(base));
   const emailSends = useQuery(alertEmailQuery).data?.sends;
-  const add = useAddAlertChannel();
-  const remove = useRemoveAlertChannel();
-  const test = useTestAlertChannel();
+  const add = useAddAlertChannel(base);
+  const remove = useRemoveAlertChannel(base);
+  const test = useTestAlertChannel(base);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [removing, setRemoving] = useState<AlertChannelView | null>(null);
   const form = useSchemaForm('createAlertChannelSchema', { defaultValues: { kind: 'slack', name: '', url: '' } });
@@ -63,13 +67,22 @@ export function AlertChannelsCard() {
     <Card>
       <CardHeader>
         <CardTitle>Alerts</CardTitle>
-        <CardDescription>
-          When a monitor goes down or comes back, or a certificate nears its end, the alert is emailed to your verified
-          address and sent to each channel here. A failed delivery is tried again for about 15 minutes.
-        </CardDescription>
+        {workspaceId ? (
+          <CardDescription>
+            When a monitor of one of this workspace’s projects goes down or comes back, or a certificate nears its end,
+            the alert goes to each channel here (to its maker’s own channels while there are none), and by email to its
+            maker. Only owners and admins change them.
+          </CardDescription>
+        ) : (
+          <CardDescription>
+            When a monitor goes down or comes back, or a certificate nears its end, the alert is emailed to your
+            verified address and sent to each channel here (a team project’s goes to its workspace’s channels, when it
+            has some). A failed delivery is tried again for about 15 minutes.
+          </CardDescription>
+        )}
       </CardHeader>
       <CardContent className="space-y-5">
-        <AlertReach where="alerts" />
+        {workspaceId ? null : <AlertReach where="alerts" />}
         {secret ? (
           <div className="space-y-2 rounded-lg border border-primary/50 bg-accent/40 p-3" data-testid="signing-secret">
             <p className="text-sm font-medium">Signing secret of “{secret.name}”</p>

@@ -12,7 +12,7 @@ import { alertChannelsQuery, alertEmailQuery } from './use-alert-channels';
  */
 export function AlertReach({ where }: { where: 'monitors' | 'alerts' }) {
   const { data: profile } = useQuery(profileQuery);
-  const { data: channels } = useQuery(alertChannelsQuery);
+  const { data: channels } = useQuery(alertChannelsQuery());
   const { data: email } = useQuery(alertEmailQuery);
   if (!profile || !channels || !email) return null;
   const emailed = email.sends && Boolean(profile.email && profile.emailVerified);

@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../ui/dialog';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { AlertChannelsCard } from '../monitors/alert-channels-card';
 import { AuditCard } from './audit-card';
 import { InvitesCard } from './invites-card';
 import { MembersCard } from './members-card';
@@ -62,6 +63,7 @@ export function WorkspacePage() {
       </div>
       {admin ? <RenameCard workspace={workspace} /> : null}
       {admin ? <StatusPageCard workspace={workspace} /> : null}
+      {admin ? <AlertChannelsCard workspaceId={workspace.id} /> : null}
       <MembersCard workspace={workspace} />
       {admin ? <InvitesCard workspace={workspace} /> : null}
       {admin ? <AuditCard workspace={workspace} /> : null}

@@ -11,12 +11,13 @@ import type { AlertEvent } from '../../alert-channel/compose.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { alertMessage } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
-import { provenAddress } from '../../read-models/known-projects/index.ts';
+import { knownProjects, provenAddress } from '../../read-models/known-projects/index.ts';
 import { alertDeliveries, EMAIL_CHANNEL } from './deliveries.ts';
 
 /**
  * The alert outbox: each incident that opens or recovers, and each expiry warning, becomes a delivery
  * to its owner's proven email address (when mail is configured) and to every alert channel they keep
+ * (a team project's: its workspace's channels, or its maker's while the workspace has none)
  * (alert_deliveries, deliveries.ts), which the sender (timers/send-alerts) tries until sent. In the
  * consumer's transaction, and one per channel and event: a redelivered event adds nothing, and an
  * alert whose delivery was written is never lost to a restart. It reads the channels' stream (their URLs are never published),
@@ -36,14 +37,19 @@ export function alertOutboxReaction(
         // An incident ended by pausing or removing its monitor, or by a refused check, did not recover:
         // nobody is told it is up again.
         if (event.type === 'IncidentClosed' && event.data.ending !== 'recovered') return;
-        const { userId } = event.data;
-        const { state: channels } = await loadAggregate(store, alertChannelsStream(userId), alertChannelsDecider);
+        const { userId, projectId } = event.data;
+        const channelsOf = async (owner: string) =>
+          (await loadAggregate(store, alertChannelsStream(owner), alertChannelsDecider)).state;
+        // A team project's alerts go to its workspace's channels; to its maker's own while it has none.
+        const workspaceId = (await knownProjects.find(tx, projectId))?.workspaceId ?? null;
+        const team = workspaceId ? await channelsOf(workspaceId) : null;
+        const [owner, channels] = team && team.size > 0 ? [workspaceId!, team] : [userId, await channelsOf(userId)];
         const message = alertMessage(event as AlertEvent & { id: string }, config.APP_URL);
-        const deliver = (channelId: string, channelName: string) =>
-          alertDeliveries.queue(defer, { alertId: event.id, channelId, userId, channelName, message });
-        // Email goes only to an address its owner proved (decision 030); its channel id is the user's.
-        if (mailer.sends && (await provenAddress(tx, userId))) deliver(userId, EMAIL_CHANNEL);
-        for (const channel of channels.values()) deliver(channel.id, channel.name);
+        const deliver = (channelId: string, channelName: string, to: string) =>
+          alertDeliveries.queue(defer, { alertId: event.id, channelId, userId: to, channelName, message });
+        // Email goes to its maker, only to an address they proved (decision 030); its channel id is theirs.
+        if (mailer.sends && (await provenAddress(tx, userId))) deliver(userId, EMAIL_CHANNEL, userId);
+        for (const channel of channels.values()) deliver(channel.id, channel.name, owner);
       },
     ),
   };
