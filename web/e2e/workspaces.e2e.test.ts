@@ -121,6 +121,12 @@ describe('team workspaces in the browser', () => {
       expect(await bob.getByRole('button', { name: control }).count()).toBe(0);
     // Nor the audit log: it is the owners' and admins'.
     expect(await bob.getByText('Audit log').count()).toBe(0);
+    // His own alert emails are his to turn off.
+    const mail = bob.getByRole('switch', { name: 'Email me this workspace’s alerts' });
+    await expect.poll(() => mail.getAttribute('aria-checked')).toBe('true');
+    await mail.click();
+    await toast(bob, 'Alert emails off');
+    expect(await mail.getAttribute('aria-checked')).toBe('false');
     expect(await memberRow(bob, adaName).getByRole('button').count()).toBe(0);
     found.push(...(await violations(bob, 'workspace (viewer)')));
     await memberRow(bob, bobName).getByRole('button', { name: 'Leave' }).click();

@@ -36,6 +36,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
     { table: 'monitors.projects', unless: 'workspace_id IS NOT NULL' },
     'monitors.workspace_members',
     'monitors.users',
+    'monitors.workspace_alert_mail_off',
   ),
   setup(context) {
     const checks = checkOutbound({

@@ -780,6 +780,14 @@ describe('monitors', () => {
     expect(hooks.verify(crew()[0]!, added.body.signingSecret)).toBe(true);
     expect(JSON.parse(crew()[0]!.body)).toMatchObject({ type: 'incident.opened', title: 'Down: Crew Site (HTTP 503)' });
     expect(hooks.received.filter((h) => h.path === '/mine/hook' && h.body.includes('Crew Site'))).toHaveLength(0);
+    // Emailed to each member with a proven address (the monitor's maker has none): the owner here.
+    await mailed(/Subject: Down: Crew Site/, 1);
+    // The owner turns the workspace's alert emails off: the next is not mailed to them.
+    expect((await client.get(`/api/workspaces/${workspaceId}/alert-mail`)).body).toEqual({ mail: true });
+    const off = await client.request('PUT', `/api/workspaces/${workspaceId}/alert-mail`, { mail: false });
+    expect(off.body).toEqual({ mail: false });
+    expect((await client.request('PUT', `/api/workspaces/${workspaceId}/alert-mail`, { mail: 'no' })).status).toBe(400);
+    expect((await outsider.get(`/api/workspaces/${workspaceId}/alert-mail`)).status).toBe(404);
 
     target.mode = 'up';
     await run.tick(() => new Date(start + 122_000));
@@ -787,6 +795,8 @@ describe('monitors', () => {
     await alertSender.tick(() => new Date(start + 123_000));
     await alertSender.tick(() => new Date(start + 700_000));
     expect(crew().map((h) => JSON.parse(h.body).type)).toEqual(['incident.opened', 'incident.closed']);
+    expect(alertsTo(/Subject: Up again: Crew Site/)).toHaveLength(0);
+    expect((await client.request('PUT', `/api/workspaces/${workspaceId}/alert-mail`, { mail: true })).status).toBe(200);
 
     expect(
       (await member.request('DELETE', `/api/workspaces/${workspaceId}/alert-channels/${added.body.id}`)).status,

@@ -8,6 +8,7 @@ import {
   MAX_ALERT_CHANNELS,
   type MadeAlertChannel,
   roleAtLeast,
+  type WorkspaceRole,
 } from '@shiplog/schemas';
 import {
   callerOf,
@@ -26,6 +27,7 @@ import { alertDeliveries, deliveryView } from '../reactions/alert-outbox/deliver
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import type { createAlertSender } from '../timers/send-alerts/index.ts';
 import { type AlertChannel, alertChannelsStream } from './alert-channel.ts';
+import { alertMail } from './alert-mail.ts';
 import { type AlertChannelCommand, AlertChannelNotFoundError, alertChannelsDecider } from './decide.ts';
 import { alertChannelRoutes } from './routes.ts';
 import { testMessage } from './webhooks.ts';
@@ -74,13 +76,18 @@ export function alertChannelsApi(
    * or admins: anyone else not a member finds nothing (404), a member or viewer is refused (403).
    */
   async function workspaceOwner(req: Request): Promise<string> {
+    return workspaceWhere(req, 'admin');
+  }
+
+  /** The workspace the path names when the caller is a member with at least `least` (404 for anyone else). */
+  async function workspaceWhere(req: Request, least: WorkspaceRole): Promise<string> {
     const workspaceId = req.params.id;
     const notFound = () => new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
     if (!isId(workspaceId)) throw notFound();
     await catchUp(req);
     const role = await knownProjects.members.roleIn(pool, workspaceId, requireUserId(req));
     if (!role) throw notFound();
-    if (!roleAtLeast(role, 'admin'))
+    if (!roleAtLeast(role, least))
       throw new ForbiddenError('Only the workspace’s owners and admins can change where its alerts go.');
     return workspaceId;
   }
@@ -157,5 +164,16 @@ export function alertChannelsApi(
     'DELETE /workspaces/:id/alert-channels/:channelId': team.remove,
     'POST /workspaces/:id/alert-channels/:channelId/test': team.test,
     'GET /workspaces/:id/alert-channels/deliveries': team.deliveries,
+
+    'GET /workspaces/:id/alert-mail': async (req, res) => {
+      const workspaceId = await workspaceWhere(req, 'viewer');
+      res.json({ mail: await alertMail.isOn(pool, workspaceId, requireUserId(req)) });
+    },
+    'PUT /workspaces/:id/alert-mail': async (req, res, parsed) => {
+      const workspaceId = await workspaceWhere(req, 'viewer');
+      const { mail } = parsed.body;
+      await alertMail.set(pool, workspaceId, requireUserId(req), mail);
+      res.json({ mail });
+    },
   });
 }

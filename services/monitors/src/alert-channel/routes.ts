@@ -103,6 +103,20 @@ export const alertChannelRoutes = declareRoutes({
     timeoutMs: 60_000,
     answer: alertDeliveryView,
   },
+  // Each member's own choice: whether the workspace's alerts are emailed to them (on unless turned off).
+  'GET /workspaces/:id/alert-mail': {
+    tag: 'Workspaces',
+    summary: 'Whether the workspace’s alerts are emailed to the caller',
+    access: 'user',
+    answer: z.object({ mail: z.boolean() }),
+  },
+  'PUT /workspaces/:id/alert-mail': {
+    tag: 'Workspaces',
+    summary: 'Turn the workspace’s alert emails to the caller on or off',
+    access: 'user',
+    body: z.object({ mail: z.boolean({ error: 'mail must be true or false' }) }),
+    answer: z.object({ mail: z.boolean() }),
+  },
   'GET /workspaces/:id/alert-channels/deliveries': {
     tag: 'Workspaces',
     summary: 'The latest deliveries to the workspace’s channels and how each went (owners and admins)',

@@ -15,6 +15,7 @@ import { ConfirmDialog } from '../../ui/dialog';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { AlertChannelsCard } from '../monitors/alert-channels-card';
+import { AlertMailCard } from './alert-mail-card';
 import { AuditCard } from './audit-card';
 import { InvitesCard } from './invites-card';
 import { MembersCard } from './members-card';
@@ -63,6 +64,7 @@ export function WorkspacePage() {
       </div>
       {admin ? <RenameCard workspace={workspace} /> : null}
       {admin ? <StatusPageCard workspace={workspace} /> : null}
+      <AlertMailCard workspace={workspace} />
       {admin ? <AlertChannelsCard workspaceId={workspace.id} /> : null}
       <MembersCard workspace={workspace} />
       {admin ? <InvitesCard workspace={workspace} /> : null}

@@ -11,7 +11,7 @@ import type { AlertEvent } from '../../alert-channel/compose.ts';
 import { alertChannelsDecider } from '../../alert-channel/decide.ts';
 import { alertMessage } from '../../alert-channel/webhooks.ts';
 import type { MonitorsEnv } from '../../env.ts';
-import { knownProjects, provenAddress } from '../../read-models/known-projects/index.ts';
+import { alertRecipients, knownProjects, provenAddress } from '../../read-models/known-projects/index.ts';
 import { alertDeliveries, EMAIL_CHANNEL } from './deliveries.ts';
 
 /**
@@ -47,8 +47,14 @@ export function alertOutboxReaction(
         const message = alertMessage(event as AlertEvent & { id: string }, config.APP_URL);
         const deliver = (channelId: string, channelName: string, to: string) =>
           alertDeliveries.queue(defer, { alertId: event.id, channelId, userId: to, channelName, message });
-        // Email goes to its maker, only to an address they proved (decision 030); its channel id is theirs.
-        if (mailer.sends && (await provenAddress(tx, userId))) deliver(userId, EMAIL_CHANNEL, userId);
+        // Email goes only to an address its owner proved (decision 030); its channel id is theirs. A team
+        // project's goes to every member who did not turn the workspace's alert emails off.
+        const mailed = workspaceId
+          ? await alertRecipients(tx, workspaceId)
+          : (await provenAddress(tx, userId))
+            ? [userId]
+            : [];
+        if (mailer.sends) for (const member of mailed) deliver(member, EMAIL_CHANNEL, member);
         for (const channel of channels.values()) deliver(channel.id, channel.name, owner);
       },
     ),

@@ -19,3 +19,19 @@ export async function provenAddress(db: Pick<pg.Pool, 'query'>, userId: string):
   );
   return rows[0]?.email ?? null;
 }
+
+/**
+ * The members a team workspace's alert is emailed to: each with a proven address (decision 030) who
+ * did not turn the workspace's alert emails off (alert-channel/alert-mail.ts).
+ */
+export async function alertRecipients(db: Pick<pg.Pool, 'query'>, workspaceId: string): Promise<string[]> {
+  const { rows } = await db.query<{ user_id: string }>(
+    `SELECT m.user_id FROM monitors.workspace_members m
+     JOIN monitors.users u ON u.user_id = m.user_id AND u.email_verified AND u.email IS NOT NULL
+     WHERE m.workspace_id = $1
+       AND NOT EXISTS (SELECT 1 FROM monitors.workspace_alert_mail_off o WHERE o.workspace_id = $1 AND o.user_id = m.user_id)
+     ORDER BY m.user_id`,
+    [workspaceId],
+  );
+  return rows.map((row) => row.user_id);
+}
