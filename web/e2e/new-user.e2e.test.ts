@@ -119,7 +119,9 @@ describe('a new builder', () => {
 
   it('is told offline that a page never opened is not available offline, with the way back', async () => {
     await registerThroughForm(page, uniqueUsername('offline'));
-    // The service worker controls the page and has kept it and the dashboard (lib/service-worker.ts).
+    // The service worker controls the page and has kept it and the dashboard (lib/service-worker.ts):
+    // its install fetches the shell's files, which beside another browser and app on two cores has
+    // taken more than 30 s.
     await expect
       .poll(
         () =>
@@ -130,7 +132,7 @@ describe('a new builder', () => {
                 (await (await caches.open('shiplog-data')).match('/api/user')),
             ),
           ),
-        { timeout: 30_000 },
+        { timeout: 50_000 },
       )
       .toBe(true);
     await context.setOffline(true);
