@@ -1,6 +1,7 @@
 /**
  * An outage under faults: a monitored site goes down while the monitors service is killed (`kill -9`),
- * and comes back while NATS is killed. Whatever the faults, its owner's webhook gets exactly one "down"
+ * and comes back while NATS is killed. The site is a team workspace's project, and the webhook is the
+ * workspace's alert channel (decision 050). Whatever the faults, the webhook gets exactly one "down"
  * alert and one "up again" alert (decision 034): each alert's id once, however many tries it took. The
  * app runs as `npm start` runs it (processes.ts), with a local site and a local webhook receiver.
  */
@@ -56,13 +57,15 @@ export async function runMonitorOutage(log: (line: string) => void = () => {}): 
       password: 'chaos-pass-123',
     });
     if (registered.status !== 201) throw new Error(`registration answered ${registered.status}`);
-    const project = await client.post('/api/projects', { name: 'Watched Site' });
+    const workspace = await client.post('/api/workspaces', { name: 'Watchers' });
+    if (workspace.status !== 201) throw new Error(`workspace answered ${workspace.status}`);
+    const project = await client.post('/api/projects', { name: 'Watched Site', workspaceId: workspace.body.id });
     const monitor = await client.post(`/api/projects/${project.body.id}/monitors`, {
       url: site.url,
       intervalSeconds: INTERVAL_SECONDS,
       failureThreshold: 1,
     });
-    const channel = await client.post('/api/alert-channels', {
+    const channel = await client.post(`/api/workspaces/${workspace.body.id}/alert-channels`, {
       kind: 'webhook',
       name: 'Receiver',
       url: `${hooks.url}/alerts`,
