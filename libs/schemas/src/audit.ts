@@ -22,6 +22,10 @@ export const auditKinds = [
   'monitor.paused',
   'monitor.resumed',
   'monitor.removed',
+  'alert_channel.added',
+  'alert_channel.removed',
+  'api_token.created',
+  'api_token.revoked',
 ] as const;
 export type AuditKind = (typeof auditKinds)[number];
 

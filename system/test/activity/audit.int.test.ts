@@ -92,10 +92,30 @@ describe('the audit log', () => {
     expect((await ada.client.request('DELETE', `/api/monitors/${monitor}`)).status).toBe(204);
     await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
     expect((await bo.client.request('DELETE', `/api/projects/${project}`)).status).toBe(204);
+    // Where its alerts go, and the tokens limited to it: by name, never their URL or text.
+    const channel = await ada.client.post(`/api/workspaces/${workspaceId}/alert-channels`, {
+      kind: 'slack',
+      name: 'Crew Slack',
+      url: 'https://hooks.slack.example.com/services/T1/B2/secret-path',
+    });
+    expect(channel.status).toBe(201);
+    expect(
+      (await ada.client.request('DELETE', `/api/workspaces/${workspaceId}/alert-channels/${channel.body.id}`)).status,
+    ).toBe(204);
+    const token = await bo.client.post('/api/tokens', { name: 'Crew CI', scope: 'read', workspaceId });
+    expect(token.status).toBe(201);
+    expect((await bo.client.request('DELETE', `/api/tokens/${token.body.id}`)).status).toBe(204);
+    // A token of every space is its user's alone: not in the workspace's log.
+    const own = await bo.client.post('/api/tokens', { name: 'Everywhere', scope: 'read' });
+    expect((await bo.client.request('DELETE', `/api/tokens/${own.body.id}`)).status).toBe(204);
     expect((await cy.client.request('DELETE', `/api/workspaces/${workspaceId}/members/${cy.id}`)).status).toBe(204);
 
     const kinds = [
       'member.left',
+      'api_token.revoked',
+      'api_token.created',
+      'alert_channel.removed',
+      'alert_channel.added',
       'project.deleted',
       'monitor.removed',
       'monitor.changed',
@@ -136,6 +156,18 @@ describe('the audit log', () => {
     });
     expect(byKind('workspace.renamed').target).toBe('Audited ship');
     expect(byKind('invite.declined')).toMatchObject({ actor: { userId: dee.id }, target: dee.username });
+    expect(byKind('alert_channel.added')).toMatchObject({
+      actor: { userId: ada.id },
+      target: 'Crew Slack',
+      details: { kind: 'slack' },
+    });
+    expect(byKind('api_token.created')).toMatchObject({
+      actor: { userId: bo.id },
+      target: 'Crew CI',
+      details: { scope: 'read' },
+    });
+    expect(byKind('api_token.revoked')).toMatchObject({ actor: { userId: bo.id }, target: 'Crew CI' });
+    expect(JSON.stringify(entries)).not.toContain('secret-path');
     expect(entries.filter((e) => e.kind === 'member.invited').map((e) => e.target)).toContain('o…@example.com');
     // From the client's address, as the gateway saw it: on the workspace's and its projects' entries.
     for (const kind of ['member.left', 'project.deleted', 'project.created', 'workspace.created'])
@@ -146,7 +178,12 @@ describe('the audit log', () => {
     const second = await audit(ada.client, '?page=2&limit=5');
     expect(second.body.map((e: Entry) => e.id)).toEqual(entries.slice(5, 10).map((e) => e.id));
     const bos = (await audit(ada.client, `?actor=${bo.id}`)).body as Entry[];
-    expect(bos.map((e) => e.kind)).toEqual(['project.deleted', 'member.joined']);
+    expect(bos.map((e) => e.kind)).toEqual([
+      'api_token.revoked',
+      'api_token.created',
+      'project.deleted',
+      'member.joined',
+    ]);
     const joined = await audit(ada.client, '?kind=member.joined');
     expect(joined.headers.get('x-total-count')).toBe('2');
     for (const bad of ['?kind=everything', '?actor=bo', '?limit=500', '?page=0'])

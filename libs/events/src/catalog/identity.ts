@@ -206,7 +206,32 @@ export const identityEvents = {
     owner: 'identity',
     version: 1,
     publish: true,
-    schema: z.object({ userId: id, tokenId: id, at: isoDate }),
+    // `name` and `space` (a workspace's id): for a token limited to one workspace, whose audit log
+    // records it; absent for the others, and from tokens revoked before.
+    schema: z.object({
+      userId: id,
+      tokenId: id,
+      name: z.string().optional(),
+      space: z.string().optional(),
+      at: isoDate,
+    }),
+  }),
+  /**
+   * A token limited to one team workspace was made: published (its `ApiTokenCreated`, which holds its
+   * hash, is not) for the workspace's audit log. `space`, not `workspaceId`: a token is its user's.
+   */
+  WorkspaceApiTokenCreated: event({
+    owner: 'identity',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      userId: id,
+      tokenId: id,
+      name: z.string(),
+      scope: z.enum(['read', 'write']),
+      space: id,
+      at: isoDate,
+    }),
   }),
   // `workspace-<id>` streams: a team workspace, its members and its invites. Ids, roles and the
   // team's name only (members' names are read from their accounts), so a member's erasure leaves the

@@ -153,6 +153,24 @@ export const monitorEvents = {
     publish: false,
     schema: z.object({ channelId: id, userId: id, at: isoDate }),
   }),
+  /**
+   * A team workspace's alert channel was added or removed: published (its `AlertChannelAdded`, which
+   * holds the URL and secret, is not) for the workspace's audit log; by its name and kind only.
+   */
+  TeamAlertChannelChanged: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    personal: false,
+    schema: z.object({
+      workspaceId: id,
+      channelId: id,
+      name: z.string(),
+      kind: z.string(),
+      change: z.enum(['added', 'removed']),
+      at: isoDate,
+    }),
+  }),
   /** Still down `repeatMinutes` after the last alert: the `count`th reminder of the open incident. */
   IncidentRepeated: event({
     owner: 'monitors',

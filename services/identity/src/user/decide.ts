@@ -58,7 +58,7 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
         ...state.apiTokens.map(
           (token): UserEvent => ({
             type: 'ApiTokenRevoked',
-            data: { userId: state.id, tokenId: token.id, at: now.toISOString() },
+            data: { ...revokedOf(state, token.id), at: now.toISOString() },
           }),
         ),
       ];
@@ -124,12 +124,28 @@ export function decideUser(command: UserCommand, state: User, now: Date): UserEv
             space: command.workspaceId,
           },
         },
+        // A token of one team workspace is that workspace's to know of (its audit log).
+        ...(command.workspaceId !== null && command.workspaceId !== 'personal'
+          ? [
+              {
+                type: 'WorkspaceApiTokenCreated' as const,
+                data: {
+                  userId: state.id,
+                  tokenId: command.tokenId,
+                  name: command.name,
+                  scope: command.scope,
+                  space: command.workspaceId,
+                  at: now.toISOString(),
+                },
+              },
+            ]
+          : []),
       ];
     case 'RevokeApiToken':
       if (state.status !== 'registered') throw userNotFound();
       if (!state.apiTokens.some((token) => token.id === command.tokenId))
         throw new NotFoundError('API token not found', 'API_TOKEN_NOT_FOUND');
-      return [{ type: 'ApiTokenRevoked', data: { userId: state.id, tokenId: command.tokenId, at: now.toISOString() } }];
+      return [{ type: 'ApiTokenRevoked', data: { ...revokedOf(state, command.tokenId), at: now.toISOString() } }];
     case 'RequestEmailVerification':
       if (state.status !== 'registered') throw userNotFound();
       if (!state.email) throw new AppError(400, 'NO_EMAIL', 'Add an email address first.');
@@ -167,6 +183,13 @@ const invalidLink = () =>
     'VERIFICATION_LINK_INVALID',
     'This link is not valid: it was replaced by a newer one, or the address changed. Send a new one from Settings.',
   );
+
+/** A revoked token, named with its workspace when it was limited to one (its audit log records it). */
+function revokedOf(state: Extract<User, { status: 'registered' }>, tokenId: string) {
+  const token = state.apiTokens.find((t) => t.id === tokenId);
+  const team = token && token.workspaceId !== null && token.workspaceId !== 'personal';
+  return { userId: state.id, tokenId, ...(team ? { name: token.name, space: token.workspaceId! } : {}) };
+}
 
 export const userDecider: Decider<User, UserCommand, UserEvent> = {
   initialState: initialUser,

@@ -18,6 +18,7 @@ export type UserEvent =
   | EventOf<'NotificationSettingsChanged'>
   | EventOf<'ApiTokenCreated'>
   | EventOf<'ApiTokenRevoked'>
+  | EventOf<'WorkspaceApiTokenCreated'>
   | EventOf<'EmailVerificationRequested'>
   | EventOf<'EmailVerified'>;
 
@@ -154,6 +155,9 @@ export function evolveUser(state: User, event: UserEvent): User {
       return state.status === 'registered'
         ? { ...state, apiTokens: state.apiTokens.filter((token) => token.id !== event.data.tokenId) }
         : state;
+    // Told the workspace of it: the token itself came with ApiTokenCreated.
+    case 'WorkspaceApiTokenCreated':
+      return state;
   }
 }
 

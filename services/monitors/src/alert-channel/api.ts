@@ -93,7 +93,7 @@ export function alertChannelsApi(
   }
 
   /** The channels of `owner` (a user, or a team workspace): each handler below, for either. */
-  const handlersFor = (ownerOf: (req: Request) => Promise<string>, channelParam: string) => ({
+  const handlersFor = (ownerOf: (req: Request) => Promise<string>, channelParam: string, team: boolean) => ({
     list: async (req: Request, res: Response) => {
       const channels = await load(await ownerOf(req));
       res.json([...channels.values()].map(viewOf));
@@ -109,7 +109,7 @@ export function alertChannelsApi(
       const secret = input.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
       const { state } = await run(
         req,
-        { type: 'AddChannel', userId: owner, channelId: id, ...input, secret, allowed: MAX_ALERT_CHANNELS },
+        { type: 'AddChannel', userId: owner, channelId: id, ...input, secret, allowed: MAX_ALERT_CHANNELS, team },
         idempotencyKey,
       );
       const channel = state.get(id);
@@ -119,7 +119,7 @@ export function alertChannelsApi(
     },
     remove: async (req: Request, res: Response) => {
       const owner = await ownerOf(req);
-      await run(req, { type: 'RemoveChannel', userId: owner, channelId: idOf(req.params[channelParam]) });
+      await run(req, { type: 'RemoveChannel', userId: owner, channelId: idOf(req.params[channelParam]), team });
       res.status(204).end();
     },
     // A test alert through the channel, now: its answer is the delivery, sent or failed (no retries).
@@ -144,8 +144,8 @@ export function alertChannelsApi(
       res.json(deliveries.map(deliveryView));
     },
   });
-  const own = handlersFor(async (req) => requireUserId(req), 'id');
-  const team = handlersFor(workspaceOwner, 'channelId');
+  const own = handlersFor(async (req) => requireUserId(req), 'id', false);
+  const team = handlersFor(workspaceOwner, 'channelId', true);
 
   return serveRoutes(alertChannelRoutes, {
     'GET /alert-channels/email': async (_req, res) => {

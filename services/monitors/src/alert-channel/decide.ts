@@ -13,8 +13,10 @@ export type AlertChannelCommand =
       url: string;
       secret: string | null;
       allowed: number;
+      /** The owner is a team workspace: its audit log is told (TeamAlertChannelChanged). */
+      team?: boolean;
     }
-  | { type: 'RemoveChannel'; userId: string; channelId: string };
+  | { type: 'RemoveChannel'; userId: string; channelId: string; team?: boolean };
 
 export class AlertChannelNotFoundError extends NotFoundError {
   constructor() {
@@ -30,8 +32,26 @@ export function decideAlertChannels(
   const at = now.toISOString();
   const { userId, channelId } = command;
   if (command.type === 'RemoveChannel') {
-    if (!state.has(channelId)) throw new AlertChannelNotFoundError();
-    return [{ type: 'AlertChannelRemoved', data: { channelId, userId, at } }];
+    const channel = state.get(channelId);
+    if (!channel) throw new AlertChannelNotFoundError();
+    return [
+      { type: 'AlertChannelRemoved', data: { channelId, userId, at } },
+      ...(command.team
+        ? [
+            {
+              type: 'TeamAlertChannelChanged' as const,
+              data: {
+                workspaceId: userId,
+                channelId,
+                name: channel.name,
+                kind: channel.kind,
+                change: 'removed' as const,
+                at,
+              },
+            },
+          ]
+        : []),
+    ];
   }
   if (state.has(channelId)) return [];
   if (state.size >= command.allowed)
@@ -40,7 +60,17 @@ export function decideAlertChannels(
       'ALERT_CHANNEL_LIMIT_REACHED',
     );
   const { kind, name, url, secret } = command;
-  return [{ type: 'AlertChannelAdded', data: { channelId, userId, kind, name, url, secret, at } }];
+  return [
+    { type: 'AlertChannelAdded', data: { channelId, userId, kind, name, url, secret, at } },
+    ...(command.team
+      ? [
+          {
+            type: 'TeamAlertChannelChanged' as const,
+            data: { workspaceId: userId, channelId, name, kind, change: 'added' as const, at },
+          },
+        ]
+      : []),
+  ];
 }
 
 export const alertChannelsDecider: Decider<AlertChannels, AlertChannelCommand, AlertChannelEvent> = {

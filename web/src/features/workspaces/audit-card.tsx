@@ -32,6 +32,10 @@ const kindLabels: Record<AuditKind, string> = {
   'monitor.paused': 'paused a monitor of',
   'monitor.resumed': 'resumed a monitor of',
   'monitor.removed': 'removed a monitor of',
+  'alert_channel.added': 'added the alert channel',
+  'alert_channel.removed': 'removed the alert channel',
+  'api_token.created': 'made the API token',
+  'api_token.revoked': 'revoked the API token',
 };
 
 /** One entry as a sentence: "ada changed the role of bo (admin)". */

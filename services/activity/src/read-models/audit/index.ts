@@ -183,6 +183,42 @@ export const auditProjection: ProjectionDefinition = {
       record(event, { workspaceId, kind: 'project.deleted', target: name, details: { projectId } }, defer);
     },
     ...onMonitor,
+    TeamAlertChannelChanged: async (event, _tx, { defer }) => {
+      const d = event.data;
+      record(
+        event,
+        {
+          workspaceId: d.workspaceId,
+          kind: d.change === 'added' ? 'alert_channel.added' : 'alert_channel.removed',
+          target: d.name,
+          details: { channelId: d.channelId, kind: d.kind },
+        },
+        defer,
+      );
+    },
+    // API tokens limited to the workspace: their maker, name and scope, never their text.
+    WorkspaceApiTokenCreated: async (event, _tx, { defer }) => {
+      const d = event.data;
+      record(
+        event,
+        {
+          workspaceId: d.space,
+          kind: 'api_token.created',
+          target: d.name,
+          details: { tokenId: d.tokenId, scope: d.scope },
+        },
+        defer,
+      );
+    },
+    ApiTokenRevoked: async (event, _tx, { defer }) => {
+      const d = event.data;
+      if (!d.space) return;
+      record(
+        event,
+        { workspaceId: d.space, kind: 'api_token.revoked', target: d.name ?? null, details: { tokenId: d.tokenId } },
+        defer,
+      );
+    },
   } satisfies EventHandlers,
 };
 
