@@ -16,6 +16,7 @@ import { cn } from '../../lib/class-names';
 import { formatDate, projectNameOf } from '../../lib/format';
 import { userQuery } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
+import { actorText } from './actor';
 
 /** Fixed labels and icons for created, updated, completed and deleted; other actions shown as they are. */
 const actions: Record<string, { label: string; icon: LucideIcon; className: string }> = {
@@ -49,20 +50,9 @@ const statusBadges: Record<string, { label: string; className: string }> = {
   in_progress: { label: 'in progress', className: 'bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-300' },
 };
 
-/**
- * Who did it, when it is worth saying: another member of a team ("by Ada"), or a token ("by you with
- * the token “CI”"). The user's own entries made in the app say nothing more, as they always did.
- */
-export function actorText(actor: Activity['actor'], you: string | undefined): string | null {
-  if (!actor) return null;
-  const who = actor.userId === you ? 'you' : (actor.username ?? 'a former member');
-  if (actor.token) return `by ${who} with the token “${actor.token}”`;
-  return who === 'you' ? null : `by ${who}`;
-}
-
 export function ActivityCard({ activity }: { activity: Activity }) {
   const { data: user } = useQuery(userQuery);
-  const by = actorText(activity.actor ?? null, user?.id);
+  const by = actorText(activity, user?.id);
   const known = actions[activity.action];
   const Icon = known?.icon ?? eventIcons[activity.eventType] ?? Zap;
   const projectName = projectNameOf(activity.details);
