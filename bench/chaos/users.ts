@@ -153,7 +153,7 @@ export function chaosUsers(options: LoadOptions, rand: () => number) {
     // Long enough for a name left claimed by a sign-up killed half-way to come free (a minute).
     const until = Date.now() + 150_000;
     const met: string[] = [];
-    let signedIn = false;
+    let signIns = 0;
     while (Date.now() < until) {
       const answer = await send(user, 'register', 'POST', '/api/register', {
         username,
@@ -167,10 +167,11 @@ export function chaosUsers(options: LoadOptions, rand: () => number) {
         return user;
       }
       met.push(`${answer.status} ${answer.body?.code ?? ''}`);
-      // An earlier try whose answer was lost took the name: 409 now, and signing in tells, once. (A
-      // sign-in for a name with no account is a failed sign-in, and every user here shares an address.)
-      if (answer.status === 409 && !signedIn) {
-        signedIn = true;
+      // An earlier try whose answer was lost took the name: 409 now, and signing in tells. A few times
+      // at most, as a fault can fail the sign-in too (a sign-in for a name with no account is a failed
+      // sign-in, and every user here shares an address).
+      if (answer.status === 409 && signIns < 3) {
+        signIns += 1;
         const login = await send(user, 'register', 'POST', '/api/login', { username, password: PASSWORD });
         if (acknowledged(login)) {
           user.id = login.body.id ?? (await send(user, 'register', 'GET', '/api/user')).body?.id ?? null;
