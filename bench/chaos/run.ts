@@ -207,7 +207,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     // Reminders created late in the run fall due after it: wait for their emails too.
     const lastDue = started + (load.seconds + (options.reminderDueSeconds ?? [20, 60])[1] + 10) * 1000;
-    if (!(await waitUntilQuiet(fleet.natsUrl, namespace))) log('the bus did not go quiet within two minutes');
+    if (!(await waitUntilQuiet(fleet.natsUrl, namespace, databaseUrl)))
+      log('the relays and the bus did not go quiet within two minutes');
     const reminderEmails = () => smtp.received.filter((m) => m.raw.includes('/complete')).length;
     while (Date.now() < lastDue && !allEmailsIn(load.users, reminderEmails())) await sleep(500);
 

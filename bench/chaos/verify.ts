@@ -22,9 +22,38 @@ export const readModelTables = serviceDefinitions.flatMap((service) =>
   (service.projections ?? []).flatMap((projection) => projection.tables.map((table) => `${service.name}.${table}`)),
 );
 
-/** Until every durable consumer of the run's stream has nothing pending and the stream has stopped growing. */
-export async function waitUntilQuiet(natsUrl: string, namespace: string, seconds = 120): Promise<boolean> {
+/**
+ * Whether every service's relay has published all its store holds: its checkpoint at the store's last
+ * event. A relay restarted after a fault waits for its leadership first, and the bus is quiet meanwhile.
+ */
+async function relaysCaughtUp(pool: pg.Pool): Promise<boolean> {
+  for (const { name: schema } of serviceDefinitions) {
+    const { rows } = await pool.query<{ behind: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM ${schema}.events e
+         WHERE NOT EXISTS (SELECT 1 FROM ${schema}.relay_checkpoint)
+            OR EXISTS (SELECT 1 FROM ${schema}.relay_checkpoint c
+                       WHERE (e.transaction_id, e.global_position) > (c.commit_position::text::xid8, c.prepare_position::bigint))
+       ) AS behind`,
+    );
+    if (rows[0]?.behind) return false;
+  }
+  return true;
+}
+
+/**
+ * Until every relay has published what its store holds, every durable consumer of the run's stream
+ * has nothing pending, and the stream has stopped growing.
+ */
+export async function waitUntilQuiet(
+  natsUrl: string,
+  namespace: string,
+  databaseUrl: string,
+  seconds = 120,
+): Promise<boolean> {
   const nc = await connect({ servers: natsUrl });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  pool.on('error', () => {});
   try {
     const jsm = await jetstreamManager(nc);
     const stream = `${namespace.toUpperCase()}_EVENTS`;
@@ -37,7 +66,7 @@ export async function waitUntilQuiet(natsUrl: string, namespace: string, seconds
       // The services' durable consumers; an ephemeral one (a killed gateway's live feed) only lapses.
       for await (const consumer of jsm.consumers.list(stream))
         if (consumer.config.durable_name) pending += consumer.num_pending + consumer.num_ack_pending;
-      if (pending > 0 || state.last_seq !== last) quietSince = Date.now();
+      if (pending > 0 || state.last_seq !== last || !(await relaysCaughtUp(pool))) quietSince = Date.now();
       last = state.last_seq;
       if (Date.now() - quietSince >= 3000) return true;
       await sleep(250);
@@ -45,6 +74,7 @@ export async function waitUntilQuiet(natsUrl: string, namespace: string, seconds
     return false;
   } finally {
     await nc.close();
+    await pool.end();
   }
 }
 
@@ -132,8 +162,10 @@ export async function verify(options: {
       count('projects');
       if (!stored.some((e) => e.type === 'ProjectCreated')) note(lost, 'event store: project', project.id);
       if (project.deleted === 'yes') {
-        if (shown) note(lost, 'project list: delete', project.id);
-        if (stats.has(project.id)) note(lost, 'dashboard counters: delete', project.id);
+        // Said with what the store holds of it, and whose it is, to tell a lost append from a lost projection.
+        const which = `${project.id} (${stored.some((e) => e.type === 'ProjectDeleted') ? 'deleted in the store' : 'not deleted in the store'}, ${shown?.workspaceId ? 'a team project' : 'personal'})`;
+        if (shown) note(lost, 'project list: delete', which);
+        if (stats.has(project.id)) note(lost, 'dashboard counters: delete', which);
         continue;
       }
       if (project.deleted === 'maybe') continue;
