@@ -116,28 +116,38 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     const parts = (await findParts(req, username)).page;
     if (!parts) return { page: null, userId: null };
     const { profile, projects } = parts;
-    const status =
-      projects.length > 0
-        ? await read<MonitorsStatus>(
-            req,
-            after,
-            'monitors',
-            `/public/users/${profile.userId}/status?projects=${projects.map((p) => p.id).join(',')}`,
-          )
-        : null;
-    const monitors = status?.monitors ?? [];
     return {
       userId: profile.userId,
       page: {
         username: profile.username,
         displayName: profile.displayName,
-        projects: projects
-          .filter((p) => monitors.some((m) => m.projectId === p.id))
-          .map(({ id, name }) => ({ id, name })),
-        monitors,
-        incidents: status?.incidents ?? [],
-        at: new Date().toISOString(),
+        ...(await monitorsOf(req, after, projects, `/public/users/${profile.userId}/status`)),
       },
+    };
+  }
+
+  /**
+   * A status page's part: the monitors of `projects` (monitors' `path`, which checks they are its
+   * owner's), the incidents of 90 days, and the projects that have monitors.
+   */
+  async function monitorsOf(
+    req: IncomingMessage,
+    after: string | undefined,
+    projects: PublicProjectFields[],
+    path: string,
+  ): Promise<MonitorsStatus & { projects: { id: string; name: string }[]; at: string }> {
+    const status =
+      projects.length > 0
+        ? await read<MonitorsStatus>(req, after, 'monitors', `${path}?projects=${projects.map((p) => p.id).join(',')}`)
+        : null;
+    const monitors = status?.monitors ?? [];
+    return {
+      projects: projects
+        .filter((p) => monitors.some((m) => m.projectId === p.id))
+        .map(({ id, name }) => ({ id, name })),
+      monitors,
+      incidents: status?.incidents ?? [],
+      at: new Date().toISOString(),
     };
   }
 
@@ -269,24 +279,9 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
         'projects',
         `/public/workspaces/${workspace.workspaceId}/projects`,
       )) ?? [];
-    const status =
-      projects.length > 0
-        ? await read<MonitorsStatus>(
-            req,
-            undefined,
-            'monitors',
-            `/public/workspaces/${workspace.workspaceId}/status?projects=${projects.map((p) => p.id).join(',')}`,
-          )
-        : null;
-    const monitors = status?.monitors ?? [];
     const page: PublicTeamStatus = {
       workspace: { name: workspace.name, slug: workspace.slug },
-      projects: projects
-        .filter((p) => monitors.some((m) => m.projectId === p.id))
-        .map(({ id, name }) => ({ id, name })),
-      monitors,
-      incidents: status?.incidents ?? [],
-      at: new Date().toISOString(),
+      ...(await monitorsOf(req, undefined, projects, `/public/workspaces/${workspace.workspaceId}/status`)),
     };
     res.setHeader('Cache-Control', cacheControl(positions.of(req) !== undefined));
     res.type('json');

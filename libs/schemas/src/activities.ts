@@ -1,19 +1,23 @@
 import { z } from 'zod';
 
-/** `GET /api/activities`: `page` from 1, `limit` 1–100; without them, the first page of 10 (spec/core.md §9). */
-export const activityPageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .default(10),
-});
+/** A paged list's query: `page` from 1, `limit` 1–100; without them, the first page of `defaultLimit`. */
+export const pageQuerySchema = (defaultLimit: number) =>
+  z.object({
+    page: z.coerce
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be at least 1')
+      .default(1),
+    limit: z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(100, 'limit must be at most 100')
+      .default(defaultLimit),
+  });
+
+/** `GET /api/activities`: without `page` and `limit`, the first page of 10 (spec/core.md §9). */
+export const activityPageQuerySchema = pageQuerySchema(10);
 
 export const TIME_ZONE_MESSAGE = 'tz must be a time zone name such as Europe/Berlin';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuerySchema } from './activities.ts';
 
 /**
  * A team workspace's audit log: who did what in it, read by its owners and admins. Each entry is one
@@ -45,18 +46,7 @@ const kind = z.preprocess(
 );
 
 /** `GET /api/workspaces/{id}/audit`: a page (from 1) of `limit` (1–100, 50 when not said), by actor and kind. */
-export const auditQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .default(50),
+export const auditQuerySchema = pageQuerySchema(50).extend({
   actor,
   kind,
 });
