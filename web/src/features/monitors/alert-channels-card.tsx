@@ -70,8 +70,8 @@ export function AlertChannelsCard({ workspaceId }: { workspaceId?: string } = {}
         {workspaceId ? (
           <CardDescription>
             When a monitor of one of this workspace’s projects goes down or comes back, or a certificate nears its end,
-            the alert goes to each channel here (to its maker’s own channels while there are none), and by email to its
-            maker. Only owners and admins change them.
+            the alert goes to each channel here (to its maker’s own channels while there are none), and by email to
+            every member who keeps its alert emails on. Only owners and admins change them.
           </CardDescription>
         ) : (
           <CardDescription>
@@ -144,9 +144,11 @@ export function AlertChannelsCard({ workspaceId }: { workspaceId?: string } = {}
           <p className="text-sm text-destructive">Could not load your channels: {error.message}</p>
         ) : channels.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            {emailSends === false
-              ? 'No channels yet: without email from this server, nobody is told of an alert until you add one.'
-              : 'No channels yet: alerts are emailed to your proven address only.'}
+            {workspaceId
+              ? 'No channels yet: its alerts go to the channels of each monitor’s maker, and by email to the members.'
+              : emailSends === false
+                ? 'No channels yet: without email from this server, nobody is told of an alert until you add one.'
+                : 'No channels yet: alerts are emailed to your proven address only.'}
           </p>
         ) : (
           <ul className="divide-y rounded-lg border" aria-label="Alert channels">

@@ -83,6 +83,7 @@ export function AuditCard({ workspace }: { workspace: WorkspaceView }) {
             <Label htmlFor="audit-kind">Kind</Label>
             <Select
               id="audit-kind"
+              className="block"
               value={kind}
               onChange={(event) => {
                 setKind(event.target.value as AuditKind | '');
