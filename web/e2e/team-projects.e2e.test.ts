@@ -148,7 +148,7 @@ describe('team projects in the browser', () => {
     await ada.getByRole('link', { name: 'New Project' }).first().click();
     await ada.waitForURL(/\/new-project$/);
     await expect.poll(() => ada.getByLabel('Space', { exact: true }).inputValue()).toBe(workspaceId);
-    // The edit form shows its space, read-only.
+    // The edit page says its space (and offers a move: the last test moves one).
     await ada.goto('/projects');
     await card(ada, 'Team Rocket').getByRole('link', { name: 'Team Rocket' }).click();
     await ada.getByRole('link', { name: 'Edit', exact: true }).click();
@@ -316,6 +316,31 @@ describe('team projects in the browser', () => {
     await ada.reload();
     await ada.getByRole('heading', { level: 2, name: 'Team Rocket' }).waitFor();
     await expect.poll(() => ada.getByTestId('present-members').count()).toBe(0);
+  });
+
+  it('moves a personal project into the workspace from its edit page, after saying who will see it', async () => {
+    await ada.goto('/projects');
+    await card(ada, 'Ada Solo').getByRole('link', { name: 'Ada Solo' }).click();
+    await ada.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect.poll(() => ada.getByTestId('project-space').textContent()).toContain('your personal space');
+    const moveTo = ada.getByLabel('Move to');
+    expect(await moveTo.locator('option').allTextContents()).toEqual(['Choose a space…', workspaceName]);
+    await moveTo.selectOption({ label: workspaceName });
+    await ada.getByRole('button', { name: 'Move', exact: true }).click();
+    const confirm = ada.getByRole('alertdialog', { name: 'Move Ada Solo?' });
+    await confirm.getByText(`The members of ${workspaceName} will see it`).waitFor();
+    const found = await violations(ada, 'move a project');
+    await confirm.getByRole('button', { name: 'Move', exact: true }).click();
+    await toast(ada, 'Project moved');
+    await expect.poll(() => ada.getByTestId('project-space').textContent()).toContain(workspaceName);
+    // Now the team's: Bob, a member, finds it with the workspace's badge, and its timeline says so.
+    await bob.goto(`/projects?space=${workspaceId}`);
+    await expect
+      .poll(() => card(bob, 'Ada Solo').getByTestId('workspace-badge').textContent(), { timeout: 15_000 })
+      .toBe(`Workspace: ${workspaceName}`);
+    await card(bob, 'Ada Solo').getByRole('link', { name: 'Ada Solo' }).click();
+    await bob.getByTestId('activity-card').filter({ hasText: 'Moved to a team workspace' }).waitFor();
+    expect(found).toEqual([]);
   });
 
   it('says why, with the server’s words, when the workspace is read-only for want of an owner’s plan', async () => {

@@ -70,6 +70,15 @@ export function knownProjectsIn(schema: string) {
       );
     },
 
+    /** Moved to another space: a personal one's maker is the mover. */
+    moved(defer: Batch['defer'], project: { projectId: string; userId: string; workspaceId?: string | null }) {
+      defer(`UPDATE ${projects} SET user_id = $2, workspace_id = $3 WHERE project_id = $1`, [
+        project.projectId,
+        project.userId,
+        project.workspaceId ?? null,
+      ]);
+    },
+
     renamed(defer: Batch['defer'], project: { projectId: string; name: string }) {
       defer(`UPDATE ${projects} SET name = $1 WHERE project_id = $2`, [project.name, project.projectId]);
     },
@@ -122,6 +131,7 @@ export function knownProjectsIn(schema: string) {
     EmailVerified: async ({ data }, _tx, { defer }) => known.addressProven(defer, data),
     ProjectCreated: async ({ data }, _tx, { defer }) => known.project(defer, data),
     ProjectImported: async ({ data }, _tx, { defer }) => known.project(defer, data),
+    ProjectMovedIn: async ({ data }, _tx, { defer }) => known.moved(defer, data),
     ProjectUpdated: async ({ data }, _tx, { defer }) => {
       if (data.changes.name !== undefined) known.renamed(defer, { projectId: data.projectId, name: data.changes.name });
     },

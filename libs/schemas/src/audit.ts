@@ -17,6 +17,8 @@ export const auditKinds = [
   'member.left',
   'project.created',
   'project.imported',
+  'project.moved_in',
+  'project.moved_out',
   'project.deleted',
   'monitor.added',
   'monitor.changed',

@@ -100,6 +100,14 @@ export const updateProjectSchema = z.preprocess(
   }),
 );
 
+/**
+ * POST /api/projects/{id}/move: the team workspace to move it to, or null for the caller's personal
+ * space. The caller is an owner or admin of both sides.
+ */
+export const moveProjectSchema = z.object({
+  workspaceId: z.uuid({ error: 'Choose a workspace you belong to, or null for your personal space' }).nullable(),
+});
+
 export type CreateProjectInput = z.infer<typeof createProjectSchema>;
 export type UpdateProjectInput = z.infer<typeof updateProjectSchema>;
 

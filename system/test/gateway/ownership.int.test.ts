@@ -70,6 +70,7 @@ const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 /** A body the call would accept from its owner, so that only whose resource it is can refuse it. */
 const validBodies: Record<string, unknown> = {
   'PUT /api/projects/:id': { name: 'Taken over' },
+  'POST /api/projects/:id/move': { workspaceId: null },
   'POST /api/projects/:id/backup': { version: '9.9.9', notes: 'not yours' },
   'POST /api/projects/:id/deployment': { environment: 'production', version: '9.9.9' },
   'POST /api/projects/:id/version': { version: '9.9.9', changes: ['not yours'] },

@@ -123,9 +123,16 @@ describe('projections', () => {
     await client.post(`/api/workspaces/${team.id}/invites`, { email: 'waiting@example.com' });
     const revoked = (await client.post(`/api/workspaces/${team.id}/invites`, { email: 'revoked@example.com' })).body;
     await client.request('DELETE', `/api/workspaces/${team.id}/invites/${revoked.id}`);
+    // A project moved into the team with a monitor, and one moved in and out again.
+    const moved = (await client.post('/api/projects', { name: 'Moved', costEstimate: 300 })).body;
+    await client.post(`/api/projects/${moved.id}/monitors`, { url: 'https://moved.example.com/' });
+    expect((await client.post(`/api/projects/${moved.id}/move`, { workspaceId: team.id })).status).toBe(200);
+    const back = (await client.post('/api/projects', { name: 'Back again' })).body;
+    await client.post(`/api/projects/${back.id}/move`, { workspaceId: team.id });
+    expect((await client.post(`/api/projects/${back.id}/move`, { workspaceId: null })).status).toBe(200);
     // Reading through the gateway waits for the projections to include every write above.
     expect((await client.get('/api/activities?limit=100')).body.length).toBeGreaterThan(5);
-    expect((await client.get('/api/projects')).body).toHaveLength(1);
+    expect((await client.get('/api/projects')).body).toHaveLength(3);
 
     const live = await snapshot();
     expect(live['activity.activities']!.length).toBeGreaterThan(5);
@@ -161,7 +168,7 @@ describe('projections', () => {
     // The live consumers skip what the rebuild replayed, and project what comes next.
     const next = (await client.post('/api/projects', { name: 'After rebuild' })).body;
     const list = (await client.get('/api/projects')).body;
-    expect(list.map((p: { id: string }) => p.id)).toEqual([next.id, keep.id]);
+    expect(list.map((p: { id: string }) => p.id)).toEqual([next.id, back.id, moved.id, keep.id]);
     const timeline = (await client.get(`/api/projects/${next.id}/activities`)).body;
     expect(timeline).toHaveLength(1);
   });

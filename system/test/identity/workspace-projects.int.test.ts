@@ -251,6 +251,95 @@ describe('a team workspace’s projects', () => {
     const timeline = (await owner.client.get(`/api/projects/${project}/activities`)).body as { eventType: string }[];
     expect(timeline.map((a) => a.eventType)).toContain('deployment');
   });
+  it('move between a personal space and a team by an owner or admin of both sides, with what they hold, and each side’s log says so', async () => {
+    const { owner, member, viewer, outsider, workspaceId } = await team();
+    const made = await owner.client.post('/api/projects', { name: 'Side thing', costEstimate: 700 });
+    const project = made.body.id as string;
+    expect((await owner.client.post(`/api/projects/${project}/deployment`, { version: '1.0.0' })).status).toBe(201);
+    const reminder = await owner.client.post('/api/reminders', {
+      projectId: project,
+      title: 'Renew it',
+      dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(reminder.status).toBe(201);
+    expect(
+      (await owner.client.post(`/api/projects/${project}/monitors`, { url: 'https://side.example.com/' })).status,
+    ).toBe(201);
+
+    // Bad input, and sides the caller is not an owner or admin of: refused, and nothing moves.
+    expect((await owner.client.post(`/api/projects/${project}/move`, { workspaceId: 'crew' })).status).toBe(400);
+    expect((await owner.client.post(`/api/projects/${project}/move`, {})).status).toBe(400);
+    const foreign = (await outsider.client.post('/api/workspaces', { name: 'Elsewhere' })).body.id as string;
+    const notThere = await owner.client.post(`/api/projects/${project}/move`, { workspaceId: foreign });
+    expect(notThere).toMatchObject({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
+    const own = (await member.client.post('/api/projects', { name: 'Member’s own' })).body.id as string;
+    const asMember = await member.client.post(`/api/projects/${own}/move`, { workspaceId });
+    expect(asMember).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect((await outsider.client.post(`/api/projects/${project}/move`, { workspaceId: foreign })).status).toBe(404);
+    expect((await owner.client.get(`/api/projects/${project}`)).body.workspaceId).toBeNull();
+
+    const moved = await owner.client.post(`/api/projects/${project}/move`, { workspaceId });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toMatchObject({ id: project, workspaceId, role: 'owner', costEstimate: 700, userId: owner.id });
+    // The team's now: its members reach it, its reminder and monitor, and its timeline with the move.
+    await reaches(member.client, project);
+    expect((await member.client.get(`/api/reminders/project/${project}`)).body).toHaveLength(1);
+    expect((await member.client.get(`/api/projects/${project}/monitors`)).body).toHaveLength(1);
+    await waitUntil(async () =>
+      (await member.client.get(`/api/projects/${project}/activities`)).body.some(
+        (a: { action: string }) => a.action === 'moved',
+      ),
+    );
+    const timeline = (await member.client.get(`/api/projects/${project}/activities`)).body as { details: string }[];
+    expect(timeline.map((a) => a.details)).toEqual(
+      expect.arrayContaining(['Moved to a team workspace: Side thing', 'Created project: Side thing']),
+    );
+    expect((await member.client.request('PUT', `/api/projects/${project}`, { description: 'Ours' })).status).toBe(200);
+    // Moved twice: moved once.
+    expect((await owner.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
+
+    // Out of the team: only an owner or admin of it may; it becomes the mover's, and the team loses it.
+    for (const person of [member, viewer]) {
+      const refused = await person.client.post(`/api/projects/${project}/move`, { workspaceId: null });
+      expect(refused).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    }
+    const back = await owner.client.post(`/api/projects/${project}/move`, { workspaceId: null });
+    expect(back.body).toMatchObject({ workspaceId: null, description: 'Ours', role: 'owner' });
+    await waitUntil(async () => (await member.client.get(`/api/projects/${project}`)).status === 404);
+    expect(ids((await member.client.get('/api/projects')).body)).not.toContain(project);
+    await waitUntil(async () => {
+      const log = (await owner.client.get(`/api/workspaces/${workspaceId}/audit`)).body as { kind: string }[];
+      return log.some((e) => e.kind === 'project.moved_out');
+    });
+    const kinds = ((await owner.client.get(`/api/workspaces/${workspaceId}/audit`)).body as { kind: string }[]).map(
+      (e) => e.kind,
+    );
+    expect(kinds).toEqual(expect.arrayContaining(['project.moved_in', 'project.moved_out']));
+  });
+
+  it('moved into a team, stay whole when their maker deletes their account', async () => {
+    const { owner, workspaceId } = await team();
+    const admin = await backend.signUp('second');
+    const invite = await owner.client.post(`/api/workspaces/${workspaceId}/invites`, {
+      username: admin.username,
+      role: 'admin',
+    });
+    await waitUntil(async () => (await admin.client.get('/api/invites')).body.length === 1);
+    expect((await admin.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+    const project = (await admin.client.post('/api/projects', { name: 'Brought along', description: 'Before' })).body
+      .id as string;
+    expect((await admin.client.post(`/api/projects/${project}/version`, { version: '0.1.0' })).status).toBe(201);
+    expect((await admin.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
+    await reaches(owner.client, project);
+    expect((await admin.client.request('DELETE', '/api/user')).status).toBe(200);
+    await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 3);
+    // Its events before the move were sealed with the maker's key, now destroyed: the move holds it all.
+    const kept = await owner.client.get(`/api/projects/${project}`);
+    expect(kept.body).toMatchObject({ name: 'Brought along', description: 'Before', workspaceId });
+    expect((await owner.client.request('PUT', `/api/projects/${project}`, { description: 'After' })).status).toBe(200);
+    expect((await owner.client.get(`/api/projects/${project}`)).body.description).toBe('After');
+  });
+
   it('are read-only for everyone while no owner has a plan, and the Quick Update is the owners’ plan’s', async () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'On the owner’s plan', workspaceId })).body

@@ -172,6 +172,55 @@ export const projectEvents = {
     schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, name: z.string(), at: isoDate }),
   }),
   /**
+   * The project left its space (moved by an owner or admin of both sides): sealed with that space's
+   * key, so the members it leaves are told. `to` is the team workspace it went to (null: `movedBy`'s
+   * personal space). ProjectMovedIn follows it in the same append.
+   */
+  ProjectMovedOut: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      workspaceId: id.optional(),
+      userId: id,
+      name: z.string(),
+      to: id.nullable(),
+      movedBy: id,
+      at: isoDate,
+    }),
+  }),
+  /**
+   * The project as it stands, in its new space: its maker (`movedBy` when it went to a personal space)
+   * and workspace, and every field, so it folds from here on without the events before, which stay
+   * sealed with the previous space's key (that space's erasure leaves the project whole). `from` is the
+   * workspace it left (null: its maker's personal space).
+   */
+  ProjectMovedIn: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      workspaceId: id.optional(),
+      userId: id,
+      from: id.nullable(),
+      movedBy: id,
+      name: z.string(),
+      description: z.string().nullable(),
+      status: projectStatus,
+      checklist,
+      costEstimate: z.number().int().nullable(),
+      replitId: z.string().nullable(),
+      isPublic: z.boolean(),
+      socialLinks,
+      createdAt: isoDate,
+      /** The platforms' deployments recorded so far (`platform:id`), each recorded once still. */
+      hookDeployments: z.array(z.string()),
+      at: isoDate,
+    }),
+  }),
+  /**
    * A project brought in from a Shiplog export, as it stood when exported: its dates are
    * the original ones, and its history arrives apart (HistoryImported), so it makes no timeline entry.
    * `importedFrom` is its id in the file: importing the same file again imports nothing twice.

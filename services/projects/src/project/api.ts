@@ -72,15 +72,15 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
   const plans = teamPlans({ ...context, members: workspaceMembers });
 
   /**
-   * The caller's role in the workspace a project is made in: a member or more may create one there;
-   * anyone else learns nothing (404), and a viewer is refused (403). A workspace joined a moment ago is
-   * known here (the caller's own writes are waited for).
+   * The caller's role in a workspace a project is made in (`least`: member) or moved to (admin): anyone
+   * else learns nothing (404), and a lesser role is refused (403). A workspace joined a moment ago is
+   * known here (the caller's own writes are waited for), and one whose owners have no plan takes nothing.
    */
-  async function roleToCreateIn(req: Request, workspaceId: string): Promise<WorkspaceRole> {
+  async function roleIn(req: Request, workspaceId: string, least: WorkspaceRole): Promise<WorkspaceRole> {
     await catchUp(req);
     const role = await workspaceMembers.roleIn(pool, workspaceId, requireUserId(req));
     if (!role) throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
-    if (!roleAtLeast(role, 'member')) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
+    if (!roleAtLeast(role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
     await plans.writable({ workspaceId }, callerOf(req));
     return role;
   }
@@ -116,7 +116,7 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
             : parsed.body;
         if (!tokenReaches(callerOf(req), input.workspaceId ?? null))
           throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
-        const role = input.workspaceId ? await roleToCreateIn(req, input.workspaceId) : 'owner';
+        const role = input.workspaceId ? await roleIn(req, input.workspaceId, 'member') : 'owner';
         const { id: projectId, idempotencyKey } = createdId(req, userId, 'project');
         const { state } = await run(
           req,
@@ -146,6 +146,17 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
         const { id: projectId } = await parsed.project(projectIdOf(req));
         await run(req, res, projectId, { type: 'DeleteProject', userId });
         res.status(204).end();
+      },
+
+      'POST /projects/:id/move': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { id: projectId } = await parsed.project(projectIdOf(req));
+        const to = parsed.body.workspaceId;
+        // The other side: a workspace the caller is an owner or admin of, whose plan allows changes.
+        const roleThere = to ? await roleIn(req, to, 'admin') : 'owner';
+        const { state } = await run(req, res, projectId, { type: 'MoveProject', userId, to });
+        if (state.lifecycle !== 'active') throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+        res.json({ ...toView(state), role: roleThere });
       },
 
       'POST /projects/:id/backup': async (req, res, parsed) => {

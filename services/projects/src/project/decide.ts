@@ -48,6 +48,11 @@ export type ProjectCommand =
       /** The caller's plan, as billing holds it now: Quick Update is for subscribed users. */
       subscribed: boolean;
     }
+  /**
+   * To a team workspace, or (`to` null) to the mover's personal space. Who may was decided by the route:
+   * an owner or admin of both sides (the maker, for a personal project).
+   */
+  | { type: 'MoveProject'; userId: string; to: string | null }
   | { type: 'DeleteProject'; userId: string };
 
 const notFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
@@ -191,6 +196,27 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
         type: 'QuickUpdateLogged',
         data: { ...base, notes: command.notes, redeployed: command.redeployed, backedUp: command.backedUp, at },
       });
+    }
+    case 'MoveProject': {
+      const { userId, to } = command;
+      // Already there: nothing to do (a move sent twice moves once).
+      if (to === project.workspaceId && (to !== null || project.userId === userId)) return [];
+      const moved = { ...project, workspaceId: to, userId: to === null ? userId : project.userId };
+      return [
+        { type: 'ProjectMovedOut', data: { ...base, to, movedBy: userId, at } },
+        {
+          type: 'ProjectMovedIn',
+          data: {
+            ...keyOf(moved),
+            from: project.workspaceId,
+            movedBy: userId,
+            ...newProject({ ...project, metadata: { socialLinks: project.socialLinks } }),
+            createdAt: project.createdAt,
+            hookDeployments: [...project.hookDeployments],
+            at,
+          },
+        },
+      ];
     }
     case 'DeleteProject':
       return [{ type: 'ProjectDeleted', data: { ...base, at } }];

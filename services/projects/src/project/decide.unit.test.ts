@@ -54,6 +54,45 @@ describe('project decide', () => {
     expect(decideProject(command, deleted, now)).toEqual([]);
   });
 
+  it('moves a project to a team and back to a personal space as it stands, each side told, once', () => {
+    const team = '0193a1b2-0000-7000-8000-0000000000aa';
+    const admin = '0193a1b2-0000-7000-8000-0000000000bb';
+    const before = decideProject(
+      { type: 'UpdateProject', userId: owner, input: updateProjectSchema.parse({ costEstimate: 500, deployed: true }) },
+      created({ name: 'Weather API' }),
+      now,
+    ).reduce(evolveProject, created({ name: 'Weather API' }));
+    const toTeam = decideProject({ type: 'MoveProject', userId: owner, to: team }, before, now);
+    expect(toTeam.map((e) => e.type)).toEqual(['ProjectMovedOut', 'ProjectMovedIn']);
+    // Out: sealed with the maker's key (their personal space); in: with the team's.
+    expect(toTeam[0]!.data).toEqual({ projectId, userId: owner, name: 'Weather API', to: team, movedBy: owner, at });
+    expect(toTeam[1]!.data).toMatchObject({
+      projectId,
+      userId: owner,
+      workspaceId: team,
+      from: null,
+      costEstimate: 500,
+    });
+    const inTeam = toTeam.reduce(evolveProject, before);
+    expect(inTeam).toMatchObject({ lifecycle: 'active', workspaceId: team, userId: owner, costEstimate: 500 });
+    expect(inTeam).toMatchObject({ checklist: { deployed: true }, createdAt: at });
+    // Sent again: it is there already.
+    expect(decideProject({ type: 'MoveProject', userId: owner, to: team }, inTeam, now)).toEqual([]);
+
+    // The events before the move may be shredded with the maker's key: the move in alone is the project.
+    const alone = evolveProject(initialProject(), toTeam[1] as never);
+    expect(alone).toEqual(inTeam);
+
+    // An admin takes it to their personal space: theirs now.
+    const toPersonal = decideProject({ type: 'MoveProject', userId: admin, to: null }, inTeam, now);
+    expect(toPersonal[0]!.data).toMatchObject({ workspaceId: team, userId: owner, to: null, movedBy: admin });
+    expect(toPersonal[1]!.data).toMatchObject({ userId: admin, from: team });
+    expect(toPersonal[1]!.data).not.toHaveProperty('workspaceId');
+    const personal = toPersonal.reduce(evolveProject, inTeam);
+    expect(personal).toMatchObject({ workspaceId: null, userId: admin });
+    expect(decideProject({ type: 'MoveProject', userId: admin, to: null }, personal, now)).toEqual([]);
+  });
+
   it('creates with the spec defaults', () => {
     const [event] = decideProject(
       { type: 'CreateProject', projectId, userId: owner, input: createProjectSchema.parse({ name: ' Shiplog ' }) },

@@ -11,6 +11,8 @@ export type ProjectEvent =
   | EventOf<'DeploymentRecorded'>
   | EventOf<'VersionReleased'>
   | EventOf<'QuickUpdateLogged'>
+  | EventOf<'ProjectMovedOut'>
+  | EventOf<'ProjectMovedIn'>
   | EventOf<'ProjectDeleted'>;
 
 export interface ActiveProject {
@@ -63,6 +65,27 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
       hookDeployments: new Set(),
     };
   }
+  if (event.type === 'ProjectMovedIn') {
+    // The whole project, in its new space: the events before it may be sealed with a key since destroyed.
+    const { from: _from, movedBy: _movedBy, at, hookDeployments, ...d } = event.data;
+    return {
+      lifecycle: 'active',
+      id: d.projectId,
+      userId: d.userId,
+      workspaceId: d.workspaceId ?? null,
+      name: d.name,
+      description: d.description,
+      status: d.status,
+      checklist: d.checklist,
+      costEstimate: d.costEstimate,
+      replitId: d.replitId,
+      isPublic: d.isPublic,
+      socialLinks: d.socialLinks,
+      createdAt: d.createdAt,
+      updatedAt: at,
+      hookDeployments: new Set(hookDeployments),
+    };
+  }
   if (state.lifecycle !== 'active') return state;
   switch (event.type) {
     case 'ProjectUpdated':
@@ -80,6 +103,9 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
         updatedAt: at,
       };
     }
+    // What it was until it moved in: ProjectMovedIn, in the same append, says where it is now.
+    case 'ProjectMovedOut':
+      return state;
     case 'BackupRecorded':
     case 'VersionReleased':
     case 'QuickUpdateLogged':

@@ -1,5 +1,6 @@
 import {
   createProjectSchema,
+  moveProjectSchema,
   projectView,
   quickUpdateSchema,
   recordBackupSchema,
@@ -59,6 +60,16 @@ export const projectRoutes = declareRoutes({
     token: true,
     publicPages: true,
     status: 204,
+  },
+  'POST /projects/:id/move': {
+    tag: 'Projects',
+    summary: 'Move a project to a team workspace, or to the caller’s personal space',
+    description:
+      'The caller is an owner or admin of both sides. Its records, reminders, monitors and links go with it; who can see and change it is the new space’s members.',
+    access: 'user',
+    project: 'admin',
+    body: moveProjectSchema,
+    answer: projectView,
   },
   'POST /projects/:id/backup': {
     tag: 'Timeline',

@@ -4,6 +4,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { projectQuery } from '../../lib/queries';
 import { BackLink } from '../../ui/back-link';
 import { Card, CardContent } from '../../ui/card';
+import { MoveProjectCard } from './move-project';
 import { ProjectForm, toProjectInput } from './project-form';
 import { ProjectLoadError, ProjectLoading } from './project-load-states';
 import { canChange, VIEWER_NOTE } from './spaces';
@@ -24,16 +25,19 @@ export function EditProjectPage() {
         Back to Project
       </BackLink>
       {canChange(project) ? (
-        <ProjectForm
-          project={project}
-          submitLabel="Update Project"
-          pending={update.isPending}
-          onSubmit={(values) => {
-            // A project stays in its space: the edit sends the rest.
-            const { workspaceId: _, ...changes } = toProjectInput(values);
-            return update.mutateAsync({ id, ...changes }).then(() => navigate({ to: '/projects' }));
-          }}
-        />
+        <>
+          <ProjectForm
+            project={project}
+            submitLabel="Update Project"
+            pending={update.isPending}
+            onSubmit={(values) => {
+              // Its space changes by a move (the card below): the edit sends the rest.
+              const { workspaceId: _, ...changes } = toProjectInput(values);
+              return update.mutateAsync({ id, ...changes }).then(() => navigate({ to: '/projects' }));
+            }}
+          />
+          <MoveProjectCard project={project} />
+        </>
       ) : (
         // A viewer of a team project has nothing to edit: the server would refuse any change.
         <Card>

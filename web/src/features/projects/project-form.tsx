@@ -25,7 +25,7 @@ import { statuses } from './status-badge';
 
 /**
  * Dollars times 100, rounded, as cents; empty means no estimate. Empty links are dropped. The space
- * is a new project's only: an edit sends everything else (a project stays where it was made).
+ * is a new project's only: an edit sends everything else (a move is its own call: move-project.tsx).
  */
 export function toProjectInput(
   values: ProjectFormValues,
@@ -128,9 +128,7 @@ export function ProjectForm({
           <CardTitle>Project</CardTitle>
         </CardHeader>
         <CardContent className="space-y-4">
-          {project ? (
-            <ShownSpace project={project} workspaces={workspaces} />
-          ) : (
+          {project ? null : (
             <SpaceField
               workspaces={workspaces}
               value={form.watch('workspaceId')}
@@ -279,22 +277,5 @@ function SpaceField({
       </Select>
       <FieldError id="project-space-error" message={error} />
     </div>
-  );
-}
-
-/** An edited project's space, read-only: a project stays in the space it was made in. */
-function ShownSpace({ project, workspaces }: { project: Project; workspaces: Space[] | undefined }) {
-  if (!project.workspaceId && !workspaces?.length) return null;
-  const name = project.workspaceId
-    ? (workspaces?.find((workspace) => workspace.id === project.workspaceId)?.name ?? 'Team workspace')
-    : 'Personal';
-  return (
-    <dl className="space-y-2">
-      <dt className="text-sm font-medium leading-none">Space</dt>
-      <dd className="text-sm" data-testid="project-space">
-        {name}
-        <span className="block text-xs text-muted-foreground">A project stays in the space it was made in.</span>
-      </dd>
-    </dl>
   );
 }

@@ -151,3 +151,20 @@ export function useQuickUpdate() {
     }),
   });
 }
+
+/**
+ * Moving a project to a team workspace (`workspaceId`), or to the user's personal space (null): every
+ * screen reads it again in its new space. The caller is an owner or admin of both sides.
+ */
+export function useMoveProject(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (move: { workspaceId: string | null; to: string }) =>
+      apiRequest<Project>('POST', `/api/projects/${id}/move`, { workspaceId: move.workspaceId }),
+    onSuccess: refresh,
+    meta: told<Project, { workspaceId: string | null; to: string }>({
+      success: (project, move) => ({ title: 'Project moved', description: `${project.name} is in ${move.to} now.` }),
+      failure: 'Failed to move project',
+    }),
+  });
+}

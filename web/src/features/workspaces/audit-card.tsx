@@ -26,6 +26,8 @@ const kindLabels: Record<AuditKind, string> = {
   'member.left': 'left',
   'project.created': 'created the project',
   'project.imported': 'imported the project',
+  'project.moved_in': 'moved in the project',
+  'project.moved_out': 'moved out the project',
   'project.deleted': 'deleted the project',
   'monitor.added': 'added a monitor to',
   'monitor.changed': 'changed a monitor of',

@@ -177,6 +177,23 @@ export const auditProjection: ProjectionDefinition = {
         event.data.changes.name,
       ]);
     },
+    // A move is in the log of each team it leaves or joins; its monitors' changes follow it.
+    ProjectMovedOut: async (event, tx, { defer }) => {
+      const { workspaceId, projectId, name, to } = event.data;
+      if (!workspaceId) return;
+      await tx.query('DELETE FROM activity.audit_projects WHERE project_id = $1', [projectId]);
+      record(event, { workspaceId, kind: 'project.moved_out', target: name, details: { projectId, to } }, defer);
+    },
+    ProjectMovedIn: async (event, tx, { defer }) => {
+      const { workspaceId, projectId, name, from } = event.data;
+      if (!workspaceId) return;
+      await tx.query(
+        `INSERT INTO activity.audit_projects (project_id, workspace_id, name) VALUES ($1, $2, $3)
+         ON CONFLICT (project_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, name = EXCLUDED.name`,
+        [projectId, workspaceId, name],
+      );
+      record(event, { workspaceId, kind: 'project.moved_in', target: name, details: { projectId, from } }, defer);
+    },
     ProjectDeleted: async (event, _tx, { defer }) => {
       const { workspaceId, projectId, name } = event.data;
       if (!workspaceId) return;

@@ -49,6 +49,13 @@ export const timelineProjection: ProjectionDefinition = {
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id) DO NOTHING`,
         [d.projectId, d.userId, d.workspaceId ?? null, d.status, d.createdAt],
       );
+    } else if (event.type === 'ProjectMovedIn') {
+      // Whose it is now: the timeline, counters and charts follow it to its new space.
+      defer('UPDATE activity.project_stats SET user_id = $2, workspace_id = $3 WHERE project_id = $1', [
+        event.data.projectId,
+        event.data.userId,
+        event.data.workspaceId ?? null,
+      ]);
     } else if (event.type === 'ProjectStatusChanged') {
       defer('UPDATE activity.project_stats SET status = $1 WHERE project_id = $2', [
         event.data.to,

@@ -160,6 +160,20 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         details: `Deleted project: ${d.name}`,
       });
     }
+    // One entry for a move, in the space it went to (whose members read the project's timeline now).
+    case 'ProjectMovedIn': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'project_updated',
+        action: 'moved',
+        details: `${d.workspaceId ? 'Moved to a team workspace' : 'Moved to a personal space'}: ${d.name}`,
+        metadata: { from: d.from, to: d.workspaceId ?? null },
+      });
+    }
+    case 'ProjectMovedOut':
+      return null;
     case 'ReminderAdded': {
       const d = event.data;
       return entry({

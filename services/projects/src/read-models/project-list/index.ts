@@ -38,7 +38,7 @@ const apply: EventHandler<ProjectEvent['type']> = async (event, tx, batch) => {
   if (after.lifecycle === 'active') {
     batch.defer(
       `INSERT INTO projects.project_list (id, user_id, workspace_id, created_at, doc) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, workspace_id = EXCLUDED.workspace_id`,
+       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, user_id = EXCLUDED.user_id, workspace_id = EXCLUDED.workspace_id`,
       [after.id, after.userId, after.workspaceId, after.createdAt, JSON.stringify(toView(after))],
     );
   } else if (after.lifecycle === 'deleted') {
