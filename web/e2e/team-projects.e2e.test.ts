@@ -365,5 +365,10 @@ describe('team projects in the browser', () => {
       .waitFor();
     // Nothing changed: the tick is taken back.
     await expect.poll(() => box.getAttribute('aria-checked')).toBe('false');
+    // The workspace's page says why before anyone tries, and its owner where to fix it.
+    await ada.goto(`/workspaces/${workspaceId}`);
+    const readOnly = ada.getByTestId('workspace-read-only');
+    await readOnly.getByText(/^This workspace is read-only: none of its owners has a trial or subscription/).waitFor();
+    await readOnly.getByRole('link', { name: 'Choose a plan' }).waitFor();
   });
 });

@@ -1,12 +1,9 @@
 import { ForbiddenError } from '@shiplog/errors';
-import { inPaidTier, isSubscribed, type SubscriptionView } from '@shiplog/schemas';
+import { inPaidTier, isSubscribed, type SubscriptionView, WORKSPACE_READ_ONLY_MESSAGE } from '@shiplog/schemas';
 import type { Caller, ServiceClients } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { currentSubscription } from './plan-gates.ts';
 import type { WorkspaceMembers } from './workspace-members.ts';
-
-export const WORKSPACE_READ_ONLY_MESSAGE =
-  'This workspace is read-only: none of its owners has a trial or subscription. Nothing is lost; changes come back with an owner’s plan.';
 
 /**
  * A team workspace's plan is its owners' (any one of them on the paid tier keeps it), asked of billing
@@ -17,7 +14,8 @@ export const WORKSPACE_READ_ONLY_MESSAGE =
 export function teamPlans(deps: {
   services: ServiceClients;
   pool: pg.Pool;
-  members: WorkspaceMembers;
+  /** Who owns a workspace: a service's `workspace_members` (identity: its own read model). */
+  members: Pick<WorkspaceMembers, 'ownersOf'>;
   now: () => Date;
 }) {
   const { services, pool, members, now } = deps;
@@ -32,12 +30,16 @@ export function teamPlans(deps: {
     );
   }
 
+  /** Whether none of the workspace's owners has the paid tier now: its projects take no changes. */
+  const readOnly = async (workspaceId: string, caller: Caller): Promise<boolean> =>
+    !(await ownersPlans(workspaceId, caller)).some((plan) => inPaidTier(plan, now()));
+
   return {
+    readOnly,
+
     /** For `serveRoutes`' `writable`: refuses a change to a team project while its workspace has no plan. */
     async writable(project: { workspaceId?: string | null }, caller: Caller): Promise<void> {
-      if (!project.workspaceId) return;
-      const plans = await ownersPlans(project.workspaceId, caller);
-      if (!plans.some((plan) => inPaidTier(plan, now())))
+      if (project.workspaceId && (await readOnly(project.workspaceId, caller)))
         throw new ForbiddenError(WORKSPACE_READ_ONLY_MESSAGE, 'SUBSCRIPTION_REQUIRED');
     },
 

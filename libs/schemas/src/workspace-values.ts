@@ -27,5 +27,9 @@ export const roleLabels: Record<WorkspaceRole, string> = {
   viewer: 'Viewer',
 };
 
+/** Why a workspace none of whose owners has a plan takes no changes (403 `SUBSCRIPTION_REQUIRED`, and its page says it). */
+export const WORKSPACE_READ_ONLY_MESSAGE =
+  'This workspace is read-only: none of its owners has a trial or subscription. Nothing is lost; changes come back with an owner’s plan.';
+
 export const WORKSPACE_NEEDS_PLAN_MESSAGE =
   'Team workspaces come with your trial or a subscription. Please upgrade to create one.';

@@ -64,6 +64,13 @@ export const workspaceView = z.object({
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
+/**
+ * GET /api/workspaces/{id}: the workspace, and whether it is read-only now (none of its owners has a
+ * trial or subscription: its projects take no changes until one has).
+ */
+export const workspaceDetailView = workspaceView.extend({ readOnly: z.boolean() });
+export type WorkspaceDetailView = z.infer<typeof workspaceDetailView>;
+
 export const memberView = z.object({ userId: z.uuid(), username: z.string(), role, joinedAt: z.string() });
 export type MemberView = z.infer<typeof memberView>;
 

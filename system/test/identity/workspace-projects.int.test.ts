@@ -348,7 +348,10 @@ describe('a team workspace’s projects', () => {
     // The member has no subscription of their own: the owner's decides for the team's project.
     await setPlan(owner.id, 'active');
     expect((await member.client.post('/api/activities', { projectId: project, notes: 'Shipped it' })).status).toBe(201);
+    expect((await member.client.get(`/api/workspaces/${workspaceId}`)).body.readOnly).toBe(false);
     await setPlan(owner.id, 'canceled');
+    // Its page says so, to every member, as the refusals do.
+    expect((await member.client.get(`/api/workspaces/${workspaceId}`)).body.readOnly).toBe(true);
     const refused = await member.client.request('PUT', `/api/projects/${project}`, { description: 'Lapsed' });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({
@@ -364,6 +367,7 @@ describe('a team workspace’s projects', () => {
       200,
     );
     await setPlan(owner.id, 'paid');
+    expect((await member.client.get(`/api/workspaces/${workspaceId}`)).body.readOnly).toBe(false);
     expect((await member.client.request('PUT', `/api/projects/${project}`, { description: 'Back' })).status).toBe(200);
   });
   it('are the team’s, not carried off in one member’s export', async () => {

@@ -54,7 +54,10 @@ describe('team workspaces', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Acme', role: 'owner', memberCount: 1 });
     expect((await ada.client.get('/api/workspaces')).body).toEqual([created.body]);
-    expect((await ada.client.get(`/api/workspaces/${created.body.id}`)).body).toEqual(created.body);
+    expect((await ada.client.get(`/api/workspaces/${created.body.id}`)).body).toEqual({
+      ...created.body,
+      readOnly: false,
+    });
 
     for (const name of ['', '   ', 'x'.repeat(101), 42]) {
       const refused = await ada.client.post('/api/workspaces', { name });

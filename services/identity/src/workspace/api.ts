@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { currentSubscription } from '@shiplog/contracts';
+import { currentSubscription, teamPlans } from '@shiplog/contracts';
 import { ForbiddenError, NotFoundError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import {
@@ -128,6 +128,15 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
   const workspaceIdOf = (req: Request) => idOfPath(req, 'id', workspaceNotFound);
 
   /** The caller's role in the workspace, from the read model: 404 for a non-member, 403 below `least`. */
+  /** The team's plan is its owners' (decision 047). */
+  const plans = teamPlans({
+    ...context,
+    members: {
+      ownersOf: async (db, workspaceId) =>
+        (await membersOf(db, workspaceId)).filter((member) => member.role === 'owner').map((member) => member.userId),
+    },
+  });
+
   async function roleIn(req: Request, workspaceId: string, least: WorkspaceRole): Promise<WorkspaceView> {
     const workspace = await workspaceOf(pool, workspaceId, requireUserId(req));
     if (!workspace) throw workspaceNotFound();
@@ -222,7 +231,9 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
     },
 
     'GET /workspaces/:id': async (req, res) => {
-      res.json(await roleIn(req, workspaceIdOf(req), 'viewer'));
+      const workspace = await roleIn(req, workspaceIdOf(req), 'viewer');
+      // As its projects' changes find it: asked of billing now.
+      res.json({ ...workspace, readOnly: await plans.readOnly(workspace.id, callerOf(req)) });
     },
 
     'PUT /workspaces/:id': async (req, res, parsed) => {

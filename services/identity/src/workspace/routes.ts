@@ -7,6 +7,7 @@ import {
   receivedInviteView,
   sentInviteView,
   workspaceChangeSchema,
+  workspaceDetailView,
   workspaceInputSchema,
   workspaceView,
 } from '@shiplog/schemas';
@@ -37,9 +38,9 @@ export const workspaceRoutes = declareRoutes({
   },
   'GET /workspaces/:id': {
     tag: 'Workspaces',
-    summary: 'One workspace (members)',
+    summary: 'One workspace (members), and whether it is read-only for want of an owner’s plan',
     access: 'user',
-    answer: workspaceView,
+    answer: workspaceDetailView,
   },
   'PUT /workspaces/:id': {
     tag: 'Workspaces',

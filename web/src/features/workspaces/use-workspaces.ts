@@ -3,6 +3,7 @@ import type {
   MemberView,
   ReceivedInviteView,
   SentInviteView,
+  WorkspaceDetailView,
   WorkspaceRole,
   WorkspaceView,
 } from '@shiplog/schemas';
@@ -19,7 +20,7 @@ export { workspacesQuery };
 export const workspaceQuery = (id: string) =>
   queryOptions({
     queryKey: [...keys.workspaces, id],
-    queryFn: () => apiRequest<WorkspaceView>('GET', `/api/workspaces/${id}`),
+    queryFn: () => apiRequest<WorkspaceDetailView>('GET', `/api/workspaces/${id}`),
   });
 
 export const workspaceMembersQuery = (id: string) =>
@@ -90,7 +91,7 @@ export function useRenameWorkspace(id: string) {
   return useMutation({
     mutationFn: (input: { name: string }) => apiRequest<WorkspaceView>('PUT', `/api/workspaces/${id}`, input),
     onSuccess: (workspace) => {
-      queryClient.setQueryData(workspaceQuery(id).queryKey, workspace);
+      queryClient.setQueryData(workspaceQuery(id).queryKey, (shown) => (shown ? { ...shown, ...workspace } : shown));
       return queryClient.invalidateQueries({ queryKey: keys.workspaces, exact: true });
     },
     meta: told({
@@ -109,7 +110,7 @@ export function useWorkspaceSlug(id: string) {
   return useMutation({
     mutationFn: (input: { slug: string }) => apiRequest<WorkspaceView>('PUT', `/api/workspaces/${id}`, input),
     onSuccess: (workspace) => {
-      queryClient.setQueryData(workspaceQuery(id).queryKey, workspace);
+      queryClient.setQueryData(workspaceQuery(id).queryKey, (shown) => (shown ? { ...shown, ...workspace } : shown));
       return queryClient.invalidateQueries({ queryKey: keys.workspaces, exact: true });
     },
     meta: told({

@@ -1,4 +1,4 @@
-import { roleAtLeast, roleLabels, type WorkspaceView } from '@shiplog/schemas';
+import { roleAtLeast, roleLabels, WORKSPACE_READ_ONLY_MESSAGE, type WorkspaceView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { AlertCircle, Trash2 } from 'lucide-react';
@@ -61,6 +61,23 @@ export function WorkspacePage() {
           You are {roleArticle(workspace.role)} of this workspace, with {plural(workspace.memberCount, 'member')}.{' '}
           {roleAbilities[workspace.role]}
         </p>
+        {workspace.readOnly ? (
+          <div
+            role="status"
+            className="flex gap-2 rounded-lg border border-destructive/50 p-3 text-sm"
+            data-testid="workspace-read-only"
+          >
+            <AlertCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+            <p>
+              {WORKSPACE_READ_ONLY_MESSAGE}{' '}
+              {workspace.role === 'owner' ? (
+                <Link to="/subscription" className="font-medium underline">
+                  Choose a plan
+                </Link>
+              ) : null}
+            </p>
+          </div>
+        ) : null}
       </div>
       {admin ? <RenameCard workspace={workspace} /> : null}
       {admin ? <StatusPageCard workspace={workspace} /> : null}
