@@ -62,10 +62,13 @@ export function MonitorsCard({
   projectId,
   suggestedUrl,
   readOnly = false,
+  team = false,
 }: {
   projectId: string;
   suggestedUrl: string | null;
   readOnly?: boolean;
+  /** A team workspace's project: its monitors follow the workspace owners' plan, not the reader's. */
+  team?: boolean;
 }) {
   const { data: monitors, isPending, error } = useQuery(projectMonitorsQuery(projectId));
   return (
@@ -85,7 +88,7 @@ export function MonitorsCard({
         ) : (
           <ul className="space-y-3" aria-label="Monitors">
             {monitors.map((monitor) => (
-              <MonitorItem key={monitor.id} monitor={monitor} readOnly={readOnly} />
+              <MonitorItem key={monitor.id} monitor={monitor} readOnly={readOnly} team={team} />
             ))}
           </ul>
         )}
@@ -196,7 +199,7 @@ function lastCheckLine(monitor: MonitorView): string {
   return lastCheck.ms === null ? checked : `${checked} · ${lastCheck.ms} ms`;
 }
 
-function MonitorItem({ monitor, readOnly }: { monitor: MonitorView; readOnly: boolean }) {
+function MonitorItem({ monitor, readOnly, team }: { monitor: MonitorView; readOnly: boolean; team: boolean }) {
   const pause = usePauseMonitor();
   const remove = useRemoveMonitor();
   const [confirm, setConfirm] = useState(false);
@@ -224,7 +227,9 @@ function MonitorItem({ monitor, readOnly }: { monitor: MonitorView; readOnly: bo
         ) : null}
         {monitor.pausedBy === 'plan' ? (
           <p className="font-medium text-amber-700 dark:text-amber-300">
-            Paused: your trial or subscription has ended. Upgrade, and it resumes by itself.
+            {team
+              ? 'Paused: none of the workspace’s owners has a trial or subscription. It resumes by itself when one has.'
+              : 'Paused: your trial or subscription has ended. Upgrade, and it resumes by itself.'}
           </p>
         ) : null}
         <p

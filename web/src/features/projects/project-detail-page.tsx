@@ -196,7 +196,12 @@ export function ProjectDetailPage() {
 
       <ProjectRemindersCard projectId={id} readOnly={!changeable} />
 
-      <MonitorsCard projectId={id} suggestedUrl={project.metadata.socialLinks.website || null} readOnly={!changeable} />
+      <MonitorsCard
+        projectId={id}
+        suggestedUrl={project.metadata.socialLinks.website || null}
+        readOnly={!changeable}
+        team={Boolean(project.workspaceId)}
+      />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
