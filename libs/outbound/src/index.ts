@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { rootCertificates, type TLSSocket } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
-import { Agent, buildConnector, type Dispatcher, request } from 'undici';
+import { Agent, buildConnector, type Dispatcher, request, fetch as undiciFetch } from 'undici';
 
 /**
  * Requests to addresses that users type in (an integration's base URL, a monitor's target), made so
@@ -191,6 +191,38 @@ export class Outbound {
     const inside = addresses.find((a) => !isPublicAddress(a.address));
     return inside ? refusal(`${host} resolves to ${inside.address}`).message : null;
   }
+
+  /**
+   * `fetch` over the same guarded connections, for a vendor SDK that takes one (Octokit, pointed at a
+   * GitHub Enterprise address a user typed): the address refused before anything is sent, as `get`
+   * refuses it, and checked again where each connection is made. An allowed host's requests follow no
+   * redirect (it is exempt only as typed); elsewhere a redirect is followed as fetch does (no
+   * credential to another origin), each connection checked. Within the timeout, heard by `observe`.
+   */
+  readonly fetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const exempt = this.#isExempt(url);
+    const refused = this.refusalOf(url, exempt);
+    if (refused) {
+      this.#observe?.('refused');
+      throw new RefusedAddressError(refused);
+    }
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    try {
+      const response = await undiciFetch(url, {
+        ...(init as object),
+        redirect: exempt ? 'manual' : (init?.redirect ?? 'follow'),
+        dispatcher: exempt ? this.#exempt : this.#guarded,
+        signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      } as never);
+      this.#observe?.(response.status < 500 ? 'ok' : 'error');
+      return response as unknown as Response;
+    } catch (error) {
+      const cause = refusedCause(error);
+      this.#observe?.(cause ? 'refused' : 'error');
+      throw cause ?? error;
+    }
+  }) as typeof globalThis.fetch;
 
   /** A GET, following at most `maxRedirects` redirects, each hop checked; the body read up to `maxBytes`. */
   get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OutboundResponse> {

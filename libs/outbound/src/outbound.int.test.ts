@@ -125,6 +125,33 @@ describe('outbound requests to addresses users type in', () => {
     await outbound.close();
   });
 
+  it('gives an SDK a fetch that refuses the same addresses, follows no redirect from an allowed host, and calls it', async () => {
+    const outbound = new Outbound({
+      allowedHosts: [`127.0.0.1:${apiPort}`],
+      lookup: (hostname, _options, callback) =>
+        hostname === 'rebound.example'
+          ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+          : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []),
+    });
+    for (const target of [
+      `http://127.0.0.1:${trapPort}/`,
+      `http://localhost:${trapPort}/`,
+      `http://[::ffff:127.0.0.1]:${trapPort}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://rebound.example:${trapPort}/`,
+    ]) {
+      const refused = await outbound.fetch(target, { headers: { authorization: 'token t' } }).catch((e: unknown) => e);
+      expect(refused, target).toBeInstanceOf(RefusedAddressError);
+    }
+    // The allowed host's redirect to a loopback port is answered, not followed.
+    const redirect = await outbound.fetch(`http://127.0.0.1:${apiPort}/to-loopback`);
+    expect(redirect.status).toBe(302);
+    const answer = await outbound.fetch(`http://127.0.0.1:${apiPort}/api`, { headers: { authorization: 'token t' } });
+    expect(await answer.json()).toEqual({ auth: 'token t' });
+    expect(connections).toBe(0);
+    await outbound.close();
+  });
+
   it('screens a typed address before it is saved, resolving its name as a connection would', async () => {
     const outbound = new Outbound({
       allowedHosts: [`127.0.0.1:${apiPort}`],
