@@ -32,7 +32,11 @@ const forwardedRequestHeaders = [
   'accept',
   'accept-language',
   'user-agent',
+  // Signed deliveries: Stripe's signature; GitHub's signature, event name and delivery id.
   'stripe-signature',
+  'x-hub-signature-256',
+  'x-github-event',
+  'x-github-delivery',
   // A create's retry key (service-kit's createdId).
   'idempotency-key',
 ];

@@ -9,6 +9,7 @@ export * from './chat.ts';
 export * from './chat-values.ts';
 export * from './export.ts';
 export * from './export-values.ts';
+export * from './github.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './monitors.ts';

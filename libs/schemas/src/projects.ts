@@ -152,6 +152,7 @@ export const recordBackupSchema = z.object({
 });
 
 export const deploymentEnvironments = ['development', 'staging', 'production'] as const;
+export type DeploymentEnvironment = (typeof deploymentEnvironments)[number];
 /**
  * How a recorded deployment went. `started` (beyond the spec) says one is under way: it opens a
  * maintenance window on the project's monitors, which its success or failure closes.

@@ -142,6 +142,8 @@ export const limitDefaults = {
   publicRead: { per: 'address', points: 300, seconds: 60 },
   /** A deploy platform's deliveries. */
   deployHook: { per: 'address', points: 120, seconds: 60 },
+  /** GitHub's webhook deliveries: a signature checked and a record made each (GitHub sends from few addresses). */
+  githubHook: { per: 'address', points: 2000, seconds: 60 },
   /** Cron jobs' pings: a write each. */
   ping: { per: 'address', points: 120, seconds: 60 },
   /** Mail to an address being proven: each change of the address, and each new link, sends one. */

@@ -40,6 +40,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/integrations\/:id(\/|$)/, 'integration'],
   [/^\/api\/calendar\/:secret$/, 'calendar'],
   [/^\/api\/hooks\/deploy\/:secret$/, 'deployHook'],
+  [/^\/api\/hooks\/github\/:hookKey$/, 'githubHook'],
   [/^\/api\/ping\/:secret(\/|$)/, 'ping'],
   [/^\/api\/admin\/comments\/:id$/, 'adminComment'],
   [/^\/api\/admin\/contact-messages\/:id$/, 'contactMessage'],
@@ -70,6 +71,7 @@ const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 /** A body the call would accept from its owner, so that only whose resource it is can refuse it. */
 const validBodies: Record<string, unknown> = {
   'PUT /api/projects/:id': { name: 'Taken over' },
+  'PUT /api/projects/:id/github': { repository: 'someone/else' },
   'POST /api/projects/:id/move': { workspaceId: null },
   'POST /api/projects/:id/backup': { version: '9.9.9', notes: 'not yours' },
   'POST /api/projects/:id/deployment': { environment: 'production', version: '9.9.9' },
@@ -324,14 +326,17 @@ describe('the ownership matrix', () => {
           : call.path === '/api/hooks/deploy/:secret'
             ? // Likewise a deploy webhook's.
               await b.request(call.method, fill(call.path, { secret: 'B'.repeat(32) }), { deploymentId: 'not-yours' })
-            : call.path.startsWith('/api/ping/:secret')
-              ? // And a cron ping URL's.
-                await b.request(call.method, fill(call.path, { secret: 'B'.repeat(32) }))
-              : await b.request(
-                  call.method,
-                  path,
-                  hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
-                );
+            : call.path === '/api/hooks/github/:hookKey'
+              ? // And a GitHub connection's webhook address.
+                await b.request(call.method, fill(call.path, { hookKey: 'B'.repeat(32) }), { zen: 'not yours' })
+              : call.path.startsWith('/api/ping/:secret')
+                ? // And a cron ping URL's.
+                  await b.request(call.method, fill(call.path, { secret: 'B'.repeat(32) }))
+                : await b.request(
+                    call.method,
+                    path,
+                    hasBody(call.method) ? (validBodies[`${call.method} ${call.path}`] ?? {}) : undefined,
+                  );
       tried.push(`${call.method} ${call.path}`);
       if (response.status !== 404) answered.push(`${call.method} ${call.path} → ${response.status} ${response.text}`);
     }

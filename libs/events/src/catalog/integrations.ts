@@ -56,4 +56,62 @@ export const integrationEvents = {
     publish: true,
     schema: z.object({ integrationId: id, userId: id, at: isoDate }),
   }),
+  // `github-<userId>` streams: one user's GitHub connection. None is published: the token and the
+  // webhook secret are sealed with INTEGRATION_KEY_SECRET in GitHubCredentialsSet, and the rest is read
+  // from the stream (and its webhook address from a lookup table kept beside it).
+  /** Connected with a token GitHub accepted as `login`; deliveries come to `/api/hooks/github/{hookKey}`. */
+  GitHubConnected: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, apiUrl: z.string(), login: z.string(), hookKey: z.string(), at: isoDate }),
+  }),
+  GitHubCredentialsSet: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, sealedToken: z.string(), sealedSecret: z.string() }),
+  }),
+  /** GitHub refused the token (revoked, expired): the connection asks to be made again. */
+  GitHubConnectionBroken: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, status: z.number().int(), at: isoDate }),
+  }),
+  GitHubDisconnected: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, at: isoDate }),
+  }),
+  /**
+   * Repositories joined to projects (imported as new ones, or linked to existing ones): each project
+   * to one repository. `hook`: whether a webhook was made through the API, or is the user's to add.
+   */
+  GitHubRepositoriesLinked: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({
+      userId: id,
+      links: z.array(
+        z.object({
+          projectId: id,
+          repositoryId: z.number().int(),
+          fullName: z.string(),
+          htmlUrl: z.string(),
+          defaultBranch: z.string(),
+          hook: z.enum(['created', 'manual']),
+        }),
+      ),
+      at: isoDate,
+    }),
+  }),
+  GitHubRepositoryUnlinked: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, projectId: id, at: isoDate }),
+  }),
 } as const satisfies Record<string, { owner: 'integrations' }>;

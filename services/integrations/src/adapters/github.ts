@@ -1,0 +1,203 @@
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import { AppError } from '@shiplog/errors';
+import { type Outbound, RefusedAddressError } from '@shiplog/outbound';
+
+/**
+ * GitHub's REST API as Shiplog calls it, with the user's token, through `@octokit/rest` over Outbound
+ * (an Enterprise Server address is one a user typed: never a private one, unless allowed for local
+ * development). GitHub's rate limits are honoured as its headers say (`@octokit/plugin-throttling`):
+ * a request that meets one waits its reset once when that is within a minute, else fails with 503
+ * `GITHUB_RATE_LIMITED`; a token GitHub refuses is `GitHubRefusedError` (the connection is broken).
+ */
+const ThrottledOctokit = Octokit.plugin(throttling);
+
+/** The longest wait for GitHub's rate limit to reset that a request sits out, in seconds. */
+const MAX_RATE_LIMIT_WAIT_S = 60;
+
+export interface Repository {
+  id: number;
+  fullName: string;
+  name: string;
+  description: string | null;
+  homepage: string | null;
+  private: boolean;
+  defaultBranch: string;
+  htmlUrl: string;
+}
+
+export interface Commit {
+  sha: string;
+  message: string;
+  author: string;
+  url: string;
+  at: string;
+}
+
+/** GitHub refused the token: revoked, expired, or without access to what was asked. */
+export class GitHubRefusedError extends AppError {
+  readonly upstreamStatus: number;
+  constructor(status: number) {
+    super(
+      409,
+      'GITHUB_RECONNECT',
+      'GitHub no longer accepts this connection’s token (revoked or expired). Connect GitHub again with a new token.',
+    );
+    this.upstreamStatus = status;
+  }
+}
+
+export class GitHubUnavailableError extends AppError {
+  constructor(message: string) {
+    super(502, 'GITHUB_UPSTREAM_FAILED', message);
+  }
+}
+
+export class GitHubApi {
+  readonly #outbound: Outbound;
+
+  constructor(outbound: Outbound) {
+    this.#outbound = outbound;
+  }
+
+  /** Why this API address can never be called (a private one), or null. */
+  refusalOf(apiUrl: string): string | null {
+    return this.#outbound.refusalOf(new URL(apiUrl));
+  }
+
+  #client(apiUrl: string, token: string) {
+    return new ThrottledOctokit({
+      auth: token,
+      baseUrl: apiUrl.replace(/\/+$/, ''),
+      userAgent: 'Shiplog',
+      request: { fetch: this.#outbound.fetch, retries: 0 },
+      log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+      throttle: {
+        onRateLimit: (retryAfter, _options, _octokit, retryCount) =>
+          retryCount === 0 && retryAfter <= MAX_RATE_LIMIT_WAIT_S,
+        onSecondaryRateLimit: (retryAfter, _options, _octokit, retryCount) =>
+          retryCount === 0 && retryAfter <= MAX_RATE_LIMIT_WAIT_S,
+      },
+    });
+  }
+
+  /** Runs `call`, its failures as the person can act on them. */
+  async #call<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw this.#failure(error);
+    }
+  }
+
+  #failure(error: unknown): Error {
+    if (error instanceof RefusedAddressError) return new GitHubUnavailableError(error.message);
+    const status = (error as { status?: number }).status;
+    const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
+    if (status === 401) return new GitHubRefusedError(status);
+    if ((status === 403 || status === 429) && (headers['x-ratelimit-remaining'] === '0' || headers['retry-after'])) {
+      const reset = Number(headers['x-ratelimit-reset']);
+      const until = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+      return new AppError(503, 'GITHUB_RATE_LIMITED', `GitHub’s rate limit for this token is used up${until}.`);
+    }
+    if (typeof status === 'number' && status < 500)
+      return new GitHubUnavailableError(`GitHub answered ${status}: ${(error as Error).message}`);
+    return new GitHubUnavailableError(`GitHub could not be reached: ${(error as Error).message}`);
+  }
+
+  /** Who the token is: GitHub's answer to `GET /user`. */
+  async login(apiUrl: string, token: string): Promise<string> {
+    const { data } = await this.#call(() => this.#client(apiUrl, token).rest.users.getAuthenticated());
+    return data.login;
+  }
+
+  /** The repositories the token reaches, most recently pushed first (at most `max`). */
+  async repositories(apiUrl: string, token: string, max = 300): Promise<Repository[]> {
+    const client = this.#client(apiUrl, token);
+    const found: Repository[] = [];
+    await this.#call(async () => {
+      for await (const page of client.paginate.iterator(client.rest.repos.listForAuthenticatedUser, {
+        per_page: 100,
+        sort: 'pushed',
+      })) {
+        found.push(...page.data.map(repositoryOf));
+        if (found.length >= max) break;
+      }
+    });
+    return found.slice(0, max);
+  }
+
+  async repository(apiUrl: string, token: string, fullName: string): Promise<Repository> {
+    const [owner, repo] = fullName.split('/') as [string, string];
+    const { data } = await this.#call(() => this.#client(apiUrl, token).rest.repos.get({ owner, repo }));
+    return repositoryOf(data);
+  }
+
+  /**
+   * A webhook on the repository for the events Shiplog records, sent to `url` and signed with
+   * `secret`; false when the token may not make one (the user adds it by hand).
+   */
+  async createHook(apiUrl: string, token: string, fullName: string, url: string, secret: string): Promise<boolean> {
+    const [owner, repo] = fullName.split('/') as [string, string];
+    try {
+      await this.#client(apiUrl, token).rest.repos.createWebhook({
+        owner,
+        repo,
+        name: 'web',
+        active: true,
+        events: HOOK_EVENTS,
+        config: { url, content_type: 'json', secret, insecure_ssl: '0' },
+      });
+      return true;
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 403 || status === 404) return false;
+      throw this.#failure(error);
+    }
+  }
+
+  /** The newest commit on `branch`, or null for an empty repository. */
+  async lastCommit(apiUrl: string, token: string, fullName: string, branch: string): Promise<Commit | null> {
+    const [owner, repo] = fullName.split('/') as [string, string];
+    const { data } = await this.#call(() =>
+      this.#client(apiUrl, token).rest.repos.listCommits({ owner, repo, sha: branch, per_page: 1 }),
+    );
+    const commit = data[0];
+    return commit
+      ? {
+          sha: commit.sha,
+          message: commit.commit.message,
+          author: commit.author?.login ?? commit.commit.author?.name ?? 'unknown',
+          url: commit.html_url,
+          at: commit.commit.author?.date ?? commit.commit.committer?.date ?? new Date(0).toISOString(),
+        }
+      : null;
+  }
+}
+
+/** What a repository's webhook sends Shiplog. */
+export const HOOK_EVENTS = ['release', 'deployment_status', 'push', 'workflow_run'];
+
+type GitHubRepository = {
+  id: number;
+  full_name: string;
+  name: string;
+  description: string | null;
+  homepage?: string | null;
+  private: boolean;
+  default_branch?: string;
+  html_url: string;
+};
+
+function repositoryOf(data: GitHubRepository): Repository {
+  return {
+    id: data.id,
+    fullName: data.full_name,
+    name: data.name,
+    description: data.description,
+    homepage: data.homepage || null,
+    private: data.private,
+    defaultBranch: data.default_branch ?? 'main',
+    htmlUrl: data.html_url,
+  };
+}

@@ -1,0 +1,408 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { verify } from '@octokit/webhooks-methods';
+import { AppError, NotFoundError, ValidationError } from '@shiplog/errors';
+import { Outbound } from '@shiplog/outbound';
+import type {
+  CreateProjectInput,
+  GitHubConnectedView,
+  GitHubConnectionView,
+  GitHubImportView,
+  Project,
+  ProjectRepositoryView,
+  WorkspaceRole,
+} from '@shiplog/schemas';
+import {
+  type Caller,
+  callerOf,
+  devSecret,
+  handleCommand,
+  IDEMPOTENCY_HEADER,
+  loadAggregate,
+  POSITION_HEADER,
+  parsePositions,
+  reportPosition,
+  reportPositions,
+  requireUserId,
+  type ServiceContext,
+  serveRoutes,
+} from '@shiplog/service-kit';
+import { SecretBox } from '@shiplog/vault';
+import type { Request, Response } from 'express';
+import { type Commit, GitHubApi, GitHubRefusedError, type Repository } from '../adapters/github.ts';
+import type { IntegrationsEnv } from '../env.ts';
+import { type GitHubCommand, githubDecider, notConnected } from './decide.ts';
+import { type DeliveryMeaning, meaningOf } from './deliveries.ts';
+import { type GitHubAccount, githubStream, type RepositoryLink } from './github.ts';
+import { githubTables, type LinkRow } from './links.ts';
+import { githubRoutes } from './routes.ts';
+
+/** Commands racing on one user's stream (an import and a link) are decided again. */
+const RACE_RETRIES = 5;
+
+/**
+ * GitHub joined to projects. The token and the webhook secret are sealed with INTEGRATION_KEY_SECRET
+ * before they enter an event (GitHubCredentialsSet, never published), the event sealed again with the
+ * user's key; opened only to call GitHub and to check a delivery's signature, never answered (but the
+ * secret once, at connection, for a webhook added by hand), logged or put on the bus. What GitHub
+ * delivers is recorded through the projects service's own calls, as the connection's owner, keyed by
+ * GitHub's id of the release or of the deployment's status: a redelivery records nothing more.
+ */
+export function githubApi(context: ServiceContext<IntegrationsEnv>) {
+  const { store, services, config, metrics, pool } = context;
+  const box = new SecretBox(config.INTEGRATION_KEY_SECRET ?? devSecret('INTEGRATION_KEY_SECRET'), 'github');
+  const outbound = new Outbound({
+    allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
+    timeoutMs: config.INTEGRATION_TIMEOUT_MS,
+    observe: (outcome) => metrics.outbound('github', outcome),
+  });
+  const github = new GitHubApi(outbound);
+  const hookUrl = (hookKey: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/github/${hookKey}`;
+
+  const load = async (userId: string) => (await loadAggregate(store, githubStream(userId), githubDecider)).state;
+  const run = (caller: Caller, command: GitHubCommand) =>
+    handleCommand(store, githubStream(command.userId), githubDecider, command, {
+      userId: caller.userId,
+      correlationId: caller.correlationId,
+      retries: RACE_RETRIES,
+      now: context.now(),
+    });
+
+  /** The caller's working connection and its token; none is 404, a refused token 409 (connect again). */
+  async function connectionOf(req: Request) {
+    const userId = requireUserId(req);
+    const state = await load(userId);
+    const connection = state.connection;
+    if (!connection) throw notConnected();
+    if (connection.broken) throw new GitHubRefusedError(401);
+    const token = box.open(userId, connection.sealedToken);
+    if (!token)
+      throw new AppError(
+        409,
+        'GITHUB_RECONNECT',
+        'The GitHub token can no longer be read (the server’s INTEGRATION_KEY_SECRET changed). Connect GitHub again.',
+      );
+    return { userId, state, connection, token };
+  }
+
+  /** Runs a call to GitHub; a token GitHub refuses marks the connection for reconnecting. */
+  async function withToken<T>(req: Request, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof GitHubRefusedError)
+        await run(callerOf(req), { type: 'MarkBroken', userId: requireUserId(req), status: error.upstreamStatus });
+      throw error;
+    }
+  }
+
+  function connectionView(state: GitHubAccount): GitHubConnectionView {
+    return {
+      connected: state.connection !== null,
+      login: state.connection?.login ?? null,
+      apiUrl: state.connection?.apiUrl ?? null,
+      reconnect: state.connection?.broken ?? false,
+      webhookUrl: state.connection && state.hookKey ? hookUrl(state.hookKey) : null,
+    };
+  }
+
+  const repositoryView = (row: LinkRow): ProjectRepositoryView => ({
+    fullName: row.fullName,
+    htmlUrl: row.htmlUrl,
+    defaultBranch: row.defaultBranch,
+    lastCommit: row.lastCommit,
+    latestRelease: row.latestRelease,
+    webhook: row.webhook,
+  });
+
+  /** The repository's webhook, made through the API when the token may, and its default branch's newest commit. */
+  async function join(
+    apiUrl: string,
+    token: string,
+    state: GitHubAccount,
+    projectId: string,
+    repository: Repository,
+  ): Promise<{ link: Omit<RepositoryLink, 'linkedAt'>; commit: Commit | null }> {
+    const secret = box.open(state.userId ?? '', state.sealedSecret ?? '') ?? '';
+    const created = await github.createHook(apiUrl, token, repository.fullName, hookUrl(state.hookKey ?? ''), secret);
+    const commit = await github.lastCommit(apiUrl, token, repository.fullName, repository.defaultBranch);
+    return {
+      link: {
+        projectId,
+        repositoryId: repository.id,
+        fullName: repository.fullName,
+        htmlUrl: repository.htmlUrl,
+        defaultBranch: repository.defaultBranch,
+        hook: created ? 'created' : 'manual',
+      },
+      commit,
+    };
+  }
+
+  /** Records the links made, in the connection's stream and the tables deliveries read. */
+  async function linked(req: Request, userId: string, joined: Awaited<ReturnType<typeof join>>[]) {
+    const result = await run(callerOf(req), { type: 'Link', userId, links: joined.map((j) => j.link) });
+    const links = joined.map((j) => result.state.links.get(j.link.projectId)).filter((l) => l !== undefined);
+    await githubTables.linked(pool, userId, links, new Map(joined.map((j) => [j.link.projectId, j.commit])));
+  }
+
+  /** The project, as the projects service answers the caller: their role on it, or null. */
+  async function reach(projectId: string, userId: string) {
+    const caller: Caller = { userId, username: null, isAdmin: false, correlationId: randomUUID() };
+    const answer = await services.call<Project & { role: WorkspaceRole }>('projects', {
+      method: 'GET',
+      path: `/projects/${projectId}`,
+      caller,
+    });
+    if (answer.status !== 200) return null;
+    const { id, userId: maker, workspaceId, name, role } = answer.body;
+    return { id, userId: maker, workspaceId: workspaceId ?? null, name, role };
+  }
+
+  /** A delivery's record, made through the projects service as the connection's owner. */
+  async function record(
+    owner: string,
+    correlationId: string,
+    projectId: string,
+    meaning: Extract<DeliveryMeaning, { kind: 'release' | 'deployment' }>,
+  ): Promise<{ recorded: boolean; reason?: string }> {
+    const caller: Caller = { userId: owner, username: null, isAdmin: false, correlationId };
+    const answer =
+      meaning.kind === 'release'
+        ? await services.call('projects', {
+            method: 'POST',
+            path: `/projects/${projectId}/version`,
+            body: { version: meaning.version, notes: meaning.notes, changes: meaning.changes },
+            caller,
+            headers: { [IDEMPOTENCY_HEADER]: `github-release-${meaning.releaseId}` },
+          })
+        : await services.call('projects', {
+            method: 'POST',
+            path: `/projects/${projectId}/deployment`,
+            body: {
+              environment: meaning.environment,
+              version: meaning.version,
+              url: meaning.url,
+              notes: meaning.notes,
+              status: meaning.status,
+            },
+            caller,
+            headers: { [IDEMPOTENCY_HEADER]: `github-deployment-${meaning.deploymentId}-${meaning.status}` },
+          });
+    if (answer.status === 201) return { recorded: true };
+    if (answer.status >= 500) throw new AppError(503, 'UNAVAILABLE', 'Not recorded now: GitHub may deliver it again');
+    const message = (answer.body as { message?: string } | null)?.message ?? `answered ${answer.status}`;
+    return { recorded: false, reason: `the project did not take it: ${message}` };
+  }
+
+  const served = serveRoutes(
+    githubRoutes,
+    {
+      'GET /github': async (req, res) => {
+        res.json(connectionView(await load(requireUserId(req))));
+      },
+
+      'PUT /github': async (req, res, parsed) => {
+        const userId = requireUserId(req);
+        const { token } = parsed.body;
+        const apiUrl = parsed.body.apiUrl ?? config.GITHUB_API_URL;
+        const refused = github.refusalOf(apiUrl);
+        if (refused) throw new ValidationError({ apiUrl: [refused] });
+        const login = await github.login(apiUrl, token).catch((error: unknown) => {
+          if (error instanceof GitHubRefusedError)
+            throw new ValidationError({ token: ['GitHub does not accept this token'] });
+          throw error;
+        });
+        const before = await load(userId);
+        const secret =
+          (before.sealedSecret && box.open(userId, before.sealedSecret)) || randomBytes(32).toString('hex');
+        const { state, position } = await run(callerOf(req), {
+          type: 'Connect',
+          userId,
+          apiUrl,
+          login,
+          hookKey: randomBytes(24).toString('base64url'),
+          sealedToken: box.seal(userId, token),
+          sealedSecret: box.seal(userId, secret),
+        });
+        await githubTables.connected(pool, userId, state.hookKey!);
+        if (position) reportPosition(res, 'integrations', position);
+        res.json({ ...connectionView(state), webhookSecret: secret } satisfies GitHubConnectedView);
+      },
+
+      'DELETE /github': async (req, res) => {
+        const userId = requireUserId(req);
+        await run(callerOf(req), { type: 'Disconnect', userId });
+        res.status(204).end();
+      },
+
+      'GET /github/repositories': async (req, res) => {
+        const { state, connection, token } = await connectionOf(req);
+        const repositories = await withToken(req, () => github.repositories(connection.apiUrl, token));
+        const byRepository = new Map([...state.links.values()].map((l) => [l.repositoryId, l.projectId]));
+        res.json(
+          repositories.map((r) => ({
+            id: r.id,
+            fullName: r.fullName,
+            description: r.description,
+            private: r.private,
+            htmlUrl: r.htmlUrl,
+            projectId: byRepository.get(r.id) ?? null,
+          })),
+        );
+      },
+
+      'POST /github/import': async (req, res, parsed) => {
+        const { userId, state, connection, token } = await connectionOf(req);
+        const caller = callerOf(req);
+        const { workspaceId } = parsed.body;
+        const names = [...new Set(parsed.body.repositories)];
+        const repositories = await withToken(req, () =>
+          Promise.all(names.map((name) => github.repository(connection.apiUrl, token, name))),
+        ).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 502)
+            throw new ValidationError({ repositories: ['One of these repositories is not reachable with this token'] });
+          throw error;
+        });
+        const imported = new Set([...state.links.values()].map((l) => l.repositoryId));
+        const fresh = repositories.filter((r) => !imported.has(r.id));
+        const reached: string[] = [];
+        const joined: Awaited<ReturnType<typeof join>>[] = [];
+        const made: GitHubImportView['projects'] = [];
+        for (const repository of fresh) {
+          const body: Partial<CreateProjectInput> = {
+            name: repository.name.slice(0, 200),
+            description: repository.description?.slice(0, 5000) ?? null,
+            status: 'development',
+            isPublic: !repository.private,
+            metadata: {
+              socialLinks: {
+                github: repository.htmlUrl,
+                ...(repository.homepage && /^https?:\/\//.test(repository.homepage)
+                  ? { website: repository.homepage }
+                  : {}),
+              },
+            },
+            ...(workspaceId ? { workspaceId } : {}),
+          };
+          const answer = await services.call<Project>('projects', {
+            method: 'POST',
+            path: '/projects',
+            body,
+            caller,
+            // A retry of this import is the same project.
+            headers: { [IDEMPOTENCY_HEADER]: `github-repository-${repository.id}` },
+          });
+          if (answer.status !== 201) {
+            const message = (answer.body as { message?: string } | null)?.message ?? `answered ${answer.status}`;
+            if (answer.status === 403 || answer.status === 404)
+              throw new AppError(answer.status, (answer.body as { code?: string }).code ?? 'FORBIDDEN', message);
+            throw new AppError(
+              502,
+              'PROJECTS_UNAVAILABLE',
+              `The project for ${repository.fullName} was not made: ${message}`,
+            );
+          }
+          const position = answer.headers[POSITION_HEADER];
+          if (typeof position === 'string') reached.push(position);
+          const done = await withToken(req, () => join(connection.apiUrl, token, state, answer.body.id, repository));
+          joined.push(done);
+          made.push({
+            id: answer.body.id,
+            name: answer.body.name,
+            repository: repository.fullName,
+            webhook: done.link.hook === 'created',
+          });
+        }
+        if (joined.length > 0) await linked(req, userId, joined);
+        reportPositions(res, parsePositions(reached.join(',')));
+        res.json({
+          projects: made,
+          alreadyImported: repositories.length - fresh.length,
+          message: `Imported ${made.length} of ${names.length} repositories`,
+        } satisfies GitHubImportView);
+      },
+
+      'GET /projects/:id/github': async (req, res, parsed) => {
+        const { id } = await parsed.project(String(req.params.id));
+        const row = await githubTables.link(pool, id);
+        res.json(row ? repositoryView(row) : null);
+      },
+
+      'PUT /projects/:id/github': async (req, res, parsed) => {
+        const { id: projectId } = await parsed.project(String(req.params.id));
+        const { userId, state, connection, token } = await connectionOf(req);
+        const existing = await githubTables.link(pool, projectId);
+        const repository = await withToken(req, () =>
+          github.repository(connection.apiUrl, token, parsed.body.repository),
+        ).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 502)
+            throw new ValidationError({ repository: ['This repository is not reachable with your GitHub token'] });
+          throw error;
+        });
+        if (existing && existing.repositoryId !== repository.id)
+          throw new AppError(409, 'GITHUB_ALREADY_LINKED', `This project is joined to ${existing.fullName} already`);
+        if (!existing)
+          await linked(req, userId, [
+            await withToken(req, () => join(connection.apiUrl, token, state, projectId, repository)),
+          ]);
+        res.json(repositoryView((await githubTables.link(pool, projectId))!));
+      },
+
+      'DELETE /projects/:id/github': async (req, res, parsed) => {
+        const { id: projectId } = await parsed.project(String(req.params.id));
+        const row = await githubTables.link(pool, projectId);
+        // Whoever joined them holds the link: a member parts them for the team.
+        if (row) await run(callerOf(req), { type: 'Unlink', userId: row.userId, projectId });
+        await githubTables.unlinked(pool, projectId);
+        res.status(204).end();
+      },
+
+      'POST /hooks/github/:hookKey': async (req, res) => {
+        await deliver(req, res);
+      },
+    },
+    { reach },
+  );
+
+  async function deliver(req: Request, res: Response): Promise<void> {
+    const owner = await githubTables.userOfHook(pool, String(req.params.hookKey));
+    const state = owner ? await load(owner) : null;
+    if (!owner || !state?.connection || !state.sealedSecret)
+      throw new NotFoundError('No GitHub connection has this webhook address', 'GITHUB_HOOK_NOT_FOUND');
+    const secret = box.open(owner, state.sealedSecret);
+    const signature = req.headers['x-hub-signature-256'];
+    const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    if (!secret || typeof signature !== 'string' || !(await verify(secret, raw, signature).catch(() => false)))
+      throw new AppError(
+        401,
+        'GITHUB_SIGNATURE',
+        'The delivery’s X-Hub-Signature-256 does not match this webhook’s secret',
+      );
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw new ValidationError({ body: ['The delivery is not JSON'] }, 'The delivery is not JSON');
+    }
+    const event = String(req.headers['x-github-event'] ?? '');
+    const meaning = meaningOf(event, body, context.now());
+    const answer = (recorded: boolean, reason?: string) => {
+      res.status(202).json(reason === undefined ? { recorded } : { recorded, reason });
+    };
+    if (meaning.kind === 'ignored') return answer(false, meaning.reason);
+    if (meaning.kind === 'ping') return answer(false, 'ping');
+    const link = await githubTables.linkOf(pool, owner, meaning.repositoryId);
+    if (!link) return answer(false, 'the repository is joined to no project');
+    if (meaning.kind === 'push') {
+      await githubTables.pushed(pool, link.projectId, meaning.commit);
+      return answer(true);
+    }
+    const correlationId = String(req.headers['x-github-delivery'] ?? randomUUID()).slice(0, 100);
+    const outcome = await record(owner, correlationId, link.projectId, meaning);
+    if (outcome.recorded && meaning.kind === 'release')
+      await githubTables.released(pool, link.projectId, { tag: meaning.version, url: meaning.url, at: meaning.at });
+    return answer(outcome.recorded, outcome.reason);
+  }
+
+  return { ...served, close: () => outbound.close() };
+}

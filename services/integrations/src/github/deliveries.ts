@@ -1,0 +1,186 @@
+import type { DeploymentEnvironment, DeploymentStatus } from '@shiplog/schemas';
+import { z } from 'zod';
+import type { Commit } from '../adapters/github.ts';
+
+/**
+ * What a GitHub webhook delivery means to Shiplog, from its event name (`X-GitHub-Event`) and its
+ * JSON: pure, so each kind is proven without a server. Anything else (another event, an action that
+ * records nothing, a shape GitHub would not send) is `ignored`, with why.
+ */
+export type DeliveryMeaning =
+  | {
+      kind: 'release';
+      repositoryId: number;
+      /** GitHub's id of the release: published twice (unpublished and published again), recorded once. */
+      releaseId: number;
+      version: string;
+      notes: string | null;
+      changes: string[];
+      url: string;
+      at: string;
+    }
+  | {
+      kind: 'deployment';
+      repositoryId: number;
+      deploymentId: number;
+      environment: DeploymentEnvironment;
+      status: DeploymentStatus;
+      version: string;
+      url: string | null;
+      notes: string;
+    }
+  | { kind: 'push'; repositoryId: number; commit: Commit }
+  | { kind: 'ping'; repositoryId: number | null }
+  | { kind: 'ignored'; reason: string };
+
+const repository = z.object({ id: z.number().int(), default_branch: z.string().optional() });
+
+const releaseEvent = z.object({
+  action: z.string(),
+  repository,
+  release: z.object({
+    id: z.number().int(),
+    tag_name: z.string(),
+    name: z.string().nullish(),
+    body: z.string().nullish(),
+    html_url: z.string(),
+    published_at: z.string().nullish(),
+    draft: z.boolean().optional(),
+  }),
+});
+
+const deploymentStatusEvent = z.object({
+  repository,
+  deployment: z.object({
+    id: z.number().int(),
+    sha: z.string(),
+    ref: z.string(),
+    environment: z.string(),
+    description: z.string().nullish(),
+  }),
+  deployment_status: z.object({
+    state: z.string(),
+    environment_url: z.string().nullish(),
+    target_url: z.string().nullish(),
+    description: z.string().nullish(),
+  }),
+});
+
+const pushEvent = z.object({
+  ref: z.string(),
+  repository,
+  head_commit: z
+    .object({
+      id: z.string(),
+      message: z.string(),
+      timestamp: z.string(),
+      url: z.string(),
+      author: z.object({ name: z.string().optional(), username: z.string().optional() }).optional(),
+    })
+    .nullable(),
+});
+
+/** The most changes a release's notes give (the version call's own limit). */
+const MAX_CHANGES = 100;
+
+/** A release's notes' bullet lines ("- Fixed the login", "* Faster") as its changes. */
+export function changesOf(notes: string): string[] {
+  return notes
+    .split(/\r?\n/)
+    .map((line) => /^\s*[-*+]\s+(.+)$/.exec(line)?.[1]?.trim())
+    .filter((line): line is string => Boolean(line))
+    .map((line) => line.slice(0, 500))
+    .slice(0, MAX_CHANGES);
+}
+
+/** GitHub's environment names as Shiplog's three: `production`, `prod-eu` → production, `staging`, `preview` → staging. */
+export function environmentOf(name: string): DeploymentEnvironment {
+  const lower = name.toLowerCase();
+  if (lower.includes('prod') || lower === 'live') return 'production';
+  if (lower.includes('stag') || lower.includes('preview') || lower.includes('qa') || lower.includes('test'))
+    return 'staging';
+  return 'development';
+}
+
+const deploymentStates: Record<string, DeploymentStatus> = {
+  success: 'success',
+  failure: 'failed',
+  error: 'failed',
+  in_progress: 'started',
+  queued: 'started',
+  pending: 'started',
+};
+
+const iso = (value: string | null | undefined, fallback: string) => {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : fallback;
+};
+
+export function meaningOf(event: string, body: unknown, now: Date): DeliveryMeaning {
+  const at = now.toISOString();
+  switch (event) {
+    case 'ping': {
+      const parsed = z.object({ repository: repository.optional() }).safeParse(body);
+      return { kind: 'ping', repositoryId: parsed.success ? (parsed.data.repository?.id ?? null) : null };
+    }
+    case 'release': {
+      const parsed = releaseEvent.safeParse(body);
+      if (!parsed.success) return { kind: 'ignored', reason: 'not a release GitHub would send' };
+      const { action, release } = parsed.data;
+      // GitHub sends `created`, `published` and `released` for one release: it is recorded when published.
+      if (action !== 'published' || release.draft) return { kind: 'ignored', reason: `release ${action}` };
+      const notes = release.body?.trim() || null;
+      return {
+        kind: 'release',
+        repositoryId: parsed.data.repository.id,
+        releaseId: release.id,
+        version: release.tag_name.trim().slice(0, 100),
+        notes: notes ? notes.slice(0, 2000) : null,
+        changes: notes ? changesOf(notes) : [],
+        url: release.html_url,
+        at: iso(release.published_at, at),
+      };
+    }
+    case 'deployment_status': {
+      const parsed = deploymentStatusEvent.safeParse(body);
+      if (!parsed.success) return { kind: 'ignored', reason: 'not a deployment status GitHub would send' };
+      const { deployment, deployment_status: status } = parsed.data;
+      const mapped = deploymentStates[status.state];
+      if (!mapped) return { kind: 'ignored', reason: `deployment ${status.state}` };
+      const url = status.environment_url || status.target_url || null;
+      const isTag = /^v?\d/.test(deployment.ref);
+      return {
+        kind: 'deployment',
+        repositoryId: parsed.data.repository.id,
+        deploymentId: deployment.id,
+        environment: environmentOf(deployment.environment),
+        status: mapped,
+        version: (isTag ? deployment.ref : deployment.sha.slice(0, 7)).slice(0, 100),
+        url: url && /^https?:\/\//.test(url) ? url.slice(0, 2000) : null,
+        notes: `GitHub deployment to ${deployment.environment} (${deployment.sha.slice(0, 7)})`.slice(0, 2000),
+      };
+    }
+    case 'push': {
+      const parsed = pushEvent.safeParse(body);
+      if (!parsed.success) return { kind: 'ignored', reason: 'not a push GitHub would send' };
+      const { ref, head_commit: head } = parsed.data;
+      const branch = ref.replace(/^refs\/heads\//, '');
+      if (!head) return { kind: 'ignored', reason: 'a push with no commit' };
+      if (branch !== (parsed.data.repository.default_branch ?? 'main'))
+        return { kind: 'ignored', reason: `a push to ${branch}, not the default branch` };
+      return {
+        kind: 'push',
+        repositoryId: parsed.data.repository.id,
+        commit: {
+          sha: head.id,
+          message: head.message.slice(0, 1000),
+          author: head.author?.username ?? head.author?.name ?? 'unknown',
+          url: head.url,
+          at: iso(head.timestamp, at),
+        },
+      };
+    }
+    default:
+      return { kind: 'ignored', reason: `${event} events are not recorded` };
+  }
+}

@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import type { Commit } from '../adapters/github.ts';
+import type { RepositoryLink } from './github.ts';
+
+/**
+ * The GitHub tables (migrations/002-github.sql): not read models, since the connection's events are
+ * not published; written here, beside the commands that change the connection, with idempotent
+ * statements, so a command repeated writes the same rows.
+ */
+type Queryable = Pick<pg.Pool, 'query'>;
+
+export interface LinkRow {
+  projectId: string;
+  userId: string;
+  repositoryId: number;
+  fullName: string;
+  htmlUrl: string;
+  defaultBranch: string;
+  webhook: boolean;
+  lastCommit: Commit | null;
+  latestRelease: { tag: string; url: string; at: string } | null;
+}
+
+const LINK_COLUMNS = `project_id AS "projectId", user_id AS "userId", repository_id::int AS "repositoryId",
+  full_name AS "fullName", html_url AS "htmlUrl", default_branch AS "defaultBranch", webhook,
+  last_commit AS "lastCommit", latest_release AS "latestRelease"`;
+
+export const githubTables = {
+  async hookKeyOf(db: Queryable, userId: string): Promise<string | null> {
+    const { rows } = await db.query<{ hook_key: string }>(
+      'SELECT hook_key FROM integrations.github_hooks WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.hook_key ?? null;
+  },
+
+  async connected(db: Queryable, userId: string, hookKey: string): Promise<void> {
+    await db.query(
+      `INSERT INTO integrations.github_hooks (hook_key, user_id) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET hook_key = EXCLUDED.hook_key`,
+      [hookKey, userId],
+    );
+  },
+
+  /** The user whose connection a webhook address names, or null. */
+  async userOfHook(db: Queryable, hookKey: string): Promise<string | null> {
+    const { rows } = await db.query<{ user_id: string }>(
+      'SELECT user_id FROM integrations.github_hooks WHERE hook_key = $1',
+      [hookKey],
+    );
+    return rows[0]?.user_id ?? null;
+  },
+
+  async linked(db: Queryable, userId: string, links: RepositoryLink[], lastCommits: Map<string, Commit | null>) {
+    for (const link of links) {
+      await db.query(
+        `INSERT INTO integrations.github_links
+           (project_id, user_id, repository_id, full_name, html_url, default_branch, webhook, last_commit, linked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (project_id) DO NOTHING`,
+        [
+          link.projectId,
+          userId,
+          link.repositoryId,
+          link.fullName,
+          link.htmlUrl,
+          link.defaultBranch,
+          link.hook === 'created',
+          JSON.stringify(lastCommits.get(link.projectId) ?? null),
+          link.linkedAt,
+        ],
+      );
+    }
+  },
+
+  async unlinked(db: Queryable, projectId: string): Promise<void> {
+    await db.query('DELETE FROM integrations.github_links WHERE project_id = $1', [projectId]);
+  },
+
+  async link(db: Queryable, projectId: string): Promise<LinkRow | null> {
+    const { rows } = await db.query<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM integrations.github_links WHERE project_id = $1`,
+      [projectId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** The project the user joined to the repository, if any. */
+  async linkOf(db: Queryable, userId: string, repositoryId: number): Promise<LinkRow | null> {
+    const { rows } = await db.query<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM integrations.github_links WHERE user_id = $1 AND repository_id = $2`,
+      [userId, repositoryId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A push's head on the default branch: the card's last commit, unless a newer one is there already. */
+  async pushed(db: Queryable, projectId: string, commit: Commit): Promise<void> {
+    await db.query(
+      `UPDATE integrations.github_links SET last_commit = $2
+       WHERE project_id = $1 AND (last_commit IS NULL OR last_commit->>'at' <= $3)`,
+      [projectId, JSON.stringify(commit), commit.at],
+    );
+  },
+
+  async released(db: Queryable, projectId: string, release: { tag: string; url: string; at: string }) {
+    await db.query(
+      `UPDATE integrations.github_links SET latest_release = $2
+       WHERE project_id = $1 AND (latest_release IS NULL OR latest_release->>'at' <= $3)`,
+      [projectId, JSON.stringify(release), release.at],
+    );
+  },
+
+  /** The projects (of `projectIds`) already joined to a repository, by anyone. */
+  async linkedAmong(db: Queryable, projectIds: string[]): Promise<Set<string>> {
+    const { rows } = await db.query<{ project_id: string }>(
+      'SELECT project_id FROM integrations.github_links WHERE project_id = ANY($1::uuid[])',
+      [projectIds],
+    );
+    return new Set(rows.map((row) => row.project_id));
+  },
+};

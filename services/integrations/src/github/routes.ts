@@ -1,0 +1,95 @@
+import {
+  connectGitHubSchema,
+  githubConnectedView,
+  githubConnectionView,
+  githubImportView,
+  githubRepositoryView,
+  importRepositoriesSchema,
+  linkRepositorySchema,
+  projectRepositoryView,
+} from '@shiplog/schemas';
+import { declareRoutes } from '@shiplog/service-kit';
+import { z } from 'zod';
+
+/** GitHub joined to projects: the connection, its repositories, each project's, and GitHub's deliveries (`api.ts`). */
+export const githubRoutes = declareRoutes({
+  'GET /github': {
+    tag: 'Integrations',
+    summary: 'The GitHub connection, if any',
+    access: 'user',
+    answer: githubConnectionView,
+  },
+  'PUT /github': {
+    tag: 'Integrations',
+    summary: 'Connect GitHub with a personal access token (github.com, or a GitHub Enterprise Server’s `apiUrl`)',
+    description:
+      'The token is checked with GitHub and kept sealed, never answered. The answer holds the webhook secret, for a repository whose webhook is added by hand; it is the same at every connection.',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 30_000,
+    body: connectGitHubSchema,
+    answer: githubConnectedView,
+  },
+  'DELETE /github': {
+    tag: 'Integrations',
+    summary: 'Disconnect GitHub (the projects and their links stay)',
+    access: 'user',
+    status: 204,
+  },
+  'GET /github/repositories': {
+    tag: 'Integrations',
+    summary: 'The repositories the token reaches, and the project each is joined to',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 60_000,
+    answer: z.array(githubRepositoryView),
+  },
+  'POST /github/import': {
+    tag: 'Integrations',
+    summary: 'Import repositories as projects, each joined to its repository',
+    description:
+      'Name, description, homepage (the website link), the repository (the GitHub link) and public or private come from GitHub. A repository imported before adds nothing.',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 120_000,
+    body: importRepositoriesSchema,
+    answer: githubImportView,
+  },
+  'GET /projects/:id/github': {
+    tag: 'Integrations',
+    summary: 'The project’s repository, its last commit and latest release (null: joined to none)',
+    access: 'user',
+    project: 'viewer',
+    token: true,
+    answer: projectRepositoryView.nullable(),
+  },
+  'PUT /projects/:id/github': {
+    tag: 'Integrations',
+    summary: 'Join the project to a repository of the caller’s GitHub connection',
+    access: 'user',
+    project: 'member',
+    limit: 'outbound',
+    timeoutMs: 30_000,
+    body: linkRepositorySchema,
+    answer: projectRepositoryView,
+  },
+  'DELETE /projects/:id/github': {
+    tag: 'Integrations',
+    summary: 'Part the project from its repository (its webhook on GitHub stays until removed there)',
+    access: 'user',
+    project: 'member',
+    status: 204,
+  },
+  // GitHub posts without a session: the signature over the raw body (passed on untouched) is the credential.
+  'POST /hooks/github/:hookKey': {
+    tag: 'Integrations',
+    summary: 'GitHub’s webhook deliveries: releases, deployment statuses and pushes',
+    description:
+      'The `X-Hub-Signature-256` header over the raw body, with the connection’s webhook secret, is the credential: 401 without it. A release is recorded once, a deployment’s status once, however often GitHub delivers it; a repository joined to no project is 202 and nothing.',
+    access: 'public',
+    rawBody: true,
+    limit: 'githubHook',
+    status: 202,
+    answer: z.object({ recorded: z.boolean(), reason: z.string().optional() }),
+  },
+});

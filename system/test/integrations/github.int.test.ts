@@ -1,0 +1,262 @@
+import { createHmac } from 'node:crypto';
+import { type Backend, type Client, startBackend } from '@shiplog/system';
+import { waitUntil } from '@shiplog/testing';
+import { type GitHubStandIn, startGitHubStandIn } from '@shiplog/testing/github';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * GitHub joined to projects, through the project's GitHub stand-in with the real client
+ * (`@octokit/rest`) pointed at it: connecting with a token, importing repositories as projects with
+ * their webhooks, and GitHub's signed deliveries (releases, deployment statuses, pushes) recorded on
+ * the projects once however often they come.
+ */
+let github: GitHubStandIn;
+let backend: Backend;
+
+beforeAll(async () => {
+  github = await startGitHubStandIn();
+  backend = await startBackend({
+    env: {
+      INTEGRATION_ALLOWED_HOSTS: github.host,
+      INTEGRATION_KEY_SECRET: 'an-integration-key-secret-for-the-tests-0123',
+      GITHUB_API_URL: github.url,
+    },
+  });
+  github.deliverTo = backend.url;
+});
+afterAll(async () => {
+  await backend?.stop();
+  await github?.stop();
+});
+
+type Activity = { eventType: string; action: string; version: string | null; status: string; metadata: object };
+
+/** A connected user, with `names` as repositories of the stand-in's account. */
+async function connected(prefix: string) {
+  const person = await backend.signUp(prefix);
+  const answer = await person.client.request('PUT', '/api/github', { token: github.token });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return {
+    ...person,
+    webhookSecret: answer.body.webhookSecret as string,
+    webhookUrl: answer.body.webhookUrl as string,
+  };
+}
+
+async function imported(client: Client, ...names: string[]) {
+  const answer = await client.post('/api/github/import', { repositories: names.map((n) => `${github.login}/${n}`) });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.projects as { id: string; name: string; repository: string; webhook: boolean }[];
+}
+
+const timeline = async (client: Client, projectId: string) =>
+  (await client.get(`/api/projects/${projectId}/activities`)).body as Activity[];
+
+describe('GitHub', () => {
+  it('connects with a token GitHub accepts, on github.com or an Enterprise address, and refuses others clearly', async () => {
+    const ada = await backend.signUp('ghada');
+    expect((await ada.client.get('/api/github')).body).toMatchObject({ connected: false, login: null });
+    const wrong = await ada.client.request('PUT', '/api/github', { token: 'not-a-token' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.fieldErrors).toEqual({ token: ['GitHub does not accept this token'] });
+    for (const body of [{}, { token: '' }, { token: 'has space' }, { token: github.token, apiUrl: 'ftp://x' }])
+      expect((await ada.client.request('PUT', '/api/github', body)).status, JSON.stringify(body)).toBe(400);
+    const inside = await ada.client.request('PUT', '/api/github', {
+      token: github.token,
+      apiUrl: 'http://10.0.0.1/api/v3',
+    });
+    expect(inside.status).toBe(400);
+    expect(inside.body.fieldErrors.apiUrl[0]).toMatch(/private, loopback or reserved/);
+    // An Enterprise Server's address, named by the user (the stand-in answers under /api/v3 too).
+    const made = await ada.client.request('PUT', '/api/github', {
+      token: github.token,
+      apiUrl: `${github.url}/api/v3/`,
+    });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ connected: true, login: github.login, apiUrl: `${github.url}/api/v3` });
+    expect(made.body.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(made.body.webhookUrl).toMatch(/^http:\/\/localhost:3000\/api\/hooks\/github\/[\w-]{32}$/);
+    // The token is never answered.
+    expect(JSON.stringify((await ada.client.get('/api/github')).body)).not.toContain(github.token);
+    // Connected again: the same webhook address and secret, so the repositories' webhooks keep working.
+    expect((await ada.client.request('DELETE', '/api/github')).status).toBe(204);
+    const again = await ada.client.request('PUT', '/api/github', { token: github.token });
+    expect(again.body).toMatchObject({ webhookUrl: made.body.webhookUrl, webhookSecret: made.body.webhookSecret });
+  });
+
+  it('imports repositories as projects joined to them, with their webhooks, once', async () => {
+    github.addRepository('weather-api', {
+      description: 'Forecasts as JSON',
+      homepage: 'https://weather.example.com',
+    });
+    github.addRepository('secret-tool', { private: true });
+    const ada = await connected('ghimport');
+    const listed = (await ada.client.get('/api/github/repositories')).body as { fullName: string; projectId: null }[];
+    expect(listed.map((r) => r.fullName)).toEqual(
+      expect.arrayContaining([`${github.login}/weather-api`, `${github.login}/secret-tool`]),
+    );
+    const projects = await imported(ada.client, 'weather-api', 'secret-tool');
+    expect(projects.map((p) => [p.name, p.webhook])).toEqual([
+      ['weather-api', true],
+      ['secret-tool', true],
+    ]);
+    const weather = (await ada.client.get(`/api/projects/${projects[0]!.id}`)).body;
+    expect(weather).toMatchObject({
+      name: 'weather-api',
+      description: 'Forecasts as JSON',
+      isPublic: true,
+      metadata: {
+        socialLinks: { website: 'https://weather.example.com', github: expect.stringContaining('weather-api') },
+      },
+    });
+    expect((await ada.client.get(`/api/projects/${projects[1]!.id}`)).body.isPublic).toBe(false);
+    // Its webhook, made through the API, sends to Shiplog's address with the connection's secret.
+    const hook = github.hooks.find((h) => h.repository === `${github.login}/weather-api`)!;
+    expect(hook).toMatchObject({ url: ada.webhookUrl, secret: ada.webhookSecret });
+    expect(hook.events).toEqual(expect.arrayContaining(['release', 'deployment_status', 'push']));
+    // Its card: the repository and its last commit.
+    const card = (await ada.client.get(`/api/projects/${projects[0]!.id}/github`)).body;
+    expect(card).toMatchObject({
+      fullName: `${github.login}/weather-api`,
+      defaultBranch: 'main',
+      webhook: true,
+      lastCommit: { message: 'Initial commit' },
+      latestRelease: null,
+    });
+    // Again: nothing more.
+    const twice = await ada.client.post('/api/github/import', { repositories: [`${github.login}/weather-api`] });
+    expect(twice.body).toMatchObject({ projects: [], alreadyImported: 1 });
+    expect((await ada.client.get('/api/projects')).body).toHaveLength(2);
+    // Bad input: a clear 400, nothing made.
+    for (const body of [{}, { repositories: [] }, { repositories: ['no-slash'] }, { repositories: 'x/y' }])
+      expect((await ada.client.post('/api/github/import', body)).status, JSON.stringify(body)).toBe(400);
+    const unknown = await ada.client.post('/api/github/import', { repositories: [`${github.login}/nope`] });
+    expect(unknown.status).toBe(400);
+    expect((await ada.client.get('/api/projects')).body).toHaveLength(2);
+  });
+
+  it('records a published release and a deployment’s statuses once each, however often GitHub delivers them', async () => {
+    github.addRepository('shop');
+    const ada = await connected('ghdeliver');
+    const [shop] = await imported(ada.client, 'shop');
+    const repository = `${github.login}/shop`;
+
+    const [release] = await github.publishRelease(repository, 'v1.4.0', 'New:\n- Dark mode\n- Faster checkout');
+    expect(release).toMatchObject({ status: 202 });
+    expect(await github.redeliver(release!.deliveryId)).toBe(202);
+    const deployment = (state: string, environment = 'production') => ({
+      deployment: { id: 501, sha: 'c0ffee1234567', ref: 'main', environment },
+      deployment_status: { state, environment_url: 'https://shop.example.com' },
+    });
+    const [started] = await github.deliver(repository, 'deployment_status', deployment('in_progress'));
+    const [succeeded] = await github.deliver(repository, 'deployment_status', deployment('success'));
+    expect([started!.status, succeeded!.status]).toEqual([202, 202]);
+    expect(JSON.parse(succeeded!.body)).toEqual({ recorded: true });
+    // Redelivered, and the same status sent again under a new delivery id: recorded once.
+    expect(await github.redeliver(succeeded!.deliveryId)).toBe(202);
+    await github.deliver(repository, 'deployment_status', deployment('success'));
+
+    await waitUntil(async () => (await timeline(ada.client, shop!.id)).length >= 4);
+    const entries = await timeline(ada.client, shop!.id);
+    const versions = entries.filter((a) => a.eventType === 'version_release');
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).toMatchObject({ version: 'v1.4.0', metadata: { changes: ['Dark mode', 'Faster checkout'] } });
+    const deployments = entries.filter((a) => a.eventType === 'deployment');
+    expect(deployments.map((d) => d.status).sort()).toEqual(['in_progress', 'success']);
+    expect((await ada.client.get(`/api/projects/${shop!.id}`)).body.checklist.deployed).toBe(true);
+    expect((await ada.client.get(`/api/projects/${shop!.id}/github`)).body.latestRelease).toMatchObject({
+      tag: 'v1.4.0',
+    });
+
+    // A push to the default branch is the card's last commit; to another branch, nothing.
+    const commit = github.commit(repository, 'Fix the basket total');
+    const push = (ref: string) => ({
+      ref: `refs/heads/${ref}`,
+      head_commit: {
+        id: commit.sha,
+        message: commit.message,
+        timestamp: commit.date,
+        url: `https://github.example/${repository}/commit/${commit.sha}`,
+        author: { username: 'octo-builder' },
+      },
+    });
+    const [other] = await github.deliver(repository, 'push', push('feature'));
+    expect(JSON.parse(other!.body)).toMatchObject({ recorded: false });
+    await github.deliver(repository, 'push', push('main'));
+    expect((await ada.client.get(`/api/projects/${shop!.id}/github`)).body.lastCommit).toMatchObject({
+      sha: commit.sha,
+      message: 'Fix the basket total',
+    });
+  });
+
+  it('refuses an unsigned, a wrongly signed and a malformed delivery, and records nothing for a repository joined to nothing', async () => {
+    github.addRepository('guarded');
+    github.addRepository('loose');
+    const ada = await connected('ghguard');
+    const [guarded] = await imported(ada.client, 'guarded');
+    const repository = `${github.login}/guarded`;
+    const payload = { action: 'published', release: { id: 9, tag_name: 'v9', body: '', html_url: 'https://x/r' } };
+    const [unsigned] = await github.deliver(repository, 'release', payload, { secret: null });
+    const [forged] = await github.deliver(repository, 'release', payload, { secret: 'not-the-secret' });
+    expect([unsigned!.status, forged!.status]).toEqual([401, 401]);
+    // Signed, but not JSON.
+    const raw = 'not json';
+    const malformed = await fetch(ada.webhookUrl.replace('http://localhost:3000', backend.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'release',
+        'x-github-delivery': crypto.randomUUID(),
+        'x-hub-signature-256': `sha256=${createHmac('sha256', ada.webhookSecret).update(raw).digest('hex')}`,
+      },
+      body: raw,
+    });
+    expect(malformed.status).toBe(400);
+    // No such webhook address.
+    const nowhere = await fetch(`${backend.url}/api/hooks/github/${'x'.repeat(32)}`, { method: 'POST', body: '{}' });
+    expect(nowhere.status).toBe(404);
+    // A repository of the account that is joined to no project: accepted, nothing recorded.
+    const [loose] = await github.deliver(`${github.login}/loose`, 'release', payload, {
+      url: ada.webhookUrl,
+      hookSecret: ada.webhookSecret,
+    });
+    expect(loose!.status).toBe(202);
+    expect(JSON.parse(loose!.body)).toEqual({ recorded: false, reason: 'the repository is joined to no project' });
+    expect((await timeline(ada.client, guarded!.id)).map((a) => a.eventType)).toEqual(['project_created']);
+  });
+
+  it('joins an existing project to a repository (its webhook left to add by hand when the token may not), and says “reconnect” once GitHub refuses the token', async () => {
+    github.addRepository('old-project');
+    const ada = await connected('ghlink');
+    const project = (await ada.client.post('/api/projects', { name: 'Old project' })).body.id as string;
+    expect((await ada.client.get(`/api/projects/${project}/github`)).body).toBeNull();
+    github.hooksAllowed = false;
+    try {
+      const linked = await ada.client.request('PUT', `/api/projects/${project}/github`, {
+        repository: `${github.login}/old-project`,
+      });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+      expect(linked.body).toMatchObject({ fullName: `${github.login}/old-project`, webhook: false });
+    } finally {
+      github.hooksAllowed = true;
+    }
+    const other = await backend.signUp('ghother');
+    expect((await other.client.get(`/api/projects/${project}/github`)).status).toBe(404);
+
+    // The token is revoked on GitHub: the connection asks to be made again, and the projects are untouched.
+    const token = github.token;
+    github.token = 'revoked';
+    try {
+      const refused = await ada.client.get('/api/github/repositories');
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('GITHUB_RECONNECT');
+      expect((await ada.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: true });
+      expect((await ada.client.get(`/api/projects/${project}`)).status).toBe(200);
+    } finally {
+      github.token = token;
+    }
+    expect((await ada.client.request('PUT', '/api/github', { token })).body.reconnect).toBe(false);
+    expect((await ada.client.request('DELETE', `/api/projects/${project}/github`)).status).toBe(204);
+    expect((await ada.client.get(`/api/projects/${project}/github`)).body).toBeNull();
+  });
+});
