@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import { standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
+import { startGitHubStandIn } from '@shiplog/testing/github';
 import { startOpenAIStandIn } from '@shiplog/testing/openai';
 import { startRdapStandIn } from '@shiplog/testing/rdap';
 import { startSmtpStandIn } from '@shiplog/testing/smtp';
@@ -24,11 +25,11 @@ declare module 'vitest' {
  * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
  * their own), on free ports with its own database and NATS namespace, and every outside provider it
  * calls as a local stand-in: Stripe, the model, SMTP, a registrar's API, webhooks, monitored sites
- * (one on https, its CA trusted as an operator's private one) and RDAP.
+ * (one on https, its CA trusted as an operator's private one), RDAP and GitHub.
  */
 async function startApp() {
   const run = inject('e2eRun');
-  const [stripe, model, smtp, domains, hooks, target, secure, rdap] = await Promise.all([
+  const [stripe, model, smtp, domains, hooks, target, secure, rdap, github] = await Promise.all([
     startStripeStandIn(),
     startOpenAIStandIn({ chunkDelayMs: 80 }),
     startSmtpStandIn(),
@@ -37,6 +38,7 @@ async function startApp() {
     startTargetStandIn(),
     startTargetStandIn({ tls: { expiresInDays: 10 } }),
     startRdapStandIn(),
+    startGitHubStandIn(),
   ]);
   const roots = join(await mkdtemp(join(tmpdir(), 'shiplog-ca-')), 'roots.pem');
   await writeFile(roots, secure.ca!);
@@ -62,7 +64,8 @@ async function startApp() {
       ...stripe.env,
       ...model.env,
       ...smtp.env,
-      INTEGRATION_ALLOWED_HOSTS: domains.host,
+      INTEGRATION_ALLOWED_HOSTS: [domains.host, github.host].join(','),
+      GITHUB_API_URL: github.url,
       MONITOR_ALLOWED_HOSTS: [hooks.host, target.host, secure.host, rdap.host].join(','),
       NODE_EXTRA_CA_CERTS: roots,
       RDAP_URL: rdap.url,
@@ -94,6 +97,8 @@ async function startApp() {
     secure,
     /** The registry's RDAP server, for a domain typed by hand. */
     rdap,
+    /** GitHub's REST API and its webhook deliveries (to the hooks its API made, at APP_URL). */
+    github,
   };
 }
 

@@ -42,7 +42,7 @@ export const classGroups: string[] = [
   'line-through underline',
   'list-decimal list-disc',
   'm-auto',
-  'max-h-[400px] max-h-[60vh] max-h-[90vh] max-h-[inherit] max-h-screen',
+  'max-h-80 max-h-[400px] max-h-[60vh] max-h-[90vh] max-h-[inherit] max-h-screen',
   'max-w-3xl max-w-4xl max-w-[85%] max-w-[85vw] max-w-full max-w-lg max-w-md max-w-sm max-w-xl',
   'mb-0.5 mb-2 mb-4',
   'md:flex md:hidden',
@@ -80,7 +80,7 @@ export const classGroups: string[] = [
   'tracking-tight tracking-wide',
   'transition-all transition-colors transition-transform',
   'underline-offset-2 underline-offset-4',
-  'w-1/3 w-10 w-11 w-16 w-2.5 w-32 w-48 w-64 w-72 w-80 w-[calc(100%-2rem)] w-full',
+  'w-1/3 w-10 w-11 w-16 w-2.5 w-32 w-4 w-48 w-64 w-72 w-80 w-[calc(100%-2rem)] w-full',
   'whitespace-nowrap whitespace-pre-line whitespace-pre-wrap',
   'z-30 z-40 z-50 z-[100]',
 ];

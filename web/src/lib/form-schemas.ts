@@ -21,6 +21,7 @@ export {
   adminCommentSchema,
   apiTokenSchema,
   changePasswordFormSchema,
+  connectGitHubSchema,
   contactAdminSchema,
   createAlertChannelSchema,
   createDomainMonitorSchema,

@@ -56,6 +56,7 @@ export const keys = {
   chatUsage: ['chat-usage'],
   monitors: ['monitors'],
   integrations: ['integrations'],
+  github: ['github'],
   push: ['push'],
   sessions: ['sessions'],
   ping: ['ping'],

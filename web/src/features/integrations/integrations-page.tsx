@@ -1,4 +1,5 @@
 import { ConfigurationCard } from './configuration-card';
+import { GitHubCard } from './github-card';
 import { IntegrationsList } from './integrations-list';
 
 /** `/integrations` and `/integration-config` (spec/account.md §2): one page. */
@@ -7,6 +8,7 @@ export function IntegrationsPage() {
     <div className="mx-auto max-w-4xl space-y-6">
       <ConfigurationCard />
       <IntegrationsList />
+      <GitHubCard />
     </div>
   );
 }

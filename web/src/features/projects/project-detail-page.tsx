@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Checkbox } from '../../ui/checkbox';
 import { Skeleton } from '../../ui/skeleton';
 import { ActivityCard } from '../activity/activity-card';
+import { RepositoryCard } from '../integrations/repository-card';
 import { MonitorsCard } from '../monitors/monitors-card';
 import { PingCard } from '../monitors/ping-card';
 import { ProjectRemindersCard } from '../reminders/project-reminders-card';
@@ -195,6 +196,8 @@ export function ProjectDetailPage() {
       </div>
 
       <ProjectRemindersCard projectId={id} readOnly={!changeable} />
+
+      <RepositoryCard projectId={id} readOnly={!changeable} />
 
       <MonitorsCard
         projectId={id}
