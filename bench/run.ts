@@ -11,6 +11,7 @@ import { runBackbone } from './backbone.ts';
 import { runChat } from './chat.ts';
 import { machineSpeedMs } from './cpu.ts';
 import { runDetection } from './detection.ts';
+import { runGitHub } from './github.ts';
 import { runIntegrations } from './integrations.ts';
 import { runLive } from './live.ts';
 import { runMemory } from './memory.ts';
@@ -356,6 +357,23 @@ if (!only || only === 'chat') {
     ['CPU µs per message', cpuLine(c.cpuMicrosPerRequest), '', ''],
   ]);
   save('chat', c);
+}
+
+if (!only || only === 'github') {
+  process.stdout.write('\ngithub: 1,000 signed release deliveries over a minute, each to the timeline…\n');
+  const g = await runGitHub();
+  table([
+    ['deliveries sent / accepted', `${g.deliveries} / ${g.accepted}`, '', ''],
+    [
+      'recorded per minute',
+      String(g.perMinute),
+      '>= 1000',
+      met(g.recorded === g.deliveries && g.perMinute >= 1000 * 0.98),
+    ],
+    ['delivery to timeline p50 / max (ms)', `${g.p50Ms} / ${g.maxMs}`, '', ''],
+    ['delivery to timeline p99 (ms)', String(g.p99Ms), '<= 200', met(g.p99Ms <= 200)],
+  ]);
+  save('github', g);
 }
 
 if (!only || only === 'integrations') {
