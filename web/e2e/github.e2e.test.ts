@@ -71,7 +71,10 @@ describe('GitHub in the browser', () => {
     await repositoryCard.getByTestId('latest-release').getByText('v2.0.0').waitFor();
     await repositoryCard.getByTestId('last-commit').getByText('Initial commit').waitFor();
     const timeline = page.getByTestId('activity-card');
-    await timeline.filter({ hasText: 'v2.0.0' }).first().waitFor();
+    // The release shipped the repository's commits up to its tag, folded under their count.
+    const released = timeline.filter({ hasText: 'v2.0.0' }).first();
+    await released.getByText('What shipped: 1 commit').click();
+    await released.getByTestId('what-shipped').getByText('Initial commit').waitFor();
     await timeline
       .filter({ hasText: /deploy/i })
       .first()

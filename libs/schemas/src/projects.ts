@@ -164,6 +164,28 @@ const deploymentStatusSchema = z
   .optional()
   .default('success');
 
+/**
+ * What a release or deployment shipped (beyond the spec): the commits since the one before, as GitHub's
+ * compare lists them, and the pull requests they merged, each linked.
+ */
+export const shippedSchema = z.object({
+  compareUrl: z.string().max(2000).nullable(),
+  commits: z
+    .array(
+      z.object({
+        sha: z.string().max(64),
+        message: z.string().max(1000),
+        author: z.string().max(100),
+        url: z.string().max(2000),
+      }),
+    )
+    .max(250, 'At most 250 commits'),
+  pullRequests: z
+    .array(z.object({ number: z.number().int().positive(), title: z.string().max(500), url: z.string().max(2000) }))
+    .max(100, 'At most 100 pull requests'),
+});
+export type Shipped = z.infer<typeof shippedSchema>;
+
 export const recordDeploymentSchema = z.object({
   environment: z
     .enum(deploymentEnvironments, { error: 'Environment must be development, staging or production' })
@@ -180,6 +202,7 @@ export const recordDeploymentSchema = z.object({
     .optional()
     .default({ method: null, duration: null }),
   status: deploymentStatusSchema,
+  shipped: shippedSchema.optional(),
 });
 
 /**
@@ -216,6 +239,7 @@ export const recordVersionSchema = z.object({
     .optional()
     .default([])
     .transform((list) => list.map((c) => c.trim()).filter(Boolean)),
+  shipped: shippedSchema.optional(),
 });
 
 /** The record dialogs' forms: the same rules as the calls, with the details' fields flat. */

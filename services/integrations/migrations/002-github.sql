@@ -10,7 +10,8 @@ CREATE TABLE github_hooks (
 );
 
 -- Each project's repository, as whoever joined them holds the link, and what GitHub last told of it:
--- its default branch's newest commit and its latest release (for the project's card). One repository
+-- its default branch's newest commit and its latest release (for the project's card), and what each
+-- environment last deployed (what the next deployment shipped is counted from it). One repository
 -- per project, so a delivery reaches one project.
 CREATE TABLE github_links (
   project_id uuid PRIMARY KEY,
@@ -23,6 +24,8 @@ CREATE TABLE github_links (
   webhook boolean NOT NULL,
   last_commit jsonb,
   latest_release jsonb,
+  -- Each environment's last deployed commit: the next deployment there shipped what came after it.
+  deployed jsonb NOT NULL DEFAULT '{}',
   linked_at timestamptz NOT NULL
 );
 CREATE INDEX github_links_by_repository ON github_links (user_id, repository_id);

@@ -113,6 +113,40 @@ describe('chat usage and the daily limit', () => {
     expect(requestsFrom(start).map((r) => Boolean(r.tools?.length))).toEqual([true, false]);
   });
 
+  it('answers “what changed in 1.4.0?” from the release’s changes and what it shipped', async () => {
+    const { client } = await backend.signUp('whatchanged');
+    const project = (await client.post('/api/projects', { name: 'Weather API' })).body.id as string;
+    await client.post(`/api/projects/${project}/version`, { version: '1.3.0', changes: ['Older'] });
+    const released = await client.post(`/api/projects/${project}/version`, {
+      version: 'v1.4.0',
+      changes: ['Hourly forecast'],
+      shipped: {
+        compareUrl: 'https://github.com/ada/weather/compare/v1.3.0...v1.4.0',
+        commits: [{ sha: 'abc1234', message: 'Cache the radar tiles', author: 'ada', url: 'https://github.com/c/1' }],
+        pullRequests: [{ number: 12, title: 'Dark mode', url: 'https://github.com/ada/weather/pull/12' }],
+      },
+    });
+    expect(released.status).toBe(201);
+    model.respond = (request) =>
+      request.messages.at(-1)?.role === 'tool'
+        ? { content: 'Dark mode and radar caching.' }
+        : { toolCalls: [{ name: 'recent_activity', arguments: { version: '1.4.0' } }] };
+    const start = model.requests.length;
+    const answer = await send(client, 'What changed in 1.4.0?');
+    expect(answer.body.message).toBe('Dark mode and radar caching.');
+    const tool = requestsFrom(start).at(-1)!.messages.at(-1)!;
+    expect(tool.role).toBe('tool');
+    const entries = (JSON.parse(String(tool.content)) as { data: unknown[] }).data;
+    expect(entries).toEqual([
+      expect.objectContaining({
+        version: 'v1.4.0',
+        changes: ['Hourly forecast'],
+        shipped: { pullRequests: ['#12 Dark mode'], commits: ['Cache the radar tiles (ada)'] },
+      }),
+    ]);
+    model.useDefaultModel();
+  });
+
   it('counts per user', async () => {
     const a = await backend.signUp('usera');
     const b = await backend.signUp('userb');

@@ -189,6 +189,64 @@ describe('GitHub', () => {
     });
   });
 
+  it('lists what each release and deployment shipped: the commits since the one before, and the pull requests they merged', async () => {
+    github.addRepository('shipping');
+    const ada = await connected('ghshipped');
+    const [shipping] = await imported(ada.client, 'shipping');
+    const repository = `${github.login}/shipping`;
+    type Shipped = {
+      compareUrl: string | null;
+      commits: { message: string; url: string }[];
+      pullRequests: { number: number; title: string; url: string }[];
+    };
+    const shippedOf = async (eventType: string, version: string) => {
+      let found: { metadata: { shipped?: Shipped } } | undefined;
+      await waitUntil(async () => {
+        const entries = (await timeline(ada.client, shipping!.id)) as (Activity & {
+          metadata: { shipped?: Shipped };
+        })[];
+        found = entries.find((a) => a.eventType === eventType && a.version === version);
+        return found !== undefined;
+      });
+      return found!.metadata.shipped;
+    };
+
+    github.commit(repository, 'Start the site');
+    await github.publishRelease(repository, 'v1.0.0', 'First');
+    // The first release: the commits up to it.
+    expect((await shippedOf('version_release', 'v1.0.0'))?.commits.map((c) => c.message)).toEqual([
+      'Initial commit',
+      'Start the site',
+    ]);
+    github.commit(repository, 'Merge pull request #3 from ada/dark\n\nDark mode');
+    github.commit(repository, 'Faster images (#4)');
+    await github.publishRelease(repository, 'v1.1.0', 'Second');
+    const second = await shippedOf('version_release', 'v1.1.0');
+    expect(second?.compareUrl).toContain('/compare/v1.0.0...v1.1.0');
+    expect(second?.commits.map((c) => c.message)).toEqual([
+      'Merge pull request #3 from ada/dark',
+      'Faster images (#4)',
+    ]);
+    expect(second?.pullRequests).toEqual([
+      { number: 3, title: 'Dark mode', url: `https://github.example/${repository}/pull/3` },
+      { number: 4, title: 'Faster images', url: `https://github.example/${repository}/pull/4` },
+    ]);
+
+    const deploy = (id: number, sha: string) =>
+      github.deliver(repository, 'deployment_status', {
+        deployment: { id, sha, ref: 'main', environment: 'production' },
+        deployment_status: { state: 'success', environment_url: 'https://shipping.example.com' },
+      });
+    const head = github.repositories.get('shipping')!.commits.at(-1)!.sha;
+    await deploy(1, head);
+    expect((await shippedOf('deployment', head.slice(0, 7)))?.commits).toHaveLength(4);
+    const fix = github.commit(repository, 'Fix a typo');
+    await deploy(2, fix.sha);
+    const next = await shippedOf('deployment', fix.sha.slice(0, 7));
+    expect(next?.commits.map((c) => c.message)).toEqual(['Fix a typo']);
+    expect(next?.compareUrl).toContain(`/compare/${head}...${fix.sha}`);
+  });
+
   it('refuses an unsigned, a wrongly signed and a malformed delivery, and records nothing for a repository joined to nothing', async () => {
     github.addRepository('guarded');
     github.addRepository('loose');

@@ -55,7 +55,7 @@ export const classGroups: string[] = [
   'overflow-x-auto',
   'overflow-y-auto',
   'p-0 p-1 p-2 p-3 p-4 p-5 p-6 p-px',
-  'pl-5 pl-7 pl-9',
+  'pl-1 pl-5 pl-7 pl-9',
   'pointer-events-auto pointer-events-none',
   'pr-4 pr-8',
   'pt-0 pt-2 pt-3 pt-4 pt-6',

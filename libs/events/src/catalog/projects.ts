@@ -18,6 +18,13 @@ const socialLinks = z.object({
   instagram: z.string().optional(),
 });
 
+/** What a release or deployment shipped: the commits since the one before, and the pull requests they merged. */
+const shipped = z.object({
+  compareUrl: z.string().nullable(),
+  commits: z.array(z.object({ sha: z.string(), message: z.string(), author: z.string(), url: z.string() })),
+  pullRequests: z.array(z.object({ number: z.number().int(), title: z.string(), url: z.string() })),
+});
+
 // projects — `project-<id>` streams. Every event names the owner, so reactions never look it up.
 export const projectEvents = {
   ProjectCreated: event({
@@ -131,6 +138,8 @@ export const projectEvents = {
       /** `started`: under way (a later one of the same deployment says how it went). */
       status: z.enum(['started', 'success', 'failed']),
       source: z.object({ platform: z.enum(deployHookPlatforms), deploymentId: z.string() }).nullable(),
+      /** From GitHub's compare, when a GitHub delivery recorded it. */
+      shipped: shipped.optional(),
       at: isoDate,
     }),
     upcasters: { 1: (data) => ({ ...(data as object), status: 'success', source: null }) },
@@ -147,6 +156,8 @@ export const projectEvents = {
       version: z.string(),
       notes: z.string().nullable(),
       changes: z.array(z.string()),
+      /** From GitHub's compare, when a GitHub delivery recorded it. */
+      shipped: shipped.optional(),
       at: isoDate,
     }),
   }),

@@ -33,7 +33,8 @@ export interface StandInRepository {
   defaultBranch: string;
   /** The default branch's commits, oldest first. */
   commits: StandInCommit[];
-  releases: { id: number; tag: string; name: string; body: string; publishedAt: string }[];
+  /** Each release, with the commit its tag names. */
+  releases: { id: number; tag: string; name: string; body: string; publishedAt: string; sha: string }[];
 }
 
 export interface StandInHook {
@@ -178,19 +179,22 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     if (method === 'GET' && rest === '') return json(res, 200, repoJson(repo));
     if (method === 'GET' && rest === '/commits') {
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const upTo = resolve(repo, url.searchParams.get('sha') ?? repo.defaultBranch);
+      if (upTo < 0) return json(res, 404, { message: 'No commit found for SHA' });
       return json(
         res,
         200,
-        [...repo.commits]
+        repo.commits
+          .slice(0, upTo + 1)
           .reverse()
           .slice(0, perPage)
           .map((c) => commitJson(repo, c)),
       );
     }
-    const compare = /^\/compare\/([^.]+)\.\.\.(.+)$/.exec(rest);
+    const compare = /^\/compare\/(.+?)\.\.\.(.+)$/.exec(rest);
     if (method === 'GET' && compare) {
-      const base = repo.commits.findIndex((c) => c.sha === compare[1]);
-      const head = repo.commits.findIndex((c) => c.sha === compare[2]);
+      const base = resolve(repo, decodeURIComponent(compare[1]!));
+      const head = resolve(repo, decodeURIComponent(compare[2]!));
       if (base < 0 || head < 0) return json(res, 404, { message: 'No common ancestor' });
       const commits = repo.commits.slice(base + 1, head + 1).map((c) => commitJson(repo, c));
       return json(res, 200, {
@@ -228,6 +232,15 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       return json(res, 201, { id: hook.id, events: hook.events, active: true, config: { url: hook.url } });
     }
     return json(res, 404, { message: 'Not Found' });
+  }
+
+  /** Where a ref points, as an index of the default branch's commits: a sha, a release's tag, or the branch. */
+  function resolve(repo: StandInRepository, ref: string): number {
+    const bySha = repo.commits.findIndex((c) => c.sha === ref);
+    if (bySha >= 0) return bySha;
+    const release = repo.releases.find((r) => r.tag === ref);
+    if (release) return repo.commits.findIndex((c) => c.sha === release.sha);
+    return ref === repo.defaultBranch ? repo.commits.length - 1 : -1;
   }
 
   async function post(url: string, headers: Record<string, string>, body: string) {
@@ -313,7 +326,14 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     },
     async publishRelease(repository, tag, body) {
       const repo = stand.repositories.get(repository.split('/')[1]!)!;
-      const release = { id: nextId++, tag, name: tag, body, publishedAt: new Date().toISOString() };
+      const release = {
+        id: nextId++,
+        tag,
+        name: tag,
+        body,
+        publishedAt: new Date().toISOString(),
+        sha: repo.commits.at(-1)!.sha,
+      };
       repo.releases.push(release);
       return stand.deliver(repository, 'release', {
         action: 'published',

@@ -1,4 +1,4 @@
-import type { Project, Reminder } from '@shiplog/schemas';
+import type { Project, Reminder, Shipped } from '@shiplog/schemas';
 import type { Caller, ServiceClients, ServiceName } from '@shiplog/service-kit';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 
@@ -77,16 +77,47 @@ export function userDataTools(
     {
       definition: tool(
         'recent_activity',
-        "The user's timeline, newest first: backups, deployments, releases, status changes, quick updates.",
-        { limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many entries; default 10.' } },
+        "The user's timeline, newest first: backups, deployments, releases, status changes, quick updates. A release or deployment names its version, its changes, and what it shipped (the commits and pull requests since the one before, from GitHub).",
+        {
+          limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many entries; default 10.' },
+          version: {
+            type: 'string',
+            description: 'Only the releases and deployments of this version (e.g. "1.4.0"), to say what changed in it.',
+          },
+        },
       ),
-      run: async ({ limit }) => {
+      run: async ({ limit, version }) => {
         const count = typeof limit === 'number' && Number.isInteger(limit) ? Math.min(20, Math.max(1, limit)) : 10;
-        const rows = await read<{ action: string; details: string | null; eventType: string; timestamp: string }[]>(
-          'activity',
-          `/activities?page=1&limit=${count}`,
-        );
-        return rows.map((a) => ({ what: a.action, details: clip(a.details, 200), type: a.eventType, at: a.timestamp }));
+        const wanted = typeof version === 'string' && version.trim() ? version.trim().replace(/^v/i, '') : null;
+        const rows = await read<
+          {
+            action: string;
+            details: string | null;
+            eventType: string;
+            timestamp: string;
+            version: string | null;
+            metadata: { changes?: string[]; shipped?: Shipped } | null;
+          }[]
+        >('activity', `/activities?page=1&limit=${wanted ? 100 : count}`);
+        return rows
+          .filter((a) => !wanted || a.version?.replace(/^v/i, '') === wanted)
+          .slice(0, count)
+          .map((a) => ({
+            what: a.action,
+            details: clip(a.details, 200),
+            type: a.eventType,
+            at: a.timestamp,
+            ...(a.version ? { version: a.version } : {}),
+            ...(a.metadata?.changes?.length ? { changes: a.metadata.changes.slice(0, 20) } : {}),
+            ...(a.metadata?.shipped
+              ? {
+                  shipped: {
+                    pullRequests: a.metadata.shipped.pullRequests.slice(0, 20).map((p) => `#${p.number} ${p.title}`),
+                    commits: a.metadata.shipped.commits.slice(-20).map((c) => `${clip(c.message, 120)} (${c.author})`),
+                  },
+                }
+              : {}),
+          }));
       },
     },
   ];

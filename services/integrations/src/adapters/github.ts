@@ -163,16 +163,49 @@ export class GitHubApi {
       this.#client(apiUrl, token).rest.repos.listCommits({ owner, repo, sha: branch, per_page: 1 }),
     );
     const commit = data[0];
-    return commit
-      ? {
-          sha: commit.sha,
-          message: commit.commit.message,
-          author: commit.author?.login ?? commit.commit.author?.name ?? 'unknown',
-          url: commit.html_url,
-          at: commit.commit.author?.date ?? commit.commit.committer?.date ?? new Date(0).toISOString(),
-        }
-      : null;
+    return commit ? commitOf(commit) : null;
   }
+
+  /**
+   * The commits from `base` (exclusive) to `head`, oldest first (at most `max`), and the comparison's
+   * page on GitHub; with no `base`, the newest `max` commits up to `head`.
+   */
+  async commitsBetween(
+    apiUrl: string,
+    token: string,
+    fullName: string,
+    base: string | null,
+    head: string,
+    max = 250,
+  ): Promise<{ url: string | null; commits: Commit[] }> {
+    const [owner, repo] = fullName.split('/') as [string, string];
+    const client = this.#client(apiUrl, token);
+    if (base) {
+      const { data } = await this.#call(() =>
+        client.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: max }),
+      );
+      return { url: data.html_url, commits: data.commits.slice(-max).map(commitOf) };
+    }
+    const { data } = await this.#call(() => client.rest.repos.listCommits({ owner, repo, sha: head, per_page: 50 }));
+    return { url: null, commits: data.map(commitOf).reverse() };
+  }
+}
+
+type GitHubCommit = {
+  sha: string;
+  html_url: string;
+  commit: { message: string; author?: { name?: string; date?: string } | null; committer?: { date?: string } | null };
+  author?: { login?: string } | null;
+};
+
+function commitOf(commit: GitHubCommit): Commit {
+  return {
+    sha: commit.sha,
+    message: commit.commit.message.slice(0, 1000),
+    author: commit.author?.login ?? commit.commit.author?.name ?? 'unknown',
+    url: commit.html_url,
+    at: commit.commit.author?.date ?? commit.commit.committer?.date ?? new Date(0).toISOString(),
+  };
 }
 
 /** What a repository's webhook sends Shiplog. */

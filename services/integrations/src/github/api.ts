@@ -9,6 +9,7 @@ import type {
   GitHubImportView,
   Project,
   ProjectRepositoryView,
+  Shipped,
   WorkspaceRole,
 } from '@shiplog/schemas';
 import {
@@ -31,7 +32,7 @@ import type { Request, Response } from 'express';
 import { type Commit, GitHubApi, GitHubRefusedError, type Repository } from '../adapters/github.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type GitHubCommand, githubDecider, notConnected } from './decide.ts';
-import { type DeliveryMeaning, meaningOf } from './deliveries.ts';
+import { type DeliveryMeaning, meaningOf, shippedOf } from './deliveries.ts';
 import { type GitHubAccount, githubStream, type RepositoryLink } from './github.ts';
 import { githubTables, type LinkRow } from './links.ts';
 import { githubRoutes } from './routes.ts';
@@ -158,12 +159,46 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     return { id, userId: maker, workspaceId: workspaceId ?? null, name, role };
   }
 
+  /**
+   * What a release or deployment shipped: the commits since the repository's release before (or the
+   * environment's deployment before), through GitHub's compare with the owner's token. Nothing when the
+   * connection cannot ask (disconnected, its token refused), or GitHub does not answer: the record is
+   * made without it.
+   */
+  async function shippedFor(
+    owner: string,
+    state: GitHubAccount,
+    link: LinkRow,
+    meaning: Extract<DeliveryMeaning, { kind: 'release' | 'deployment' }>,
+  ): Promise<Shipped | undefined> {
+    const connection = state.connection;
+    const token = connection && !connection.broken ? box.open(owner, connection.sealedToken) : null;
+    if (!connection || !token) return undefined;
+    const [base, head] =
+      meaning.kind === 'release'
+        ? [link.latestRelease?.tag ?? null, meaning.version]
+        : [link.deployed[meaning.environment] ?? null, meaning.sha];
+    if (base === head) return undefined;
+    try {
+      const { url, commits } = await github.commitsBetween(connection.apiUrl, token, link.fullName, base, head);
+      return shippedOf(link.htmlUrl, url, commits);
+    } catch (error) {
+      if (error instanceof GitHubRefusedError)
+        await run(
+          { userId: owner, username: null, isAdmin: false, correlationId: randomUUID() },
+          { type: 'MarkBroken', userId: owner, status: error.upstreamStatus },
+        );
+      return undefined;
+    }
+  }
+
   /** A delivery's record, made through the projects service as the connection's owner. */
   async function record(
     owner: string,
     correlationId: string,
     projectId: string,
     meaning: Extract<DeliveryMeaning, { kind: 'release' | 'deployment' }>,
+    shipped: Shipped | undefined,
   ): Promise<{ recorded: boolean; reason?: string }> {
     const caller: Caller = { userId: owner, username: null, isAdmin: false, correlationId };
     const answer =
@@ -171,7 +206,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         ? await services.call('projects', {
             method: 'POST',
             path: `/projects/${projectId}/version`,
-            body: { version: meaning.version, notes: meaning.notes, changes: meaning.changes },
+            body: { version: meaning.version, notes: meaning.notes, changes: meaning.changes, shipped },
             caller,
             headers: { [IDEMPOTENCY_HEADER]: `github-release-${meaning.releaseId}` },
           })
@@ -184,6 +219,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
               url: meaning.url,
               notes: meaning.notes,
               status: meaning.status,
+              shipped,
             },
             caller,
             headers: { [IDEMPOTENCY_HEADER]: `github-deployment-${meaning.deploymentId}-${meaning.status}` },
@@ -398,9 +434,12 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       return answer(true);
     }
     const correlationId = String(req.headers['x-github-delivery'] ?? randomUUID()).slice(0, 100);
-    const outcome = await record(owner, correlationId, link.projectId, meaning);
+    const shipped = await shippedFor(owner, state, link, meaning);
+    const outcome = await record(owner, correlationId, link.projectId, meaning, shipped);
     if (outcome.recorded && meaning.kind === 'release')
       await githubTables.released(pool, link.projectId, { tag: meaning.version, url: meaning.url, at: meaning.at });
+    if (outcome.recorded && meaning.kind === 'deployment' && meaning.status === 'success')
+      await githubTables.deployedCommit(pool, link.projectId, meaning.environment, meaning.sha);
     return answer(outcome.recorded, outcome.reason);
   }
 

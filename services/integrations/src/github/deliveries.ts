@@ -1,4 +1,4 @@
-import type { DeploymentEnvironment, DeploymentStatus } from '@shiplog/schemas';
+import type { DeploymentEnvironment, DeploymentStatus, Shipped } from '@shiplog/schemas';
 import { z } from 'zod';
 import type { Commit } from '../adapters/github.ts';
 
@@ -23,6 +23,8 @@ export type DeliveryMeaning =
       kind: 'deployment';
       repositoryId: number;
       deploymentId: number;
+      /** The commit deployed. */
+      sha: string;
       environment: DeploymentEnvironment;
       status: DeploymentStatus;
       version: string;
@@ -153,6 +155,7 @@ export function meaningOf(event: string, body: unknown, now: Date): DeliveryMean
         kind: 'deployment',
         repositoryId: parsed.data.repository.id,
         deploymentId: deployment.id,
+        sha: deployment.sha,
         environment: environmentOf(deployment.environment),
         status: mapped,
         version: (isTag ? deployment.ref : deployment.sha.slice(0, 7)).slice(0, 100),
@@ -183,4 +186,32 @@ export function meaningOf(event: string, body: unknown, now: Date): DeliveryMean
     default:
       return { kind: 'ignored', reason: `${event} events are not recorded` };
   }
+}
+
+/**
+ * What a release or deployment shipped, from the commits GitHub's compare lists: each commit's first
+ * line, and the pull requests they merged, found as GitHub writes them ("Merge pull request #12 from
+ * …" with the title on a later line; a squash's "Title (#12)"), linked on the repository's page.
+ */
+export function shippedOf(repositoryUrl: string, compareUrl: string | null, commits: readonly Commit[]): Shipped {
+  const pullRequests = new Map<number, { number: number; title: string; url: string }>();
+  for (const commit of commits) {
+    const [first = '', ...rest] = commit.message.split(/\r?\n/);
+    const merge = /^Merge pull request #(\d+) from \S+/.exec(first);
+    const squash = /^(.*\S)\s+\(#(\d+)\)$/.exec(first);
+    const number = Number(merge?.[1] ?? squash?.[2]);
+    if (!Number.isInteger(number) || number <= 0 || pullRequests.has(number)) continue;
+    const title = merge ? (rest.find((line) => line.trim())?.trim() ?? first) : squash![1]!;
+    pullRequests.set(number, { number, title: title.slice(0, 500), url: `${repositoryUrl}/pull/${number}` });
+  }
+  return {
+    compareUrl,
+    commits: commits.slice(-250).map((c) => ({
+      sha: c.sha,
+      message: (c.message.split(/\r?\n/)[0] ?? '').slice(0, 1000),
+      author: c.author.slice(0, 100),
+      url: c.url,
+    })),
+    pullRequests: [...pullRequests.values()].slice(0, 100),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesOf, environmentOf, meaningOf } from './deliveries.ts';
+import { changesOf, environmentOf, meaningOf, shippedOf } from './deliveries.ts';
 
 const now = new Date('2026-11-28T10:00:00.000Z');
 const repository = { id: 42, default_branch: 'main', full_name: 'ada/site' };
@@ -97,5 +97,33 @@ describe('what a GitHub delivery means', () => {
     expect(['production', 'prod-eu', 'live'].map(environmentOf)).toEqual(['production', 'production', 'production']);
     expect(['staging', 'Preview', 'qa'].map(environmentOf)).toEqual(['staging', 'staging', 'staging']);
     expect(environmentOf('local')).toBe('development');
+  });
+
+  it('lists what shipped: each commit’s first line, and the pull requests merged or squashed, linked', () => {
+    const commit = (sha: string, message: string) => ({
+      sha,
+      message,
+      author: 'ada',
+      url: `https://github.com/ada/site/commit/${sha}`,
+      at: '2026-11-28T09:00:00.000Z',
+    });
+    const shipped = shippedOf('https://github.com/ada/site', 'https://github.com/ada/site/compare/a...d', [
+      commit('b', 'Fix the footer\n\nIt overlapped.'),
+      commit('c', 'Merge pull request #12 from ada/dark-mode\n\nDark mode'),
+      commit('d', 'Faster images (#14)'),
+      commit('e', 'Faster images again (#14)'),
+    ]);
+    expect(shipped.compareUrl).toBe('https://github.com/ada/site/compare/a...d');
+    expect(shipped.commits.map((c) => c.message)).toEqual([
+      'Fix the footer',
+      'Merge pull request #12 from ada/dark-mode',
+      'Faster images (#14)',
+      'Faster images again (#14)',
+    ]);
+    expect(shipped.pullRequests).toEqual([
+      { number: 12, title: 'Dark mode', url: 'https://github.com/ada/site/pull/12' },
+      { number: 14, title: 'Faster images', url: 'https://github.com/ada/site/pull/14' },
+    ]);
+    expect(shippedOf('https://github.com/ada/site', null, []).pullRequests).toEqual([]);
   });
 });

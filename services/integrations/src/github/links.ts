@@ -19,11 +19,13 @@ export interface LinkRow {
   webhook: boolean;
   lastCommit: Commit | null;
   latestRelease: { tag: string; url: string; at: string } | null;
+  /** Each environment's last deployed commit. */
+  deployed: Record<string, string>;
 }
 
 const LINK_COLUMNS = `project_id AS "projectId", user_id AS "userId", repository_id::int AS "repositoryId",
   full_name AS "fullName", html_url AS "htmlUrl", default_branch AS "defaultBranch", webhook,
-  last_commit AS "lastCommit", latest_release AS "latestRelease"`;
+  last_commit AS "lastCommit", latest_release AS "latestRelease", deployed`;
 
 export const githubTables = {
   async hookKeyOf(db: Queryable, userId: string): Promise<string | null> {
@@ -111,12 +113,11 @@ export const githubTables = {
     );
   },
 
-  /** The projects (of `projectIds`) already joined to a repository, by anyone. */
-  async linkedAmong(db: Queryable, projectIds: string[]): Promise<Set<string>> {
-    const { rows } = await db.query<{ project_id: string }>(
-      'SELECT project_id FROM integrations.github_links WHERE project_id = ANY($1::uuid[])',
-      [projectIds],
+  /** A deployment's commit, once it succeeded: the environment's next deployment counts from it. */
+  async deployedCommit(db: Queryable, projectId: string, environment: string, sha: string): Promise<void> {
+    await db.query(
+      'UPDATE integrations.github_links SET deployed = deployed || jsonb_build_object($2::text, $3::text) WHERE project_id = $1',
+      [projectId, environment, sha],
     );
-    return new Set(rows.map((row) => row.project_id));
   },
 };

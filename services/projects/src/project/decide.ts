@@ -162,7 +162,7 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     case 'RecordDeployment': {
       const { status, source } = command;
       if (source && project.hookDeployments.has(hookDeploymentKey(source, status))) return [];
-      const { environment, version, url, notes, deploymentDetails } = command.input;
+      const { environment, version, url, notes, deploymentDetails, shipped } = command.input;
       // A failed deployment is on the timeline, but does not tick "Deployed".
       return withChecklist(project, status === 'success' ? { deployed: true } : {}, 'deployment', at, {
         type: 'DeploymentRecorded',
@@ -176,13 +176,16 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
           duration: deploymentDetails.duration,
           status,
           source,
+          ...(shipped ? { shipped } : {}),
           at,
         },
       });
     }
     case 'ReleaseVersion': {
-      const { version, notes, changes } = command.input;
-      return [{ type: 'VersionReleased', data: { ...base, version, notes, changes, at } }];
+      const { version, notes, changes, shipped } = command.input;
+      return [
+        { type: 'VersionReleased', data: { ...base, version, notes, changes, ...(shipped ? { shipped } : {}), at } },
+      ];
     }
     case 'LogQuickUpdate': {
       // Ownership first: someone else's project is a 404 whatever the caller's plan.

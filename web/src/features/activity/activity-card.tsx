@@ -1,4 +1,4 @@
-import type { Activity } from '@shiplog/schemas';
+import type { Activity, Shipped } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import {
   Archive,
@@ -13,7 +13,7 @@ import {
   Zap,
 } from 'lucide-react';
 import { cn } from '../../lib/class-names';
-import { formatDate, projectNameOf } from '../../lib/format';
+import { formatDate, plural, projectNameOf } from '../../lib/format';
 import { userQuery } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { actorText } from './actor';
@@ -60,6 +60,7 @@ export function ActivityCard({ activity }: { activity: Activity }) {
   const status = statusBadges[activity.status];
   const notes = typeof activity.metadata?.notes === 'string' ? activity.metadata.notes : null;
   const changes = Array.isArray(activity.metadata?.changes) ? (activity.metadata.changes as string[]) : [];
+  const shipped = shippedOf(activity.metadata?.shipped);
   return (
     <article className="flex gap-3 py-3" data-testid="activity-card">
       <span
@@ -86,6 +87,7 @@ export function ActivityCard({ activity }: { activity: Activity }) {
             ))}
           </ul>
         ) : null}
+        {shipped ? <WhatShipped shipped={shipped} /> : null}
         <time
           className="block text-xs text-muted-foreground"
           dateTime={activity.timestamp}
@@ -98,5 +100,47 @@ export function ActivityCard({ activity }: { activity: Activity }) {
         </time>
       </div>
     </article>
+  );
+}
+
+/** A release's or deployment's `metadata.shipped` (GitHub's compare), when it has one. */
+function shippedOf(value: unknown): Shipped | null {
+  const shipped = value as Shipped | undefined;
+  return shipped && Array.isArray(shipped.commits) && shipped.commits.length > 0 ? shipped : null;
+}
+
+/** The commits and pull requests a release or deployment shipped, folded away under their count. */
+function WhatShipped({ shipped }: { shipped: Shipped }) {
+  const { commits, pullRequests, compareUrl } = shipped;
+  return (
+    <details className="text-sm" data-testid="what-shipped">
+      <summary className="cursor-pointer text-muted-foreground">
+        What shipped: {plural(commits.length, 'commit')}
+        {pullRequests.length > 0 ? `, ${plural(pullRequests.length, 'pull request')}` : ''}
+      </summary>
+      <ul className="mt-1 space-y-0.5 pl-1">
+        {pullRequests.map((pull) => (
+          <li key={`pr-${pull.number}`}>
+            <a href={pull.url} target="_blank" rel="noreferrer" className="underline">
+              #{pull.number}
+            </a>{' '}
+            {pull.title}
+          </li>
+        ))}
+        {commits.map((commit) => (
+          <li key={commit.sha} className="text-muted-foreground">
+            <a href={commit.url} target="_blank" rel="noreferrer" className="font-mono text-xs underline">
+              {commit.sha.slice(0, 7)}
+            </a>{' '}
+            {commit.message} <span className="text-xs">({commit.author})</span>
+          </li>
+        ))}
+      </ul>
+      {compareUrl ? (
+        <a href={compareUrl} target="_blank" rel="noreferrer" className="text-xs underline">
+          Compare on GitHub
+        </a>
+      ) : null}
+    </details>
   );
 }

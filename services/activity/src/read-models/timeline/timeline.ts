@@ -118,6 +118,8 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
           duration: d.duration,
           // The platform's own id, when a deploy webhook recorded it.
           ...(d.source ? { source: d.source } : {}),
+          // What it shipped, when GitHub's delivery recorded it.
+          ...(d.shipped ? { shipped: d.shipped } : {}),
         },
       });
     }
@@ -130,7 +132,7 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         action: 'released',
         details: `Released ${d.version}: ${d.name}`,
         version: d.version,
-        metadata: { changes: d.changes, notes: d.notes },
+        metadata: { changes: d.changes, notes: d.notes, ...(d.shipped ? { shipped: d.shipped } : {}) },
       });
     }
     case 'QuickUpdateLogged': {
