@@ -20,7 +20,7 @@ import {
 } from '@shiplog/service-kit';
 import type { Tracing } from '@shiplog/telemetry';
 import type { Metrics } from '@shiplog/telemetry/metrics';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Response as ExpressResponse, type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { accountActions } from './actions/account.ts';
 import { type Action, type ActionOf, actAsTokenUser, userOf } from './actions/action.ts';
@@ -246,7 +246,19 @@ function createExpressApp(
     callerOf: (req) => callerFor(req.session.user),
     positionsOf: (req) => positions.of(req),
   });
-  const profiles = publicProfiles({ services, positions, holds });
+  /** This server's address as readers reach it: APP_URL's origin, else the request's. */
+  const originOf = (req: Request) => appOrigin(config) ?? `${req.protocol}://${req.get('host')}`;
+  const profiles = publicProfiles({ services, positions, holds, origin: originOf });
+  /** A public page's preview costs service calls: counted as the page's data is; over the limit, none. */
+  const previewCounted = async (req: Request, res: ExpressResponse): Promise<boolean> => {
+    try {
+      await limits.take('publicRead', { userId: undefined, req }, res);
+      return true;
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) return false;
+      throw error;
+    }
+  };
   let apiDocument: string | undefined;
   const account = accountActions({
     cookieName: sessionCookie(config).name,
@@ -286,6 +298,8 @@ function createExpressApp(
     'GET /api/public/users/:username': profiles.publicProfile,
     'GET /api/public/users/:username/status': profiles.publicStatus,
     'GET /api/public/workspaces/:slug/status': profiles.teamStatus,
+    'GET /api/public/users/:username/projects/:projectId/changelog': profiles.changelog,
+    'GET /api/public/users/:username/projects/:projectId/changelog.atom': profiles.changelogFeed,
     'GET /api/badges/:username/:projectId/:badge': profiles.badge,
     'POST /api/graphql': graphql,
     'GET /api/graphql': graphql,
@@ -333,18 +347,16 @@ function createExpressApp(
   app.use(
     webApp(config.WEB_DIST ?? join(import.meta.dirname, '..', '..', 'web', 'dist'), logger, [
       {
+        pattern: /^\/u\/(?<username>[^/]+)\/(?<projectId>[0-9a-f-]{36})\/changelog\/?$/,
+        head: async ({ username, projectId }, req, res) =>
+          (await previewCounted(req, res)) ? profiles.changelogHead(req, username ?? '', projectId ?? '') : null,
+      },
+      {
         pattern: /^\/u\/(?<username>[^/]+)(?<status>\/status)?\/?$/,
-        head: async ({ username, status }, req, res) => {
-          // Service calls per view: counted as the page's data is; over the limit, no preview.
-          try {
-            await limits.take('publicRead', { userId: undefined, req }, res);
-          } catch (error) {
-            if (error instanceof TooManyRequestsError) return null;
-            throw error;
-          }
-          const origin = appOrigin(config) ?? `${req.protocol}://${req.get('host')}`;
-          return profiles.pageHead(req, username ?? '', origin, status ? 'status' : 'profile');
-        },
+        head: async ({ username, status }, req, res) =>
+          (await previewCounted(req, res))
+            ? profiles.pageHead(req, username ?? '', originOf(req), status ? 'status' : 'profile')
+            : null,
       },
     ]),
   );

@@ -15,6 +15,7 @@ let page: Page;
 const suffix = Date.now().toString(36);
 const site = `site-${suffix}`;
 const docs = `docs-${suffix}`;
+const username = uniqueUsername('github');
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([sharedApp(), launchBrowser()]);
@@ -26,7 +27,7 @@ beforeAll(async () => {
   });
   app.github.addRepository(site, { description: 'The marketing site', homepage: 'https://site.example.com' });
   app.github.addRepository(docs, { private: true });
-  await registerThroughForm(page, uniqueUsername('github'));
+  await registerThroughForm(page, username);
 });
 afterAll(async () => {
   await browser?.close();
@@ -83,5 +84,30 @@ describe('GitHub in the browser', () => {
     await expect.poll(() => page.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked')).toBe('true');
     found.push(...(await violations(page, 'project with its repository')));
     expect(found).toEqual([]);
+  });
+
+  it('publishes the public project’s releases as a changelog with its Atom feed, from the public profile', async () => {
+    const made = await page.evaluate(
+      async () =>
+        (
+          await fetch('/api/profile', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ displayName: 'Octo Builder', projectVisibility: 'public' }),
+          })
+        ).status,
+    );
+    expect(made).toBe(200);
+    await page.goto(`/u/${username}`);
+    await page.getByRole('link', { name: `${site} changelog: v2.0.0` }).click();
+    await page.waitForURL(/\/changelog$/);
+    await page.getByRole('heading', { level: 1, name: `${site} changelog` }).waitFor();
+    const releases = page.getByRole('list', { name: 'Releases' });
+    await releases.getByRole('heading', { name: /v2\.0\.0/ }).waitFor();
+    await releases.getByText('New pricing page').waitFor();
+    const feed = await page.getByRole('link', { name: 'Atom feed' }).getAttribute('href');
+    const xml = await page.evaluate(async (href) => (await fetch(href!)).text(), feed);
+    expect(xml).toContain('<title>v2.0.0</title>');
+    expect(await violations(page, 'changelog')).toEqual([]);
   });
 });

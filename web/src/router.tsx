@@ -260,6 +260,13 @@ const publicStatusRoute = createRoute({
   component: PublicPage,
 });
 
+// A public project's changelog, with its Atom feed: readable signed out.
+const changelogRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/u/$username/$projectId/changelog',
+  component: PublicPage,
+});
+
 // A team workspace's status page, by the slug its admins chose: readable signed out.
 const teamStatusRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -274,6 +281,7 @@ const routeTree = rootRoute.addChildren([
   inviteRoute,
   publicProfileRoute,
   publicStatusRoute,
+  changelogRoute,
   teamStatusRoute,
   appRoute.addChildren([
     dashboard('/'),

@@ -3,8 +3,10 @@ import { NotFoundError } from '@shiplog/errors';
 import {
   checklistKeys,
   type MonitorsStatus,
+  type PublicChangelog,
   type PublicProfile,
   type PublicProjectFields,
+  type PublicRelease,
   type PublicStatus,
   type PublicTeamStatus,
 } from '@shiplog/schemas';
@@ -44,8 +46,14 @@ interface Shipped {
  * else of the user leaves: no cost, reminders, notes or email. `GET /api/public/users/{username}` is
  * its data; `pageHead` is what the gateway writes into the page's head for link previews.
  */
-export function publicProfiles(deps: { services: ServiceClients; positions: RequestPositions; holds: PublicHolds }) {
-  const { services, positions, holds } = deps;
+export function publicProfiles(deps: {
+  services: ServiceClients;
+  positions: RequestPositions;
+  holds: PublicHolds;
+  /** This server's address as readers reach it (APP_URL's origin, else the request's). */
+  origin: (req: Request) => string;
+}) {
+  const { services, positions, holds, origin } = deps;
   const caller = callerFor(undefined);
 
   /**
@@ -86,6 +94,8 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
   const find = held(load);
   /** The status page: the public profile's public projects that have monitors, and those monitors. */
   const findStatus = held(loadStatus);
+  /** Every public project's changelog: its releases, newest first. */
+  const findChangelogs = held(loadChangelogs);
 
   async function loadParts(
     req: IncomingMessage,
@@ -150,6 +160,61 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
       at: new Date().toISOString(),
     };
   }
+
+  async function loadChangelogs(
+    req: IncomingMessage,
+    username: string,
+    after: string | undefined,
+  ): Promise<{ page: Map<string, PublicChangelog> | null; userId: string | null }> {
+    const parts = (await findParts(req, username)).page;
+    if (!parts) return { page: null, userId: null };
+    const { profile, projects } = parts;
+    const releases =
+      (await read<(PublicRelease & { projectId: string })[]>(
+        req,
+        after,
+        'activity',
+        `/public/users/${profile.userId}/releases`,
+      )) ?? [];
+    // A public project's only: a private one has no changelog, whatever it released.
+    const page = new Map(
+      projects.map((project) => [
+        project.id,
+        {
+          username: profile.username,
+          displayName: profile.displayName,
+          project: { id: project.id, name: project.name, description: project.description },
+          releases: releases
+            .filter((release) => release.projectId === project.id)
+            .map(({ version, notes, changes, at }) => ({ version, notes, changes, at })),
+        } satisfies PublicChangelog,
+      ]),
+    );
+    return { page, userId: profile.userId };
+  }
+
+  /** The public project's changelog, or a 404 for a private project or profile. */
+  async function changelogOf(req: IncomingMessage, params: Record<string, string | undefined>) {
+    const { page, fresh } = await findChangelogs(req, params.username ?? '');
+    const changelog = page?.get(params.projectId ?? '');
+    if (!changelog) throw new NotFoundError('Changelog not found', 'CHANGELOG_NOT_FOUND');
+    return { changelog, fresh };
+  }
+
+  const changelog: Action = async (req, res, params) => {
+    const { changelog: page, fresh } = await changelogOf(req, params);
+    res.setHeader('Cache-Control', cacheControl(fresh));
+    res.type('json');
+    sendWithETag(req, res, JSON.stringify(page));
+  };
+
+  /** The changelog as an Atom feed (RFC 4287): one entry per release, its notes and changes as its content. */
+  const changelogFeed: Action = async (req, res, params) => {
+    const { changelog: page, fresh } = await changelogOf(req, params);
+    res.setHeader('Cache-Control', cacheControl(fresh));
+    res.type('application/atom+xml; charset=utf-8');
+    sendWithETag(req, res, atomFeed(page, origin(req)));
+  };
 
   async function load(
     req: IncomingMessage,
@@ -257,6 +322,36 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     };
   }
 
+  /** The head of a public changelog's page: its title, a preview, and its Atom feed for feed readers. */
+  async function changelogHead(req: Request, username: string, projectId: string): Promise<PageHead> {
+    const { page, fresh } = await findChangelogs(req, username);
+    const changelog = page?.get(projectId);
+    if (!changelog)
+      return {
+        status: 404,
+        title: 'Changelog not found · Shiplog',
+        meta: '<meta name="robots" content="noindex" />',
+        cacheControl: cacheControl(fresh),
+      };
+    const title = `${changelog.project.name} changelog · Shiplog`;
+    const latest = changelog.releases[0];
+    const description = latest
+      ? `${changelog.project.name} ${latest.version}, by ${changelog.displayName}: every release on Shiplog.`
+      : `Every release of ${changelog.project.name}, by ${changelog.displayName}, on Shiplog.`;
+    const feed = `${origin(req)}/api/public/users/${encodeURIComponent(changelog.username)}/projects/${projectId}/changelog.atom`;
+    return {
+      status: 200,
+      title,
+      cacheControl: cacheControl(fresh),
+      meta: [
+        `<meta name="description" content="${escapeHtml(description)}" />`,
+        `<meta property="og:title" content="${escapeHtml(title)}" />`,
+        `<meta property="og:description" content="${escapeHtml(description)}" />`,
+        `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(title)}" href="${escapeHtml(feed)}" />`,
+      ].join(''),
+    };
+  }
+
   /**
    * A team workspace's status page (`/w/{slug}/status`): the monitors of its public projects, whoever
    * on the team made them, as a user's status page shows theirs; nothing else of the team. A slug the
@@ -292,6 +387,9 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
     publicProfile,
     publicStatus,
     teamStatus,
+    changelog,
+    changelogFeed,
+    changelogHead,
     badge: badgeAction({ profile: find, status: findStatus, cacheControl }),
     pageHead,
   };
@@ -303,3 +401,46 @@ export function publicProfiles(deps: { services: ServiceClients; positions: Requ
  * reader who has just written must see it, so theirs is private.
  */
 const cacheControl = (fresh: boolean) => (fresh ? 'private, no-cache' : 'public, no-cache');
+
+/** A public changelog's page and its feed, on this server. */
+export const changelogPath = (username: string, projectId: string) =>
+  `/u/${encodeURIComponent(username)}/${projectId}/changelog`;
+
+const xml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/** The Atom document of a changelog: its page, and one entry per release with its notes and changes. */
+export function atomFeed(changelog: PublicChangelog, origin: string): string {
+  const page = `${origin}${changelogPath(changelog.username, changelog.project.id)}`;
+  const updated = changelog.releases[0]?.at ?? new Date(0).toISOString();
+  const entries = changelog.releases.map((release) => {
+    const html = [
+      release.notes ? `<p>${escapeHtml(release.notes)}</p>` : '',
+      release.changes.length ? `<ul>${release.changes.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>` : '',
+    ].join('');
+    const link = `${page}#${encodeURIComponent(release.version)}`;
+    return [
+      '<entry>',
+      `<title>${xml(release.version)}</title>`,
+      `<id>${xml(link)}</id>`,
+      `<link rel="alternate" type="text/html" href="${xml(link)}"/>`,
+      `<updated>${release.at}</updated>`,
+      `<content type="html">${xml(html || escapeHtml(release.version))}</content>`,
+      '</entry>',
+    ].join('');
+  });
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `<title>${xml(`${changelog.project.name} changelog`)}</title>`,
+    changelog.project.description ? `<subtitle>${xml(changelog.project.description)}</subtitle>` : '',
+    `<id>${xml(page)}</id>`,
+    `<link rel="alternate" type="text/html" href="${xml(page)}"/>`,
+    `<link rel="self" type="application/atom+xml" href="${xml(`${origin}/api/public/users/${encodeURIComponent(changelog.username)}/projects/${changelog.project.id}/changelog.atom`)}"/>`,
+    `<updated>${updated}</updated>`,
+    `<author><name>${xml(changelog.displayName)}</name></author>`,
+    '<generator>Shiplog</generator>',
+    ...entries,
+    '</feed>',
+  ].join('\n');
+}

@@ -45,6 +45,16 @@ const publicProfileView = z.object({
     }),
   ),
 });
+/** A public project's changelog: its releases, newest first. */
+const publicChangelogView = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  project: z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }),
+  releases: z.array(
+    z.object({ version: z.string(), notes: z.string().nullable(), changes: z.array(z.string()), at: z.string() }),
+  ),
+});
+
 /** A public status page: the monitors of the public projects (what monitors answers the gateway), and whose. */
 const publicStatusView = monitorsRoutes['GET /public/users/:userId/status'].answer.extend({
   username: z.string(),
@@ -244,6 +254,22 @@ export const gatewayRoutes = declareRoutes({
     access: 'public',
     limit: 'publicRead',
     answer: publicTeamStatusView,
+  },
+  // A public project's changelog (public-profile.ts): its releases, signed out, at /u/{username}/{projectId}/changelog.
+  'GET /api/public/users/:username/projects/:projectId/changelog': {
+    tag: 'Public',
+    summary: 'A public project’s changelog: its releases, newest first',
+    description: 'Each release’s version, notes and changes (at most 50); nothing of a private project or profile.',
+    access: 'public',
+    limit: 'publicRead',
+    answer: publicChangelogView,
+  },
+  'GET /api/public/users/:username/projects/:projectId/changelog.atom': {
+    tag: 'Public',
+    summary: 'A public project’s changelog as an Atom feed',
+    access: 'public',
+    limit: 'publicRead',
+    answer: { type: 'application/atom+xml', description: 'The feed: one entry per release.' },
   },
   // A public project's README badges (badges.ts): uptime.svg, last-deploy.svg, version.svg.
   'GET /api/badges/:username/:projectId/:badge': {

@@ -32,3 +32,19 @@ export interface PublicProject {
   latestVersion: { version: string; at: string } | null;
   createdAt: string;
 }
+
+/** One release on a public changelog: its version, notes and changes, and when. */
+export interface PublicRelease {
+  version: string;
+  notes: string | null;
+  changes: string[];
+  at: string;
+}
+
+/** `GET /api/public/users/{username}/projects/{projectId}/changelog`: a public project's releases, newest first. */
+export interface PublicChangelog {
+  username: string;
+  displayName: string;
+  project: { id: string; name: string; description: string | null };
+  releases: PublicRelease[];
+}

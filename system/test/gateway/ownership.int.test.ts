@@ -50,6 +50,7 @@ const idKinds: [RegExp, string][] = [
   [/^\/api\/invites\/:id\//, 'invite'],
   [/^\/api\/sessions\/:sessionId$/, 'session'],
   [/^\/api\/public\/users\/:username(\/status)?$/, 'publicProfile'],
+  [/^\/api\/public\/users\/:username\/projects\/:projectId\/changelog(\.atom)?$/, 'publicProfile'],
   [/^\/api\/badges\/:username\//, 'publicProfile'],
   [/^\/api\/public\/workspaces\/:slug\/status$/, 'teamStatus'],
 ];
@@ -60,6 +61,8 @@ const idKinds: [RegExp, string][] = [
 const publicByDesign = new Set([
   'GET /api/public/users/:username',
   'GET /api/public/users/:username/status',
+  'GET /api/public/users/:username/projects/:projectId/changelog',
+  'GET /api/public/users/:username/projects/:projectId/changelog.atom',
   'GET /api/badges/:username/:projectId/:badge',
   'GET /api/public/workspaces/:slug/status',
 ]);
@@ -236,6 +239,7 @@ describe('the ownership matrix', () => {
     expect(surface.internal.sort()).toEqual([
       'activity GET /activities/export',
       'activity GET /dashboard/counters',
+      'activity GET /public/users/:userId/releases',
       'activity GET /public/users/:userId/shipped',
       'identity DELETE /admin/users/:userId',
       'identity DELETE /user',

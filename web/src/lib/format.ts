@@ -52,3 +52,7 @@ export function initials(username: string | null | undefined): string {
   const name = username?.trim();
   return name ? name.slice(0, 2).toUpperCase() : 'U';
 }
+
+/** A version as the public pages show it: 1.2.0 and v1.2.0 alike as v1.2.0; a name that is no number as written. */
+export const versionLabel = (version: string): string =>
+  /^v?\d/.test(version) ? `v${version.replace(/^v/, '')}` : version;

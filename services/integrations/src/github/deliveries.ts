@@ -95,6 +95,16 @@ export function changesOf(notes: string): string[] {
     .slice(0, MAX_CHANGES);
 }
 
+/** A release's notes but their bullet lines (which are its changes), blank runs closed up; '' for none. */
+export function proseOf(notes: string): string {
+  return notes
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*[-*+]\s+/.test(line))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 /** GitHub's environment names as Shiplog's three: `production`, `prod-eu` → production, `staging`, `preview` → staging. */
 export function environmentOf(name: string): DeploymentEnvironment {
   const lower = name.toLowerCase();
@@ -131,14 +141,15 @@ export function meaningOf(event: string, body: unknown, now: Date): DeliveryMean
       const { action, release } = parsed.data;
       // GitHub sends `created`, `published` and `released` for one release: it is recorded when published.
       if (action !== 'published' || release.draft) return { kind: 'ignored', reason: `release ${action}` };
-      const notes = release.body?.trim() || null;
+      const text = release.body?.trim() ?? '';
+      const notes = proseOf(text);
       return {
         kind: 'release',
         repositoryId: parsed.data.repository.id,
         releaseId: release.id,
         version: release.tag_name.trim().slice(0, 100),
         notes: notes ? notes.slice(0, 2000) : null,
-        changes: notes ? changesOf(notes) : [],
+        changes: changesOf(text),
         url: release.html_url,
         at: iso(release.published_at, at),
       };

@@ -19,7 +19,8 @@ describe('what a GitHub delivery means', () => {
       repositoryId: 42,
       releaseId: 7,
       version: 'v1.4.0',
-      notes: release.body,
+      // Its prose; the bullet lines are its changes.
+      notes: 'Highlights\n\nThanks!',
       changes: ['Faster builds', 'Dark mode', 'Fixed the login'],
       url: release.html_url,
       at: '2026-11-28T08:59:00.000Z',

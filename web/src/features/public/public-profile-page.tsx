@@ -3,21 +3,18 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link, useMatch, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { apiRequest, isNotFound } from '../../lib/api';
-import { formatDate } from '../../lib/format';
+import { formatDate, versionLabel } from '../../lib/format';
 import { keys } from '../../lib/queries';
 import { formatTimeAgo } from '../../lib/time-ago';
 import { Avatar } from '../../ui/avatar';
 import { Card, CardContent, CardHeader, CardTitle } from '../../ui/card';
 import { ProfileLinks } from '../account/profile-links';
 import { StatusBadge } from '../projects/status-badge';
+import { ChangelogPage } from './changelog-page';
 import { PublicPageFrame } from './public-header';
-
 import { PublicStatusPage, TeamStatusPage } from './public-status-page';
 
 const CHECKLIST_ITEMS = 5;
-
-/** 1.2.0 and v1.2.0 alike show as v1.2.0. */
-const versionLabel = (version: string) => `v${version.replace(/^v/, '')}`;
 
 /**
  * A public profile, or null for a private or missing one. Here rather than in lib/queries.ts, which
@@ -40,6 +37,8 @@ const publicProfileQuery = (username: string) =>
 export function PublicPage() {
   const status = useMatch({ from: '/u/$username/status', shouldThrow: false });
   const team = useMatch({ from: '/w/$slug/status', shouldThrow: false });
+  const changelog = useMatch({ from: '/u/$username/$projectId/changelog', shouldThrow: false });
+  if (changelog) return <ChangelogPage />;
   return team ? <TeamStatusPage /> : status ? <PublicStatusPage /> : <PublicProfilePage />;
 }
 
@@ -89,7 +88,7 @@ export function PublicProfilePage() {
               <ul className="grid gap-4 sm:grid-cols-2">
                 {profile.projects.map((project) => (
                   <li key={project.id}>
-                    <PublicProjectCard project={project} />
+                    <PublicProjectCard project={project} username={profile.username} />
                   </li>
                 ))}
               </ul>
@@ -101,7 +100,7 @@ export function PublicProfilePage() {
   );
 }
 
-function PublicProjectCard({ project }: { project: PublicProject }) {
+function PublicProjectCard({ project, username }: { project: PublicProject; username: string }) {
   const percent = Math.round((project.progress / CHECKLIST_ITEMS) * 100);
   const deployment = project.latestDeployment;
   return (
@@ -135,7 +134,20 @@ function PublicProjectCard({ project }: { project: PublicProject }) {
         <dl className="space-y-1">
           <div className="flex justify-between gap-2">
             <dt className="text-muted-foreground">Latest version</dt>
-            <dd className="font-medium">{project.latestVersion ? versionLabel(project.latestVersion.version) : '—'}</dd>
+            <dd className="font-medium">
+              {project.latestVersion ? (
+                <Link
+                  to="/u/$username/$projectId/changelog"
+                  params={{ username, projectId: project.id }}
+                  className="text-primary underline-offset-4 hover:underline"
+                  aria-label={`${project.name} changelog: ${versionLabel(project.latestVersion.version)}`}
+                >
+                  {versionLabel(project.latestVersion.version)}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </dd>
           </div>
           <div className="flex justify-between gap-2">
             <dt className="shrink-0 text-muted-foreground">Last deployed</dt>

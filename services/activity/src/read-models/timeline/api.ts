@@ -1,7 +1,14 @@
 import { isId } from '@shiplog/events';
 import { callerOf, requireUserId, type ServiceContext, serveRoutes, tokenSpace } from '@shiplog/service-kit';
 import type { ActivityEnv } from '../../env.ts';
-import { activityPage, allActivities, projectActivities, reachProject, shippedByProject } from './index.ts';
+import {
+  activityPage,
+  allActivities,
+  projectActivities,
+  reachProject,
+  releasesByProject,
+  shippedByProject,
+} from './index.ts';
 import { timelineRoutes } from './routes.ts';
 
 export function activityApi(context: ServiceContext<ActivityEnv>) {
@@ -33,6 +40,12 @@ export function activityApi(context: ServiceContext<ActivityEnv>) {
       'GET /public/users/:userId/shipped': async (req, res) => {
         const { userId } = req.params;
         res.json(isId(userId) ? await shippedByProject(pool, userId) : []);
+      },
+
+      // For a public project's changelog.
+      'GET /public/users/:userId/releases': async (req, res) => {
+        const { userId } = req.params;
+        res.json(isId(userId) ? await releasesByProject(pool, userId) : []);
       },
 
       'GET /projects/:id/activities': async (req, res, parsed) => {

@@ -233,6 +233,36 @@ export async function shippedByProject(db: Queryable, userId: string) {
   return rows;
 }
 
+/** The most releases of one project a public changelog lists, newest first. */
+export const CHANGELOG_RELEASES = 50;
+
+/**
+ * The releases of a user's personal projects, newest first (at most `CHANGELOG_RELEASES` each), for
+ * their public changelogs: the version, its notes and changes, and when. Not what it shipped: a
+ * private repository's commits are not for a public page.
+ */
+export async function releasesByProject(db: Queryable, userId: string) {
+  const { rows } = await db.query<{
+    projectId: string;
+    version: string;
+    notes: string | null;
+    changes: string[];
+    at: string;
+  }>(
+    `SELECT "projectId", version, notes, changes, at FROM (
+       SELECT a.project_id AS "projectId", a.version, a.metadata->>'notes' AS notes,
+              coalesce(a.metadata->'changes', '[]'::jsonb) AS changes,
+              to_char(a.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+              row_number() OVER (PARTITION BY a.project_id ORDER BY a.timestamp DESC, a.id DESC) AS n,
+              a.timestamp, a.id
+       FROM activity.project_stats p JOIN activity.activities a ON a.project_id = p.project_id
+       WHERE p.user_id = $1 AND p.workspace_id IS NULL AND a.event_type = 'version_release' AND a.version IS NOT NULL
+     ) releases WHERE n <= $2 ORDER BY "projectId", timestamp DESC, id DESC`,
+    [userId, CHANGELOG_RELEASES],
+  );
+  return rows;
+}
+
 /**
  * The dashboard's stat cards, over every project the user reaches (`reachedProjects`): counts now, and
  * how many of each were created in the last 7 days.

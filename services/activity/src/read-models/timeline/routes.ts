@@ -36,6 +36,21 @@ export const timelineRoutes = declareRoutes({
       }),
     ),
   },
+  // For a public project's changelog (the gateway's, which shows only a public project of a public profile).
+  'GET /public/users/:userId/releases': {
+    summary: 'The releases of a user’s projects, newest first: version, notes, changes',
+    access: 'public',
+    internal: true,
+    answer: z.array(
+      z.object({
+        projectId: z.string(),
+        version: z.string(),
+        notes: z.string().nullable(),
+        changes: z.array(z.string()),
+        at: z.string(),
+      }),
+    ),
+  },
   'GET /projects/:id/activities': {
     tag: 'Timeline',
     summary: 'One project’s timeline, newest first',
