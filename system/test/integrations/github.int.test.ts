@@ -247,6 +247,46 @@ describe('GitHub', () => {
     expect(next?.compareUrl).toContain(`/compare/${head}...${fix.sha}`);
   });
 
+  it('takes a scheduled workflow’s runs as the project’s cron ping: a good one is its backup, a failed one a failed run', async () => {
+    github.addRepository('nightly');
+    const ada = await connected('ghnightly');
+    const [nightly] = await imported(ada.client, 'nightly');
+    const repository = `${github.login}/nightly`;
+    // The project expects a backup a day: the dead man's switch a schedule that stops running trips.
+    const expectation = await ada.client.post(`/api/projects/${nightly!.id}/monitors`, {
+      kind: 'backup',
+      intervalSeconds: 86_400,
+    });
+    expect(expectation.status, JSON.stringify(expectation.body)).toBe(201);
+    const run = (action: string, conclusion: string | null) => ({
+      action,
+      workflow_run: {
+        id: 9001,
+        name: 'Nightly backup',
+        path: '.github/workflows/nightly-backup.yml',
+        event: 'schedule',
+        head_branch: 'main',
+        conclusion,
+      },
+    });
+    for (const [action, conclusion] of [
+      ['in_progress', null],
+      ['completed', 'success'],
+      ['completed', 'failure'],
+    ] as const) {
+      const [answer] = await github.deliver(repository, 'workflow_run', run(action, conclusion));
+      expect(JSON.parse(answer!.body), `${action} ${conclusion}`).toEqual({ recorded: true });
+    }
+    const runs = (await ada.client.get(`/api/projects/${nightly!.id}/ping`)).body.runs as { outcome: string }[];
+    expect(runs.map((r) => r.outcome)).toEqual(['failed', 'ok']);
+    // A run on a push is CI, not the schedule: nothing.
+    const [push] = await github.deliver(repository, 'workflow_run', {
+      action: 'completed',
+      workflow_run: { id: 9002, name: 'CI', event: 'push', head_branch: 'main', conclusion: 'failure' },
+    });
+    expect(JSON.parse(push!.body)).toMatchObject({ recorded: false });
+  });
+
   it('refuses an unsigned, a wrongly signed and a malformed delivery, and records nothing for a repository joined to nothing', async () => {
     github.addRepository('guarded');
     github.addRepository('loose');

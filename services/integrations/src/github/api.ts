@@ -434,6 +434,18 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       return answer(true);
     }
     const correlationId = String(req.headers['x-github-delivery'] ?? randomUUID()).slice(0, 100);
+    if (meaning.kind === 'scheduled-run') {
+      // As its cron ping would: monitors keeps the project's runs, and a good one is its backup.
+      const reported = await services.call('monitors', {
+        method: 'POST',
+        path: `/projects/${link.projectId}/runs`,
+        body: { outcome: meaning.outcome },
+        caller: { userId: owner, username: null, isAdmin: false, correlationId },
+      });
+      if (reported.status >= 500)
+        throw new AppError(503, 'UNAVAILABLE', 'Not recorded now: GitHub may deliver it again');
+      return answer(reported.status === 200, reported.status === 200 ? undefined : 'the project did not take it');
+    }
     const shipped = await shippedFor(owner, state, link, meaning);
     const outcome = await record(owner, correlationId, link.projectId, meaning, shipped);
     if (outcome.recorded && meaning.kind === 'release')

@@ -32,6 +32,12 @@ export type DeliveryMeaning =
       notes: string;
     }
   | { kind: 'push'; repositoryId: number; commit: Commit }
+  /**
+   * A scheduled workflow's run on the default branch: its start, or its end, as a cron job's ping (a
+   * good end is the project's backup; a schedule that stops running is what the expected-backup
+   * monitor notices).
+   */
+  | { kind: 'scheduled-run'; repositoryId: number; runId: number; workflow: string; outcome: 'start' | 'ok' | 'failed' }
   | { kind: 'ping'; repositoryId: number | null }
   | { kind: 'ignored'; reason: string };
 
@@ -67,6 +73,27 @@ const deploymentStatusEvent = z.object({
     description: z.string().nullish(),
   }),
 });
+
+const workflowRunEvent = z.object({
+  action: z.string(),
+  repository,
+  workflow_run: z.object({
+    id: z.number().int(),
+    name: z.string().nullish(),
+    path: z.string().nullish(),
+    event: z.string(),
+    head_branch: z.string().nullish(),
+    conclusion: z.string().nullish(),
+  }),
+});
+
+/** How a finished run's conclusion ends its ping: cancelled and skipped runs say nothing. */
+const runConclusions: Record<string, 'ok' | 'failed'> = {
+  success: 'ok',
+  failure: 'failed',
+  timed_out: 'failed',
+  startup_failure: 'failed',
+};
 
 const pushEvent = z.object({
   ref: z.string(),
@@ -192,6 +219,25 @@ export function meaningOf(event: string, body: unknown, now: Date): DeliveryMean
           url: head.url,
           at: iso(head.timestamp, at),
         },
+      };
+    }
+    case 'workflow_run': {
+      const parsed = workflowRunEvent.safeParse(body);
+      if (!parsed.success) return { kind: 'ignored', reason: 'not a workflow run GitHub would send' };
+      const { action, workflow_run: run, repository: repo } = parsed.data;
+      if (run.event !== 'schedule')
+        return { kind: 'ignored', reason: `a workflow run on ${run.event}, not a schedule` };
+      if (run.head_branch !== (repo.default_branch ?? 'main'))
+        return { kind: 'ignored', reason: 'a scheduled run off the default branch' };
+      const outcome =
+        action === 'in_progress' ? 'start' : action === 'completed' ? runConclusions[run.conclusion ?? ''] : undefined;
+      if (!outcome) return { kind: 'ignored', reason: `a scheduled run ${action} ${run.conclusion ?? ''}`.trim() };
+      return {
+        kind: 'scheduled-run',
+        repositoryId: repo.id,
+        runId: run.id,
+        workflow: (run.path?.split('/').pop() || run.name || 'workflow').slice(0, 200),
+        outcome,
       };
     }
     default:

@@ -127,4 +127,39 @@ describe('what a GitHub delivery means', () => {
     ]);
     expect(shippedOf('https://github.com/ada/site', null, []).pullRequests).toEqual([]);
   });
+
+  it('takes a scheduled workflow’s runs on the default branch as its cron ping would: start, ok, failed', () => {
+    const run = (action: string, fields: Record<string, unknown> = {}) => ({
+      action,
+      repository,
+      workflow_run: {
+        id: 77,
+        name: 'Nightly backup',
+        path: '.github/workflows/nightly-backup.yml',
+        event: 'schedule',
+        head_branch: 'main',
+        conclusion: null,
+        ...fields,
+      },
+    });
+    expect(meaningOf('workflow_run', run('in_progress'), now)).toEqual({
+      kind: 'scheduled-run',
+      repositoryId: 42,
+      runId: 77,
+      workflow: 'nightly-backup.yml',
+      outcome: 'start',
+    });
+    expect(meaningOf('workflow_run', run('completed', { conclusion: 'success' }), now)).toMatchObject({
+      outcome: 'ok',
+    });
+    for (const conclusion of ['failure', 'timed_out', 'startup_failure'])
+      expect(meaningOf('workflow_run', run('completed', { conclusion }), now)).toMatchObject({ outcome: 'failed' });
+    for (const ignored of [
+      run('completed', { conclusion: 'cancelled' }),
+      run('requested'),
+      run('completed', { conclusion: 'success', event: 'push' }),
+      run('completed', { conclusion: 'success', head_branch: 'feature' }),
+    ])
+      expect(meaningOf('workflow_run', ignored, now).kind).toBe('ignored');
+  });
 });

@@ -72,6 +72,19 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       'POST /projects/:projectId/ping': (req, res, parsed) => link(parsed).replace(req, res),
       'DELETE /projects/:projectId/ping': (req, res, parsed) => link(parsed).remove(req, res),
 
+      // A run reported by a service (integrations' scheduled GitHub workflows), as a ping of it would be.
+      'POST /projects/:projectId/runs': async (req, res, parsed) => {
+        const { id: projectId } = await parsed.project(String(req.params.projectId));
+        const userId = requireUserId(req);
+        const at = context.now();
+        const { outcome } = parsed.body;
+        res.json(
+          outcome === 'start'
+            ? await pingRuns.start(pool, projectId, userId, at)
+            : await pingRuns.end(pool, projectId, userId, at, outcome),
+        );
+      },
+
       'GET /ping/:secret': received('ok'),
       'POST /ping/:secret': received('ok'),
       'GET /ping/:secret/start': received('start'),

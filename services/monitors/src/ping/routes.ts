@@ -35,6 +35,16 @@ export const pingRoutes = declareRoutes({
     project: 'member',
     status: 204,
   },
+  // For integrations: a scheduled GitHub workflow's run, reported as its cron ping would be, by the member
+  // whose GitHub connection joined the repository to the project.
+  'POST /projects/:projectId/runs': {
+    summary: 'A scheduled job’s run started, ended well or failed, as its ping would say',
+    access: 'user',
+    project: 'member',
+    internal: true,
+    body: z.object({ outcome: z.enum(['start', 'ok', 'failed']) }),
+    answer: pingRunView,
+  },
   // Cron jobs call without a session, with curl or wget, GET or POST alike: the secret in the path is the credential.
   'GET /ping/:secret': {
     tag: 'Monitors',
