@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type Backend, type Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { type GitHubStandIn, startGitHubStandIn } from '@shiplog/testing/github';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -279,6 +280,16 @@ describe('GitHub', () => {
     }
     const runs = (await ada.client.get(`/api/projects/${nightly!.id}/ping`)).body.runs as { outcome: string }[];
     expect(runs.map((r) => r.outcome)).toEqual(['failed', 'ok']);
+    // Each names the workflow, which a failed run's incident says ("nightly-backup.yml failed at …").
+    const db = new pg.Pool({ connectionString: backend.databaseUrl, max: 1 });
+    try {
+      const { rows } = await db.query('SELECT DISTINCT label FROM monitors.ping_runs WHERE project_id = $1', [
+        nightly!.id,
+      ]);
+      expect(rows).toEqual([{ label: 'nightly-backup.yml' }]);
+    } finally {
+      await db.end();
+    }
     // A run on a push is CI, not the schedule: nothing.
     const [push] = await github.deliver(repository, 'workflow_run', {
       action: 'completed',

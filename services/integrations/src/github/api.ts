@@ -439,7 +439,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       const reported = await services.call('monitors', {
         method: 'POST',
         path: `/projects/${link.projectId}/runs`,
-        body: { outcome: meaning.outcome },
+        body: { outcome: meaning.outcome, label: meaning.workflow },
         caller: { userId: owner, username: null, isAdmin: false, correlationId },
       });
       if (reported.status >= 500)

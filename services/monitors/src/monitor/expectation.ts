@@ -14,15 +14,16 @@ export function judgeExpectation(expectation: {
   graceSeconds: number;
   setAt: Date;
   lastRun: Date | null;
-  ping?: { startedAt: Date; endedAt: Date | null; outcome: 'running' | 'ok' | 'failed' } | null;
+  /** `label`: what ran, when a service reported it (a scheduled workflow's file name). */
+  ping?: { startedAt: Date; endedAt: Date | null; outcome: 'running' | 'ok' | 'failed'; label?: string | null } | null;
   now: Date;
 }): { ok: true } | { ok: false; cause: string } {
   const { kind, lastRun, setAt, now, ping } = expectation;
   if (ping && ping.startedAt >= setAt) {
     if (ping.outcome === 'failed' && ping.endedAt && (!lastRun || ping.endedAt > lastRun))
-      return { ok: false, cause: `${kind} failed at ${utc(ping.endedAt)}` };
+      return { ok: false, cause: `${ping.label ?? kind} failed at ${utc(ping.endedAt)}` };
     if (ping.outcome === 'running' && now.getTime() > ping.startedAt.getTime() + expectation.graceSeconds * 1000)
-      return { ok: false, cause: `${kind} started at ${utc(ping.startedAt)} did not finish` };
+      return { ok: false, cause: `${ping.label ?? kind} started at ${utc(ping.startedAt)} did not finish` };
   }
   const from = lastRun && lastRun > setAt ? lastRun : setAt;
   const due = from.getTime() + (expectation.intervalSeconds + expectation.graceSeconds) * 1000;

@@ -44,6 +44,14 @@ describe('an expected backup that its cron job pings', () => {
     });
   });
 
+  it('names what failed when a service reported the run (a scheduled workflow)', () => {
+    const ping = { ...ended(3, 'failed'), label: 'nightly-backup.yml' };
+    expect(judgeExpectation({ ...daily, lastRun: hours(1), ping, now: hours(3.1) })).toEqual({
+      ok: false,
+      cause: 'nightly-backup.yml failed at 2026-11-26 03:00 UTC',
+    });
+  });
+
   it('fails when a started run has not ended within the grace', () => {
     const running = { startedAt: hours(5), endedAt: null, outcome: 'running' as const };
     expect(judgeExpectation({ ...daily, lastRun: hours(1), ping: running, now: hours(7) })).toEqual({ ok: true });

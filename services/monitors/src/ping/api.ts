@@ -77,11 +77,11 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
         const { id: projectId } = await parsed.project(String(req.params.projectId));
         const userId = requireUserId(req);
         const at = context.now();
-        const { outcome } = parsed.body;
+        const { outcome, label } = parsed.body;
         res.json(
           outcome === 'start'
-            ? await pingRuns.start(pool, projectId, userId, at)
-            : await pingRuns.end(pool, projectId, userId, at, outcome),
+            ? await pingRuns.start(pool, projectId, userId, at, label)
+            : await pingRuns.end(pool, projectId, userId, at, outcome, label),
         );
       },
 

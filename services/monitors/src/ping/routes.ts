@@ -42,7 +42,7 @@ export const pingRoutes = declareRoutes({
     access: 'user',
     project: 'member',
     internal: true,
-    body: z.object({ outcome: z.enum(['start', 'ok', 'failed']) }),
+    body: z.object({ outcome: z.enum(['start', 'ok', 'failed']), label: z.string().max(200).nullable().default(null) }),
     answer: pingRunView,
   },
   // Cron jobs call without a session, with curl or wget, GET or POST alike: the secret in the path is the credential.

@@ -62,33 +62,48 @@ const viewOf = (row: { started_at: Date; ended_at: Date | null; outcome: PingOut
  * its end (`ok` or `failed`) closes the latest open one, or stands alone without a start.
  */
 export const pingRuns = {
-  async start(db: Queryable, projectId: string, userId: string, at: Date): Promise<PingRun> {
+  /** `label`: what ran, when a service reports it (a workflow's file name); a ping says none. */
+  async start(
+    db: Queryable,
+    projectId: string,
+    userId: string,
+    at: Date,
+    label: string | null = null,
+  ): Promise<PingRun> {
     const { rows } = await db.query(
-      `INSERT INTO monitors.ping_runs (project_id, user_id, started_at, outcome) VALUES ($1, $2, $3, 'running')
+      `INSERT INTO monitors.ping_runs (project_id, user_id, started_at, outcome, label) VALUES ($1, $2, $3, 'running', $4)
        RETURNING started_at, ended_at, outcome`,
-      [projectId, userId, at],
+      [projectId, userId, at, label],
     );
     return viewOf(rows[0]);
   },
 
   /** Ends the latest open run (or records one without a start), and, when it went well, the project's last backup. */
-  async end(db: Queryable, projectId: string, userId: string, at: Date, outcome: 'ok' | 'failed'): Promise<PingRun> {
+  async end(
+    db: Queryable,
+    projectId: string,
+    userId: string,
+    at: Date,
+    outcome: 'ok' | 'failed',
+    label: string | null = null,
+  ): Promise<PingRun> {
     const { rows } = await db.query(
       `WITH open AS (
          SELECT run_id FROM monitors.ping_runs WHERE project_id = $1 AND outcome = 'running'
          ORDER BY started_at DESC LIMIT 1),
        ended AS (
-         UPDATE monitors.ping_runs SET ended_at = $3, outcome = $4 WHERE run_id IN (SELECT run_id FROM open)
+         UPDATE monitors.ping_runs SET ended_at = $3, outcome = $4, label = coalesce($5, label)
+         WHERE run_id IN (SELECT run_id FROM open)
          RETURNING started_at, ended_at, outcome),
        alone AS (
-         INSERT INTO monitors.ping_runs (project_id, user_id, started_at, ended_at, outcome)
-         SELECT $1, $2, $3, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM ended)
+         INSERT INTO monitors.ping_runs (project_id, user_id, started_at, ended_at, outcome, label)
+         SELECT $1, $2, $3, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM ended)
          RETURNING started_at, ended_at, outcome),
        last AS (
          INSERT INTO monitors.last_runs (project_id, kind, user_id, at) SELECT $1, 'backup', $2, $3 WHERE $4 = 'ok'
          ON CONFLICT (project_id, kind) DO UPDATE SET at = EXCLUDED.at WHERE last_runs.at < EXCLUDED.at)
        SELECT * FROM ended UNION ALL SELECT * FROM alone`,
-      [projectId, userId, at, outcome],
+      [projectId, userId, at, outcome, label],
     );
     return viewOf(rows[0]);
   },
@@ -107,14 +122,19 @@ export const pingRuns = {
   async latest(
     db: Queryable,
     projectId: string,
-  ): Promise<{ startedAt: Date; endedAt: Date | null; outcome: PingOutcome } | null> {
-    const { rows } = await db.query<{ started_at: Date; ended_at: Date | null; outcome: PingOutcome }>(
-      `SELECT started_at, ended_at, outcome FROM monitors.ping_runs WHERE project_id = $1
+  ): Promise<{ startedAt: Date; endedAt: Date | null; outcome: PingOutcome; label: string | null } | null> {
+    const { rows } = await db.query<{
+      started_at: Date;
+      ended_at: Date | null;
+      outcome: PingOutcome;
+      label: string | null;
+    }>(
+      `SELECT started_at, ended_at, outcome, label FROM monitors.ping_runs WHERE project_id = $1
        ORDER BY started_at DESC, run_id DESC LIMIT 1`,
       [projectId],
     );
     const row = rows[0];
-    return row ? { startedAt: row.started_at, endedAt: row.ended_at, outcome: row.outcome } : null;
+    return row ? { startedAt: row.started_at, endedAt: row.ended_at, outcome: row.outcome, label: row.label } : null;
   },
 
   /** Drops the runs started more than `days` before `now` (kept a week, as check results are). */
