@@ -676,9 +676,10 @@ describe('the installed app', () => {
       .toEqual([true, true, true, true, true]);
 
     // Offline: the app opens from what it kept, says so, and shows the last dashboard, projects and reminders.
+    // Under a full run's load its first paint from the service worker's copies has taken over 30 s.
     await context.setOffline(true);
     await page.goto('/');
-    await page.getByText('You are offline', { exact: false }).waitFor();
+    await page.getByText('You are offline', { exact: false }).waitFor({ timeout: 50_000 });
     await page.getByText('Offline Otter').first().waitFor();
     await page.getByRole('link', { name: 'My Projects' }).first().click();
     await page.getByRole('link', { name: 'Offline Otter', exact: true }).waitFor();
@@ -710,7 +711,7 @@ describe('the installed app', () => {
           page.evaluate(async () =>
             (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => [n.title, n.body, n.data.url]),
           ),
-        { timeout: 15_000 },
+        { timeout: 30_000 },
       )
       .toEqual([['Renew offline cert', 'Offline Otter is due now', url]]);
 
@@ -762,5 +763,5 @@ describe('the installed app', () => {
     await expect.poll(() => page.evaluate(() => caches.has('shiplog-data'))).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { unsubscribed?: boolean }).unsubscribed)).toBe(true);
     expect(calls).toEqual(['DELETE /api/reminders/push/subscriptions 200', 'POST /api/logout 200']);
-  });
+  }, 120_000);
 });
