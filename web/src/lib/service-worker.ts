@@ -22,6 +22,7 @@ export async function registerServiceWorker(router: AnyRouter, queryClient: Quer
   await navigator.serviceWorker.register('/sw.js');
   if (answered) return;
   await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  await keepLoadedFiles();
   const kept = (await (await caches.open('shiplog-data')).keys()).map((request) => new URL(request.url).pathname);
   const missing = (path: string) => !kept.includes(path);
   const { dashboardQuery } = await import('./graphql');
@@ -34,6 +35,28 @@ export async function registerServiceWorker(router: AnyRouter, queryClient: Quer
     missing('/api/projects') && queryClient.fetchQuery({ ...projectsQuery, staleTime: 0 }),
     missing('/api/reminders') && queryClient.fetchQuery({ ...remindersQuery, staleTime: 0 }),
   ]);
+}
+
+/**
+ * The built files this page loaded before the worker answered it (the code of the page it opened on,
+ * and what that page loaded lazily), kept as the worker keeps the files it fetches: a module already
+ * loaded is not fetched again, so a preload would not bring it through the worker, and the app could
+ * not open offline on that page. From the browser's HTTP cache, as they are named by their content.
+ */
+async function keepLoadedFiles(): Promise<void> {
+  const assets = await caches.open('shiplog-assets');
+  const loaded = new Set(
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'))
+      .map((url) => url.pathname),
+  );
+  await Promise.all(
+    [...loaded].map(async (path) => {
+      if (!(await assets.match(path))) await assets.add(path).catch(() => {});
+    }),
+  );
 }
 
 /**
