@@ -46,6 +46,9 @@ export async function benchAppEnv(
     NODE_ENV: 'production',
     // Thousands of users from one address.
     RATE_LIMITS: 'off',
+    // Each service a process of its own, whose CPU and memory the benchmarks read apart (the memory
+    // benchmark measures `one` beside it).
+    SHIPLOG_PROCESSES: 'each',
     // The supervisor runs as the services do (see processEnv).
     ...processEnv(),
     ...benchSecrets,

@@ -58,6 +58,8 @@ const infrastructure = new Set(['postgresql', 'nats', 'redis', 'load generator',
  * process is a container of its own), so it is shown apart from the stack's figure.
  */
 const localOnly = new Set(['supervisor']);
+/** The process of the one-process mode, holding every service and the gateway. */
+const ONE_PROCESS = 'shiplog (one process)';
 
 function readParent(pid: string): string {
   try {
@@ -88,7 +90,7 @@ export interface MemoryReading {
  * The app's processes counted are `root` and those it started (another app running on this machine is
  * not counted); PostgreSQL, NATS and Redis wherever they run.
  */
-export function memoryByGroup(root: number): MemoryReading {
+export function memoryByGroup(root: number, options: { oneProcess?: boolean } = {}): MemoryReading {
   const reading = readProcesses((pid) => {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
@@ -108,7 +110,10 @@ export function memoryByGroup(root: number): MemoryReading {
   };
   const groups = new Map<string, { mib: number; processes: number }>();
   let appProportionalMiB = 0;
-  for (const [pid, { group, mib, pssMiB }] of reading) {
+  // In the one-process mode `npm start`'s own process is the app: every service and the gateway.
+  const appGroup = (group: string) => (options.oneProcess && group === 'supervisor' ? ONE_PROCESS : group);
+  for (const [pid, { group: seen, mib, pssMiB }] of reading) {
+    const group = appGroup(seen);
     if (!infrastructure.has(group) && !startedBy(pid)) continue;
     if (!infrastructure.has(group) && !localOnly.has(group)) appProportionalMiB += pssMiB;
     const sum = groups.get(group) ?? { mib: 0, processes: 0 };

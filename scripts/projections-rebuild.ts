@@ -4,15 +4,7 @@
  * each rebuild holds its consumer's lock, so the live consumer pauses and then carries on.
  * Reads the same environment as the services (DATABASE_URL, EVENT_STORE, EVENTSTORE_URL, …).
  */
-import { activityService } from '@shiplog/activity';
-import { billingService } from '@shiplog/billing';
-import { chatService } from '@shiplog/chat';
-import { identityService } from '@shiplog/identity';
-import { integrationsService } from '@shiplog/integrations';
 import { pipelined, publishedEvents, rebuildProjection } from '@shiplog/messaging';
-import { monitorsService } from '@shiplog/monitors';
-import { projectsService } from '@shiplog/projects';
-import { remindersService } from '@shiplog/reminders';
 import {
   busHandlers,
   checkServiceEnv,
@@ -20,29 +12,22 @@ import {
   openEventStore,
   type ServiceName,
   serviceEnv,
+  serviceNames,
   vaultKeys,
   vaultOpener,
 } from '@shiplog/service-kit';
 import { Vault } from '@shiplog/vault';
 import pg from 'pg';
+import { serviceDefinitions } from './services.ts';
 
-/** Every service's definition: their projections are the read models. */
-export const serviceDefinitions = [
-  identityService,
-  billingService,
-  projectsService,
-  remindersService,
-  chatService,
-  integrationsService,
-  activityService,
-  monitorsService,
-];
+/** Every service's definition, in the directory's order: their projections are the read models. */
+const definitions = serviceNames.map((name) => serviceDefinitions[name]);
 
 export async function rebuildAll(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ projection: string; events: number; seconds: number }[]> {
   const config = loadConfig(serviceEnv.superRefine(checkServiceEnv), env);
-  const projections = serviceDefinitions.flatMap((service) =>
+  const projections = definitions.flatMap((service) =>
     (service.projections ?? []).map((projection) => ({ service, projection })),
   );
   // Each rebuild runs in its own transaction: one connection holds it, one reads the stores. As many run

@@ -1,8 +1,8 @@
 /**
  * `npm start` (after scripts/bootstrap.mjs has set up Node 24, pnpm, dependencies and the servers):
- * creates the database, builds the web app, starts every service and the gateway as processes of
- * their own (as in production), waits until the gateway is ready, and prints the address. Ctrl-C
- * (SIGINT) or SIGTERM stops them all cleanly.
+ * creates the database, builds the web app, starts every service and the gateway (as processes of
+ * their own, or all in this process with SHIPLOG_PROCESSES=one: scripts/one-process.ts), waits until
+ * the gateway is ready, and prints the address. Ctrl-C (SIGINT) or SIGTERM stops them all cleanly.
  *
  * Environment: everything in README's configuration table; in addition SERVICE_PORT_BASE moves the
  * services' ports (identity base + 1, billing base + 4, …; unset: 4100 when those are free, else a free
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freeServicePortBase, servicePortsFree } from '@shiplog/testing';
 import { type AppProcess, appProcesses, ensureDatabase, root, waitUntilReady } from './app-processes.ts';
+import type { OneProcess } from './one-process.ts';
 
 const env = { ...process.env };
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/shiplog';
@@ -34,6 +35,18 @@ async function servicePortBase(): Promise<number> {
   log(`ports 4101-4109 are taken (another Shiplog?): the services use ${base + 1}-${base + 9}`);
   return base;
 }
+
+/**
+ * `SHIPLOG_PROCESSES`: `one` runs every service and the gateway in this process (scripts/one-process.ts);
+ * `each` (the default for now) gives each a process of its own, as a cluster runs them.
+ */
+const oneProcess = (env.SHIPLOG_PROCESSES ?? 'each') === 'one';
+if (!['one', 'each'].includes(env.SHIPLOG_PROCESSES ?? 'each')) {
+  log(`SHIPLOG_PROCESSES must be one or each, not ${env.SHIPLOG_PROCESSES}`);
+  process.exit(2);
+}
+/** Stops the app run in this process (one-process mode). */
+let stopApp: (() => Promise<void>) | undefined;
 
 const children: { name: string; process: ChildProcess }[] = [];
 let stopping = false;
@@ -76,6 +89,7 @@ async function stopAll(exitCode: number) {
       }),
   );
   await Promise.all(exits);
+  await stopApp?.().catch((error: unknown) => log(`unclean stop: ${(error as Error).message}`));
   log('stopped');
   process.exit(exitCode);
 }
@@ -96,18 +110,38 @@ if (env.SKIP_WEB_BUILD !== '1') {
   }
 }
 
-const processes = appProcesses({ databaseUrl, portBase, gatewayPort });
-const gateway = processes.at(-1)!;
-for (const service of processes.slice(0, -1)) launch(service);
-for (const service of processes.slice(0, -1)) {
-  if (!(await waitUntilReady(service, 60, () => stopping))) {
-    log(`${service.name} did not start`);
+if (oneProcess) {
+  // Every service and the gateway in this process (scripts/one-process.ts).
+  let app: OneProcess;
+  try {
+    // Loaded only here: the supervisor of separate processes keeps none of the services' code.
+    const { startOneProcess } = await import('./one-process.ts');
+    app = await startOneProcess({ databaseUrl, portBase, gatewayPort, env });
+  } catch (error) {
+    log(`failed to start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  stopApp = () => app.stop();
+  log(`Shiplog is running at http://localhost:${gatewayPort}  (Ctrl-C stops it)`);
+} else {
+  await launchEach();
+}
+
+/** Each service and the gateway in a process of its own, the services first. */
+async function launchEach() {
+  const processes = appProcesses({ databaseUrl, portBase, gatewayPort });
+  const gateway = processes.at(-1)!;
+  for (const service of processes.slice(0, -1)) launch(service);
+  for (const service of processes.slice(0, -1)) {
+    if (!(await waitUntilReady(service, 60, () => stopping))) {
+      log(`${service.name} did not start`);
+      await stopAll(1);
+    }
+  }
+  launch(gateway);
+  if (!(await waitUntilReady(gateway, 60, () => stopping))) {
+    log('the gateway did not become ready');
     await stopAll(1);
   }
+  log(`Shiplog is running at http://localhost:${gatewayPort}  (Ctrl-C stops it)`);
 }
-launch(gateway);
-if (!(await waitUntilReady(gateway, 60, () => stopping))) {
-  log('the gateway did not become ready');
-  await stopAll(1);
-}
-log(`Shiplog is running at http://localhost:${gatewayPort}  (Ctrl-C stops it)`);

@@ -14,11 +14,11 @@ import type { ReceivedEmail } from '@shiplog/testing/smtp';
 import { SealedEventStore, Vault } from '@shiplog/vault';
 import pg from 'pg';
 import { root } from '../../scripts/app-processes.ts';
-import { serviceDefinitions } from '../../scripts/projections-rebuild.ts';
+import { serviceDefinitions } from '../../scripts/services.ts';
 import type { UserLedger } from './load.ts';
 
 /** `schema.table` of every read model, from the services' own projection definitions. */
-export const readModelTables = serviceDefinitions.flatMap((service) =>
+export const readModelTables = Object.values(serviceDefinitions).flatMap((service) =>
   (service.projections ?? []).flatMap((projection) => projection.tables.map((table) => `${service.name}.${table}`)),
 );
 
@@ -27,7 +27,7 @@ export const readModelTables = serviceDefinitions.flatMap((service) =>
  * event. A relay restarted after a fault waits for its leadership first, and the bus is quiet meanwhile.
  */
 async function relaysCaughtUp(pool: pg.Pool): Promise<boolean> {
-  for (const { name: schema } of serviceDefinitions) {
+  for (const { name: schema } of Object.values(serviceDefinitions)) {
     const { rows } = await pool.query<{ behind: boolean }>(
       `SELECT EXISTS (
          SELECT 1 FROM ${schema}.events e

@@ -1,15 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { activityService } from '@shiplog/activity';
-import { billingService } from '@shiplog/billing';
-import { chatService } from '@shiplog/chat';
 import { type RunningGateway, startGateway } from '@shiplog/gateway';
-import { identityService } from '@shiplog/identity';
-import { integrationsService } from '@shiplog/integrations';
 import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
 import { runMigrations, sourcesChecksum } from '@shiplog/migrations';
-import { monitorsService } from '@shiplog/monitors';
-import { projectsService } from '@shiplog/projects';
-import { remindersService } from '@shiplog/reminders';
 import {
   type RunningService,
   type ServiceDefinition,
@@ -31,20 +23,11 @@ import {
   waitUntil,
 } from '@shiplog/testing';
 import pg from 'pg';
+import { serviceDefinitions } from '../../scripts/services.ts';
 import { apiSurface } from './api-surface.ts';
 
 /** Each service's definition, by name: the type asks for every service of the directory. */
-const definitions = {
-  identity: identityService,
-  projects: projectsService,
-  reminders: remindersService,
-  billing: billingService,
-  chat: chatService,
-  integrations: integrationsService,
-  activity: activityService,
-  monitors: monitorsService,
-  // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
-} satisfies Record<ServiceName, ServiceDefinition<any>>;
+const definitions = serviceDefinitions;
 type Definitions = typeof definitions;
 /** A running service of the directory, typed with its own environment. */
 export type RunningOf<N extends ServiceName> =

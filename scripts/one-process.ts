@@ -1,0 +1,75 @@
+/**
+ * The one-process mode (`SHIPLOG_PROCESSES=one`): every service and the gateway in this one Node
+ * process, as Loki's and Mimir's components run in one binary with `-target=all`. The services stay
+ * separate services: each its own code, schema, event store, routes, consumers, leadership, metrics
+ * registry and log name, each on its own port, talking to the others over HTTP and the bus exactly as
+ * when each runs alone; what they share is one V8 heap and one module cache. `npm start` and the small
+ * image run this way; each service in a process of its own (`SHIPLOG_PROCESSES=each`) is what a cluster
+ * runs and the chaos run kills one by one.
+ *
+ * Run directly (`node scripts/one-process.ts`), it starts the app from the environment as a
+ * container does: DATABASE_URL, NATS_URL, REDIS_URL, the secrets, PORT and SERVICE_PORT_BASE.
+ */
+import { type RunningGateway, startGateway } from '@shiplog/gateway';
+import { type RunningService, type ServiceEnv, startService, stopOnSignals } from '@shiplog/service-kit';
+import { appProcesses } from './app-processes.ts';
+import { serviceDefinitions } from './services.ts';
+
+/**
+ * Each service's PostgreSQL pool in one process: few connections each, which close when idle, so the
+ * whole app holds about as many as one process of each did of its own (DATABASE_POOL_MAX overrides).
+ */
+const ONE_PROCESS_POOL_MAX = '5';
+
+export interface OneProcess {
+  stop(): Promise<void>;
+}
+
+export async function startOneProcess(options: {
+  databaseUrl: string;
+  portBase: number;
+  gatewayPort: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<OneProcess> {
+  const env = { DATABASE_POOL_MAX: ONE_PROCESS_POOL_MAX, ...(options.env ?? process.env) };
+  const processes = appProcesses({ ...options, env });
+  const gatewayProcess = processes.at(-1)!;
+  const services: RunningService<ServiceEnv>[] = [];
+  let gateway: RunningGateway | undefined;
+  const stop = async () => {
+    // The gateway first, so nothing new reaches a service that is stopping; then the services.
+    await gateway?.stop();
+    await Promise.all(services.map((service) => service.stop()));
+  };
+  try {
+    // Every service at once: each knows where the others answer before any of them does.
+    await Promise.all(
+      processes.slice(0, -1).map(async (service) => {
+        const definition = serviceDefinitions[service.name as keyof typeof serviceDefinitions];
+        services.push(await startService(definition as never, { ...env, ...service.env }));
+      }),
+    );
+    gateway = await startGateway({ ...env, ...gatewayProcess.env });
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  return { stop };
+}
+
+if (import.meta.main) {
+  const env = process.env;
+  let app: OneProcess;
+  try {
+    app = await startOneProcess({
+      databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shiplog',
+      portBase: Number(env.SERVICE_PORT_BASE || 4100),
+      gatewayPort: Number(env.PORT || 3000),
+    });
+  } catch (error) {
+    process.stderr.write(`shiplog: failed to start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  stopOnSignals('shiplog', () => app.stop());
+  process.stdout.write('shiplog: ready\n');
+}
