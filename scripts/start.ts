@@ -1,8 +1,8 @@
 /**
  * `npm start` (after scripts/bootstrap.mjs has set up Node 24, pnpm, dependencies and the servers):
- * creates the database, builds the web app, starts every service and the gateway (as processes of
- * their own, or all in this process with SHIPLOG_PROCESSES=one: scripts/one-process.ts), waits until
- * the gateway is ready, and prints the address. Ctrl-C (SIGINT) or SIGTERM stops them all cleanly.
+ * creates the database, builds the web app, starts every service and the gateway (all in this process,
+ * scripts/one-process.ts; or each a process of its own with SHIPLOG_PROCESSES=each), waits until the
+ * gateway is ready, and prints the address. Ctrl-C (SIGINT) or SIGTERM stops them all cleanly.
  *
  * Environment: everything in README's configuration table; in addition SERVICE_PORT_BASE moves the
  * services' ports (identity base + 1, billing base + 4, …; unset: 4100 when those are free, else a free
@@ -37,11 +37,12 @@ async function servicePortBase(): Promise<number> {
 }
 
 /**
- * `SHIPLOG_PROCESSES`: `one` runs every service and the gateway in this process (scripts/one-process.ts);
- * `each` (the default for now) gives each a process of its own, as a cluster runs them.
+ * `SHIPLOG_PROCESSES`: `one` (the default) runs every service and the gateway in this process
+ * (scripts/one-process.ts), about a fifth of the memory; `each` gives each a process of its own, as a
+ * cluster runs them.
  */
-const oneProcess = (env.SHIPLOG_PROCESSES ?? 'each') === 'one';
-if (!['one', 'each'].includes(env.SHIPLOG_PROCESSES ?? 'each')) {
+const oneProcess = (env.SHIPLOG_PROCESSES || 'one') === 'one';
+if (!['one', 'each'].includes(env.SHIPLOG_PROCESSES || 'one')) {
   log(`SHIPLOG_PROCESSES must be one or each, not ${env.SHIPLOG_PROCESSES}`);
   process.exit(2);
 }

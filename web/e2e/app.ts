@@ -53,8 +53,6 @@ async function startApp() {
       DATABASE_URL: db.url,
       BUS_NAMESPACE: bus.namespace,
       SKIP_WEB_BUILD: '1',
-      // As `npm start` runs it on one machine: every service and the gateway in one process.
-      SHIPLOG_PROCESSES: 'one',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'admin-e2e-password',
       // The browser tests sign up many users from one address.
