@@ -12,7 +12,7 @@ import { signUp, startBenchApp, stop } from './app.ts';
 import { type MemoryReading, memoryByGroup } from './cpu.ts';
 
 /** `each`: every service and the gateway a process of its own; `one`: all in `npm start`'s own (scripts/one-process.ts). */
-export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryReading> {
+export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryReading & { startSeconds: number }> {
   const env = { SHIPLOG_PROCESSES: mode };
   const db = await createTestDatabase('bench_memory');
   const ns = createTestBusNamespace('bench_memory');
@@ -21,7 +21,10 @@ export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryRe
   // checkout's code, as every start after the first finds it: a process that strips even one file's
   // types itself loads Node's TypeScript parser (about 17 MB).
   await stop(await startBenchApp(db.url, ns.namespace, port, env));
+  // From `npm start`'s launch (the web app built already) to the gateway answering ready.
+  const launched = performance.now();
   const app = await startBenchApp(db.url, ns.namespace, port, env);
+  const startSeconds = Math.round((performance.now() - launched) / 100) / 10;
   try {
     const url = `http://127.0.0.1:${port}`;
     const { cookie } = await signUp(url, `idle${Date.now().toString(36)}`);
@@ -41,7 +44,7 @@ export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryRe
       throw new Error(`the dashboard's load answered ${user.status} and ${dashboard.status}`);
     // Idle: let start-up's garbage be collected and the relays' and consumers' first polls settle.
     await sleep(10_000);
-    return memoryByGroup(app.pid!, { oneProcess: mode === 'one' });
+    return { ...memoryByGroup(app.pid!, { oneProcess: mode === 'one' }), startSeconds };
   } finally {
     await stop(app);
     await ns.drop();

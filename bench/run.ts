@@ -196,6 +196,8 @@ if (!only || only === 'memory') {
     ...Object.entries(one.byProcess).map(([process, mib]): Row => [`  ${process} (MB)`, String(mib), '', '']),
     ['one process: PostgreSQL backends', postgres(one), '<= 12', met(Number(postgres(one)) <= 12)],
     ['PostgreSQL, NATS and Redis together, one process (MB)', String(one.infrastructureMiB), '', ''],
+    ['npm start to ready, each a process (s)', String(each.startSeconds), '', ''],
+    ['npm start to ready, one process (s)', String(one.startSeconds), '<= 10', met(one.startSeconds <= 10)],
   ]);
   save('memory', { each, one });
 }

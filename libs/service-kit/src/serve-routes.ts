@@ -33,8 +33,12 @@ export interface Reached {
   workspaceId: string | null;
 }
 
-/** The project with the caller's role on it, or null when they have none (`knownProjectsIn(…).reach`). */
-export type Reach<P extends Reached> = (projectId: string, userId: string) => Promise<P | null>;
+/**
+ * The project with the caller's role on it, or null when they have none (`knownProjectsIn(…).reach`).
+ * `req` is the request asking: a service that asks the projects service instead of a read model of its
+ * own passes on its read-your-writes positions (`afterOf`).
+ */
+export type Reach<P extends Reached> = (projectId: string, userId: string, req: Request) => Promise<P | null>;
 
 export const projectNotFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
 
@@ -159,7 +163,7 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
           await catchUp(req);
           // A malformed id is simply a project that does not exist.
           const caller = callerOf(req);
-          const reached = isId(projectId) ? await reach(projectId, signedInUserId(caller)) : null;
+          const reached = isId(projectId) ? await reach(projectId, signedInUserId(caller), req) : null;
           // A token limited to another space finds nothing here, as a stranger does.
           if (!reached || !tokenReaches(caller, reached.workspaceId)) throw projectNotFound();
           if (!roleAtLeast(reached.role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);

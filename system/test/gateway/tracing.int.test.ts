@@ -37,6 +37,8 @@ beforeAll(async () => {
   drops.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
   app = await launchApp({
     ...collector.env,
+    // Each service and the gateway a process of its own, each with its own tracer and service name.
+    SHIPLOG_PROCESSES: 'each',
     PORT: String(port),
     DATABASE_URL: db.url,
     BUS_NAMESPACE: bus.namespace,

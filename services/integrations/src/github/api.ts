@@ -13,6 +13,7 @@ import type {
   WorkspaceRole,
 } from '@shiplog/schemas';
 import {
+  afterOf,
   type Caller,
   callerOf,
   devSecret,
@@ -146,13 +147,17 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     await githubTables.linked(pool, userId, links, new Map(joined.map((j) => [j.link.projectId, j.commit])));
   }
 
-  /** The project, as the projects service answers the caller: their role on it, or null. */
-  async function reach(projectId: string, userId: string) {
-    const caller: Caller = { userId, username: null, isAdmin: false, correlationId: randomUUID() };
+  /**
+   * The project, as the projects service answers the caller: their role on it, or null. After the
+   * caller's own writes (a project made a moment ago), as the gateway's read-your-writes asks.
+   */
+  async function reach(projectId: string, userId: string, req: Request) {
+    const caller: Caller = { userId, username: null, isAdmin: false, correlationId: callerOf(req).correlationId };
     const answer = await services.call<Project & { role: WorkspaceRole }>('projects', {
       method: 'GET',
       path: `/projects/${projectId}`,
       caller,
+      after: afterOf(req),
     });
     if (answer.status !== 200) return null;
     const { id, userId: maker, workspaceId, name, role } = answer.body;
