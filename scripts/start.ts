@@ -13,6 +13,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { STOP_DEADLINE_MS } from '@shiplog/service-kit';
 import { freeServicePortBase, servicePortsFree } from '@shiplog/testing';
 import { type AppProcess, appProcesses, ensureDatabase, root, waitUntilReady } from './app-processes.ts';
 import type { OneProcess } from './one-process.ts';
@@ -90,6 +91,12 @@ async function stopAll(exitCode: number) {
       }),
   );
   await Promise.all(exits);
+  // The app in this process (one-process mode) gets the deadline a process of its own has
+  // (stopOnSignals): a stop that does not end (a connection that never drains) ends it anyway.
+  setTimeout(() => {
+    log(`did not stop within ${STOP_DEADLINE_MS / 1000} s: ending now`);
+    process.exit(1);
+  }, STOP_DEADLINE_MS);
   await stopApp?.().catch((error: unknown) => log(`unclean stop: ${(error as Error).message}`));
   log('stopped');
   process.exit(exitCode);

@@ -295,8 +295,14 @@ describe('a team workspace’s projects', () => {
       expect.arrayContaining(['Moved to a team workspace: Side thing', 'Created project: Side thing']),
     );
     expect((await member.client.request('PUT', `/api/projects/${project}`, { description: 'Ours' })).status).toBe(200);
-    // Moved twice: moved once.
+    // Moved twice: moved once; and the same move sent twice at once (a double click) is no conflict.
     expect((await owner.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
+    const twice = await Promise.all(
+      [0, 1].map(() => owner.client.post(`/api/projects/${project}/move`, { workspaceId: null })),
+    );
+    expect(twice.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await owner.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
+    await reaches(member.client, project);
 
     // Out of the team: only an owner or admin of it may; it becomes the mover's, and the team loses it.
     for (const person of [member, viewer]) {

@@ -45,6 +45,9 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
       correlationId: caller.correlationId,
       // A create names its project with a new id: there is no history to read.
       newStream: command.type === 'CreateProject',
+      // A move is decided from where the project is: the same move racing itself (a double click)
+      // decides again and finds it there already, rather than answering a conflict.
+      retries: command.type === 'MoveProject' ? 3 : 0,
       idempotencyKey,
       now: context.now(),
     });
