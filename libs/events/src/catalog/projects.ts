@@ -25,6 +25,19 @@ const shipped = z.object({
   pullRequests: z.array(z.object({ number: z.number().int(), title: z.string(), url: z.string() })),
 });
 
+/** A project's every field, in the events that hold all of it: made, imported, moved into a space. */
+const wholeProject = {
+  name: z.string(),
+  description: z.string().nullable(),
+  status: projectStatus,
+  checklist,
+  costEstimate: z.number().int().nullable(),
+  replitId: z.string().nullable(),
+  isPublic: z.boolean(),
+  socialLinks,
+  createdAt: isoDate,
+};
+
 // projects — `project-<id>` streams. Every event names the owner, so reactions never look it up.
 export const projectEvents = {
   ProjectCreated: event({
@@ -36,15 +49,7 @@ export const projectEvents = {
       userId: id,
       /** The team workspace it belongs to; absent or null: its maker's personal space. */
       workspaceId: id.nullable().optional(),
-      name: z.string(),
-      description: z.string().nullable(),
-      status: projectStatus,
-      checklist,
-      costEstimate: z.number().int().nullable(),
-      replitId: z.string().nullable(),
-      isPublic: z.boolean(),
-      socialLinks,
-      createdAt: isoDate,
+      ...wholeProject,
     }),
   }),
   /** Fields other than status and checklist, which have events of their own. */
@@ -217,15 +222,7 @@ export const projectEvents = {
       userId: id,
       from: id.nullable(),
       movedBy: id,
-      name: z.string(),
-      description: z.string().nullable(),
-      status: projectStatus,
-      checklist,
-      costEstimate: z.number().int().nullable(),
-      replitId: z.string().nullable(),
-      isPublic: z.boolean(),
-      socialLinks,
-      createdAt: isoDate,
+      ...wholeProject,
       /** The platforms' deployments recorded so far (`platform:id`), each recorded once still. */
       hookDeployments: z.array(z.string()),
       at: isoDate,
@@ -246,15 +243,7 @@ export const projectEvents = {
       /** The team workspace it belongs to; absent or null: its maker's personal space. */
       workspaceId: id.nullable().optional(),
       importedFrom: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      status: projectStatus,
-      checklist,
-      costEstimate: z.number().int().nullable(),
-      replitId: z.string().nullable(),
-      isPublic: z.boolean(),
-      socialLinks,
-      createdAt: isoDate,
+      ...wholeProject,
       updatedAt: isoDate,
       at: isoDate,
     }),

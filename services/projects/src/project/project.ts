@@ -44,48 +44,36 @@ export type Project = { lifecycle: 'none' } | ActiveProject | { lifecycle: 'dele
 
 export const initialProject = (): Project => ({ lifecycle: 'none' });
 
+/** A project as an event that holds all of it says (made, imported, or moved into a space). */
+function wholeProject(
+  d: EventOf<'ProjectCreated' | 'ProjectImported' | 'ProjectMovedIn'>['data'],
+  updatedAt: string,
+  hookDeployments: Iterable<string> = [],
+): ActiveProject {
+  return {
+    lifecycle: 'active',
+    id: d.projectId,
+    userId: d.userId,
+    workspaceId: d.workspaceId ?? null,
+    name: d.name,
+    description: d.description,
+    status: d.status,
+    checklist: d.checklist,
+    costEstimate: d.costEstimate,
+    replitId: d.replitId,
+    isPublic: d.isPublic,
+    socialLinks: d.socialLinks,
+    createdAt: d.createdAt,
+    updatedAt,
+    hookDeployments: new Set(hookDeployments),
+  };
+}
+
 export function evolveProject(state: Project, event: ProjectEvent): Project {
-  if (event.type === 'ProjectCreated' || event.type === 'ProjectImported') {
-    const d = event.data;
-    return {
-      lifecycle: 'active',
-      id: d.projectId,
-      userId: d.userId,
-      workspaceId: d.workspaceId ?? null,
-      name: d.name,
-      description: d.description,
-      status: d.status,
-      checklist: d.checklist,
-      costEstimate: d.costEstimate,
-      replitId: d.replitId,
-      isPublic: d.isPublic,
-      socialLinks: d.socialLinks,
-      createdAt: d.createdAt,
-      updatedAt: event.type === 'ProjectImported' ? event.data.updatedAt : d.createdAt,
-      hookDeployments: new Set(),
-    };
-  }
-  if (event.type === 'ProjectMovedIn') {
-    // The whole project, in its new space: the events before it may be sealed with a key since destroyed.
-    const { from: _from, movedBy: _movedBy, at, hookDeployments, ...d } = event.data;
-    return {
-      lifecycle: 'active',
-      id: d.projectId,
-      userId: d.userId,
-      workspaceId: d.workspaceId ?? null,
-      name: d.name,
-      description: d.description,
-      status: d.status,
-      checklist: d.checklist,
-      costEstimate: d.costEstimate,
-      replitId: d.replitId,
-      isPublic: d.isPublic,
-      socialLinks: d.socialLinks,
-      createdAt: d.createdAt,
-      updatedAt: at,
-      hookDeployments: new Set(hookDeployments),
-    };
-  }
+  if (event.type === 'ProjectCreated') return wholeProject(event.data, event.data.createdAt);
+  if (event.type === 'ProjectImported') return wholeProject(event.data, event.data.updatedAt);
+  // The whole project, in its new space: the events before it may be sealed with a key since destroyed.
+  if (event.type === 'ProjectMovedIn') return wholeProject(event.data, event.data.at, event.data.hookDeployments);
   if (state.lifecycle !== 'active') return state;
   switch (event.type) {
     case 'ProjectUpdated':

@@ -11,6 +11,7 @@ import { Checkbox } from '../../ui/checkbox';
 import { CopyField } from '../../ui/copy-field';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { WarningNotice } from '../../ui/warning-notice';
 import {
   githubQuery,
   githubRepositoriesQuery,
@@ -74,13 +75,10 @@ function ConnectForm({
       )}
     >
       {reconnect ? (
-        <div role="status" className="flex gap-2 rounded-lg border border-destructive/50 p-3 text-sm">
-          <AlertCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
-          <p>
-            GitHub no longer accepts the token you connected with (revoked or expired). Connect again with a new one:
-            your projects and their repositories stay joined.
-          </p>
-        </div>
+        <WarningNotice icon={AlertCircle}>
+          GitHub no longer accepts the token you connected with (revoked or expired). Connect again with a new one: your
+          projects and their repositories stay joined.
+        </WarningNotice>
       ) : null}
       <TextField
         id="github-token"

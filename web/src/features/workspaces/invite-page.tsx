@@ -11,6 +11,7 @@ import { Button } from '../../ui/button';
 import { Card, CardContent } from '../../ui/card';
 import { FullPageSpinner } from '../../ui/full-page-spinner';
 import { Logo } from '../../ui/logo';
+import { WarningNotice } from '../../ui/warning-notice';
 import {
   invitePreviewQuery,
   messageOf,
@@ -143,18 +144,15 @@ function InviteDetails({
         <>
           <p className="text-sm text-muted-foreground">Signed in as {username}.</p>
           {notProven ? (
-            <div role="alert" className="flex gap-2 rounded-lg border border-destructive/50 p-3 text-sm">
-              <MailWarning className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
-              <p>
-                This invite was emailed, and only an account that has proven the address it was sent to can accept it.
-                Add that address in{' '}
-                <Link to="/settings" className="font-medium underline">
-                  Settings
-                </Link>{' '}
-                and open the link we email you, then come back to this page. If you have, the invite may have been
-                revoked or used.
-              </p>
-            </div>
+            <WarningNotice icon={MailWarning} role="alert">
+              This invite was emailed, and only an account that has proven the address it was sent to can accept it. Add
+              that address in{' '}
+              <Link to="/settings" className="font-medium underline">
+                Settings
+              </Link>{' '}
+              and open the link we email you, then come back to this page. If you have, the invite may have been revoked
+              or used.
+            </WarningNotice>
           ) : accept.error && !accept.isPending ? (
             <p role="alert" className="text-sm text-destructive">
               {messageOf(accept.error)}

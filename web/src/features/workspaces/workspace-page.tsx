@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../ui/dialog';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { WarningNotice } from '../../ui/warning-notice';
 import { AlertChannelsCard } from '../monitors/alert-channels-card';
 import { AlertMailCard } from './alert-mail-card';
 import { AuditCard } from './audit-card';
@@ -62,21 +63,14 @@ export function WorkspacePage() {
           {roleAbilities[workspace.role]}
         </p>
         {workspace.readOnly ? (
-          <div
-            role="status"
-            className="flex gap-2 rounded-lg border border-destructive/50 p-3 text-sm"
-            data-testid="workspace-read-only"
-          >
-            <AlertCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
-            <p>
-              {WORKSPACE_READ_ONLY_MESSAGE}{' '}
-              {workspace.role === 'owner' ? (
-                <Link to="/subscription" className="font-medium underline">
-                  Choose a plan
-                </Link>
-              ) : null}
-            </p>
-          </div>
+          <WarningNotice icon={AlertCircle} data-testid="workspace-read-only">
+            {WORKSPACE_READ_ONLY_MESSAGE}{' '}
+            {workspace.role === 'owner' ? (
+              <Link to="/subscription" className="font-medium underline">
+                Choose a plan
+              </Link>
+            ) : null}
+          </WarningNotice>
         ) : null}
       </div>
       {admin ? <RenameCard workspace={workspace} /> : null}
