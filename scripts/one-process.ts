@@ -11,15 +11,25 @@
  * container does: DATABASE_URL, NATS_URL, REDIS_URL, the secrets, PORT and SERVICE_PORT_BASE.
  */
 import { type RunningGateway, startGateway } from '@shiplog/gateway';
-import { type RunningService, type ServiceEnv, startService, stopOnSignals } from '@shiplog/service-kit';
+import {
+  createLogger,
+  loadConfig,
+  openDatabase,
+  type RunningService,
+  type ServiceEnv,
+  serviceEnv,
+  startService,
+  stopOnSignals,
+} from '@shiplog/service-kit';
 import { appProcesses } from './app-processes.ts';
 import { serviceDefinitions } from './services.ts';
 
 /**
- * Each service's PostgreSQL pool in one process: few connections each, which close when idle, so the
- * whole app holds about as many as one process of each did of its own (DATABASE_POOL_MAX overrides).
+ * The one process's PostgreSQL pool, which every service in it shares (DATABASE_POOL_MAX overrides):
+ * with the session connection that holds the leader locks and the relays' LISTEN, the whole app holds
+ * at most 12 backends, and those of the pool close when idle.
  */
-const ONE_PROCESS_POOL_MAX = '5';
+const ONE_PROCESS_POOL_MAX = '11';
 
 export interface OneProcess {
   stop(): Promise<void>;
@@ -36,17 +46,21 @@ export async function startOneProcess(options: {
   const gatewayProcess = processes.at(-1)!;
   const services: RunningService<ServiceEnv>[] = [];
   let gateway: RunningGateway | undefined;
+  const config = loadConfig(serviceEnv, { ...env, ...processes[0]!.env });
+  const database = openDatabase(config, 'app', createLogger('shiplog', config.LOG_LEVEL, config.LOG_FILE));
   const stop = async () => {
-    // The gateway first, so nothing new reaches a service that is stopping; then the services.
+    // The gateway first, so nothing new reaches a service that is stopping; then the services, and
+    // the connections they shared.
     await gateway?.stop();
     await Promise.all(services.map((service) => service.stop()));
+    await database.end();
   };
   try {
     // Every service at once: each knows where the others answer before any of them does.
     await Promise.all(
       processes.slice(0, -1).map(async (service) => {
         const definition = serviceDefinitions[service.name as keyof typeof serviceDefinitions];
-        services.push(await startService(definition as never, { ...env, ...service.env }));
+        services.push(await startService(definition as never, { ...env, ...service.env }, { database }));
       }),
     );
     gateway = await startGateway({ ...env, ...gatewayProcess.env });

@@ -14,6 +14,9 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
 } from './index.ts';
+import { SessionConnection } from './session.ts';
+
+export { type Listener, SessionConnection, type SessionConnectionOptions } from './session.ts';
 
 const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -38,18 +41,24 @@ export class PostgresEventStore implements EventStore {
   readonly #schema: string;
   readonly #channel: string;
   readonly #pollMs: number;
+  readonly #session: SessionConnection | undefined;
   /** Second key of this store's append lock (the first is APPEND_LOCK_CLASS): a hash of the schema. */
   readonly #lockKey: number;
   #notifying = false;
   #notifyAgain = false;
 
-  /** `pollIntervalMs`: the caught-up subscriber's safety poll (see subscribeToAll), 1 s by default. */
-  constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number } = {}) {
+  /**
+   * `pollIntervalMs`: the caught-up subscriber's safety poll (see subscribeToAll), 1 s by default.
+   * `session`: the process's session connection, which subscribers LISTEN on; without it, each
+   * subscription opens one of its own.
+   */
+  constructor(pool: pg.Pool, schema: string, options: { pollIntervalMs?: number; session?: SessionConnection } = {}) {
     if (!identifier.test(schema)) throw new Error(`Invalid schema name for the event store: ${schema}`);
     this.#pool = pool;
     this.#schema = schema;
     this.#channel = `${schema}_events`;
     this.#pollMs = options.pollIntervalMs ?? 1000;
+    this.#session = options.session;
     this.#lockKey = fnv1a(`${schema}.events`);
   }
 
@@ -168,27 +177,32 @@ export class PostgresEventStore implements EventStore {
 
   async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
     const { signal } = options;
-    const listener = await this.#pool.connect();
+    const session =
+      this.#session ??
+      new SessionConnection({
+        connectionString: this.#pool.options.connectionString!,
+        applicationName: `${this.#pool.options.application_name ?? 'shiplog'}:listen`,
+      });
     let dirty = true;
     let wake: (() => void) | undefined;
     // The LISTEN connection sits idle between notifications: if it is lost (the server restarted, the
     // backend was terminated), the subscription ends with the error and its caller resumes with a new
-    // one, rather than sleeping deaf to notifications (or the process dying of an unheard 'error').
+    // one, rather than sleeping deaf to notifications.
     let lost: Error | undefined;
-    const onError = (error: Error) => {
-      lost ??= error;
-      wake?.();
-    };
-    const onNotification = () => {
-      dirty = true;
-      wake?.();
-    };
     const onAbort = () => wake?.();
-    listener.on('error', onError);
-    listener.on('notification', onNotification);
     signal?.addEventListener('abort', onAbort);
+    let unlisten: (() => Promise<void>) | undefined;
     try {
-      await listener.query(`LISTEN ${this.#channel}`);
+      unlisten = await session.listen(this.#channel, {
+        notified: () => {
+          dirty = true;
+          wake?.();
+        },
+        lost: (error) => {
+          lost ??= error;
+          wake?.();
+        },
+      });
       let position = options.after ?? START;
       const pageSize = 500;
       while (!signal?.aborted) {
@@ -230,11 +244,8 @@ export class PostgresEventStore implements EventStore {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      listener.off('notification', onNotification);
-      // A lost connection goes back to be discarded, not reused.
-      if (!lost) await listener.query(`UNLISTEN ${this.#channel}`).catch(() => undefined);
-      listener.release(lost);
-      listener.off('error', onError);
+      await unlisten?.();
+      if (session !== this.#session) await session.end();
     }
   }
 

@@ -2,6 +2,7 @@
  * One leader among replicas: the session advisory lock decides, a standby takes over when the leader
  * stops or dies, and a leader whose lock connection is cut stops its work at once.
  */
+import { SessionConnection } from '@shiplog/event-store/postgres';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@shiplog/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,11 +28,15 @@ function untilMoreRounds(leadership: Leadership, count: number) {
   return waitUntil(() => leadership.rounds >= target, 2000, `${count} more rounds`);
 }
 
-/** A replica: leads `key`, recording when its work runs; `working` tells whether it runs now. */
+/**
+ * A replica: leads `key` on its own session connection (a process of its own), recording when its work
+ * runs; `working` tells whether it runs now.
+ */
 async function replica(key: string, log: string[], id: string) {
   let working = false;
+  const session = new SessionConnection({ connectionString: db.url, applicationName: `shiplog-leader-test:${id}` });
   const leadership: Leadership = await holdLeadership({
-    connectionString: db.url,
+    session,
     key,
     intervalMs: 50,
     logger: createLogger('leader-test', 'silent'),
@@ -46,7 +51,19 @@ async function replica(key: string, log: string[], id: string) {
     },
   });
   return {
-    leadership,
+    leadership: {
+      get leading() {
+        return leadership.leading;
+      },
+      get rounds() {
+        return leadership.rounds;
+      },
+      async stop() {
+        await leadership.stop();
+        await session.end();
+      },
+    } satisfies Leadership,
+    session,
     get working() {
       return working;
     },
@@ -82,7 +99,7 @@ describe('leadership', () => {
     // As if the leader's host lost the database: PostgreSQL ends its session and frees the lock.
     const { rowCount } = await pool.query(
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
-        WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:activity'
+        WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader-test:a'
           AND s.datname = current_database()`,
     );
     expect(rowCount).toBe(1);
@@ -101,5 +118,63 @@ describe('leadership', () => {
     await standby.leadership.stop();
     await leader.leadership.stop();
     expect(log.slice(3)).toEqual([restarted[0]!.replace('starts', 'stops')]);
+  });
+
+  it('services in one process share one session connection: each leads its key, and a lost connection stops and restarts them all', async () => {
+    const session = new SessionConnection({ connectionString: db.url, applicationName: 'shiplog-leader-test:one' });
+    const log: string[] = [];
+    let failing = true;
+    const lead = (key: string, fails = false) =>
+      holdLeadership({
+        session,
+        key,
+        intervalMs: 50,
+        logger: createLogger('leader-test', 'silent'),
+        lead: async () => {
+          // Starting its work fails once (NATS refused it, say): the lock is given back, not held idle.
+          if (fails && failing) {
+            failing = false;
+            throw new Error('refused');
+          }
+          log.push(`${key} starts`);
+          return async () => {
+            log.push(`${key} stops`);
+          };
+        },
+      });
+    const [billing, chat] = await Promise.all([lead('billing'), lead('chat', true)]);
+    expect(billing.leading).toBe(true);
+    await waitUntil(() => chat.leading, 2000, 'chat to lead after its failed start');
+    // One backend holds both locks.
+    const held = async () =>
+      (
+        await pool.query<{ pid: number }>(
+          `SELECT DISTINCT s.pid FROM pg_locks l JOIN pg_stat_activity s USING (pid)
+            WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader-test:one'`,
+        )
+      ).rows;
+    expect(await held()).toHaveLength(1);
+    // The notifications of a channel reach who listens on the same connection; losing it, they hear so.
+    const heard: string[] = [];
+    await session.listen('leader_test', { notified: () => heard.push('notified'), lost: () => heard.push('lost') });
+    await pool.query(`NOTIFY leader_test`);
+    await waitUntil(() => heard.length === 1, 2000, 'the notification');
+
+    await pool.query(`SELECT pg_terminate_backend($1)`, [(await held())[0]!.pid]);
+    await waitUntil(() => billing.leading && chat.leading && log.length === 6, 2000, 'both to lead again');
+    expect(log.slice(2, 4).sort()).toEqual(['billing stops', 'chat stops']);
+    expect(heard).toEqual(['notified', 'lost']);
+    expect(await held()).toHaveLength(1);
+
+    await billing.stop();
+    // Given back by the one that stopped, still held by the other.
+    const other = new SessionConnection({ connectionString: db.url, applicationName: 'shiplog-leader-test:other' });
+    const tried = await other.query<{ held: boolean }>(
+      `SELECT pg_try_advisory_lock(hashtext('leader:billing')) AS billing, pg_try_advisory_lock(hashtext('leader:chat')) AS held`,
+    );
+    expect(tried.rows[0]).toEqual({ billing: true, held: false });
+    await other.end();
+    await chat.stop();
+    await session.end();
   });
 });

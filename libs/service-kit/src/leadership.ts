@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type { SessionConnection } from '@shiplog/event-store/postgres';
 import type { Logger } from './logger.ts';
 
 export interface LeadershipOptions {
-  connectionString: string;
+  /** The process's session connection, which holds the lock (and, in one process, every service's). */
+  session: SessionConnection;
   /** Names the lock: one leader per key in the database (a service's schema, say). */
   key: string;
   /** Every how often a standby tries for the lock, and the leader checks it still holds it. */
@@ -25,24 +26,21 @@ export interface Leadership {
 }
 
 /**
- * One leader per key among any number of replicas: a session-level PostgreSQL advisory lock held on a
- * connection of its own. The process holding it runs `lead`; the others try again every `intervalMs`.
- * The lock lives exactly as long as its connection: when the leader dies, PostgreSQL frees it and a
- * standby takes over within an interval; when the leader's connection is lost (or its check fails), it
- * stops leading at once, since another process may already hold the lock. Resolves after the first
- * attempt, so a lone replica leads from its start.
+ * One leader per key among any number of replicas: a session-level PostgreSQL advisory lock held on
+ * the process's session connection (`SessionConnection`). The process holding it runs `lead`; the
+ * others try again every `intervalMs`. The lock lives exactly as long as its connection: when the
+ * leader dies, PostgreSQL frees it and a standby takes over within an interval; when the leader's
+ * connection is lost (or its check fails), it stops leading at once, since another process may already
+ * hold the lock. Resolves after the first attempt, so a lone replica leads from its start.
  */
 export async function holdLeadership(options: LeadershipOptions): Promise<Leadership> {
-  const { connectionString, key, intervalMs, logger } = options;
+  const { session, key, intervalMs, logger } = options;
+  const lockKey = `leader:${key}`;
   const stopping = new AbortController();
-  let client: pg.Client | undefined;
   let release: (() => Promise<void>) | undefined;
+  /** The session connection's generation the lock was taken on: a later one does not hold it. */
+  let heldOn = 0;
 
-  const disconnect = async () => {
-    const closing = client;
-    client = undefined;
-    await closing?.end().catch(() => undefined);
-  };
   const resign = async (reason: string) => {
     const stop = release;
     release = undefined;
@@ -58,37 +56,33 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
     finished++;
   };
   const attempt = async () => {
+    let generation: number | undefined;
     try {
-      if (!client) {
-        const next = new pg.Client({
-          connectionString,
-          keepAlive: true,
-          // A connection that stops answering (its host cut off) fails the round instead of holding it.
-          query_timeout: Math.max(5 * intervalMs, 5000),
-          application_name: `shiplog-leader:${key}`,
-        });
-        next.on('error', (error) => logger.warn({ err: error, key }, 'leadership connection failed'));
-        // Lost while leading: the next round, at once, finds it so and resigns.
-        next.on('end', () => {
-          if (release) void serially(round);
-        });
-        await next.connect();
-        client = next;
-      }
       if (release) {
-        await client.query('SELECT 1');
+        if (session.generation !== heldOn) return await resign('its connection was lost');
+        ({ generation } = await session.query('SELECT 1'));
+        if (generation !== heldOn) await resign('its connection was lost');
         return;
       }
-      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS held', [
-        `leader:${key}`,
+      const answer = await session.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS held', [
+        lockKey,
       ]);
-      if (!rows[0]?.held || stopping.signal.aborted) return;
+      generation = answer.generation;
+      if (!answer.rows[0]?.held) return;
+      if (stopping.signal.aborted) {
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+        return;
+      }
+      heldOn = generation;
       release = await options.lead();
       logger.info({ key }, 'leading');
     } catch (error) {
       if (release) await resign((error as Error).message);
       else logger.warn({ err: error, key }, 'could not try for the leader lock, or start leading; trying again');
-      await disconnect();
+      // A lock taken (before its work failed to start) must not outlive this round. The connection is
+      // shared with other keys, so the lock is given back, not the connection dropped.
+      if (generation !== undefined && generation === session.generation)
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
     }
   };
 
@@ -98,6 +92,10 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
     chain = chain.then(work);
     return chain;
   };
+  // Lost while leading: a round, at once, finds it so and resigns.
+  const forget = session.onLost(() => {
+    if (release) void serially(round);
+  });
 
   await serially(round);
   const rounds = (async () => {
@@ -116,12 +114,14 @@ export async function holdLeadership(options: LeadershipOptions): Promise<Leader
     },
     async stop() {
       stopping.abort();
+      forget();
       await rounds;
       await chain;
       const stop = release;
       release = undefined;
       await stop?.();
-      await disconnect();
+      if (stop && session.generation === heldOn)
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
     },
   };
 }

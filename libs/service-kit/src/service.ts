@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore, RecordedEvent } from '@shiplog/event-store';
-import { eventStoreMigrations, PostgresEventStore } from '@shiplog/event-store/postgres';
+import { eventStoreMigrations, PostgresEventStore, SessionConnection } from '@shiplog/event-store/postgres';
 import {
   type Bus,
   type BusEvent,
@@ -134,16 +134,18 @@ export function serviceMigrations(
 export async function startService<Env extends ServiceEnv>(
   definition: ServiceDefinition<Env>,
   env: NodeJS.ProcessEnv = process.env,
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; database?: Database } = {},
 ): Promise<RunningService<Env>> {
   const config = loadConfig(definition.env, env);
   const { name } = definition;
   const logger = createLogger(name, config.LOG_LEVEL, config.LOG_FILE);
-  const pool = databasePool(config, name, logger);
+  // The process's database connections: its own, or those it shares with the services beside it.
+  const database = options.database ?? openDatabase(config, name, logger);
+  const { pool, session } = database;
   const schema = name;
 
   // Every table by the one runner.
-  const rawStore = await openEventStore(config, pool, name);
+  const rawStore = await openEventStore(config, pool, name, session);
   const applied: string[] = [];
   for (const step of serviceMigrations(definition, { postgresStore: rawStore instanceof PostgresEventStore }))
     applied.push(...(await runMigrations(pool, step.schema, step.sources)));
@@ -206,7 +208,7 @@ export async function startService<Env extends ServiceEnv>(
   // Every replica serves HTTP and waits on the consumers' progress; only the leader runs the relay and
   // the consumers, which are single-writer (see leadership.ts and docs/scaling.md).
   const leadership = await holdLeadership({
-    connectionString: config.DATABASE_URL,
+    session,
     key: schema,
     intervalMs: config.LEADER_INTERVAL_MS,
     logger,
@@ -263,7 +265,7 @@ export async function startService<Env extends ServiceEnv>(
       await leadership.stop();
       await bus.close().catch(() => undefined);
       await store.close();
-      await pool.end();
+      if (database !== options.database) await database.end();
       await tracing.shutdown().catch(() => undefined);
       logger.info('stopped');
     })();
@@ -304,7 +306,38 @@ async function lead(parts: {
   return stop;
 }
 
-/** The service's connection pool, its lost connections logged rather than ending the process. */
+/**
+ * A process's PostgreSQL connections: the pool, and the session connection that holds its leader locks
+ * and its relays' LISTEN. A service on its own opens its own; the one-process mode opens one for every
+ * service in it (scripts/one-process.ts), so the whole app holds the pool's connections and one more.
+ */
+export interface Database {
+  pool: pg.Pool;
+  session: SessionConnection;
+  end(): Promise<void>;
+}
+
+/** Opens a process's `Database` (`name` shows in `pg_stat_activity`: a service's, or the one process's). */
+export function openDatabase(config: ServiceEnv, name: string, logger: Logger): Database {
+  const pool = databasePool(config, name, logger);
+  const session = new SessionConnection({
+    connectionString: config.DATABASE_URL,
+    applicationName: `shiplog-${name}:session`,
+    // A connection that stops answering (its host cut off) fails the leadership round instead of holding it.
+    queryTimeoutMs: Math.max(5 * config.LEADER_INTERVAL_MS, 5000),
+    onError: (error) => logger.warn({ err: error }, 'session connection lost'),
+  });
+  return {
+    pool,
+    session,
+    async end() {
+      await session.end();
+      await pool.end();
+    },
+  };
+}
+
+/** A connection pool, its lost connections logged rather than ending the process. */
 function databasePool(config: ServiceEnv, name: string, logger: Logger): pg.Pool {
   const pool = new pg.Pool({
     ...pipelined,
@@ -514,12 +547,17 @@ export function vaultOpener(vault: Vault): EventOpener {
  * A service's event store: its schema's tables in PostgreSQL, or its namespace in EventStoreDB. The
  * EventStoreDB client (gRPC, about 14 MB of memory a process) is loaded only where it is chosen.
  */
-export async function openEventStore(config: ServiceEnv, pool: pg.Pool, service: ServiceName): Promise<EventStore> {
+export async function openEventStore(
+  config: ServiceEnv,
+  pool: pg.Pool,
+  service: ServiceName,
+  session?: SessionConnection,
+): Promise<EventStore> {
   if (config.EVENT_STORE === 'esdb') {
     const { EsdbEventStore } = await import('@shiplog/event-store/esdb');
     return new EsdbEventStore(config.EVENTSTORE_URL!, `${config.BUS_NAMESPACE}_${service}`);
   }
-  return new PostgresEventStore(pool, service);
+  return new PostgresEventStore(pool, service, session ? { session } : {});
 }
 
 /** The store, with each append timed into `metrics` (shiplog_event_store_append_duration_seconds). */

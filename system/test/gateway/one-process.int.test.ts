@@ -8,13 +8,16 @@ import {
   natsUrl,
   redisUrl,
 } from '@shiplog/testing';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../../../scripts/launch.ts';
 
 /**
  * The one-process mode as a container runs it (`node scripts/one-process.ts`, configured by its
  * environment alone): every service and the gateway in one process serve the app, and a SIGTERM
- * stops them all cleanly. The browser tests run the app this way through `npm start`.
+ * stops them all cleanly. Its services share one pool and one session connection (the leader locks
+ * and the relays' LISTEN), so the whole app holds at most 12 PostgreSQL backends. The browser tests
+ * run the app this way through `npm start`.
  */
 describe('the one-process mode', () => {
   it('serves the whole app from one process, and stops it cleanly on SIGTERM', async () => {
@@ -52,6 +55,16 @@ describe('the one-process mode', () => {
       expect((await client.get(`/api/projects/${made.body.id}/activities`)).body).toMatchObject([
         { eventType: 'project_created' },
       ]);
+      // Every service's connections, after start-up, a sign-up and a timeline fed over the bus.
+      const reader = new pg.Client({ connectionString: db.url });
+      await reader.connect();
+      const { rows: backends } = await reader
+        .query<{ application_name: string }>(
+          `SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        )
+        .finally(() => reader.end());
+      expect(backends.length).toBeLessThanOrEqual(12);
+      expect(new Set(backends.map((b) => b.application_name))).toEqual(new Set(['shiplog-app', 'shiplog-app:session']));
       const exited = new Promise<number | null>((resolve) => app.child.once('exit', (code) => resolve(code)));
       await app.stop();
       expect(await exited).toBe(0);
