@@ -12,6 +12,7 @@ import { runChat } from './chat.ts';
 import { machineSpeedMs } from './cpu.ts';
 import { runDetection } from './detection.ts';
 import { runGitHub } from './github.ts';
+import { runImage } from './image.ts';
 import { runIntegrations } from './integrations.ts';
 import { runLive } from './live.ts';
 import { runMemory } from './memory.ts';
@@ -164,6 +165,22 @@ if (!only || only === 'rebuild') {
     ['seeding the stores (s)', String(r.seedSeconds), '', ''],
   ]);
   save('rebuild', r);
+}
+
+if (!only || only === 'image') {
+  process.stdout.write(
+    "\nimage: the Dockerfile's production stage run here, what the image holds, and the app served from it…\n",
+  );
+  const image = await runImage();
+  table([
+    ['the app with production dependencies, MB', String(image.appMB - image.webMB), '', ''],
+    ['  of which node_modules, MB', String(image.nodeModulesMB), '', ''],
+    ['the built web app, MB', String(image.webMB), '', ''],
+    ['over node:24-bookworm-slim, MB', String(image.appMB), '', ''],
+    ['production install from the store, s', String(image.installSeconds), '', ''],
+    ['serves /readyz and the web app from it alone', String(image.served), 'true', met(image.served)],
+  ]);
+  save('image', image);
 }
 
 if (!only || only === 'memory') {
