@@ -306,6 +306,7 @@ describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => 
         ports?: string[];
         command?: string[];
         environment?: Record<string, string>;
+        profiles?: string[];
         healthcheck?: { test: string[] };
         depends_on?: Record<string, { condition: string }> | string[];
       }
@@ -329,7 +330,7 @@ describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => 
   const stores = ['postgres', 'nats', 'redis', 'eventstore'];
 
   it('keeps its events in PostgreSQL by default, and in KurrentDB over TLS with the profile', () => {
-    for (const name of serviceNames) {
+    for (const name of [...serviceNames, 'app']) {
       expect(base.services[name]?.environment?.EVENT_STORE, name).toBe('postgres');
       expect(base.services[name]?.environment?.EVENTSTORE_URL, name).toBeUndefined();
       expect(compose.services[name]?.environment?.EVENT_STORE, name).toBe('esdb');
@@ -344,7 +345,7 @@ describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => 
   });
 
   it('checks every Shiplog process on its /readyz, and starts the gateway once every service is ready', () => {
-    for (const name of [...serviceNames, 'gateway']) {
+    for (const name of [...serviceNames, 'gateway', 'app']) {
       const test = compose.services[name]?.healthcheck?.test.join(' ') ?? '';
       expect(test, name).toContain('/readyz');
     }
@@ -361,7 +362,31 @@ describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => 
     const published = Object.entries(compose.services)
       .filter(([, s]) => (s.ports ?? []).length > 0)
       .map(([name]) => name);
-    expect(published.filter((name) => !stores.includes(name))).toEqual(['gateway']);
+    expect(published.filter((name) => !stores.includes(name)).sort()).toEqual(['app', 'gateway']);
+  });
+
+  it('runs the small layout as one container that reads all the full layout does, each layout by its profile', () => {
+    const shiplog = [...serviceNames, 'gateway'];
+    for (const name of shiplog) expect(base.services[name]?.profiles, name).toEqual(['full']);
+    for (const store of ['postgres', 'nats', 'redis']) expect(base.services[store]?.profiles, store).toBeUndefined();
+    const app = base.services.app!;
+    expect(app.profiles).toEqual(['small']);
+    // The image's own command: every service and the gateway in one process.
+    expect(app.command).toBeUndefined();
+    // Every setting a container of the full layout gets, but where the services answer each other,
+    // which in one process are its own.
+    const perProcess = new Set(['SERVICE_PORT', 'SERVICE_HOST']);
+    const wanted = new Set(
+      shiplog.flatMap((name) =>
+        Object.keys(base.services[name]?.environment ?? {}).filter(
+          (key) =>
+            !perProcess.has(key) &&
+            !(/^[A-Z]+_URL$/.test(key) && /^http:\/\/[a-z]+:\d+$/.test(base.services[name]!.environment![key]!)),
+        ),
+      ),
+    );
+    expect(Object.keys(app.environment ?? {}).sort()).toEqual([...wanted].sort());
+    expect(readFileSync(join(root, '.env.example'), 'utf8')).toMatch(/^COMPOSE_PROFILES=small$/m);
   });
 
   it('puts every store behind a password from .env, and keeps Redis on disk', () => {
