@@ -1,39 +1,23 @@
 /**
- * The Kubernetes manifests and docker-compose.yml stay valid, true to the code and safe on a network:
+ * The Kubernetes layouts (built with kustomize, as `kubectl apply -k` applies them) and docker-compose.yml stay valid, true to the code and safe on a network:
  * every document has the fields its kind needs, each process's command is a file in this repository,
  * probes are on /readyz and /healthz, Services and the ConfigMap's URLs reach a container port, every
  * process has an autoscaler from two replicas (a service's relay and consumers run on its elected
  * leader only: docs/scaling.md) and a disruption budget; every pod is locked down, every image pinned,
  * network policies deny by default, the Ingress is TLS only, and no store is published to the network.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceNames } from '@shiplog/service-kit';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import { build, buildLayout, k8sDir, type Layout, layouts, type Manifest } from './layouts.ts';
 
-const dir = import.meta.dirname;
+const dir = k8sDir;
 const root = join(dir, '..', '..');
 
-interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
-  // biome-ignore lint/suspicious/noExplicitAny: a manifest's spec is whatever its kind says; each check reads the part it needs
-  spec?: any;
-  data?: Record<string, string>;
-}
-
-const manifests: { file: string; doc: Manifest }[] = readdirSync(dir)
-  .filter((file) => file.endsWith('.yaml'))
-  .flatMap((file) =>
-    parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((parsed) => {
-      if (parsed.errors.length > 0) throw new Error(`${file}: ${parsed.errors[0]?.message}`);
-      return { file, doc: parsed.toJS() as Manifest };
-    }),
-  );
-const ofKind = (kind: string) => manifests.filter((m) => m.doc.kind === kind).map((m) => m.doc);
-const deployments = ofKind('Deployment');
+const built = Object.fromEntries(layouts.map((layout) => [layout, buildLayout(layout)])) as Record<Layout, Manifest[]>;
+const kindIn = (docs: Manifest[], kind: string) => docs.filter((doc) => doc.kind === kind);
 const containerOf = (deployment: Manifest) => deployment.spec.template.spec.containers[0];
 const portOf = (deployment: Manifest): number => containerOf(deployment).ports[0].containerPort;
 
@@ -51,24 +35,63 @@ const apiVersions: Record<string, string> = {
 /** Pinned: a version tag (or a digest), never `latest` or no tag at all. */
 const pinned = (image: string) => /@sha256:[0-9a-f]{64}$|:(?!latest$)[\w][\w.-]*$/.test(image.split('/').at(-1)!);
 
-describe('deploy/k8s', () => {
+describe('deploy/k8s: what an operator sets once', () => {
+  it('builds the small layout unless told otherwise', () => {
+    expect(build(dir)).toEqual(built.small);
+  });
+
+  it.each(layouts)(
+    '%s: puts every resource in the namespace, every container on the image and the Ingress on the host it is given',
+    (layout) => {
+      const docs = buildLayout(layout, {
+        namespace: 'tracker',
+        image: { newName: 'ghcr.io/me/shiplog', newTag: '2.0.1' },
+        appUrl: 'https://tracker.example.org',
+      });
+      for (const doc of docs)
+        if (doc.kind === 'Namespace') expect(doc.metadata.name).toBe('tracker');
+        else expect(doc.metadata.namespace, `${doc.kind} ${doc.metadata.name}`).toBe('tracker');
+      for (const deployment of kindIn(docs, 'Deployment'))
+        for (const container of deployment.spec.template.spec.containers)
+          expect(container.image).toBe('ghcr.io/me/shiplog:2.0.1');
+      const [ingress] = kindIn(docs, 'Ingress');
+      expect(ingress?.spec.rules.map((rule: { host: string }) => rule.host)).toEqual(['tracker.example.org']);
+      expect(ingress?.spec.tls[0].hosts).toEqual(['tracker.example.org']);
+      expect(kindIn(docs, 'ConfigMap')[0]?.data?.APP_URL).toBe('https://tracker.example.org');
+      expect(JSON.stringify(docs)).not.toContain('shiplog.example.com');
+    },
+  );
+
+  it('lets only Shiplog into the stores’ namespace, by a policy applied beside them', () => {
+    const stores = parse(readFileSync(join(dir, 'stores-network-policy.yaml'), 'utf8')) as Manifest;
+    expect(stores.metadata.namespace).toBe('shiplog-data');
+    expect(stores.spec.ingress.flatMap((rule: { from: unknown[] }) => rule.from)).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'shiplog' } } },
+    ]);
+  });
+});
+
+describe.each(layouts)('deploy/k8s, the %s layout', (layout) => {
+  const manifests = built[layout];
+  const ofKind = (kind: string) => kindIn(manifests, kind);
+  const deployments = ofKind('Deployment');
+
   it('holds only kinds it knows, each with its apiVersion, a name, and the shiplog namespace', () => {
-    expect(manifests.length).toBeGreaterThan(10);
-    for (const { file, doc } of manifests) {
-      expect(apiVersions[doc.kind], `${file}: kind ${doc.kind}`).toBeDefined();
-      expect(doc.apiVersion, `${file}: ${doc.kind} ${doc.metadata?.name}`).toBe(apiVersions[doc.kind]);
+    expect(manifests.length).toBeGreaterThan(layout === 'ha' ? 30 : 6);
+    for (const doc of manifests) {
+      expect(apiVersions[doc.kind], `kind ${doc.kind}`).toBeDefined();
+      expect(doc.apiVersion, `${doc.kind} ${doc.metadata?.name}`).toBe(apiVersions[doc.kind]);
       expect(doc.metadata.name).toMatch(/^[a-z0-9-]+$/);
-      // The one policy for the stores' namespace sits with the others.
-      const namespace =
-        doc.kind === 'NetworkPolicy' && doc.metadata.name === 'stores-from-shiplog' ? 'shiplog-data' : 'shiplog';
-      if (doc.kind !== 'Namespace') expect(doc.metadata.namespace, `${file}: ${doc.metadata.name}`).toBe(namespace);
+      if (doc.kind !== 'Namespace') expect(doc.metadata.namespace, `${doc.kind} ${doc.metadata.name}`).toBe('shiplog');
     }
   });
 
-  it('runs every process of the repository, each from a file that exists, with probes on /readyz and /healthz', () => {
+  it('runs every process of the repository (or all in one), each from a file that exists, with probes on /readyz and /healthz', () => {
     const commands = deployments.map((d) => containerOf(d).command.at(-1));
     expect(commands.sort()).toEqual(
-      ['gateway/src/main.ts', ...serviceNames.map((service) => `services/${service}/src/main.ts`)].sort(),
+      layout === 'small'
+        ? ['scripts/one-process.ts']
+        : ['gateway/src/main.ts', ...serviceNames.map((service) => `services/${service}/src/main.ts`)].sort(),
     );
     for (const deployment of deployments) {
       const container = containerOf(deployment);
@@ -106,6 +129,13 @@ describe('deploy/k8s', () => {
 
   it('autoscales every process on CPU, from two replicas: the services elect a leader for their relay and consumers', () => {
     const autoscalers = ofKind('HorizontalPodAutoscaler');
+    if (layout === 'small') {
+      // One pod, its count here; its services listen on its loopback only.
+      expect(autoscalers).toEqual([]);
+      expect(deployments.map((d) => d.spec.replicas)).toEqual([1]);
+      expect(ofKind('ConfigMap')[0]?.data?.SERVICE_HOST).toBeUndefined();
+      return;
+    }
     expect(autoscalers.map((a) => a.spec.scaleTargetRef.name).sort()).toEqual(
       deployments.map((d) => d.metadata.name).sort(),
     );
@@ -177,10 +207,6 @@ describe('deploy/k8s', () => {
             podSelector: { matchLabels: { 'shiplog.dev/tier': expect.stringMatching(/^(gateway|service)$/) } },
           });
     }
-    const stores = policies.find((p) => p.metadata.namespace === 'shiplog-data');
-    expect(stores?.spec.ingress.flatMap((rule: { from: unknown[] }) => rule.from)).toEqual([
-      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'shiplog' } } },
-    ]);
   });
 
   it('admits every container on the port it listens on, and every Service reaches that port', () => {
@@ -238,6 +264,8 @@ describe('deploy/k8s', () => {
     };
     for (const service of serviceNames)
       schemas[service] = (await import(`../../services/${service}/src/env.ts`))[`${service}Env`];
+    // The one process reads what all of them read.
+    schemas.shiplog = { shape: Object.assign({}, ...Object.values(schemas).map((schema) => schema.shape)) };
     const listed = readFileSync(join(dir, 'secrets', 'external-secret.yaml'), 'utf8');
     for (const deployment of deployments) {
       const name = deployment.metadata.name;
@@ -341,7 +369,7 @@ describe('docker-compose.yml, and deploy/compose/eventstore.yml over it', () => 
     }
     expect(base.services.eventstore).toBeUndefined();
     // Kubernetes likewise.
-    expect(ofKind('ConfigMap')[0]?.data?.EVENT_STORE).toBe('postgres');
+    expect(kindIn(built.ha, 'ConfigMap')[0]?.data?.EVENT_STORE).toBe('postgres');
   });
 
   it('checks every Shiplog process on its /readyz, and starts the gateway once every service is ready', () => {
