@@ -3,8 +3,10 @@
 // It must run on any Node from 20 with only npm available, so it is plain JavaScript with no dependencies.
 // Steps: Node 24 (from the `node@24` npm package when the local one is older) → pnpm (pinned) →
 // dependencies (frozen lockfile) → for tests and benchmarks, Debian's Chromium when missing →
-// PostgreSQL / NATS / Redis (used if answering, else started from installed binaries with data under
-// .data/, else a clear message) → the requested task under Node 24.
+// PostgreSQL / NATS / Redis (used if answering; else started from their binaries with data under
+// .data/, or SHIPLOG_DATA_DIR; binaries that are missing are installed first, with apt-get as root or
+// through a sudo that asks nothing, or with Homebrew on macOS; else a clear message) → the requested
+// task under Node 24. `node scripts/bootstrap.mjs stores` does only the stores' part.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
-const dataDir = join(root, '.data');
+const dataDir = process.env.SHIPLOG_DATA_DIR || join(root, '.data');
 const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const pnpmVersion = rootPackage.packageManager.replace(/^pnpm@/, '').split('+')[0];
 const NODE_MAJOR = 24;
@@ -24,6 +26,7 @@ const tasks = {
   test: ['run', 'test:all'],
   bench: ['run', 'bench:all'],
   chaos: ['run', 'chaos:run'],
+  stores: null,
 };
 
 function log(message) {
@@ -117,27 +120,60 @@ function which(binary) {
   return result.status === 0 ? result.stdout.trim() : null;
 }
 
-function postgresBin(name) {
+/** Where a store's binary is: on PATH, or where Debian's and Homebrew's packages put it off PATH. */
+function storeBin(name) {
   const onPath = which(name);
   if (onPath) return onPath;
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
-  for (const version of versions) {
-    const candidate = join(base, version, 'bin', name);
-    if (existsSync(candidate)) return candidate;
+  const places = ['/usr/sbin', '/usr/bin', '/opt/homebrew/bin', '/usr/local/bin'];
+  // PostgreSQL: Debian keeps it per version, Homebrew's postgresql@N is keg-only.
+  for (const base of ['/usr/lib/postgresql', '/opt/homebrew/opt', '/usr/local/opt']) {
+    if (!existsSync(base)) continue;
+    const versions = readdirSync(base)
+      .filter((entry) => /^(postgresql@)?\d+$/.test(entry))
+      .sort((a, b) => Number(b.replace(/\D/g, '')) - Number(a.replace(/\D/g, '')));
+    places.push(...versions.map((version) => join(base, version, 'bin')));
   }
-  return null;
+  return places.map((dir) => join(dir, name)).find((path) => existsSync(path)) ?? null;
+}
+
+/** Each store: the binaries it starts from, and the package that brings them on Debian and on Homebrew. */
+const storePackages = {
+  PostgreSQL: { binaries: ['initdb', 'pg_ctl'], apt: 'postgresql', brew: 'postgresql@17' },
+  NATS: { binaries: ['nats-server'], apt: 'nats-server', brew: 'nats-server' },
+  Redis: { binaries: ['redis-server'], apt: 'redis-server', brew: 'redis' },
+};
+
+/**
+ * Installs the packages of the stores whose binaries are missing, as the project installs Chromium:
+ * apt-get as root or through a sudo that asks nothing, or Homebrew on macOS. Elsewhere nothing.
+ */
+function installStores(names) {
+  const wanted = names.filter((name) => storePackages[name].binaries.some((binary) => !storeBin(binary)));
+  if (wanted.length === 0) return;
+  const succeeds = (command, args) => spawnSync(command, args, { stdio: 'inherit' }).status === 0;
+  if (process.platform === 'darwin' && which('brew')) {
+    const packages = wanted.map((name) => storePackages[name].brew);
+    log(`installing ${packages.join(', ')} (brew install)`);
+    succeeds('brew', ['install', ...packages]);
+    return;
+  }
+  const asRoot = process.getuid?.() === 0;
+  if (!which('apt-get') || (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0)) return;
+  const packages = wanted.map((name) => storePackages[name].apt);
+  const apt = (args) => (asRoot ? succeeds('apt-get', args) : succeeds('sudo', ['-n', 'apt-get', ...args]));
+  log(`installing ${packages.join(', ')} (apt-get)`);
+  // The data then lives under .data/, whatever cluster the package sets up of its own.
+  if (apt(['update', '-qq'])) apt(['install', '-y', '-qq', '--no-install-recommends', ...packages]);
 }
 
 const installHint =
-  'Install them with `sudo apt-get install postgresql nats-server redis-server`, ' +
-  'or run `docker compose up -d postgres nats redis` and set DATABASE_URL, NATS_URL and REDIS_URL ' +
-  'with the passwords from your .env (docs/security.md), then try again.';
+  'Install them with `sudo apt-get install postgresql nats-server redis-server` (or `brew install ' +
+  'postgresql@17 nats-server redis`), or run `docker compose up -d postgres nats redis` and set ' +
+  'DATABASE_URL, NATS_URL and REDIS_URL with the passwords from your .env (docs/security.md), then try again.';
 
 async function startPostgres(host, port) {
-  const initdb = postgresBin('initdb');
-  const pgCtl = postgresBin('pg_ctl');
+  const initdb = storeBin('initdb');
+  const pgCtl = storeBin('pg_ctl');
   if (!initdb || !pgCtl) return false;
   const dir = join(dataDir, 'postgres');
   const asRoot = process.getuid?.() === 0;
@@ -155,17 +191,17 @@ async function startPostgres(host, port) {
     chownSync(dir, Number(ids.stdout), Number(gid.stdout));
   }
   if (!existsSync(join(dir, 'PG_VERSION'))) {
-    log('initialising PostgreSQL data in .data/postgres');
+    log(`initialising PostgreSQL data in ${dir}`);
     const init = runAs(initdb, ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
     if (init.status !== 0) return false;
   }
-  log(`starting PostgreSQL on ${host}:${port} (data in .data/postgres)`);
+  log(`starting PostgreSQL on ${host}:${port} (data in ${dir})`);
   runAs(pgCtl, ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-p ${port} -h ${host} -k /tmp`, 'start']);
   return waitFor(host, port, 20);
 }
 
 async function startDetached(binary, args, host, port) {
-  const path = which(binary) ?? (existsSync(`/usr/sbin/${binary}`) ? `/usr/sbin/${binary}` : null);
+  const path = storeBin(binary);
   if (!path) return false;
   const child = spawn(path, args, { detached: true, stdio: 'ignore' });
   child.unref();
@@ -188,9 +224,15 @@ async function ensureInfrastructure() {
       host: nats.hostname,
       port: Number(nats.port || 4222),
       start: (h, p) => {
-        mkdirSync(join(dataDir, 'nats'), { recursive: true });
-        log(`starting NATS with JetStream on ${h}:${p} (data in .data/nats)`);
-        return startDetached('nats-server', ['-a', h, '-p', String(p), '-js', '-sd', join(dataDir, 'nats')], h, p);
+        const dir = join(dataDir, 'nats');
+        mkdirSync(dir, { recursive: true });
+        log(`starting NATS with JetStream on ${h}:${p} (data in ${dir})`);
+        return startDetached(
+          'nats-server',
+          ['-a', h, '-p', String(p), '-js', '-sd', dir, '-P', join(dir, 'nats.pid')],
+          h,
+          p,
+        );
       },
     },
     {
@@ -198,22 +240,39 @@ async function ensureInfrastructure() {
       host: redis.hostname,
       port: Number(redis.port || 6379),
       start: (h, p) => {
-        mkdirSync(join(dataDir, 'redis'), { recursive: true });
-        log(`starting Redis on ${h}:${p} (data in .data/redis)`);
+        const dir = join(dataDir, 'redis');
+        mkdirSync(dir, { recursive: true });
+        log(`starting Redis on ${h}:${p} (data in ${dir})`);
         return startDetached(
           'redis-server',
-          ['--bind', h, '--port', String(p), '--dir', join(dataDir, 'redis'), '--save', '', '--appendonly', 'no'],
+          [
+            '--bind',
+            h,
+            '--port',
+            String(p),
+            '--dir',
+            dir,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--pidfile',
+            join(dir, 'redis.pid'),
+          ],
           h,
           p,
         );
       },
     },
   ];
+  const silent = [];
+  for (const service of services) if (!(await answers(service.host, service.port))) silent.push(service);
+  // Only stores on this machine are started here, and only theirs are installed when missing.
+  const local = silent.filter((service) => ['127.0.0.1', 'localhost', '::1'].includes(service.host));
+  if (local.length > 0) installStores(local.map((service) => service.name));
   const missing = [];
-  for (const service of services) {
-    if (await answers(service.host, service.port)) continue;
-    const local = ['127.0.0.1', 'localhost', '::1'].includes(service.host);
-    if (local && (await service.start(service.host, service.port))) continue;
+  for (const service of silent) {
+    if (local.includes(service) && (await service.start(service.host, service.port))) continue;
     missing.push(`${service.name} (${service.host}:${service.port})`);
   }
   if (missing.length > 0) fail(`Not answering and could not be started: ${missing.join(', ')}.\n${installHint}`);
@@ -240,7 +299,12 @@ function ensureBrowser() {
 }
 
 const task = process.argv[2];
-if (!tasks[task]) fail(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
+if (!(task in tasks)) fail(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
+if (task === 'stores') {
+  await ensureInfrastructure();
+  log('PostgreSQL, NATS and Redis answer');
+  process.exit(0);
+}
 const toolchain = ensureToolchain();
 ensureDependencies(toolchain);
 if (task === 'test' || task === 'bench') ensureBrowser();
