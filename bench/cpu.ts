@@ -10,9 +10,11 @@ const ticksPerSecond = 100;
 
 function groupOf(pid: string, command: string): string | undefined {
   if (Number(pid) === process.pid) return 'load generator';
-  if (command.startsWith('postgres')) return 'postgresql';
-  if (command.startsWith('redis-server')) return 'redis';
-  if (command.startsWith('nats-server')) return 'nats';
+  // By the program's name, whether its command line gives a path (/usr/sbin/nats-server) or not.
+  const program = command.split(' ')[0]!.split('/').at(-1)!;
+  if (program.startsWith('postgres')) return 'postgresql';
+  if (program.startsWith('redis-server')) return 'redis';
+  if (program.startsWith('nats-server')) return 'nats';
   const service = /services\/([a-z-]+)\/src\/main\.ts/.exec(command);
   if (service) return service[1];
   if (command.includes('gateway/src/main.ts')) return 'gateway';
