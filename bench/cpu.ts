@@ -85,6 +85,8 @@ export interface MemoryReading {
   supervisorMiB: number;
   /** PostgreSQL, NATS and Redis together, MiB (shared with whatever else uses them). */
   infrastructureMiB: number;
+  /** Each group's proportional set together (`postgresql`, `nats`, `redis`, the app's), MiB. */
+  proportionalByGroup: Record<string, number>;
 }
 
 /**
@@ -111,6 +113,7 @@ export function memoryByGroup(root: number, options: { oneProcess?: boolean } = 
     return false;
   };
   const groups = new Map<string, { mib: number; processes: number }>();
+  const proportionalByGroup: Record<string, number> = {};
   let appProportionalMiB = 0;
   // In the one-process mode `npm start`'s own process is the app: every service and the gateway.
   const appGroup = (group: string) => (options.oneProcess && group === 'supervisor' ? ONE_PROCESS : group);
@@ -118,6 +121,7 @@ export function memoryByGroup(root: number, options: { oneProcess?: boolean } = 
     const group = appGroup(seen);
     if (!infrastructure.has(group) && !startedBy(pid)) continue;
     if (!infrastructure.has(group) && !localOnly.has(group)) appProportionalMiB += pssMiB;
+    proportionalByGroup[group] = (proportionalByGroup[group] ?? 0) + pssMiB;
     const sum = groups.get(group) ?? { mib: 0, processes: 0 };
     groups.set(group, { mib: sum.mib + mib, processes: sum.processes + 1 });
   }
@@ -139,6 +143,9 @@ export function memoryByGroup(root: number, options: { oneProcess?: boolean } = 
     appProportionalMiB: Math.round(appProportionalMiB),
     supervisorMiB: Math.round(supervisorMiB),
     infrastructureMiB: Math.round(infrastructureMiB),
+    proportionalByGroup: Object.fromEntries(
+      Object.entries(proportionalByGroup).map(([group, mib]) => [group, Math.round(mib)]),
+    ),
   };
 }
 
