@@ -43,11 +43,13 @@ const replicas = () => [backend.service('projects'), second];
  * backend's only (other test files run projects services against databases of their own).
  */
 async function cutLeadership(): Promise<void> {
-  await backend.pool.query(
+  // The leader's session connection holds its lock (and its relay's LISTEN).
+  const { rowCount } = await backend.pool.query(
     `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
-      WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-leader:projects'
+      WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-projects:session'
         AND s.datname = current_database()`,
   );
+  expect(rowCount).toBe(1);
 }
 
 /** Every row of the projects read model and of the timeline, as text, sorted. */
