@@ -71,21 +71,25 @@ export const projectListProjection: ProjectionDefinition = {
 
 /**
  * The projects a user reaches, newest first, as the JSON text of the API's array (no per-row work in
- * Node): their personal ones, and those of every workspace they belong to; or one space's only
+ * Node, and none in jsonb: each document's stored text, `doc_prefix`, with the caller's fields
+ * appended): their personal ones, and those of every workspace they belong to; or one space's only
  * (`space`: a token's, see service-kit's `tokenSpace`).
  */
 export async function listProjectsJson(pool: pg.Pool, userId: string, space: string | null = null): Promise<string> {
-  const { rows } = await pool.query<{ list: string }>(
-    `SELECT coalesce(json_agg(doc || jsonb_build_object('workspaceId', workspace_id, 'role', role)
-                              ORDER BY created_at DESC, id DESC), '[]')::text AS list
-     FROM (SELECT doc, created_at, id, workspace_id, 'owner' AS role FROM projects.project_list
+  // Named, so each connection plans it once: planning the union cost more than running it.
+  const { rows } = await pool.query<{ list: string }>({
+    name: 'projects-list',
+    text: `SELECT '[' || coalesce(string_agg(doc_prefix || ', "workspaceId": ' || coalesce(to_json(workspace_id)::text, 'null')
+                                         || ', "role": ' || to_json(role)::text || '}', ', ' ORDER BY created_at DESC, id DESC), '')
+            || ']' AS list
+     FROM (SELECT doc_prefix, created_at, id, workspace_id, 'owner' AS role FROM projects.project_list
            WHERE user_id = $1 AND workspace_id IS NULL AND ($2::text IS NULL OR $2 = '${PERSONAL_SPACE}')
            UNION ALL
-           SELECT p.doc, p.created_at, p.id, p.workspace_id, m.role FROM ${members.table} m
+           SELECT p.doc_prefix, p.created_at, p.id, p.workspace_id, m.role FROM ${members.table} m
            JOIN projects.project_list p ON p.workspace_id = m.workspace_id
            WHERE m.user_id = $1 AND ($2::text IS NULL OR m.workspace_id::text = $2)) reached`,
-    [userId, space],
-  );
+    values: [userId, space],
+  });
   return rows[0]!.list;
 }
 
@@ -100,12 +104,14 @@ export interface ListedProject {
 
 /** The project with the caller's role on it, or null when it is missing, deleted, or none of theirs. */
 export async function reachProject(pool: pg.Pool, projectId: string, userId: string): Promise<ListedProject | null> {
-  const { rows } = await pool.query<ListedProject & { role: WorkspaceRole | null }>(
-    `SELECT p.id, p.user_id AS "userId", p.workspace_id AS "workspaceId", p.doc, ${projectRoleSql('p', 'm', '$2')} AS role
+  const { rows } = await pool.query<ListedProject & { role: WorkspaceRole | null }>({
+    // Every route on a project asks it: planned once per connection.
+    name: 'projects-reach',
+    text: `SELECT p.id, p.user_id AS "userId", p.workspace_id AS "workspaceId", p.doc, ${projectRoleSql('p', 'm', '$2')} AS role
      FROM projects.project_list p LEFT JOIN ${members.table} m ON m.workspace_id = p.workspace_id AND m.user_id = $2
      WHERE p.id = $1`,
-    [projectId, userId],
-  );
+    values: [projectId, userId],
+  });
   const row = rows[0];
   return row?.role ? row : null;
 }
