@@ -3,8 +3,9 @@
  * Node + pg server answering the same query, a do-nothing proxy in front of it (the floor), and the
  * conventional BFF in front of the same projects service (conventional-bff.ts: the peer), at 32
  * connections; POST /api/projects through the gateway and the peer; and the projector's lag (append →
- * timeline row) at the 99th percentile. The app runs as `npm start` runs it: every service and the
- * gateway as processes of their own.
+ * timeline row) at the 99th percentile. The app runs as a cluster runs it, every service and the
+ * gateway a process of its own; beside it, a second app with its own database runs as `npm start`
+ * does, all in one process (`SHIPLOG_PROCESSES=one`), read and written the same way.
  */
 import type { ChildProcess } from 'node:child_process';
 import { serviceDirectory } from '@shiplog/service-kit';
@@ -35,6 +36,10 @@ export interface GetRound {
   floor: LoadResult;
   /** The conventional BFF (Express, express-session, connect-redis, http-proxy-middleware). */
   bff: LoadResult;
+  /** The same GET from the app running in one process. */
+  one: LoadResult;
+  /** The one process's throughput over the bare server's. */
+  oneToBare: number;
   throughputRatio: number;
   p99Ratio: number;
   floorThroughputRatio: number;
@@ -65,6 +70,11 @@ export interface ProjectsResult {
   gatewayToBffP99: number;
   createsPerSecond: number;
   createP99Ms: number;
+  /** The same creates in the one-process app, and their rate over the processes' own. */
+  oneCreates: LoadResult;
+  oneCreatesToEach: number;
+  /** The median round's `oneToBare`. */
+  oneToBare: number;
   /** The bare server's POST (one INSERT of the same document), run right after the creates. */
   bareCreates: LoadResult;
   /** createsPerSecond / the bare server's: comparable across days on a shared machine. */
@@ -108,31 +118,19 @@ export async function runProjects(): Promise<ProjectsResult> {
   const serviceBase = await freeServicePortBase();
   const app = await startBenchApp(db.url, ns.namespace, port, { SERVICE_PORT_BASE: String(serviceBase) });
   const url = `http://127.0.0.1:${port}`;
+  const oneDb = await createTestDatabase('bench_one');
+  const oneNs = createTestBusNamespace('bench_one');
+  const onePort = await freePort();
+  const oneApp = await startBenchApp(oneDb.url, oneNs.namespace, onePort, { SHIPLOG_PROCESSES: 'one' });
+  const oneUrl = `http://127.0.0.1:${onePort}`;
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => {});
   let bare: ChildProcess | undefined;
   let floor: ChildProcess | undefined;
   let bff: ChildProcess | undefined;
   try {
-    const reader = await signUp(url, `reader${Date.now().toString(36)}`);
-    for (let i = 0; i < 20; i++) {
-      const response = await fetch(`${url}/api/projects`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: reader.cookie },
-        body: JSON.stringify({
-          name: `Project ${i}`,
-          description: 'A project with a description of ordinary length.',
-          costEstimate: 1000 * i,
-        }),
-      });
-      if (response.status !== 201) throw new Error(`create answered ${response.status}`);
-      // As a browser does: the create's read-your-writes position comes back as a cookie.
-      reader.cookie = cookiesFrom(response, reader.cookie);
-    }
-    const list = (await (
-      await fetch(`${url}/api/projects`, { headers: { cookie: reader.cookie } })
-    ).json()) as unknown[];
-    if (list.length !== 20) throw new Error(`expected 20 projects, got ${list.length}`);
+    const reader = await readerWithProjects(url);
+    const oneReader = await readerWithProjects(oneUrl);
 
     const barePort = await freePort();
     bare = await launch(
@@ -170,6 +168,7 @@ export async function runProjects(): Promise<ProjectsResult> {
       gateway: { url: gatewayUrl, headers: { cookie: reader.cookie } },
       floor: { url: floorUrl },
       bff: { url: bffUrl, headers: { cookie: reader.cookie } },
+      one: { url: `${oneUrl}/api/projects`, headers: { cookie: oneReader.cookie } },
     };
     // Warm each for 10 s (JIT tiers, pools, caches: a gateway warmed for 3 s ran its first 10 s about
     // a fifth slower than the next ones). Then interleaved rounds, so a slow spell of this shared
@@ -181,11 +180,14 @@ export async function runProjects(): Promise<ProjectsResult> {
       const gatewayRun = await load(targets.gateway);
       const floorRun = await load(targets.floor);
       const bffRun = await load(targets.bff);
+      const oneRun = await load(targets.one);
       rounds.push({
         bare: bareRun,
         gateway: gatewayRun,
         floor: floorRun,
         bff: bffRun,
+        one: oneRun,
+        oneToBare: ratio(oneRun.requestsPerSecond, bareRun.requestsPerSecond),
         throughputRatio: ratio(gatewayRun.requestsPerSecond, bareRun.requestsPerSecond),
         p99Ratio: ratio(gatewayRun.p99Ms, bareRun.p99Ms),
         floorThroughputRatio: ratio(floorRun.requestsPerSecond, bareRun.requestsPerSecond),
@@ -241,6 +243,23 @@ export async function runProjects(): Promise<ProjectsResult> {
       overallRate: creates.requestsPerSecond,
       duration: 10,
     });
+    // The same creates in the one process, with a writer of its own after a warm-up.
+    const oneWarmer = await signUp(oneUrl, `warmer${Date.now().toString(36)}`);
+    await load({
+      url: targets.one.url,
+      method: 'POST',
+      headers: postAs(oneWarmer.cookie),
+      body: createBody,
+      duration: 5,
+    });
+    const oneWriter = await signUp(oneUrl, `writer${Date.now().toString(36)}`);
+    const oneCreates = await load({
+      url: targets.one.url,
+      method: 'POST',
+      headers: postAs(oneWriter.cookie),
+      body: createBody,
+    });
+    await stop(oneApp);
     const bareCreates = await load({
       url: bareUrl,
       method: 'POST',
@@ -288,6 +307,9 @@ export async function runProjects(): Promise<ProjectsResult> {
       gatewayToBffP99: median(rounds.map((r) => r.gatewayToBffP99)),
       createsPerSecond: creates.requestsPerSecond,
       createP99Ms: creates.p99Ms,
+      oneCreates,
+      oneCreatesToEach: ratio(oneCreates.requestsPerSecond, creates.requestsPerSecond),
+      oneToBare: median(rounds.map((r) => r.oneToBare)),
       bareCreates,
       createRatio: ratio(creates.requestsPerSecond, bareCreates.requestsPerSecond),
       createCpuMicros: creates.cpuMicrosPerRequest,
@@ -306,8 +328,33 @@ export async function runProjects(): Promise<ProjectsResult> {
     if (bff) await stop(bff);
     if (bare) await stop(bare);
     await stop(app);
+    await stop(oneApp);
     await pool.end();
     await ns.drop();
     await db.drop();
+    await oneNs.drop();
+    await oneDb.drop();
   }
+}
+
+/** A user of the app at `url` with 20 projects, whose cookie holds the creates' read-your-writes position. */
+async function readerWithProjects(url: string) {
+  const reader = await signUp(url, `reader${Date.now().toString(36)}`);
+  for (let i = 0; i < 20; i++) {
+    const response = await fetch(`${url}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: reader.cookie },
+      body: JSON.stringify({
+        name: `Project ${i}`,
+        description: 'A project with a description of ordinary length.',
+        costEstimate: 1000 * i,
+      }),
+    });
+    if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+    // As a browser does: the create's read-your-writes position comes back as a cookie.
+    reader.cookie = cookiesFrom(response, reader.cookie);
+  }
+  const list = (await (await fetch(`${url}/api/projects`, { headers: { cookie: reader.cookie } })).json()) as unknown[];
+  if (list.length !== 20) throw new Error(`expected 20 projects, got ${list.length}`);
+  return reader;
 }

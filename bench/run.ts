@@ -107,6 +107,21 @@ if (!only || only === 'projects') {
       ],
     ),
     ['gateway / bare, throughput and p99 (median)', `${p.throughputRatio} / ${p.p99Ratio}x`, '', ''],
+    ...p.rounds.map(
+      (r, i): Row => [
+        `GET round ${i + 1}, all in one process: req/s (p99 ms)`,
+        `${r.one.requestsPerSecond} (${r.one.p99Ms})`,
+        '',
+        '',
+      ],
+    ),
+    ['one process / bare throughput (median)', String(p.oneToBare), '>= 0.75', met(p.oneToBare >= 0.75)],
+    [
+      'CPU µs per GET, one process (median round)',
+      cpuLine(p.rounds.find((r) => r.oneToBare === p.oneToBare)!.one.cpuMicrosPerRequest),
+      '',
+      '',
+    ],
     ['floor (do-nothing proxy) / bare, throughput and p99', `${p.floorThroughputRatio} / ${p.floorP99Ratio}x`, '', ''],
     ['gateway / floor throughput (median)', String(p.gatewayToFloor), '>= 0.9', met(p.gatewayToFloor >= 0.9)],
     ['gateway / floor p99 (median)', `${p.gatewayToFloorP99}x`, '<= 1.2x', met(p.gatewayToFloorP99 <= 1.2)],
@@ -123,6 +138,8 @@ if (!only || only === 'projects') {
       '',
     ],
     ['creates gateway / BFF', String(p.createToBff), '>= 1.0', met(p.createToBff >= 1)],
+    ['POST in one process creates/s (p99 ms)', `${p.oneCreates.requestsPerSecond} (${p.oneCreates.p99Ms})`, '', ''],
+    ['creates one process / each a process', String(p.oneCreatesToEach), '>= 1.0', met(p.oneCreatesToEach >= 1)],
     [
       'POST bare server (one INSERT) creates/s (p99 ms)',
       `${p.bareCreates.requestsPerSecond} (${p.bareCreates.p99Ms})`,
