@@ -3,10 +3,14 @@ import { type RunningGateway, startGateway } from '@shiplog/gateway';
 import { type Bus, connectBus, lockConsumer } from '@shiplog/messaging';
 import { runMigrations, sourcesChecksum } from '@shiplog/migrations';
 import {
+  createLogger,
+  loadConfig,
+  openDatabase,
   type RunningService,
   type ServiceDefinition,
   type ServiceName,
   serviceDirectory,
+  serviceEnv as serviceEnvSchema,
   serviceMigrations,
   serviceNames,
   serviceUrlVariables,
@@ -56,9 +60,10 @@ const migrated: TestDatabaseTemplate = (() => {
  * Services of the directory in this process, each on its own port (every one's address known before
  * any starts, so all start at once, each told where the others answer), with a database (a copy of
  * the template holding every service's tables), a NATS namespace and an internal token secret of
- * their own. `env` is added to every service's environment (NODE_ENV, pool sizes, timers: the
- * caller's choice). The backend of the tests starts every service this way; a benchmark starts the
- * few it measures.
+ * their own. As in the one-process mode (scripts/one-process.ts), they share one pool and one
+ * session connection (DATABASE_POOL_MAX sizes the pool). `env` is added to every service's
+ * environment (NODE_ENV, pool sizes, timers: the caller's choice). The backend of the tests starts
+ * every service this way; a benchmark starts the few it measures.
  */
 export async function startServices<const N extends ServiceName>(
   names: readonly N[],
@@ -78,13 +83,16 @@ export async function startServices<const N extends ServiceName>(
   const portBase = await freeServicePortBase();
   const portOf = (name: ServiceName) => portBase + serviceDirectory[name] - 4100;
   const urls = serviceUrlVariables((name) => `http://127.0.0.1:${portOf(name)}`);
+  const config = loadConfig(serviceEnvSchema, { ...serviceEnv, ...urls });
+  const openShared = () => openDatabase(config, 'app', createLogger('backend', config.LOG_LEVEL));
+  let database = openShared();
   const start = <M extends N>(name: M): Promise<RunningOf<M>> =>
-    // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
-    startService(definitions[name] as ServiceDefinition<any>, {
-      ...serviceEnv,
-      ...urls,
-      SERVICE_PORT: String(portOf(name)),
-    }) as Promise<RunningOf<M>>;
+    startService(
+      // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
+      definitions[name] as ServiceDefinition<any>,
+      { ...serviceEnv, ...urls, SERVICE_PORT: String(portOf(name)) },
+      { database },
+    ) as Promise<RunningOf<M>>;
   const startAll = async () =>
     Object.fromEntries(await Promise.all(names.map(async (name) => [name, await start(name)] as const))) as {
       [M in N]: RunningOf<M>;
@@ -104,10 +112,15 @@ export async function startServices<const N extends ServiceName>(
     serviceEnv,
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
     dropBusStream: () => bus.drop(),
-    /** Stops every service and runs `between` (with none running), then starts them all again, each at its address. */
+    /**
+     * Stops every service and runs `between` (with none running, and none of their connections open),
+     * then starts them all again, each at its address.
+     */
     async restart(between: () => Promise<void> = async () => {}) {
       await stopAll();
+      await database.end();
       await between();
+      database = openShared();
       running = await startAll();
     },
     /** Starts a service stopped by its caller again, at its address: the others find it as before. */
@@ -117,6 +130,7 @@ export async function startServices<const N extends ServiceName>(
     /** Stops every service, and drops the namespace and the database. */
     async stop() {
       await stopAll();
+      await database.end();
       await bus.drop();
       await db.drop();
     },
@@ -137,9 +151,9 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       // Tests drive the reminder scheduler and the monitors' checker with their own clock.
       SCHEDULER_ENABLED: 'false',
       CHECKER_ENABLED: 'false',
-      // Test files run side by side, some with three backends of eight services each: small pools keep
-      // them within PostgreSQL's 100 connections.
-      DATABASE_POOL_MAX: '5',
+      // The backend's one pool (its services share it): test files run side by side, some with three
+      // backends each, within PostgreSQL's 100 connections.
+      DATABASE_POOL_MAX: '8',
       ...(options.adminPassword ? { ADMIN_PASSWORD: options.adminPassword } : {}),
       ...options.env,
     },

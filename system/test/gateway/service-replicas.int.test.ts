@@ -43,11 +43,12 @@ const replicas = () => [backend.service('projects'), second];
  * backend's only (other test files run projects services against databases of their own).
  */
 async function cutLeadership(): Promise<void> {
-  // The leader's session connection holds its lock (and its relay's LISTEN).
+  // The leader's session connection holds its lock (and its relay's LISTEN; in the backend's process,
+  // those of its other services too, which lose theirs with it).
   const { rowCount } = await backend.pool.query(
     `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity s USING (pid)
-      WHERE l.locktype = 'advisory' AND l.granted AND s.application_name = 'shiplog-projects:session'
-        AND s.datname = current_database()`,
+      WHERE l.locktype = 'advisory' AND l.granted AND s.datname = current_database()
+        AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtext('leader:projects')::bigint`,
   );
   expect(rowCount).toBe(1);
 }
