@@ -19,6 +19,7 @@ function groupOf(pid: string, command: string): string | undefined {
   if (service) return service[1];
   if (command.includes('gateway/src/main.ts')) return 'gateway';
   if (command.includes('scripts/start.ts')) return 'supervisor';
+  if (command.includes('scripts/one-process.ts')) return ONE_PROCESS;
   if (command.includes('bench/bare-server.ts')) return 'bare server';
   if (command.includes('bench/floor-proxy.ts')) return 'floor proxy';
   if (command.includes('bench/conventional-bff.ts')) return 'conventional bff';

@@ -43,6 +43,7 @@ function probeFor(fault: string, credentials: { username: string; password: stri
       return async (client) => ok((await client.post('/api/login', credentials)).status);
     case 'projects':
     case 'gateway':
+    case 'app':
       return get('/api/projects');
     case 'reminders':
       return get('/api/reminders');

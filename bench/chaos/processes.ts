@@ -190,6 +190,8 @@ export interface Fleet {
 export async function startFleet(options: {
   ports: { postgres: number; nats: number; redis: number; gateway: number; serviceBase: number };
   env: Record<string, string>;
+  /** `each`: every service and the gateway a process of its own; `one`: all in one (`app`). */
+  processes?: 'each' | 'one';
 }): Promise<Fleet> {
   const { ports } = options;
   const natsDir = mkdtempSync(join(tmpdir(), 'shiplog-chaos-nats-'));
@@ -243,21 +245,44 @@ export async function startFleet(options: {
   );
   const natsUrl = `nats://127.0.0.1:${ports.nats}`;
   const redisUrl = `redis://127.0.0.1:${ports.redis}`;
-  const app = appProcesses({
+  const specs = appProcesses({
     databaseUrl,
     portBase: ports.serviceBase,
     gatewayPort: ports.gateway,
     env: { ...process.env, ...options.env },
-  }).map((spec) =>
-    managed(
-      spec.name,
-      process.execPath,
-      [...spec.nodeArgs, join(root, spec.entry)],
-      { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
-      () => waitUntilReady(spec, 60),
-      crashes,
-    ),
-  );
+  });
+  const gatewaySpec = specs.at(-1)!;
+  const app =
+    options.processes === 'one'
+      ? // As the image runs it: scripts/one-process.ts, configured by its environment, ready when the gateway is.
+        [
+          managed(
+            'app',
+            process.execPath,
+            [join(root, 'scripts', 'one-process.ts')],
+            {
+              ...process.env,
+              ...options.env,
+              DATABASE_URL: databaseUrl,
+              NATS_URL: natsUrl,
+              REDIS_URL: redisUrl,
+              PORT: String(ports.gateway),
+              SERVICE_PORT_BASE: String(ports.serviceBase),
+            },
+            () => waitUntilReady(gatewaySpec, 60),
+            crashes,
+          ),
+        ]
+      : specs.map((spec) =>
+          managed(
+            spec.name,
+            process.execPath,
+            [...spec.nodeArgs, join(root, spec.entry)],
+            { ...process.env, ...options.env, NATS_URL: natsUrl, REDIS_URL: redisUrl, ...spec.env },
+            () => waitUntilReady(spec, 60),
+            crashes,
+          ),
+        );
   const all = [postgres, nats, redis, ...app];
   const stopApp = async () => {
     await Promise.all(app.map((p) => p.stop()));

@@ -21,12 +21,16 @@ import { compareWithRebuild, type Findings, type TableComparison, verify, waitUn
 
 /** Every part that can fail, in the order the full run fails them: each service, then the rest. */
 export const allFaults = [...appServices.map((s) => s.name), 'gateway', 'nats', 'redis', 'postgres'];
+/** The same with the app in one process (`processes: 'one'`): the app is one part. */
+export const oneProcessFaults = ['app', 'nats', 'redis', 'postgres'];
 
 export interface ChaosOptions {
   users: number;
   operations: number;
   concurrency: number;
   faults: string[];
+  /** `each` (the default): every service and the gateway a process of its own; `one`: all in one. */
+  processes?: 'each' | 'one';
   downSeconds: number;
   gapSeconds: number;
   seed: number;
@@ -71,8 +75,15 @@ export interface ChaosResult {
   /** Over the whole run: answers of 500 and above, and answers of 400 and above without the fixed body. */
   serverErrors: number;
   withoutErrorBody: number;
+  /** How the app ran: each service a process of its own, or all in one. */
+  processes: 'each' | 'one';
   /** The app's memory at its highest during the load, read every second (target: under 1.5 GB RSS). */
   peakMemory: MemoryReading;
+  /**
+   * The whole stack at its largest during the load: the app with the run's own PostgreSQL, NATS and
+   * Redis, proportional sets summed (target in one process: 600 MB).
+   */
+  peakStackMiB: number;
   /** Processes that exited without the run ending them (must be none). */
   crashes: { name: string; exit: string; output: string }[];
 }
@@ -142,15 +153,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     serviceBase: await freeServicePortBase(),
   };
   log(`starting PostgreSQL, NATS, Redis, ${appServices.length} services and the gateway`);
-  const fleet = await startFleet({ ports, env });
+  const fleet = await startFleet({ ports, env, processes: options.processes ?? 'each' });
   const databaseUrl = fleet.databaseUrl;
   stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
   let appStopped = false;
   // The processes the run started (the app, NATS, Redis) are this process's children.
   let peakMemory = memoryByGroup(process.pid);
+  let peakStackMiB = 0;
   const sampler = setInterval(() => {
     const now = memoryByGroup(process.pid);
     if (now.appMiB > peakMemory.appMiB) peakMemory = now;
+    const stores = ['postgresql', 'nats', 'redis'].reduce(
+      (sum, group) => sum + (now.proportionalByGroup[group] ?? 0),
+      0,
+    );
+    peakStackMiB = Math.max(peakStackMiB, now.appProportionalMiB + stores);
   }, 1000);
   try {
     let faultsOver = false;
@@ -250,7 +267,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       unresolvedCreates: load.unresolvedCreates,
       serverErrors: load.sent.filter((s) => s.status >= 500).length,
       withoutErrorBody: load.sent.filter((s) => s.fixedBody === false).length,
+      processes: options.processes ?? 'each',
       peakMemory,
+      peakStackMiB,
       crashes: fleet.crashes.map(({ name, exit, output }) => ({ name, exit, output })),
     };
   } finally {
