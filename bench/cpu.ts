@@ -95,7 +95,14 @@ export interface MemoryReading {
  * The app's processes counted are `root` and those it started (another app running on this machine is
  * not counted); PostgreSQL, NATS and Redis wherever they run.
  */
-export function memoryByGroup(root: number, options: { oneProcess?: boolean } = {}): MemoryReading {
+export function memoryByGroup(
+  root: number,
+  options: {
+    oneProcess?: boolean;
+    /** Count only the PostgreSQL, NATS and Redis that `root` started (a run's own), not the machine's. */
+    ownStores?: boolean;
+  } = {},
+): MemoryReading {
   const reading = readProcesses((pid) => {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
@@ -120,7 +127,7 @@ export function memoryByGroup(root: number, options: { oneProcess?: boolean } = 
   const appGroup = (group: string) => (options.oneProcess && group === 'supervisor' ? ONE_PROCESS : group);
   for (const [pid, { group: seen, mib, pssMiB }] of reading) {
     const group = appGroup(seen);
-    if (!infrastructure.has(group) && !startedBy(pid)) continue;
+    if ((options.ownStores || !infrastructure.has(group)) && !startedBy(pid)) continue;
     if (!infrastructure.has(group) && !localOnly.has(group)) appProportionalMiB += pssMiB;
     proportionalByGroup[group] = (proportionalByGroup[group] ?? 0) + pssMiB;
     const sum = groups.get(group) ?? { mib: 0, processes: 0 };

@@ -8,11 +8,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestBusNamespace, createTestDatabase, freePort } from '@shiplog/testing';
+import pg from 'pg';
 import { signUp, startBenchApp, stop } from './app.ts';
 import { type MemoryReading, memoryByGroup } from './cpu.ts';
 
 /** `each`: every service and the gateway a process of its own; `one`: all in `npm start`'s own (scripts/one-process.ts). */
-export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryReading & { startSeconds: number }> {
+export async function runMemory(
+  mode: 'each' | 'one' = 'each',
+): Promise<MemoryReading & { startSeconds: number; backends: number }> {
   const env = { SHIPLOG_PROCESSES: mode };
   const db = await createTestDatabase('bench_memory');
   const ns = createTestBusNamespace('bench_memory');
@@ -44,10 +47,28 @@ export async function runMemory(mode: 'each' | 'one' = 'each'): Promise<MemoryRe
       throw new Error(`the dashboard's load answered ${user.status} and ${dashboard.status}`);
     // Idle: let start-up's garbage be collected and the relays' and consumers' first polls settle.
     await sleep(10_000);
-    return { ...memoryByGroup(app.pid!, { oneProcess: mode === 'one' }), startSeconds };
+    return {
+      ...memoryByGroup(app.pid!, { oneProcess: mode === 'one' }),
+      startSeconds,
+      backends: await backendsOf(db.url),
+    };
   } finally {
     await stop(app);
     await ns.drop();
     await db.drop();
+  }
+}
+
+/** The PostgreSQL backends connected to the app's database (this count's own left out). */
+async function backendsOf(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return Number(rows[0]!.count);
+  } finally {
+    await client.end();
   }
 }

@@ -206,10 +206,6 @@ if (!only || only === 'memory') {
   );
   const each = await runMemory('each');
   const one = await runMemory('one');
-  const postgres = (m: typeof each) =>
-    Object.entries(m.byProcess)
-      .find(([name]) => name.startsWith('postgresql'))?.[0]
-      .match(/×(\d+)/)?.[1] ?? '1';
   const pss = one.proportionalByGroup;
   const withPostgres = one.appProportionalMiB + (pss.postgresql ?? 0);
   const withStores = withPostgres + (pss.nats ?? 0) + (pss.redis ?? 0);
@@ -226,7 +222,13 @@ if (!only || only === 'memory') {
     ],
     ['one process: RSS (MB)', String(one.appMiB), '', ''],
     ...Object.entries(one.byProcess).map(([process, mib]): Row => [`  ${process} (MB)`, String(mib), '', '']),
-    ['one process: PostgreSQL backends', postgres(one), '<= 12', met(Number(postgres(one)) <= 12)],
+    ['one process: PostgreSQL backends of its database', String(one.backends), '<= 12', met(one.backends <= 12)],
+    [
+      'each a process: PostgreSQL backends of its database (a session and an idle pooled one per service)',
+      String(each.backends),
+      '<= 16',
+      met(each.backends <= 16),
+    ],
     ['PostgreSQL, NATS and Redis together, one process (MB)', String(one.infrastructureMiB), '', ''],
     ['one process with PostgreSQL, PSS (MB)', String(withPostgres), '<= 400', met(withPostgres <= 400)],
     ['one process with PostgreSQL, NATS and Redis, PSS (MB)', String(withStores), '<= 450', met(withStores <= 450)],

@@ -158,10 +158,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   stripe.deliverTo(`${fleet.gatewayUrl}/api/stripe/webhook`);
   let appStopped = false;
   // The processes the run started (the app, NATS, Redis) are this process's children.
-  let peakMemory = memoryByGroup(process.pid);
+  let peakMemory = memoryByGroup(process.pid, { ownStores: true });
   let peakStackMiB = 0;
   const sampler = setInterval(() => {
-    const now = memoryByGroup(process.pid);
+    const now = memoryByGroup(process.pid, { ownStores: true });
     if (now.appMiB > peakMemory.appMiB) peakMemory = now;
     const stores = ['postgresql', 'nats', 'redis'].reduce(
       (sum, group) => sum + (now.proportionalByGroup[group] ?? 0),
