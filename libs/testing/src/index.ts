@@ -189,6 +189,16 @@ export async function dropTestResources(prefix: string): Promise<void> {
   }
 }
 
+/** Whether a process with this id is still running (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 5000,

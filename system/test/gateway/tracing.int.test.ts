@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, uniqueUsername } from '@shiplog/system';
-import { createTestBusNamespace, createTestDatabase, freePort, waitUntil } from '@shiplog/testing';
+import { createTestBusNamespace, createTestDatabase, freePort, processAlive, waitUntil } from '@shiplog/testing';
 import { type OtlpStandIn, startOtlpStandIn } from '@shiplog/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Launched, launchApp } from '../../../scripts/launch.ts';
@@ -152,14 +152,6 @@ describe('tracing', () => {
     // The eight services and the gateway.
     expect(children.length).toBeGreaterThanOrEqual(9);
     app.child.kill('SIGKILL');
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await waitUntil(() => children.every((pid) => !alive(pid)), 15_000, 'every process of the app to end');
+    await waitUntil(() => children.every((pid) => !processAlive(pid)), 15_000, 'every process of the app to end');
   });
 });

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { freePort, waitUntil } from '@shiplog/testing';
+import { freePort, processAlive, waitUntil } from '@shiplog/testing';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
@@ -80,15 +80,7 @@ async function stopStores(data: string) {
   ]
     .filter((file) => existsSync(file))
     .map((file) => Number(readFileSync(file, 'utf8').split('\n')[0]!.trim()));
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   // SIGINT is PostgreSQL's fast shutdown, and stops NATS and Redis as well.
   for (const pid of pids) process.kill(pid, 'SIGINT');
-  await waitUntil(() => !pids.some(alive), 20_000, 'the stores to stop');
+  await waitUntil(() => !pids.some(processAlive), 20_000, 'the stores to stop');
 }
