@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { serviceDirectory, serviceNames } from '@shiplog/service-kit';
 import { Client } from '@shiplog/system';
 import {
   createTestBusNamespace,
@@ -24,6 +25,7 @@ describe('the one-process mode', () => {
     const db = await createTestDatabase('one_process');
     const bus = createTestBusNamespace('one_process');
     const port = await freePort();
+    const serviceBase = await freeServicePortBase();
     const app = await launch(
       [join(import.meta.dirname, '..', '..', '..', 'scripts', 'one-process.ts')],
       {
@@ -32,8 +34,8 @@ describe('the one-process mode', () => {
         REDIS_URL: redisUrl,
         BUS_NAMESPACE: bus.namespace,
         PORT: String(port),
-        SERVICE_PORT_BASE: String(await freeServicePortBase()),
-        LOG_LEVEL: 'warn',
+        SERVICE_PORT_BASE: String(serviceBase),
+        LOG_LEVEL: 'info',
         NODE_ENV: 'test',
         RATE_LIMITS: 'off',
       },
@@ -65,6 +67,29 @@ describe('the one-process mode', () => {
         .finally(() => reader.end());
       expect(backends.length).toBeLessThanOrEqual(12);
       expect(new Set(backends.map((b) => b.application_name))).toEqual(new Set(['shiplog-app', 'shiplog-app:session']));
+      // What each service keeps its own in one process: its port and metrics registry (labelled with
+      // its name, counting its own requests), its log lines' name, and its leader lock.
+      for (const service of serviceNames) {
+        const metrics = await (
+          await fetch(`http://127.0.0.1:${serviceBase + serviceDirectory[service] - 4100}/metrics`)
+        ).text();
+        const labels = new Set([...metrics.matchAll(/service="([a-z]+)"/g)].map((m) => m[1]));
+        expect([...labels], service).toEqual([service]);
+      }
+      const named = new Set(
+        app
+          .output()
+          .split('\n')
+          .flatMap((line) => (line.startsWith('{') ? [(JSON.parse(line) as { name?: string }).name] : [])),
+      );
+      for (const service of serviceNames) expect(named, service).toContain(service);
+      const leaders = new pg.Client({ connectionString: db.url });
+      await leaders.connect();
+      const { rows: locks } = await leaders
+        .query<{ count: string }>(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
+        .finally(() => leaders.end());
+      expect(Number(locks[0]!.count)).toBe(serviceNames.length);
       const exited = new Promise<number | null>((resolve) => app.child.once('exit', (code) => resolve(code)));
       await app.stop();
       expect(await exited).toBe(0);
