@@ -1,3 +1,4 @@
+import { linkRepositorySchema } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { GitBranch, GitCommitHorizontal, Tag } from 'lucide-react';
@@ -82,7 +83,8 @@ export function RepositoryCard({ projectId, readOnly }: { projectId: string; rea
 function JoinRepository({ projectId }: { projectId: string }) {
   const [name, setName] = useState('');
   const link = useLinkRepository(projectId);
-  const valid = /^[\w.-]+\/[\w.-]+$/.test(name.trim());
+  // The server's own rule for owner/name.
+  const valid = linkRepositorySchema.safeParse({ repository: name.trim() }).success;
   return (
     <Card>
       <CardHeader>
