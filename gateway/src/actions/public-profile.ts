@@ -281,13 +281,7 @@ export function publicProfiles(deps: {
     of: 'profile' | 'status' = 'profile',
   ): Promise<PageHead> {
     const { page: profile, fresh } = await find(req, username);
-    if (!profile)
-      return {
-        status: 404,
-        title: 'Profile not found · Shiplog',
-        meta: '<meta name="robots" content="noindex" />',
-        cacheControl: cacheControl(fresh),
-      };
+    if (!profile) return notFoundHead('Profile not found · Shiplog', fresh);
     const count = profile.projects.length;
     const [title, description, url] =
       of === 'status'
@@ -302,7 +296,7 @@ export function publicProfiles(deps: {
               `${profile.displayName} ships ${count === 1 ? '1 public project' : `${count} public projects`} on Shiplog.`,
             `${origin}/u/${encodeURIComponent(profile.username)}`,
           ];
-    const tags: [string, string, string][] = [
+    const tags: MetaTag[] = [
       ['name', 'description', description],
       ['property', 'og:type', 'profile'],
       ['property', 'og:site_name', 'Shiplog'],
@@ -318,7 +312,7 @@ export function publicProfiles(deps: {
       status: 200,
       title,
       cacheControl: cacheControl(fresh),
-      meta: tags.map(([kind, name, content]) => `<meta ${kind}="${name}" content="${escapeHtml(content)}" />`).join(''),
+      meta: metaTags(tags),
     };
   }
 
@@ -326,13 +320,7 @@ export function publicProfiles(deps: {
   async function changelogHead(req: Request, username: string, projectId: string): Promise<PageHead> {
     const { page, fresh } = await findChangelogs(req, username);
     const changelog = page?.get(projectId);
-    if (!changelog)
-      return {
-        status: 404,
-        title: 'Changelog not found · Shiplog',
-        meta: '<meta name="robots" content="noindex" />',
-        cacheControl: cacheControl(fresh),
-      };
+    if (!changelog) return notFoundHead('Changelog not found · Shiplog', fresh);
     const title = `${changelog.project.name} changelog · Shiplog`;
     const latest = changelog.releases[0];
     const description = latest
@@ -343,12 +331,13 @@ export function publicProfiles(deps: {
       status: 200,
       title,
       cacheControl: cacheControl(fresh),
-      meta: [
-        `<meta name="description" content="${escapeHtml(description)}" />`,
-        `<meta property="og:title" content="${escapeHtml(title)}" />`,
-        `<meta property="og:description" content="${escapeHtml(description)}" />`,
+      meta:
+        metaTags([
+          ['name', 'description', description],
+          ['property', 'og:title', title],
+          ['property', 'og:description', description],
+        ]) +
         `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(title)}" href="${escapeHtml(feed)}" />`,
-      ].join(''),
     };
   }
 
@@ -401,6 +390,20 @@ export function publicProfiles(deps: {
  * reader who has just written must see it, so theirs is private.
  */
 const cacheControl = (fresh: boolean) => (fresh ? 'private, no-cache' : 'public, no-cache');
+
+/** A `<meta>` element: its attribute (`name` or `property`), that attribute's value, and its content. */
+type MetaTag = [kind: 'name' | 'property', name: string, content: string];
+
+const metaTags = (tags: MetaTag[]) =>
+  tags.map(([kind, name, content]) => `<meta ${kind}="${name}" content="${escapeHtml(content)}" />`).join('');
+
+/** The head of a public page that is not there: its title, kept out of search engines. */
+const notFoundHead = (title: string, fresh: boolean): PageHead => ({
+  status: 404,
+  title,
+  meta: '<meta name="robots" content="noindex" />',
+  cacheControl: cacheControl(fresh),
+});
 
 /** A public changelog's page and its feed, on this server. */
 export const changelogPath = (username: string, projectId: string) =>
