@@ -682,10 +682,11 @@ describe('the installed app', () => {
       .toEqual([true, true, true, true, true, true]);
 
     // Offline: the app opens from what it kept, says so, and shows the last dashboard, projects and reminders.
-    // Under a full run's load its first paint from the service worker's copies has taken over 30 s.
+    // Under a full run's load its first paint from the service worker's copies has taken over 50 s
+    // (the full browser, beside another file's): why is not yet known.
     await context.setOffline(true);
     await page.goto('/');
-    await page.getByText('You are offline', { exact: false }).waitFor({ timeout: 50_000 });
+    await page.getByText('You are offline', { exact: false }).waitFor({ timeout: 100_000 });
     await page.getByText('Offline Otter').first().waitFor();
     await page.getByRole('link', { name: 'My Projects' }).first().click();
     await page.getByRole('link', { name: 'Offline Otter', exact: true }).waitFor();
@@ -769,5 +770,5 @@ describe('the installed app', () => {
     await expect.poll(() => page.evaluate(() => caches.has('shiplog-data'))).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { unsubscribed?: boolean }).unsubscribed)).toBe(true);
     expect(calls).toEqual(['DELETE /api/reminders/push/subscriptions 200', 'POST /api/logout 200']);
-  }, 120_000);
+  }, 150_000);
 });
