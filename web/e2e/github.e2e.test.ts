@@ -38,7 +38,7 @@ describe('GitHub in the browser', () => {
     await page.goto('/integrations');
     await page.getByLabel('Personal access token').fill('not-a-token');
     await page.getByRole('button', { name: 'Connect GitHub' }).click();
-    await page.getByText('GitHub does not accept this token').waitFor();
+    await page.getByText('GitHub does not accept this token', { exact: true }).waitFor();
     await page.getByLabel('Personal access token').fill(app.github.token);
     await page.getByRole('button', { name: 'Connect GitHub' }).click();
     await page.getByTestId('github-connected').getByText(app.github.login).waitFor();
