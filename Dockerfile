@@ -29,9 +29,10 @@ RUN pnpm install --offline --frozen-lockfile --prod --store-dir "$PNPM_STORE" \
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # As scripts/app-processes.ts's processEnv: types stripped and compiled once, here, into a cache the
-# containers read, 1 MB young-generation semi-spaces (4 MB for the gateway and projects, on their command
-# lines in docker-compose.yml and deploy/k8s) and two malloc arenas (`pnpm bench memory`), and
-# tracing's preload, which loads nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+# containers read, 1 MB young-generation semi-spaces (4 MB for the gateway and projects, 8 MB for the
+# one process, on their command lines here, in docker-compose.yml and in deploy/k8s) and two malloc
+# arenas (`pnpm bench memory`), and tracing's preload, which loads nothing unless
+# OTEL_EXPORTER_OTLP_ENDPOINT is set.
 ENV NODE_COMPILE_CACHE=/app/.cache/node-compile NODE_OPTIONS="--max-semi-space-size=1 --import=/app/libs/telemetry/src/register.ts" MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=production /app /app
@@ -41,4 +42,4 @@ USER node
 EXPOSE 3000
 # Every service and the gateway in one process; a container of one service runs e.g.
 # `node services/identity/src/main.ts`, the gateway `node gateway/src/main.ts`.
-CMD ["node", "scripts/one-process.ts"]
+CMD ["node", "--max-semi-space-size=8", "scripts/one-process.ts"]

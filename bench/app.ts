@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { cookiesFrom, freeServicePortBase } from '@shiplog/testing';
 import autocannon from 'autocannon';
-import { appProcesses, processEnv, root, waitUntilReady } from '../scripts/app-processes.ts';
+import { appProcesses, root, waitUntilReady } from '../scripts/app-processes.ts';
 import { launchApp, launch as launchScript } from '../scripts/launch.ts';
 import { cpuByGroup, cpuPerRequest } from './cpu.ts';
 
@@ -49,8 +49,6 @@ export async function benchAppEnv(
     // Each service a process of its own, whose CPU and memory the benchmarks read apart (the memory
     // benchmark measures `one` beside it).
     SHIPLOG_PROCESSES: 'each',
-    // The supervisor runs as the services do (see processEnv).
-    ...processEnv(),
     ...benchSecrets,
     ...env,
   };

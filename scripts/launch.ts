@@ -1,10 +1,11 @@
 /**
- * Starting the app as `npm start` does (scripts/start.ts: every service and the gateway a process of
- * its own), from the browser tests and the benchmarks alike; and any other Node script that says when
- * it is ready.
+ * Starting the app as `npm start` does (scripts/start.ts, with the options and environment it runs
+ * with, `startCommand`), from the browser tests and the benchmarks alike; and any other Node script
+ * that says when it is ready.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { startCommand } from './app-processes.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -66,5 +67,12 @@ export function launch(
 }
 
 /** The app as `npm start` runs it, with `env` (its port, database and namespace among them). */
-export const launchApp = (env: Record<string, string>, timeoutMs?: number) =>
-  launch(['scripts/start.ts'], env, 'Shiplog is running at', timeoutMs);
+export function launchApp(env: Record<string, string>, timeoutMs?: number): Promise<Launched> {
+  const command = startCommand({ ...process.env, ...env });
+  return launch(
+    [...command.nodeArgs, 'scripts/start.ts'],
+    { ...env, ...command.env },
+    'Shiplog is running at',
+    timeoutMs,
+  );
+}

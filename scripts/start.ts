@@ -15,8 +15,24 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { STOP_DEADLINE_MS } from '@shiplog/service-kit';
 import { freeServicePortBase, servicePortsFree } from '@shiplog/testing';
-import { type AppProcess, appProcesses, ensureDatabase, root, waitUntilReady } from './app-processes.ts';
+import { type AppProcess, appProcesses, ensureDatabase, root, startCommand, waitUntilReady } from './app-processes.ts';
 import type { OneProcess } from './one-process.ts';
+
+// Run plainly (`npm start`), this process starts itself again in place, same pid, with the options and
+// environment it runs with (`startCommand`: the heap's young generation, the compile cache, malloc's
+// arenas, tracing's preload), which only a process's start can set. Started with them (launch.ts, a
+// container), or with a young-generation size of the operator's own, it goes on as it is.
+const configured = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) =>
+  option.includes('--max-semi-space-size'),
+);
+if (!configured && process.execve && !process.channel) {
+  const command = startCommand(process.env);
+  process.execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...command.nodeArgs, ...process.argv.slice(1)],
+    { ...process.env, ...command.env },
+  );
+}
 
 const env = { ...process.env };
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/shiplog';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { serviceNames } from '@shiplog/service-kit';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { oneProcessOptions } from '../../scripts/app-processes.ts';
 import { build, buildLayout, k8sDir, type Layout, layouts, type Manifest } from './layouts.ts';
 
 const dir = k8sDir;
@@ -96,6 +97,9 @@ describe.each(layouts)('deploy/k8s, the %s layout', (layout) => {
     for (const deployment of deployments) {
       const container = containerOf(deployment);
       expect(existsSync(join(root, container.command.at(-1)))).toBe(true);
+      // The one process with the options `npm start` gives it.
+      if (layout === 'small')
+        expect(container.command).toEqual(['node', ...oneProcessOptions, 'scripts/one-process.ts']);
       expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: portOf(deployment) });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: portOf(deployment) });

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceDirectory, serviceNames } from '@shiplog/service-kit';
 import { Client } from '@shiplog/system';
@@ -11,6 +13,7 @@ import {
 } from '@shiplog/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { oneProcessOptions, processEnv, root } from '../../../scripts/app-processes.ts';
 import { launch } from '../../../scripts/launch.ts';
 
 /**
@@ -95,6 +98,54 @@ describe('the one-process mode', () => {
       expect(await exited).toBe(0);
     } finally {
       await app.stop();
+      await bus.drop();
+      await db.drop();
+    }
+  }, 120_000);
+
+  it('runs `npm start`’s plain `node scripts/start.ts` with the options it needs, restarted in place', async () => {
+    const db = await createTestDatabase('one_process_start');
+    const bus = createTestBusNamespace('one_process_start');
+    const port = await freePort();
+    // As npm start runs it: no options, no channel to a parent.
+    const child = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        DATABASE_URL: db.url,
+        BUS_NAMESPACE: bus.namespace,
+        PORT: String(port),
+        SERVICE_PORT_BASE: String(await freeServicePortBase()),
+        SKIP_WEB_BUILD: '1',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Shiplog is running at')) resolve();
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        void exited.then((code) => reject(new Error(`start.ts exited with ${code}:\n${output}`)));
+      });
+      // The same process, now with the one process's options and `processEnv`'s environment.
+      const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      expect(commandLine).toEqual(expect.arrayContaining([...oneProcessOptions, join(root, 'scripts', 'start.ts')]));
+      const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      const expected = processEnv({ NODE_OPTIONS: '' });
+      for (const name of ['MALLOC_ARENA_MAX', 'NODE_COMPILE_CACHE', 'NODE_OPTIONS'] as const)
+        expect(environment, name).toContain(`${name}=${expected[name]}`);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
       await bus.drop();
       await db.drop();
     }
