@@ -34,15 +34,18 @@ export function accessLog(
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
-      const line = {
-        method: req.method,
-        url: loggedUrl((req as Partial<Request>).originalUrl ?? req.url ?? ''),
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-      };
-      const span = spanOfAnswer.get(res);
-      if (span) withSpan(span, () => logger[level](line, 'request'));
-      else logger[level](line, 'request');
+      // Below the log's level the line is not made at all: it costs a busy read path a few per cent.
+      if (logger.isLevelEnabled(level)) {
+        const line = {
+          method: req.method,
+          url: loggedUrl((req as Partial<Request>).originalUrl ?? req.url ?? ''),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        };
+        const span = spanOfAnswer.get(res);
+        if (span) withSpan(span, () => logger[level](line, 'request'));
+        else logger[level](line, 'request');
+      }
       metrics?.request(
         req.method ?? 'GET',
         routeOf?.(req) ?? expressRoute(req) ?? 'unmatched',
