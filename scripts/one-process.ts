@@ -3,7 +3,9 @@
  * process, as Loki's and Mimir's components run in one binary with `-target=all`. The services stay
  * separate services: each its own code, schema, event store, routes, consumers, leadership, metrics
  * registry and log name, each on its own port, talking to the others over HTTP and the bus exactly as
- * when each runs alone; what they share is one V8 heap and one module cache. `npm start` and the small
+ * when each runs alone; what they share is one V8 heap, one module cache and one PostgreSQL pool, and
+ * the gateway hands a client's call to the service's request handler in this process instead of over
+ * a socket (gateway/src/serving/forward.ts). `npm start` and the small
  * image run this way; each service in a process of its own (`SHIPLOG_PROCESSES=each`) is what a cluster
  * runs and the chaos run kills one by one.
  *
@@ -63,7 +65,9 @@ export async function startOneProcess(options: {
         services.push(await startService(definition as never, { ...env, ...service.env }, { database }));
       }),
     );
-    gateway = await startGateway({ ...env, ...gatewayProcess.env });
+    // The gateway hands its calls to the services' request handlers, without a socket between them.
+    const inProcess = Object.fromEntries(services.map((service) => [service.context.name, service.listener]));
+    gateway = await startGateway({ ...env, ...gatewayProcess.env }, { inProcess });
   } catch (error) {
     await stop().catch(() => {});
     throw error;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectBus } from '@shiplog/messaging';
 import {
@@ -7,6 +7,7 @@ import {
   createLogger,
   loadConfig,
   ServiceClients,
+  type ServiceName,
   serviceNames,
   serviceUrlsOf,
   unavailable,
@@ -29,10 +30,14 @@ export interface RunningGateway {
   stop: () => Promise<void>;
 }
 
-/** The gateway from its environment; `options.now` is the clock sessions are timed by (tests). */
+/**
+ * The gateway from its environment; `options.now` is the clock sessions are timed by (tests), and
+ * `options.inProcess` the request handlers of the services in this process (scripts/one-process.ts),
+ * which it calls without a socket.
+ */
 export async function startGateway(
   env: NodeJS.ProcessEnv = process.env,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; inProcess?: Partial<Record<ServiceName, RequestListener>> } = {},
 ): Promise<RunningGateway> {
   const config = loadConfig(gatewayEnv, env);
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
@@ -51,7 +56,7 @@ export async function startGateway(
   }) as unknown as RedisClientType;
   sessionRedis.on('error', (error) => logger.error({ err: error }, 'redis (session cache) connection error'));
   await sessionRedis.connect();
-  const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken);
+  const services = new ServiceClients(serviceUrlsOf(config), secrets.internalToken, { inProcess: options.inProcess });
   const tracing = await startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const bus = await connectBus({ ...busOptions(config), name: 'gateway' });
   const tokens = new TokenCache({ ttlMs: config.API_TOKEN_CACHE_SECONDS * 1000, maxEntries: 10_000 });
@@ -102,7 +107,7 @@ export async function startGateway(
       liveSeq: () => feed.announced,
       busReady: () => bus.nc.flush(),
       metrics: createMetrics('gateway'),
-      ...options,
+      ...(options.now ? { now: options.now } : {}),
     }),
   );
   server.on('clientError', answerClientError);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { UnauthorizedError } from '@shiplog/errors';
 import {
@@ -15,6 +15,7 @@ import {
   tokenNotAccepted,
   unavailable,
 } from '@shiplog/service-kit';
+import { currentTraceparent } from '@shiplog/telemetry';
 import type { PublicHolds } from '../actions/public-holds.ts';
 import { isServiceRoute, routeOf, type ServiceRoute } from '../routes.ts';
 import type { PositionCookies } from '../session/positions.ts';
@@ -65,13 +66,22 @@ export async function forward(
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const pool = await services.pool(route.service);
-  const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
   // A request whose connection closed before its end was read has nobody left to answer: the client
   // went away, or what it sent next on the connection could not be read, which is answered 400 and
   // closes it. Node then destroys the request without ever ending it, and its body, piped on, would
   // keep the call open, waiting for the rest, and a stop waiting for the call.
   if (hasBody && req.destroyed && !req.readableEnded) return;
+  const inProcess = services.inProcess(route.service);
+  if (inProcess) {
+    try {
+      return await forwardInProcess(inProcess, req, res, headers, url, onPosition);
+    } finally {
+      // What the service left unread is read and dropped, as below.
+      if (hasBody && !req.complete) req.resume();
+    }
+  }
+  const pool = await services.pool(route.service);
+  const timeout = route.timeoutMs ?? CALL_TIMEOUT_MS;
   // Through a pipe: undici destroys a body it stops sending, and the client's request must outlive
   // that (its rest is drained below) for the connection to stay usable. A request cut off while its
   // body is on its way cuts the call's body off too, for the same reason as above.
@@ -127,6 +137,47 @@ export async function forward(
       req.resume();
     }
   }
+}
+
+/**
+ * A call to a service in this process (the one-process mode): its request handler answers the
+ * client's own request and response, with what a forwarded call carries and nothing else (the path
+ * without `/api`, the headers above, the signed caller), so nothing is written to a socket and parsed
+ * back on either side. The position the service reports is taken out of its answer as `forward` takes
+ * it; `originalUrl` keeps the path as the client asked it, for the gateway's access log and the
+ * service's. A service in this process is never out of reach, so no breaker or timeout stands between.
+ */
+function forwardInProcess(
+  listener: RequestListener,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: Record<string, string>,
+  url: string,
+  onPosition: ((header: string | string[] | undefined) => void) | undefined,
+): Promise<void> {
+  // A body sent in chunks has no length: its framing says there is one.
+  const framing = req.headers['transfer-encoding'];
+  if (typeof framing === 'string') headers['transfer-encoding'] = framing;
+  const traceparent = currentTraceparent();
+  if (traceparent) headers.traceparent = traceparent;
+  (req as { originalUrl?: string }).originalUrl = url;
+  req.url = url.replace(/^\/api/, '');
+  req.headers = headers;
+  const { writeHead } = res;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    res.writeHead = writeHead;
+    const given = args.find((arg): arg is OutgoingHttpHeaders => typeof arg === 'object' && !Array.isArray(arg));
+    const position = given?.[POSITION_HEADER] ?? res.getHeader(POSITION_HEADER);
+    if (given) delete given[POSITION_HEADER];
+    res.removeHeader(POSITION_HEADER);
+    onPosition?.(position as string | string[] | undefined);
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+  return new Promise<void>((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+    listener(req, res);
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { AppError, ServiceUnavailableError, UnauthorizedError } from '@shiplog/errors';
 import {
   BrokenCircuitError,
@@ -44,11 +45,29 @@ export class ServiceClients {
   readonly #urls: Record<ServiceName, string>;
   readonly #signer: TokenSigner;
   readonly #breaker: BreakerOptions;
+  readonly #inProcess: Partial<Record<ServiceName, RequestListener>>;
 
-  constructor(urls: Record<ServiceName, string>, secret: string, options: { breaker?: BreakerOptions } = {}) {
+  constructor(
+    urls: Record<ServiceName, string>,
+    secret: string,
+    options: {
+      breaker?: BreakerOptions;
+      /** The request handlers of the services that run in this process (the one-process mode). */
+      inProcess?: Partial<Record<ServiceName, RequestListener>>;
+    } = {},
+  ) {
     this.#urls = urls;
     this.#signer = new TokenSigner(secret);
     this.#breaker = options.breaker ?? DEFAULT_BREAKER;
+    this.#inProcess = options.inProcess ?? {};
+  }
+
+  /**
+   * The request handler of `service` when it runs in this process: the gateway hands a call to it
+   * without a socket (the gateway's forward.ts). Calls made with `call` still go over HTTP.
+   */
+  inProcess(service: ServiceName): RequestListener | undefined {
+    return this.#inProcess[service];
   }
 
   /** Runs a call to `service` through its breaker; an open breaker is the service's usual 503. */

@@ -98,6 +98,8 @@ export interface RunningService<Env extends ServiceEnv> {
   url: string;
   /** Every route the service answers (see `createHttpApp`). */
   routes: DeclaredRoute[];
+  /** Its request handler, which a gateway in the same process calls without a socket. */
+  listener: RequestListener;
   context: ServiceContext<Env>;
   consumers: ConsumerView[];
   /** Whether this replica runs the service's relay and consumers (see leadership.ts). */
@@ -274,6 +276,7 @@ export async function startService<Env extends ServiceEnv>(
   return {
     url,
     routes: app.routes,
+    listener: app.listener,
     context,
     consumers,
     get leading() {

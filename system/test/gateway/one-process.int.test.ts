@@ -23,6 +23,18 @@ import { launch } from '../../../scripts/launch.ts';
  * and the relays' LISTEN), so the whole app holds at most 12 PostgreSQL backends. The browser tests
  * run the app this way through `npm start`.
  */
+/** TCP connections established to `port` on this machine (Linux's /proc/net/tcp and tcp6). */
+function connectionsTo(port: number): number {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, address, , state]) => address?.endsWith(local) && state === '01'),
+  ).length;
+}
+
 describe('the one-process mode', () => {
   it('serves the whole app from one process, and stops it cleanly on SIGTERM', async () => {
     const db = await createTestDatabase('one_process');
@@ -60,6 +72,10 @@ describe('the one-process mode', () => {
       expect((await client.get(`/api/projects/${made.body.id}/activities`)).body).toMatchObject([
         { eventType: 'project_created' },
       ]);
+      // The gateway handed those calls to the services' handlers in its process: no connection was
+      // made to the projects or the activity service's port.
+      for (const service of ['projects', 'activity'] as const)
+        expect(connectionsTo(serviceBase + serviceDirectory[service] - 4100), service).toBe(0);
       // Every service's connections, after start-up, a sign-up and a timeline fed over the bus.
       const reader = new pg.Client({ connectionString: db.url });
       await reader.connect();
