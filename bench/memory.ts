@@ -15,7 +15,7 @@ import { type MemoryReading, memoryByGroup } from './cpu.ts';
 /** `each`: every service and the gateway a process of its own; `one`: all in `npm start`'s own (scripts/one-process.ts). */
 export async function runMemory(
   mode: 'each' | 'one' = 'each',
-): Promise<MemoryReading & { startSeconds: number; backends: number }> {
+): Promise<MemoryReading & { startSeconds: number; backends: number; backendsByName: Record<string, number> }> {
   const env = { SHIPLOG_PROCESSES: mode };
   const db = await createTestDatabase('bench_memory');
   const ns = createTestBusNamespace('bench_memory');
@@ -50,7 +50,7 @@ export async function runMemory(
     return {
       ...memoryByGroup(app.pid!, { oneProcess: mode === 'one' }),
       startSeconds,
-      backends: await backendsOf(db.url),
+      ...(await backendsOf(db.url).then(({ backends, byName }) => ({ backends, backendsByName: byName }))),
     };
   } finally {
     await stop(app);
@@ -59,15 +59,20 @@ export async function runMemory(
   }
 }
 
-/** The PostgreSQL backends connected to the app's database (this count's own left out). */
-async function backendsOf(url: string): Promise<number> {
+/**
+ * The PostgreSQL backends connected to the app's database (this count's own left out), and how many
+ * each connection name holds (`shiplog-projects`, `shiplog-projects:session`, …).
+ */
+async function backendsOf(url: string): Promise<{ backends: number; byName: Record<string, number> }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ count: string }>(
-      'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    const { rows } = await client.query<{ name: string; count: string }>(
+      `SELECT application_name AS name, count(*) FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1 ORDER BY 1`,
     );
-    return Number(rows[0]!.count);
+    const byName = Object.fromEntries(rows.map((row) => [row.name, Number(row.count)]));
+    return { backends: Object.values(byName).reduce((sum, count) => sum + count, 0), byName };
   } finally {
     await client.end();
   }

@@ -229,6 +229,7 @@ if (!only || only === 'memory') {
       '<= 16',
       met(each.backends <= 16),
     ],
+    ...Object.entries(each.backendsByName).map(([name, count]): Row => [`  ${name}`, String(count), '', '']),
     ['PostgreSQL, NATS and Redis together, one process (MB)', String(one.infrastructureMiB), '', ''],
     ['one process with PostgreSQL, PSS (MB)', String(withPostgres), '<= 400', met(withPostgres <= 400)],
     ['one process with PostgreSQL, NATS and Redis, PSS (MB)', String(withStores), '<= 450', met(withStores <= 450)],
