@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { appProcesses, root, waitUntilReady } from '../../scripts/app-processes.ts';
+import { appProcesses, root, startCommand, waitUntilReady } from '../../scripts/app-processes.ts';
 
 export interface Managed {
   name: string;
@@ -252,17 +252,20 @@ export async function startFleet(options: {
     env: { ...process.env, ...options.env },
   });
   const gatewaySpec = specs.at(-1)!;
+  const oneProcess = startCommand({ ...process.env, ...options.env });
   const app =
     options.processes === 'one'
-      ? // As the image runs it: scripts/one-process.ts, configured by its environment, ready when the gateway is.
+      ? // As the image runs it: scripts/one-process.ts with the one process's options, configured by its
+        // environment, ready when the gateway is.
         [
           managed(
             'app',
             process.execPath,
-            [join(root, 'scripts', 'one-process.ts')],
+            [...oneProcess.nodeArgs, join(root, 'scripts', 'one-process.ts')],
             {
               ...process.env,
               ...options.env,
+              ...oneProcess.env,
               DATABASE_URL: databaseUrl,
               NATS_URL: natsUrl,
               REDIS_URL: redisUrl,
