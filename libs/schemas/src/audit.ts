@@ -27,6 +27,10 @@ export const auditKinds = [
   'monitor.removed',
   'alert_channel.added',
   'alert_channel.removed',
+  'deploy_hook.made',
+  'deploy_hook.turned_off',
+  'ping_url.made',
+  'ping_url.turned_off',
   'api_token.created',
   'api_token.revoked',
 ] as const;

@@ -15,7 +15,8 @@ const SECRET = /^[A-Za-z0-9_-]{32}$/;
  * A secret link's table (the private calendar feed, a project's deploy webhook, its cron ping URL):
  * one link per owner (the `key` column), kept as the SHA-256 of its secret alone, so the link is shown
  * once, when made (decision 031). The table has `token_hash` and `created_at` beside the owner's
- * columns. A credential, not a domain fact: a table and not an event.
+ * columns. The credential is a table and not an event; that a project's link was made or turned off
+ * is its owner's event (`secretLinkHandlers`' `record`), which a team's audit log reads.
  */
 export function secretLinks<Owner extends Record<string, string>>(table: string, key: keyof Owner & string) {
   return {
@@ -92,22 +93,38 @@ export function secretLinkHandlers<Owner extends Record<string, string>>(
     urlOf: (secret: string) => string;
     /** What GET adds to the state (a ping URL's latest runs, say). */
     details?: (owner: Owner) => Promise<Record<string, unknown>>;
+    /**
+     * That a link was made (`replaced`: one before it stopped working) or turned off, appended as the
+     * owner's event before the link's row changes, with who did it and from where: what a team's audit
+     * log reads. The secret is never in it. Turning off a link there is none of records nothing.
+     */
+    record?: (req: Request, res: Response, owner: Owner, change: LinkChange) => Promise<void>;
   },
 ): Record<'state' | 'replace' | 'remove', (req: Request, res: Response, input?: LinkInput) => Promise<void>> {
-  const { db, ownerOf, urlOf, details } = options;
+  const { db, ownerOf, urlOf, details, record } = options;
   return {
     async state(req, res, input = {}) {
       const owner = await ownerOf(req, input);
       res.json({ ...(await links.state(db, owner[links.key]!)), ...(await details?.(owner)) });
     },
     async replace(req, res, input = {}) {
+      const owner = await ownerOf(req, input);
+      if (record) {
+        const { active } = await links.state(db, owner[links.key]!);
+        await record(req, res, owner, { made: true, replaced: active });
+      }
       const secret = links.newSecret();
-      const createdAt = await links.replace(db, await ownerOf(req, input), secret);
+      const createdAt = await links.replace(db, owner, secret);
       res.status(201).json({ url: urlOf(secret), createdAt });
     },
     async remove(req, res, input = {}) {
-      await links.remove(db, (await ownerOf(req, input))[links.key]!);
+      const owner = await ownerOf(req, input);
+      if (record && (await links.state(db, owner[links.key]!)).active) await record(req, res, owner, { made: false });
+      await links.remove(db, owner[links.key]!);
       res.status(204).end();
     },
   };
 }
+
+/** What `record` is told: a link made (replacing one, or not), or turned off. */
+export type LinkChange = { made: true; replaced: boolean } | { made: false };

@@ -203,6 +203,58 @@ describe('the audit log', () => {
     expect((await cy.client.get(`/api/workspaces/${workspaceId}/audit.csv`)).status).toBe(404);
   });
 
+  it('records a team project’s deploy webhook and ping URLs made, replaced and turned off, never their secret', async () => {
+    const ada = await backend.signUp('audithook');
+    const workspaceId = (await ada.client.post('/api/workspaces', { name: 'Hooked crew' })).body.id as string;
+    const project = (await ada.client.post('/api/projects', { name: 'Hooked', workspaceId })).body.id as string;
+    const personal = (await ada.client.post('/api/projects', { name: 'Mine alone' })).body.id as string;
+    const urls: string[] = [];
+    for (const id of [project, project, personal]) {
+      const made = await ada.client.post(`/api/projects/${id}/deploy-hook`, {});
+      expect(made.status).toBe(201);
+      urls.push(made.body.url);
+    }
+    expect((await ada.client.request('DELETE', `/api/projects/${project}/deploy-hook`)).status).toBe(204);
+    // Turned off again: there is none, and nothing more is recorded.
+    expect((await ada.client.request('DELETE', `/api/projects/${project}/deploy-hook`)).status).toBe(204);
+    await waitUntil(async () => (await ada.client.get(`/api/projects/${project}/ping`)).status === 200);
+    const ping = await ada.client.post(`/api/projects/${project}/ping`, {});
+    expect(ping.status).toBe(201);
+    urls.push(ping.body.url);
+    expect((await ada.client.request('DELETE', `/api/projects/${project}/ping`)).status).toBe(204);
+
+    const kinds = [
+      'ping_url.turned_off',
+      'ping_url.made',
+      'deploy_hook.turned_off',
+      'deploy_hook.made',
+      'deploy_hook.made',
+      'project.created',
+      'workspace.created',
+    ];
+    await waitUntil(
+      async () => (await ada.client.get(`/api/workspaces/${workspaceId}/audit`)).body.length === kinds.length,
+    );
+    const entries = (await ada.client.get(`/api/workspaces/${workspaceId}/audit`)).body as Entry[];
+    expect(entries.map((e) => e.kind)).toEqual(kinds);
+    expect(entries.slice(0, 5).map((e) => [e.target, e.details.replaced])).toEqual([
+      ['Hooked', undefined],
+      ['Hooked', false],
+      ['Hooked', undefined],
+      ['Hooked', true],
+      ['Hooked', false],
+    ]);
+    for (const entry of entries.slice(0, 5)) {
+      expect(entry.actor).toEqual({ userId: ada.id, username: ada.username });
+      expect(entry.address).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    }
+    const written = JSON.stringify(entries);
+    for (const url of urls) expect(written).not.toContain(url.split('/').at(-1));
+    // Nor on the project's timeline: a credential beside it, not a change of it.
+    const timeline = (await ada.client.get(`/api/projects/${project}/activities`)).body as { eventType: string }[];
+    expect(timeline.map((a) => a.eventType)).toEqual(['project_created']);
+  });
+
   it('goes with its workspace, and forgets a deleted member’s address but not what they did', async () => {
     const ada = await backend.signUp('auditgo');
     const bo = await backend.signUp('auditgone');

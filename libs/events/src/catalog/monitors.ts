@@ -194,6 +194,24 @@ export const monitorEvents = {
     }),
   }),
   /**
+   * `ping-url-<projectId>` streams: a project's cron ping URL made by whoever the metadata names
+   * (`replaced`: the one before it stopped working at once), or turned off. The URL's secret is never
+   * in an event (its hash is the ping table's). `userId` is whose it is, the project's space its
+   * `workspaceId` for a team project. What a team's audit log reads.
+   */
+  PingUrlMade: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, replaced: z.boolean(), at: isoDate }),
+  }),
+  PingUrlTurnedOff: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, at: isoDate }),
+  }),
+  /**
    * `monitor-slots-<userId>` streams: the monitors a user holds against the plan's cap. Each add takes
    * a slot and each removal frees it on this one stream, appended with its expected revision, so
    * creates racing in parallel are counted one after another. Kept inside the service.

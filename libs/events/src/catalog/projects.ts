@@ -188,6 +188,30 @@ export const projectEvents = {
     schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, name: z.string(), at: isoDate }),
   }),
   /**
+   * A deploy webhook URL made for the project by whoever the metadata names (`replaced`: the one before
+   * it stopped working at once), or turned off. The URL's secret is never in an event: its hash is the
+   * deploy-hook table's (decision 031). What a team's audit log reads.
+   */
+  DeployHookMade: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      workspaceId: id.optional(),
+      userId: id,
+      name: z.string(),
+      replaced: z.boolean(),
+      at: isoDate,
+    }),
+  }),
+  DeployHookTurnedOff: event({
+    owner: 'projects',
+    version: 1,
+    publish: true,
+    schema: z.object({ projectId: id, workspaceId: id.optional(), userId: id, name: z.string(), at: isoDate }),
+  }),
+  /**
    * The project left its space (moved by an owner or admin of both sides): sealed with that space's
    * key, so the members it leaves are told. `to` is the team workspace it went to (null: `movedBy`'s
    * personal space). ProjectMovedIn follows it in the same append.

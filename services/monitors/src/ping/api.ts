@@ -1,9 +1,20 @@
 import { type ReachedProject, teamPlans } from '@shiplog/contracts';
 import { NotFoundError } from '@shiplog/errors';
 import { roleAtLeast } from '@shiplog/schemas';
-import { catchUp, requireUserId, type ServiceContext, secretLinkHandlers, serveRoutes } from '@shiplog/service-kit';
+import {
+  callerOf,
+  catchUp,
+  handleCommand,
+  reportPosition,
+  requireUserId,
+  type ServiceContext,
+  secretLinkHandlers,
+  serveRoutes,
+} from '@shiplog/service-kit';
 import type { Request, Response } from 'express';
 import type { MonitorsEnv } from '../env.ts';
+import { pingUrlDecider } from '../ping-url/decide.ts';
+import { pingUrlStream } from '../ping-url/ping-url.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { pingRoutes } from './routes.ts';
 import { pingLinks, pingRuns } from './runs.ts';
@@ -18,7 +29,7 @@ const pingNotFound = () => new NotFoundError('No such ping URL', 'PING_NOT_FOUND
  * may read it sees whether it is on and its runs; the secret is the credential.
  */
 export function pingApi(context: ServiceContext<MonitorsEnv>) {
-  const { pool, config, vault } = context;
+  const { pool, config, vault, store } = context;
   const pingUrl = (token: string) => `${config.APP_URL.replace(/\/$/, '')}/api/ping/${token}`;
 
   /**
@@ -58,6 +69,27 @@ export function pingApi(context: ServiceContext<MonitorsEnv>) {
       ownerOf: (req) => ownerOf(req, parsed),
       urlOf: pingUrl,
       details: async (owner) => ({ runs: await pingRuns.recent(pool, owner.project_id) }),
+      // Made or turned off: the URL's event, with who did it and from where (a team's audit log).
+      record: async (req, res, owner, change) => {
+        const caller = callerOf(req);
+        const project = await parsed.project(owner.project_id);
+        const { position } = await handleCommand(
+          store,
+          pingUrlStream(project.id),
+          pingUrlDecider,
+          change.made
+            ? { type: 'MakePingUrl', project, replaced: change.replaced }
+            : { type: 'TurnOffPingUrl', project },
+          {
+            userId: caller.userId,
+            address: caller.address,
+            correlationId: caller.correlationId,
+            appendOnly: true,
+            now: context.now(),
+          },
+        );
+        if (position) reportPosition(res, 'monitors', position);
+      },
     });
 
   // Public (the secret is the credential): cron jobs call with curl or wget, GET or POST alike.

@@ -5,6 +5,7 @@ import {
   callerOf,
   handleCommand,
   type LinkInput,
+  reportPosition,
   requireUserId,
   type ServiceContext,
   secretLinkHandlers,
@@ -45,7 +46,25 @@ export function deployHookApi(context: ServiceContext<ProjectsEnv>) {
 
   /** A team project's plan is its workspace owners' (read-only while none has one). */
   const plans = teamPlans({ ...context, members: workspaceMembers });
-  const link = secretLinkHandlers(deployHooks, { db: pool, ownerOf: ownProject, urlOf: hookUrl });
+  const link = secretLinkHandlers(deployHooks, {
+    db: pool,
+    ownerOf: ownProject,
+    urlOf: hookUrl,
+    // Made or turned off: the project's event, with who did it and from where (a team's audit log).
+    record: async (req, res, hook, change) => {
+      const caller = callerOf(req);
+      const { position } = await handleCommand(
+        store,
+        projectStream(hook.project_id),
+        projectDecider,
+        change.made
+          ? { type: 'MakeDeployHook', userId: hook.user_id, replaced: change.replaced }
+          : { type: 'TurnOffDeployHook', userId: hook.user_id },
+        { userId: caller.userId, address: caller.address, correlationId: caller.correlationId, now: now() },
+      );
+      if (position) reportPosition(res, 'projects', position);
+    },
+  });
   return serveRoutes<typeof deployHookRoutes, ListedProject>(
     deployHookRoutes,
     {

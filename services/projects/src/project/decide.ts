@@ -53,7 +53,10 @@ export type ProjectCommand =
    * an owner or admin of both sides (the maker, for a personal project).
    */
   | { type: 'MoveProject'; userId: string; to: string | null }
-  | { type: 'DeleteProject'; userId: string };
+  | { type: 'DeleteProject'; userId: string }
+  /** Its deploy webhook URL made (replacing one, or not) or turned off: the table holds the secret's hash. */
+  | { type: 'MakeDeployHook'; userId: string; replaced: boolean }
+  | { type: 'TurnOffDeployHook'; userId: string };
 
 const notFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
 
@@ -223,6 +226,10 @@ export function decideProject(command: ProjectCommand, state: Project, now: Date
     }
     case 'DeleteProject':
       return [{ type: 'ProjectDeleted', data: { ...base, at } }];
+    case 'MakeDeployHook':
+      return [{ type: 'DeployHookMade', data: { ...base, replaced: command.replaced, at } }];
+    case 'TurnOffDeployHook':
+      return [{ type: 'DeployHookTurnedOff', data: { ...base, at } }];
   }
 }
 

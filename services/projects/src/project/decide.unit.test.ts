@@ -152,6 +152,25 @@ describe('project decide', () => {
     );
   });
 
+  it('records its deploy webhook made, replaced and turned off, without changing the project', () => {
+    const state = created({ name: 'Weather API' });
+    const made = decideProject({ type: 'MakeDeployHook', userId: owner, replaced: true }, state, now);
+    expect(made).toEqual([
+      {
+        type: 'DeployHookMade',
+        data: expect.objectContaining({ name: 'Weather API', userId: owner, replaced: true, at: now.toISOString() }),
+      },
+    ]);
+    expect(made.reduce(evolveProject, state)).toEqual(state);
+    expect(decideProject({ type: 'TurnOffDeployHook', userId: owner }, state, now).map((e) => e.type)).toEqual([
+      'DeployHookTurnedOff',
+    ]);
+    const deleted = decideProject({ type: 'DeleteProject', userId: owner }, state, now).reduce(evolveProject, state);
+    expect(() => decideProject({ type: 'MakeDeployHook', userId: owner, replaced: false }, deleted, now)).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+  });
+
   it('ticks deployed and backedUp for a quick update, once', () => {
     const state = created();
     const events = decideProject(

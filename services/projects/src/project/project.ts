@@ -13,7 +13,9 @@ export type ProjectEvent =
   | EventOf<'QuickUpdateLogged'>
   | EventOf<'ProjectMovedOut'>
   | EventOf<'ProjectMovedIn'>
-  | EventOf<'ProjectDeleted'>;
+  | EventOf<'ProjectDeleted'>
+  | EventOf<'DeployHookMade'>
+  | EventOf<'DeployHookTurnedOff'>;
 
 export interface ActiveProject {
   lifecycle: 'active';
@@ -93,6 +95,10 @@ export function evolveProject(state: Project, event: ProjectEvent): Project {
     }
     // What it was until it moved in: ProjectMovedIn, in the same append, says where it is now.
     case 'ProjectMovedOut':
+      return state;
+    // Its deploy webhook is a credential beside it, not a change of the project.
+    case 'DeployHookMade':
+    case 'DeployHookTurnedOff':
       return state;
     case 'BackupRecorded':
     case 'VersionReleased':

@@ -36,6 +36,10 @@ const kindLabels: Record<AuditKind, string> = {
   'monitor.removed': 'removed a monitor of',
   'alert_channel.added': 'added the alert channel',
   'alert_channel.removed': 'removed the alert channel',
+  'deploy_hook.made': 'made a deploy webhook URL for',
+  'deploy_hook.turned_off': 'turned off the deploy webhook URL of',
+  'ping_url.made': 'made a ping URL for',
+  'ping_url.turned_off': 'turned off the ping URL of',
   'api_token.created': 'made the API token',
   'api_token.revoked': 'revoked the API token',
 };

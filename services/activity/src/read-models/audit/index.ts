@@ -4,7 +4,7 @@ import type pg from 'pg';
 
 /**
  * Each team workspace's audit log, from the domain events of the workspace (identity's), its projects
- * (projects') and their monitors (monitors'): no second write path that could drift from what
+ * (projects': their deploy webhook URLs too) and their monitors (monitors': their ping URLs too): no second write path that could drift from what
  * happened. Who acted and from where come from the event's metadata (`userId`, `address`). A
  * workspace's deletion takes its log with it; an entry older than a year goes (timers/expire-audit).
  */
@@ -200,6 +200,47 @@ export const auditProjection: ProjectionDefinition = {
       record(event, { workspaceId, kind: 'project.deleted', target: name, details: { projectId } }, defer);
     },
     ...onMonitor,
+    // A team project's deploy webhook and ping URLs, made (replacing one, or not) and turned off: by
+    // whom and from where, never their secret, which no event holds.
+    DeployHookMade: async (event, _tx, { defer }) => {
+      const { workspaceId, projectId, name, replaced } = event.data;
+      if (!workspaceId) return;
+      record(event, { workspaceId, kind: 'deploy_hook.made', target: name, details: { projectId, replaced } }, defer);
+    },
+    DeployHookTurnedOff: async (event, _tx, { defer }) => {
+      const { workspaceId, projectId, name } = event.data;
+      if (!workspaceId) return;
+      record(event, { workspaceId, kind: 'deploy_hook.turned_off', target: name, details: { projectId } }, defer);
+    },
+    PingUrlMade: async (event, tx, { defer }) => {
+      const { projectId, replaced } = event.data;
+      const project = await teamProject(tx, projectId);
+      if (!project) return;
+      record(
+        event,
+        {
+          workspaceId: project.workspaceId,
+          kind: 'ping_url.made',
+          target: project.name,
+          details: { projectId, replaced },
+        },
+        defer,
+      );
+    },
+    PingUrlTurnedOff: async (event, tx, { defer }) => {
+      const project = await teamProject(tx, event.data.projectId);
+      if (!project) return;
+      record(
+        event,
+        {
+          workspaceId: project.workspaceId,
+          kind: 'ping_url.turned_off',
+          target: project.name,
+          details: { projectId: event.data.projectId },
+        },
+        defer,
+      );
+    },
     TeamAlertChannelChanged: async (event, _tx, { defer }) => {
       const d = event.data;
       record(

@@ -317,8 +317,13 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
     // A note belongs to its incident, which the monitor's card lists; a reminder is only an alert.
     case 'IncidentNoted':
     case 'IncidentRepeated':
-    // A team's alert channels are its settings: its audit log has them.
+    // A team's alert channels are its settings, and a project's webhook and ping URLs credentials
+    // beside it: its audit log has them.
     case 'TeamAlertChannelChanged':
+    case 'DeployHookMade':
+    case 'DeployHookTurnedOff':
+    case 'PingUrlMade':
+    case 'PingUrlTurnedOff':
       return null;
     // Deliberately not on the timeline: sends and moves are the scheduler's bookkeeping, and a deleted
     // reminder leaves its added/completed rows as its history.
