@@ -6,6 +6,7 @@ import { type IdentityEnv, identityEnv } from './env.ts';
 import { adminUsersProjection } from './read-models/admin-users/index.ts';
 import { messagesProjection } from './read-models/messages/index.ts';
 import { workspacesProjection } from './read-models/workspaces/index.ts';
+import { createWorkspaceKeyShredder } from './timers/shred-workspace-keys/index.ts';
 import { accounts as accountsOf } from './user/accounts.ts';
 import { adminUsersApi } from './user/admin-api.ts';
 import { userApi } from './user/api.ts';
@@ -40,9 +41,14 @@ export const identityService: ServiceDefinition<IdentityEnv> = {
       workspacesApi(context, accounts, mailer),
     );
     await accounts.ensureAdmin();
+    const shredder = createWorkspaceKeyShredder(context);
+    shredder.start();
     return {
       ...served,
-      onStop: async () => mailer.close(),
+      onStop: async () => {
+        await shredder.stop();
+        await mailer.close();
+      },
     };
   },
 };

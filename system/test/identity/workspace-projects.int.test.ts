@@ -1,5 +1,7 @@
+import { createWorkspaceKeyShredder, WORKSPACE_KEY_GRACE_MS } from '@shiplog/identity/workspace-key-shredder';
 import { type Backend, Client, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
+import { SHREDDED } from '@shiplog/vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -231,6 +233,27 @@ describe('a team workspace’s projects', () => {
     expect((await owner.client.request('DELETE', `/api/workspaces/${workspaceId}`)).status).toBe(204);
     await waitUntil(async () => (await owner.client.get(`/api/projects/${project}`)).status === 404);
     expect((await owner.client.get('/api/projects')).body).toEqual([]);
+
+    // A day later its key is destroyed: every event sealed with it, its projects' among them, is gone.
+    const shredder = createWorkspaceKeyShredder(backend.service('identity').context);
+    // The project's events as stored, opened with the keys the vault holds now (no process's cache).
+    const projectEvents = async () => {
+      const { pool, vault } = backend.service('projects').context;
+      const { rows } = await pool.query<{ id: string; type: string; data: unknown }>(
+        'SELECT event_id AS id, type, data FROM projects.events WHERE stream_id = $1',
+        [`project-${project}`],
+      );
+      return (await vault.open(rows, { fresh: true })).map((event) => event ?? { data: SHREDDED });
+    };
+    expect((await projectEvents()).every((event) => event.data !== SHREDDED)).toBe(true);
+    expect(await shredder.tick(new Date(Date.now() + WORKSPACE_KEY_GRACE_MS - 60_000))).toBe(0);
+    await waitUntil(async () => (await shredder.tick(new Date(Date.now() + WORKSPACE_KEY_GRACE_MS + 60_000))) === 1);
+    expect(await backend.service('identity').context.vault.isForgotten(workspaceId)).toBe(true);
+    const shredded = await projectEvents();
+    expect(shredded.length).toBeGreaterThanOrEqual(2);
+    expect(shredded.every((event) => event.data === SHREDDED)).toBe(true);
+    // Nothing of it is made again: a write for the workspace finds no key.
+    expect(await shredder.tick(new Date(Date.now() + 2 * WORKSPACE_KEY_GRACE_MS))).toBe(0);
   });
 
   it('stay with the team when their maker deletes their account', async () => {

@@ -9,7 +9,7 @@ import type pg from 'pg';
 export const workspacesProjection: ProjectionDefinition = {
   name: 'workspaces',
   sources: ['identity'],
-  tables: ['workspaces', 'workspace_members', 'workspace_invites', 'workspace_slugs'],
+  tables: ['workspaces', 'workspace_members', 'workspace_invites', 'workspace_slugs', 'workspace_deletions'],
   handlers: {
     WorkspaceCreated: async ({ data: d }, tx) => {
       await tx.query(
@@ -42,10 +42,15 @@ export const workspacesProjection: ProjectionDefinition = {
         d.redirectUntil,
       ]);
     },
-    // Its members and invites go with it (ON DELETE CASCADE), and its slugs lead nowhere.
+    // Its members and invites go with it (ON DELETE CASCADE), its slugs lead nowhere, and its key is
+    // destroyed a day later (timers/shred-workspace-keys).
     WorkspaceDeleted: async ({ data: d }, tx) => {
       await tx.query('DELETE FROM identity.workspace_slugs WHERE workspace_id = $1', [d.workspaceId]);
       await tx.query('DELETE FROM identity.workspaces WHERE id = $1', [d.workspaceId]);
+      await tx.query(
+        'INSERT INTO identity.workspace_deletions (workspace_id, deleted_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [d.workspaceId, d.at],
+      );
     },
     WorkspaceInviteSent: async ({ data: d }, tx) => {
       await tx.query(
@@ -199,4 +204,14 @@ export async function workspaceBySlug(
     [slug, now],
   );
   return rows[0] ?? null;
+}
+
+/** The workspaces deleted by `deletedBefore` whose key the vault has not destroyed yet. */
+export async function workspacesToShred(pool: pg.Pool, deletedBefore: Date): Promise<string[]> {
+  const { rows } = await pool.query<{ workspace_id: string }>(
+    `SELECT workspace_id FROM identity.workspace_deletions d WHERE deleted_at <= $1
+     AND NOT EXISTS (SELECT 1 FROM vault.forgotten_subjects f WHERE f.subject = d.workspace_id)`,
+    [deletedBefore],
+  );
+  return rows.map((row) => row.workspace_id);
 }
