@@ -11,6 +11,7 @@ import { monitorListProjection } from './read-models/monitor-list/index.ts';
 import { plansProjection } from './read-models/plans/index.ts';
 import { checkOutbound, createChecker } from './timers/run-checks/index.ts';
 import { createAlertSender } from './timers/send-alerts/index.ts';
+import { workflowRunApi } from './workflow-run/api.ts';
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
@@ -66,6 +67,7 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
       ...servedTogether(
         monitorsApi(context, checks),
         pingApi(context),
+        workflowRunApi(context),
         alertChannelsApi(context, alerts, sender, mailer),
       ),
       consumers: [projectsReaction(context), alertOutboxReaction(context, mailer)],

@@ -235,7 +235,8 @@ describe('the ownership matrix', () => {
     expect(unplaced.map((c) => `${c.method} ${c.path}`)).toEqual([]);
     // The routes off the surface are the ones the gateway's own actions call (sign-in, the account,
     // the dashboard's GraphQL, an API token's check, export and import, public profiles, a session's push
-    // devices) or another service's (integrations reports a scheduled GitHub run to monitors); a new one
+    // devices) or another service's (integrations reports a scheduled GitHub run and a failed one to
+    // monitors); a new one
     // is a route the gateway forgot, or one to add here.
     expect(surface.internal.sort()).toEqual([
       'activity GET /activities/export',
@@ -255,6 +256,7 @@ describe('the ownership matrix', () => {
       'monitors GET /public/users/:userId/status',
       'monitors GET /public/workspaces/:workspaceId/status',
       'monitors POST /projects/:projectId/runs',
+      'monitors POST /projects/:projectId/workflow-failures',
       'projects GET /public/users/:userId/projects',
       'projects GET /public/workspaces/:workspaceId/projects',
       'projects POST /imports/history',

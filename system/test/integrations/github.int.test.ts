@@ -19,6 +19,8 @@ beforeAll(async () => {
   backend = await startBackend({
     env: {
       INTEGRATION_ALLOWED_HOSTS: github.host,
+      // An alert channel on the stand-in's address (its deliveries stay queued: no sender runs here).
+      MONITOR_ALLOWED_HOSTS: github.host,
       INTEGRATION_KEY_SECRET: 'an-integration-key-secret-for-the-tests-0123',
       GITHUB_API_URL: github.url,
     },
@@ -248,11 +250,18 @@ describe('GitHub', () => {
     expect(next?.compareUrl).toContain(`/compare/${head}...${fix.sha}`);
   });
 
-  it('takes a scheduled workflow’s runs as the project’s cron ping: a good one is its backup, a failed one a failed run', async () => {
+  it('takes a scheduled workflow’s runs as the project’s cron ping, and alerts every failed run on the default branch once', async () => {
     github.addRepository('nightly');
     const ada = await connected('ghnightly');
     const [nightly] = await imported(ada.client, 'nightly');
     const repository = `${github.login}/nightly`;
+    // Where its alerts go: queued there (no sender runs in these tests), listed in the delivery log.
+    const channel = await ada.client.post('/api/alert-channels', {
+      kind: 'webhook',
+      name: 'CI alerts',
+      url: `${github.url}/alerts`,
+    });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
     // The project expects a backup a day: the dead man's switch a schedule that stops running trips.
     const expectation = await ada.client.post(`/api/projects/${nightly!.id}/monitors`, {
       kind: 'backup',
@@ -290,12 +299,49 @@ describe('GitHub', () => {
     } finally {
       await db.end();
     }
-    // A run on a push is CI, not the schedule: nothing.
-    const [push] = await github.deliver(repository, 'workflow_run', {
+    // A failed run of any other workflow on the default branch (CI on a push) is alerted too, once
+    // however often GitHub delivers it; one that passed is nothing.
+    const ci = {
       action: 'completed',
-      workflow_run: { id: 9002, name: 'CI', event: 'push', head_branch: 'main', conclusion: 'failure' },
+      workflow_run: {
+        id: 9002,
+        name: 'CI',
+        path: '.github/workflows/ci.yml',
+        event: 'push',
+        head_branch: 'main',
+        conclusion: 'failure',
+        html_url: 'https://github.com/octo/nightly/actions/runs/9002',
+      },
+    };
+    for (const _ of [1, 2]) {
+      const [push] = await github.deliver(repository, 'workflow_run', ci);
+      expect(JSON.parse(push!.body)).toEqual({ recorded: true });
+    }
+    const [passed] = await github.deliver(repository, 'workflow_run', {
+      ...ci,
+      workflow_run: { ...ci.workflow_run, id: 9003, conclusion: 'success' },
     });
-    expect(JSON.parse(push!.body)).toMatchObject({ recorded: false });
+    expect(JSON.parse(passed!.body)).toMatchObject({ recorded: false });
+    // Each failed run once through the project's channels, and on its timeline by GitHub.
+    const failures = async () =>
+      ((await ada.client.get('/api/alert-channels/deliveries')).body as { kind: string; summary: string }[])
+        .filter((d) => d.kind === 'workflow.failed')
+        .map((d) => d.summary)
+        .sort();
+    await waitUntil(async () => (await failures()).length === 2);
+    expect(await failures()).toEqual(['ci.yml failed: nightly', 'nightly-backup.yml failed: nightly']);
+    const timeline = (await ada.client.get(`/api/projects/${nightly!.id}/activities`)).body as {
+      eventType: string;
+      details: string;
+      actor: unknown;
+      metadata: { runUrl?: string };
+    }[];
+    const failed = timeline.filter((a) => a.eventType === 'workflow');
+    expect(failed.map((a) => a.details)).toEqual([
+      'ci.yml failed on main (push): nightly',
+      'nightly-backup.yml failed on main (schedule): nightly',
+    ]);
+    expect(failed[0]).toMatchObject({ actor: null, metadata: { runUrl: ci.workflow_run.html_url } });
   });
 
   it('refuses an unsigned, a wrongly signed and a malformed delivery, and records nothing for a repository joined to nothing', async () => {

@@ -194,6 +194,31 @@ export const monitorEvents = {
     }),
   }),
   /**
+   * `workflow-runs-<projectId>` streams: a GitHub Actions run of the project's repository failed on its
+   * default branch (integrations reports it), alerted through the project's channels as an incident
+   * opening is, once per run. `userId` is whose the project is, `workspaceId` its team's.
+   */
+  WorkflowRunFailed: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      projectId: id,
+      workspaceId: id.optional(),
+      userId: id,
+      projectName: z.string(),
+      /** The workflow's file name (`ci.yml`), or its name. */
+      workflow: z.string(),
+      runId: z.number().int(),
+      /** The run's page on GitHub, when the delivery named one. */
+      runUrl: z.string().nullable(),
+      branch: z.string(),
+      /** What started it on GitHub: `push`, `schedule`, `workflow_dispatch`, … */
+      trigger: z.string(),
+      at: isoDate,
+    }),
+  }),
+  /**
    * `ping-url-<projectId>` streams: a project's cron ping URL made by whoever the metadata names
    * (`replaced`: the one before it stopped working at once), or turned off. The URL's secret is never
    * in an event (its hash is the ping table's). `userId` is whose it is, the project's space its

@@ -439,17 +439,35 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       return answer(true);
     }
     const correlationId = String(req.headers['x-github-delivery'] ?? randomUUID()).slice(0, 100);
-    if (meaning.kind === 'scheduled-run') {
-      // As its cron ping would: monitors keeps the project's runs, and a good one is its backup.
-      const reported = await services.call('monitors', {
-        method: 'POST',
-        path: `/projects/${link.projectId}/runs`,
-        body: { outcome: meaning.outcome, label: meaning.workflow },
-        caller: { userId: owner, username: null, isAdmin: false, correlationId },
-      });
-      if (reported.status >= 500)
-        throw new AppError(503, 'UNAVAILABLE', 'Not recorded now: GitHub may deliver it again');
-      return answer(reported.status === 200, reported.status === 200 ? undefined : 'the project did not take it');
+    if (meaning.kind === 'scheduled-run' || meaning.kind === 'failed-run') {
+      const asMonitors = async (path: string, body: unknown) => {
+        const reported = await services.call('monitors', {
+          method: 'POST',
+          path: `/projects/${link.projectId}/${path}`,
+          body,
+          caller: { userId: owner, username: null, isAdmin: false, correlationId },
+        });
+        if (reported.status >= 500)
+          throw new AppError(503, 'UNAVAILABLE', 'Not recorded now: GitHub may deliver it again');
+        return reported.status === 200;
+      };
+      // A scheduled run as its cron ping would: monitors keeps the project's runs, and a good one is its
+      // backup. A failed run, scheduled or not, is alerted through the project's channels, once.
+      const ran =
+        meaning.kind === 'scheduled-run'
+          ? await asMonitors('runs', { outcome: meaning.outcome, label: meaning.workflow })
+          : true;
+      const failure = meaning.kind === 'failed-run' ? meaning : meaning.failure;
+      const alerted = failure
+        ? await asMonitors('workflow-failures', {
+            workflow: meaning.workflow,
+            runId: meaning.runId,
+            runUrl: failure.runUrl,
+            branch: failure.branch,
+            trigger: failure.trigger,
+          })
+        : true;
+      return ran && alerted ? answer(true) : answer(false, 'the project did not take it');
     }
     const shipped = await shippedFor(owner, state, link, meaning);
     const outcome = await record(owner, correlationId, link.projectId, meaning, shipped);

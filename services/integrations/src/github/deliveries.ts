@@ -37,9 +37,26 @@ export type DeliveryMeaning =
    * good end is the project's backup; a schedule that stops running is what the expected-backup
    * monitor notices).
    */
-  | { kind: 'scheduled-run'; repositoryId: number; runId: number; workflow: string; outcome: 'start' | 'ok' | 'failed' }
+  | {
+      kind: 'scheduled-run';
+      repositoryId: number;
+      runId: number;
+      workflow: string;
+      outcome: 'start' | 'ok' | 'failed';
+      /** A failed end's run, alerted as `failed-run` is. */
+      failure?: RunFailure;
+    }
+  /** Any other workflow's run on the default branch that failed (CI on a push): alerted. */
+  | ({ kind: 'failed-run'; repositoryId: number; runId: number; workflow: string } & RunFailure)
   | { kind: 'ping'; repositoryId: number | null }
   | { kind: 'ignored'; reason: string };
+
+/** What a failed run's alert says of it: where to read it, on which branch, started by what. */
+export interface RunFailure {
+  runUrl: string | null;
+  branch: string;
+  trigger: string;
+}
 
 const repository = z.object({ id: z.number().int(), default_branch: z.string().optional() });
 
@@ -84,6 +101,7 @@ const workflowRunEvent = z.object({
     event: z.string(),
     head_branch: z.string().nullish(),
     conclusion: z.string().nullish(),
+    html_url: z.string().nullish(),
   }),
 });
 
@@ -225,20 +243,26 @@ export function meaningOf(event: string, body: unknown, now: Date): DeliveryMean
       const parsed = workflowRunEvent.safeParse(body);
       if (!parsed.success) return { kind: 'ignored', reason: 'not a workflow run GitHub would send' };
       const { action, workflow_run: run, repository: repo } = parsed.data;
-      if (run.event !== 'schedule')
-        return { kind: 'ignored', reason: `a workflow run on ${run.event}, not a schedule` };
-      if (run.head_branch !== (repo.default_branch ?? 'main'))
-        return { kind: 'ignored', reason: 'a scheduled run off the default branch' };
+      const branch = repo.default_branch ?? 'main';
+      if (run.head_branch !== branch) return { kind: 'ignored', reason: 'a workflow run off the default branch' };
       const outcome =
         action === 'in_progress' ? 'start' : action === 'completed' ? runConclusions[run.conclusion ?? ''] : undefined;
+      const workflow = (run.path?.split('/').pop() || run.name || 'workflow').slice(0, 200);
+      const failure: RunFailure | undefined =
+        outcome === 'failed'
+          ? {
+              runUrl: /^https?:\/\//.test(run.html_url ?? '') ? run.html_url!.slice(0, 2000) : null,
+              branch,
+              trigger: run.event.slice(0, 100),
+            }
+          : undefined;
+      const ids = { repositoryId: repo.id, runId: run.id, workflow };
+      if (run.event !== 'schedule')
+        return failure
+          ? { kind: 'failed-run', ...ids, ...failure }
+          : { kind: 'ignored', reason: `a workflow run on ${run.event} that did not fail` };
       if (!outcome) return { kind: 'ignored', reason: `a scheduled run ${action} ${run.conclusion ?? ''}`.trim() };
-      return {
-        kind: 'scheduled-run',
-        repositoryId: repo.id,
-        runId: run.id,
-        workflow: (run.path?.split('/').pop() || run.name || 'workflow').slice(0, 200),
-        outcome,
-      };
+      return { kind: 'scheduled-run', ...ids, outcome, ...(failure ? { failure } : {}) };
     }
     default:
       return { kind: 'ignored', reason: `${event} events are not recorded` };

@@ -153,12 +153,37 @@ describe('what a GitHub delivery means', () => {
       outcome: 'ok',
     });
     for (const conclusion of ['failure', 'timed_out', 'startup_failure'])
-      expect(meaningOf('workflow_run', run('completed', { conclusion }), now)).toMatchObject({ outcome: 'failed' });
+      expect(meaningOf('workflow_run', run('completed', { conclusion }), now)).toMatchObject({
+        outcome: 'failed',
+        failure: { runUrl: null, branch: 'main', trigger: 'schedule' },
+      });
+    // Any other workflow's failed run on the default branch (CI on a push) is alerted.
+    expect(
+      meaningOf(
+        'workflow_run',
+        run('completed', {
+          conclusion: 'failure',
+          event: 'push',
+          path: '.github/workflows/ci.yml',
+          html_url: 'https://github.com/ada/site/actions/runs/77',
+        }),
+        now,
+      ),
+    ).toEqual({
+      kind: 'failed-run',
+      repositoryId: 42,
+      runId: 77,
+      workflow: 'ci.yml',
+      runUrl: 'https://github.com/ada/site/actions/runs/77',
+      branch: 'main',
+      trigger: 'push',
+    });
     for (const ignored of [
       run('completed', { conclusion: 'cancelled' }),
       run('requested'),
       run('completed', { conclusion: 'success', event: 'push' }),
       run('completed', { conclusion: 'success', head_branch: 'feature' }),
+      run('completed', { conclusion: 'failure', event: 'push', head_branch: 'feature' }),
     ])
       expect(meaningOf('workflow_run', ignored, now).kind).toBe('ignored');
   });

@@ -1,22 +1,39 @@
 import type { MonitorEvent } from '../monitor/monitor.ts';
+import type { WorkflowRunEvent } from '../workflow-run/workflow-run.ts';
 
-/** What is alerted: an incident opening or closing, or a certificate near its end. */
-export type AlertEvent = Extract<
-  MonitorEvent,
-  { type: 'IncidentOpened' | 'IncidentRepeated' | 'IncidentClosed' | 'ExpiryApproaching' }
->;
+/** What is alerted: an incident opening or closing, a certificate near its end, a failed workflow run. */
+export type AlertEvent =
+  | Extract<MonitorEvent, { type: 'IncidentOpened' | 'IncidentRepeated' | 'IncidentClosed' | 'ExpiryApproaching' }>
+  | WorkflowRunEvent;
+
+export const alertEventTypes = [
+  'IncidentOpened',
+  'IncidentRepeated',
+  'IncidentClosed',
+  'ExpiryApproaching',
+  'WorkflowRunFailed',
+] as const satisfies readonly AlertEvent['type'][];
 
 export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
-  event.type === 'IncidentOpened' ||
-  event.type === 'IncidentRepeated' ||
-  event.type === 'IncidentClosed' ||
-  event.type === 'ExpiryApproaching';
+  (alertEventTypes as readonly string[]).includes(event.type);
 
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
 /** An alert in words, the same by email and every channel: a title and a sentence. */
 export const alertLines = (event: AlertEvent): [string, string] =>
-  event.type === 'ExpiryApproaching' ? expiryLines(event) : incidentLines(event);
+  event.type === 'ExpiryApproaching'
+    ? expiryLines(event)
+    : event.type === 'WorkflowRunFailed'
+      ? workflowLines(event)
+      : incidentLines(event);
+
+function workflowLines(event: WorkflowRunEvent): [string, string] {
+  const d = event.data;
+  return [
+    `${d.workflow} failed: ${d.projectName}`,
+    `${d.workflow} failed on ${d.branch} (${d.trigger}) at ${new Date(d.at).toUTCString()}${d.runUrl ? `: ${d.runUrl}` : '.'}`,
+  ];
+}
 
 /** The project's page, which every alert links to. */
 export const projectLink = (appUrl: string, projectId: string) => `${appUrl.replace(/\/$/, '')}/projects/${projectId}`;

@@ -12,6 +12,7 @@ export interface AlertMessage {
     | 'incident.closed'
     | 'certificate.expiring'
     | 'domain.expiring'
+    | 'workflow.failed'
     | 'test';
   at: string;
   title: string;
@@ -21,15 +22,17 @@ export interface AlertMessage {
 }
 
 const typeOf = (event: AlertEvent): AlertMessage['type'] =>
-  event.type === 'IncidentOpened'
-    ? 'incident.opened'
-    : event.type === 'IncidentRepeated'
-      ? 'incident.repeated'
-      : event.type === 'IncidentClosed'
-        ? 'incident.closed'
-        : event.data.of === 'domain'
-          ? 'domain.expiring'
-          : 'certificate.expiring';
+  event.type === 'WorkflowRunFailed'
+    ? 'workflow.failed'
+    : event.type === 'IncidentOpened'
+      ? 'incident.opened'
+      : event.type === 'IncidentRepeated'
+        ? 'incident.repeated'
+        : event.type === 'IncidentClosed'
+          ? 'incident.closed'
+          : event.data.of === 'domain'
+            ? 'domain.expiring'
+            : 'certificate.expiring';
 
 export function alertMessage(event: AlertEvent & { id: string }, appUrl: string): AlertMessage {
   const [title, text] = alertLines(event);

@@ -10,6 +10,7 @@ import {
   Rocket,
   Tag,
   Trash2,
+  Workflow,
   Zap,
 } from 'lucide-react';
 import { cn } from '../../lib/class-names';
@@ -42,6 +43,7 @@ const eventIcons: Record<string, LucideIcon> = {
   backup_created: Archive,
   version_release: Tag,
   incident: HeartPulse,
+  workflow: Workflow,
 };
 
 const statusBadges: Record<string, { label: string; className: string }> = {

@@ -1,7 +1,12 @@
 import type { Activity } from '@shiplog/schemas';
 
-/** The platforms a deploy webhook names (the entry's `metadata.source`). */
-const platforms: Record<string, string> = { vercel: 'Vercel', netlify: 'Netlify', generic: 'the deploy webhook' };
+/** The platforms a deploy webhook or GitHub names (the entry's `metadata.source`). */
+const platforms: Record<string, string> = {
+  vercel: 'Vercel',
+  netlify: 'Netlify',
+  generic: 'the deploy webhook',
+  github: 'GitHub',
+};
 
 /**
  * Who did it, when it is worth saying: another member of a team ("by Ada"), a token ("by you with the

@@ -309,6 +309,26 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
         metadata: { monitorId: d.monitorId, url: d.url, expiresAt: d.expiresAt, daysLeft: d.daysLeft },
       });
     }
+    // A failed GitHub Actions run on the default branch: GitHub's, as a deployment is its platform's.
+    case 'WorkflowRunFailed': {
+      const d = event.data;
+      return entry({
+        userId: d.userId,
+        projectId: d.projectId,
+        eventType: 'workflow',
+        action: 'failed',
+        details: `${d.workflow} failed on ${d.branch} (${d.trigger}): ${d.projectName}`,
+        metadata: {
+          workflow: d.workflow,
+          runId: d.runId,
+          runUrl: d.runUrl,
+          branch: d.branch,
+          trigger: d.trigger,
+          source: { platform: 'github' },
+        },
+        status: 'failed',
+      });
+    }
     // A monitor's settings, pauses and removal are the monitor's own business: its card shows them.
     case 'MonitorChanged':
     case 'MonitorPaused':
