@@ -39,6 +39,11 @@ export interface CommandContext {
    * audit log shows it); a personal change's events keep none.
    */
   address?: string;
+  /**
+   * The events are a team workspace's though their data does not name it (a team project's monitor):
+   * the address is kept on them as on the events that do.
+   */
+  team?: boolean;
   correlationId: string;
   causationId?: string | null;
   /**
@@ -219,7 +224,12 @@ export function metadataFor(
   { type, data }: Pick<DomainEvent, 'type' | 'data'>,
 ): EventMetadata {
   // The client's address stays on a team workspace's events only (they name it): its audit log's.
-  const team = typeof (data as { workspaceId?: unknown }).workspaceId === 'string';
+  const { workspaceId, space } = data as { workspaceId?: unknown; space?: unknown };
+  // A token limited to a team workspace names it as its `space`.
+  const team =
+    context.team === true ||
+    typeof workspaceId === 'string' ||
+    (typeof space === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(space));
   return {
     userId: context.userId,
     ...(context.token ? { token: context.token } : {}),

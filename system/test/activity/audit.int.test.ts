@@ -169,8 +169,20 @@ describe('the audit log', () => {
     expect(byKind('api_token.revoked')).toMatchObject({ actor: { userId: bo.id }, target: 'Crew CI' });
     expect(JSON.stringify(entries)).not.toContain('secret-path');
     expect(entries.filter((e) => e.kind === 'member.invited').map((e) => e.target)).toContain('o…@example.com');
-    // From the client's address, as the gateway saw it: on the workspace's and its projects' entries.
-    for (const kind of ['member.left', 'project.deleted', 'project.created', 'workspace.created'])
+    // From the client's address, as the gateway saw it: on every entry a member's request made.
+    for (const kind of [
+      'member.left',
+      'project.deleted',
+      'project.created',
+      'workspace.created',
+      'monitor.added',
+      'monitor.changed',
+      'monitor.removed',
+      'alert_channel.added',
+      'alert_channel.removed',
+      'api_token.created',
+      'api_token.revoked',
+    ])
       expect(byKind(kind).address, kind).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
     expect(entries.every((e) => !Number.isNaN(Date.parse(e.at)))).toBe(true);
 

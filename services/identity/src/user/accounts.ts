@@ -49,7 +49,8 @@ export function accounts(context: ServiceContext<IdentityEnv>) {
   });
   const commandContext = (req: Request) => {
     const caller = callerOf(req);
-    return { userId: caller.userId, correlationId: caller.correlationId };
+    // The address stays on the events of a team workspace only (a token limited to one): `metadataFor`.
+    return { userId: caller.userId, address: caller.address, correlationId: caller.correlationId };
   };
 
   async function loadUser(userId: string) {

@@ -60,6 +60,8 @@ export function alertChannelsApi(
     const caller = callerOf(req);
     return handleCommand(store, alertChannelsStream(command.userId), alertChannelsDecider, command, {
       userId: caller.userId,
+      // Kept on a team's channel's event only (it names the workspace): its audit log shows it.
+      address: caller.address,
       correlationId: caller.correlationId,
       idempotencyKey,
       retries: 3,

@@ -138,8 +138,9 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     const { state } = await loadAggregate(store, monitorStream(monitorIdOf(req)), monitorDecider);
     if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
     await catchUp(req);
-    await reachProjectOf(parsed, state.projectId);
-    return state;
+    const project = await reachProjectOf(parsed, state.projectId);
+    // A team project's monitor: its changes keep the client's address, for the workspace's audit log.
+    return { monitor: state, team: project.workspaceId !== null };
   }
 
   async function run(
@@ -147,11 +148,12 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     res: Response,
     monitorId: string,
     command: MonitorCommand,
-    options: { idempotencyKey?: string; transaction?: pg.PoolClient } = {},
+    options: { idempotencyKey?: string; transaction?: pg.PoolClient; team: boolean },
   ) {
     const caller = callerOf(req);
     const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
       userId: caller.userId,
+      address: caller.address,
       correlationId: caller.correlationId,
       now: now(),
       ...options,
@@ -262,10 +264,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
               res,
               monitorId,
               { type: 'AddMonitor', userId, monitorId, project: { id: project.id, name: project.name }, settings },
-              {
-                idempotencyKey,
-                transaction,
-              },
+              { idempotencyKey, transaction, team: project.workspaceId !== null },
             ),
         );
         if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
@@ -273,17 +272,21 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       },
 
       'PATCH /monitors/:id': async (req, res, parsed) => {
-        const { id: monitorId } = await reachMonitor(req, parsed);
+        const {
+          monitor: { id: monitorId },
+          team,
+        } = await reachMonitor(req, parsed);
         const { paused, ...changes } = parsed.body;
         await screenUrl(changes.url);
         if (paused === false) await requirePlan(req);
-        let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', changes });
+        let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', changes }, { team });
         if (paused !== undefined)
           ({ state } = await run(
             req,
             res,
             monitorId,
             paused ? { type: 'PauseMonitor', reason: 'user' } : { type: 'ResumeMonitor' },
+            { team },
           ));
         if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
         res.json(viewOf(state, now().toISOString()));
@@ -299,19 +302,22 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       },
 
       'PUT /monitors/:id/incidents/:incidentId/note': async (req, res, parsed) => {
-        const { id: monitorId } = await reachMonitor(req, parsed);
+        const {
+          monitor: { id: monitorId },
+          team,
+        } = await reachMonitor(req, parsed);
         const { note } = parsed.body;
         const incidentId = req.params.incidentId;
         if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
-        await run(req, res, monitorId, { type: 'NoteIncident', incidentId, note });
+        await run(req, res, monitorId, { type: 'NoteIncident', incidentId, note }, { team });
         res.json({ id: incidentId, note });
       },
 
       'DELETE /monitors/:id': async (req, res, parsed) => {
-        const monitor = await reachMonitor(req, parsed);
+        const { monitor, team } = await reachMonitor(req, parsed);
         // Its slot is its maker's, whoever removes it.
         await withSlot(req, res, { type: 'FreeSlot', userId: monitor.userId, monitorId: monitor.id }, (transaction) =>
-          run(req, res, monitor.id, { type: 'RemoveMonitor', reason: 'user' }, { transaction }),
+          run(req, res, monitor.id, { type: 'RemoveMonitor', reason: 'user' }, { transaction, team }),
         );
         res.status(204).end();
       },
