@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -212,6 +215,41 @@ export async function waitUntil(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** Where the ports handed out on this machine are claimed: one file a port, naming its process. */
+const claims = join(tmpdir(), 'shiplog-test-ports');
+
+/**
+ * Claims `port` for this process among every process on the machine that hands out ports here (the
+ * test runs side by side, the chaos run, the benches): its claim file, made only if there is none, or
+ * taken over from a process that has ended. Between the check that a port is free and the listen of
+ * the server that takes it, no other process is then handed the same one.
+ */
+function claim(port: number): boolean {
+  mkdirSync(claims, { recursive: true });
+  const file = join(claims, String(port));
+  const make = () => {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (make()) return true;
+  let owner: number;
+  try {
+    owner = Number(readFileSync(file, 'utf8'));
+  } catch {
+    return make();
+  }
+  if (owner === process.pid || (owner > 0 && processAlive(owner))) return false;
+  // Its process ended: the claim is taken over (of two processes taking it over at once, one makes it).
+  try {
+    unlinkSync(file);
+  } catch {}
+  return make();
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -229,7 +267,7 @@ function portIsFree(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 12_000 + Math.floor(Math.random() * 8_000);
-    if (await portIsFree(port)) return port;
+    if (claim(port) && (await portIsFree(port))) return port;
   }
   throw new Error('no free port found');
 }
@@ -242,7 +280,7 @@ export async function freePort(): Promise<number> {
 export async function freeServicePortBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + 10 * Math.floor(Math.random() * 1_200);
-    if (await servicePortsFree(base)) return base;
+    if (claim(base) && (await servicePortsFree(base))) return base;
   }
   throw new Error('no free range of service ports found');
 }
