@@ -34,6 +34,8 @@ export class SessionConnection {
   #ended = false;
   readonly #lostCallbacks = new Set<(error: Error) => void>();
   readonly #channels = new Map<string, Set<Listener>>();
+  /** The end of the queries sent so far: each waits for the one before (see `#inTurn`). */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: SessionConnectionOptions) {
     this.#options = options;
@@ -52,7 +54,7 @@ export class SessionConnection {
     const client = await this.#connected();
     const generation = this.#generation;
     try {
-      const { rows } = await client.query<R>(text, values);
+      const { rows } = await this.#inTurn(() => client.query<R>(text, values));
       return { rows, generation };
     } catch (error) {
       // A statement that failed on a working connection (a syntax error) keeps it; one that timed out
@@ -80,7 +82,7 @@ export class SessionConnection {
       listeners = new Set();
       this.#channels.set(channel, listeners);
       try {
-        await client.query(`LISTEN ${channel}`);
+        await this.#inTurn(() => client.query(`LISTEN ${channel}`));
       } catch (error) {
         this.#channels.delete(channel);
         if (!(error instanceof pg.DatabaseError)) this.#lose(client, error as Error);
@@ -93,7 +95,7 @@ export class SessionConnection {
       // Gone with a lost connection already: nothing is listening on the new one.
       if (current !== listeners || !current.delete(listener) || current.size > 0) return;
       this.#channels.delete(channel);
-      if (this.#client === client) await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      if (this.#client === client) await this.#inTurn(() => client.query(`UNLISTEN ${channel}`)).catch(() => undefined);
     };
   }
 
@@ -104,6 +106,17 @@ export class SessionConnection {
     this.#client = undefined;
     this.#channels.clear();
     await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * Runs `work` (a query) once every query sent before it has been answered: the services of a process
+   * share this connection (their leader locks, their relays' LISTEN), and pg asks that a client be
+   * sent no query while another runs (a queue of its own, which it is dropping).
+   */
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(work, work);
+    this.#queue = turn.catch(() => undefined);
+    return turn;
   }
 
   #connected(): Promise<pg.Client> {
