@@ -15,3 +15,4 @@ export {
   uniqueUsername,
 } from './backend.ts';
 export { contractOf } from './contract.ts';
+export { openLiveStream, type SseMessage } from './live-stream.ts';

@@ -1,6 +1,6 @@
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { formatPosition, type Position } from '@shiplog/events';
-import { type Bus, busEventPosition, isUuid, readEvent } from '@shiplog/messaging';
+import { type Bus, busEventPosition, followPresence, isUuid, readEvent } from '@shiplog/messaging';
 import { CONSISTENCY_HEADER, type Logger, type ServiceClients, type ServiceName } from '@shiplog/service-kit';
 import { isSealed } from '@shiplog/vault';
 import type { Request, Response } from 'express';
@@ -27,7 +27,12 @@ export const LIVE_SEQ_HEADER = 'x-shiplog-seq';
  * A change; a mark (the stream is complete up to `seq`: the id a reconnect resumes after, when no
  * change of the user's came since); or a reset (what was missed cannot be told: reload everything).
  */
-export type LiveMessage = { kind: 'change'; change: LiveChange } | { kind: 'mark'; seq: number } | { kind: 'reset' };
+export type LiveMessage =
+  | { kind: 'change'; change: LiveChange }
+  | { kind: 'mark'; seq: number }
+  | { kind: 'reset' }
+  /** Another member came to a team project's page or left it: the page asks again who is there. */
+  | { kind: 'presence'; projectId: string };
 type Listener = (message: LiveMessage) => void;
 
 /**
@@ -88,6 +93,13 @@ export class LiveFeed {
     });
     const messages = await consumer.consume();
     this.#stop.signal.addEventListener('abort', () => void messages.close());
+    // Arrivals on and departures from a team project's page, told to its workspace's other members.
+    const unfollow = followPresence(this.#bus, ({ projectId, workspaceId, userId }) => {
+      for (const member of this.#membersOf.get(workspaceId) ?? [])
+        if (member !== userId)
+          for (const listener of this.#listeners.get(member) ?? []) listener({ kind: 'presence', projectId });
+    });
+    this.#stop.signal.addEventListener('abort', unfollow);
     this.#running = (async () => {
       const pending: JsMsg[] = [];
       let flushing: Promise<void> | undefined;
@@ -303,6 +315,9 @@ export function liveEvents(deps: {
           const { seq, source, type } = message.change;
           res.write(`id: ${seq}\nevent: change\ndata: ${JSON.stringify({ source, type })}\n\n`);
         } else if (message.kind === 'mark') res.write(`id: ${message.seq}\n\n`);
+        // No id: a presence is not resumed after a reconnect (the page asks again every 15 s anyway).
+        else if (message.kind === 'presence')
+          res.write(`event: presence\ndata: ${JSON.stringify({ projectId: message.projectId })}\n\n`);
         else res.write('event: reset\ndata: {}\n\n');
       },
       lastSeq,

@@ -6,6 +6,7 @@ export * from './envelope.ts';
 export type { Logger } from './logger.ts';
 export * from './parking.ts';
 export { ConsumerProgress } from './positions.ts';
+export * from './presence.ts';
 export * from './rebuild.ts';
 export * from './relay.ts';
 export { inTransaction, isStorableText } from './sql.ts';

@@ -1,4 +1,4 @@
-import { type Backend, startBackend } from '@shiplog/system';
+import { type Backend, openLiveStream, startBackend } from '@shiplog/system';
 import { waitUntil } from '@shiplog/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -46,5 +46,43 @@ describe('presence on a project', () => {
         [bo.id],
       );
     expect((await here(ada)).body).toEqual([]);
+  });
+
+  it('tells the other members’ live streams at once when one arrives or leaves, and nobody else', async () => {
+    const ada = await backend.signUp('pushada');
+    const bo = await backend.signUp('pushbo');
+    const eve = await backend.signUp('pusheve');
+    const workspaceId = (await ada.client.post('/api/workspaces', { name: 'Pushed crew' })).body.id as string;
+    const invite = await ada.client.post(`/api/workspaces/${workspaceId}/invites`, {
+      username: bo.username,
+      role: 'member',
+    });
+    await waitUntil(async () => (await bo.client.get('/api/invites')).body.length === 1);
+    expect((await bo.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+    const project = (await ada.client.post('/api/projects', { name: 'Live page', workspaceId })).body.id as string;
+    await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
+    const [adaStream, eveStream] = await Promise.all([
+      openLiveStream(backend.url, ada.client),
+      openLiveStream(backend.url, eve.client),
+    ]);
+    try {
+      await Promise.all([adaStream.ready(), eveStream.ready()]);
+      const presences = (stream: typeof adaStream) =>
+        stream.messages.filter((m) => m.event === 'presence').map((m) => JSON.parse(m.data!));
+      // Bo opens the page: Ada's stream hears it; saying so again (every 15 s) is no news.
+      await bo.client.post(`/api/projects/${project}/presence`);
+      await waitUntil(() => presences(adaStream).length === 1, 3000, 'the arrival');
+      await bo.client.post(`/api/projects/${project}/presence`);
+      // Bo leaves: heard too. A sentinel change after both shows nothing else came.
+      expect((await bo.client.request('DELETE', `/api/projects/${project}/presence`)).status).toBe(204);
+      await waitUntil(() => presences(adaStream).length === 2, 3000, 'the departure');
+      await ada.client.post('/api/projects', { name: 'Sentinel', workspaceId });
+      await adaStream.waitFor((change) => change.source === 'projects');
+      expect(presences(adaStream)).toEqual([{ projectId: project }, { projectId: project }]);
+      // Eve is in no workspace of it: told nothing.
+      expect(presences(eveStream)).toEqual([]);
+    } finally {
+      await Promise.all([adaStream.close(), eveStream.close()]);
+    }
   });
 });

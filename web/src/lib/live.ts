@@ -130,6 +130,10 @@ function openStream(queryClient: QueryClient): () => void {
   events.addEventListener('error', () => {
     liveFeed.open = false;
   });
+  events.addEventListener('presence', (event) => {
+    const { projectId } = JSON.parse((event as MessageEvent<string>).data) as { projectId: string };
+    for (const listener of liveFeed.presence) listener(projectId);
+  });
   events.addEventListener('reset', () => {
     changed.set('*', Number.MAX_SAFE_INTEGER);
     timer ??= setTimeout(refresh, 0);

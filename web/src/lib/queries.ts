@@ -142,11 +142,14 @@ export const optimistic = () => import('./optimistic');
 
 /**
  * The live feed (lib/live.ts): whether it is open (it then brings the bell's changes as they happen),
- * and who hears each change as it comes (a long import counting its progress).
+ * who hears each change as it comes (a long import counting its progress), and who hears of the
+ * members coming and going on a team project's page.
  */
 export const liveFeed = {
   open: false,
   listeners: new Set<(change: { source: string; type: string }) => void>(),
+  /** Who hears that another member came to a team project's page or left it (its id). */
+  presence: new Set<(projectId: string) => void>(),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../../lib/api';
+import { liveFeed } from '../../lib/queries';
 import { Avatar } from '../../ui/avatar';
 
 /** How often an open page says so: the server counts a sign for 45 s, so two may go missing. */
@@ -12,8 +13,9 @@ interface Present {
 
 /**
  * Who else has this team project's page open: the page says it is open while it is shown (now, every
- * 15 s, and when it is shown again) and that it was left when the app goes to another page, and hears
- * back the others. A closed tab says nothing: it falls silent, and counts for nobody 45 s later.
+ * 15 s, when it is shown again, and at once when the live feed says another member came or went) and
+ * that it was left when the app goes to another page, and hears back the others. A closed tab says
+ * nothing: it falls silent, and counts for nobody 45 s later.
  */
 export function usePresence(projectId: string, enabled: boolean): Present[] {
   const [present, setPresent] = useState<Present[]>([]);
@@ -31,10 +33,16 @@ export function usePresence(projectId: string, enabled: boolean): Present[] {
     say();
     const timer = setInterval(say, EVERY_MS);
     document.addEventListener('visibilitychange', say);
+    // Another member came or went (the live feed): asked again at once.
+    const heard = (changed: string) => {
+      if (changed === projectId) say();
+    };
+    liveFeed.presence.add(heard);
     return () => {
       live = false;
       clearInterval(timer);
       document.removeEventListener('visibilitychange', say);
+      liveFeed.presence.delete(heard);
       // Another page of the app: left.
       apiRequest<null>('DELETE', path).catch(() => undefined);
     };
