@@ -123,6 +123,8 @@ process.on('SIGTERM', () => void stopAll(0));
 // Started by another program over a channel (scripts/launch.ts: the browser tests, the benchmarks):
 // it closes when that program ends, even killed, and the app stops with it.
 process.on('disconnect', () => void stopAll(0));
+// Or it closed while this script was still loading, unheard: the app is not started at all.
+if (typeof process.send === 'function' && !process.connected) process.exit(0);
 
 await ensureDatabase(databaseUrl, log);
 if (env.SKIP_WEB_BUILD !== '1') {

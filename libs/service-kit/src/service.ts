@@ -431,6 +431,12 @@ async function listen(listener: RequestListener, port: number, host: string): Pr
  * port and database connections.
  */
 export function endWithSupervisor(): void {
+  // The channel closed while this process was still loading its code (the supervisor ended then, and
+  // its 'disconnect' went unheard): it stops now.
+  if (typeof process.send === 'function' && !process.connected) {
+    process.kill(process.pid, 'SIGTERM');
+    return;
+  }
   if (!process.channel) return;
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

@@ -19,6 +19,27 @@ process.stdout.write('ready\\n');`;
   return { proc, ready, exited, stderr: () => stderr };
 }
 
+describe('endWithSupervisor', () => {
+  it('stops a process whose supervisor ended while it was still loading its code', async () => {
+    const kit = join(import.meta.dirname, 'service.ts');
+    // A second of loading (a service's imports, compiling and reading files), during which the channel
+    // closes and its 'disconnect' is emitted to nobody.
+    const script = `const until = Date.now() + 1000; while (Date.now() < until) {}
+await new Promise((resolve) => setTimeout(resolve, 300));
+const { endWithSupervisor } = await import(${JSON.stringify(kit)});
+endWithSupervisor();
+setInterval(() => {}, 1000);`;
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      proc.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    proc.disconnect();
+    expect(await exited).toBe('SIGTERM');
+  });
+});
+
 describe('stopOnSignals', () => {
   it('ends the process once its stop is done', async () => {
     const { proc, ready, exited } = child('Promise.resolve()');
