@@ -89,10 +89,11 @@ describe('live updates', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ deploymentId: 'run-7', version: '3.1.0' }),
     });
-    await watching.getByTestId('project-timeline').getByText('Deployed to production').waitFor({ timeout: 10_000 });
+    // Under a full run's load the delivery, the read models and the page's refetch have taken over 10 s.
+    await watching.getByTestId('project-timeline').getByText('Deployed to production').waitFor({ timeout: 30_000 });
     await expect
       .poll(() => watching.getByRole('checkbox', { name: 'Deployed' }).getAttribute('aria-checked'), {
-        timeout: 10_000,
+        timeout: 30_000,
       })
       .toBe('true');
 

@@ -677,7 +677,9 @@ describe('the installed app', () => {
               loaded.every((url) => assets.includes(url)),
             ];
           }),
-        { timeout: 30_000 },
+        // Its install fetches every built file the page loaded: as in new-user.e2e.test.ts, more than
+        // 30 s beside another browser and app on two cores.
+        { timeout: 60_000 },
       )
       .toEqual([true, true, true, true, true, true]);
 
@@ -770,5 +772,5 @@ describe('the installed app', () => {
     await expect.poll(() => page.evaluate(() => caches.has('shiplog-data'))).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { unsubscribed?: boolean }).unsubscribed)).toBe(true);
     expect(calls).toEqual(['DELETE /api/reminders/push/subscriptions 200', 'POST /api/logout 200']);
-  }, 150_000);
+  }, 240_000);
 });
