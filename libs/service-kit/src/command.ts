@@ -15,6 +15,7 @@ import {
   type Position,
   toDomainEvent,
 } from '@shiplog/events';
+import { isId } from '@shiplog/schemas';
 import { currentTraceparent } from '@shiplog/telemetry';
 import { SHREDDED } from '@shiplog/vault';
 import type { ReceivedEvent } from './consumers.ts';
@@ -226,10 +227,7 @@ export function metadataFor(
   // The client's address stays on a team workspace's events only (they name it): its audit log's.
   const { workspaceId, space } = data as { workspaceId?: unknown; space?: unknown };
   // A token limited to a team workspace names it as its `space`.
-  const team =
-    context.team === true ||
-    typeof workspaceId === 'string' ||
-    (typeof space === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(space));
+  const team = context.team === true || typeof workspaceId === 'string' || isId(space);
   return {
     userId: context.userId,
     ...(context.token ? { token: context.token } : {}),

@@ -12,20 +12,23 @@ afterAll(async () => {
   await backend?.stop();
 });
 
+/** Ada's workspace with Bo in it (as `role`), and a project of it Bo can open. */
+async function teamProject(prefix: string, role: 'viewer' | 'member') {
+  const ada = await backend.signUp(`${prefix}ada`);
+  const bo = await backend.signUp(`${prefix}bo`);
+  const workspaceId = (await ada.client.post('/api/workspaces', { name: `${prefix} crew` })).body.id as string;
+  const invite = await ada.client.post(`/api/workspaces/${workspaceId}/invites`, { username: bo.username, role });
+  await waitUntil(async () => (await bo.client.get('/api/invites')).body.length === 1);
+  expect((await bo.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
+  const project = (await ada.client.post('/api/projects', { name: `${prefix} page`, workspaceId })).body.id as string;
+  await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
+  return { ada, bo, project, workspaceId };
+}
+
 describe('presence on a project', () => {
   it('shows each member the others who have it open, until they leave or fall silent', async () => {
-    const ada = await backend.signUp('hereada');
-    const bo = await backend.signUp('herebo');
+    const { ada, bo, project } = await teamProject('here', 'viewer');
     const stranger = await backend.signUp('herefar');
-    const workspaceId = (await ada.client.post('/api/workspaces', { name: 'Present crew' })).body.id as string;
-    const invite = await ada.client.post(`/api/workspaces/${workspaceId}/invites`, {
-      username: bo.username,
-      role: 'viewer',
-    });
-    await waitUntil(async () => (await bo.client.get('/api/invites')).body.length === 1);
-    expect((await bo.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
-    const project = (await ada.client.post('/api/projects', { name: 'Open page', workspaceId })).body.id as string;
-    await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
     const here = (who: typeof ada) => who.client.post(`/api/projects/${project}/presence`);
 
     expect((await here(ada)).body).toEqual([]);
@@ -49,18 +52,8 @@ describe('presence on a project', () => {
   });
 
   it('tells the other members’ live streams at once when one arrives or leaves, and nobody else', async () => {
-    const ada = await backend.signUp('pushada');
-    const bo = await backend.signUp('pushbo');
+    const { ada, bo, project, workspaceId } = await teamProject('push', 'member');
     const eve = await backend.signUp('pusheve');
-    const workspaceId = (await ada.client.post('/api/workspaces', { name: 'Pushed crew' })).body.id as string;
-    const invite = await ada.client.post(`/api/workspaces/${workspaceId}/invites`, {
-      username: bo.username,
-      role: 'member',
-    });
-    await waitUntil(async () => (await bo.client.get('/api/invites')).body.length === 1);
-    expect((await bo.client.post(`/api/invites/${invite.body.id}/accept`)).status).toBe(200);
-    const project = (await ada.client.post('/api/projects', { name: 'Live page', workspaceId })).body.id as string;
-    await waitUntil(async () => (await bo.client.get(`/api/projects/${project}`)).status === 200);
     const [adaStream, eveStream] = await Promise.all([
       openLiveStream(backend.url, ada.client),
       openLiveStream(backend.url, eve.client),

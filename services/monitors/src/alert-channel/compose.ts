@@ -14,9 +14,6 @@ export const alertEventTypes = [
   'WorkflowRunFailed',
 ] as const satisfies readonly AlertEvent['type'][];
 
-export const isAlertEvent = (event: { type: string }): event is AlertEvent =>
-  (alertEventTypes as readonly string[]).includes(event.type);
-
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
 /** An alert in words, the same by email and every channel: a title and a sentence. */

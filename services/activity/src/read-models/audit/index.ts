@@ -71,6 +71,27 @@ const onMonitor = onEach(
   },
 );
 
+/** A team project's cron ping URL made (replacing one, or not) or turned off. */
+const onPingUrl = onEach(
+  ['PingUrlMade', 'PingUrlTurnedOff'] as const,
+  async (event: ReceivedEvent<'PingUrlMade' | 'PingUrlTurnedOff'>, tx, { defer }) => {
+    const { projectId } = event.data;
+    const project = await teamProject(tx, projectId);
+    if (!project) return;
+    const made = event.type === 'PingUrlMade';
+    record(
+      event,
+      {
+        workspaceId: project.workspaceId,
+        kind: made ? 'ping_url.made' : 'ping_url.turned_off',
+        target: project.name,
+        details: made ? { projectId, replaced: (event.data as { replaced: boolean }).replaced } : { projectId },
+      },
+      defer,
+    );
+  },
+);
+
 export const auditProjection: ProjectionDefinition = {
   name: 'audit',
   // In this order in a rebuild: a project's workspace is known before its monitors' events.
@@ -212,35 +233,7 @@ export const auditProjection: ProjectionDefinition = {
       if (!workspaceId) return;
       record(event, { workspaceId, kind: 'deploy_hook.turned_off', target: name, details: { projectId } }, defer);
     },
-    PingUrlMade: async (event, tx, { defer }) => {
-      const { projectId, replaced } = event.data;
-      const project = await teamProject(tx, projectId);
-      if (!project) return;
-      record(
-        event,
-        {
-          workspaceId: project.workspaceId,
-          kind: 'ping_url.made',
-          target: project.name,
-          details: { projectId, replaced },
-        },
-        defer,
-      );
-    },
-    PingUrlTurnedOff: async (event, tx, { defer }) => {
-      const project = await teamProject(tx, event.data.projectId);
-      if (!project) return;
-      record(
-        event,
-        {
-          workspaceId: project.workspaceId,
-          kind: 'ping_url.turned_off',
-          target: project.name,
-          details: { projectId: event.data.projectId },
-        },
-        defer,
-      );
-    },
+    ...onPingUrl,
     TeamAlertChannelChanged: async (event, _tx, { defer }) => {
       const d = event.data;
       record(
