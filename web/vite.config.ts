@@ -145,7 +145,9 @@ function earlyDashboard(): Plugin {
         const script = `
       // On a visit to the dashboard: its data and its code, asked for at once (earlyDashboard in vite.config.ts).
       if ((location.pathname === '/' || location.pathname === '/dashboard') && !location.search) {
-        window.__shiplogEarly[${JSON.stringify(key)}] = fetch(${JSON.stringify(url)}, ${JSON.stringify(init)});
+        // A failure (offline, the data not kept) is the app's to tell when it takes the answer, not an
+        // unhandled rejection before then.
+        (window.__shiplogEarly[${JSON.stringify(key)}] = fetch(${JSON.stringify(url)}, ${JSON.stringify(init)})).catch(() => {});
         for (const href of ${JSON.stringify(preloads.map((file) => `/${file}`))}) {
           const link = document.createElement('link');
           link.rel = 'modulepreload';

@@ -129,7 +129,11 @@ describe('a new builder', () => {
             Boolean(
               navigator.serviceWorker.controller &&
                 (await (await caches.open('shiplog-page')).match('/')) &&
-                (await (await caches.open('shiplog-data')).match('/api/user')),
+                (await (await caches.open('shiplog-data')).match('/api/user')) &&
+                // The dashboard's data, which the offline page shows.
+                (await (await caches.open('shiplog-data')).keys()).some(
+                  (request) => new URL(request.url).pathname === '/api/graphql',
+                ),
             ),
           ),
         { timeout: 50_000 },

@@ -669,7 +669,9 @@ describe('the installed app', () => {
               .map((entry) => entry.name)
               .filter((url) => new URL(url).pathname.startsWith('/assets/'));
             return [
-              Boolean(await data.match('/api/user')),
+              Boolean(await data.match('/api/user')) &&
+                // The dashboard's data, which the offline page shows first.
+                (await data.keys()).some((request) => new URL(request.url).pathname === '/api/graphql'),
               Boolean(await data.match('/api/projects')),
               Boolean(await data.match('/api/reminders')),
               assets.some((url) => url.includes('/projects-page-')),
