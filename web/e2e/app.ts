@@ -66,6 +66,12 @@ async function startApp() {
       ...smtp.env,
       INTEGRATION_ALLOWED_HOSTS: [domains.host, github.host].join(','),
       GITHUB_API_URL: github.url,
+      GITHUB_APP_ID: String(github.app.id),
+      GITHUB_APP_SLUG: github.app.slug,
+      GITHUB_APP_CLIENT_ID: github.app.clientId,
+      GITHUB_APP_CLIENT_SECRET: github.app.clientSecret,
+      GITHUB_APP_WEBHOOK_SECRET: github.app.webhookSecret,
+      GITHUB_APP_PRIVATE_KEY: github.app.privateKey,
       MONITOR_ALLOWED_HOSTS: [hooks.host, target.host, secure.host, rdap.host].join(','),
       NODE_EXTRA_CA_CERTS: roots,
       RDAP_URL: rdap.url,
@@ -74,6 +80,9 @@ async function startApp() {
   );
   const url = `http://localhost:${port}`;
   stripe.deliverTo(`${url}/api/stripe/webhook`);
+  // The GitHub App as its operator registers it: its callback is the External API page.
+  github.app.callbackUrl = `${url}/integrations`;
+  github.app.webhookUrl = `${url}/api/hooks/github-app`;
   // An app that ends while the tests run says why (its supervisor stops everything when one process
   // exits, and when this worker does).
   app.child.once('exit', (code, signal) =>
@@ -97,7 +106,7 @@ async function startApp() {
     secure,
     /** The registry's RDAP server, for a domain typed by hand. */
     rdap,
-    /** GitHub's REST API and its webhook deliveries (to the hooks its API made, at APP_URL). */
+    /** GitHub's REST API, its webhook deliveries (to the hooks its API made, at APP_URL) and the server's GitHub App. */
     github,
   };
 }

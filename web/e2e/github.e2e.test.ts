@@ -110,4 +110,35 @@ describe('GitHub in the browser', () => {
     expect(xml).toContain('<title>v2.0.0</title>');
     expect(await violations(page, 'changelog')).toEqual([]);
   });
+
+  it('connects by installing the server’s GitHub App on GitHub and coming back, and records a release through the app', async () => {
+    const notes = `notes-${suffix}`;
+    app.github.addRepository(notes);
+    const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+    const installer = await context.newPage();
+    await registerThroughForm(installer, uniqueUsername('ghapp'));
+    await installer.goto('/integrations');
+    await installer.getByRole('button', { name: 'Install the GitHub App' }).click();
+    // GitHub's install page, then back to the External API page, which finishes the connection.
+    await installer.waitForURL(new RegExp(`/apps/${app.github.app.slug}/installations/new`));
+    await installer.getByRole('button', { name: 'Install' }).click();
+    await installer.getByTestId('github-connected').getByText('through the GitHub App').waitFor();
+    // What GitHub handed back is off the address.
+    expect(new URL(installer.url()).search).toBe('');
+    await installer.getByRole('button', { name: 'Import repositories' }).click();
+    await installer
+      .getByTestId('github-repositories')
+      .getByRole('checkbox', { name: new RegExp(notes) })
+      .click();
+    await installer.getByRole('button', { name: 'Import 1 as projects' }).click();
+    await installer.getByText('Imported 1 of 1 repositories').first().waitFor();
+
+    // The release reaches the project through the app's one webhook.
+    const deliveries = await app.github.publishRelease(`${app.github.login}/${notes}`, 'v0.1.0', '- First notes');
+    expect(deliveries.map((d) => JSON.parse(d.body).recorded)).toContain(true);
+    await installer.goto('/projects');
+    await installer.getByRole('link', { name: notes, exact: true }).click();
+    await installer.getByTestId('project-repository').getByTestId('latest-release').getByText('v0.1.0').waitFor();
+    await context.close();
+  });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * GitHub joined to projects: the connection (a fine-grained personal access token, on github.com or a
- * GitHub Enterprise Server), its repositories, and each project's repository as its card shows it.
+ * GitHub Enterprise Server, or the server's GitHub App installed), its repositories, and each project's repository as its card shows it.
  */
 
 /** github.com's REST API; a GitHub Enterprise Server's is `https://{host}/api/v3`. */
@@ -39,13 +39,39 @@ export const importRepositoriesSchema = z.object({
 /** `PUT /api/projects/{id}/github`: join an existing project to a repository. */
 export const linkRepositorySchema = z.object({ repository: repositoryName });
 
+/**
+ * `PUT /api/github/app`: what GitHub handed the app's callback after the install (`installation_id`,
+ * `code`, and the `state` the install began with).
+ */
+export const connectGitHubAppSchema = z.object({
+  installationId: z.coerce
+    .number({ error: 'The installation is missing: install the app again' })
+    .int('The installation is missing: install the app again')
+    .positive('The installation is missing: install the app again'),
+  code: z
+    .string({ error: 'GitHub did not authorize the install: install the app again' })
+    .regex(/^[\w-]{1,200}$/, 'GitHub did not authorize the install: install the app again'),
+  state: z
+    .string({ error: 'This install was not begun here: install the app again' })
+    .min(1, 'This install was not begun here: install the app again')
+    .max(500, 'This install was not begun here: install the app again'),
+});
+export type ConnectGitHubAppInput = z.infer<typeof connectGitHubAppSchema>;
+
 export const githubConnectionView = z.object({
   connected: z.boolean(),
   login: z.string().nullable(),
   apiUrl: z.string().nullable(),
-  /** GitHub refused the token since it was saved: connect again. */
+  /** How: with a token of the user's, or through the server's GitHub App installed. */
+  via: z.enum(['token', 'app']).nullable(),
+  /** The server has a GitHub App users may install in place of giving a token. */
+  appAvailable: z.boolean(),
+  /** GitHub refused the token (or the app was uninstalled) since: connect again. */
   reconnect: z.boolean(),
-  /** Where the repositories' webhooks send (for one added by hand), and its secret is shown once at connection. */
+  /**
+   * Where the repositories' webhooks send (for one added by hand), and its secret is shown once at
+   * connection; null through the app, whose own webhook hears its repositories.
+   */
   webhookUrl: z.string().nullable(),
 });
 export type GitHubConnectionView = z.infer<typeof githubConnectionView>;
@@ -53,6 +79,9 @@ export type GitHubConnectionView = z.infer<typeof githubConnectionView>;
 /** The connection just made: its webhook secret, for repositories where the token may not make the webhook. */
 export const githubConnectedView = githubConnectionView.extend({ webhookSecret: z.string() });
 export type GitHubConnectedView = z.infer<typeof githubConnectedView>;
+
+/** `POST /api/github/app/install`: the app's install page on GitHub, for this user for a while. */
+export const githubAppInstallView = z.object({ url: z.string() });
 
 export const githubRepositoryView = z.object({
   id: z.number().int(),
@@ -87,7 +116,7 @@ export const projectRepositoryView = z.object({
   defaultBranch: z.string(),
   lastCommit: commitView.nullable(),
   latestRelease: z.object({ tag: z.string(), url: z.string(), at: z.string() }).nullable(),
-  /** The webhook was made through the API; false: someone adds it by hand (`webhookUrl`). */
+  /** The webhook was made through the API, or is the GitHub App's; false: someone adds it by hand (`webhookUrl`). */
   webhook: z.boolean(),
 });
 export type ProjectRepositoryView = z.infer<typeof projectRepositoryView>;

@@ -23,9 +23,18 @@ beforeAll(async () => {
       MONITOR_ALLOWED_HOSTS: github.host,
       INTEGRATION_KEY_SECRET: 'an-integration-key-secret-for-the-tests-0123',
       GITHUB_API_URL: github.url,
+      // The operator's GitHub App, registered on the stand-in; its key on one line, as an env file holds it.
+      GITHUB_APP_ID: String(github.app.id),
+      GITHUB_APP_SLUG: github.app.slug,
+      GITHUB_APP_CLIENT_ID: github.app.clientId,
+      GITHUB_APP_CLIENT_SECRET: github.app.clientSecret,
+      GITHUB_APP_WEBHOOK_SECRET: github.app.webhookSecret,
+      GITHUB_APP_PRIVATE_KEY: github.app.privateKey.replaceAll('\n', '\\n'),
     },
   });
   github.deliverTo = backend.url;
+  github.app.callbackUrl = `${backend.url}/integrations`;
+  github.app.webhookUrl = `${backend.url}/api/hooks/github-app`;
 });
 afterAll(async () => {
   await backend?.stop();
@@ -413,5 +422,120 @@ describe('GitHub', () => {
     expect((await ada.client.request('PUT', '/api/github', { token })).body.reconnect).toBe(false);
     expect((await ada.client.request('DELETE', `/api/projects/${project}/github`)).status).toBe(204);
     expect((await ada.client.get(`/api/projects/${project}/github`)).body).toBeNull();
+  });
+
+  it('connects by installing the GitHub App: only an installation GitHub says the installing user reaches, begun here by them', async () => {
+    github.addRepository('app-notes');
+    const bea = await backend.signUp('ghapp');
+    expect((await bea.client.get('/api/github')).body).toMatchObject({
+      connected: false,
+      appAvailable: true,
+      via: null,
+    });
+    const begun = await bea.client.post('/api/github/app/install', {});
+    expect(begun.status).toBe(200);
+    const page = new URL(begun.body.url);
+    expect(`${page.origin}${page.pathname}`).toBe(`${github.url}/apps/${github.app.slug}/installations/new`);
+    const state = page.searchParams.get('state')!;
+
+    // The install page's button, as the browser sends it: GitHub installs the app and sends the
+    // browser back to the app's callback (the External API page) with the install's code.
+    const install = await fetch(`${github.url}/apps/${github.app.slug}/installations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state }),
+      redirect: 'manual',
+    });
+    const back = new URL(install.headers.get('location')!);
+    expect(`${back.origin}${back.pathname}`).toBe(`${backend.url}/integrations`);
+    const handed = {
+      installationId: Number(back.searchParams.get('installation_id')),
+      code: back.searchParams.get('code')!,
+      state: back.searchParams.get('state')!,
+    };
+    expect(handed.state).toBe(state);
+
+    // Refused, and nothing connected: another user finishing bea's install, a state not made here,
+    // a code GitHub does not know, an installation the installing user does not reach, bad input.
+    const cy = await backend.signUp('ghappcy');
+    const refusals: [typeof cy.client, object, string][] = [
+      [cy.client, handed, 'state'],
+      [bea.client, { ...handed, state: `${state.slice(0, -4)}AAAA` }, 'state'],
+      [bea.client, { ...handed, code: 'not-a-code-github-gave' }, 'code'],
+      [
+        bea.client,
+        { ...handed, code: github.authorizationCode(), installationId: handed.installationId + 1 },
+        'installationId',
+      ],
+      [bea.client, { installationId: 'x', code: handed.code, state }, 'installationId'],
+      [bea.client, { installationId: handed.installationId, state }, 'code'],
+    ];
+    for (const [client, body, field] of refusals) {
+      const refused = await client.request('PUT', '/api/github/app', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(refused.body.fieldErrors), JSON.stringify(body)).toEqual([field]);
+    }
+    expect((await cy.client.get('/api/github')).body.connected).toBe(false);
+    expect((await bea.client.get('/api/github')).body.connected).toBe(false);
+
+    const made = await bea.client.request('PUT', '/api/github/app', handed);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body).toEqual({
+      connected: true,
+      login: github.login,
+      apiUrl: github.url,
+      via: 'app',
+      appAvailable: true,
+      reconnect: false,
+      webhookUrl: null,
+    });
+    // The install's code is GitHub's to give once.
+    expect((await bea.client.request('PUT', '/api/github/app', handed)).body.fieldErrors).toEqual({
+      code: ['GitHub did not authorize the install: install the app again'],
+    });
+
+    // Its repositories are the installation's, read with a token made for it; importing makes no
+    // webhook on the repository, since the app's own hears it.
+    const listed = (await bea.client.get('/api/github/repositories')).body as { fullName: string }[];
+    expect(listed.map((r) => r.fullName)).toContain(`${github.login}/app-notes`);
+    const asked = github.requests.filter((r) => r.url.startsWith('/installation/repositories'));
+    expect(asked.at(-1)?.headers.authorization).toMatch(/^token ghs_/);
+    const [notes] = await imported(bea.client, 'app-notes');
+    expect(notes).toMatchObject({ name: 'app-notes', webhook: true });
+    expect(github.hooks.filter((h) => h.repository === `${github.login}/app-notes`)).toEqual([]);
+
+    // A release, through the app's webhook, is recorded once however often it comes.
+    const deliveries = await github.publishRelease(`${github.login}/app-notes`, 'v0.3.0', '- Tags');
+    expect(deliveries.map((d) => [d.status, JSON.parse(d.body)])).toEqual([[202, { recorded: true }]]);
+    expect(await github.redeliver(deliveries[0]!.deliveryId)).toBe(202);
+    await waitUntil(async () => (await timeline(bea.client, notes!.id)).some((a) => a.eventType === 'version_release'));
+    expect((await timeline(bea.client, notes!.id)).filter((a) => a.eventType === 'version_release')).toHaveLength(1);
+
+    // The app's webhook takes only what its secret signed, and JSON.
+    const hook = `${backend.url}/api/hooks/github-app`;
+    const body = JSON.stringify({ action: 'published', installation: { id: handed.installationId } });
+    const sign = (secret: string, text: string) => `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
+    const post = (signature: string | null, text = body) =>
+      fetch(hook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'release',
+          ...(signature ? { 'x-hub-signature-256': signature } : {}),
+        },
+        body: text,
+      });
+    expect((await post(null)).status).toBe(401);
+    expect((await post(sign('not-the-app-secret', body))).status).toBe(401);
+    expect((await post(sign(github.app.webhookSecret, '{not json'), '{not json')).status).toBe(400);
+
+    // Uninstalled on GitHub: the connection asks to be made again, and nothing else breaks.
+    await github.uninstall();
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, via: 'app', reconnect: true });
+    const after = await bea.client.get('/api/github/repositories');
+    expect([after.status, after.body.code]).toEqual([409, 'GITHUB_RECONNECT']);
+    expect((await bea.client.get(`/api/projects/${notes!.id}/github`)).body).toMatchObject({
+      fullName: `${github.login}/app-notes`,
+    });
   });
 });

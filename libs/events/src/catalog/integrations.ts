@@ -59,18 +59,29 @@ export const integrationEvents = {
   // `github-<userId>` streams: one user's GitHub connection. None is published: the token and the
   // webhook secret are sealed with INTEGRATION_KEY_SECRET in GitHubCredentialsSet, and the rest is read
   // from the stream (and its webhook address from a lookup table kept beside it).
-  /** Connected with a token GitHub accepted as `login`; deliveries come to `/api/hooks/github/{hookKey}`. */
+  /**
+   * Connected as GitHub's `login`: with a token GitHub accepted, or through the server's GitHub App
+   * installed as `installationId`. A repository's own webhook delivers to `/api/hooks/github/{hookKey}`.
+   */
   GitHubConnected: event({
     owner: 'integrations',
     version: 1,
     publish: false,
-    schema: z.object({ userId: id, apiUrl: z.string(), login: z.string(), hookKey: z.string(), at: isoDate }),
+    schema: z.object({
+      userId: id,
+      apiUrl: z.string(),
+      login: z.string(),
+      hookKey: z.string(),
+      installationId: z.number().int().positive().optional(),
+      at: isoDate,
+    }),
   }),
+  /** The connection's token (none through the app, whose tokens are made when needed) and its webhooks' secret. */
   GitHubCredentialsSet: event({
     owner: 'integrations',
     version: 1,
     publish: false,
-    schema: z.object({ userId: id, sealedToken: z.string(), sealedSecret: z.string() }),
+    schema: z.object({ userId: id, sealedToken: z.string().nullable(), sealedSecret: z.string() }),
   }),
   /** GitHub refused the token (revoked, expired): the connection asks to be made again. */
   GitHubConnectionBroken: event({
@@ -87,7 +98,8 @@ export const integrationEvents = {
   }),
   /**
    * Repositories joined to projects (imported as new ones, or linked to existing ones): each project
-   * to one repository. `hook`: whether a webhook was made through the API, or is the user's to add.
+   * to one repository. `hook`: whether a webhook was made through the API, is the user's to add, or
+   * is the GitHub App's own (which hears every repository it is installed on).
    */
   GitHubRepositoriesLinked: event({
     owner: 'integrations',
@@ -102,7 +114,7 @@ export const integrationEvents = {
           fullName: z.string(),
           htmlUrl: z.string(),
           defaultBranch: z.string(),
-          hook: z.enum(['created', 'manual']),
+          hook: z.enum(['created', 'manual', 'app']),
         }),
       ),
       at: isoDate,

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +16,14 @@ import type { AddressInfo } from 'node:net';
  *   `hooksAllowed` is false, as for a token without the webhooks permission), `GET …/hooks`
  *
  * Every answer carries GitHub's rate-limit headers; `rateLimited` answers 403 with none left.
+ *
+ * And a GitHub App of the account's (`app`), as a self-hoster registers one: its install page
+ * (`/apps/{slug}/installations/new`, a button that installs it on the account and sends the browser to
+ * the app's callback URL with `code`, `installation_id`, `setup_action` and the `state` it was given),
+ * the OAuth code exchange (`POST /login/oauth/access_token`), `GET /user/installations` with the user's
+ * token, installation tokens for the app's RS256 JWT (`POST /app/installations/{id}/access_tokens`),
+ * `GET /installation/repositories` with one, and the app's own webhook, which every event of the
+ * account's repositories reaches with the installation named, signed with the app's webhook secret.
  */
 export interface StandInCommit {
   sha: string;
@@ -52,6 +60,22 @@ export interface DeliveryOptions {
   secret?: string | null;
 }
 
+export interface StandInApp {
+  id: number;
+  slug: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+  /** PKCS#8 PEM, as GitHub hands it to the app's owner. */
+  privateKey: string;
+  /** Where the install sends the browser (the app's "Callback URL"); set by the test. */
+  callbackUrl: string | null;
+  /** The app's webhook URL; set by the test. Its deliveries go to `deliverTo` as the hooks' do. */
+  webhookUrl: string | null;
+  /** Installed on the account: the installation's id, or null. */
+  installationId: number | null;
+}
+
 export interface GitHubStandIn {
   url: string;
   /** `host:port`, for INTEGRATION_ALLOWED_HOSTS. */
@@ -68,6 +92,13 @@ export interface GitHubStandIn {
    */
   deliverTo: string | null;
   requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+  app: StandInApp;
+  /** Installs the app on the account (as its install page's button does): the installation's id. */
+  install(): number;
+  /** The app removed from the account: its installation's tokens stop working. */
+  uninstall(): Promise<void>;
+  /** A one-time OAuth code for the account, as the install page hands the callback. */
+  authorizationCode(): string;
   /** A repository of the account's, `login/name`, with one commit on its default branch. */
   addRepository(name: string, fields?: Partial<Omit<StandInRepository, 'id' | 'name'>>): StandInRepository;
   /** A commit on the default branch: the next push's head. */
@@ -85,7 +116,11 @@ export interface GitHubStandIn {
   /** The same delivery again, byte for byte (GitHub's "Redeliver"). */
   redeliver(deliveryId: string): Promise<number>;
   /** A release published on the repository, and its delivery. */
-  publishRelease(repository: string, tag: string, body: string): Promise<{ status: number; deliveryId: string }[]>;
+  publishRelease(
+    repository: string,
+    tag: string,
+    body: string,
+  ): Promise<{ status: number; deliveryId: string; body: string }[]>;
   stop(): Promise<void>;
 }
 
@@ -141,24 +176,148 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
   const server = createServer((req, res) => {
     stand.requests.push({ method: req.method ?? 'GET', url: req.url ?? '', headers: req.headers });
     const url = new URL(req.url ?? '/', 'http://stand-in');
+    const path = url.pathname.replace(/^\/api\/v3/, '');
     const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (token !== stand.token)
+    // The app's pages and OAuth are GitHub's web, not its API: no token, no rate limit.
+    if (req.method === 'GET' && path === `/apps/${stand.app.slug}/installations/new`) return installPage(url, res);
+    if (req.method === 'POST' && path === `/apps/${stand.app.slug}/installations`)
+      return withBody(req, (body) => installed(body, res));
+    if (req.method === 'POST' && path === '/login/oauth/access_token')
+      return withBody(req, (body) => exchange(body, res));
+    const caller = callerOf(token);
+    if (!caller)
       return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
     if (stand.rateLimited)
       return json(res, 403, {
         message: 'API rate limit exceeded for user ID 1.',
         documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
       });
+    withBody(req, (body) => route(req.method ?? 'GET', url, path, caller, body, res));
+  });
+
+  function withBody(req: IncomingMessage, then: (body: Record<string, unknown>) => void) {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-      route(req.method ?? 'GET', url, body, res);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (!text) return then({});
+      then(
+        (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
+          ? Object.fromEntries(new URLSearchParams(text))
+          : (JSON.parse(text) as Record<string, unknown>),
+      );
     });
+  }
+
+  /**
+   * Who a request's credential is: the account's personal token or an OAuth user token ('user'), an
+   * installation token of the app's ('installation'), the app itself by a JWT its private key signed
+   * ('app'), or nobody.
+   */
+  function callerOf(token: string | undefined): 'user' | 'installation' | 'app' | null {
+    if (!token) return null;
+    if (token === stand.token || userTokens.has(token)) return 'user';
+    if (installationTokens.has(token)) return stand.app.installationId !== null ? 'installation' : null;
+    const [header, payload, signature] = token.split('.');
+    if (!header || !payload || !signature) return null;
+    const signed = verify(
+      'RSA-SHA256',
+      Buffer.from(`${header}.${payload}`),
+      publicKey,
+      Buffer.from(signature, 'base64url'),
+    );
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown; exp?: number };
+    const now = Date.now() / 1000;
+    return signed && String(claims.iss) === String(stand.app.id) && (claims.exp ?? 0) > now ? 'app' : null;
+  }
+
+  function installPage(url: URL, res: ServerResponse) {
+    const state = url.searchParams.get('state') ?? '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      `<!doctype html><title>Install ${stand.app.slug}</title><h1>Install ${stand.app.slug} on ${stand.login}</h1>
+<form method="post" action="/apps/${stand.app.slug}/installations"><input type="hidden" name="state" value="${state.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}">
+<button>Install</button></form>`,
+    );
+  }
+
+  /** The install page's button: the app installed, the browser sent to its callback URL. */
+  function installed(body: Record<string, unknown>, res: ServerResponse) {
+    const id = stand.install();
+    const target = new URL(stand.app.callbackUrl ?? 'http://callback.invalid/');
+    target.searchParams.set('code', stand.authorizationCode());
+    target.searchParams.set('installation_id', String(id));
+    target.searchParams.set('setup_action', 'install');
+    if (body.state) target.searchParams.set('state', String(body.state));
+    res.writeHead(302, { location: target.href }).end();
+  }
+
+  function exchange(body: Record<string, unknown>, res: ServerResponse) {
+    const code = String(body.code ?? '');
+    if (body.client_id !== stand.app.clientId || body.client_secret !== stand.app.clientSecret)
+      return json(res, 200, {
+        error: 'incorrect_client_credentials',
+        error_description: 'The client_id and/or client_secret passed are incorrect.',
+        error_uri: 'https://docs.github.com/apps',
+      });
+    if (!codes.delete(code))
+      return json(res, 200, {
+        error: 'bad_verification_code',
+        error_description: 'The code passed is incorrect or expired.',
+        error_uri: 'https://docs.github.com/apps',
+      });
+    const token = `ghu_${randomBytes(18).toString('hex')}`;
+    userTokens.add(token);
+    return json(res, 200, { access_token: token, token_type: 'bearer', scope: '' });
+  }
+
+  const installationJson = () => ({
+    id: stand.app.installationId,
+    account: owner(),
+    app_id: stand.app.id,
+    app_slug: stand.app.slug,
+    target_type: 'User',
+    repository_selection: 'all',
+    permissions: { contents: 'read', metadata: 'read', deployments: 'read', actions: 'read' },
+    events: ['release', 'deployment_status', 'push', 'workflow_run'],
   });
 
-  function route(method: string, url: URL, body: Record<string, unknown>, res: ServerResponse) {
-    const path = url.pathname.replace(/^\/api\/v3/, '');
+  function route(
+    method: string,
+    url: URL,
+    path: string,
+    caller: 'user' | 'installation' | 'app',
+    body: Record<string, unknown>,
+    res: ServerResponse,
+  ) {
+    const tokens = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
+    if (method === 'POST' && tokens) {
+      if (caller !== 'app')
+        return json(res, 401, {
+          message: 'A JSON web token could not be decoded',
+          documentation_url: 'https://docs.github.com/rest',
+        });
+      if (Number(tokens[1]) !== stand.app.installationId) return json(res, 404, { message: 'Not Found' });
+      const token = `ghs_${randomBytes(18).toString('hex')}`;
+      installationTokens.add(token);
+      return json(res, 201, {
+        token,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+        permissions: installationJson().permissions,
+        repository_selection: 'all',
+      });
+    }
+    if (caller === 'app') return json(res, 403, { message: 'A JSON web token is not accepted here' });
+    if (method === 'GET' && path === '/user/installations') {
+      if (caller !== 'user') return json(res, 403, { message: 'Resource not accessible by integration' });
+      const installations = stand.app.installationId === null ? [] : [installationJson()];
+      return json(res, 200, { total_count: installations.length, installations });
+    }
+    if (method === 'GET' && path === '/installation/repositories') {
+      if (caller !== 'installation')
+        return json(res, 403, { message: 'Resource not accessible by personal access token' });
+      const all = [...stand.repositories.values()];
+      return json(res, 200, { total_count: all.length, repository_selection: 'all', repositories: all.map(repoJson) });
+    }
     if (method === 'GET' && path === '/user') return json(res, 200, { ...owner(), name: stand.login });
     if (method === 'GET' && path === '/user/repos') {
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
@@ -249,6 +408,11 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     return { status: response.status, body: await response.text() };
   }
 
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const codes = new Set<string>();
+  const userTokens = new Set<string>();
+  const installationTokens = new Set<string>();
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const stand: GitHubStandIn = {
@@ -262,6 +426,33 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     rateLimited: false,
     deliverTo: null,
     requests: [],
+    app: {
+      id: 4242,
+      slug: 'shiplog-stand-in',
+      clientId: `Iv23${randomBytes(8).toString('hex')}`,
+      clientSecret: randomBytes(20).toString('hex'),
+      webhookSecret: randomBytes(20).toString('hex'),
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      callbackUrl: null,
+      webhookUrl: null,
+      installationId: null,
+    },
+    install() {
+      stand.app.installationId ??= nextId++;
+      return stand.app.installationId;
+    },
+    async uninstall() {
+      const id = stand.app.installationId;
+      if (id === null) return;
+      await stand.deliver('', 'installation', { action: 'deleted', installation: installationJson() });
+      stand.app.installationId = null;
+      installationTokens.clear();
+    },
+    authorizationCode() {
+      const code = randomBytes(10).toString('hex');
+      codes.add(code);
+      return code;
+    },
     addRepository(name, fields = {}) {
       const repo: StandInRepository = {
         id: nextId++,
@@ -291,9 +482,16 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     },
     async deliver(repository, event, payload, opts = {}) {
       const repo = stand.repositories.get(repository.split('/')[1]!);
-      const targets = opts.url
+      const app = stand.app;
+      const targets: { id: number; url: string; secret: string; installation?: number }[] = opts.url
         ? [{ id: 1, url: opts.url, secret: opts.hookSecret ?? '' }]
-        : stand.hooks.filter((h) => h.repository === repository);
+        : [
+            ...stand.hooks.filter((h) => h.repository === repository),
+            // The app's one webhook hears every repository of the account it is installed on.
+            ...(app.installationId !== null && app.webhookUrl
+              ? [{ id: app.id, url: app.webhookUrl, secret: app.webhookSecret, installation: app.installationId }]
+              : []),
+          ];
       const results = [];
       for (const hook of targets) {
         const deliveryId = opts.deliveryId ?? randomUUID();
@@ -301,6 +499,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
           ...payload,
           ...(repo ? { repository: repoJson(repo) } : {}),
           sender: owner(),
+          ...(hook.installation === undefined ? {} : { installation: { id: hook.installation, node_id: 'MDIz' } }),
         });
         const secret = opts.secret === undefined ? hook.secret : opts.secret;
         const headers: Record<string, string> = {
@@ -309,6 +508,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
           'x-github-event': event,
           'x-github-delivery': deliveryId,
           'x-github-hook-id': String(hook.id),
+          'x-github-hook-installation-target-type': hook.installation === undefined ? 'repository' : 'integration',
           ...(secret === null
             ? {}
             : { 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),

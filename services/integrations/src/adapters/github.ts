@@ -1,3 +1,4 @@
+import { createAppAuth } from '@octokit/auth-app';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import { AppError } from '@shiplog/errors';
@@ -32,6 +33,34 @@ export interface Commit {
   author: string;
   url: string;
   at: string;
+}
+
+export interface GitHubAppSettings {
+  appId: number;
+  slug: string;
+  clientId: string;
+  clientSecret: string;
+  privateKey: string;
+}
+
+export interface GitHubApp {
+  /** The app's install page on GitHub, carrying `state` back to its callback. */
+  installUrl(state: string): string;
+  /** A token for the installation's repositories; `GitHubRefusedError` once it is uninstalled or suspended. */
+  installationToken(installationId: number): Promise<string>;
+  /** The installing user's token for the code GitHub gave the callback; null for a code GitHub refuses. */
+  userToken(code: string): Promise<string | null>;
+}
+
+/**
+ * GitHub's web address for its API's: github.com's for api.github.com, an Enterprise Server's without
+ * its `/api/v3` (as `@octokit/oauth-methods` finds it).
+ */
+export function githubWebUrl(apiUrl: string): string {
+  const base = apiUrl.replace(/\/+$/, '');
+  if (/^https:\/\/(api\.)?github\.com$/.test(base)) return 'https://github.com';
+  if (/^https:\/\/api\..*\.ghe\.com$/.test(base)) return base.replace('api.', '');
+  return base.replace(/\/api\/v3$/, '');
 }
 
 /** GitHub refused the token: revoked, expired, or without access to what was asked. */
@@ -111,20 +140,76 @@ export class GitHubApi {
     return data.login;
   }
 
-  /** The repositories the token reaches, most recently pushed first (at most `max`). */
-  async repositories(apiUrl: string, token: string, max = 300): Promise<Repository[]> {
+  /**
+   * The repositories the token reaches (at most `max`): a user's, most recently pushed first; an
+   * installation's, those it was given.
+   */
+  async repositories(apiUrl: string, token: string, kind: 'user' | 'installation', max = 300): Promise<Repository[]> {
     const client = this.#client(apiUrl, token);
     const found: Repository[] = [];
     await this.#call(async () => {
-      for await (const page of client.paginate.iterator(client.rest.repos.listForAuthenticatedUser, {
-        per_page: 100,
-        sort: 'pushed',
-      })) {
+      const pages =
+        kind === 'user'
+          ? client.paginate.iterator(client.rest.repos.listForAuthenticatedUser, { per_page: 100, sort: 'pushed' })
+          : client.paginate.iterator(client.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
+      for await (const page of pages) {
         found.push(...page.data.map(repositoryOf));
         if (found.length >= max) break;
       }
     });
     return found.slice(0, max);
+  }
+
+  /** The installations of the app that the user's token (from the app's OAuth) may reach. */
+  async installationsOf(apiUrl: string, userToken: string): Promise<number[]> {
+    const client = this.#client(apiUrl, userToken);
+    return this.#call(async () =>
+      (await client.paginate(client.rest.apps.listInstallationsForAuthenticatedUser, { per_page: 100 })).map(
+        (installation) => installation.id,
+      ),
+    );
+  }
+
+  /**
+   * The server's GitHub App on the GitHub at `apiUrl`, as `@octokit/auth-app` signs for it: its
+   * installations' tokens (made when needed, kept until near their hour's end) and the OAuth exchange
+   * of an install's code for the installing user's token.
+   */
+  app(apiUrl: string, settings: GitHubAppSettings): GitHubApp {
+    const request = new Octokit({
+      baseUrl: apiUrl.replace(/\/+$/, ''),
+      userAgent: 'Shiplog',
+      request: { fetch: this.#outbound.fetch, retries: 0 },
+    }).request;
+    const auth = createAppAuth({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      request,
+    });
+    return {
+      installUrl: (state) =>
+        `${githubWebUrl(apiUrl)}/apps/${settings.slug}/installations/new?state=${encodeURIComponent(state)}`,
+      installationToken: async (installationId) => {
+        try {
+          return (await auth({ type: 'installation', installationId })).token;
+        } catch (error) {
+          // Uninstalled (404) or suspended (403): the user installs it again.
+          const status = (error as { status?: number }).status;
+          if (status === 403 || status === 404) throw new GitHubRefusedError(status);
+          throw this.#failure(error);
+        }
+      },
+      userToken: async (code) => {
+        try {
+          return (await auth({ type: 'oauth-user', code })).token;
+        } catch (error) {
+          if ((error as { status?: number }).status === 400) return null;
+          throw this.#failure(error);
+        }
+      },
+    };
   }
 
   async repository(apiUrl: string, token: string, fullName: string): Promise<Repository> {

@@ -29,12 +29,12 @@ import {
   serveRoutes,
 } from '@shiplog/service-kit';
 import { SecretBox } from '@shiplog/vault';
-import type { Request, Response } from 'express';
-import { type Commit, GitHubApi, GitHubRefusedError, type Repository } from '../adapters/github.ts';
+import type { Request } from 'express';
+import { type Commit, GitHubApi, type GitHubApp, GitHubRefusedError, type Repository } from '../adapters/github.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type GitHubCommand, githubDecider, notConnected } from './decide.ts';
 import { type DeliveryMeaning, meaningOf, shippedOf } from './deliveries.ts';
-import { type GitHubAccount, githubStream, type RepositoryLink } from './github.ts';
+import { type GitHubAccount, type GitHubConnection, githubStream, type RepositoryLink } from './github.ts';
 import { githubTables, type LinkRow } from './links.ts';
 import { githubRoutes } from './routes.ts';
 
@@ -59,6 +59,28 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
   });
   const github = new GitHubApi(outbound);
   const hookUrl = (hookKey: string) => `${config.APP_URL.replace(/\/$/, '')}/api/hooks/github/${hookKey}`;
+  /** The operator's GitHub App, on GITHUB_API_URL's GitHub, when one is set up (all its settings given). */
+  const app: GitHubApp | null =
+    config.GITHUB_APP_ID &&
+    config.GITHUB_APP_SLUG &&
+    config.GITHUB_APP_CLIENT_ID &&
+    config.GITHUB_APP_CLIENT_SECRET &&
+    config.GITHUB_APP_PRIVATE_KEY
+      ? github.app(config.GITHUB_API_URL, {
+          appId: config.GITHUB_APP_ID,
+          slug: config.GITHUB_APP_SLUG,
+          clientId: config.GITHUB_APP_CLIENT_ID,
+          clientSecret: config.GITHUB_APP_CLIENT_SECRET,
+          privateKey: config.GITHUB_APP_PRIVATE_KEY,
+        })
+      : null;
+  /** An install's `state`: its expiry, sealed to the user who began it, so no one else can finish it. */
+  const installStates = new SecretBox(
+    config.INTEGRATION_KEY_SECRET ?? devSecret('INTEGRATION_KEY_SECRET'),
+    'github-app-install',
+  );
+  const appNotSetUp = () =>
+    new NotFoundError('This server has no GitHub App: connect with a token', 'GITHUB_APP_NOT_SET_UP');
 
   const load = async (userId: string) => (await loadAggregate(store, githubStream(userId), githubDecider)).state;
   const run = (caller: Caller, command: GitHubCommand) =>
@@ -69,6 +91,30 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       now: context.now(),
     });
 
+  /**
+   * The token a connection calls GitHub with: the user's own, opened; or, through the app, one for its
+   * installation (`GitHubRefusedError` once it is uninstalled).
+   */
+  async function tokenOf(userId: string, connection: GitHubConnection): Promise<string> {
+    if (connection.installationId !== null) {
+      if (!app)
+        throw new AppError(
+          409,
+          'GITHUB_RECONNECT',
+          'This server’s GitHub App is no longer set up. Connect GitHub again with a token.',
+        );
+      return app.installationToken(connection.installationId);
+    }
+    const token = connection.sealedToken && box.open(userId, connection.sealedToken);
+    if (!token)
+      throw new AppError(
+        409,
+        'GITHUB_RECONNECT',
+        'The GitHub token can no longer be read (the server’s INTEGRATION_KEY_SECRET changed). Connect GitHub again.',
+      );
+    return token;
+  }
+
   /** The caller's working connection and its token; none is 404, a refused token 409 (connect again). */
   async function connectionOf(req: Request) {
     const userId = requireUserId(req);
@@ -76,13 +122,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     const connection = state.connection;
     if (!connection) throw notConnected();
     if (connection.broken) throw new GitHubRefusedError(401);
-    const token = box.open(userId, connection.sealedToken);
-    if (!token)
-      throw new AppError(
-        409,
-        'GITHUB_RECONNECT',
-        'The GitHub token can no longer be read (the server’s INTEGRATION_KEY_SECRET changed). Connect GitHub again.',
-      );
+    const token = await withToken(req, () => tokenOf(userId, connection));
     return { userId, state, connection, token };
   }
 
@@ -98,12 +138,16 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
   }
 
   function connectionView(state: GitHubAccount): GitHubConnectionView {
+    const connection = state.connection;
+    const viaApp = connection !== null && connection.installationId !== null;
     return {
-      connected: state.connection !== null,
-      login: state.connection?.login ?? null,
-      apiUrl: state.connection?.apiUrl ?? null,
-      reconnect: state.connection?.broken ?? false,
-      webhookUrl: state.connection && state.hookKey ? hookUrl(state.hookKey) : null,
+      connected: connection !== null,
+      login: connection?.login ?? null,
+      apiUrl: connection?.apiUrl ?? null,
+      via: connection ? (viaApp ? 'app' : 'token') : null,
+      appAvailable: app !== null,
+      reconnect: connection?.broken ?? false,
+      webhookUrl: connection && !viaApp && state.hookKey ? hookUrl(state.hookKey) : null,
     };
   }
 
@@ -118,14 +162,21 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
 
   /** The repository's webhook, made through the API when the token may, and its default branch's newest commit. */
   async function join(
-    apiUrl: string,
+    connection: GitHubConnection,
     token: string,
     state: GitHubAccount,
     projectId: string,
     repository: Repository,
   ): Promise<{ link: Omit<RepositoryLink, 'linkedAt'>; commit: Commit | null }> {
+    const { apiUrl } = connection;
+    // Through the app, its own webhook hears the repository: none is made on it.
     const secret = box.open(state.userId ?? '', state.sealedSecret ?? '') ?? '';
-    const created = await github.createHook(apiUrl, token, repository.fullName, hookUrl(state.hookKey ?? ''), secret);
+    const hook: RepositoryLink['hook'] =
+      connection.installationId !== null
+        ? 'app'
+        : (await github.createHook(apiUrl, token, repository.fullName, hookUrl(state.hookKey ?? ''), secret))
+          ? 'created'
+          : 'manual';
     const commit = await github.lastCommit(apiUrl, token, repository.fullName, repository.defaultBranch);
     return {
       link: {
@@ -134,7 +185,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         fullName: repository.fullName,
         htmlUrl: repository.htmlUrl,
         defaultBranch: repository.defaultBranch,
-        hook: created ? 'created' : 'manual',
+        hook,
       },
       commit,
     };
@@ -177,14 +228,14 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     meaning: Extract<DeliveryMeaning, { kind: 'release' | 'deployment' }>,
   ): Promise<Shipped | undefined> {
     const connection = state.connection;
-    const token = connection && !connection.broken ? box.open(owner, connection.sealedToken) : null;
-    if (!connection || !token) return undefined;
+    if (!connection || connection.broken) return undefined;
     const [base, head] =
       meaning.kind === 'release'
         ? [link.latestRelease?.tag ?? null, meaning.version]
         : [link.deployed[meaning.environment] ?? null, meaning.sha];
     if (base === head) return undefined;
     try {
+      const token = await tokenOf(owner, connection);
       const { url, commits } = await github.commitsBetween(connection.apiUrl, token, link.fullName, base, head);
       return shippedOf(link.htmlUrl, url, commits);
     } catch (error) {
@@ -262,12 +313,59 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
           apiUrl,
           login,
           hookKey: randomBytes(24).toString('base64url'),
-          sealedToken: box.seal(userId, token),
+          credential: { sealedToken: box.seal(userId, token) },
           sealedSecret: box.seal(userId, secret),
         });
-        await githubTables.connected(pool, userId, state.hookKey!);
+        await githubTables.connected(pool, userId, state.hookKey!, null);
         if (position) reportPosition(res, 'integrations', position);
         res.json({ ...connectionView(state), webhookSecret: secret } satisfies GitHubConnectedView);
+      },
+
+      'POST /github/app/install': async (req, res) => {
+        if (!app) throw appNotSetUp();
+        const expires = context.now().getTime() + INSTALL_STATE_TTL_MS;
+        res.json({ url: app.installUrl(installStates.seal(requireUserId(req), String(expires))) });
+      },
+
+      'PUT /github/app': async (req, res, parsed) => {
+        if (!app) throw appNotSetUp();
+        const userId = requireUserId(req);
+        const { installationId, code, state: installState } = parsed.body;
+        const expires = Number(installStates.open(userId, installState));
+        if (!(expires > context.now().getTime()))
+          throw new ValidationError({ state: ['This install was not begun here, or long ago: install the app again'] });
+        // Only an installation GitHub says the installing user reaches: an id alone proves nothing.
+        const apiUrl = config.GITHUB_API_URL;
+        const userToken = await app.userToken(code);
+        if (!userToken)
+          throw new ValidationError({ code: ['GitHub did not authorize the install: install the app again'] });
+        const [login, reachable] = await Promise.all([
+          github.login(apiUrl, userToken),
+          github.installationsOf(apiUrl, userToken),
+        ]);
+        if (!reachable.includes(installationId))
+          throw new ValidationError({ installationId: ['This installation of the app is not yours on GitHub'] });
+        // The installation answers for itself before it is kept (suspended: refused).
+        await app.installationToken(installationId).catch((error: unknown) => {
+          if (error instanceof GitHubRefusedError)
+            throw new ValidationError({ installationId: ['GitHub does not let the app into this installation'] });
+          throw error;
+        });
+        const before = await load(userId);
+        const secret =
+          (before.sealedSecret && box.open(userId, before.sealedSecret)) || randomBytes(32).toString('hex');
+        const { state, position } = await run(callerOf(req), {
+          type: 'Connect',
+          userId,
+          apiUrl,
+          login,
+          hookKey: randomBytes(24).toString('base64url'),
+          credential: { installationId },
+          sealedSecret: box.seal(userId, secret),
+        });
+        await githubTables.connected(pool, userId, state.hookKey!, installationId);
+        if (position) reportPosition(res, 'integrations', position);
+        res.json(connectionView(state));
       },
 
       'DELETE /github': async (req, res) => {
@@ -278,7 +376,8 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
 
       'GET /github/repositories': async (req, res) => {
         const { state, connection, token } = await connectionOf(req);
-        const repositories = await withToken(req, () => github.repositories(connection.apiUrl, token));
+        const kind = connection.installationId === null ? 'user' : 'installation';
+        const repositories = await withToken(req, () => github.repositories(connection.apiUrl, token, kind));
         const byRepository = new Map([...state.links.values()].map((l) => [l.repositoryId, l.projectId]));
         res.json(
           repositories.map((r) => ({
@@ -345,13 +444,13 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
           }
           const position = answer.headers[POSITION_HEADER];
           if (typeof position === 'string') reached.push(position);
-          const done = await withToken(req, () => join(connection.apiUrl, token, state, answer.body.id, repository));
+          const done = await withToken(req, () => join(connection, token, state, answer.body.id, repository));
           joined.push(done);
           made.push({
             id: answer.body.id,
             name: answer.body.name,
             repository: repository.fullName,
-            webhook: done.link.hook === 'created',
+            webhook: done.link.hook !== 'manual',
           });
         }
         if (joined.length > 0) await linked(req, userId, joined);
@@ -384,7 +483,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
           throw new AppError(409, 'GITHUB_ALREADY_LINKED', `This project is joined to ${existing.fullName} already`);
         if (!existing)
           await linked(req, userId, [
-            await withToken(req, () => join(connection.apiUrl, token, state, projectId, repository)),
+            await withToken(req, () => join(connection, token, state, projectId, repository)),
           ]);
         res.json(repositoryView((await githubTables.link(pool, projectId))!));
       },
@@ -399,18 +498,52 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
       },
 
       'POST /hooks/github/:hookKey': async (req, res) => {
-        await deliver(req, res);
+        const owner = await githubTables.userOfHook(pool, String(req.params.hookKey));
+        const state = owner ? await load(owner) : null;
+        if (!owner || !state?.connection || !state.sealedSecret)
+          throw new NotFoundError('No GitHub connection has this webhook address', 'GITHUB_HOOK_NOT_FOUND');
+        const body = await signed(req, box.open(owner, state.sealedSecret));
+        const outcome = await deliver(req, body, owner, state);
+        res.status(202).json(outcome);
+      },
+
+      'POST /hooks/github-app': async (req, res) => {
+        if (!app || !config.GITHUB_APP_WEBHOOK_SECRET) throw appNotSetUp();
+        const body = await signed(req, config.GITHUB_APP_WEBHOOK_SECRET);
+        const installationId = Number((body as { installation?: { id?: unknown } }).installation?.id);
+        // Every connection made through this installation, as it stands (one parted from it hears nothing).
+        const owners = Number.isSafeInteger(installationId)
+          ? await githubTables.usersOfInstallation(pool, installationId)
+          : [];
+        const connections = (
+          await Promise.all(owners.map(async (owner) => ({ owner, state: await load(owner) })))
+        ).filter(({ state }) => state.connection?.installationId === installationId);
+        if (connections.length === 0) {
+          res.status(202).json({ recorded: false, reason: 'no connection is made through this installation' });
+          return;
+        }
+        const event = String(req.headers['x-github-event'] ?? '');
+        const action = (body as { action?: unknown }).action;
+        if ((event === 'installation' && action === 'deleted') || (event === 'installation' && action === 'suspend')) {
+          // Uninstalled or suspended: its connections ask to be made again (their links wait).
+          for (const { owner } of connections)
+            await run(
+              { userId: owner, username: null, isAdmin: false, correlationId: randomUUID() },
+              { type: 'MarkBroken', userId: owner, status: action === 'deleted' ? 404 : 403 },
+            );
+          res.status(202).json({ recorded: true });
+          return;
+        }
+        const outcomes = [];
+        for (const { owner, state } of connections) outcomes.push(await deliver(req, body, owner, state));
+        res.status(202).json(outcomes.find((outcome) => outcome.recorded) ?? outcomes[0]!);
       },
     },
     { reach },
   );
 
-  async function deliver(req: Request, res: Response): Promise<void> {
-    const owner = await githubTables.userOfHook(pool, String(req.params.hookKey));
-    const state = owner ? await load(owner) : null;
-    if (!owner || !state?.connection || !state.sealedSecret)
-      throw new NotFoundError('No GitHub connection has this webhook address', 'GITHUB_HOOK_NOT_FOUND');
-    const secret = box.open(owner, state.sealedSecret);
+  /** The delivery's JSON, once its `X-Hub-Signature-256` is the HMAC of its raw body with `secret`. */
+  async function signed(req: Request, secret: string | null): Promise<unknown> {
     const signature = req.headers['x-hub-signature-256'];
     const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     if (!secret || typeof signature !== 'string' || !(await verify(secret, raw, signature).catch(() => false)))
@@ -419,17 +552,23 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         'GITHUB_SIGNATURE',
         'The delivery’s X-Hub-Signature-256 does not match this webhook’s secret',
       );
-    let body: unknown;
     try {
-      body = JSON.parse(raw);
+      return JSON.parse(raw);
     } catch {
       throw new ValidationError({ body: ['The delivery is not JSON'] }, 'The delivery is not JSON');
     }
+  }
+
+  /** A signed delivery, recorded for the connection of `owner`'s it reached. */
+  async function deliver(
+    req: Request,
+    body: unknown,
+    owner: string,
+    state: GitHubAccount,
+  ): Promise<{ recorded: boolean; reason?: string }> {
     const event = String(req.headers['x-github-event'] ?? '');
     const meaning = meaningOf(event, body, context.now());
-    const answer = (recorded: boolean, reason?: string) => {
-      res.status(202).json(reason === undefined ? { recorded } : { recorded, reason });
-    };
+    const answer = (recorded: boolean, reason?: string) => (reason === undefined ? { recorded } : { recorded, reason });
     if (meaning.kind === 'ignored') return answer(false, meaning.reason);
     if (meaning.kind === 'ping') return answer(false, 'ping');
     const link = await githubTables.linkOf(pool, owner, meaning.repositoryId);
@@ -480,3 +619,6 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
 
   return { ...served, close: () => outbound.close() };
 }
+
+/** How long an install begun here may take to come back from GitHub. */
+const INSTALL_STATE_TTL_MS = 30 * 60_000;

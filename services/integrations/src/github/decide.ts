@@ -16,8 +16,11 @@ export type GitHubCommand =
       login: string;
       /** New ones, used when the account has none from a connection before. */
       hookKey: string;
-      /** Sealed by the API before it gets here: a decider never holds a token in clear. */
-      sealedToken: string;
+      /**
+       * A token of the user's, sealed by the API before it gets here (a decider never holds a token in
+       * clear), or the server's GitHub App's installation that the user showed GitHub gives them.
+       */
+      credential: { sealedToken: string } | { installationId: number };
       sealedSecret: string;
     }
   | { type: 'MarkBroken'; userId: string; status: number }
@@ -33,12 +36,14 @@ export function decideGitHub(command: GitHubCommand, state: GitHubAccount, now: 
   const { userId } = command;
   switch (command.type) {
     case 'Connect': {
-      const { apiUrl, login, sealedToken } = command;
+      const { apiUrl, login, credential } = command;
       // The webhook address and secret of a connection before stay: the repositories' webhooks keep working.
       const hookKey = state.hookKey ?? command.hookKey;
       const sealedSecret = state.sealedSecret ?? command.sealedSecret;
+      const sealedToken = 'sealedToken' in credential ? credential.sealedToken : null;
+      const installation = 'installationId' in credential ? { installationId: credential.installationId } : {};
       return [
-        { type: 'GitHubConnected', data: { userId, apiUrl, login, hookKey, at } },
+        { type: 'GitHubConnected', data: { userId, apiUrl, login, hookKey, ...installation, at } },
         { type: 'GitHubCredentialsSet', data: { userId, sealedToken, sealedSecret } },
       ];
     }

@@ -16,7 +16,7 @@ const connect = (state: GitHubAccount, hookKey: string, sealedSecret: string) =>
     apiUrl: 'https://api.github.com',
     login: 'ada',
     hookKey,
-    sealedToken: 'sealed-token',
+    credential: { sealedToken: 'sealed-token' },
     sealedSecret,
   });
 const link = (projectId: string, repositoryId: number) => ({
@@ -29,6 +29,25 @@ const link = (projectId: string, repositoryId: number) => ({
 });
 
 describe('a GitHub connection', () => {
+  it('is made with a token, or through the GitHub App’s installation with no token kept, and the one replaces the other', () => {
+    const token = connect(initialGitHubAccount(), 'key-1', 'secret-1');
+    expect(token.connection).toMatchObject({ sealedToken: 'sealed-token', installationId: null });
+    const app = apply(token, {
+      type: 'Connect',
+      userId,
+      apiUrl: 'https://api.github.com',
+      login: 'ada',
+      hookKey: 'key-2',
+      credential: { installationId: 77 },
+      sealedSecret: 'secret-2',
+    });
+    expect(app).toMatchObject({ hookKey: 'key-1', connection: { sealedToken: null, installationId: 77 } });
+    expect(connect(app, 'key-3', 'secret-3').connection).toMatchObject({
+      sealedToken: 'sealed-token',
+      installationId: null,
+    });
+  });
+
   it('keeps its webhook address and secret across a disconnection, so the repositories’ webhooks work again', () => {
     const first = connect(initialGitHubAccount(), 'key-1', 'secret-1');
     expect(first).toMatchObject({ hookKey: 'key-1', sealedSecret: 'secret-1', connection: { login: 'ada' } });

@@ -2,8 +2,8 @@ import type { EventOf } from '@shiplog/events';
 
 /**
  * One user's GitHub connection, folded from their `github-<userId>` stream: who GitHub says they are,
- * where its API is (github.com's, or a GitHub Enterprise Server's), the token and webhook secret as
- * GitHubCredentialsSet holds them (sealed with INTEGRATION_KEY_SECRET: see api.ts), and the
+ * where its API is (github.com's, or a GitHub Enterprise Server's), how (a token of theirs, or the
+ * server's GitHub App installed), the token and webhook secret as GitHubCredentialsSet holds them (sealed with INTEGRATION_KEY_SECRET: see api.ts), and the
  * repositories joined to their projects.
  */
 export type GitHubEvent =
@@ -20,14 +20,17 @@ export interface RepositoryLink {
   fullName: string;
   htmlUrl: string;
   defaultBranch: string;
-  hook: 'created' | 'manual';
+  hook: 'created' | 'manual' | 'app';
   linkedAt: string;
 }
 
 export interface GitHubConnection {
   apiUrl: string;
   login: string;
-  sealedToken: string;
+  /** Through the server's GitHub App: its installation, whose tokens are made when needed. */
+  installationId: number | null;
+  /** With a token of the user's: the token, sealed. */
+  sealedToken: string | null;
   /** GitHub refused the token since: the user connects again; the links wait. */
   broken: boolean;
   connectedAt: string;
@@ -57,12 +60,19 @@ export const initialGitHubAccount = (): GitHubAccount => ({
 export function evolveGitHubAccount(state: GitHubAccount, event: GitHubEvent): GitHubAccount {
   switch (event.type) {
     case 'GitHubConnected': {
-      const { userId, apiUrl, login, hookKey, at } = event.data;
+      const { userId, apiUrl, login, hookKey, installationId, at } = event.data;
       return {
         ...state,
         userId,
         hookKey,
-        connection: { apiUrl, login, sealedToken: '', broken: false, connectedAt: at },
+        connection: {
+          apiUrl,
+          login,
+          installationId: installationId ?? null,
+          sealedToken: null,
+          broken: false,
+          connectedAt: at,
+        },
       };
     }
     case 'GitHubCredentialsSet':

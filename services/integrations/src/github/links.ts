@@ -36,12 +36,22 @@ export const githubTables = {
     return rows[0]?.hook_key ?? null;
   },
 
-  async connected(db: Queryable, userId: string, hookKey: string): Promise<void> {
+  /** The connection's webhook address, and the app's installation it was made through (null: a token). */
+  async connected(db: Queryable, userId: string, hookKey: string, installationId: number | null): Promise<void> {
     await db.query(
-      `INSERT INTO integrations.github_hooks (hook_key, user_id) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET hook_key = EXCLUDED.hook_key`,
-      [hookKey, userId],
+      `INSERT INTO integrations.github_hooks (hook_key, user_id, installation_id) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET hook_key = EXCLUDED.hook_key, installation_id = EXCLUDED.installation_id`,
+      [hookKey, userId, installationId],
     );
+  },
+
+  /** The users whose connection was made through the app's installation (their streams say if it still is). */
+  async usersOfInstallation(db: Queryable, installationId: number): Promise<string[]> {
+    const { rows } = await db.query<{ user_id: string }>(
+      'SELECT user_id FROM integrations.github_hooks WHERE installation_id = $1',
+      [installationId],
+    );
+    return rows.map((row) => row.user_id);
   },
 
   /** The user whose connection a webhook address names, or null. */
@@ -67,7 +77,7 @@ export const githubTables = {
           link.fullName,
           link.htmlUrl,
           link.defaultBranch,
-          link.hook === 'created',
+          link.hook !== 'manual',
           JSON.stringify(lastCommits.get(link.projectId) ?? null),
           link.linkedAt,
         ],

@@ -1,5 +1,7 @@
 import {
+  connectGitHubAppSchema,
   connectGitHubSchema,
+  githubAppInstallView,
   githubConnectedView,
   githubConnectionView,
   githubImportView,
@@ -29,6 +31,25 @@ export const githubRoutes = declareRoutes({
     timeoutMs: 30_000,
     body: connectGitHubSchema,
     answer: githubConnectedView,
+  },
+  'POST /github/app/install': {
+    tag: 'Integrations',
+    summary: 'Begin installing the server’s GitHub App: its install page on GitHub',
+    description:
+      'The address carries a `state` for this user, good for 30 minutes, that GitHub hands back to the app’s callback. 404 `GITHUB_APP_NOT_SET_UP` when the server has no GitHub App.',
+    access: 'user',
+    answer: githubAppInstallView,
+  },
+  'PUT /github/app': {
+    tag: 'Integrations',
+    summary: 'Connect GitHub through the GitHub App just installed',
+    description:
+      'With what GitHub handed the app’s callback: the installation is taken only when the `state` is this user’s and GitHub says, for the `code` the install authorized, that the installing user may reach it. No token is kept: the installation’s are made when needed.',
+    access: 'user',
+    limit: 'outbound',
+    timeoutMs: 30_000,
+    body: connectGitHubAppSchema,
+    answer: githubConnectionView,
   },
   'DELETE /github': {
     tag: 'Integrations',
@@ -81,6 +102,17 @@ export const githubRoutes = declareRoutes({
     status: 204,
   },
   // GitHub posts without a session: the signature over the raw body (passed on untouched) is the credential.
+  'POST /hooks/github-app': {
+    tag: 'Integrations',
+    summary: 'The GitHub App’s webhook deliveries, for every repository it is installed on',
+    description:
+      'Signed with the app’s webhook secret (`X-Hub-Signature-256`): 401 without it. Recorded for each connection through the installation the delivery names, as a repository’s own webhook’s are; an uninstalled or suspended app asks its connections to be made again.',
+    access: 'public',
+    rawBody: true,
+    limit: 'githubHook',
+    status: 202,
+    answer: z.object({ recorded: z.boolean(), reason: z.string().optional() }),
+  },
   'POST /hooks/github/:hookKey': {
     tag: 'Integrations',
     summary: 'GitHub’s webhook deliveries: releases, deployment statuses and pushes',

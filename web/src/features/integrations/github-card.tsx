@@ -1,8 +1,8 @@
 import type { GitHubConnectedView, GitHubConnectionView } from '@shiplog/schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { AlertCircle, GitBranch } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSchemaForm } from '../../lib/forms';
 import { showServerFieldErrors } from '../../lib/server-errors';
 import { Button } from '../../ui/button';
@@ -11,24 +11,30 @@ import { Checkbox } from '../../ui/checkbox';
 import { CopyField } from '../../ui/copy-field';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { toast } from '../../ui/toast';
 import { WarningNotice } from '../../ui/warning-notice';
 import {
   githubQuery,
   githubRepositoriesQuery,
   useConnectGitHub,
   useDisconnectGitHub,
+  useFinishGitHubAppInstall,
   useImportRepositories,
+  useInstallGitHubApp,
 } from './use-github';
 
 /**
  * GitHub on the External API page: connect with a fine-grained token (github.com, or a GitHub
- * Enterprise Server's API address), then import repositories as projects. Each imported project's
- * releases, deployments and pushes are recorded from GitHub's webhook; the webhook secret is shown
- * here once, for a repository whose webhook the token may not make.
+ * Enterprise Server's API address), or by installing the server's GitHub App when it has one, then
+ * import repositories as projects. Each imported project's releases, deployments and pushes are
+ * recorded from GitHub's webhook; the webhook secret is shown here once, for a repository whose
+ * webhook the token may not make. This page is the app's callback: GitHub sends the browser back
+ * here after an install, and the install is finished here.
  */
 export function GitHubCard() {
   const { data: connection, isPending } = useQuery(githubQuery);
   const [made, setMade] = useState<GitHubConnectedView | null>(null);
+  const finishing = useInstallReturn();
   return (
     <Card>
       <CardHeader>
@@ -41,23 +47,84 @@ export function GitHubCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        {isPending || !connection ? (
+        {isPending || !connection || finishing ? (
           <Skeleton className="h-24 w-full" />
         ) : connection.connected && !connection.reconnect ? (
           <Connected connection={connection} made={made} />
         ) : (
-          <ConnectForm reconnect={connection.reconnect} onConnected={setMade} />
+          <>
+            {connection.appAvailable ? (
+              <InstallApp reconnect={connection.reconnect && connection.via === 'app'} />
+            ) : null}
+            <ConnectForm
+              reconnect={connection.reconnect && connection.via === 'token'}
+              withApp={connection.appAvailable}
+              onConnected={setMade}
+            />
+          </>
         )}
       </CardContent>
     </Card>
   );
 }
 
+/**
+ * What GitHub hands this page after an install of the app (`installation_id`, `code`, `state`), taken
+ * off the address at once and sent to finish the connection; true while that is under way.
+ */
+function useInstallReturn(): boolean {
+  const navigate = useNavigate();
+  const finish = useFinishGitHubAppInstall();
+  const taken = useRef(false);
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const installationId = params.get('installation_id');
+    if (taken.current || (!installationId && !params.has('setup_action'))) return;
+    taken.current = true;
+    void navigate({ to: '.', search: {}, replace: true });
+    // An organisation member's install waits for an owner of the organisation to approve it on GitHub.
+    if (params.get('setup_action') === 'request')
+      return void toast({
+        title: 'Installation requested',
+        description: 'An owner of the GitHub organisation approves it; then install the app here again.',
+      });
+    finish.mutate({
+      installationId: Number(installationId),
+      code: params.get('code') ?? '',
+      state: params.get('state') ?? '',
+    });
+  }, [navigate, finish.mutate]);
+  return finish.isPending;
+}
+
+function InstallApp({ reconnect }: { reconnect: boolean }) {
+  const install = useInstallGitHubApp();
+  return (
+    <section className="space-y-3 rounded-lg border p-3" aria-label="GitHub App">
+      {reconnect ? (
+        <WarningNotice icon={AlertCircle}>
+          The GitHub App was uninstalled or suspended on GitHub. Install it again: your projects and their repositories
+          stay joined.
+        </WarningNotice>
+      ) : null}
+      <p className="text-sm text-muted-foreground">
+        Install this server’s GitHub App on your account or organisation, for the repositories you choose: no token to
+        make or renew, and one webhook for all of them.
+      </p>
+      <Button disabled={install.isPending || install.isSuccess} onClick={() => install.mutate()}>
+        {install.isPending || install.isSuccess ? 'Opening GitHub…' : 'Install the GitHub App'}
+      </Button>
+    </section>
+  );
+}
+
 function ConnectForm({
   reconnect,
+  withApp,
   onConnected,
 }: {
   reconnect: boolean;
+  withApp: boolean;
   onConnected: (made: GitHubConnectedView) => void;
 }) {
   const form = useSchemaForm('connectGitHubSchema', { defaultValues: { token: '', apiUrl: '' } });
@@ -74,6 +141,7 @@ function ConnectForm({
           .catch((error: unknown) => showServerFieldErrors(error, form.setError, ['token', 'apiUrl'])),
       )}
     >
+      {withApp ? <p className="text-sm text-muted-foreground">Or connect with a token of yours:</p> : null}
       {reconnect ? (
         <WarningNotice icon={AlertCircle}>
           GitHub no longer accepts the token you connected with (revoked or expired). Connect again with a new one: your
@@ -120,7 +188,8 @@ function Connected({ connection, made }: { connection: GitHubConnectionView; mad
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm" data-testid="github-connected">
           Connected as <strong>{connection.login}</strong>
-          {connection.apiUrl && connection.apiUrl !== 'https://api.github.com' ? ` on ${connection.apiUrl}` : ''}.
+          {connection.apiUrl && connection.apiUrl !== 'https://api.github.com' ? ` on ${connection.apiUrl}` : ''}
+          {connection.via === 'app' ? ', through the GitHub App' : ''}.
         </p>
         <div className="flex gap-2">
           <Button variant="outline" onClick={() => setImporting((open) => !open)} aria-expanded={importing}>
@@ -183,7 +252,7 @@ function ImportList() {
   return (
     <section className="space-y-3" aria-label="Repositories">
       {repositories.length === 0 ? (
-        <p className="text-sm text-muted-foreground">The token reaches no repository.</p>
+        <p className="text-sm text-muted-foreground">GitHub gives this connection no repository.</p>
       ) : (
         <ul className="max-h-80 space-y-1 overflow-y-auto rounded-lg border p-2" data-testid="github-repositories">
           {repositories.map((repository) => (

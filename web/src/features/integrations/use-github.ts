@@ -1,4 +1,5 @@
 import type {
+  ConnectGitHubAppInput,
   ConnectGitHubInput,
   GitHubConnectedView,
   GitHubConnectionView,
@@ -7,7 +8,7 @@ import type {
   ProjectRepositoryView,
 } from '@shiplog/schemas';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api';
+import { ApiError, apiRequest } from '../../lib/api';
 import { keys } from '../../lib/queries';
 import { told } from '../../lib/told';
 
@@ -40,6 +41,36 @@ export function useConnectGitHub() {
         description: `Connected as ${connection.login}.`,
       }),
       failure: 'Failed to connect GitHub',
+    }),
+  });
+}
+
+/** Begins installing the server's GitHub App: the browser goes to its install page on GitHub. */
+export function useInstallGitHubApp() {
+  return useMutation({
+    mutationFn: () => apiRequest<{ url: string }>('POST', '/api/github/app/install', {}),
+    onSuccess: ({ url }) => window.location.assign(url),
+    meta: told({ failure: 'Could not begin installing the GitHub App' }),
+  });
+}
+
+/** Finishes an install with what GitHub handed back to this page. */
+export function useFinishGitHubAppInstall() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ConnectGitHubAppInput) => apiRequest<GitHubConnectionView>('PUT', '/api/github/app', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.github }),
+    meta: told({
+      success: (connection: GitHubConnectionView) => ({
+        title: 'GitHub connected',
+        description: `The GitHub App is installed for ${connection.login}.`,
+      }),
+      failure: (error: Error) => ({
+        title: 'Failed to connect GitHub',
+        // The one reason the server gave (the install's state, code or installation), else its message.
+        description:
+          (error instanceof ApiError && error.fieldErrors && Object.values(error.fieldErrors)[0]?.[0]) || error.message,
+      }),
     }),
   });
 }
