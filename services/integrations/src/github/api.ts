@@ -29,7 +29,7 @@ import {
   serveRoutes,
 } from '@shiplog/service-kit';
 import { SecretBox } from '@shiplog/vault';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { type Commit, GitHubApi, type GitHubApp, GitHubRefusedError, type Repository } from '../adapters/github.ts';
 import type { IntegrationsEnv } from '../env.ts';
 import { type GitHubCommand, githubDecider, notConnected } from './decide.ts';
@@ -286,6 +286,35 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     return { recorded: false, reason: `the project did not take it: ${message}` };
   }
 
+  /**
+   * Connects the caller as GitHub's `login` with `credential`, keeping the webhook secret of a
+   * connection before (a new one the first time): the state and that secret.
+   */
+  async function connect(
+    req: Request,
+    res: Response,
+    apiUrl: string,
+    login: string,
+    credential: Extract<GitHubCommand, { type: 'Connect' }>['credential'],
+  ) {
+    const userId = requireUserId(req);
+    const before = await load(userId);
+    const secret = (before.sealedSecret && box.open(userId, before.sealedSecret)) || randomBytes(32).toString('hex');
+    const { state, position } = await run(callerOf(req), {
+      type: 'Connect',
+      userId,
+      apiUrl,
+      login,
+      hookKey: randomBytes(24).toString('base64url'),
+      credential,
+      sealedSecret: box.seal(userId, secret),
+    });
+    const installationId = 'installationId' in credential ? credential.installationId : null;
+    await githubTables.connected(pool, userId, state.hookKey!, installationId);
+    if (position) reportPosition(res, 'integrations', position);
+    return { state, secret };
+  }
+
   const served = serveRoutes(
     githubRoutes,
     {
@@ -304,20 +333,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
             throw new ValidationError({ token: ['GitHub does not accept this token'] });
           throw error;
         });
-        const before = await load(userId);
-        const secret =
-          (before.sealedSecret && box.open(userId, before.sealedSecret)) || randomBytes(32).toString('hex');
-        const { state, position } = await run(callerOf(req), {
-          type: 'Connect',
-          userId,
-          apiUrl,
-          login,
-          hookKey: randomBytes(24).toString('base64url'),
-          credential: { sealedToken: box.seal(userId, token) },
-          sealedSecret: box.seal(userId, secret),
-        });
-        await githubTables.connected(pool, userId, state.hookKey!, null);
-        if (position) reportPosition(res, 'integrations', position);
+        const { state, secret } = await connect(req, res, apiUrl, login, { sealedToken: box.seal(userId, token) });
         res.json({ ...connectionView(state), webhookSecret: secret } satisfies GitHubConnectedView);
       },
 
@@ -351,20 +367,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
             throw new ValidationError({ installationId: ['GitHub does not let the app into this installation'] });
           throw error;
         });
-        const before = await load(userId);
-        const secret =
-          (before.sealedSecret && box.open(userId, before.sealedSecret)) || randomBytes(32).toString('hex');
-        const { state, position } = await run(callerOf(req), {
-          type: 'Connect',
-          userId,
-          apiUrl,
-          login,
-          hookKey: randomBytes(24).toString('base64url'),
-          credential: { installationId },
-          sealedSecret: box.seal(userId, secret),
-        });
-        await githubTables.connected(pool, userId, state.hookKey!, installationId);
-        if (position) reportPosition(res, 'integrations', position);
+        const { state } = await connect(req, res, apiUrl, login, { installationId });
         res.json(connectionView(state));
       },
 
