@@ -142,11 +142,23 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   }
 }
 
-const checked = await checksSideBySide([
-  { name: 'typecheck', command: 'pnpm', args: ['run', 'typecheck'] },
-  { name: 'lint', command: 'pnpm', args: ['run', 'lint'] },
-  { name: 'web build', command: 'pnpm', args: ['--filter', '@shiplog/web', 'build'] },
-]);
+/** How long each stage took, for the line at the end: where a run's time goes. */
+const stageTimes: string[] = [];
+async function timed<T>(name: string, stage: Promise<T>): Promise<T> {
+  const began = performance.now();
+  const result = await stage;
+  stageTimes.push(`${name} ${Math.round((performance.now() - began) / 1000)} s`);
+  return result;
+}
+
+const checked = await timed(
+  'checks',
+  checksSideBySide([
+    { name: 'typecheck', command: 'pnpm', args: ['run', 'typecheck'] },
+    { name: 'lint', command: 'pnpm', args: ['run', 'lint'] },
+    { name: 'web build', command: 'pnpm', args: ['--filter', '@shiplog/web', 'build'] },
+  ]),
+);
 for (const [name, ok] of checked) count(name, ok);
 const built = checked.get('web build') === true;
 // The chaos run beside them: it starts its own PostgreSQL, NATS, Redis and app processes and kills them
@@ -154,10 +166,10 @@ const built = checked.get('web build') === true;
 // their servers, the chaos run on its faults: side by side they fill the machine instead of taking
 // turns on it.
 await Promise.all([
-  tests('unit and integration tests', ['unit', 'int']),
-  tests('faults under load (a small chaos run)', ['chaos'], { held: true }),
+  timed('unit and integration tests', tests('unit and integration tests', ['unit', 'int'])),
+  timed('chaos run', tests('faults under load (a small chaos run)', ['chaos'], { held: true })),
 ]);
-if (built) await tests('browser tests', ['e2e']);
+if (built) await timed('browser tests', tests('browser tests', ['e2e']));
 
 /**
  * The processes of this checkout still running (an app a test started, a service of it): none may
@@ -212,6 +224,7 @@ if (left.length > 0) {
   count('no process left behind', false);
 } else count('no process left behind', true);
 
+process.stdout.write(`\nThe stages: ${stageTimes.join(', ')}\n`);
 process.stdout.write('\nThe ten slowest test files:\n');
 for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
   process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);

@@ -51,7 +51,7 @@ async function startApp() {
       PORT: String(port),
       SERVICE_PORT_BASE: String(serviceBase),
       DATABASE_URL: db.url,
-      BUS_NAMESPACE: bus.namespace,
+      ...bus.env,
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'admin-e2e-password',

@@ -41,7 +41,7 @@ beforeAll(async () => {
     SHIPLOG_PROCESSES: 'each',
     PORT: String(port),
     DATABASE_URL: db.url,
-    BUS_NAMESPACE: bus.namespace,
+    ...bus.env,
     SKIP_WEB_BUILD: '1',
     LOG_LEVEL: 'info',
     LOG_FILE: logFile,
