@@ -75,7 +75,7 @@ export async function startServices<const N extends ServiceName>(
   const serviceEnv: Record<string, string> = {
     DATABASE_URL: db.url,
     NATS_URL: natsUrl,
-    ...bus.env,
+    BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
     LOG_LEVEL: 'silent',
     ...options.env,

@@ -51,7 +51,7 @@ async function startApp() {
       PORT: String(port),
       SERVICE_PORT_BASE: String(serviceBase),
       DATABASE_URL: db.url,
-      ...bus.env,
+      BUS_NAMESPACE: bus.namespace,
       SKIP_WEB_BUILD: '1',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'admin-e2e-password',

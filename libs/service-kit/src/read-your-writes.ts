@@ -1,3 +1,4 @@
+import { AppError } from '@shiplog/errors';
 import { comparePositions, formatPosition, type Position, parsePosition } from '@shiplog/events';
 import type { ConsumerView } from '@shiplog/messaging';
 import type { Request, RequestHandler, Response } from 'express';
@@ -40,16 +41,30 @@ export function afterOf(req: Request): string | undefined {
   return typeof header === 'string' && header ? header : undefined;
 }
 
-const catchUps = new WeakMap<Request, () => Promise<void>>();
+/** How long a read waits for the caller's writes before it answers with older data. */
+const READ_WAIT_MS = 2000;
+/**
+ * How long a write waits for them before it decides from a projection: longer, since what it would
+ * decide from older data (that the caller's own new project is not there) is wrong, not just stale.
+ */
+const WRITE_WAIT_MS = 10_000;
+
+const catchUps = new WeakMap<Request, (timeoutMs: number) => Promise<boolean>>();
 
 /**
  * Waits until this service's consumers have handled the caller's own earlier writes. Reads do it
  * before their handler; a write that decides from a projection of another service's events (is this
- * the caller's project?) calls it itself.
+ * the caller's project?) calls it itself. False when they had not within the wait: what the
+ * projection lacks may be the caller's, so a write answers "try again" (`notCaughtUp`) rather than
+ * "not found".
  */
-export async function catchUp(req: Request): Promise<void> {
-  await catchUps.get(req)?.();
+export async function catchUp(req: Request): Promise<boolean> {
+  return (await catchUps.get(req)?.(WRITE_WAIT_MS)) ?? true;
 }
+
+/** A write that found nothing while the caller's own earlier writes were still being applied here. */
+export const notCaughtUp = () =>
+  new AppError(503, 'CATCHING_UP', 'Your last change is still being applied: try again in a moment');
 
 export type Behind = { consumer: ConsumerView; source: string; position: Position }[];
 
@@ -68,24 +83,27 @@ export function positionsBehind(consumers: ConsumerView[], header: string | stri
   return behind.length > 0 ? behind : undefined;
 }
 
-export async function waitFor(behind: Behind, logger: Logger): Promise<void> {
-  await Promise.all(
+/** Whether every consumer reached the caller's positions within `timeoutMs`. */
+export async function waitFor(behind: Behind, logger: Logger, timeoutMs = READ_WAIT_MS): Promise<boolean> {
+  const reached = await Promise.all(
     behind.map(async ({ consumer, source, position }) => {
-      const caughtUp = await consumer.waitForPosition(source, position, 2000);
+      const caughtUp = await consumer.waitForPosition(source, position, timeoutMs);
       if (!caughtUp)
         logger.warn({ consumer: consumer.name, source }, 'read-your-writes wait timed out; answering with older data');
+      return caughtUp;
     }),
   );
+  return reached.every(Boolean);
 }
 
 export function consistency(consumers: ConsumerView[], logger: Logger): RequestHandler {
   return async (req, _res, next) => {
     const behind = positionsBehind(consumers, req.headers[CONSISTENCY_HEADER]);
     if (!behind) return next();
-    const wait = () => waitFor(behind, logger);
+    const wait = (timeoutMs: number) => waitFor(behind, logger, timeoutMs);
     catchUps.set(req, wait);
     // Reads wait here; a write decides from the event store, which is never behind.
-    if (req.method === 'GET' || req.method === 'HEAD') await wait();
+    if (req.method === 'GET' || req.method === 'HEAD') await wait(READ_WAIT_MS);
     next();
   };
 }

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { apiTokenAccepted, callerOf, recentAuthOnly, requireAdmin, signedInUserId } from './caller.ts';
 import type { LeanRead } from './http.ts';
 import type { Caller } from './internal-token.ts';
-import { catchUp } from './read-your-writes.ts';
+import { catchUp, notCaughtUp } from './read-your-writes.ts';
 import { type RouteDeclaration, type RouteDeclarations, routeKeyParts } from './route-declarations.ts';
 import { tokenReaches } from './token-grants.ts';
 import { parseInput } from './validation.ts';
@@ -160,10 +160,12 @@ export function routeInput<D extends RouteDeclaration, P extends Reached = Reach
     least && reach
       ? async (projectId: string): Promise<P> => {
           // A project the caller created a moment ago must be known here: their writes are waited for.
-          await catchUp(req);
+          const caughtUp = await catchUp(req);
           // A malformed id is simply a project that does not exist.
           const caller = callerOf(req);
           const reached = isId(projectId) ? await reach(projectId, signedInUserId(caller), req) : null;
+          // Not known here while the caller's own writes are still being applied: it may be one they just made.
+          if (!reached && !caughtUp) throw notCaughtUp();
           // A token limited to another space finds nothing here, as a stranger does.
           if (!reached || !tokenReaches(caller, reached.workspaceId)) throw projectNotFound();
           if (!roleAtLeast(reached.role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);

@@ -40,6 +40,38 @@ setInterval(() => {}, 1000);`;
   });
 });
 
+describe('a process whose supervisor is gone', () => {
+  it('ends, though what it logged last can no longer be written anywhere', async () => {
+    const logger = join(import.meta.dirname, 'logger.ts');
+    // Its supervisor read its output; gone, the output's other end is closed. Lines logged as it stops
+    // are still held by the logger, which writes them out as the process exits.
+    const script = `import { createLogger } from ${JSON.stringify(logger)};
+const log = createLogger('child', 'info');
+process.on('disconnect', () => {
+  for (let i = 0; i < 200; i++) log.info({ i, padding: 'x'.repeat(2000) }, 'stopping');
+  process.exit(0);
+});
+setInterval(() => {}, 1000);
+process.stdout.write('ready\\n');`;
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    await new Promise<void>((resolve) => proc.stdout!.once('data', () => resolve()));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      proc.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    proc.stdout!.destroy();
+    proc.stderr!.destroy();
+    proc.disconnect();
+    const ended = await Promise.race([
+      exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    if (ended === 'still running') proc.kill('SIGKILL');
+    expect(ended).not.toBe('still running');
+  });
+});
+
 describe('stopOnSignals', () => {
   it('ends the process once its stop is done', async () => {
     const { proc, ready, exited } = child('Promise.resolve()');

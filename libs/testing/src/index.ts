@@ -149,13 +149,6 @@ export async function createTestDatabase(prefix = 'test', template?: TestDatabas
 
 export interface TestBusNamespace {
   namespace: string;
-  /**
-   * What a process on it is given: the namespace, and the smallest stream a process may make. JetStream
-   * reserves on its disk what every stream may hold, so test streams each claiming the 4 GiB default
-   * exhaust the server's store once a dozen run at once ("insufficient storage resources"); a test's
-   * events are a few megabytes.
-   */
-  env: { BUS_NAMESPACE: string; BUS_MAX_BYTES: string };
   drop(): Promise<void>;
 }
 
@@ -164,7 +157,6 @@ export function createTestBusNamespace(prefix = 'test'): TestBusNamespace {
   const namespace = uniqueName(prefix).toLowerCase();
   return {
     namespace,
-    env: { BUS_NAMESPACE: namespace, BUS_MAX_BYTES: String(64 * 1024 ** 2) },
     async drop() {
       const nc = await connect({ servers: natsUrl });
       try {

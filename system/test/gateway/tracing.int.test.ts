@@ -41,7 +41,7 @@ beforeAll(async () => {
     SHIPLOG_PROCESSES: 'each',
     PORT: String(port),
     DATABASE_URL: db.url,
-    ...bus.env,
+    BUS_NAMESPACE: bus.namespace,
     SKIP_WEB_BUILD: '1',
     LOG_LEVEL: 'info',
     LOG_FILE: logFile,

@@ -73,6 +73,25 @@ describe('projects', () => {
     }
   });
 
+  it('changes a project just created while the list projection lags: the write waits longer than a read would, and never calls it not found', async () => {
+    const held = await backend.holdConsumer('projects', 'projects-project-list');
+    try {
+      const project = await createProject(ada.client, { name: 'Lagging change' });
+      const changed = ada.client.request('PUT', `/api/projects/${project.id}`, {
+        name: 'Lagging change',
+        status: 'deployed',
+      });
+      await held.untilReadWaits();
+      // Past the two seconds a read waits before answering with older data.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await held.release();
+      const answer = await changed;
+      expect([answer.status, answer.body.status]).toEqual([200, 'deployed']);
+    } finally {
+      await held.release();
+    }
+  });
+
   it('creates one project for a retried create with the same Idempotency-Key, per user', async () => {
     const { client } = await backend.signUp('retrier');
     const key = { 'idempotency-key': 'import-42' };

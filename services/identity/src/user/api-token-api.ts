@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@shiplog/errors';
 import { isId } from '@shiplog/events';
 import { type ApiTokenView, PERSONAL_SPACE } from '@shiplog/schemas';
-import { catchUp, createdId, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
+import { catchUp, createdId, notCaughtUp, requireUserId, type ServiceContext, serveRoutes } from '@shiplog/service-kit';
 import type { IdentityEnv } from '../env.ts';
 import { workspaceOf } from '../read-models/workspaces/index.ts';
 import { workspaceNotFound } from '../workspace/decide.ts';
@@ -40,9 +40,9 @@ export function apiTokensApi(context: ServiceContext<IdentityEnv>, accounts: Acc
       // A token limited to a workspace is its member's, and a viewer's reads only: what it may do is
       // never more than what its user may do there.
       if (workspaceId !== null && workspaceId !== PERSONAL_SPACE) {
-        await catchUp(req);
+        const caughtUp = await catchUp(req);
         const workspace = await workspaceOf(context.pool, workspaceId, userId);
-        if (!workspace) throw workspaceNotFound();
+        if (!workspace) throw caughtUp ? workspaceNotFound() : notCaughtUp();
         if (workspace.role === 'viewer' && scope !== 'read')
           throw new ForbiddenError('A viewer can only make read-only tokens for this workspace.');
       }

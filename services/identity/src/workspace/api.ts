@@ -21,6 +21,7 @@ import {
   handleCommand,
   loadAggregate,
   type Mailer,
+  notCaughtUp,
   reportPosition,
   requireUserId,
   type ServiceContext,
@@ -166,9 +167,9 @@ export function workspacesApi(context: ServiceContext<IdentityEnv>, accounts: Ac
    */
   async function workspaceOfInvite(req: Request): Promise<string> {
     const inviteId = idOfPath(req, 'id', inviteNotFound);
-    await catchUp(req);
+    const caughtUp = await catchUp(req);
     const workspaceId = await inviteWorkspace(pool, inviteId);
-    if (!workspaceId) throw inviteNotFound();
+    if (!workspaceId) throw caughtUp ? inviteNotFound() : notCaughtUp();
     return workspaceId;
   }
 

@@ -5,6 +5,7 @@ import {
   catchUp,
   deterministicId,
   handleCommand,
+  notCaughtUp,
   reportPosition,
   requireUserId,
   type ServiceContext,
@@ -58,13 +59,14 @@ export function importApi(context: ServiceContext<ProjectsEnv>) {
       const { entries } = parsed.body;
       const projectIds = [...new Set(entries.flatMap((e) => (e.projectId ? [e.projectId] : [])))];
       // The projects were imported a moment ago: the list must hold them before it is asked.
-      await catchUp(req);
+      const caughtUp = await catchUp(req);
       const found = await ownedProjectIds(
         pool,
         userId,
         projectIds.filter((id) => z.uuid().safeParse(id).success),
       );
-      if (found.length !== projectIds.length) throw new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
+      if (found.length !== projectIds.length)
+        throw caughtUp ? new NotFoundError('Project not found', 'PROJECT_NOT_FOUND') : notCaughtUp();
       const importId = deterministicId(
         `import-history:${userId}:${createHash('sha256')
           .update(entries.map((e) => e.id).join('\n'))

@@ -7,6 +7,7 @@ import {
   catchUp,
   createdId,
   handleCommand,
+  notCaughtUp,
   ROLE_REFUSED_MESSAGE,
   reportPosition,
   requireUserId,
@@ -80,9 +81,9 @@ export function projectsApi(context: ServiceContext<ProjectsEnv>) {
    * known here (the caller's own writes are waited for), and one whose owners have no plan takes nothing.
    */
   async function roleIn(req: Request, workspaceId: string, least: WorkspaceRole): Promise<WorkspaceRole> {
-    await catchUp(req);
+    const caughtUp = await catchUp(req);
     const role = await workspaceMembers.roleIn(pool, workspaceId, requireUserId(req));
-    if (!role) throw new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND');
+    if (!role) throw caughtUp ? new NotFoundError('Workspace not found', 'WORKSPACE_NOT_FOUND') : notCaughtUp();
     if (!roleAtLeast(role, least)) throw new ForbiddenError(ROLE_REFUSED_MESSAGE);
     await plans.writable({ workspaceId }, callerOf(req));
     return role;
