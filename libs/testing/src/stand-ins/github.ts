@@ -226,9 +226,10 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       publicKey,
       Buffer.from(signature, 'base64url'),
     );
+    if (!signed) return null;
+    // Signed with the app's key, so its payload is the JSON the client wrote.
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown; exp?: number };
-    const now = Date.now() / 1000;
-    return signed && String(claims.iss) === String(stand.app.id) && (claims.exp ?? 0) > now ? 'app' : null;
+    return String(claims.iss) === String(stand.app.id) && (claims.exp ?? 0) > Date.now() / 1000 ? 'app' : null;
   }
 
   function installPage(url: URL, res: ServerResponse) {

@@ -527,7 +527,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         }
         const event = String(req.headers['x-github-event'] ?? '');
         const action = (body as { action?: unknown }).action;
-        if ((event === 'installation' && action === 'deleted') || (event === 'installation' && action === 'suspend')) {
+        if (event === 'installation' && (action === 'deleted' || action === 'suspend')) {
           // Uninstalled or suspended: its connections ask to be made again (their links wait).
           for (const { owner } of connections)
             await run(
