@@ -19,6 +19,8 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
     // Loaded afresh: the router keeps a part that failed to load as failed.
     const reload = () => location.reload();
     addEventListener('online', reload);
+    // Back online between this page's drawing and now, unheard: at once.
+    if (navigator.onLine) reload();
     return () => removeEventListener('online', reload);
   }, [offline]);
   return (
