@@ -274,6 +274,57 @@ describe('a team workspace’s projects', () => {
     const timeline = (await owner.client.get(`/api/projects/${project}/activities`)).body as { eventType: string }[];
     expect(timeline.map((a) => a.eventType)).toContain('deployment');
   });
+  it('keep the reminders their maker wrote when the maker deletes their account, readable and changeable by the team', async () => {
+    const { owner, member, workspaceId } = await team();
+    const project = (await owner.client.post('/api/projects', { name: 'Kept reminders', workspaceId })).body
+      .id as string;
+    await reaches(member.client, project);
+    const due = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const theirs = await member.client.post('/api/reminders', {
+      projectId: project,
+      title: 'Renew the domain',
+      dueDate: due,
+    });
+    const given = await member.client.post('/api/reminders', {
+      projectId: project,
+      title: 'Pay the host',
+      dueDate: due,
+      assigneeId: owner.id,
+    });
+    expect([theirs.status, given.status]).toEqual([201, 201]);
+    await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${project}`)).body.length === 2);
+
+    expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
+    await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 2);
+    const listed = async () =>
+      (await owner.client.get(`/api/reminders/project/${project}`)).body as {
+        title: string;
+        assigneeName: string | null;
+      }[];
+    const titles = async () => (await listed()).map((r) => r.title).sort();
+    // Until reminders has forgotten the member (the one given to them no longer names them)…
+    await waitUntil(
+      async () => (await listed()).some((r) => r.title === 'Renew the domain' && r.assigneeName === null),
+      10_000,
+      'the member forgotten by reminders',
+    );
+    expect(await titles()).toEqual(['Pay the host', 'Renew the domain']);
+    // Their events were sealed with the team's key, not the deleted member's: the team changes them.
+    const completed = await owner.client.post(`/api/reminders/${given.body.id}/complete`);
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({ title: 'Pay the host', isCompleted: true });
+    const renamed = await owner.client.request('PATCH', `/api/reminders/${theirs.body.id}`, {
+      title: 'Renew the domain for two years',
+      assigneeId: owner.id,
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ title: 'Renew the domain for two years', assigneeId: owner.id });
+    await waitUntil(async () => (await titles()).includes('Renew the domain for two years'));
+    expect((await owner.client.get('/api/reminders')).body.map((r: { id: string }) => r.id).sort()).toEqual(
+      [given.body.id, theirs.body.id].sort(),
+    );
+  });
+
   it('move between a personal space and a team by an owner or admin of both sides, with what they hold, and each side’s log says so', async () => {
     const { owner, member, viewer, outsider, workspaceId } = await team();
     const made = await owner.client.post('/api/projects', { name: 'Side thing', costEstimate: 700 });

@@ -4,6 +4,11 @@ import { reminderFrequencies, reminderTimes } from './values.ts';
 
 const reminderTime = z.enum(reminderTimes);
 const reminderFrequency = z.enum(reminderFrequencies);
+/**
+ * The team workspace the reminder's project was in when the event was decided; absent for a personal
+ * project. It names the event's key (`dataSubjectOf`): a team's reminder outlives its author's erasure.
+ */
+const workspaceId = id.optional();
 
 // reminders — `reminder-<id>` streams. Each names its project (and its name, for the timeline).
 export const reminderEvents = {
@@ -14,6 +19,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       title: z.string(),
@@ -34,6 +40,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       title: z.string(),
@@ -58,6 +65,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       title: z.string(),
@@ -71,6 +79,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       title: z.string(),
@@ -85,6 +94,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       reminderTime,
       occurrence: isoDate,
@@ -97,7 +107,15 @@ export const reminderEvents = {
     owner: 'reminders',
     version: 1,
     publish: true,
-    schema: z.object({ reminderId: id, userId: id, projectId: id, from: isoDate, to: isoDate, at: isoDate }),
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      workspaceId,
+      projectId: id,
+      from: isoDate,
+      to: isoDate,
+      at: isoDate,
+    }),
   }),
   /**
    * A reminder brought in from a Shiplog export, as it stood (sends already made included, so none is
@@ -110,6 +128,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       importedFrom: z.string(),
@@ -133,6 +152,7 @@ export const reminderEvents = {
     schema: z.object({
       reminderId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       title: z.string(),
       reason: z.enum(['user', 'project_deleted']),

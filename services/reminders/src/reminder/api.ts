@@ -64,12 +64,9 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
 
   /**
    * The reminder a route acts on, when it is live and the caller's role on its project allows the
-   * route: its stream says which project (a reminder never moves), so a reminder made a moment ago is found.
+   * route, with that project: its stream says which project (a reminder never moves), so a reminder
+   * made a moment ago is found.
    */
-  async function reachedReminder<P>(req: Request, reach: Reach<P>): Promise<string> {
-    return (await reachedWithProject(req, reach)).reminderId;
-  }
-
   async function reachedWithProject<P>(req: Request, reach: Reach<P>): Promise<{ reminderId: string; project: P }> {
     const reminderId = idOf(req);
     const { state } = await loadAggregate(store, reminderStream(reminderId), reminderDecider);
@@ -148,7 +145,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
               req,
               res,
               reminderId,
-              { type: 'AddReminder', reminderId, userId, project, input },
+              { type: 'AddReminder', reminderId, userId, project, input, space: project?.workspaceId ?? null },
               idempotencyKey,
             ),
           );
@@ -171,7 +168,7 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
             store,
             reminderStream(reminderId),
             reminderDecider,
-            { type: 'ImportReminder', reminderId, userId, project, input },
+            { type: 'ImportReminder', reminderId, userId, project, input, space: project?.workspaceId ?? null },
             { userId, correlationId: callerOf(req).correlationId, retries: 1, now: now() },
           );
           if (result.position) reportPosition(res, 'reminders', result.position);
@@ -185,27 +182,29 @@ export function remindersApi(context: ServiceContext<RemindersEnv>) {
       'PATCH /reminders/:id': async (req, res, parsed) => {
         const { reminderId, project } = await reachedWithProject(req, parsed.project);
         await checkAssignee(project, parsed.body.assigneeId);
-        res.json(await run(req, res, reminderId, { type: 'UpdateReminder', input: parsed.body }));
+        res.json(
+          await run(req, res, reminderId, { type: 'UpdateReminder', input: parsed.body, space: project.workspaceId }),
+        );
       },
 
       'POST /reminders/:id/complete': async (req, res, parsed) => {
-        const reminderId = await reachedReminder(req, parsed.project);
-        res.json(await run(req, res, reminderId, { type: 'CompleteReminder' }));
+        const { reminderId, project } = await reachedWithProject(req, parsed.project);
+        res.json(await run(req, res, reminderId, { type: 'CompleteReminder', space: project.workspaceId }));
       },
 
       'POST /reminders/:id/reactivate': async (req, res, parsed) => {
-        const reminderId = await reachedReminder(req, parsed.project);
-        res.json(await run(req, res, reminderId, { type: 'ReactivateReminder' }));
+        const { reminderId, project } = await reachedWithProject(req, parsed.project);
+        res.json(await run(req, res, reminderId, { type: 'ReactivateReminder', space: project.workspaceId }));
       },
 
       'DELETE /reminders/:id': async (req, res, parsed) => {
-        const reminderId = await reachedReminder(req, parsed.project);
+        const { reminderId, project } = await reachedWithProject(req, parsed.project);
         const caller = callerOf(req);
         const result = await handleCommand(
           store,
           reminderStream(reminderId),
           reminderDecider,
-          { type: 'DeleteReminder', reason: 'user' },
+          { type: 'DeleteReminder', reason: 'user', space: project.workspaceId },
           { userId: caller.userId, correlationId: caller.correlationId, now: now() },
         );
         if (result.position) reportPosition(res, 'reminders', result.position);

@@ -13,7 +13,14 @@ export interface ReminderProject {
   name: string;
 }
 
-export type ReminderCommand =
+/**
+ * What the reminder is asked to do, and `space`: the team workspace its project is in now (null for a
+ * personal one), as whoever asks knows it. Every event decided names it, so a team's reminder is
+ * sealed with the team's key and outlives its author's erasure (decision 056).
+ */
+export type ReminderCommand = ReminderAction & { space: string | null };
+
+type ReminderAction =
   | {
       type: 'AddReminder';
       reminderId: string;
@@ -51,6 +58,14 @@ function liveReminder(state: Reminder): ActiveReminder {
 const projectNotFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
 
 export function decideReminder(command: ReminderCommand, state: Reminder, now: Date): ReminderEvent[] {
+  const events = decideAction(command, state, now);
+  const { space } = command;
+  return space
+    ? events.map((event) => ({ ...event, data: { ...event.data, workspaceId: space } }) as ReminderEvent)
+    : events;
+}
+
+function decideAction(command: ReminderAction, state: Reminder, now: Date): ReminderEvent[] {
   const at = now.toISOString();
   if (command.type === 'AddReminder') {
     // The same add again (its Idempotency-Key names the same reminder): it is made already.

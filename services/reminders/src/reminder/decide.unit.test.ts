@@ -15,7 +15,7 @@ function added(): Reminder {
     dueDate: '2026-12-01T12:00:00.000Z',
   });
   return decideReminder(
-    { type: 'AddReminder', reminderId, userId: owner, project, input },
+    { type: 'AddReminder', reminderId, userId: owner, project, input, space: null },
     initialReminder(),
     now,
   ).reduce(evolveReminder, initialReminder());
@@ -36,7 +36,7 @@ describe('reminder decide', () => {
       createdAt: '2026-11-01T09:00:00.000Z',
       updatedAt: '2026-11-30T12:00:05.000Z',
     });
-    const command = { type: 'ImportReminder' as const, reminderId, userId: owner, project, input };
+    const command = { type: 'ImportReminder' as const, reminderId, userId: owner, project, input, space: null };
     expect(() => decideReminder({ ...command, project: null }, initialReminder(), now)).toThrow('Project not found');
     const state = decideReminder(command, initialReminder(), now).reduce(evolveReminder, initialReminder());
     expect(state).toMatchObject({
@@ -46,9 +46,9 @@ describe('reminder decide', () => {
       createdAt: '2026-11-01T09:00:00.000Z',
     });
     // The send it already made is not made again.
-    expect(decideReminder({ type: 'ProcessDue', channel: 'email' }, state, new Date('2026-12-01T11:00:00Z'))).toEqual(
-      [],
-    );
+    expect(
+      decideReminder({ type: 'ProcessDue', channel: 'email', space: null }, state, new Date('2026-12-01T11:00:00Z')),
+    ).toEqual([]);
     expect(decideReminder(command, state, now)).toEqual([]);
     // Imported before, its project since gone: still nothing to do.
     expect(decideReminder({ ...command, project: null }, state, now)).toEqual([]);
@@ -57,7 +57,11 @@ describe('reminder decide', () => {
   it('adds only to a known project, once, as its author’s', () => {
     const input = createReminderSchema.parse({ projectId: project.id, title: 'Renew domain', dueDate: '2026-12-01' });
     expect(() =>
-      decideReminder({ type: 'AddReminder', reminderId, userId: owner, project: null, input }, initialReminder(), now),
+      decideReminder(
+        { type: 'AddReminder', reminderId, userId: owner, project: null, input, space: null },
+        initialReminder(),
+        now,
+      ),
     ).toThrow(expect.objectContaining({ status: 404, code: 'PROJECT_NOT_FOUND' }));
     const state = added();
     expect(state).toMatchObject({
@@ -70,22 +74,23 @@ describe('reminder decide', () => {
     });
     // The same add again (its Idempotency-Key names the same reminder), its project since gone: made already.
     expect(
-      decideReminder({ type: 'AddReminder', reminderId, userId: owner, project: null, input }, state, now),
+      decideReminder({ type: 'AddReminder', reminderId, userId: owner, project: null, input, space: null }, state, now),
     ).toEqual([]);
   });
 
   it('completes and reactivates once each; the edit box does the same', () => {
     const state = added();
-    const completed = decideReminder({ type: 'CompleteReminder' }, state, now);
+    const completed = decideReminder({ type: 'CompleteReminder', space: null }, state, now);
     expect(completed.map((e) => e.type)).toEqual(['ReminderCompleted']);
     const done = completed.reduce(evolveReminder, state);
-    expect(decideReminder({ type: 'CompleteReminder' }, done, now)).toEqual([]);
-    expect(decideReminder({ type: 'ReactivateReminder' }, state, now)).toEqual([]);
+    expect(decideReminder({ type: 'CompleteReminder', space: null }, done, now)).toEqual([]);
+    expect(decideReminder({ type: 'ReactivateReminder', space: null }, state, now)).toEqual([]);
     expect(
       decideReminder(
         {
           type: 'UpdateReminder',
           input: updateReminderSchema.parse({ isCompleted: false, title: 'Renew it' }),
+          space: null,
         },
         done,
         now,
@@ -93,18 +98,43 @@ describe('reminder decide', () => {
     ).toEqual(['ReminderUpdated', 'ReminderReactivated']);
   });
 
+  it('names the team workspace its project is in on every event it decides, and none for a personal one', () => {
+    const team = '7c0d5f4e-3b1a-4c2d-9e8f-0a1b2c3d4e5f';
+    const input = createReminderSchema.parse({
+      projectId: project.id,
+      title: 'Renew',
+      dueDate: '2026-12-01T12:00:00Z',
+    });
+    const made = decideReminder(
+      { type: 'AddReminder', reminderId, userId: owner, project, input, space: team },
+      initialReminder(),
+      now,
+    );
+    expect(made.map((e) => e.data.workspaceId)).toEqual([team]);
+    const state = made.reduce(evolveReminder, initialReminder());
+    expect(
+      decideReminder({ type: 'CompleteReminder', space: team }, state, now).map((e) => e.data.workspaceId),
+    ).toEqual([team]);
+    // Moved to its maker's personal space since: no team is named any more.
+    expect(decideReminder({ type: 'CompleteReminder', space: null }, state, now)[0]!.data).not.toHaveProperty(
+      'workspaceId',
+    );
+  });
+
   it('deletes a reminder once: a deleted one and a missing one answer the same 404', () => {
-    const deleted = decideReminder({ type: 'DeleteReminder', reason: 'user' }, added(), now);
+    const deleted = decideReminder({ type: 'DeleteReminder', reason: 'user', space: null }, added(), now);
     // Whoever deletes it, the event names the reminder's author (whose reminders it was).
     expect(deleted).toMatchObject([{ type: 'ReminderDeleted', data: { userId: owner, reason: 'user' } }]);
     const gone = deleted.reduce(evolveReminder, added());
     const notFound = expect.objectContaining({ status: 404, code: 'REMINDER_NOT_FOUND' });
     for (const state of [gone, initialReminder()]) {
-      expect(() => decideReminder({ type: 'DeleteReminder', reason: 'user' }, state, now)).toThrow(notFound);
-      expect(() => decideReminder({ type: 'CompleteReminder' }, state, now)).toThrow(notFound);
+      expect(() => decideReminder({ type: 'DeleteReminder', reason: 'user', space: null }, state, now)).toThrow(
+        notFound,
+      );
+      expect(() => decideReminder({ type: 'CompleteReminder', space: null }, state, now)).toThrow(notFound);
       expect(() =>
         decideReminder(
-          { type: 'UpdateReminder', input: updateReminderSchema.parse({ title: 'Renew it' }) },
+          { type: 'UpdateReminder', input: updateReminderSchema.parse({ title: 'Renew it' }), space: null },
           state,
           now,
         ),

@@ -21,12 +21,18 @@ import { reminderStream } from '../../reminder/reminder.ts';
  * reaction, not a rebuildable projection.
  */
 export function projectsReaction(context: ServiceContext<RemindersEnv>): ConsumerDefinition {
-  const deleteReminder = (event: ReceivedEvent, tx: pg.PoolClient, reminderId: string, userId: string) =>
+  const deleteReminder = (
+    event: ReceivedEvent,
+    tx: pg.PoolClient,
+    reminderId: string,
+    userId: string,
+    space: string | undefined,
+  ) =>
     handleCommand(
       context.store,
       reminderStream(reminderId),
       reminderDecider,
-      { type: 'DeleteReminder', reason: 'project_deleted' },
+      { type: 'DeleteReminder', reason: 'project_deleted', space: space ?? null },
       causedBy(event, tx, `cascade:${event.id}:${reminderId}`, userId),
     ).catch((error: unknown) => {
       // Already gone (the user deleted it first): nothing to cascade.
@@ -42,14 +48,14 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
       // reminders.projects at once flush those writes first.
       ...knownProjects.handlers,
       ProjectDeleted: async (event, tx, batch) => {
-        const { projectId, userId } = event.data;
+        const { projectId, userId, workspaceId } = event.data;
         await batch.flush();
         await knownProjects.deleted(tx, projectId);
         const { rows } = await tx.query<{ reminder_id: string }>(
           'DELETE FROM reminders.project_reminders WHERE project_id = $1 RETURNING reminder_id',
           [projectId],
         );
-        for (const row of rows) await deleteReminder(event, tx, row.reminder_id, userId);
+        for (const row of rows) await deleteReminder(event, tx, row.reminder_id, userId, workspaceId);
       },
       ReminderAdded: async (event, tx, batch) => followReminder(event, tx, batch),
       ReminderImported: async (event, tx, batch) => followReminder(event, tx, batch),
@@ -65,10 +71,10 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
     tx: pg.PoolClient,
     batch: Batch,
   ) {
-    const { reminderId, projectId, userId } = event.data;
+    const { reminderId, projectId, userId, workspaceId } = event.data;
     await batch.flush();
     if (await knownProjects.isDeleted(tx, projectId)) {
-      await deleteReminder(event, tx, reminderId, userId);
+      await deleteReminder(event, tx, reminderId, userId, workspaceId);
       return;
     }
     await tx.query(

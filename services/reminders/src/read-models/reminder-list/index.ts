@@ -109,6 +109,8 @@ export interface DueReminder {
   user_id: string | null;
   email: string | null;
   next_at: Date;
+  /** The team workspace its project is in, or null: what its sends are sealed with (decision 056). */
+  workspace_id: string | null;
 }
 
 /**
@@ -121,7 +123,8 @@ export interface DueReminder {
 export async function dueReminders(pool: pg.Pool, now: Date, limit: number): Promise<DueReminder[]> {
   const { rows } = await pool.query<DueReminder>(
     `SELECT s.reminder_id, CASE WHEN reaches THEN s.user_id END AS user_id,
-            CASE WHEN reaches AND u.email_verified THEN u.email END AS email, s.next_at
+            CASE WHEN reaches AND u.email_verified THEN u.email END AS email, s.next_at,
+            p.workspace_id
      FROM reminders.schedule s
      JOIN reminders.reminder_list r ON r.id = s.reminder_id
      LEFT JOIN reminders.projects p ON p.project_id = r.project_id

@@ -36,14 +36,14 @@ export function createScheduler(context: ServiceContext<RemindersEnv>, mailer: M
     const pushes: Promise<unknown>[] = [];
     await Promise.all(
       chunks(rows, 16).map(async (chunk) => {
-        for (const { reminder_id: reminderId, user_id: userId, email, next_at: nextAt } of chunk) {
+        for (const { reminder_id: reminderId, user_id: userId, email, next_at: nextAt, workspace_id: space } of chunk) {
           const channel = email && mailer.sends ? 'email' : 'log';
           try {
             const result = await handleCommand(
               store,
               reminderStream(reminderId),
               reminderDecider,
-              { type: 'ProcessDue', channel },
+              { type: 'ProcessDue', channel, space },
               { userId: null, correlationId: randomUUID(), now },
             );
             for (const event of result.events) {
