@@ -28,7 +28,6 @@ export function launchChromium(options: { full?: boolean } = {}): Promise<Browse
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      ...(process.env.TMP_CHROME_ARGS ? process.env.TMP_CHROME_ARGS.split(' ') : []),
     ],
   });
 }
