@@ -132,10 +132,16 @@ let fileCopy: Promise<string> | undefined;
  * went from 92 to 83 s.
  */
 function copiedByFile(): Promise<string> {
-  fileCopy ??= withAdmin(async (admin) => {
-    const { rows } = await admin.query<{ server_version_num: string }>('SHOW server_version_num');
-    return Number(rows[0]?.server_version_num) >= 150_000 ? ' STRATEGY FILE_COPY' : '';
-  });
+  if (!fileCopy) {
+    fileCopy = withAdmin(async (admin) => {
+      const { rows } = await admin.query<{ server_version_num: string }>('SHOW server_version_num');
+      return Number(rows[0]?.server_version_num) >= 150_000 ? ' STRATEGY FILE_COPY' : '';
+    });
+    // Asked again after a failure, as a template is made again.
+    fileCopy.catch(() => {
+      fileCopy = undefined;
+    });
+  }
   return fileCopy;
 }
 
