@@ -339,13 +339,18 @@ describe('GitHub', () => {
         .sort();
     await waitUntil(async () => (await failures()).length === 2);
     expect(await failures()).toEqual(['ci.yml failed: nightly', 'nightly-backup.yml failed: nightly']);
-    const timeline = (await ada.client.get(`/api/projects/${nightly!.id}/activities`)).body as {
-      eventType: string;
-      details: string;
-      actor: unknown;
-      metadata: { runUrl?: string };
-    }[];
-    const failed = timeline.filter((a) => a.eventType === 'workflow');
+    // The timeline is a projection of the same events: it may come a moment after the deliveries.
+    const workflows = async () =>
+      (
+        (await ada.client.get(`/api/projects/${nightly!.id}/activities`)).body as {
+          eventType: string;
+          details: string;
+          actor: unknown;
+          metadata: { runUrl?: string };
+        }[]
+      ).filter((a) => a.eventType === 'workflow');
+    await waitUntil(async () => (await workflows()).length >= 2);
+    const failed = await workflows();
     expect(failed.map((a) => a.details)).toEqual([
       'ci.yml failed on main (push): nightly',
       'nightly-backup.yml failed on main (schedule): nightly',
