@@ -136,7 +136,12 @@ export function knownProjectsIn(schema: string) {
       if (data.changes.name !== undefined) known.renamed(defer, { projectId: data.projectId, name: data.changes.name });
     },
   } satisfies EventHandlers;
-  return { ...known, members, handlers };
+  /**
+   * The rows of a table with a `project_id` that belong to a team workspace's project: the team's, which
+   * their maker's erasure spares (`deleteUserRows`' `unless`; decisions 056 and 057).
+   */
+  const ofTeamProject = `project_id IN (SELECT project_id FROM ${projects} WHERE workspace_id IS NOT NULL)`;
+  return { ...known, members, handlers, ofTeamProject };
 }
 
 export type KnownProjects = ReturnType<typeof knownProjectsIn>;

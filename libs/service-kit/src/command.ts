@@ -40,11 +40,6 @@ export interface CommandContext {
    * audit log shows it); a personal change's events keep none.
    */
   address?: string;
-  /**
-   * The events are a team workspace's though their data does not name it (a team project's monitor):
-   * the address is kept on them as on the events that do.
-   */
-  team?: boolean;
   correlationId: string;
   causationId?: string | null;
   /**
@@ -227,7 +222,7 @@ export function metadataFor(
   // The client's address stays on a team workspace's events only (they name it): its audit log's.
   const { workspaceId, space } = data as { workspaceId?: unknown; space?: unknown };
   // A token limited to a team workspace names it as its `space`.
-  const team = context.team === true || typeof workspaceId === 'string' || isId(space);
+  const team = typeof workspaceId === 'string' || isId(space);
   return {
     userId: context.userId,
     ...(context.token ? { token: context.token } : {}),

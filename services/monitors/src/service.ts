@@ -7,11 +7,15 @@ import { monitorsApi } from './monitor/api.ts';
 import { pingApi } from './ping/api.ts';
 import { alertOutboxReaction } from './reactions/alert-outbox/index.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
+import { knownProjects } from './read-models/known-projects/index.ts';
 import { monitorListProjection } from './read-models/monitor-list/index.ts';
 import { plansProjection } from './read-models/plans/index.ts';
 import { checkOutbound, createChecker } from './timers/run-checks/index.ts';
 import { createAlertSender } from './timers/send-alerts/index.ts';
 import { workflowRunApi } from './workflow-run/api.ts';
+
+/** The rows of a table keyed by monitor whose monitor is on a team's project (it is listed while it lives). */
+const ofTeamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list WHERE ${knownProjects.ofTeamProject})`;
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
@@ -19,21 +23,24 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   env: monitorsEnv,
   migrationsDir: join(import.meta.dirname, '..', 'migrations'),
   projections: [monitorListProjection, plansProjection],
-  // Nothing more is checked or sent for a deleted account: its monitors, results and incidents go.
+  // Nothing more is checked or sent for a deleted account: its monitors, results and incidents go. What
+  // it made or recorded on a team's projects is the team's, and stays (decision 057): the monitors with
+  // their checks and incidents, the runs a ping URL recorded, the deployments a check names. A ping URL
+  // it made goes (it acts as its maker, as after a removal from the workspace).
   forgetUser: deleteUserRows(
-    'monitors.monitor_list',
-    'monitors.incidents',
-    'monitors.check_schedule',
-    'monitors.check_results',
-    'monitors.check_rollups',
-    'monitors.project_monitors',
-    'monitors.recent_deploys',
-    'monitors.last_runs',
+    { table: 'monitors.monitor_list', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.incidents', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.check_schedule', unless: ofTeamMonitor },
+    { table: 'monitors.check_results', unless: ofTeamMonitor },
+    { table: 'monitors.check_rollups', unless: ofTeamMonitor },
+    { table: 'monitors.project_monitors', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.recent_deploys', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.last_runs', unless: knownProjects.ofTeamProject },
     'monitors.ping_links',
-    'monitors.ping_runs',
+    { table: 'monitors.ping_runs', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.maintenance', unless: knownProjects.ofTeamProject },
     'monitors.alert_deliveries',
     'monitors.plans',
-    'monitors.maintenance',
     { table: 'monitors.projects', unless: 'workspace_id IS NOT NULL' },
     'monitors.workspace_members',
     'monitors.users',

@@ -5,7 +5,7 @@ import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
 import { pushApi } from './push/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
-import { ofTeamProject } from './read-models/known-projects/index.ts';
+import { knownProjects } from './read-models/known-projects/index.ts';
 import { reminderListProjection } from './read-models/reminder-list/index.ts';
 import { remindersApi } from './reminder/api.ts';
 import { createScheduler } from './timers/send-due-reminders/index.ts';
@@ -20,9 +20,9 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   // address and calendar link go. The reminders it wrote on a team's projects are the team's, and stay
   // (decision 056); those given to it reach nobody until someone else is given them.
   forgetUser: deleteUserRows(
-    { table: 'reminders.project_reminders', unless: ofTeamProject },
+    { table: 'reminders.project_reminders', unless: knownProjects.ofTeamProject },
     'reminders.schedule',
-    { table: 'reminders.reminder_list', unless: ofTeamProject },
+    { table: 'reminders.reminder_list', unless: knownProjects.ofTeamProject },
     { table: 'reminders.projects', unless: 'workspace_id IS NOT NULL' },
     'reminders.workspace_members',
     'reminders.calendar_feeds',

@@ -325,6 +325,49 @@ describe('a team workspace’s projects', () => {
     );
   });
 
+  it('keep the monitors and the runs their maker recorded when the maker deletes their account, changeable by the team', async () => {
+    const { owner, member, workspaceId } = await team();
+    const project = (await owner.client.post('/api/projects', { name: 'Kept monitors', workspaceId })).body
+      .id as string;
+    await reaches(member.client, project);
+    const expecting = await member.client.post(`/api/projects/${project}/monitors`, {
+      kind: 'backup',
+      intervalSeconds: 86_400,
+    });
+    expect(expecting.status, JSON.stringify(expecting.body)).toBe(201);
+    const ping = await member.client.post(`/api/projects/${project}/ping`);
+    expect(ping.status).toBe(201);
+    const pingUrl = `${backend.url}${new URL(ping.body.url).pathname}`;
+    expect((await fetch(pingUrl)).status).toBe(200);
+    const monitors = async () => (await owner.client.get(`/api/projects/${project}/monitors`)).body as { id: string }[];
+    await waitUntil(async () => (await monitors()).length === 1);
+
+    expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
+    // Until monitors has forgotten the member.
+    await waitUntil(
+      async () =>
+        (await backend.pool.query('SELECT 1 FROM monitors.users WHERE user_id = $1', [member.id])).rowCount === 0,
+      10_000,
+      'the member forgotten by monitors',
+    );
+    expect(ids(await monitors())).toEqual([expecting.body.id]);
+    // The ping URL they made went with them (it acts as its maker); the run it recorded is the team's.
+    expect((await fetch(pingUrl)).status).toBe(404);
+    expect((await owner.client.get(`/api/projects/${project}/ping`)).body).toMatchObject({
+      active: false,
+      runs: [{ outcome: 'ok' }],
+    });
+    // Its events were sealed with the team's key, not the deleted member's: the team changes it, and
+    // removes it, though no slot of the member's is left to free.
+    const changed = await owner.client.request('PATCH', `/api/monitors/${expecting.body.id}`, {
+      intervalSeconds: 3_600,
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({ id: expecting.body.id, intervalSeconds: 3_600 });
+    expect((await owner.client.request('DELETE', `/api/monitors/${expecting.body.id}`)).status).toBe(204);
+    await waitUntil(async () => (await monitors()).length === 0);
+  });
+
   it('move between a personal space and a team by an owner or admin of both sides, with what they hold, and each side’s log says so', async () => {
     const { owner, member, viewer, outsider, workspaceId } = await team();
     const made = await owner.client.post('/api/projects', { name: 'Side thing', costEstimate: 700 });

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { event, id, isoDate } from './shared.ts';
 
+/**
+ * The team workspace the monitor's project was in when the event was decided; absent for a personal
+ * project. It names the event's key (`dataSubjectOf`): a team's monitor outlives its maker's erasure.
+ */
+const workspaceId = id.optional();
+
 /** What an incident's opening and closing both say: which monitor, whose, where, since when, why. */
 const incident = {
   incidentId: id,
   monitorId: id,
   userId: id,
+  workspaceId,
   projectId: id,
   projectName: z.string(),
   url: z.string(),
@@ -24,6 +31,7 @@ export const monitorEvents = {
     schema: z.object({
       monitorId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       /**
@@ -53,6 +61,7 @@ export const monitorEvents = {
     schema: z.object({
       monitorId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       changes: z.object({
         url: z.string().optional(),
@@ -73,13 +82,20 @@ export const monitorEvents = {
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({ monitorId: id, userId: id, projectId: id, reason: z.enum(['user', 'plan']), at: isoDate }),
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      workspaceId,
+      projectId: id,
+      reason: z.enum(['user', 'plan']),
+      at: isoDate,
+    }),
   }),
   MonitorResumed: event({
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({ monitorId: id, userId: id, projectId: id, at: isoDate }),
+    schema: z.object({ monitorId: id, userId: id, workspaceId, projectId: id, at: isoDate }),
   }),
   /** Removed by its owner, or with its project. */
   MonitorRemoved: event({
@@ -89,6 +105,7 @@ export const monitorEvents = {
     schema: z.object({
       monitorId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       reason: z.enum(['user', 'project_deleted']),
       at: isoDate,
@@ -106,7 +123,15 @@ export const monitorEvents = {
     owner: 'monitors',
     version: 1,
     publish: true,
-    schema: z.object({ incidentId: id, monitorId: id, userId: id, projectId: id, note: z.string(), at: isoDate }),
+    schema: z.object({
+      incidentId: id,
+      monitorId: id,
+      userId: id,
+      workspaceId,
+      projectId: id,
+      note: z.string(),
+      at: isoDate,
+    }),
   }),
   /**
    * What a monitor watches ends within `warning` days (14, 7 or 1): an https site's certificate, or a
@@ -119,6 +144,7 @@ export const monitorEvents = {
     schema: z.object({
       monitorId: id,
       userId: id,
+      workspaceId,
       projectId: id,
       projectName: z.string(),
       url: z.string(),

@@ -27,7 +27,7 @@ import {
 import type { Request, Response } from 'express';
 import type pg from 'pg';
 import type { MonitorsEnv } from '../env.ts';
-import { type MonitorSlotsCommand, monitorSlotsDecider } from '../monitor-slots/decide.ts';
+import { type MonitorSlotsCommand, monitorSlotsDecider, unlessOwnerForgotten } from '../monitor-slots/decide.ts';
 import { monitorSlotsStream } from '../monitor-slots/monitor-slots.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { monitorList } from '../read-models/monitor-list/index.ts';
@@ -139,8 +139,8 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
     await catchUp(req);
     const project = await reachProjectOf(parsed, state.projectId);
-    // A team project's monitor: its changes keep the client's address, for the workspace's audit log.
-    return { monitor: state, team: project.workspaceId !== null };
+    // Where its project is now: a team's monitor's events are the team's (decision 057).
+    return { monitor: state, space: project.workspaceId };
   }
 
   async function run(
@@ -148,7 +148,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
     res: Response,
     monitorId: string,
     command: MonitorCommand,
-    options: { idempotencyKey?: string; transaction?: pg.PoolClient; team: boolean },
+    options: { idempotencyKey?: string; transaction?: pg.PoolClient } = {},
   ) {
     const caller = callerOf(req);
     const result = await handleCommand(store, monitorStream(monitorId), monitorDecider, command, {
@@ -180,7 +180,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       // An add takes its slot first: of two racing for the last one, the second is refused here.
       if (slots.type === 'TakeSlot') await slot(tx);
       const changed = await monitor(tx);
-      if (slots.type === 'FreeSlot') await slot(tx);
+      if (slots.type === 'FreeSlot') await slot(tx).catch(unlessOwnerForgotten);
       return changed;
     });
     // Positions are known once committed: the monitor's events are published, the slots' are not.
@@ -263,8 +263,15 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
               req,
               res,
               monitorId,
-              { type: 'AddMonitor', userId, monitorId, project: { id: project.id, name: project.name }, settings },
-              { idempotencyKey, transaction, team: project.workspaceId !== null },
+              {
+                type: 'AddMonitor',
+                userId,
+                monitorId,
+                project: { id: project.id, name: project.name },
+                settings,
+                space: project.workspaceId,
+              },
+              { idempotencyKey, transaction },
             ),
         );
         if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
@@ -274,19 +281,18 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       'PATCH /monitors/:id': async (req, res, parsed) => {
         const {
           monitor: { id: monitorId },
-          team,
+          space,
         } = await reachMonitor(req, parsed);
         const { paused, ...changes } = parsed.body;
         await screenUrl(changes.url);
         if (paused === false) await requirePlan(req);
-        let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', changes }, { team });
+        let { state } = await run(req, res, monitorId, { type: 'ChangeMonitor', changes, space });
         if (paused !== undefined)
           ({ state } = await run(
             req,
             res,
             monitorId,
-            paused ? { type: 'PauseMonitor', reason: 'user' } : { type: 'ResumeMonitor' },
-            { team },
+            paused ? { type: 'PauseMonitor', reason: 'user', space } : { type: 'ResumeMonitor', space },
           ));
         if (state.lifecycle !== 'active') throw new MonitorNotFoundError();
         res.json(viewOf(state, now().toISOString()));
@@ -304,20 +310,20 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       'PUT /monitors/:id/incidents/:incidentId/note': async (req, res, parsed) => {
         const {
           monitor: { id: monitorId },
-          team,
+          space,
         } = await reachMonitor(req, parsed);
         const { note } = parsed.body;
         const incidentId = req.params.incidentId;
         if (!isId(incidentId)) throw new NotFoundError('Incident not found', 'INCIDENT_NOT_FOUND');
-        await run(req, res, monitorId, { type: 'NoteIncident', incidentId, note }, { team });
+        await run(req, res, monitorId, { type: 'NoteIncident', incidentId, note, space });
         res.json({ id: incidentId, note });
       },
 
       'DELETE /monitors/:id': async (req, res, parsed) => {
-        const { monitor, team } = await reachMonitor(req, parsed);
+        const { monitor, space } = await reachMonitor(req, parsed);
         // Its slot is its maker's, whoever removes it.
         await withSlot(req, res, { type: 'FreeSlot', userId: monitor.userId, monitorId: monitor.id }, (transaction) =>
-          run(req, res, monitor.id, { type: 'RemoveMonitor', reason: 'user' }, { transaction, team }),
+          run(req, res, monitor.id, { type: 'RemoveMonitor', reason: 'user', space }, { transaction }),
         );
         res.status(204).end();
       },

@@ -17,11 +17,18 @@ export interface MonitoredProject {
 }
 
 /**
- * What is done to a monitor. Who may do it was decided by the route, from the caller's role on the
- * monitor's project (`RouteDeclaration.project`); the checks, the plan's enforcement and a deleted
- * project's cascade run them with no caller at all. `userId` on an add is the monitor's maker.
+ * What is done to a monitor, and `space`: the team workspace its project is in now (null for a
+ * personal one), as whoever asks knows it. Every event decided names it, so a team's monitor is sealed
+ * with the team's key and outlives its maker's erasure (decision 057).
  */
-export type MonitorCommand =
+export type MonitorCommand = MonitorAction & { space: string | null };
+
+/**
+ * Who may do it was decided by the route, from the caller's role on the monitor's project
+ * (`RouteDeclaration.project`); the checks, the plan's enforcement and a deleted project's cascade run
+ * them with no caller at all. `userId` on an add is the monitor's maker.
+ */
+export type MonitorAction =
   | {
       type: 'AddMonitor';
       userId: string;
@@ -70,6 +77,14 @@ function liveMonitor(state: Monitor) {
 }
 
 export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date): MonitorEvent[] {
+  const events = decideAction(command, state, now);
+  const { space } = command;
+  return space
+    ? events.map((event) => ({ ...event, data: { ...event.data, workspaceId: space } }) as MonitorEvent)
+    : events;
+}
+
+function decideAction(command: MonitorAction, state: Monitor, now: Date): MonitorEvent[] {
   const at = now.toISOString();
   switch (command.type) {
     case 'AddMonitor': {

@@ -1,6 +1,6 @@
 import { ConflictError } from '@shiplog/errors';
 import { describe, expect, it } from 'vitest';
-import { type MonitorCommand, MonitorNotFoundError, monitorDecider } from './decide.ts';
+import { type MonitorAction, MonitorNotFoundError, monitorDecider } from './decide.ts';
 import type { MonitorEvent, MonitorSettings } from './monitor.ts';
 
 const userId = '0190a1b2-0000-7000-8000-000000000001';
@@ -64,10 +64,14 @@ const endedBy = (ending: 'paused' | 'removed' | 'unchecked'): MonitorEvent =>
 
 function given(events: MonitorEvent[]) {
   const state = events.reduce(monitorDecider.evolve, monitorDecider.initialState());
-  return { when: (command: MonitorCommand) => monitorDecider.decide(command, state, now) };
+  // On a personal project unless `space` names the team workspace it is in.
+  return {
+    when: (command: MonitorAction, space: string | null = null) =>
+      monitorDecider.decide({ ...command, space }, state, now),
+  };
 }
 
-const reportDown = (failures: number): MonitorCommand => ({
+const reportDown = (failures: number): MonitorAction => ({
   type: 'ReportDown',
   incidentId,
   failures,
@@ -104,7 +108,7 @@ describe('monitors', () => {
       type: 'MonitorRemoved',
       data: { monitorId, userId, projectId, reason: 'user', at },
     };
-    const changes: MonitorCommand[] = [
+    const changes: MonitorAction[] = [
       { type: 'ChangeMonitor', changes: { intervalSeconds: 300 } },
       { type: 'PauseMonitor', reason: 'user' },
       { type: 'ResumeMonitor' },
@@ -157,14 +161,22 @@ describe('monitors', () => {
     expect(given([added, opened]).when({ type: 'ReportStillDown' })).toEqual([]);
     const later = new Date(now.getTime() + 60 * 60_000);
     const state = [added, opened].reduce(monitorDecider.evolve, monitorDecider.initialState());
-    const first = monitorDecider.decide({ type: 'ReportStillDown' }, state, later);
+    const first = monitorDecider.decide({ type: 'ReportStillDown', space: null }, state, later);
     expect(first).toMatchObject([{ type: 'IncidentRepeated', data: { incidentId, count: 1, cause: 'HTTP 503' } }]);
     const reminded = first.reduce(monitorDecider.evolve, state);
     expect(
-      monitorDecider.decide({ type: 'ReportStillDown' }, reminded, new Date(later.getTime() + 59 * 60_000)),
+      monitorDecider.decide(
+        { type: 'ReportStillDown', space: null },
+        reminded,
+        new Date(later.getTime() + 59 * 60_000),
+      ),
     ).toEqual([]);
     expect(
-      monitorDecider.decide({ type: 'ReportStillDown' }, reminded, new Date(later.getTime() + 60 * 60_000)),
+      monitorDecider.decide(
+        { type: 'ReportStillDown', space: null },
+        reminded,
+        new Date(later.getTime() + 60 * 60_000),
+      ),
     ).toMatchObject([{ type: 'IncidentRepeated', data: { count: 2 } }]);
     // None once it is closed.
     expect(given([added, opened, closed]).when({ type: 'ReportStillDown' })).toEqual([]);
@@ -205,5 +217,22 @@ describe('monitors', () => {
     ]);
     expect(() => note([added, opened])).toThrow('Incident not found');
     expect(() => note([added])).toThrow('Incident not found');
+  });
+
+  it('names the team workspace its project is in on every event it decides, and none for a personal one', () => {
+    const team = '0190a1b2-0000-7000-8000-0000000000e1';
+    const spaces = (events: MonitorEvent[]) =>
+      events.map((event) => (event.data as { workspaceId?: string }).workspaceId);
+    const made = given([]).when({ type: 'AddMonitor', userId, monitorId, project, settings }, team);
+    expect(spaces(made)).toEqual([team]);
+    // The checks' commands too: an incident's opening, its reminder and its end.
+    const down = given(made).when(reportDown(2), team);
+    expect(spaces(down)).toEqual([team]);
+    expect(spaces(given([...made, ...down]).when({ type: 'RemoveMonitor', reason: 'user' }, team))).toEqual([
+      team,
+      team,
+    ]);
+    // Moved to its maker's personal space since: no team is named any more.
+    expect(given([...made, ...down]).when({ type: 'ReportUp' })[0]!.data).not.toHaveProperty('workspaceId');
   });
 });

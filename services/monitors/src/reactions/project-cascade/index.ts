@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { MonitorsEnv } from '../../env.ts';
 import { monitorDecider } from '../../monitor/decide.ts';
 import { monitorStream } from '../../monitor/monitor.ts';
-import { monitorSlotsDecider } from '../../monitor-slots/decide.ts';
+import { monitorSlotsDecider, unlessOwnerForgotten } from '../../monitor-slots/decide.ts';
 import { monitorSlotsStream } from '../../monitor-slots/monitor-slots.ts';
 import { lastRuns, pingRuns, ran } from '../../ping/runs.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
@@ -27,12 +27,12 @@ import { knownProjects } from '../../read-models/known-projects/index.ts';
  */
 export function projectsReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
   /** The monitor goes, and its slot with it, in the consumer's transaction. */
-  const removeMonitor = async (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string) => {
+  const removeMonitor = async (event: ReceivedEvent, tx: pg.PoolClient, monitorId: string, space: string | null) => {
     await handleCommand(
       context.store,
       monitorStream(monitorId),
       monitorDecider,
-      { type: 'RemoveMonitor', reason: 'project_deleted' },
+      { type: 'RemoveMonitor', reason: 'project_deleted', space },
       causedBy(event, tx, `cascade:${event.id}:${monitorId}`),
     ).catch((error: unknown) => {
       // Already removed by its owner: nothing to cascade.
@@ -49,7 +49,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       { type: 'FreeSlot', userId: state.userId, monitorId },
       // Decided again if the owner adds or removes another monitor at the same moment.
       { ...causedBy(event, tx, `cascade-slot:${event.id}:${monitorId}`), retries: MAX_MONITORS },
-    );
+    ).catch(unlessOwnerForgotten);
   };
 
   return {
@@ -100,7 +100,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
           'DELETE FROM monitors.project_monitors WHERE project_id = $1 RETURNING monitor_id',
           [event.data.projectId],
         );
-        for (const row of rows) await removeMonitor(event, tx, row.monitor_id);
+        for (const row of rows) await removeMonitor(event, tx, row.monitor_id, event.data.workspaceId ?? null);
       },
       MonitorAdded: async (event, tx, batch) => followMonitor(event, tx, batch),
       MonitorRemoved: async ({ data }, tx) => {
@@ -111,10 +111,10 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
 
   /** A monitor joins its project's list, or goes at once if the project was deleted meanwhile. */
   async function followMonitor(event: ReceivedEvent<'MonitorAdded'>, tx: pg.PoolClient, batch: Batch) {
-    const { monitorId, projectId, userId } = event.data;
+    const { monitorId, projectId, userId, workspaceId } = event.data;
     await batch.flush();
     if (await knownProjects.isDeleted(tx, projectId)) {
-      await removeMonitor(event, tx, monitorId);
+      await removeMonitor(event, tx, monitorId, workspaceId ?? null);
       return;
     }
     await tx.query(

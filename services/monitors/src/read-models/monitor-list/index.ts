@@ -415,6 +415,8 @@ export interface Claimed {
   warned_days: number | null;
   /** The project's production deployment under way, if any (its maintenance window). */
   maintenance_started_at: Date | null;
+  /** The team workspace its project is in, or null: what its events are sealed with (decision 057). */
+  workspace_id: string | null;
 }
 
 /**
@@ -462,8 +464,9 @@ export const monitorChecks = {
            WHERE monitors.check_schedule.next_at <= $1 AND monitors.check_schedule.running_until <= $1
          RETURNING monitor_id)
        SELECT m.monitor_id, m.user_id, m.project_id, m.kind, m.interval_seconds, m.grace_seconds, m.created_at, m.url, m.expected_statuses, m.keyword, m.keyword_present, m.failure_threshold, m.repeat_minutes,
-         m.incident_id, m.warned_expires_at, m.warned_days, w.started_at AS maintenance_started_at
+         m.incident_id, m.warned_expires_at, m.warned_days, w.started_at AS maintenance_started_at, p.workspace_id
        FROM claimed JOIN monitors.monitor_list m USING (monitor_id)
+       LEFT JOIN monitors.projects p ON p.project_id = m.project_id
        LEFT JOIN monitors.maintenance w ON w.project_id = m.project_id AND w.ended_at IS NULL
          AND w.started_at > $1::timestamptz - make_interval(mins => $5)`,
       [

@@ -42,8 +42,11 @@ function setPlan(
  * maker's plan; on a team workspace's, its owners' (any one of them on the paid tier keeps it). What
  * its owner paused is not among them, nor one whose plan billing has not told of yet.
  */
-export async function monitorsOffPlan(pool: pg.Pool, now: Date): Promise<{ monitor_id: string; ok: boolean }[]> {
-  const { rows } = await pool.query<{ monitor_id: string; ok: boolean }>(
+export async function monitorsOffPlan(
+  pool: pg.Pool,
+  now: Date,
+): Promise<{ monitor_id: string; ok: boolean; workspace_id: string | null }[]> {
+  const { rows } = await pool.query<{ monitor_id: string; ok: boolean; workspace_id: string | null }>(
     `WITH plan AS (
        SELECT user_id, (status IN ('active', 'paid') AND coalesce(cancel_ends > $1, true))
          OR (status = 'trialing' AND trial_end > $1) AS ok
@@ -52,12 +55,12 @@ export async function monitorsOffPlan(pool: pg.Pool, now: Date): Promise<{ monit
        SELECT w.workspace_id, bool_or(p.ok) AS ok FROM monitors.workspace_members w JOIN plan p USING (user_id)
        WHERE w.role = 'owner' GROUP BY w.workspace_id),
      governed AS (
-       SELECT m.monitor_id, m.paused, CASE WHEN pr.workspace_id IS NULL THEN own.ok ELSE team.ok END AS ok
+       SELECT m.monitor_id, m.paused, pr.workspace_id, CASE WHEN pr.workspace_id IS NULL THEN own.ok ELSE team.ok END AS ok
        FROM monitors.monitor_list m
        LEFT JOIN monitors.projects pr ON pr.project_id = m.project_id
        LEFT JOIN plan own ON own.user_id = m.user_id
        LEFT JOIN team ON team.workspace_id = pr.workspace_id)
-     SELECT monitor_id, ok FROM governed
+     SELECT monitor_id, ok, workspace_id FROM governed
      WHERE ok IS NOT NULL AND ((paused IS NULL AND NOT ok) OR (paused = 'plan' AND ok))`,
     [now],
   );

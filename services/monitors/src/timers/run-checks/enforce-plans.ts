@@ -17,10 +17,10 @@ export async function enforcePlans(
   const rows = await monitorsOffPlan(pool, now);
   let paused = 0;
   let resumed = 0;
-  for (const { monitor_id, ok } of rows) {
+  for (const { monitor_id, ok, workspace_id: space } of rows) {
     const command: MonitorCommand = ok
-      ? { type: 'ResumeMonitor', reason: 'plan' }
-      : { type: 'PauseMonitor', reason: 'plan' };
+      ? { type: 'ResumeMonitor', reason: 'plan', space }
+      : { type: 'PauseMonitor', reason: 'plan', space };
     const events = await report(store, monitor_id, command, now).catch((error: unknown) => {
       // Removed since the list was read.
       if (error instanceof NotFoundError) return [];

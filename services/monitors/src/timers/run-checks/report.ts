@@ -54,8 +54,10 @@ export async function reportOutcome(
   at: Date,
 ): Promise<void> {
   // Refused by policy: no incident opens, and an open one ends (nothing is known of the target).
+  // Every command names where the project is: a team's monitor's events are the team's (decision 057).
+  const space = monitor.workspace_id;
   if (result.refused) {
-    if (monitor.incident_id) await report(store, monitor.monitor_id, { type: 'ReportUnchecked' }, at);
+    if (monitor.incident_id) await report(store, monitor.monitor_id, { type: 'ReportUnchecked', space }, at);
     return;
   }
   // Decided on the monitor's stream, which is never behind: the list the claim read may not yet show
@@ -73,10 +75,12 @@ export async function reportOutcome(
       failures: streak.failures,
       since,
       cause: `${result.cause ?? 'failed'}${await afterDeploy(pool, monitor.project_id, since)}`,
+      space,
     };
-  } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp' };
+  } else if (result.ok && (monitor.incident_id || streak.previous_failed)) command = { type: 'ReportUp', space };
   // Still down, with reminders asked for: the stream says whether one is due.
-  else if (!result.ok && monitor.incident_id && monitor.repeat_minutes > 0) command = { type: 'ReportStillDown' };
+  else if (!result.ok && monitor.incident_id && monitor.repeat_minutes > 0)
+    command = { type: 'ReportStillDown', space };
   if (command) await report(store, monitor.monitor_id, command, at);
   // A certificate or registration near its end: reported only at a warning not yet given for it (the stream decides).
   const expiresAt = result.expiresAt;
@@ -85,5 +89,5 @@ export async function reportOutcome(
     ? { expiresAt: monitor.warned_expires_at.toISOString(), days: monitor.warned_days ?? 0 }
     : null;
   if (expiresAt && warning && isNewWarning(warning, expiresAt.toISOString(), warned))
-    await report(store, monitor.monitor_id, { type: 'ReportExpiry', expiresAt }, at);
+    await report(store, monitor.monitor_id, { type: 'ReportExpiry', expiresAt, space }, at);
 }

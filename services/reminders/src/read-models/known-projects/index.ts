@@ -10,9 +10,3 @@ import { knownProjectsIn } from '@shiplog/contracts';
  * seen after the deletion.
  */
 export const knownProjects = knownProjectsIn('reminders');
-
-/**
- * The rows of a table with a `project_id` that belong to a team workspace's project: what an erased
- * author's rows spare (decision 056).
- */
-export const ofTeamProject = 'project_id IN (SELECT project_id FROM reminders.projects WHERE workspace_id IS NOT NULL)';
