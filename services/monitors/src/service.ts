@@ -14,8 +14,12 @@ import { checkOutbound, createChecker } from './timers/run-checks/index.ts';
 import { createAlertSender } from './timers/send-alerts/index.ts';
 import { workflowRunApi } from './workflow-run/api.ts';
 
-/** The rows of a table keyed by monitor whose monitor is on a team's project (it is listed while it lives). */
-const ofTeamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list WHERE ${knownProjects.ofTeamProject})`;
+/**
+ * The rows of a table keyed by monitor that are a team's: its monitor was added in a team workspace (so
+ * its stream is readable without its maker's key) and its project is in one now.
+ */
+const ofTeamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list
+  WHERE added_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject})`;
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
@@ -28,12 +32,12 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   // their checks and incidents, the runs a ping URL recorded, the deployments a check names. A ping URL
   // it made goes (it acts as its maker, as after a removal from the workspace).
   forgetUser: deleteUserRows(
-    { table: 'monitors.monitor_list', unless: knownProjects.ofTeamProject },
-    { table: 'monitors.incidents', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.monitor_list', unless: ofTeamMonitor },
+    { table: 'monitors.incidents', unless: ofTeamMonitor },
     { table: 'monitors.check_schedule', unless: ofTeamMonitor },
     { table: 'monitors.check_results', unless: ofTeamMonitor },
     { table: 'monitors.check_rollups', unless: ofTeamMonitor },
-    { table: 'monitors.project_monitors', unless: knownProjects.ofTeamProject },
+    { table: 'monitors.project_monitors', unless: ofTeamMonitor },
     { table: 'monitors.recent_deploys', unless: knownProjects.ofTeamProject },
     { table: 'monitors.last_runs', unless: knownProjects.ofTeamProject },
     'monitors.ping_links',

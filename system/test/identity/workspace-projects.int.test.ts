@@ -335,6 +335,21 @@ describe('a team workspace’s projects', () => {
       intervalSeconds: 86_400,
     });
     expect(expecting.status, JSON.stringify(expecting.body)).toBe(201);
+    // One they added on a personal project of theirs, then moved into the team as its admin: its first
+    // event is theirs, so it goes with them rather than stay listed but unreadable.
+    expect(
+      (await owner.client.request('PUT', `/api/workspaces/${workspaceId}/members/${member.id}`, { role: 'admin' }))
+        .status,
+    ).toBe(200);
+    const theirs = (await member.client.post('/api/projects', { name: 'Brought in' })).body.id as string;
+    const brought = await member.client.post(`/api/projects/${theirs}/monitors`, {
+      kind: 'deployment',
+      intervalSeconds: 86_400,
+    });
+    expect(brought.status, JSON.stringify(brought.body)).toBe(201);
+    expect((await member.client.post(`/api/projects/${theirs}/move`, { workspaceId })).status).toBe(200);
+    await reaches(owner.client, theirs);
+    await waitUntil(async () => (await owner.client.get(`/api/projects/${theirs}/monitors`)).body.length === 1);
     const ping = await member.client.post(`/api/projects/${project}/ping`);
     expect(ping.status).toBe(201);
     const pingUrl = `${backend.url}${new URL(ping.body.url).pathname}`;
@@ -351,6 +366,7 @@ describe('a team workspace’s projects', () => {
       'the member forgotten by monitors',
     );
     expect(ids(await monitors())).toEqual([expecting.body.id]);
+    expect((await owner.client.get(`/api/projects/${theirs}/monitors`)).body).toEqual([]);
     // The ping URL they made went with them (it acts as its maker); the run it recorded is the team's.
     expect((await fetch(pingUrl)).status).toBe(404);
     expect((await owner.client.get(`/api/projects/${project}/ping`)).body).toMatchObject({

@@ -29,8 +29,8 @@ export const monitorListProjection: ProjectionDefinition = {
         defer(
           `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
              expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
-             repeat_minutes, max_response_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15) ON CONFLICT (monitor_id) DO NOTHING`,
+             repeat_minutes, max_response_ms, added_in_workspace)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16) ON CONFLICT (monitor_id) DO NOTHING`,
           [
             d.monitorId,
             d.userId,
@@ -47,6 +47,7 @@ export const monitorListProjection: ProjectionDefinition = {
             d.graceSeconds,
             d.repeatMinutes,
             d.maxResponseMs,
+            d.workspaceId ?? null,
           ],
         );
         return;
