@@ -11,6 +11,12 @@ import { remindersApi } from './reminder/api.ts';
 import { createScheduler } from './timers/send-due-reminders/index.ts';
 
 /** reminders: dated reminders on projects. Streams `reminder-<id>`. */
+/**
+ * A reminder that is a team's: added in a team workspace (so its stream is readable without its
+ * author's key), on a project in one now.
+ */
+const ofTeam = `added_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject}`;
+
 export const remindersService: ServiceDefinition<RemindersEnv> = {
   name: 'reminders',
   env: remindersEnv,
@@ -20,9 +26,12 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   // address and calendar link go. The reminders it wrote on a team's projects are the team's, and stay
   // (decision 056); those given to it reach nobody until someone else is given them.
   forgetUser: deleteUserRows(
-    { table: 'reminders.project_reminders', unless: knownProjects.ofTeamProject },
+    {
+      table: 'reminders.project_reminders',
+      unless: `reminder_id IN (SELECT id FROM reminders.reminder_list WHERE ${ofTeam})`,
+    },
     'reminders.schedule',
-    { table: 'reminders.reminder_list', unless: knownProjects.ofTeamProject },
+    { table: 'reminders.reminder_list', unless: ofTeam },
     { table: 'reminders.projects', unless: 'workspace_id IS NOT NULL' },
     'reminders.workspace_members',
     'reminders.calendar_feeds',

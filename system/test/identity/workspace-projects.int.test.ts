@@ -293,6 +293,18 @@ describe('a team workspace’s projects', () => {
     });
     expect([theirs.status, given.status]).toEqual([201, 201]);
     await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${project}`)).body.length === 2);
+    // One they wrote on a personal project of theirs, then moved into the team as its admin: its first
+    // event is theirs, so it goes with them rather than stay listed but unreadable.
+    expect(
+      (await owner.client.request('PUT', `/api/workspaces/${workspaceId}/members/${member.id}`, { role: 'admin' }))
+        .status,
+    ).toBe(200);
+    const own = (await member.client.post('/api/projects', { name: 'Brought in' })).body.id as string;
+    const written = await member.client.post('/api/reminders', { projectId: own, title: 'Renew it', dueDate: due });
+    expect(written.status).toBe(201);
+    expect((await member.client.post(`/api/projects/${own}/move`, { workspaceId })).status).toBe(200);
+    await reaches(owner.client, own);
+    await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${own}`)).body.length === 1);
 
     expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
     await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 2);
@@ -309,6 +321,7 @@ describe('a team workspace’s projects', () => {
       'the member forgotten by reminders',
     );
     expect(await titles()).toEqual(['Pay the host', 'Renew the domain']);
+    expect((await owner.client.get(`/api/reminders/project/${own}`)).body).toEqual([]);
     // Their events were sealed with the team's key, not the deleted member's: the team changes them.
     const completed = await owner.client.post(`/api/reminders/${given.body.id}/complete`);
     expect(completed.status).toBe(200);

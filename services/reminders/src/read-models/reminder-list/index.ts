@@ -28,10 +28,14 @@ export const reminderListProjection: ProjectionDefinition = {
     const after = evolveReminder(reminders.get(reminderId) ?? initialReminder(), event satisfies ReminderEvent);
     reminders.set(reminderId, after);
     if (after.lifecycle === 'active') {
+      // The workspace its first event names, kept from then on: whether it outlives its author (056).
+      const addedIn =
+        event.type === 'ReminderAdded' || event.type === 'ReminderImported' ? (event.data.workspaceId ?? null) : null;
       batch.defer(
-        `INSERT INTO reminders.reminder_list (id, user_id, project_id, due_date, doc) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO reminders.reminder_list (id, user_id, project_id, due_date, doc, added_in_workspace)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (id) DO UPDATE SET due_date = EXCLUDED.due_date, doc = EXCLUDED.doc`,
-        [after.id, after.userId, after.projectId, after.dueDate, JSON.stringify(toView(after))],
+        [after.id, after.userId, after.projectId, after.dueDate, JSON.stringify(toView(after)), addedIn],
       );
     } else if (after.lifecycle === 'deleted') {
       batch.defer('DELETE FROM reminders.reminder_list WHERE id = $1', [reminderId]);
