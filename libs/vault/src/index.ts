@@ -183,7 +183,7 @@ export class Vault {
       ).rows[0];
       row ??= (await this.#pool.query<{ key: Buffer }>(select, [subject])).rows[0];
     }
-    if (!row) throw new NotFoundError('User not found', 'USER_NOT_FOUND');
+    if (!row) throw forgottenSubject();
     const key = createSecretKey(this.#keys.unwrap(subject, row.key));
     this.#remember(subject, key);
     return key;
@@ -266,5 +266,18 @@ function aad(event: EventLike): Buffer {
 }
 
 export { isSealed, type Queryable, type SealedData, SHREDDED } from './sealed-data.ts';
+
+/** What sealing for a subject whose key was destroyed (a deleted account) throws. */
+const forgottenSubject = () => new NotFoundError('User not found', 'USER_NOT_FOUND');
+
+/**
+ * What an append sealed for a forgotten subject comes to, for a caller for whom that is nothing: the
+ * subject's streams went with it (its key is gone, so nothing more can be sealed for it). Any other
+ * error is thrown again.
+ */
+export function unlessForgotten(error: unknown): null {
+  if (error instanceof NotFoundError && error.code === 'USER_NOT_FOUND') return null;
+  throw error;
+}
 export { SealedEventStore } from './sealed-store.ts';
 export { SecretBox } from './secret-box.ts';

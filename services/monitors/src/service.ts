@@ -15,11 +15,12 @@ import { createAlertSender } from './timers/send-alerts/index.ts';
 import { workflowRunApi } from './workflow-run/api.ts';
 
 /**
- * The rows of a table keyed by monitor that are a team's: its monitor was added in a team workspace (so
- * its stream is readable without its maker's key) and its project is in one now.
+ * The rows of a table keyed by monitor that are a team's: its monitor was stated whole in a team
+ * workspace (added, or moved, there: its stream reads whole without its maker's key) and its project is
+ * in one now.
  */
 const ofTeamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list
-  WHERE added_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject})`;
+  WHERE stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject})`;
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {

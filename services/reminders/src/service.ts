@@ -15,7 +15,7 @@ import { createScheduler } from './timers/send-due-reminders/index.ts';
  * A reminder that is a team's: added in a team workspace (so its stream is readable without its
  * author's key), on a project in one now.
  */
-const ofTeam = `added_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject}`;
+const ofTeam = `stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject}`;
 
 export const remindersService: ServiceDefinition<RemindersEnv> = {
   name: 'reminders',

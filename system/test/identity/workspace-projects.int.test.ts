@@ -293,8 +293,8 @@ describe('a team workspace’s projects', () => {
     });
     expect([theirs.status, given.status]).toEqual([201, 201]);
     await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${project}`)).body.length === 2);
-    // One they wrote on a personal project of theirs, then moved into the team as its admin: its first
-    // event is theirs, so it goes with them rather than stay listed but unreadable.
+    // One they wrote on a personal project of theirs, then moved into the team as its admin: stated again
+    // under the team's key with the move, it stays too.
     expect(
       (await owner.client.request('PUT', `/api/workspaces/${workspaceId}/members/${member.id}`, { role: 'admin' }))
         .status,
@@ -304,7 +304,17 @@ describe('a team workspace’s projects', () => {
     expect(written.status).toBe(201);
     expect((await member.client.post(`/api/projects/${own}/move`, { workspaceId })).status).toBe(200);
     await reaches(owner.client, own);
-    await waitUntil(async () => (await owner.client.get(`/api/reminders/project/${own}`)).body.length === 1);
+    await waitUntil(
+      async () =>
+        (
+          await backend.pool.query('SELECT 1 FROM reminders.reminder_list WHERE id = $1 AND stated_in_workspace = $2', [
+            written.body.id,
+            workspaceId,
+          ])
+        ).rowCount === 1,
+      10_000,
+      'the moved reminder stated under the team',
+    );
 
     expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
     await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 2);
@@ -321,7 +331,8 @@ describe('a team workspace’s projects', () => {
       'the member forgotten by reminders',
     );
     expect(await titles()).toEqual(['Pay the host', 'Renew the domain']);
-    expect((await owner.client.get(`/api/reminders/project/${own}`)).body).toEqual([]);
+    expect((await owner.client.get(`/api/reminders/project/${own}`)).body).toMatchObject([{ title: 'Renew it' }]);
+    expect((await owner.client.post(`/api/reminders/${written.body.id}/complete`)).status).toBe(200);
     // Their events were sealed with the team's key, not the deleted member's: the team changes them.
     const completed = await owner.client.post(`/api/reminders/${given.body.id}/complete`);
     expect(completed.status).toBe(200);
@@ -334,7 +345,7 @@ describe('a team workspace’s projects', () => {
     expect(renamed.body).toMatchObject({ title: 'Renew the domain for two years', assigneeId: owner.id });
     await waitUntil(async () => (await titles()).includes('Renew the domain for two years'));
     expect((await owner.client.get('/api/reminders')).body.map((r: { id: string }) => r.id).sort()).toEqual(
-      [given.body.id, theirs.body.id].sort(),
+      [given.body.id, theirs.body.id, written.body.id].sort(),
     );
   });
 
@@ -348,8 +359,8 @@ describe('a team workspace’s projects', () => {
       intervalSeconds: 86_400,
     });
     expect(expecting.status, JSON.stringify(expecting.body)).toBe(201);
-    // One they added on a personal project of theirs, then moved into the team as its admin: its first
-    // event is theirs, so it goes with them rather than stay listed but unreadable.
+    // One they added on a personal project of theirs, then moved into the team as its admin: stated again
+    // under the team's key with the move, it stays too.
     expect(
       (await owner.client.request('PUT', `/api/workspaces/${workspaceId}/members/${member.id}`, { role: 'admin' }))
         .status,
@@ -362,7 +373,17 @@ describe('a team workspace’s projects', () => {
     expect(brought.status, JSON.stringify(brought.body)).toBe(201);
     expect((await member.client.post(`/api/projects/${theirs}/move`, { workspaceId })).status).toBe(200);
     await reaches(owner.client, theirs);
-    await waitUntil(async () => (await owner.client.get(`/api/projects/${theirs}/monitors`)).body.length === 1);
+    await waitUntil(
+      async () =>
+        (
+          await backend.pool.query(
+            'SELECT 1 FROM monitors.monitor_list WHERE monitor_id = $1 AND stated_in_workspace = $2',
+            [brought.body.id, workspaceId],
+          )
+        ).rowCount === 1,
+      10_000,
+      'the moved monitor stated under the team',
+    );
     const ping = await member.client.post(`/api/projects/${project}/ping`);
     expect(ping.status).toBe(201);
     const pingUrl = `${backend.url}${new URL(ping.body.url).pathname}`;
@@ -379,7 +400,9 @@ describe('a team workspace’s projects', () => {
       'the member forgotten by monitors',
     );
     expect(ids(await monitors())).toEqual([expecting.body.id]);
-    expect((await owner.client.get(`/api/projects/${theirs}/monitors`)).body).toEqual([]);
+    expect(ids((await owner.client.get(`/api/projects/${theirs}/monitors`)).body)).toEqual([brought.body.id]);
+    const paused = await owner.client.request('PATCH', `/api/monitors/${brought.body.id}`, { paused: true });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
     // The ping URL they made went with them (it acts as its maker); the run it recorded is the team's.
     expect((await fetch(pingUrl)).status).toBe(404);
     expect((await owner.client.get(`/api/projects/${project}/ping`)).body).toMatchObject({

@@ -111,6 +111,46 @@ export const monitorEvents = {
       at: isoDate,
     }),
   }),
+  /**
+   * The monitor's project moved to another space (decision 058): the monitor as it stands, stated
+   * again under the new space's key, so its stream reads whole without the key of its earlier events
+   * (a team's monitor outlives its maker's erasure even when it was added before the move).
+   */
+  MonitorMoved: event({
+    owner: 'monitors',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      monitorId: id,
+      userId: id,
+      workspaceId,
+      projectId: id,
+      projectName: z.string(),
+      kind: z.enum(['http', 'backup', 'deployment', 'domain']),
+      url: z.string(),
+      intervalSeconds: z.number().int(),
+      graceSeconds: z.number().int(),
+      expectedStatuses: z.string(),
+      keyword: z.string().nullable(),
+      keywordPresent: z.boolean(),
+      failureThreshold: z.number().int(),
+      repeatMinutes: z.number().int(),
+      maxResponseMs: z.number().int().nullable(),
+      paused: z.enum(['user', 'plan']).nullable(),
+      incident: z
+        .object({
+          id,
+          startedAt: isoDate,
+          cause: z.string(),
+          alertedAt: isoDate,
+          reminders: z.number().int(),
+        })
+        .nullable(),
+      closed: z.array(id),
+      expiry: z.object({ expiresAt: isoDate, days: z.number().int() }).nullable(),
+      at: isoDate,
+    }),
+  }),
   /** `failures` checks in a row failed: the target is down from the first of them. */
   IncidentOpened: event({
     owner: 'monitors',

@@ -145,6 +145,35 @@ export const reminderEvents = {
       at: isoDate,
     }),
   }),
+  /**
+   * The reminder's project moved to another space (decision 058): the reminder as it stands, stated
+   * again under the new space's key, so its stream reads whole without the key of its earlier events
+   * (a team's reminder outlives its author's erasure even when it was written before the move).
+   */
+  ReminderMoved: event({
+    owner: 'reminders',
+    version: 1,
+    publish: true,
+    schema: z.object({
+      reminderId: id,
+      userId: id,
+      workspaceId,
+      assigneeId: id,
+      projectId: id,
+      projectName: z.string(),
+      title: z.string(),
+      description: z.string().nullable(),
+      dueDate: isoDate,
+      reminderTimes: z.array(reminderTime).min(1),
+      frequency: reminderFrequency,
+      isCompleted: z.boolean(),
+      emailsSent: z.record(z.string(), isoDate),
+      lastSentAt: isoDate.nullable(),
+      createdAt: isoDate,
+      updatedAt: isoDate,
+      at: isoDate,
+    }),
+  }),
   ReminderDeleted: event({
     owner: 'reminders',
     version: 1,

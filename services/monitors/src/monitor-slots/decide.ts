@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@shiplog/errors';
+import { ConflictError } from '@shiplog/errors';
 import type { Decider } from '@shiplog/service-kit';
 import { evolveMonitorSlots, initialMonitorSlots, type MonitorSlots, type MonitorSlotsEvent } from './monitor-slots.ts';
 
@@ -20,16 +20,6 @@ export class MonitorLimitReachedError extends ConflictError {
 /** The monitors that count against the cap: every slot held, and each listed monitor whose slot was not freed. */
 export function keptMonitors(state: MonitorSlots, listed: readonly string[]): Set<string> {
   return new Set([...state.held, ...listed.filter((id) => !state.freed.has(id))]);
-}
-
-/**
- * What a freed slot on the stream of an account that was deleted comes to: nothing. Its slots went
- * with it (the stream is sealed with its key, which is gone, so nothing more can be appended there),
- * while a team project's monitor it made lives on (decision 057). Any other error is thrown again.
- */
-export function unlessOwnerForgotten(error: unknown): null {
-  if (error instanceof NotFoundError && error.code === 'USER_NOT_FOUND') return null;
-  throw error;
 }
 
 export function decideMonitorSlots(command: MonitorSlotsCommand, state: MonitorSlots, now: Date): MonitorSlotsEvent[] {

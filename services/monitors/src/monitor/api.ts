@@ -24,10 +24,11 @@ import {
   type ServiceContext,
   serveRoutes,
 } from '@shiplog/service-kit';
+import { unlessForgotten } from '@shiplog/vault';
 import type { Request, Response } from 'express';
 import type pg from 'pg';
 import type { MonitorsEnv } from '../env.ts';
-import { type MonitorSlotsCommand, monitorSlotsDecider, unlessOwnerForgotten } from '../monitor-slots/decide.ts';
+import { type MonitorSlotsCommand, monitorSlotsDecider } from '../monitor-slots/decide.ts';
 import { monitorSlotsStream } from '../monitor-slots/monitor-slots.ts';
 import { knownProjects } from '../read-models/known-projects/index.ts';
 import { monitorList } from '../read-models/monitor-list/index.ts';
@@ -180,7 +181,7 @@ export function monitorsApi(context: ServiceContext<MonitorsEnv>, outbound: Pick
       // An add takes its slot first: of two racing for the last one, the second is refused here.
       if (slots.type === 'TakeSlot') await slot(tx);
       const changed = await monitor(tx);
-      if (slots.type === 'FreeSlot') await slot(tx).catch(unlessOwnerForgotten);
+      if (slots.type === 'FreeSlot') await slot(tx).catch(unlessForgotten);
       return changed;
     });
     // Positions are known once committed: the monitor's events are published, the slots' are not.

@@ -62,7 +62,12 @@ export type MonitorAction =
    */
   | { type: 'ReportExpiry'; expiresAt: Date }
   /** A note on one of the monitor's closed incidents: what happened. */
-  | { type: 'NoteIncident'; incidentId: string; note: string };
+  | { type: 'NoteIncident'; incidentId: string; note: string }
+  /**
+   * Its project moved to another space (the command's `space`): the monitor stated again whole, under
+   * that space's key (decision 058). Nothing for one that is gone.
+   */
+  | { type: 'MoveWithProject' };
 
 export class MonitorNotFoundError extends NotFoundError {
   constructor() {
@@ -220,6 +225,16 @@ function decideAction(command: MonitorAction, state: Monitor, now: Date): Monito
             daysLeft: daysLeft(command.expiresAt, now),
             at,
           },
+        },
+      ];
+    }
+    case 'MoveWithProject': {
+      if (state.lifecycle !== 'active') return [];
+      const { id: monitorId, userId, projectId, projectName, settings, paused, incident, closed, expiry } = state;
+      return [
+        {
+          type: 'MonitorMoved',
+          data: { monitorId, userId, projectId, projectName, ...settings, paused, incident, closed, expiry, at },
         },
       ];
     }

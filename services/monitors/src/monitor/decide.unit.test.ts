@@ -235,4 +235,16 @@ describe('monitors', () => {
     // Moved to its maker's personal space since: no team is named any more.
     expect(given([...made, ...down]).when({ type: 'ReportUp' })[0]!.data).not.toHaveProperty('workspaceId');
   });
+
+  it('states a monitor whole under its project’s new space when the project moves, read alone as it stood', () => {
+    const team = '0190a1b2-0000-7000-8000-0000000000e1';
+    const state = [added, opened].reduce(monitorDecider.evolve, monitorDecider.initialState());
+    const moved = given([added, opened]).when({ type: 'MoveWithProject' }, team);
+    expect(moved).toMatchObject([
+      { type: 'MonitorMoved', data: { monitorId, workspaceId: team, incident: { id: incidentId } } },
+    ]);
+    // Its earlier events unreadable (their key destroyed): the move alone is the monitor.
+    expect(moved.reduce(monitorDecider.evolve, monitorDecider.initialState())).toEqual(state);
+    expect(given([]).when({ type: 'MoveWithProject' }, team)).toEqual([]);
+  });
 });

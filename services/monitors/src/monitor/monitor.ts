@@ -11,6 +11,7 @@ export type MonitorEvent =
   | EventOf<'MonitorPaused'>
   | EventOf<'MonitorResumed'>
   | EventOf<'MonitorRemoved'>
+  | EventOf<'MonitorMoved'>
   | EventOf<'IncidentOpened'>
   | EventOf<'IncidentClosed'>
   | EventOf<'IncidentNoted'>
@@ -96,6 +97,35 @@ export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
       incident: null,
       closed: [],
       expiry: null,
+    };
+  }
+  if (event.type === 'MonitorMoved') {
+    // Whole, as it stood when its project moved: its earlier events may no longer be readable.
+    const { monitorId, userId, projectId, projectName, paused, incident, closed, expiry } = event.data;
+    const { kind, url, intervalSeconds, graceSeconds, expectedStatuses, keyword, keywordPresent } = event.data;
+    const { failureThreshold, repeatMinutes, maxResponseMs } = event.data;
+    return {
+      lifecycle: 'active',
+      id: monitorId,
+      userId,
+      projectId,
+      projectName,
+      settings: {
+        kind,
+        url,
+        intervalSeconds,
+        graceSeconds,
+        expectedStatuses,
+        keyword,
+        keywordPresent,
+        failureThreshold,
+        repeatMinutes,
+        maxResponseMs,
+      },
+      paused,
+      incident,
+      closed,
+      expiry,
     };
   }
   if (state.lifecycle === 'none') return state;

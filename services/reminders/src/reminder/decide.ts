@@ -40,6 +40,11 @@ type ReminderAction =
   | { type: 'CompleteReminder' }
   | { type: 'ReactivateReminder' }
   | { type: 'DeleteReminder'; reason: 'user' | 'project_deleted' }
+  /**
+   * Its project moved to another space (the command's `space`): the reminder stated again whole, under
+   * that space's key (decision 058). Nothing for one that is gone.
+   */
+  | { type: 'MoveWithProject' }
   /** The scheduler's tick: what is due at the decision's `now`. */
   | { type: 'ProcessDue'; channel: 'email' | 'log' };
 
@@ -124,6 +129,11 @@ function decideAction(command: ReminderAction, state: Reminder, now: Date): Remi
     ];
   }
   if (command.type === 'ProcessDue') return state.lifecycle === 'active' ? dueEvents(state, now, command.channel) : [];
+  if (command.type === 'MoveWithProject') {
+    if (state.lifecycle !== 'active') return [];
+    const { lifecycle: _lifecycle, id: reminderId, ...reminder } = state;
+    return [{ type: 'ReminderMoved', data: { reminderId, ...reminder, at } }];
+  }
   const reminder = liveReminder(state);
   const base = {
     reminderId: reminder.id,

@@ -121,6 +121,21 @@ describe('reminder decide', () => {
     );
   });
 
+  it('states a reminder whole under its project’s new space when the project moves, read alone as it stood', () => {
+    const team = '7c0d5f4e-3b1a-4c2d-9e8f-0a1b2c3d4e5f';
+    const state = decideReminder({ type: 'CompleteReminder', space: null }, added(), now).reduce(
+      evolveReminder,
+      added(),
+    );
+    const moved = decideReminder({ type: 'MoveWithProject', space: team }, state, now);
+    expect(moved).toMatchObject([
+      { type: 'ReminderMoved', data: { reminderId, workspaceId: team, isCompleted: true } },
+    ]);
+    // Its earlier events unreadable (their key destroyed): the move alone is the reminder.
+    expect(moved.reduce(evolveReminder, initialReminder())).toEqual(state);
+    expect(decideReminder({ type: 'MoveWithProject', space: team }, initialReminder(), now)).toEqual([]);
+  });
+
   it('deletes a reminder once: a deleted one and a missing one answer the same 404', () => {
     const deleted = decideReminder({ type: 'DeleteReminder', reason: 'user', space: null }, added(), now);
     // Whoever deletes it, the event names the reminder's author (whose reminders it was).

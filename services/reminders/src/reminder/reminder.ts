@@ -9,6 +9,7 @@ export type ReminderEvent =
   | EventOf<'ReminderReactivated'>
   | EventOf<'ReminderNotificationSent'>
   | EventOf<'ReminderRescheduled'>
+  | EventOf<'ReminderMoved'>
   | EventOf<'ReminderDeleted'>;
 
 /** A live reminder: the API's view of it, plus its lifecycle. */
@@ -48,6 +49,11 @@ export function evolveReminder(state: Reminder, event: ReminderEvent): Reminder 
     const { importedFrom: _from, reminderId, at: _at, ...reminder } = event.data;
     // An export holds the account's own projects' reminders: its own again.
     return { lifecycle: 'active', id: reminderId, assigneeId: reminder.userId, ...reminder };
+  }
+  if (event.type === 'ReminderMoved') {
+    // Whole, as it stood when its project moved: its earlier events may no longer be readable.
+    const { reminderId, workspaceId: _space, at: _at, ...reminder } = event.data;
+    return { lifecycle: 'active', id: reminderId, ...reminder };
   }
   if (state.lifecycle !== 'active') return state;
   switch (event.type) {

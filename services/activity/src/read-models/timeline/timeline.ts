@@ -357,6 +357,10 @@ export function toTimelineEntry(event: EventOf<TimelineEventType>): TimelineEntr
     case 'ReminderImported':
     case 'HistoryImported':
       return null;
+    // A reminder or monitor stated again under its project's new key: the project's move is the entry.
+    case 'ReminderMoved':
+    case 'MonitorMoved':
+      return null;
     default:
       // A new event type of a source the timeline reads fails to compile here until it is placed.
       return event satisfies never;

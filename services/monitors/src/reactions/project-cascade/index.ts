@@ -9,11 +9,12 @@ import {
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
+import { unlessForgotten } from '@shiplog/vault';
 import type pg from 'pg';
 import type { MonitorsEnv } from '../../env.ts';
 import { monitorDecider } from '../../monitor/decide.ts';
 import { monitorStream } from '../../monitor/monitor.ts';
-import { monitorSlotsDecider, unlessOwnerForgotten } from '../../monitor-slots/decide.ts';
+import { monitorSlotsDecider } from '../../monitor-slots/decide.ts';
 import { monitorSlotsStream } from '../../monitor-slots/monitor-slots.ts';
 import { lastRuns, pingRuns, ran } from '../../ping/runs.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
@@ -22,8 +23,9 @@ import { knownProjects } from '../../read-models/known-projects/index.ts';
  * The cascade: a deleted project's monitors go. One consumer reads the users', the projects' and the
  * monitors' events, in the bus's one order, keeping what this service knows of them
  * (read-models/known-projects), so a monitor added just as its project is deleted is seen after the
- * deletion and removed too. It keeps each project's latest deployment too (`recent_deploys`), so an
- * incident soon after one names it. It appends (MonitorRemoved, and the freed slot), so it is a reaction, not a projection.
+ * deletion and removed too. A moved project's monitors are stated again under its new key. It keeps each
+ * project's latest deployment too (`recent_deploys`), so an incident soon after one names it. It appends
+ * (MonitorRemoved, the freed slot, MonitorMoved), so it is a reaction, not a projection.
  */
 export function projectsReaction(context: ServiceContext<MonitorsEnv>): ConsumerDefinition {
   /** The monitor goes, and its slot with it, in the consumer's transaction. */
@@ -49,7 +51,7 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
       { type: 'FreeSlot', userId: state.userId, monitorId },
       // Decided again if the owner adds or removes another monitor at the same moment.
       { ...causedBy(event, tx, `cascade-slot:${event.id}:${monitorId}`), retries: MAX_MONITORS },
-    ).catch(unlessOwnerForgotten);
+    ).catch(unlessForgotten);
   };
 
   return {
@@ -101,6 +103,24 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
           [event.data.projectId],
         );
         for (const row of rows) await removeMonitor(event, tx, row.monitor_id, event.data.workspaceId ?? null);
+      },
+      // Its monitors go with it, each stated again under the project's new key (decision 058).
+      ProjectMovedIn: async (event, tx, batch) => {
+        await knownProjects.handlers.ProjectMovedIn(event, tx, batch);
+        const { rows } = await tx.query<{ monitor_id: string }>(
+          'SELECT monitor_id FROM monitors.project_monitors WHERE project_id = $1',
+          [event.data.projectId],
+        );
+        for (const { monitor_id: monitorId } of rows)
+          await handleCommand(
+            context.store,
+            monitorStream(monitorId),
+            monitorDecider,
+            { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
+            causedBy(event, tx, `move:${event.id}:${monitorId}`, event.data.movedBy),
+            // Into a personal space, a monitor is sealed for its maker: one whose maker is gone stays as
+            // it was stated.
+          ).catch(unlessForgotten);
       },
       MonitorAdded: async (event, tx, batch) => followMonitor(event, tx, batch),
       MonitorRemoved: async ({ data }, tx) => {

@@ -29,7 +29,7 @@ export const monitorListProjection: ProjectionDefinition = {
         defer(
           `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
              expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
-             repeat_minutes, max_response_ms, added_in_workspace)
+             repeat_minutes, max_response_ms, stated_in_workspace)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16) ON CONFLICT (monitor_id) DO NOTHING`,
           [
             d.monitorId,
@@ -47,6 +47,44 @@ export const monitorListProjection: ProjectionDefinition = {
             d.graceSeconds,
             d.repeatMinutes,
             d.maxResponseMs,
+            d.workspaceId ?? null,
+          ],
+        );
+        return;
+      }
+      // Stated again whole under its project's new key (decision 058): the workspace it now reads whole
+      // with. Made whole here too if the list lacks it (a rebuild that could not read its earlier events).
+      case 'MonitorMoved': {
+        const d = event.data;
+        defer(
+          `INSERT INTO monitors.monitor_list (monitor_id, user_id, project_id, project_name, url, interval_seconds,
+             expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
+             repeat_minutes, max_response_ms, paused, incident_id, incident_started_at, incident_cause,
+             warned_expires_at, warned_days, stated_in_workspace)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+           ON CONFLICT (monitor_id) DO UPDATE SET stated_in_workspace = EXCLUDED.stated_in_workspace`,
+          [
+            d.monitorId,
+            d.userId,
+            d.projectId,
+            d.projectName,
+            d.url,
+            d.intervalSeconds,
+            d.expectedStatuses,
+            d.keyword,
+            d.keywordPresent,
+            d.failureThreshold,
+            d.at,
+            d.kind,
+            d.graceSeconds,
+            d.repeatMinutes,
+            d.maxResponseMs,
+            d.paused,
+            d.incident?.id ?? null,
+            d.incident?.startedAt ?? null,
+            d.incident?.cause ?? null,
+            d.expiry?.expiresAt ?? null,
+            d.expiry?.days ?? null,
             d.workspaceId ?? null,
           ],
         );

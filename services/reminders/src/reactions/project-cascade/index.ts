@@ -7,6 +7,7 @@ import {
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
+import { unlessForgotten } from '@shiplog/vault';
 import type pg from 'pg';
 import type { RemindersEnv } from '../../env.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
@@ -17,8 +18,9 @@ import { reminderStream } from '../../reminder/reminder.ts';
  * The cascade: a deleted project's reminders go. One consumer reads the users', the projects' and the
  * reminders' events, in the bus's one order, keeping what this service knows of them
  * (read-models/known-projects), so a reminder added just as its project is deleted is seen after the
- * deletion and deleted too: no race between two consumers. It appends (ReminderDeleted), so it is a
- * reaction, not a rebuildable projection.
+ * deletion and deleted too: no race between two consumers. A moved project's reminders are stated again
+ * under its new key. It appends (ReminderDeleted, ReminderMoved), so it is a reaction, not a rebuildable
+ * projection.
  */
 export function projectsReaction(context: ServiceContext<RemindersEnv>): ConsumerDefinition {
   const deleteReminder = (
@@ -56,6 +58,24 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
           [projectId],
         );
         for (const row of rows) await deleteReminder(event, tx, row.reminder_id, userId, workspaceId);
+      },
+      // Its reminders go with it, each stated again under the project's new key (decision 058).
+      ProjectMovedIn: async (event, tx, batch) => {
+        await knownProjects.handlers.ProjectMovedIn(event, tx, batch);
+        const { rows } = await tx.query<{ reminder_id: string }>(
+          'SELECT reminder_id FROM reminders.project_reminders WHERE project_id = $1',
+          [event.data.projectId],
+        );
+        for (const { reminder_id: reminderId } of rows)
+          await handleCommand(
+            context.store,
+            reminderStream(reminderId),
+            reminderDecider,
+            { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
+            causedBy(event, tx, `move:${event.id}:${reminderId}`, event.data.movedBy),
+            // Into a personal space, a reminder is sealed for its author: one whose author is gone stays
+            // as it was stated.
+          ).catch(unlessForgotten);
       },
       ReminderAdded: async (event, tx, batch) => followReminder(event, tx, batch),
       ReminderImported: async (event, tx, batch) => followReminder(event, tx, batch),

@@ -28,14 +28,24 @@ export const reminderListProjection: ProjectionDefinition = {
     const after = evolveReminder(reminders.get(reminderId) ?? initialReminder(), event satisfies ReminderEvent);
     reminders.set(reminderId, after);
     if (after.lifecycle === 'active') {
-      // The workspace its first event names, kept from then on: whether it outlives its author (056).
-      const addedIn =
-        event.type === 'ReminderAdded' || event.type === 'ReminderImported' ? (event.data.workspaceId ?? null) : null;
+      // The workspace named by the event that states it whole (its add, import or move), kept until the
+      // next such: whether its stream outlives its author's key (decisions 056 and 058).
+      const stated =
+        event.type === 'ReminderAdded' || event.type === 'ReminderImported' || event.type === 'ReminderMoved';
       batch.defer(
-        `INSERT INTO reminders.reminder_list (id, user_id, project_id, due_date, doc, added_in_workspace)
+        `INSERT INTO reminders.reminder_list (id, user_id, project_id, due_date, doc, stated_in_workspace)
          VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (id) DO UPDATE SET due_date = EXCLUDED.due_date, doc = EXCLUDED.doc`,
-        [after.id, after.userId, after.projectId, after.dueDate, JSON.stringify(toView(after)), addedIn],
+         ON CONFLICT (id) DO UPDATE SET due_date = EXCLUDED.due_date, doc = EXCLUDED.doc,
+           stated_in_workspace = CASE WHEN $7 THEN EXCLUDED.stated_in_workspace ELSE reminder_list.stated_in_workspace END`,
+        [
+          after.id,
+          after.userId,
+          after.projectId,
+          after.dueDate,
+          JSON.stringify(toView(after)),
+          stated ? (event.data.workspaceId ?? null) : null,
+          stated,
+        ],
       );
     } else if (after.lifecycle === 'deleted') {
       batch.defer('DELETE FROM reminders.reminder_list WHERE id = $1', [reminderId]);
