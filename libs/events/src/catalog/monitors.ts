@@ -7,6 +7,27 @@ import { event, id, isoDate } from './shared.ts';
  */
 const workspaceId = id.optional();
 
+/** What a monitor checks and how: its add and a move state them all (the defaults: added before they were). */
+const settings = {
+  /**
+   * `http`: a URL is checked; `backup` / `deployment`: one is expected every `intervalSeconds`;
+   * `domain`: the registration of the domain in `url` is looked up (RDAP).
+   */
+  kind: z.enum(['http', 'backup', 'deployment', 'domain']).default('http'),
+  url: z.string(),
+  intervalSeconds: z.number().int(),
+  /** How late an expected backup or deployment may be before it counts as missed. */
+  graceSeconds: z.number().int().default(0),
+  expectedStatuses: z.string(),
+  keyword: z.string().nullable(),
+  keywordPresent: z.boolean(),
+  failureThreshold: z.number().int(),
+  /** Minutes between reminders while an incident stays open; 0: none. */
+  repeatMinutes: z.number().int().default(0),
+  /** An answer slower than this shows the monitor as degraded; null: none. */
+  maxResponseMs: z.number().int().nullable().default(null),
+};
+
 /** What an incident's opening and closing both say: which monitor, whose, where, since when, why. */
 const incident = {
   incidentId: id,
@@ -34,23 +55,7 @@ export const monitorEvents = {
       workspaceId,
       projectId: id,
       projectName: z.string(),
-      /**
-       * `http`: a URL is checked; `backup` / `deployment`: one is expected every `intervalSeconds`;
-       * `domain`: the registration of the domain in `url` is looked up (RDAP).
-       */
-      kind: z.enum(['http', 'backup', 'deployment', 'domain']).default('http'),
-      url: z.string(),
-      intervalSeconds: z.number().int(),
-      /** How late an expected backup or deployment may be before it counts as missed. */
-      graceSeconds: z.number().int().default(0),
-      expectedStatuses: z.string(),
-      keyword: z.string().nullable(),
-      keywordPresent: z.boolean(),
-      failureThreshold: z.number().int(),
-      /** Minutes between reminders while an incident stays open; 0: none. */
-      repeatMinutes: z.number().int().default(0),
-      /** An answer slower than this shows the monitor as degraded; null: none. */
-      maxResponseMs: z.number().int().nullable().default(null),
+      ...settings,
       at: isoDate,
     }),
   }),
@@ -126,16 +131,7 @@ export const monitorEvents = {
       workspaceId,
       projectId: id,
       projectName: z.string(),
-      kind: z.enum(['http', 'backup', 'deployment', 'domain']),
-      url: z.string(),
-      intervalSeconds: z.number().int(),
-      graceSeconds: z.number().int(),
-      expectedStatuses: z.string(),
-      keyword: z.string().nullable(),
-      keywordPresent: z.boolean(),
-      failureThreshold: z.number().int(),
-      repeatMinutes: z.number().int(),
-      maxResponseMs: z.number().int().nullable(),
+      ...settings,
       paused: z.enum(['user', 'plan']).nullable(),
       incident: z
         .object({

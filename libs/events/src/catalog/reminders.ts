@@ -10,6 +10,26 @@ const reminderFrequency = z.enum(reminderFrequencies);
  */
 const workspaceId = id.optional();
 
+/** A reminder as it stands, sends made included: what an import or a move states in one event. */
+const wholeReminder = {
+  reminderId: id,
+  userId: id,
+  workspaceId,
+  projectId: id,
+  projectName: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  dueDate: isoDate,
+  reminderTimes: z.array(reminderTime).min(1),
+  frequency: reminderFrequency,
+  isCompleted: z.boolean(),
+  emailsSent: z.record(z.string(), isoDate),
+  lastSentAt: isoDate.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  at: isoDate,
+};
+
 // reminders — `reminder-<id>` streams. Each names its project (and its name, for the timeline).
 export const reminderEvents = {
   ReminderAdded: event({
@@ -125,25 +145,7 @@ export const reminderEvents = {
     owner: 'reminders',
     version: 1,
     publish: true,
-    schema: z.object({
-      reminderId: id,
-      userId: id,
-      workspaceId,
-      projectId: id,
-      projectName: z.string(),
-      importedFrom: z.string(),
-      title: z.string(),
-      description: z.string().nullable(),
-      dueDate: isoDate,
-      reminderTimes: z.array(reminderTime).min(1),
-      frequency: reminderFrequency,
-      isCompleted: z.boolean(),
-      emailsSent: z.record(z.string(), isoDate),
-      lastSentAt: isoDate.nullable(),
-      createdAt: isoDate,
-      updatedAt: isoDate,
-      at: isoDate,
-    }),
+    schema: z.object({ ...wholeReminder, importedFrom: z.string() }),
   }),
   /**
    * The reminder's project moved to another space (decision 058): the reminder as it stands, stated
@@ -154,25 +156,7 @@ export const reminderEvents = {
     owner: 'reminders',
     version: 1,
     publish: true,
-    schema: z.object({
-      reminderId: id,
-      userId: id,
-      workspaceId,
-      assigneeId: id,
-      projectId: id,
-      projectName: z.string(),
-      title: z.string(),
-      description: z.string().nullable(),
-      dueDate: isoDate,
-      reminderTimes: z.array(reminderTime).min(1),
-      frequency: reminderFrequency,
-      isCompleted: z.boolean(),
-      emailsSent: z.record(z.string(), isoDate),
-      lastSentAt: isoDate.nullable(),
-      createdAt: isoDate,
-      updatedAt: isoDate,
-      at: isoDate,
-    }),
+    schema: z.object({ ...wholeReminder, assigneeId: id }),
   }),
   ReminderDeleted: event({
     owner: 'reminders',

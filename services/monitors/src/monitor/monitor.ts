@@ -71,62 +71,32 @@ export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
 
 export const initialMonitor = (): Monitor => ({ lifecycle: 'none' });
 
+/** A live monitor's identity and settings, as its add or a move states them. */
+function stated(d: EventOf<'MonitorAdded' | 'MonitorMoved'>['data']) {
+  const { monitorId, userId, projectId, projectName, kind, url, intervalSeconds, graceSeconds } = d;
+  const { expectedStatuses, keyword, keywordPresent, failureThreshold, repeatMinutes, maxResponseMs } = d;
+  const settings: MonitorSettings = {
+    kind,
+    url,
+    intervalSeconds,
+    graceSeconds,
+    expectedStatuses,
+    keyword,
+    keywordPresent,
+    failureThreshold,
+    repeatMinutes,
+    maxResponseMs,
+  };
+  return { lifecycle: 'active' as const, id: monitorId, userId, projectId, projectName, settings };
+}
+
 export function evolveMonitor(state: Monitor, event: MonitorEvent): Monitor {
-  if (event.type === 'MonitorAdded') {
-    const { monitorId, userId, projectId, projectName, kind, url, intervalSeconds, graceSeconds } = event.data;
-    const { expectedStatuses, keyword, keywordPresent, failureThreshold, repeatMinutes, maxResponseMs } = event.data;
-    return {
-      lifecycle: 'active',
-      id: monitorId,
-      userId,
-      projectId,
-      projectName,
-      settings: {
-        kind,
-        url,
-        intervalSeconds,
-        graceSeconds,
-        expectedStatuses,
-        keyword,
-        keywordPresent,
-        failureThreshold,
-        repeatMinutes,
-        maxResponseMs,
-      },
-      paused: null,
-      incident: null,
-      closed: [],
-      expiry: null,
-    };
-  }
+  if (event.type === 'MonitorAdded')
+    return { ...stated(event.data), paused: null, incident: null, closed: [], expiry: null };
   if (event.type === 'MonitorMoved') {
     // Whole, as it stood when its project moved: its earlier events may no longer be readable.
-    const { monitorId, userId, projectId, projectName, paused, incident, closed, expiry } = event.data;
-    const { kind, url, intervalSeconds, graceSeconds, expectedStatuses, keyword, keywordPresent } = event.data;
-    const { failureThreshold, repeatMinutes, maxResponseMs } = event.data;
-    return {
-      lifecycle: 'active',
-      id: monitorId,
-      userId,
-      projectId,
-      projectName,
-      settings: {
-        kind,
-        url,
-        intervalSeconds,
-        graceSeconds,
-        expectedStatuses,
-        keyword,
-        keywordPresent,
-        failureThreshold,
-        repeatMinutes,
-        maxResponseMs,
-      },
-      paused,
-      incident,
-      closed,
-      expiry,
-    };
+    const { paused, incident, closed, expiry } = event.data;
+    return { ...stated(event.data), paused, incident, closed, expiry };
   }
   if (state.lifecycle === 'none') return state;
   switch (event.type) {

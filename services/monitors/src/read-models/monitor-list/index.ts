@@ -1,4 +1,4 @@
-import { publishedEventTypesOf } from '@shiplog/events';
+import { type EventOf, publishedEventTypesOf } from '@shiplog/events';
 import {
   type IncidentView,
   type MonitorKind,
@@ -12,6 +12,25 @@ import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { publicCause } from '../../monitor/causes.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
+
+/** A stated monitor's list columns, in the order both its inserts name them (`monitor_id` … `max_response_ms`). */
+const listed = (d: EventOf<'MonitorAdded' | 'MonitorMoved'>['data']) => [
+  d.monitorId,
+  d.userId,
+  d.projectId,
+  d.projectName,
+  d.url,
+  d.intervalSeconds,
+  d.expectedStatuses,
+  d.keyword,
+  d.keywordPresent,
+  d.failureThreshold,
+  d.at,
+  d.kind,
+  d.graceSeconds,
+  d.repeatMinutes,
+  d.maxResponseMs,
+];
 
 /**
  * The monitor list (what the API answers and the checker reads) and the incidents, open and past,
@@ -31,24 +50,7 @@ export const monitorListProjection: ProjectionDefinition = {
              expected_statuses, keyword, keyword_present, failure_threshold, state_since, created_at, kind, grace_seconds,
              repeat_minutes, max_response_ms, stated_in_workspace)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16) ON CONFLICT (monitor_id) DO NOTHING`,
-          [
-            d.monitorId,
-            d.userId,
-            d.projectId,
-            d.projectName,
-            d.url,
-            d.intervalSeconds,
-            d.expectedStatuses,
-            d.keyword,
-            d.keywordPresent,
-            d.failureThreshold,
-            d.at,
-            d.kind,
-            d.graceSeconds,
-            d.repeatMinutes,
-            d.maxResponseMs,
-            d.workspaceId ?? null,
-          ],
+          [...listed(d), d.workspaceId ?? null],
         );
         return;
       }
@@ -64,21 +66,7 @@ export const monitorListProjection: ProjectionDefinition = {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
            ON CONFLICT (monitor_id) DO UPDATE SET stated_in_workspace = EXCLUDED.stated_in_workspace`,
           [
-            d.monitorId,
-            d.userId,
-            d.projectId,
-            d.projectName,
-            d.url,
-            d.intervalSeconds,
-            d.expectedStatuses,
-            d.keyword,
-            d.keywordPresent,
-            d.failureThreshold,
-            d.at,
-            d.kind,
-            d.graceSeconds,
-            d.repeatMinutes,
-            d.maxResponseMs,
+            ...listed(d),
             d.paused,
             d.incident?.id ?? null,
             d.incident?.startedAt ?? null,
