@@ -117,7 +117,8 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
             monitorStream(monitorId),
             monitorDecider,
             { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
-            causedBy(event, tx, `move:${event.id}:${monitorId}`, event.data.movedBy),
+            // Decided again if a check or a member changes it at the same moment.
+            { ...causedBy(event, tx, `move:${event.id}:${monitorId}`, event.data.movedBy), retries: 3 },
             // Into a personal space, a monitor is sealed for its maker: one whose maker is gone stays as
             // it was stated.
           ).catch(unlessForgotten);

@@ -72,7 +72,8 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
             reminderStream(reminderId),
             reminderDecider,
             { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
-            causedBy(event, tx, `move:${event.id}:${reminderId}`, event.data.movedBy),
+            // Decided again if the scheduler or a member changes it at the same moment.
+            { ...causedBy(event, tx, `move:${event.id}:${reminderId}`, event.data.movedBy), retries: 3 },
             // Into a personal space, a reminder is sealed for its author: one whose author is gone stays
             // as it was stated.
           ).catch(unlessForgotten);
