@@ -8,19 +8,11 @@ import { pingApi } from './ping/api.ts';
 import { alertOutboxReaction } from './reactions/alert-outbox/index.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
 import { knownProjects } from './read-models/known-projects/index.ts';
-import { monitorListProjection } from './read-models/monitor-list/index.ts';
+import { monitorListProjection, teamMonitor } from './read-models/monitor-list/index.ts';
 import { plansProjection } from './read-models/plans/index.ts';
 import { checkOutbound, createChecker } from './timers/run-checks/index.ts';
 import { createAlertSender } from './timers/send-alerts/index.ts';
 import { workflowRunApi } from './workflow-run/api.ts';
-
-/**
- * The rows of a table keyed by monitor that are a team's: its monitor was stated whole in a team
- * workspace (added, or moved, there: its stream reads whole without its maker's key) and its project is
- * in one now.
- */
-const ofTeamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list
-  WHERE stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject})`;
 
 /** monitors: checks of what users shipped, cron pings, incidents and alerts. Streams `monitor-<id>`. */
 export const monitorsService: ServiceDefinition<MonitorsEnv> = {
@@ -33,12 +25,12 @@ export const monitorsService: ServiceDefinition<MonitorsEnv> = {
   // their checks and incidents, the runs a ping URL recorded, the deployments a check names. A ping URL
   // it made goes (it acts as its maker, as after a removal from the workspace).
   forgetUser: deleteUserRows(
-    { table: 'monitors.monitor_list', unless: ofTeamMonitor },
-    { table: 'monitors.incidents', unless: ofTeamMonitor },
-    { table: 'monitors.check_schedule', unless: ofTeamMonitor },
-    { table: 'monitors.check_results', unless: ofTeamMonitor },
-    { table: 'monitors.check_rollups', unless: ofTeamMonitor },
-    { table: 'monitors.project_monitors', unless: ofTeamMonitor },
+    { table: 'monitors.monitor_list', unless: teamMonitor },
+    { table: 'monitors.incidents', unless: teamMonitor },
+    { table: 'monitors.check_schedule', unless: teamMonitor },
+    { table: 'monitors.check_results', unless: teamMonitor },
+    { table: 'monitors.check_rollups', unless: teamMonitor },
+    { table: 'monitors.project_monitors', unless: teamMonitor },
     { table: 'monitors.recent_deploys', unless: knownProjects.ofTeamProject },
     { table: 'monitors.last_runs', unless: knownProjects.ofTeamProject },
     'monitors.ping_links',

@@ -5,18 +5,11 @@ import { calendarApi } from './calendar/api.ts';
 import { type RemindersEnv, remindersEnv } from './env.ts';
 import { pushApi } from './push/api.ts';
 import { projectsReaction } from './reactions/project-cascade/index.ts';
-import { knownProjects } from './read-models/known-projects/index.ts';
-import { reminderListProjection } from './read-models/reminder-list/index.ts';
+import { reminderListProjection, teamReminder } from './read-models/reminder-list/index.ts';
 import { remindersApi } from './reminder/api.ts';
 import { createScheduler } from './timers/send-due-reminders/index.ts';
 
 /** reminders: dated reminders on projects. Streams `reminder-<id>`. */
-/**
- * A reminder that is a team's: added in a team workspace (so its stream is readable without its
- * author's key), on a project in one now.
- */
-const ofTeam = `stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject}`;
-
 export const remindersService: ServiceDefinition<RemindersEnv> = {
   name: 'reminders',
   env: remindersEnv,
@@ -26,12 +19,9 @@ export const remindersService: ServiceDefinition<RemindersEnv> = {
   // address and calendar link go. The reminders it wrote on a team's projects are the team's, and stay
   // (decision 056); those given to it reach nobody until someone else is given them.
   forgetUser: deleteUserRows(
-    {
-      table: 'reminders.project_reminders',
-      unless: `reminder_id IN (SELECT id FROM reminders.reminder_list WHERE ${ofTeam})`,
-    },
+    { table: 'reminders.project_reminders', unless: teamReminder.reminderId },
     'reminders.schedule',
-    { table: 'reminders.reminder_list', unless: ofTeam },
+    { table: 'reminders.reminder_list', unless: teamReminder.id },
     { table: 'reminders.projects', unless: 'workspace_id IS NOT NULL' },
     'reminders.workspace_members',
     'reminders.calendar_feeds',

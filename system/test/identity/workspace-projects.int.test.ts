@@ -452,8 +452,9 @@ describe('a team workspace’s projects', () => {
     expect(moved.body).toMatchObject({ id: project, workspaceId, role: 'owner', costEstimate: 700, userId: owner.id });
     // The team's now: its members reach it, its reminder and monitor, and its timeline with the move.
     await reaches(member.client, project);
-    expect((await member.client.get(`/api/reminders/project/${project}`)).body).toHaveLength(1);
-    expect((await member.client.get(`/api/projects/${project}/monitors`)).body).toHaveLength(1);
+    // Each service learns of the move from the bus: the member's reads wait for the owner's change there.
+    await waitUntil(async () => (await member.client.get(`/api/reminders/project/${project}`)).body.length === 1);
+    await waitUntil(async () => (await member.client.get(`/api/projects/${project}/monitors`)).body.length === 1);
     await waitUntil(async () =>
       (await member.client.get(`/api/projects/${project}/activities`)).body.some(
         (a: { action: string }) => a.action === 'moved',

@@ -12,6 +12,15 @@ import { onEach, type ProjectionDefinition } from '@shiplog/service-kit';
 import type pg from 'pg';
 import { publicCause } from '../../monitor/causes.ts';
 import { MAINTENANCE_MAX_MINUTES } from '../../monitor/maintenance.ts';
+import { knownProjects } from '../known-projects/index.ts';
+
+/**
+ * The rows of a table keyed by monitor that are a team's: its monitor was stated whole in a team
+ * workspace (added, or moved, there: its stream reads whole without its maker's key; decisions 057 and
+ * 058) and its project is in one now. What its maker's erasure spares (`deleteUserRows`' `unless`).
+ */
+export const teamMonitor = `monitor_id IN (SELECT monitor_id FROM monitors.monitor_list
+  WHERE stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject})`;
 
 /** A stated monitor's list columns, in the order both its inserts name them (`monitor_id` … `max_response_ms`). */
 const listed = (d: EventOf<'MonitorAdded' | 'MonitorMoved'>['data']) => [

@@ -12,6 +12,17 @@ import {
   type Reminder as ReminderState,
   toView,
 } from '../../reminder/reminder.ts';
+import { knownProjects } from '../known-projects/index.ts';
+
+const teamReminders = `SELECT id FROM reminders.reminder_list
+  WHERE stated_in_workspace IS NOT NULL AND ${knownProjects.ofTeamProject}`;
+
+/**
+ * The reminders that are a team's: stated whole in a team workspace (decisions 056 and 058), on a
+ * project in one now. What their author's erasure spares (`deleteUserRows`' `unless`), by a table's
+ * `id` or its `reminder_id`.
+ */
+export const teamReminder = { id: `id IN (${teamReminders})`, reminderId: `reminder_id IN (${teamReminders})` };
 
 /**
  * The reminder list and the send schedule: each event applied with the aggregate's own `evolve` to the
