@@ -44,23 +44,22 @@ export function useBulkChange() {
           for (const putBack of putBacks.values()) putBack();
           throw undone;
         }
-      const results = await Promise.allSettled(
-        ids.map(async (id) => {
-          try {
-            if (change === 'delete') await apiRequest<null>('DELETE', `/api/projects/${id}`);
-            else await apiRequest<Project>('PUT', `/api/projects/${id}`, change);
-          } catch (error) {
-            putBacks.get(id)?.();
-            throw error;
-          }
-        }),
-      );
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      return {
-        done: results.filter((r) => r.status === 'fulfilled').length,
-        of: ids.length,
-        failure: failed ? (failed.reason as Error).message : null,
-      };
+      // One after another: each answer moves the read-your-writes position on, so the reads that follow
+      // wait for the last change. Sent at once, whichever answer came last would set it, perhaps an
+      // earlier position, and a read could show a project as it was before the others' changes.
+      let done = 0;
+      let failure: string | null = null;
+      for (const id of ids) {
+        try {
+          if (change === 'delete') await apiRequest<null>('DELETE', `/api/projects/${id}`);
+          else await apiRequest<Project>('PUT', `/api/projects/${id}`, change);
+          done += 1;
+        } catch (error) {
+          putBacks.get(id)?.();
+          failure ??= (error as Error).message;
+        }
+      }
+      return { done, of: ids.length, failure };
     },
     onSettled: refresh,
     meta: told({
