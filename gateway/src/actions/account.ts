@@ -148,8 +148,11 @@ export function accountActions(deps: {
     },
 
     async logout(req, res) {
-      if (req.session?.user) await sessions.remove(req.session.user.id, req.sessionID);
+      const user = req.session?.user;
+      const sid = req.sessionID;
       await destroySession(req);
+      // Marked ended once its key is gone, as every ending does (the push-devices sweep relies on it).
+      if (user) await sessions.remove(user.id, sid);
       signedOut(req, res);
       res.json({ message: 'Logged out' });
     },

@@ -43,8 +43,15 @@ export function pushDeviceSweep(deps: {
     await Promise.all(
       sessions.map(async ({ member, userId, sid }, index) => {
         const ttl = ttls[index]!;
-        // Alive: looked at again when it would end if no request comes.
-        if (ttl >= 0) return redis.zAdd(key, { score: now + ttl, value: member }, { condition: 'XX' });
+        // Alive: looked at again when it would end if no request comes. A session ended since its time was
+        // read (its key deleted, then its mark set to 0) may have had that mark put off by this write: a
+        // key gone now is marked due again. Every ending deletes the key before it marks the session.
+        if (ttl >= 0) {
+          await redis.zAdd(key, { score: now + ttl, value: member }, { condition: 'XX' });
+          if ((await redis.pTTL(`${prefix}${sid}`)) === -2)
+            await redis.zAdd(key, { score: 0, value: member }, { condition: 'XX' });
+          return;
+        }
         if (ttl === -1) return redis.zAdd(key, { score: now + RETRY_MS, value: member }, { condition: 'XX' });
         if ((await redis.zRem(key, member)) === 0) return; // another replica took it
         try {

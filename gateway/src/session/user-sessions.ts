@@ -61,6 +61,7 @@ export class UserSessions {
     await this.#redis.zAdd(pushSessionsKey(this.#config), { score: Date.now(), value: pushSessionMember(userId, sid) });
   }
 
+  /** Forgets a session whose key is gone already (signed out, or past its end): delete it first, then this. */
   async remove(userId: string, sid: string): Promise<void> {
     await this.#forget(userId, [sid]);
   }
