@@ -30,6 +30,15 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   decide: (command: Command, state: State, now: Date) => Event[];
 }
 
+/**
+ * The events an item of a project decided, each naming `space`, the team workspace the project is in
+ * now (null: a personal project, and none is named), so `dataSubjectOf` seals them with the team's key
+ * (decisions 056 and 057).
+ */
+export function inSpace<Event extends DomainEvent>(events: Event[], space: string | null): Event[] {
+  return space ? events.map((event) => ({ ...event, data: { ...event.data, workspaceId: space } })) : events;
+}
+
 export interface CommandContext {
   /** Who acts (the event's `metadata.userId`): the caller; null for a platform, a webhook or a timer. */
   userId: string | null;

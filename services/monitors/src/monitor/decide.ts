@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shiplog/errors';
-import type { Decider } from '@shiplog/service-kit';
+import { type Decider, inSpace } from '@shiplog/service-kit';
 import { daysLeft, expiryWarning, isNewWarning } from './expiry.ts';
 import {
   type AddedMonitor,
@@ -82,11 +82,7 @@ function liveMonitor(state: Monitor) {
 }
 
 export function decideMonitor(command: MonitorCommand, state: Monitor, now: Date): MonitorEvent[] {
-  const events = decideAction(command, state, now);
-  const { space } = command;
-  return space
-    ? events.map((event) => ({ ...event, data: { ...event.data, workspaceId: space } }) as MonitorEvent)
-    : events;
+  return inSpace(decideAction(command, state, now), command.space);
 }
 
 function decideAction(command: MonitorAction, state: Monitor, now: Date): MonitorEvent[] {

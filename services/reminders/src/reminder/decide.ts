@@ -1,6 +1,6 @@
 import { NotFoundError } from '@shiplog/errors';
 import type { CreateReminderInput, ImportedReminder, UpdateReminderInput } from '@shiplog/schemas';
-import type { Decider } from '@shiplog/service-kit';
+import { type Decider, inSpace } from '@shiplog/service-kit';
 import { dueEvents } from './due.ts';
 import { type ActiveReminder, evolveReminder, initialReminder, type Reminder, type ReminderEvent } from './reminder.ts';
 
@@ -63,11 +63,7 @@ function liveReminder(state: Reminder): ActiveReminder {
 const projectNotFound = () => new NotFoundError('Project not found', 'PROJECT_NOT_FOUND');
 
 export function decideReminder(command: ReminderCommand, state: Reminder, now: Date): ReminderEvent[] {
-  const events = decideAction(command, state, now);
-  const { space } = command;
-  return space
-    ? events.map((event) => ({ ...event, data: { ...event.data, workspaceId: space } }) as ReminderEvent)
-    : events;
+  return inSpace(decideAction(command, state, now), command.space);
 }
 
 function decideAction(command: ReminderAction, state: Reminder, now: Date): ReminderEvent[] {
