@@ -14,6 +14,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           setupFiles,
+          // Pure functions and components, none keeping state in a module or mocking one: a worker's files
+          // share its imports instead of loading them each time (measured on 2026-11-29: the unit tests
+          // took 37 s and 68 CPU-seconds alone isolated, 17 s and 32 CPU-seconds shared).
+          isolate: false,
           include: ['{libs,services,gateway,system,cli,web,deploy}/**/*.unit.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
         },
