@@ -4,8 +4,9 @@
  * Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { STOP_DEADLINE_MS } from '@shiplog/service-kit';
 
@@ -143,6 +144,40 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   }
 }
 
+/**
+ * The CPU-seconds the whole machine has spent working since it booted (every process's user and
+ * system time, from /proc/stat, counted in Linux's 100 ticks a second); null where there is no /proc.
+ */
+function machineCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user, nice, system, irq, softirq, steal: all but idle and iowait.
+    return [0, 1, 2, 5, 6, 7].reduce((sum, i) => sum + (fields[i] ?? 0), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How fast one core of this machine is now, in MiB of SHA-256 a second over one second: machines of
+ * one kind differ, and one machine differs from day to day, so a run's time is compared with another's
+ * only beside this figure (and the CPU-seconds the run took), not on its own.
+ */
+function coreSpeed(): number {
+  const block = Buffer.alloc(1 << 20, 7);
+  const began = performance.now();
+  let hashed = 0;
+  while (performance.now() - began < 1_000) {
+    createHash('sha256').update(block).digest();
+    hashed += 1;
+  }
+  return Math.round(hashed / ((performance.now() - began) / 1000));
+}
+
+const speed = coreSpeed();
+const runBegan = performance.now();
+const cpuBefore = machineCpuSeconds();
+
 /** How long each stage took, for the line at the end: where a run's time goes. */
 const stageTimes: string[] = [];
 async function timed<T>(name: string, stage: Promise<T>): Promise<T> {
@@ -233,6 +268,15 @@ if (left.length > 0) {
 } else count('no process left behind', true);
 
 process.stdout.write(`\nThe stages: ${stageTimes.join(', ')}\n`);
+const cpuAfter = machineCpuSeconds();
+if (cpuBefore !== null && cpuAfter !== null) {
+  const seconds = (performance.now() - runBegan) / 1000;
+  const cores = availableParallelism();
+  const work = cpuAfter - cpuBefore;
+  process.stdout.write(
+    `The machine: ${cores} cores, one hashing ${speed} MiB/s (SHA-256); the run kept them ${Math.round((100 * work) / (seconds * cores))}% busy (${Math.round(work)} CPU-seconds in ${Math.round(seconds)} s)\n`,
+  );
+}
 process.stdout.write('\nThe ten slowest test files:\n');
 for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
   process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
