@@ -17,7 +17,7 @@ import {
 } from '@shiplog/events';
 import { isId } from '@shiplog/schemas';
 import { currentTraceparent } from '@shiplog/telemetry';
-import { SHREDDED } from '@shiplog/vault';
+import { SHREDDED, unlessForgotten } from '@shiplog/vault';
 import type { ReceivedEvent } from './consumers.ts';
 
 /**
@@ -101,6 +101,27 @@ export function causedBy(
     transaction,
     idempotencyKey,
   };
+}
+
+/**
+ * A project moved to another space (`ProjectMovedIn`, decision 058): each of the service's items on it
+ * (`ids`, each in `stream(id)`) decides `MoveWithProject`, stated again under the project's new key.
+ * Decided again if a timer or a member changes the item at the same moment. Into a personal space an
+ * item is sealed for its maker: one whose maker is gone stays as it was stated.
+ */
+export async function moveWithProject<State, Event extends DomainEvent>(
+  store: EventStore,
+  event: ReceivedEvent<'ProjectMovedIn'>,
+  transaction: unknown,
+  items: { ids: string[]; stream: (id: string) => string },
+  decider: Decider<State, { type: 'MoveWithProject'; space: string | null }, Event>,
+): Promise<void> {
+  const command = { type: 'MoveWithProject', space: event.data.workspaceId ?? null } as const;
+  for (const id of items.ids)
+    await handleCommand(store, items.stream(id), decider, command, {
+      ...causedBy(event, transaction, `move:${event.id}:${id}`, event.data.movedBy),
+      retries: 3,
+    }).catch(unlessForgotten);
 }
 
 export interface CommandResult<State, Event> {

@@ -6,6 +6,7 @@ import {
   causedBy,
   handleCommand,
   loadAggregate,
+  moveWithProject,
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
@@ -111,17 +112,8 @@ export function projectsReaction(context: ServiceContext<MonitorsEnv>): Consumer
           'SELECT monitor_id FROM monitors.project_monitors WHERE project_id = $1',
           [event.data.projectId],
         );
-        for (const { monitor_id: monitorId } of rows)
-          await handleCommand(
-            context.store,
-            monitorStream(monitorId),
-            monitorDecider,
-            { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
-            // Decided again if a check or a member changes it at the same moment.
-            { ...causedBy(event, tx, `move:${event.id}:${monitorId}`, event.data.movedBy), retries: 3 },
-            // Into a personal space, a monitor is sealed for its maker: one whose maker is gone stays as
-            // it was stated.
-          ).catch(unlessForgotten);
+        const ids = rows.map((row) => row.monitor_id);
+        await moveWithProject(context.store, event, tx, { ids, stream: monitorStream }, monitorDecider);
       },
       MonitorAdded: async (event, tx, batch) => followMonitor(event, tx, batch),
       MonitorRemoved: async ({ data }, tx) => {

@@ -4,10 +4,10 @@ import {
   type ConsumerDefinition,
   causedBy,
   handleCommand,
+  moveWithProject,
   type ReceivedEvent,
   type ServiceContext,
 } from '@shiplog/service-kit';
-import { unlessForgotten } from '@shiplog/vault';
 import type pg from 'pg';
 import type { RemindersEnv } from '../../env.ts';
 import { knownProjects } from '../../read-models/known-projects/index.ts';
@@ -66,17 +66,8 @@ export function projectsReaction(context: ServiceContext<RemindersEnv>): Consume
           'SELECT reminder_id FROM reminders.project_reminders WHERE project_id = $1',
           [event.data.projectId],
         );
-        for (const { reminder_id: reminderId } of rows)
-          await handleCommand(
-            context.store,
-            reminderStream(reminderId),
-            reminderDecider,
-            { type: 'MoveWithProject', space: event.data.workspaceId ?? null },
-            // Decided again if the scheduler or a member changes it at the same moment.
-            { ...causedBy(event, tx, `move:${event.id}:${reminderId}`, event.data.movedBy), retries: 3 },
-            // Into a personal space, a reminder is sealed for its author: one whose author is gone stays
-            // as it was stated.
-          ).catch(unlessForgotten);
+        const ids = rows.map((row) => row.reminder_id);
+        await moveWithProject(context.store, event, tx, { ids, stream: reminderStream }, reminderDecider);
       },
       ReminderAdded: async (event, tx, batch) => followReminder(event, tx, batch),
       ReminderImported: async (event, tx, batch) => followReminder(event, tx, batch),
