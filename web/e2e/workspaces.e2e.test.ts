@@ -105,11 +105,11 @@ describe('team workspaces in the browser', () => {
     await ada.reload();
     await memberRow(ada, bobName).waitFor();
     expect(await ada.getByTestId('pending-invite').count()).toBe(0);
-    await ada.getByLabel(`Role of ${bobName}`).selectOption('viewer');
+    await ada.getByLabel(`Role of ${bobName}`, { exact: true }).selectOption('viewer');
     await ada.getByRole('button', { name: `Save role of ${bobName}` }).click();
     await toast(ada, 'Role changed');
     await ada.getByText(`${bobName} is now a viewer.`, { exact: true }).waitFor();
-    expect(await ada.getByLabel(`Role of ${bobName}`).inputValue()).toBe('viewer');
+    expect(await ada.getByLabel(`Role of ${bobName}`, { exact: true }).inputValue()).toBe('viewer');
 
     // Bob, a viewer: his role said, nothing offered he cannot do, and he leaves.
     await listed.getByRole('link', { name: workspaceName }).click();
