@@ -401,6 +401,24 @@ export class Client {
   post(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request('POST', path, body, headers);
   }
+
+  /**
+   * Until this client reaches a project someone else made or moved a moment ago, in every service that
+   * decides from a view of its own (projects, monitors, reminders): its requests carry no position of
+   * another's write, so the bus's delay is waited out here, not by the services.
+   */
+  untilReaches(projectId: string, timeoutMs = 10_000): Promise<void> {
+    const paths = [
+      `/api/projects/${projectId}`,
+      `/api/projects/${projectId}/monitors`,
+      `/api/reminders/project/${projectId}`,
+    ];
+    return waitUntil(
+      async () => (await Promise.all(paths.map(async (path) => (await this.get(path)).status))).every((s) => s === 200),
+      timeoutMs,
+      `project ${projectId} reached in every service`,
+    );
+  }
 }
 
 /** One answer as a client got it: what was asked, and the status, media type and JSON body of the answer. */

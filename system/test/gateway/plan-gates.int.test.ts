@@ -121,7 +121,7 @@ describe('plan gates', () => {
     await waitUntil(async () => (await member.client.get('/api/invites')).body.length === 1);
     expect((await member.client.post(`/api/invites/${invite.id}/accept`)).status).toBe(200);
     const project = (await owner.client.post('/api/projects', { name: 'Team site', workspaceId: workspace.id })).body;
-    await waitUntil(async () => (await member.client.get(`/api/projects/${project.id}`)).status === 200);
+    await member.client.untilReaches(project.id);
     // Added by the member, whose own trial runs on: the owners' plan decides.
     const monitor = await member.client.post(`/api/projects/${project.id}/monitors`, {
       url: 'https://team.example.com/',

@@ -52,10 +52,6 @@ async function team() {
 
 const ids = (list: { id: string }[]) => list.map((p) => p.id);
 
-/** Until `client` reaches the project someone else made a moment ago (the bus's delay). */
-const reaches = (client: Client, project: string) =>
-  waitUntil(async () => (await client.get(`/api/projects/${project}`)).status === 200);
-
 describe('a team workspace’s projects', () => {
   it('are made by a member, listed for every member with their role, and nobody else’s', async () => {
     const { owner, member, viewer, outsider, workspaceId } = await team();
@@ -92,8 +88,8 @@ describe('a team workspace’s projects', () => {
     const { owner, member, viewer, outsider, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Team app', workspaceId })).body.id as string;
     // The member works on the owner's project: fields, records, reminders, monitors.
-    await reaches(member.client, project);
-    await reaches(viewer.client, project);
+    await member.client.untilReaches(project);
+    await viewer.client.untilReaches(project);
     expect(
       (await member.client.request('PUT', `/api/projects/${project}`, { description: 'By the team' })).status,
     ).toBe(200);
@@ -210,7 +206,7 @@ describe('a team workspace’s projects', () => {
   it('are gone for a removed member at their next request, and for everyone when the workspace is deleted', async () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Short-lived', workspaceId })).body.id as string;
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
     const hook = await member.client.post(`/api/projects/${project}/deploy-hook`);
     expect(hook.status).toBe(201);
     const deliver = (deploymentId: string) =>
@@ -261,7 +257,7 @@ describe('a team workspace’s projects', () => {
     const project = (await member.client.post('/api/projects', { name: 'Outlives its maker', workspaceId })).body
       .id as string;
     expect((await member.client.post(`/api/projects/${project}/deployment`, { version: '2.0.0' })).status).toBe(201);
-    await reaches(owner.client, project);
+    await owner.client.untilReaches(project);
     await waitUntil(async () => (await owner.client.get(`/api/projects/${project}/activities`)).body.length >= 2);
     expect((await member.client.request('DELETE', '/api/user')).status).toBe(200);
     await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 2);
@@ -278,7 +274,7 @@ describe('a team workspace’s projects', () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Kept reminders', workspaceId })).body
       .id as string;
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
     const due = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const theirs = await member.client.post('/api/reminders', {
       projectId: project,
@@ -303,7 +299,7 @@ describe('a team workspace’s projects', () => {
     const written = await member.client.post('/api/reminders', { projectId: own, title: 'Renew it', dueDate: due });
     expect(written.status).toBe(201);
     expect((await member.client.post(`/api/projects/${own}/move`, { workspaceId })).status).toBe(200);
-    await reaches(owner.client, own);
+    await owner.client.untilReaches(own);
     await waitUntil(
       async () =>
         (
@@ -353,7 +349,7 @@ describe('a team workspace’s projects', () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'Kept monitors', workspaceId })).body
       .id as string;
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
     const expecting = await member.client.post(`/api/projects/${project}/monitors`, {
       kind: 'backup',
       intervalSeconds: 86_400,
@@ -372,7 +368,7 @@ describe('a team workspace’s projects', () => {
     });
     expect(brought.status, JSON.stringify(brought.body)).toBe(201);
     expect((await member.client.post(`/api/projects/${theirs}/move`, { workspaceId })).status).toBe(200);
-    await reaches(owner.client, theirs);
+    await owner.client.untilReaches(theirs);
     await waitUntil(
       async () =>
         (
@@ -451,7 +447,7 @@ describe('a team workspace’s projects', () => {
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body).toMatchObject({ id: project, workspaceId, role: 'owner', costEstimate: 700, userId: owner.id });
     // The team's now: its members reach it, its reminder and monitor, and its timeline with the move.
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
     // Each service learns of the move from the bus: the member's reads wait for the owner's change there.
     await waitUntil(async () => (await member.client.get(`/api/reminders/project/${project}`)).body.length === 1);
     await waitUntil(async () => (await member.client.get(`/api/projects/${project}/monitors`)).body.length === 1);
@@ -472,7 +468,7 @@ describe('a team workspace’s projects', () => {
     );
     expect(twice.map((answer) => answer.status)).toEqual([200, 200]);
     expect((await owner.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
 
     // Out of the team: only an owner or admin of it may; it becomes the mover's, and the team loses it.
     for (const person of [member, viewer]) {
@@ -506,7 +502,7 @@ describe('a team workspace’s projects', () => {
       .id as string;
     expect((await admin.client.post(`/api/projects/${project}/version`, { version: '0.1.0' })).status).toBe(201);
     expect((await admin.client.post(`/api/projects/${project}/move`, { workspaceId })).status).toBe(200);
-    await reaches(owner.client, project);
+    await owner.client.untilReaches(project);
     expect((await admin.client.request('DELETE', '/api/user')).status).toBe(200);
     await waitUntil(async () => (await owner.client.get(`/api/workspaces/${workspaceId}/members`)).body.length === 3);
     // Its events before the move were sealed with the maker's key, now destroyed: the move holds it all.
@@ -520,7 +516,7 @@ describe('a team workspace’s projects', () => {
     const { owner, member, workspaceId } = await team();
     const project = (await owner.client.post('/api/projects', { name: 'On the owner’s plan', workspaceId })).body
       .id as string;
-    await reaches(member.client, project);
+    await member.client.untilReaches(project);
     // The member has no subscription of their own: the owner's decides for the team's project.
     await setPlan(owner.id, 'active');
     expect((await member.client.post('/api/activities', { projectId: project, notes: 'Shipped it' })).status).toBe(201);

@@ -755,9 +755,7 @@ describe('monitors', () => {
 
     // The member's monitor on the team's project: its alerts go to the team's hook, not its maker's own.
     const project = (await client.post('/api/projects', { name: 'Crew Site', workspaceId })).body.id as string;
-    // The owner made it, so the member's calls carry no position of it: wait until the monitors
-    // service's own view of projects has it too, as the member reads it.
-    await waitUntil(async () => (await member.get(`/api/projects/${project}/monitors`)).status === 200);
+    await member.untilReaches(project);
     const made = await member.post(`/api/projects/${project}/monitors`, { url: target.url });
     expect(made.status).toBe(201);
     // Read through the gateway: the checker's list has it once this answers.
