@@ -22,8 +22,8 @@ declare module 'vitest' {
 }
 
 /**
- * The app as `npm start` runs it (scripts/start.ts: every service and the gateway as processes of
- * their own), on free ports with its own database and NATS namespace, and every outside provider it
+ * The app as `npm start` runs it (scripts/start.ts: every service and the gateway in one process),
+ * on free ports with its own database and NATS namespace, and every outside provider it
  * calls as a local stand-in: Stripe, the model, SMTP, a registrar's API, webhooks, monitored sites
  * (one on https, its CA trusted as an operator's private one), RDAP and GitHub.
  */

@@ -56,7 +56,7 @@ function axeRun(page: Page, scope: string, rules?: string[]) {
  * screen's check cost); answers the page's background then, so a pass that did not change the
  * colours cannot go unnoticed.
  */
-async function theme(page: Page, dark: boolean): Promise<string> {
+export async function theme(page: Page, dark: boolean): Promise<string> {
   return page.evaluate((on) => {
     document.documentElement.classList.toggle('dark', on);
     // Styles recomputed now, so the transitions the change starts exist to be finished.

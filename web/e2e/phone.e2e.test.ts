@@ -10,13 +10,15 @@ import {
   signInThroughForm,
   uniqueUsername,
 } from './app.ts';
+import { theme } from './axe.ts';
 
 /**
  * Every screen on a phone (390×844), signed in with data on it (three projects, reminders, monitors,
  * three messages from the admin), in the light and the dark theme: nothing is wider than the screen
  * (the page does not scroll sideways, and no element reaches past its edge unless a scrolling box of
  * its own holds it), no two pieces of text are drawn over each other, and the browser's own controls
- * (a date field's picker) are drawn for the theme.
+ * (a date field's picker) are drawn for the theme. Each screen is checked in the light theme, then in
+ * the dark one where it is (the theme is one class on <html>, web/src/lib/theme.tsx), not drawn twice.
  */
 const PHONE = { width: 390, height: 844 };
 /** Where the app keeps the theme (web/src/lib/theme.tsx). */
@@ -185,9 +187,9 @@ function layoutProblems(scope: string): string[] {
   return problems;
 }
 
-async function open(theme: 'light' | 'dark', signedIn = cookies) {
+async function open(signedIn = cookies) {
   const context = await browser.newContext({ baseURL: app.url, viewport: PHONE, isMobile: true, hasTouch: true });
-  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
   await context.addCookies(signedIn);
   const page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -200,7 +202,7 @@ async function open(theme: 'light' | 'dark', signedIn = cookies) {
  * The problems on `page` as it is now, named by `screen`; and the theme's colour scheme, by which the
  * browser draws its own parts (a date field's picker icon, scroll bars) light or dark.
  */
-async function check(page: Page, screen: string, scope = 'body') {
+async function checkTheme(page: Page, screen: string, scope: string) {
   const scheme = await page.evaluate(() => [
     document.documentElement.classList.contains('dark') ? 'dark' : 'light',
     getComputedStyle(document.documentElement).colorScheme,
@@ -216,69 +218,78 @@ async function check(page: Page, screen: string, scope = 'body') {
   return [...drawn, ...(await page.evaluate(layoutProblems, scope)).map((problem) => `${screen}: ${problem}`)];
 }
 
-describe('on a phone', () => {
-  for (const theme of ['light', 'dark'] as const) {
-    it(`fits every screen in the width, text clear of text (${theme})`, async () => {
-      const { page, close } = await open(theme);
-      const found: string[] = [];
-      const visit = async (path: string, ready: () => Promise<unknown>) => {
-        await page.goto(path);
-        await ready();
-        found.push(...(await check(page, path)));
-      };
-      await visit('/', () => page.getByText('Renew the domain of Recipe 1').waitFor());
-      await page.getByRole('button', { name: 'Open menu' }).click();
-      const menu = page.getByRole('dialog', { name: 'Menu' });
-      await menu.getByTestId('admin-messages').waitFor();
-      found.push(...(await check(page, 'the menu', '[role=dialog]')));
-      // Every entry of the menu in view and uncovered, the admin's messages below them.
-      for (const link of await menu.getByRole('navigation').getByRole('link').all())
-        if (
-          !(await link.evaluate((element) => {
-            const box = element.getBoundingClientRect();
-            return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
-          }))
-        )
-          found.push(`the menu: ${await link.textContent()} is out of view`);
-      await page.keyboard.press('Escape');
-      await visit('/projects', () => page.getByText('Showing 3 project(s)').waitFor());
-      await visit('/new-project', () => page.getByRole('heading', { name: 'Create a New Project' }).waitFor());
-      await visit(`/projects/${projectId}`, () =>
-        page.getByTestId('project-reminders').getByText('Renew the domain of Weather 1').waitFor(),
-      );
-      await visit(`/projects/edit/${projectId}`, () => page.getByRole('button', { name: 'Update Project' }).waitFor());
-      await visit('/activities', () => page.getByText('Recipe Box').first().waitFor());
-      await visit('/reminders', () => page.getByText('Renew the domain of Tiny 2').waitFor());
-      await visit('/settings', () => page.getByText('Account information').first().waitFor());
-      for (const [tab, ready] of [
-        ['Notifications', 'Add channel'],
-        ['Privacy', 'Privacy'],
-        ['Sessions', 'This device'],
-        ['API Tokens', 'Create token'],
-        ['Export', 'Calendar feed'],
-        ['Admin Messages', 'Maintenance tonight'],
-      ] as const) {
-        await page.getByRole('tab', { name: tab }).click({ trial: false });
-        await page.getByRole('tabpanel').getByText(ready).first().waitFor();
-        found.push(...(await check(page, `/settings ${tab}`)));
-      }
-      await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
-      await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());
-      await visit('/chat', () => page.getByLabel('Chat message').waitFor());
-      await visit('/integrations', () => page.getByText('No integrations configured yet.').waitFor());
-      await visit('/api-reference', () => page.getByText('/api/projects/{id}').first().waitFor());
-      await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
-      await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
-      await close();
+/** The problems on `page` as it is now in the light theme, then in the dark one (named so). */
+async function check(page: Page, screen: string, scope = 'body') {
+  const found = await checkTheme(page, screen, scope);
+  const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // A switch that changed no colour would check the light theme twice.
+  expect(await theme(page, true)).not.toBe(light);
+  found.push(...(await checkTheme(page, `${screen} (dark)`, scope)));
+  expect(await theme(page, false)).toBe(light);
+  return found;
+}
 
-      // The administrator's screen, with the users and the messages.
-      const admin = await open(theme, adminCookies);
-      await admin.page.goto('/admin');
-      await admin.page.getByTestId('admin-user-row').first().waitFor();
-      await admin.page.getByTestId('admin-comment').first().waitFor();
-      found.push(...(await check(admin.page, '/admin')));
-      await admin.close();
-      expect(found).toEqual([]);
-    });
-  }
+describe('on a phone', () => {
+  it('fits every screen in the width, text clear of text, in the light and the dark theme', async () => {
+    const { page, close } = await open();
+    const found: string[] = [];
+    const visit = async (path: string, ready: () => Promise<unknown>) => {
+      await page.goto(path);
+      await ready();
+      found.push(...(await check(page, path)));
+    };
+    await visit('/', () => page.getByText('Renew the domain of Recipe 1').waitFor());
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await menu.getByTestId('admin-messages').waitFor();
+    found.push(...(await check(page, 'the menu', '[role=dialog]')));
+    // Every entry of the menu in view and uncovered, the admin's messages below them.
+    for (const link of await menu.getByRole('navigation').getByRole('link').all())
+      if (
+        !(await link.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }))
+      )
+        found.push(`the menu: ${await link.textContent()} is out of view`);
+    await page.keyboard.press('Escape');
+    await visit('/projects', () => page.getByText('Showing 3 project(s)').waitFor());
+    await visit('/new-project', () => page.getByRole('heading', { name: 'Create a New Project' }).waitFor());
+    await visit(`/projects/${projectId}`, () =>
+      page.getByTestId('project-reminders').getByText('Renew the domain of Weather 1').waitFor(),
+    );
+    await visit(`/projects/edit/${projectId}`, () => page.getByRole('button', { name: 'Update Project' }).waitFor());
+    await visit('/activities', () => page.getByText('Recipe Box').first().waitFor());
+    await visit('/reminders', () => page.getByText('Renew the domain of Tiny 2').waitFor());
+    await visit('/settings', () => page.getByText('Account information').first().waitFor());
+    for (const [tab, ready] of [
+      ['Notifications', 'Add channel'],
+      ['Privacy', 'Privacy'],
+      ['Sessions', 'This device'],
+      ['API Tokens', 'Create token'],
+      ['Export', 'Calendar feed'],
+      ['Admin Messages', 'Maintenance tonight'],
+    ] as const) {
+      await page.getByRole('tab', { name: tab }).click({ trial: false });
+      await page.getByRole('tabpanel').getByText(ready).first().waitFor();
+      found.push(...(await check(page, `/settings ${tab}`)));
+    }
+    await visit('/profile', () => page.getByRole('tab', { name: 'Edit Profile' }).waitFor());
+    await visit('/subscription', () => page.getByText('Trial - 30 days remaining').waitFor());
+    await visit('/chat', () => page.getByLabel('Chat message').waitFor());
+    await visit('/integrations', () => page.getByText('No integrations configured yet.').waitFor());
+    await visit('/api-reference', () => page.getByText('/api/projects/{id}').first().waitFor());
+    await visit('/replit', () => page.getByRole('heading', { name: 'Coming Soon' }).waitFor());
+    await visit('/no-such-page', () => page.getByText('Page Not Found').waitFor());
+    await close();
+
+    // The administrator's screen, with the users and the messages.
+    const admin = await open(adminCookies);
+    await admin.page.goto('/admin');
+    await admin.page.getByTestId('admin-user-row').first().waitFor();
+    await admin.page.getByTestId('admin-comment').first().waitFor();
+    found.push(...(await check(admin.page, '/admin')));
+    await admin.close();
+    expect(found).toEqual([]);
+  });
 });
