@@ -114,16 +114,22 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   let messages: ConsumerMessages | undefined;
 
   /**
-   * Messages handed to an earlier pull of this durable and never acknowledged (its process was killed,
-   * its pull ended) come back only when their ack wait runs out, behind newer ones: handled then, they
-   * would be out of order (an update before its create). So each (re)start of the pull first moves the
-   * durable back to its ack floor when anything is outstanding: it is recreated to deliver from the
-   * first unacknowledged message, in stream order. Whatever was handled but not acknowledged comes
-   * again and is skipped as handled (`handled_events`). One process consumes a durable at a time.
+   * One process pulls a durable at a time, and from its ack floor. Each (re)start of the pull checks
+   * the durable; if anything is outstanding, or another pull is waiting on it, it recreates the
+   * durable to deliver from the first unacknowledged message, in stream order:
+   * - messages handed to an earlier pull and never acknowledged (its process was killed, its pull
+   *   ended) would otherwise come back only when their ack wait ran out, behind newer ones, and be
+   *   handled out of order (an update before its create);
+   * - another process still pulling it (a leader that has lost its lock and not yet noticed: see
+   *   service-kit's leadership) loses its pull: events it took and will not handle would otherwise
+   *   leave a hole behind the positions this one records, which read-your-writes waits trust.
+   * Whatever was handled but not acknowledged comes again and is skipped as handled (`handled_events`).
+   * Answers the number of the durable's last delivery (0 when recreated): from there this pull's own
+   * are numbered one by one, and one missing (see `run`) means another process pulled it after all.
    */
-  const resumeFromAckFloor = async () => {
+  const takeOver = async (): Promise<number> => {
     const info = await bus.jsm.consumers.info(bus.stream, name);
-    if (info.num_ack_pending === 0) return;
+    if (info.num_ack_pending === 0 && info.num_waiting === 0) return info.delivered.consumer_seq;
     await bus.jsm.consumers.delete(bus.stream, name);
     await bus.jsm.consumers.add(bus.stream, {
       ...config,
@@ -135,6 +141,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       { consumer: name, unacknowledged: info.num_ack_pending, from: info.ack_floor.stream_seq + 1 },
       'consumer resumed from its ack floor',
     );
+    return 0;
   };
   let stopped = false;
   const progress = options.progress ?? new ConsumerProgress(pool, schema, name);
@@ -279,7 +286,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       let ended = false;
       try {
         await messages?.close()?.catch(() => undefined);
-        await resumeFromAckFloor();
+        /** The durable's last delivery this pull knows of (see takeOver). */
+        let delivered = await takeOver();
         messages = await consumer.consume({ max_messages: 256 });
         const current = messages;
         void (async () => {
@@ -303,7 +311,17 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             continue;
           }
           const batch: Item[] = [];
+          let another = false;
           for (const message of queue.splice(0, 128)) {
+            const { deliverySequence: sequence, redelivered } = message.info;
+            if (sequence > delivered + 1 || (!redelivered && sequence !== delivered + 1)) {
+              // Another process was handed the deliveries between, or recreated the durable (its
+              // first delivery numbered anew): nothing from here on is handled (or acknowledged) by
+              // this pull, which starts again and takes the durable back.
+              another = true;
+              break;
+            }
+            delivered = Math.max(delivered, sequence);
             const event = readEvent(message);
             if (event) {
               batch.push({ message, event });
@@ -317,6 +335,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             }
           }
           if (batch.length > 0 && !(await settle(batch, () => queue))) return;
+          if (another) {
+            logger.warn({ consumer: name }, 'another process pulled this consumer; taking it over');
+            break;
+          }
         }
       } catch (error) {
         if (stopped) return;
