@@ -21,7 +21,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * their Content-Security-Policy refuses.
  */
 export async function watchForViolations(context: BrowserContext): Promise<void> {
-  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
+  await opensLight(context);
   // Anything the page's Content-Security-Policy refuses, reported with each screen's findings.
   await context.addInitScript(() => {
     const refused: string[] = [];
@@ -30,6 +30,11 @@ export async function watchForViolations(context: BrowserContext): Promise<void>
       refused.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
     );
   });
+}
+
+/** The context's pages open in the light theme, whatever the system's preference. */
+export async function opensLight(context: BrowserContext): Promise<void> {
+  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
 }
 
 /** What axe finds in `scope`: every rule, or only `rules`. */
@@ -56,7 +61,7 @@ function axeRun(page: Page, scope: string, rules?: string[]) {
  * screen's check cost); answers the page's background then, so a pass that did not change the
  * colours cannot go unnoticed.
  */
-export async function theme(page: Page, dark: boolean): Promise<string> {
+async function theme(page: Page, dark: boolean): Promise<string> {
   return page.evaluate((on) => {
     document.documentElement.classList.toggle('dark', on);
     // Styles recomputed now, so the transitions the change starts exist to be finished.
@@ -64,6 +69,21 @@ export async function theme(page: Page, dark: boolean): Promise<string> {
     for (const animation of document.getAnimations()) if (animation instanceof CSSTransition) animation.finish();
     return getComputedStyle(document.body).backgroundColor;
   }, dark);
+}
+
+/**
+ * `light` on the screen as it is (in the light theme), then `dark` once the dark theme is switched on,
+ * and the light theme back: the dark theme changes colours only (the same markup, other CSS variables:
+ * web/src/lib/theme.tsx sets one class on <html>), so the screen is checked in both without being
+ * drawn twice. A switch that changed no colour would fail here rather than check the light theme twice.
+ */
+export async function inBothThemes<L, D>(page: Page, light: () => Promise<L>, dark: () => Promise<D>): Promise<[L, D]> {
+  const inLight = await light();
+  const lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await theme(page, true)).not.toBe(lightBackground);
+  const inDark = await dark();
+  expect(await theme(page, false)).toBe(lightBackground);
+  return [inLight, inDark];
 }
 
 /**
@@ -75,11 +95,11 @@ export async function theme(page: Page, dark: boolean): Promise<string> {
 export async function violations(page: Page, screen: string, scope = 'html'): Promise<string[]> {
   // Evaluated, not added as a script element: the page's Content-Security-Policy would refuse that.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const light = await axeRun(page, scope);
-  const lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(await theme(page, true)).not.toBe(lightBackground);
-  const dark = await axeRun(page, scope, ['color-contrast', 'link-in-text-block']);
-  expect(await theme(page, false)).toBe(lightBackground);
+  const [light, dark] = await inBothThemes(
+    page,
+    () => axeRun(page, scope),
+    () => axeRun(page, scope, ['color-contrast', 'link-in-text-block']),
+  );
   const refused = await page.evaluate(() => (window as unknown as { refused: string[] }).refused.splice(0));
   const named = (where: string, found: typeof light) =>
     found.violations.map((v) => `${where}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -10,7 +10,7 @@ import {
   signInThroughForm,
   uniqueUsername,
 } from './app.ts';
-import { theme } from './axe.ts';
+import { inBothThemes, opensLight } from './axe.ts';
 
 /**
  * Every screen on a phone (390×844), signed in with data on it (three projects, reminders, monitors,
@@ -21,8 +21,6 @@ import { theme } from './axe.ts';
  * the dark one where it is (the theme is one class on <html>, web/src/lib/theme.tsx), not drawn twice.
  */
 const PHONE = { width: 390, height: 844 };
-/** Where the app keeps the theme (web/src/lib/theme.tsx). */
-const THEME_STORAGE_KEY = 'shiplog-theme';
 
 let app: E2EApp;
 let browser: Browser;
@@ -189,7 +187,7 @@ function layoutProblems(scope: string): string[] {
 
 async function open(signedIn = cookies) {
   const context = await browser.newContext({ baseURL: app.url, viewport: PHONE, isMobile: true, hasTouch: true });
-  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, 'light']);
+  await opensLight(context);
   await context.addCookies(signedIn);
   const page = await context.newPage();
   page.on('pageerror', (error) => {
@@ -220,13 +218,12 @@ async function checkTheme(page: Page, screen: string, scope: string) {
 
 /** The problems on `page` as it is now in the light theme, then in the dark one (named so). */
 async function check(page: Page, screen: string, scope = 'body') {
-  const found = await checkTheme(page, screen, scope);
-  const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  // A switch that changed no colour would check the light theme twice.
-  expect(await theme(page, true)).not.toBe(light);
-  found.push(...(await checkTheme(page, `${screen} (dark)`, scope)));
-  expect(await theme(page, false)).toBe(light);
-  return found;
+  const [light, dark] = await inBothThemes(
+    page,
+    () => checkTheme(page, screen, scope),
+    () => checkTheme(page, `${screen} (dark)`, scope),
+  );
+  return [...light, ...dark];
 }
 
 describe('on a phone', () => {
