@@ -154,8 +154,19 @@ describe('a new builder', () => {
     // Opened from its address too; back online, it opens by itself.
     await page.goto('/integrations');
     await page.getByRole('heading', { name: 'This page is not available offline' }).waitFor();
+    // Back online before its code can be fetched (Playwright gives the page its connection back
+    // before the service worker, which fetches for it): it waits, and does not reload into a failure.
+    const code = /\/assets\/integrations-page-[^/]+\.js$/;
+    let refused = 0;
+    await context.route(code, (route) => {
+      refused++;
+      return route.abort('internetdisconnected');
+    });
     await context.setOffline(false);
-    // Back online, the page loads itself afresh: on two busy cores that has taken more than 30 s.
+    await expect.poll(() => refused).toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { name: 'This page is not available offline' }).count()).toBe(1);
+    // Once its code answers, the page loads itself afresh: on two busy cores that has taken more than 30 s.
+    await context.unroute(code);
     await page.getByText('No integrations configured yet.').waitFor({ timeout: 45_000 });
   }, 180_000);
 });

@@ -6,23 +6,20 @@ import { Card, CardContent } from '../ui/card';
 
 /** A page's code that could not be downloaded (Chromium, Firefox and Safari word it so). */
 const CODE_NOT_LOADED = /dynamically imported module|Importing a module script failed/i;
+/** The longest wait between two tries at fetching a page's code. */
+const LONGEST_WAIT_MS = 30_000;
 
 /**
- * What a page shows when it fails to render: the reason, and a way out. Offline, a page whose code
- * this device never downloaded says that it is not available offline, where to go back to (the
- * dashboard, My Projects and Reminders open offline), and comes by itself once back online.
+ * What a page shows when it fails to render: the reason, and a way out. A page whose code did not
+ * download says so (offline: that it is not available offline; the dashboard, My Projects and
+ * Reminders open offline), offers Go back and the dashboard, and opens by itself once its code can
+ * be fetched.
  */
 export function ErrorPage({ error, reset }: ErrorComponentProps) {
-  const offline = !navigator.onLine && error instanceof Error && CODE_NOT_LOADED.test(error.message);
-  useEffect(() => {
-    if (!offline) return;
-    // Loaded afresh: the router keeps a part that failed to load as failed.
-    const reload = () => location.reload();
-    addEventListener('online', reload);
-    // Back online between this page's drawing and now, unheard: at once.
-    if (navigator.onLine) reload();
-    return () => removeEventListener('online', reload);
-  }, [offline]);
+  const message = error instanceof Error ? error.message : String(error);
+  const notLoaded = CODE_NOT_LOADED.test(message);
+  useEffect(() => (notLoaded ? reloadOnceFetchable(moduleUrl(message)) : undefined), [notLoaded, message]);
+  const offline = notLoaded && !navigator.onLine;
   return (
     <main className="flex min-h-[60vh] items-center justify-center p-4">
       <Card className="w-full max-w-md">
@@ -30,18 +27,22 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
           <div className="flex items-center gap-2">
             <AlertTriangle className="size-6 text-destructive" aria-hidden />
             <h1 className="text-xl font-semibold">
-              {offline ? 'This page is not available offline' : 'Something went wrong'}
+              {offline
+                ? 'This page is not available offline'
+                : notLoaded
+                  ? 'This page could not be loaded'
+                  : 'Something went wrong'}
             </h1>
           </div>
           <p className="text-sm text-muted-foreground">
             {offline
               ? 'It opens once you are back online. The dashboard, My Projects and Reminders can be read offline.'
-              : error instanceof Error
-                ? error.message
-                : String(error)}
+              : notLoaded
+                ? 'Its code did not download. It opens by itself as soon as it can.'
+                : message}
           </p>
           <div className="flex flex-wrap gap-2">
-            {offline ? (
+            {notLoaded ? (
               <Button onClick={() => history.back()}>Go back</Button>
             ) : (
               <Button onClick={reset}>Try again</Button>
@@ -54,4 +55,53 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
       </Card>
     </main>
   );
+}
+
+/** The address of the module that did not download, where the browser names it (Chromium, Firefox). */
+function moduleUrl(message: string): string | null {
+  const url = message.match(/https?:\/\/\S+/)?.[0];
+  return url && new URL(url).origin === location.origin ? url : null;
+}
+
+/**
+ * Reloads the page once the server answers for the module it lacks (the router keeps a part that
+ * failed to load as failed, so only a reload brings it): tried when the browser says it is online,
+ * then again after waits that double up to 30 s. Being online is not enough: the connection can come
+ * back before the service worker's does, or before the server answers, and a reload then would fail
+ * again. An answer that the file is not there also reloads: the page is from an earlier release, and
+ * the reload brings the current one. Returns what stops it.
+ */
+function reloadOnceFetchable(url: string | null): () => void {
+  let stopped = false;
+  let wait = 1_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const attempt = async () => {
+    clearTimeout(timer);
+    if (stopped) return;
+    if (navigator.onLine) {
+      // Through the service worker, which keeps the file it fetches: the reload then finds it.
+      const answered =
+        url === null ||
+        (await fetch(url).then(
+          (r) => r.status < 500,
+          () => false,
+        ));
+      if (stopped) return;
+      if (answered) return location.reload();
+    }
+    timer = setTimeout(attempt, wait);
+    wait = Math.min(wait * 2, LONGEST_WAIT_MS);
+  };
+  const online = () => {
+    wait = 1_000;
+    void attempt();
+  };
+  addEventListener('online', online);
+  // Online already (the code failed to download all the same): tried at once.
+  void attempt();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    removeEventListener('online', online);
+  };
 }
