@@ -272,6 +272,51 @@ describe('consumer', () => {
     await revived.stop();
   });
 
+  it('records no position past an event another process pulling its durable took, and handles it in order once that one stops', async () => {
+    // A replica that has lost leadership and not yet heard of it goes on pulling the durable (decision 059).
+    const name = 'greeter-contested';
+    const handled: string[] = [];
+    const published: string[] = [];
+    const leader = await consume(name, {
+      UserRegistered: async (event) => {
+        const { username } = event.data as { username: string };
+        // The stream's earlier events come first to this new durable.
+        if (username.startsWith('contested-')) handled.push(username);
+      },
+    });
+    const stale = await (await bus.js.consumers.get(bus.stream, name)).consume({ max_messages: 8 });
+    const taken: string[] = [];
+    void (async () => {
+      // Takes and never handles nor acknowledges.
+      for await (const message of stale) {
+        const { username } = message.json<BusEvent>().data as { username?: string };
+        if (username?.startsWith('contested-')) taken.push(username);
+      }
+    })();
+    const publish = async () => {
+      const appended = registered(`contested-${published.length}`);
+      await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+      published.push(appended.data.username);
+      await publishCopy(await carried(appended.id));
+    };
+    const delivered = () => waitUntil(() => handled.length + taken.length >= published.length, 5000, 'a delivery');
+    // The server shares the deliveries between the two pulls: until the stale one has taken some.
+    for (let i = 0; i < 100 && taken.length === 0; i++) {
+      await publish();
+      await delivered();
+    }
+    expect(taken.length).toBeGreaterThan(0);
+    await publish();
+    await delivered();
+    // Nothing after what the stale pull took is handled while it holds it.
+    expect(published.slice(0, handled.length)).toEqual(handled);
+    await stale.close();
+    await publish();
+    await waitUntil(() => handled.length >= published.length, 10_000, 'every event');
+    expect(handled).toEqual(published);
+    await leader.stop();
+  });
+
   it('runs deferred writes in order with the batch commit, and retries the whole batch when one fails', async () => {
     // Names that would break SQL text built from them: values travel as parameters.
     const names = ["o'brien", 'back\\slash', "'); DROP TABLE relayed.greetings; --", 'émile'];
