@@ -429,7 +429,7 @@ describe('GitHub', () => {
     expect((await ada.client.get(`/api/projects/${project}/github`)).body).toBeNull();
   });
 
-  it('connects by installing the GitHub App: only an installation GitHub says the installing user reaches, begun here by them', async () => {
+  it('connects by installing the GitHub App: only an installation GitHub says the installing user reaches, begun here by them; suspended, it asks to be made again until unsuspended', async () => {
     github.addRepository('app-notes');
     const bea = await backend.signUp('ghapp');
     expect((await bea.client.get('/api/github')).body).toMatchObject({
@@ -533,6 +533,16 @@ describe('GitHub', () => {
     expect((await post(null)).status).toBe(401);
     expect((await post(sign('not-the-app-secret', body))).status).toBe(401);
     expect((await post(sign(github.app.webhookSecret, '{not json'), '{not json')).status).toBe(400);
+
+    // Suspended on GitHub: the connection asks to be made again; unsuspended, it works again by itself.
+    await github.suspend();
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: true });
+    const suspended = await bea.client.get('/api/github/repositories');
+    expect([suspended.status, suspended.body.code]).toEqual([409, 'GITHUB_RECONNECT']);
+    await github.unsuspend();
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: false });
+    const again = (await bea.client.get('/api/github/repositories')).body as { fullName: string }[];
+    expect(again.map((r) => r.fullName)).toContain(`${github.login}/app-notes`);
 
     // Uninstalled on GitHub: the connection asks to be made again, and nothing else breaks.
     await github.uninstall();

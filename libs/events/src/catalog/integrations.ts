@@ -90,6 +90,13 @@ export const integrationEvents = {
     publish: false,
     schema: z.object({ userId: id, status: z.number().int(), at: isoDate }),
   }),
+  /** The server's GitHub App, suspended on GitHub and so refused, is unsuspended: the connection works again. */
+  GitHubConnectionRestored: event({
+    owner: 'integrations',
+    version: 1,
+    publish: false,
+    schema: z.object({ userId: id, at: isoDate }),
+  }),
   GitHubDisconnected: event({
     owner: 'integrations',
     version: 1,

@@ -74,6 +74,8 @@ export interface StandInApp {
   webhookUrl: string | null;
   /** Installed on the account: the installation's id, or null. */
   installationId: number | null;
+  /** Suspended by the account: its tokens are refused (403) and no new one is made. */
+  suspended: boolean;
 }
 
 export interface GitHubStandIn {
@@ -97,6 +99,9 @@ export interface GitHubStandIn {
   install(): number;
   /** The app removed from the account: its installation's tokens stop working. */
   uninstall(): Promise<void>;
+  /** The installation suspended by the account, and delivered as GitHub does; then unsuspended. */
+  suspend(): Promise<void>;
+  unsuspend(): Promise<void>;
   /** A one-time OAuth code for the account, as the install page hands the callback. */
   authorizationCode(): string;
   /** A repository of the account's, `login/name`, with one commit on its default branch. */
@@ -187,6 +192,11 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     const caller = callerOf(token);
     if (!caller)
       return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+    if (stand.app.suspended && (caller === 'installation' || /^\/app\/installations\/\d+\/access_tokens$/.test(path)))
+      return json(res, 403, {
+        message: 'This installation has been suspended',
+        documentation_url: 'https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app',
+      });
     if (stand.rateLimited)
       return json(res, 403, {
         message: 'API rate limit exceeded for user ID 1.',
@@ -437,6 +447,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       callbackUrl: null,
       webhookUrl: null,
       installationId: null,
+      suspended: false,
     },
     install() {
       stand.app.installationId ??= nextId++;
@@ -448,6 +459,14 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       await stand.deliver('', 'installation', { action: 'deleted', installation: installationJson() });
       stand.app.installationId = null;
       installationTokens.clear();
+    },
+    async suspend() {
+      stand.app.suspended = true;
+      await stand.deliver('', 'installation', { action: 'suspend', installation: installationJson() });
+    },
+    async unsuspend() {
+      stand.app.suspended = false;
+      await stand.deliver('', 'installation', { action: 'unsuspend', installation: installationJson() });
     },
     authorizationCode() {
       const code = randomBytes(10).toString('hex');

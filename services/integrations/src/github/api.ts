@@ -527,12 +527,15 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         }
         const event = String(req.headers['x-github-event'] ?? '');
         const action = (body as { action?: unknown }).action;
-        if (event === 'installation' && (action === 'deleted' || action === 'suspend')) {
+        if (event === 'installation' && (action === 'deleted' || action === 'suspend' || action === 'unsuspend')) {
           // Uninstalled or suspended: its connections ask to be made again (their links wait).
+          // Unsuspended: they work again, as they were.
           for (const { owner } of connections)
             await run(
               { userId: owner, username: null, isAdmin: false, correlationId: randomUUID() },
-              { type: 'MarkBroken', userId: owner, status: action === 'deleted' ? 404 : 403 },
+              action === 'unsuspend'
+                ? { type: 'Restore', userId: owner }
+                : { type: 'MarkBroken', userId: owner, status: action === 'deleted' ? 404 : 403 },
             );
           res.status(202).json({ recorded: true });
           return;

@@ -24,6 +24,8 @@ export type GitHubCommand =
       sealedSecret: string;
     }
   | { type: 'MarkBroken'; userId: string; status: number }
+  /** GitHub says the server's app, suspended, is unsuspended on the installation this connection is made through. */
+  | { type: 'Restore'; userId: string }
   | { type: 'Disconnect'; userId: string }
   | { type: 'Link'; userId: string; links: Omit<RepositoryLink, 'linkedAt'>[] }
   | { type: 'Unlink'; userId: string; projectId: string };
@@ -51,6 +53,10 @@ export function decideGitHub(command: GitHubCommand, state: GitHubAccount, now: 
       // Told once: a second refusal of the same token changes nothing.
       if (!state.connection || state.connection.broken) return [];
       return [{ type: 'GitHubConnectionBroken', data: { userId, status: command.status, at } }];
+    case 'Restore':
+      // Only a connection through the app: a refused token of the user's stays refused.
+      if (!state.connection?.broken || state.connection.installationId === null) return [];
+      return [{ type: 'GitHubConnectionRestored', data: { userId, at } }];
     case 'Disconnect':
       if (!state.connection) return [];
       return [{ type: 'GitHubDisconnected', data: { userId, at } }];

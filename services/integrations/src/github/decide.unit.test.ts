@@ -65,6 +65,26 @@ describe('a GitHub connection', () => {
     expect(connect(broken, 'k', 's').connection?.broken).toBe(false);
   });
 
+  it('works again through the app once GitHub says its suspension ended; a refused token of the user’s stays refused', () => {
+    const app = apply(initialGitHubAccount(), {
+      type: 'Connect',
+      userId,
+      apiUrl: 'https://api.github.com',
+      login: 'ada',
+      hookKey: 'k',
+      credential: { installationId: 77 },
+      sealedSecret: 's',
+    });
+    expect(decideGitHub({ type: 'Restore', userId }, app, now)).toEqual([]);
+    const suspended = apply(app, { type: 'MarkBroken', userId, status: 403 });
+    expect(suspended.connection?.broken).toBe(true);
+    const restored = apply(suspended, { type: 'Restore', userId });
+    expect(restored.connection).toMatchObject({ broken: false, installationId: 77 });
+    const refused = apply(connect(initialGitHubAccount(), 'k', 's'), { type: 'MarkBroken', userId, status: 401 });
+    expect(decideGitHub({ type: 'Restore', userId }, refused, now)).toEqual([]);
+    expect(decideGitHub({ type: 'Restore', userId }, initialGitHubAccount(), now)).toEqual([]);
+  });
+
   it('joins a project to one repository and a repository to one project; the same again is nothing', () => {
     expect(() =>
       decideGitHub({ type: 'Link', userId, links: [link(project, 1)] }, initialGitHubAccount(), now),

@@ -10,6 +10,7 @@ export type GitHubEvent =
   | EventOf<'GitHubConnected'>
   | EventOf<'GitHubCredentialsSet'>
   | EventOf<'GitHubConnectionBroken'>
+  | EventOf<'GitHubConnectionRestored'>
   | EventOf<'GitHubDisconnected'>
   | EventOf<'GitHubRepositoriesLinked'>
   | EventOf<'GitHubRepositoryUnlinked'>;
@@ -31,7 +32,10 @@ export interface GitHubConnection {
   installationId: number | null;
   /** With a token of the user's: the token, sealed. */
   sealedToken: string | null;
-  /** GitHub refused the token since: the user connects again; the links wait. */
+  /**
+   * GitHub refused the token since: the user connects again; the links wait. Through the app, until
+   * GitHub says its suspension ended.
+   */
   broken: boolean;
   connectedAt: string;
 }
@@ -84,6 +88,8 @@ export function evolveGitHubAccount(state: GitHubAccount, event: GitHubEvent): G
       };
     case 'GitHubConnectionBroken':
       return state.connection ? { ...state, connection: { ...state.connection, broken: true } } : state;
+    case 'GitHubConnectionRestored':
+      return state.connection ? { ...state, connection: { ...state.connection, broken: false } } : state;
     case 'GitHubDisconnected':
       return { ...state, connection: null };
     case 'GitHubRepositoriesLinked': {
