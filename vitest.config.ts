@@ -31,6 +31,8 @@ export default defineConfig({
           isolate: false,
           include: ['{libs,services,gateway,system,cli}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
+          // Each process makes its next file's database while the file before runs.
+          globalSetup: ['./libs/testing/src/spare-copies.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
