@@ -1,6 +1,6 @@
 /**
- * `npm test` (after scripts/bootstrap.mjs): typecheck, lint and the web build side by side; every unit and integration
- * test with a small chaos run (bench/chaos) beside them; then the browser tests against the app as `npm start` runs it.
+ * `npm test` (after scripts/bootstrap.mjs): typecheck, lint, the web build, every unit and integration test and a
+ * small chaos run (bench/chaos) side by side; then the browser tests against the app as `npm start` runs it.
  * Ends with one plain line, `N passed, N failed`, over all of them (each check counts as one; each test as one).
  */
 import { spawn } from 'node:child_process';
@@ -187,25 +187,26 @@ async function timed<T>(name: string, stage: Promise<T>): Promise<T> {
   return result;
 }
 
-const checked = await timed(
-  'checks',
-  checksSideBySide([
-    { name: 'typecheck', command: 'pnpm', args: ['run', 'typecheck'] },
-    { name: 'lint', command: 'pnpm', args: ['run', 'lint'] },
-    { name: 'web build', command: 'pnpm', args: ['--filter', '@shiplog/web', 'build'] },
-  ]),
-);
-for (const [name, ok] of checked) count(name, ok);
-// The chaos run beside them: it starts its own PostgreSQL, NATS, Redis and app processes and kills them
-// one by one, touching nothing of theirs. The integration tests spend much of their time waiting on
-// their servers, the chaos run on its faults: side by side they fill the machine instead of taking
-// turns on it. The browser tests come after them: run beside them too, the tests that time what the
-// servers do under load fail from the load alone (measured on 2026-11-28: 280-410 s instead of 320 s,
-// and a failure in most runs).
-await Promise.all([
+// The checks, the unit and integration tests and a small chaos run side by side. The chaos run starts
+// its own PostgreSQL, NATS, Redis and app processes and kills them one by one, touching nothing of
+// theirs. The integration tests spend much of their time waiting on their servers, the chaos run on its
+// faults: side by side they fill the machine instead of taking turns on it, and the checks (which read
+// only the sources) take what is left. The browser tests come after them: run beside them too, the
+// tests that time what the servers do under load fail from the load alone (measured on 2026-11-28:
+// 280-410 s instead of 320 s, and a failure in most runs).
+const [checked] = await Promise.all([
+  timed(
+    'checks',
+    checksSideBySide([
+      { name: 'typecheck', command: 'pnpm', args: ['run', 'typecheck'] },
+      { name: 'lint', command: 'pnpm', args: ['run', 'lint'] },
+      { name: 'web build', command: 'pnpm', args: ['--filter', '@shiplog/web', 'build'] },
+    ]),
+  ),
   timed('unit and integration tests', tests('unit and integration tests', ['unit', 'int'])),
   timed('chaos run', tests('faults under load (a small chaos run)', ['chaos'], { held: true })),
 ]);
+for (const [name, ok] of checked) count(name, ok);
 if (checked.get('web build') === true) await timed('browser tests', tests('browser tests', ['e2e']));
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { escapeHtml, type Logger } from '@shiplog/service-kit';
 import express, { type RequestHandler } from 'express';
@@ -34,7 +34,11 @@ export interface PageHead {
 
 export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): express.Router {
   const router = express.Router();
-  if (!existsSync(join(dist, 'index.html'))) {
+  // Read once, not looked for and then read: a build emptying the folder between the two would stop the start.
+  let page: string;
+  try {
+    page = readFileSync(join(dist, 'index.html'), 'utf8');
+  } catch {
     logger.warn({ dist }, 'web app not built: run `pnpm build` (npm start does it)');
     router.use((_req, res) => {
       res
@@ -47,7 +51,7 @@ export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): e
   const assets = join(dist, 'assets');
   router.use('/assets', precompressed(assets));
   router.use('/assets', express.static(assets, { immutable: true, maxAge: '1y', fallthrough: false }));
-  const policy = appContentSecurityPolicy(readFileSync(join(dist, 'index.html'), 'utf8'));
+  const policy = appContentSecurityPolicy(page);
   router.use(
     express.static(dist, {
       index: false,
@@ -63,7 +67,6 @@ export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): e
       },
     }),
   );
-  const page = readFileSync(join(dist, 'index.html'), 'utf8');
   // Not an Express path pattern: it would decode the path and answer a malformed one (`/%E0%A4%A`)
   // with Express's error page. Any path is the app's to show, or to say it is not found.
   router.use(async (req, res, next) => {
@@ -107,7 +110,10 @@ export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): e
  */
 function precompressed(dir: string): RequestHandler {
   const variants = new Map<string, Set<string>>();
-  const files = existsSync(dir) ? new Set(readdirSync(dir)) : new Set<string>();
+  let files = new Set<string>();
+  try {
+    files = new Set(readdirSync(dir));
+  } catch {}
   for (const file of files) {
     for (const { name, suffix } of encodings) {
       const original = file.slice(0, -suffix.length);
