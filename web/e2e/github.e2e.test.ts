@@ -111,7 +111,7 @@ describe('GitHub in the browser', () => {
     expect(await violations(page, 'changelog')).toEqual([]);
   });
 
-  it('connects by installing the server’s GitHub App on GitHub and coming back, and records a release through the app', async () => {
+  it('connects by installing the server’s GitHub App on GitHub and coming back, and records a release through the app, until the repository is out of its reach', async () => {
     const notes = `notes-${suffix}`;
     app.github.addRepository(notes);
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
@@ -139,6 +139,13 @@ describe('GitHub in the browser', () => {
     await installer.goto('/projects');
     await installer.getByRole('link', { name: notes, exact: true }).click();
     await installer.getByTestId('project-repository').getByTestId('latest-release').getByText('v0.1.0').waitFor();
+    // Taken out of the app's reach on GitHub: the card says that nothing from it arrives.
+    await app.github.reach(`${app.github.login}/${notes}`, false);
+    await installer.reload();
+    await installer
+      .getByTestId('project-repository')
+      .getByText('Shiplog’s GitHub App no longer has access to this repository', { exact: false })
+      .waitFor();
     await context.close();
   });
 });

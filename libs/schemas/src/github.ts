@@ -118,5 +118,7 @@ export const projectRepositoryView = z.object({
   latestRelease: z.object({ tag: z.string(), url: z.string(), at: z.string() }).nullable(),
   /** The webhook was made through the API, or is the GitHub App's; false: someone adds it by hand (`webhookUrl`). */
   webhook: z.boolean(),
+  /** False once the account took the repository out of the GitHub App's reach on GitHub: nothing from it arrives. */
+  reachable: z.boolean(),
 });
 export type ProjectRepositoryView = z.infer<typeof projectRepositoryView>;

@@ -132,6 +132,7 @@ describe('GitHub', () => {
       fullName: `${github.login}/weather-api`,
       defaultBranch: 'main',
       webhook: true,
+      reachable: true,
       lastCommit: { message: 'Initial commit' },
       latestRelease: null,
     });
@@ -429,7 +430,7 @@ describe('GitHub', () => {
     expect((await ada.client.get(`/api/projects/${project}/github`)).body).toBeNull();
   });
 
-  it('connects by installing the GitHub App: only an installation GitHub says the installing user reaches, begun here by them; suspended, it asks to be made again until unsuspended', async () => {
+  it('connects by installing the GitHub App: only an installation GitHub says the installing user reaches, begun here by them; suspended, it asks to be made again until unsuspended; a repository out of its reach is marked so', async () => {
     github.addRepository('app-notes');
     const bea = await backend.signUp('ghapp');
     expect((await bea.client.get('/api/github')).body).toMatchObject({
@@ -533,6 +534,19 @@ describe('GitHub', () => {
     expect((await post(null)).status).toBe(401);
     expect((await post(sign('not-the-app-secret', body))).status).toBe(401);
     expect((await post(sign(github.app.webhookSecret, '{not json'), '{not json')).status).toBe(400);
+
+    // Taken out of the app's reach on GitHub: its project says nothing from it arrives, and the app neither
+    // lists nor hears it; given back, it is in reach again.
+    const card = () => bea.client.get(`/api/projects/${notes!.id}/github`);
+    const names = async () =>
+      ((await bea.client.get('/api/github/repositories')).body as { fullName: string }[]).map((r) => r.fullName);
+    await github.reach(`${github.login}/app-notes`, false);
+    expect((await card()).body).toMatchObject({ fullName: `${github.login}/app-notes`, reachable: false });
+    expect(await names()).not.toContain(`${github.login}/app-notes`);
+    expect(await github.publishRelease(`${github.login}/app-notes`, 'v0.4.0', '- Unheard')).toEqual([]);
+    await github.reach(`${github.login}/app-notes`, true);
+    expect((await card()).body).toMatchObject({ reachable: true });
+    expect(await names()).toContain(`${github.login}/app-notes`);
 
     // Suspended on GitHub: the connection asks to be made again; unsuspended, it works again by itself.
     await github.suspend();

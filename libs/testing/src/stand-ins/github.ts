@@ -76,6 +76,8 @@ export interface StandInApp {
   installationId: number | null;
   /** Suspended by the account: its tokens are refused (403) and no new one is made. */
   suspended: boolean;
+  /** The repositories the account took out of its reach (by name): it neither lists nor hears them. */
+  outOfReach: Set<string>;
 }
 
 export interface GitHubStandIn {
@@ -102,6 +104,8 @@ export interface GitHubStandIn {
   /** The installation suspended by the account, and delivered as GitHub does; then unsuspended. */
   suspend(): Promise<void>;
   unsuspend(): Promise<void>;
+  /** The account takes a repository out of the installation's reach, or gives it back, delivered as GitHub does. */
+  reach(repository: string, reachable: boolean): Promise<void>;
   /** A one-time OAuth code for the account, as the install page hands the callback. */
   authorizationCode(): string;
   /** A repository of the account's, `login/name`, with one commit on its default branch. */
@@ -326,8 +330,13 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     if (method === 'GET' && path === '/installation/repositories') {
       if (caller !== 'installation')
         return json(res, 403, { message: 'Resource not accessible by personal access token' });
-      const all = [...stand.repositories.values()];
-      return json(res, 200, { total_count: all.length, repository_selection: 'all', repositories: all.map(repoJson) });
+      const all = [...stand.repositories.values()].filter((repo) => !stand.app.outOfReach.has(repo.name));
+      const selection = stand.app.outOfReach.size > 0 ? 'selected' : 'all';
+      return json(res, 200, {
+        total_count: all.length,
+        repository_selection: selection,
+        repositories: all.map(repoJson),
+      });
     }
     if (method === 'GET' && path === '/user') return json(res, 200, { ...owner(), name: stand.login });
     if (method === 'GET' && path === '/user/repos') {
@@ -448,6 +457,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       webhookUrl: null,
       installationId: null,
       suspended: false,
+      outOfReach: new Set(),
     },
     install() {
       stand.app.installationId ??= nextId++;
@@ -467,6 +477,19 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     async unsuspend() {
       stand.app.suspended = false;
       await stand.deliver('', 'installation', { action: 'unsuspend', installation: installationJson() });
+    },
+    async reach(repository, reachable) {
+      const name = repository.split('/')[1]!;
+      const repo = stand.repositories.get(name)!;
+      if (reachable) stand.app.outOfReach.delete(name);
+      await stand.deliver('', 'installation_repositories', {
+        action: reachable ? 'added' : 'removed',
+        installation: installationJson(),
+        repository_selection: 'selected',
+        repositories_added: reachable ? [repoJson(repo)] : [],
+        repositories_removed: reachable ? [] : [repoJson(repo)],
+      });
+      if (!reachable) stand.app.outOfReach.add(name);
     },
     authorizationCode() {
       const code = randomBytes(10).toString('hex');
@@ -507,8 +530,8 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
         ? [{ id: 1, url: opts.url, secret: opts.hookSecret ?? '' }]
         : [
             ...stand.hooks.filter((h) => h.repository === repository),
-            // The app's one webhook hears every repository of the account it is installed on.
-            ...(app.installationId !== null && app.webhookUrl
+            // The app's one webhook hears every repository of the account it is installed on and reaches.
+            ...(app.installationId !== null && app.webhookUrl && !app.outOfReach.has(repository.split('/')[1] ?? '')
               ? [{ id: app.id, url: app.webhookUrl, secret: app.webhookSecret, installation: app.installationId }]
               : []),
           ];

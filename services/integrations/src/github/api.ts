@@ -158,6 +158,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     lastCommit: row.lastCommit,
     latestRelease: row.latestRelease,
     webhook: row.webhook,
+    reachable: row.reachable,
   });
 
   /** The repository's webhook, made through the API when the token may, and its default branch's newest commit. */
@@ -537,6 +538,20 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
                 ? { type: 'Restore', userId: owner }
                 : { type: 'MarkBroken', userId: owner, status: action === 'deleted' ? 404 : 403 },
             );
+          res.status(202).json({ recorded: true });
+          return;
+        }
+        if (event === 'installation_repositories' && (action === 'added' || action === 'removed')) {
+          // Repositories the account gave the app, or took from it: their projects' cards say so.
+          const ids = (key: string) => {
+            const list = (body as Record<string, unknown>)[key];
+            return Array.isArray(list)
+              ? list.map((r) => Number((r as { id?: unknown }).id)).filter(Number.isSafeInteger)
+              : [];
+          };
+          const owners = connections.map(({ owner }) => owner);
+          await githubTables.reach(pool, owners, ids('repositories_added'), null);
+          await githubTables.reach(pool, owners, ids('repositories_removed'), context.now().toISOString());
           res.status(202).json({ recorded: true });
           return;
         }

@@ -21,11 +21,14 @@ export interface LinkRow {
   latestRelease: { tag: string; url: string; at: string } | null;
   /** Each environment's last deployed commit. */
   deployed: Record<string, string>;
+  /** False once the account took the repository out of the GitHub App's reach: nothing from it arrives. */
+  reachable: boolean;
 }
 
 const LINK_COLUMNS = `project_id AS "projectId", user_id AS "userId", repository_id::int AS "repositoryId",
   full_name AS "fullName", html_url AS "htmlUrl", default_branch AS "defaultBranch", webhook,
-  last_commit AS "lastCommit", latest_release AS "latestRelease", deployed`;
+  last_commit AS "lastCommit", latest_release AS "latestRelease", deployed,
+  out_of_reach_since IS NULL AS "reachable"`;
 
 export const githubTables = {
   async hookKeyOf(db: Queryable, userId: string): Promise<string | null> {
@@ -83,6 +86,19 @@ export const githubTables = {
         ],
       );
     }
+  },
+
+  /**
+   * The repositories the account took out of the GitHub App's reach (`at`), or gave it again (null),
+   * for the links of the users whose connection is made through it.
+   */
+  async reach(db: Queryable, userIds: string[], repositoryIds: number[], at: string | null): Promise<void> {
+    if (userIds.length === 0 || repositoryIds.length === 0) return;
+    await db.query(
+      `UPDATE integrations.github_links SET out_of_reach_since = $3
+       WHERE user_id = ANY($1::uuid[]) AND repository_id = ANY($2::bigint[])`,
+      [userIds, repositoryIds, at],
+    );
   },
 
   async unlinked(db: Queryable, projectId: string): Promise<void> {

@@ -106,7 +106,7 @@ export const githubRoutes = declareRoutes({
     tag: 'Integrations',
     summary: 'The GitHub App’s webhook deliveries, for every repository it is installed on',
     description:
-      'Signed with the app’s webhook secret (`X-Hub-Signature-256`): 401 without it. Recorded for each connection through the installation the delivery names, as a repository’s own webhook’s are; an uninstalled or suspended app asks its connections to be made again, and an unsuspended one makes them work again.',
+      'Signed with the app’s webhook secret (`X-Hub-Signature-256`): 401 without it. Recorded for each connection through the installation the delivery names, as a repository’s own webhook’s are; an uninstalled or suspended app asks its connections to be made again, and an unsuspended one makes them work again; a repository the account takes out of the app’s reach is marked so on its project (`reachable`), until given back.',
     access: 'public',
     rawBody: true,
     limit: 'githubHook',
