@@ -534,6 +534,7 @@ describe('GitHub', () => {
     expect((await post(null)).status).toBe(401);
     expect((await post(sign('not-the-app-secret', body))).status).toBe(401);
     expect((await post(sign(github.app.webhookSecret, '{not json'), '{not json')).status).toBe(400);
+    expect((await post(sign(github.app.webhookSecret, 'null'), 'null')).status).toBe(400);
 
     // Taken out of the app's reach on GitHub: its project says nothing from it arrives, and the app neither
     // lists nor hears it; given back, it is in reach again.

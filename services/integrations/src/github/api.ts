@@ -546,7 +546,7 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
           const ids = (key: string) => {
             const list = (body as Record<string, unknown>)[key];
             return Array.isArray(list)
-              ? list.map((r) => Number((r as { id?: unknown }).id)).filter(Number.isSafeInteger)
+              ? list.map((r) => Number((r as { id?: unknown } | null)?.id)).filter(Number.isSafeInteger)
               : [];
           };
           const owners = connections.map(({ owner }) => owner);
@@ -573,11 +573,16 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         'GITHUB_SIGNATURE',
         'The delivery’s X-Hub-Signature-256 does not match this webhook’s secret',
       );
+    let body: unknown;
     try {
-      return JSON.parse(raw);
+      body = JSON.parse(raw);
     } catch {
       throw new ValidationError({ body: ['The delivery is not JSON'] }, 'The delivery is not JSON');
     }
+    // GitHub's deliveries are objects: anything else (`null`, a number) is nothing to read from.
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ValidationError({ body: ['The delivery is not a JSON object'] }, 'The delivery is not a JSON object');
+    return body;
   }
 
   /** A signed delivery, recorded for the connection of `owner`'s it reached. */
