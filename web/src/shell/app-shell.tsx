@@ -1,16 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Outlet, useMatches, useNavigate, useRouteContext, useRouter } from '@tanstack/react-router';
 import { Menu, Search } from 'lucide-react';
-import {
-  type RefObject,
-  type SetStateAction,
-  Suspense,
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type RefObject, type SetStateAction, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyPart, preloading } from '../lib/on-demand';
+import { useOnline } from '../lib/online';
 import { PageTitleProvider, useDocumentTitle, usePageTitleOverride } from '../lib/page-title';
 import { optimistic, userQuery } from '../lib/queries';
 import { Button } from '../ui/button';
@@ -49,7 +42,7 @@ function Shell() {
   useDocumentTitle(title);
   const showPanel = useRef<(next: SetStateAction<KeyboardPanel>) => void>(() => {});
   const [keysFollowed, setKeysFollowed] = useState(false);
-  const online = useSyncExternalStore(followOnline, () => navigator.onLine);
+  const online = useOnline();
   const router = useRouter();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -170,16 +163,6 @@ function KeyboardPanelsHost({
       <KeyboardPanels open={panel} onOpenChange={setPanel} user={user} />
     </Suspense>
   ) : null;
-}
-
-/** Whether the browser is online, as it changes (the offline banner). */
-function followOnline(changed: () => void) {
-  addEventListener('online', changed);
-  addEventListener('offline', changed);
-  return () => {
-    removeEventListener('online', changed);
-    removeEventListener('offline', changed);
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ErrorComponentProps } from '@tanstack/react-router';
 import { AlertTriangle } from 'lucide-react';
 import { useEffect } from 'react';
+import { useOnline } from '../lib/online';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 
@@ -19,7 +20,8 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
   const message = error instanceof Error ? error.message : String(error);
   const notLoaded = CODE_NOT_LOADED.test(message);
   useEffect(() => (notLoaded ? reloadOnceFetchable(moduleUrl(message)) : undefined), [notLoaded, message]);
-  const offline = notLoaded && !navigator.onLine;
+  const online = useOnline();
+  const offline = notLoaded && !online;
   return (
     <main className="flex min-h-[60vh] items-center justify-center p-4">
       <Card className="w-full max-w-md">
@@ -63,6 +65,10 @@ function moduleUrl(message: string): string | null {
   return url && new URL(url).origin === location.origin ? url : null;
 }
 
+/** Reloads this page makes for code it lacked, at most this many a minute: then it waits for the user. */
+const MOST_RELOADS = 3;
+const RELOADS_KEY = 'shiplog-code-reloads';
+
 /**
  * Reloads the page once the server answers for the module it lacks (the router keeps a part that
  * failed to load as failed, so only a reload brings it): tried when the browser says it is online,
@@ -73,21 +79,21 @@ function moduleUrl(message: string): string | null {
  */
 function reloadOnceFetchable(url: string | null): () => void {
   let stopped = false;
+  let trying = false;
   let wait = 1_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const attempt = async () => {
     clearTimeout(timer);
+    if (stopped || trying) return;
+    trying = true;
+    const answered = navigator.onLine && (await answers(url));
+    trying = false;
     if (stopped) return;
-    if (navigator.onLine) {
-      // Through the service worker, which keeps the file it fetches: the reload then finds it.
-      const answered =
-        url === null ||
-        (await fetch(url).then(
-          (r) => r.status < 500,
-          () => false,
-        ));
-      if (stopped) return;
-      if (answered) return location.reload();
+    // Reloaded, or reloaded too often already (the server answers and the code still does not load:
+    // a broken release): the page stays, with its way back.
+    if (answered) {
+      if (mayReload()) location.reload();
+      return;
     }
     timer = setTimeout(attempt, wait);
     wait = Math.min(wait * 2, LONGEST_WAIT_MS);
@@ -104,4 +110,32 @@ function reloadOnceFetchable(url: string | null): () => void {
     clearTimeout(timer);
     removeEventListener('online', online);
   };
+}
+
+/**
+ * Whether the server answers, within 10 s, for the module (through the service worker, which keeps the
+ * file it fetches: the reload then finds it) or, where the browser does not name it (Safari), for this page.
+ */
+async function answers(url: string | null): Promise<boolean> {
+  try {
+    const response = await fetch(url ?? location.href, { cache: 'no-store', signal: AbortSignal.timeout(10_000) });
+    return response.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+/** Counts a reload about to be made: false once this tab has made MOST_RELOADS of them within a minute. */
+function mayReload(): boolean {
+  const now = Date.now();
+  let recent: number[] = [];
+  try {
+    const kept: unknown = JSON.parse(sessionStorage.getItem(RELOADS_KEY) ?? '[]');
+    if (Array.isArray(kept)) recent = kept.filter((at): at is number => typeof at === 'number' && now - at < 60_000);
+  } catch {}
+  if (recent.length >= MOST_RELOADS) return false;
+  try {
+    sessionStorage.setItem(RELOADS_KEY, JSON.stringify([...recent, now]));
+  } catch {}
+  return true;
 }
