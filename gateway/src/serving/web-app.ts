@@ -34,7 +34,8 @@ export interface PageHead {
 
 export function webApp(dist: string, logger: Logger, heads: PageHeads[] = []): express.Router {
   const router = express.Router();
-  // Read once, not looked for and then read: a build emptying the folder between the two would stop the start.
+  // Read at start for its policy and the pages' heads, not looked for and then read: a build emptying
+  // the folder between the two would stop the start.
   let page: string;
   try {
     page = readFileSync(join(dist, 'index.html'), 'utf8');

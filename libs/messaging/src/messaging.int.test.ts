@@ -294,33 +294,38 @@ describe('consumer', () => {
       },
     });
     const stale = await (await bus.js.consumers.get(bus.stream, name)).consume({ max_messages: 8 });
-    const taken: string[] = [];
-    void (async () => {
-      // Takes and never handles nor acknowledges.
-      for await (const message of stale) taken.push((message.json<BusEvent>().data as { username: string }).username);
-    })();
-    const publish = async () => {
-      const appended = registered(`contested-${published.length}`);
-      await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
-      published.push(appended.data.username);
-      await publishCopy(await carried(appended.id));
-    };
-    const delivered = () => waitUntil(() => handled.length + taken.length >= published.length, 5000, 'a delivery');
-    // The server shares the deliveries between the two pulls: until the stale one has taken some.
-    for (let i = 0; i < 100 && taken.length === 0; i++) {
+    try {
+      const taken: string[] = [];
+      void (async () => {
+        // Takes and never handles nor acknowledges.
+        for await (const message of stale) taken.push((message.json<BusEvent>().data as { username: string }).username);
+      })().catch(() => undefined);
+      const publish = async () => {
+        const appended = registered(`contested-${published.length}`);
+        await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+        published.push(appended.data.username);
+        await publishCopy(await carried(appended.id));
+      };
+      const delivered = () => waitUntil(() => handled.length + taken.length >= published.length, 5000, 'a delivery');
+      // The server shares the deliveries between the two pulls: until the stale one has taken some.
+      for (let i = 0; i < 100 && taken.length === 0; i++) {
+        await publish();
+        await delivered();
+      }
+      expect(taken.length).toBeGreaterThan(0);
       await publish();
       await delivered();
+      // Nothing after what the stale pull took is handled while it holds it.
+      expect(published.slice(0, handled.length)).toEqual(handled);
+      await stale.close();
+      await publish();
+      await waitUntil(() => handled.length >= published.length, 10_000, 'every event');
+      expect(handled).toEqual(published);
+    } finally {
+      // Closed already when the test got that far.
+      await Promise.resolve(stale.close()).catch(() => undefined);
+      await leader.stop();
     }
-    expect(taken.length).toBeGreaterThan(0);
-    await publish();
-    await delivered();
-    // Nothing after what the stale pull took is handled while it holds it.
-    expect(published.slice(0, handled.length)).toEqual(handled);
-    await stale.close();
-    await publish();
-    await waitUntil(() => handled.length >= published.length, 10_000, 'every event');
-    expect(handled).toEqual(published);
-    await leader.stop();
   });
 
   it('runs deferred writes in order with the batch commit, and retries the whole batch when one fails', async () => {

@@ -186,6 +186,23 @@ async function copyTemplate(template: TestDatabaseTemplate, name: string): Promi
 }
 
 /**
+ * Drops the copies made ahead by runs that ended more than an hour ago without dropping them (stopped
+ * with Ctrl-C, killed): named by `uniqueName`, which says when they were made.
+ */
+export async function dropStaleSpareCopies(): Promise<void> {
+  await withAdmin(async (admin) => {
+    const { rows } = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, 'shiplog_spare_')",
+    );
+    for (const { datname } of rows) {
+      const made = Number.parseInt(datname.split('_').at(-2) ?? '', 36);
+      if (Number.isFinite(made) && Date.now() - made > 3_600_000)
+        await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+    }
+  });
+}
+
+/**
  * Drops the copies a run's processes made ahead and did not take, once none is still being made (a
  * process that ended while making one leaves PostgreSQL finishing it), or after 30 s in any case: a
  * copy left over is not the run's failure.

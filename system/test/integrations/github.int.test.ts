@@ -548,6 +548,12 @@ describe('GitHub', () => {
     await github.reach(`${github.login}/app-notes`, true);
     expect((await card()).body).toMatchObject({ reachable: true });
     expect(await names()).toContain(`${github.login}/app-notes`);
+    // Given back with the delivery that says so lost: the next delivery from it says it is in reach.
+    await github.reach(`${github.login}/app-notes`, false);
+    github.app.outOfReach.delete('app-notes');
+    const heard = await github.publishRelease(`${github.login}/app-notes`, 'v0.4.1', '- Heard');
+    expect(heard.map((d) => JSON.parse(d.body))).toEqual([{ recorded: true }]);
+    expect((await card()).body).toMatchObject({ reachable: true, latestRelease: { tag: 'v0.4.1' } });
 
     // Suspended on GitHub: the connection asks to be made again; unsuspended, it works again by itself.
     await github.suspend();

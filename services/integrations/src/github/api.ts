@@ -599,6 +599,8 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
     if (meaning.kind === 'ping') return answer(false, 'ping');
     const link = await githubTables.linkOf(pool, owner, meaning.repositoryId);
     if (!link) return answer(false, 'the repository is joined to no project');
+    // Delivered, so in reach again (the delivery that said so may come later, or not at all).
+    if (!link.reachable) await githubTables.reach(pool, [owner], [meaning.repositoryId], null);
     if (meaning.kind === 'push') {
       await githubTables.pushed(pool, link.projectId, meaning.commit);
       return answer(true);

@@ -39,13 +39,17 @@ export const githubTables = {
     return rows[0]?.hook_key ?? null;
   },
 
-  /** The connection's webhook address, and the app's installation it was made through (null: a token). */
+  /**
+   * The connection's webhook address, and the app's installation it was made through (null: a token).
+   * What an earlier installation could not reach says nothing of this connection's reach.
+   */
   async connected(db: Queryable, userId: string, hookKey: string, installationId: number | null): Promise<void> {
     await db.query(
       `INSERT INTO integrations.github_hooks (hook_key, user_id, installation_id) VALUES ($1, $2, $3)
        ON CONFLICT (user_id) DO UPDATE SET hook_key = EXCLUDED.hook_key, installation_id = EXCLUDED.installation_id`,
       [hookKey, userId, installationId],
     );
+    await db.query('UPDATE integrations.github_links SET out_of_reach_since = NULL WHERE user_id = $1', [userId]);
   },
 
   /** The users whose connection was made through the app's installation (their streams say if it still is). */

@@ -61,7 +61,7 @@ export function RepositoryCard({ projectId, readOnly }: { projectId: string; rea
             <span className="text-xs text-muted-foreground">{formatTimeAgo(latestRelease.at)}</span>
           </p>
         ) : null}
-        {repository.reachable ? null : (
+        {repository.reachable !== false ? null : (
           <p className="text-xs text-muted-foreground" data-testid="repository-out-of-reach">
             Shiplog’s GitHub App no longer has access to this repository, so nothing from it is recorded. Give it access
             again in the app’s settings on GitHub, or part the project from it.
