@@ -76,7 +76,7 @@ export interface StandInApp {
   installationId: number | null;
   /** Suspended by the account: its tokens are refused (403) and no new one is made. */
   suspended: boolean;
-  /** The repositories the account took out of its reach (by name): it neither lists nor hears them. */
+  /** The repositories the account took out of its reach (by name): it neither lists, reads nor hears them. */
   outOfReach: Set<string>;
 }
 
@@ -353,6 +353,9 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     const match = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(path);
     const repo = match && match[1] === stand.login ? stand.repositories.get(match[2]!) : undefined;
     if (!match || !repo) return json(res, 404, { message: 'Not Found' });
+    // Out of the installation's reach, a repository is not there for its tokens.
+    if (caller === 'installation' && stand.app.outOfReach.has(repo.name))
+      return json(res, 404, { message: 'Not Found' });
     const rest = match[3] ?? '';
     const full = `${stand.login}/${repo.name}`;
     if (method === 'GET' && rest === '') return json(res, 200, repoJson(repo));
