@@ -404,7 +404,7 @@ export class Client {
 
   /**
    * Until this client reaches a project someone else made or moved a moment ago, in every service that
-   * decides from a view of its own (projects, monitors, reminders): its requests carry no position of
+   * decides from a view of its own (projects, monitors, reminders, the timeline): its requests carry no position of
    * another's write, so the bus's delay is waited out here, not by the services.
    */
   untilReaches(projectId: string, timeoutMs = 10_000): Promise<void> {
@@ -412,6 +412,7 @@ export class Client {
       `/api/projects/${projectId}`,
       `/api/projects/${projectId}/monitors`,
       `/api/reminders/project/${projectId}`,
+      `/api/projects/${projectId}/activities`,
     ];
     return waitUntil(
       async () => (await Promise.all(paths.map(async (path) => (await this.get(path)).status))).every((s) => s === 200),

@@ -64,8 +64,10 @@ describe('a team workspace’s projects', () => {
       [member, 'member'],
       [viewer, 'viewer'],
     ] as const) {
-      // Made by someone else: each member reaches it once the project list has it.
+      // Made by someone else: each member reaches it once the project list and every service that decides
+      // from its own view (the timeline's among them) have it.
       await waitUntil(async () => ids((await person.client.get('/api/projects')).body).includes(project));
+      await person.client.untilReaches(project);
       const list = (await person.client.get('/api/projects')).body as { id: string; role: string }[];
       expect(
         list.find((p) => p.id === project),
