@@ -196,11 +196,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     const caller = callerOf(token);
     if (!caller)
       return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
-    if (stand.app.suspended && (caller === 'installation' || /^\/app\/installations\/\d+\/access_tokens$/.test(path)))
-      return json(res, 403, {
-        message: 'This installation has been suspended',
-        documentation_url: 'https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app',
-      });
+    if (stand.app.suspended && caller === 'installation') return suspended(res);
     if (stand.rateLimited)
       return json(res, 403, {
         message: 'API rate limit exceeded for user ID 1.',
@@ -285,6 +281,13 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     return json(res, 200, { access_token: token, token_type: 'bearer', scope: '' });
   }
 
+  /** What GitHub answers a suspended installation's tokens, and a request for a new one. */
+  const suspended = (res: ServerResponse) =>
+    json(res, 403, {
+      message: 'This installation has been suspended',
+      documentation_url: 'https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app',
+    });
+
   const installationJson = () => ({
     id: stand.app.installationId,
     account: owner(),
@@ -312,6 +315,7 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
           documentation_url: 'https://docs.github.com/rest',
         });
       if (Number(tokens[1]) !== stand.app.installationId) return json(res, 404, { message: 'Not Found' });
+      if (stand.app.suspended) return suspended(res);
       const token = `ghs_${randomBytes(18).toString('hex')}`;
       installationTokens.add(token);
       return json(res, 201, {
