@@ -541,13 +541,17 @@ describe('GitHub', () => {
     const card = () => bea.client.get(`/api/projects/${notes!.id}/github`);
     const names = async () =>
       ((await bea.client.get('/api/github/repositories')).body as { fullName: string }[]).map((r) => r.fullName);
-    await github.reach(`${github.login}/app-notes`, false);
+    const [removal] = await github.reach(`${github.login}/app-notes`, false);
     expect((await card()).body).toMatchObject({ fullName: `${github.login}/app-notes`, reachable: false });
     expect(await names()).not.toContain(`${github.login}/app-notes`);
     expect(await github.publishRelease(`${github.login}/app-notes`, 'v0.4.0', '- Unheard')).toEqual([]);
     await github.reach(`${github.login}/app-notes`, true);
     expect((await card()).body).toMatchObject({ reachable: true });
     expect(await names()).toContain(`${github.login}/app-notes`);
+    // The removal delivered again after the addition that undid it (GitHub does not order its
+    // deliveries): the repository is in reach as GitHub has it now.
+    expect(await github.redeliver(removal!.deliveryId)).toBe(202);
+    expect((await card()).body).toMatchObject({ reachable: true });
     // Given back with the delivery that says so lost: the next delivery from it says it is in reach.
     await github.reach(`${github.login}/app-notes`, false);
     github.app.outOfReach.delete('app-notes');
@@ -556,14 +560,26 @@ describe('GitHub', () => {
     expect((await card()).body).toMatchObject({ reachable: true, latestRelease: { tag: 'v0.4.1' } });
 
     // Suspended on GitHub: the connection asks to be made again; unsuspended, it works again by itself.
-    await github.suspend();
+    const [suspension] = await github.suspend();
     expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: true });
     const suspended = await bea.client.get('/api/github/repositories');
     expect([suspended.status, suspended.body.code]).toEqual([409, 'GITHUB_RECONNECT']);
-    await github.unsuspend();
+    // The unsuspend delivered before its suspend, as GitHub may: the installation is asked how it is now.
+    const [unsuspension] = await github.unsuspend();
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: false });
+    expect(await github.redeliver(suspension!.deliveryId)).toBe(202);
     expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: false });
     const again = (await bea.client.get('/api/github/repositories')).body as { fullName: string }[];
     expect(again.map((r) => r.fullName)).toContain(`${github.login}/app-notes`);
+    // And an unsuspend delivered again while the installation is suspended restores nothing.
+    await github.suspend();
+    expect(await github.redeliver(unsuspension!.deliveryId)).toBe(202);
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: true });
+    // Where GitHub cannot say (the app's rate limit used up, not a suspension), the delivery's word is taken.
+    github.rateLimited = true;
+    await github.unsuspend();
+    github.rateLimited = false;
+    expect((await bea.client.get('/api/github')).body).toMatchObject({ connected: true, reconnect: false });
 
     // Uninstalled on GitHub: the connection asks to be made again, and nothing else breaks.
     await github.uninstall();

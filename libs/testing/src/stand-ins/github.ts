@@ -60,6 +60,13 @@ export interface DeliveryOptions {
   secret?: string | null;
 }
 
+/** A delivery as sent: Shiplog's answer (status and body) and GitHub's id for it. */
+export interface Delivery {
+  status: number;
+  deliveryId: string;
+  body: string;
+}
+
 export interface StandInApp {
   id: number;
   slug: string;
@@ -101,11 +108,14 @@ export interface GitHubStandIn {
   install(): number;
   /** The app removed from the account: its installation's tokens stop working. */
   uninstall(): Promise<void>;
-  /** The installation suspended by the account, and delivered as GitHub does; then unsuspended. */
-  suspend(): Promise<void>;
-  unsuspend(): Promise<void>;
+  /**
+   * The installation suspended by the account, and delivered as GitHub does; then unsuspended. Each
+   * answers its delivery (`redeliver` sends it again, as GitHub's late or repeated deliveries come).
+   */
+  suspend(): Promise<Delivery[]>;
+  unsuspend(): Promise<Delivery[]>;
   /** The account takes a repository out of the installation's reach, or gives it back, delivered as GitHub does. */
-  reach(repository: string, reachable: boolean): Promise<void>;
+  reach(repository: string, reachable: boolean): Promise<Delivery[]>;
   /** A one-time OAuth code for the account, as the install page hands the callback. */
   authorizationCode(): string;
   /** A repository of the account's, `login/name`, with one commit on its default branch. */
@@ -121,15 +131,11 @@ export interface GitHubStandIn {
     event: string,
     payload: Record<string, unknown>,
     options?: DeliveryOptions & { url?: string; hookSecret?: string },
-  ): Promise<{ status: number; deliveryId: string; body: string }[]>;
+  ): Promise<Delivery[]>;
   /** The same delivery again, byte for byte (GitHub's "Redeliver"). */
   redeliver(deliveryId: string): Promise<number>;
   /** A release published on the repository, and its delivery. */
-  publishRelease(
-    repository: string,
-    tag: string,
-    body: string,
-  ): Promise<{ status: number; deliveryId: string; body: string }[]>;
+  publishRelease(repository: string, tag: string, body: string): Promise<Delivery[]>;
   stop(): Promise<void>;
 }
 
@@ -429,6 +435,58 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     return ref === repo.defaultBranch ? repo.commits.length - 1 : -1;
   }
 
+  /** Each target's delivery of `event`: signed, kept for `redeliver`, and answered. */
+  async function send(
+    targets: { id: number; url: string; secret: string; installation?: number }[],
+    repo: StandInRepository | undefined,
+    event: string,
+    payload: Record<string, unknown>,
+    opts: DeliveryOptions,
+  ): Promise<Delivery[]> {
+    const results = [];
+    for (const hook of targets) {
+      const deliveryId = opts.deliveryId ?? randomUUID();
+      const body = JSON.stringify({
+        ...payload,
+        ...(repo ? { repository: repoJson(repo) } : {}),
+        sender: owner(),
+        ...(hook.installation === undefined ? {} : { installation: { id: hook.installation, node_id: 'MDIz' } }),
+      });
+      const secret = opts.secret === undefined ? hook.secret : opts.secret;
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'GitHub-Hookshot/stand-in',
+        'x-github-event': event,
+        'x-github-delivery': deliveryId,
+        'x-github-hook-id': String(hook.id),
+        'x-github-hook-installation-target-type': hook.installation === undefined ? 'repository' : 'integration',
+        ...(secret === null
+          ? {}
+          : { 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),
+      };
+      sent.set(deliveryId, { url: hook.url, headers, body });
+      const answer = await post(hook.url, headers, body);
+      results.push({ status: answer.status, deliveryId, body: answer.body });
+    }
+    return results;
+  }
+
+  /**
+   * What the account did to the installation `id`, to the app's webhook, sent as GitHub sends it: once
+   * the change is made (a token asked for on hearing it meets the installation as it now is).
+   */
+  function installationEvent(event: string, payload: Record<string, unknown>, id: number): Promise<Delivery[]> {
+    const app = stand.app;
+    if (!app.webhookUrl) return Promise.resolve([]);
+    return send(
+      [{ id: app.id, url: app.webhookUrl, secret: app.webhookSecret, installation: id }],
+      undefined,
+      event,
+      { ...payload, installation: { ...installationJson(), id } },
+      {},
+    );
+  }
+
   async function post(url: string, headers: Record<string, string>, body: string) {
     const target = stand.deliverTo ? new URL(new URL(url).pathname, stand.deliverTo) : url;
     const response = await fetch(target, { method: 'POST', headers, body });
@@ -473,30 +531,33 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
     async uninstall() {
       const id = stand.app.installationId;
       if (id === null) return;
-      await stand.deliver('', 'installation', { action: 'deleted', installation: installationJson() });
       stand.app.installationId = null;
       installationTokens.clear();
+      await installationEvent('installation', { action: 'deleted' }, id);
     },
-    async suspend() {
+    suspend() {
       stand.app.suspended = true;
-      await stand.deliver('', 'installation', { action: 'suspend', installation: installationJson() });
+      return installationEvent('installation', { action: 'suspend' }, stand.app.installationId!);
     },
-    async unsuspend() {
+    unsuspend() {
       stand.app.suspended = false;
-      await stand.deliver('', 'installation', { action: 'unsuspend', installation: installationJson() });
+      return installationEvent('installation', { action: 'unsuspend' }, stand.app.installationId!);
     },
-    async reach(repository, reachable) {
+    reach(repository, reachable) {
       const name = repository.split('/')[1]!;
       const repo = stand.repositories.get(name)!;
       if (reachable) stand.app.outOfReach.delete(name);
-      await stand.deliver('', 'installation_repositories', {
-        action: reachable ? 'added' : 'removed',
-        installation: installationJson(),
-        repository_selection: 'selected',
-        repositories_added: reachable ? [repoJson(repo)] : [],
-        repositories_removed: reachable ? [] : [repoJson(repo)],
-      });
-      if (!reachable) stand.app.outOfReach.add(name);
+      else stand.app.outOfReach.add(name);
+      return installationEvent(
+        'installation_repositories',
+        {
+          action: reachable ? 'added' : 'removed',
+          repository_selection: 'selected',
+          repositories_added: reachable ? [repoJson(repo)] : [],
+          repositories_removed: reachable ? [] : [repoJson(repo)],
+        },
+        stand.app.installationId!,
+      );
     },
     authorizationCode() {
       const code = randomBytes(10).toString('hex');
@@ -531,43 +592,22 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
       return commit;
     },
     async deliver(repository, event, payload, opts = {}) {
-      const repo = stand.repositories.get(repository.split('/')[1]!);
       const app = stand.app;
-      const targets: { id: number; url: string; secret: string; installation?: number }[] = opts.url
-        ? [{ id: 1, url: opts.url, secret: opts.hookSecret ?? '' }]
-        : [
-            ...stand.hooks.filter((h) => h.repository === repository),
-            // The app's one webhook hears every repository of the account it is installed on and reaches.
-            ...(app.installationId !== null && app.webhookUrl && !app.outOfReach.has(repository.split('/')[1] ?? '')
-              ? [{ id: app.id, url: app.webhookUrl, secret: app.webhookSecret, installation: app.installationId }]
-              : []),
-          ];
-      const results = [];
-      for (const hook of targets) {
-        const deliveryId = opts.deliveryId ?? randomUUID();
-        const body = JSON.stringify({
-          ...payload,
-          ...(repo ? { repository: repoJson(repo) } : {}),
-          sender: owner(),
-          ...(hook.installation === undefined ? {} : { installation: { id: hook.installation, node_id: 'MDIz' } }),
-        });
-        const secret = opts.secret === undefined ? hook.secret : opts.secret;
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          'user-agent': 'GitHub-Hookshot/stand-in',
-          'x-github-event': event,
-          'x-github-delivery': deliveryId,
-          'x-github-hook-id': String(hook.id),
-          'x-github-hook-installation-target-type': hook.installation === undefined ? 'repository' : 'integration',
-          ...(secret === null
-            ? {}
-            : { 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),
-        };
-        sent.set(deliveryId, { url: hook.url, headers, body });
-        const answer = await post(hook.url, headers, body);
-        results.push({ status: answer.status, deliveryId, body: answer.body });
-      }
-      return results;
+      return send(
+        opts.url
+          ? [{ id: 1, url: opts.url, secret: opts.hookSecret ?? '' }]
+          : [
+              ...stand.hooks.filter((h) => h.repository === repository),
+              // The app's one webhook hears every repository of the account it is installed on and reaches.
+              ...(app.installationId !== null && app.webhookUrl && !app.outOfReach.has(repository.split('/')[1] ?? '')
+                ? [{ id: app.id, url: app.webhookUrl, secret: app.webhookSecret, installation: app.installationId }]
+                : []),
+            ],
+        stand.repositories.get(repository.split('/')[1]!),
+        event,
+        payload,
+        opts,
+      );
     },
     async redeliver(deliveryId) {
       const delivery = sent.get(deliveryId);

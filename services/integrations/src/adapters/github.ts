@@ -48,8 +48,22 @@ export interface GitHubApp {
   installUrl(state: string): string;
   /** A token for the installation's repositories; `GitHubRefusedError` once it is uninstalled or suspended. */
   installationToken(installationId: number): Promise<string>;
+  /**
+   * The installation as GitHub has it now (not as a delivery said it became), with a token made for
+   * the asking when it is active; fails when GitHub cannot be asked.
+   */
+  installationState(
+    installationId: number,
+  ): Promise<{ state: 'active'; token: string } | { state: 'suspended' } | { state: 'deleted' }>;
   /** The installing user's token for the code GitHub gave the callback; null for a code GitHub refuses. */
   userToken(code: string): Promise<string | null>;
+}
+
+/** GitHub's answer that the caller's rate limit is used up (403 or 429 with none left, or a wait asked for). */
+function rateLimited(error: unknown): boolean {
+  const status = (error as { status?: number }).status;
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
+  return (status === 403 || status === 429) && (headers['x-ratelimit-remaining'] === '0' || !!headers['retry-after']);
 }
 
 /**
@@ -124,7 +138,7 @@ export class GitHubApi {
     const status = (error as { status?: number }).status;
     const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
     if (status === 401) return new GitHubRefusedError(status);
-    if ((status === 403 || status === 429) && (headers['x-ratelimit-remaining'] === '0' || headers['retry-after'])) {
+    if (rateLimited(error)) {
       const reset = Number(headers['x-ratelimit-reset']);
       const until = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
       return new AppError(503, 'GITHUB_RATE_LIMITED', `GitHub’s rate limit for this token is used up${until}.`);
@@ -188,19 +202,31 @@ export class GitHubApi {
       clientSecret: settings.clientSecret,
       request,
     });
+    /** The installation as GitHub answers a token asked for it: made (`refresh`: not one kept from before). */
+    const installation = async (
+      installationId: number,
+      refresh: boolean,
+    ): Promise<{ state: 'active'; token: string } | { state: 'suspended' } | { state: 'deleted' }> => {
+      try {
+        return { state: 'active', token: (await auth({ type: 'installation', installationId, refresh })).token };
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        if (status === 403 && !rateLimited(error)) return { state: 'suspended' };
+        if (status === 404) return { state: 'deleted' };
+        throw this.#failure(error);
+      }
+    };
     return {
       installUrl: (state) =>
         `${githubWebUrl(apiUrl)}/apps/${settings.slug}/installations/new?state=${encodeURIComponent(state)}`,
       installationToken: async (installationId) => {
-        try {
-          return (await auth({ type: 'installation', installationId })).token;
-        } catch (error) {
-          // Uninstalled (404) or suspended (403): the user installs it again.
-          const status = (error as { status?: number }).status;
-          if (status === 403 || status === 404) throw new GitHubRefusedError(status);
-          throw this.#failure(error);
-        }
+        const found = await installation(installationId, false);
+        // Uninstalled (404) or suspended (403): the user installs it again.
+        if (found.state !== 'active') throw new GitHubRefusedError(found.state === 'deleted' ? 404 : 403);
+        return found.token;
       },
+      // A token made now: one kept from before the installation changed would say nothing.
+      installationState: (installationId) => installation(installationId, true),
       userToken: async (code) => {
         try {
           return (await auth({ type: 'oauth-user', code })).token;
@@ -216,6 +242,18 @@ export class GitHubApi {
     const [owner, repo] = fullName.split('/') as [string, string];
     const { data } = await this.#call(() => this.#client(apiUrl, token).rest.repos.get({ owner, repo }));
     return repositoryOf(data);
+  }
+
+  /** Whether the token reaches the repository now (GitHub answers 404 for one it does not). */
+  async reaches(apiUrl: string, token: string, fullName: string): Promise<boolean> {
+    const [owner, repo] = fullName.split('/') as [string, string];
+    try {
+      await this.#client(apiUrl, token).rest.repos.get({ owner, repo });
+      return true;
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return false;
+      throw this.#failure(error);
+    }
   }
 
   /**

@@ -529,29 +529,48 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
         const event = String(req.headers['x-github-event'] ?? '');
         const action = (body as { action?: unknown }).action;
         if (event === 'installation' && (action === 'deleted' || action === 'suspend' || action === 'unsuspend')) {
-          // Uninstalled or suspended: its connections ask to be made again (their links wait).
-          // Unsuspended: they work again, as they were.
+          // Uninstalled or suspended: its connections ask to be made again (their links wait). Unsuspended:
+          // they work again, as they were. As GitHub has the installation now, not as the delivery says it
+          // became, since GitHub does not order its deliveries (an unsuspend may come before its suspend);
+          // the delivery's word only when GitHub cannot be asked.
+          const said = action === 'unsuspend' ? 'active' : action === 'suspend' ? 'suspended' : 'deleted';
+          const now = (await app.installationState(installationId).catch(() => null))?.state ?? said;
           for (const { owner } of connections)
             await run(
               { userId: owner, username: null, isAdmin: false, correlationId: randomUUID() },
-              action === 'unsuspend'
+              now === 'active'
                 ? { type: 'Restore', userId: owner }
-                : { type: 'MarkBroken', userId: owner, status: action === 'deleted' ? 404 : 403 },
+                : { type: 'MarkBroken', userId: owner, status: now === 'deleted' ? 404 : 403 },
             );
           res.status(202).json({ recorded: true });
           return;
         }
         if (event === 'installation_repositories' && (action === 'added' || action === 'removed')) {
-          // Repositories the account gave the app, or took from it: their projects' cards say so.
-          const ids = (key: string) => {
+          // Repositories the account gave the app, or took from it: their projects' cards say so. Each as
+          // the installation reaches it now (a removal may come after the addition that undid it), the
+          // delivery's word where GitHub cannot be asked.
+          const named = (key: string, reachable: boolean) => {
             const list = (body as Record<string, unknown>)[key];
-            return Array.isArray(list)
-              ? list.map((r) => Number((r as { id?: unknown } | null)?.id)).filter(Number.isSafeInteger)
-              : [];
+            return (Array.isArray(list) ? list : []).flatMap((entry) => {
+              const { id, full_name: fullName } = (entry ?? {}) as { id?: unknown; full_name?: unknown };
+              return Number.isSafeInteger(id) && typeof fullName === 'string' && /^[^/]+\/[^/]+$/.test(fullName)
+                ? [{ id: id as number, fullName, reachable }]
+                : [];
+            });
           };
+          const repositories = [...named('repositories_added', true), ...named('repositories_removed', false)];
+          const installation = await app.installationState(installationId).catch(() => null);
+          const reachable = await Promise.all(
+            repositories.map(async ({ fullName, reachable }) =>
+              installation?.state === 'active'
+                ? await github.reaches(config.GITHUB_API_URL, installation.token, fullName).catch(() => reachable)
+                : reachable,
+            ),
+          );
           const owners = connections.map(({ owner }) => owner);
-          await githubTables.reach(pool, owners, ids('repositories_added'), null);
-          await githubTables.reach(pool, owners, ids('repositories_removed'), context.now().toISOString());
+          const ids = (wanted: boolean) => repositories.filter((_, i) => reachable[i] === wanted).map(({ id }) => id);
+          await githubTables.reach(pool, owners, ids(true), null);
+          await githubTables.reach(pool, owners, ids(false), context.now().toISOString());
           res.status(202).json({ recorded: true });
           return;
         }

@@ -93,13 +93,15 @@ export const githubTables = {
   },
 
   /**
-   * The repositories the account took out of the GitHub App's reach (`at`), or gave it again (null),
-   * for the links of the users whose connection is made through it.
+   * The repositories the account took out of the GitHub App's reach (`at`, unless it was out of reach
+   * already, since then), or gave it again (null), for the links of the users whose connection is made
+   * through it.
    */
   async reach(db: Queryable, userIds: string[], repositoryIds: number[], at: string | null): Promise<void> {
     if (userIds.length === 0 || repositoryIds.length === 0) return;
     await db.query(
-      `UPDATE integrations.github_links SET out_of_reach_since = $3
+      `UPDATE integrations.github_links
+       SET out_of_reach_since = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE COALESCE(out_of_reach_since, $3) END
        WHERE user_id = ANY($1::uuid[]) AND repository_id = ANY($2::bigint[])`,
       [userIds, repositoryIds, at],
     );
