@@ -1,13 +1,12 @@
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { connectBus } from '@shiplog/messaging';
 import {
-  answerClientError,
   busOptions,
   createLogger,
   loadConfig,
   ServiceClients,
   type ServiceName,
+  serveHttp,
   serviceNames,
   serviceUrlsOf,
   unavailable,
@@ -91,7 +90,7 @@ export async function startGateway(
       return answer.body.map((workspace) => workspace.id);
     },
   });
-  const server = createServer(
+  const http = await serveHttp(
     createGateway({
       config,
       secrets,
@@ -109,15 +108,10 @@ export async function startGateway(
       metrics: createMetrics('gateway'),
       ...(options.now ? { now: options.now } : {}),
     }),
+    config.PORT,
+    config.HOST,
   );
-  server.on('clientError', answerClientError);
-  server.listen(config.PORT, config.HOST);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  server.keepAliveTimeout = 65_000;
-  const { port } = server.address() as AddressInfo;
+  const { port } = http;
   const url = `http://localhost:${port}`;
   logger.info({ url }, 'gateway listening');
   let stopping: Promise<void> | undefined;
@@ -125,13 +119,10 @@ export async function startGateway(
     url,
     stop() {
       stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = http.close();
         // Live streams never end on their own.
         live.closeAll();
-        server.closeIdleConnections();
-        const forced = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
-        clearTimeout(forced);
         await feed.stop();
         await pushDevices.stop();
         await bus.close().catch(() => undefined);

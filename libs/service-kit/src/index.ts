@@ -10,6 +10,7 @@ export * from './error-body.ts';
 export * from './health.ts';
 export * from './html.ts';
 export * from './http.ts';
+export * from './http-server.ts';
 export * from './internal-token.ts';
 export * from './logger.ts';
 export * from './mailer.ts';

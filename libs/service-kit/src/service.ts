@@ -1,5 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import type { EventStore, RecordedEvent } from '@shiplog/event-store';
 import { eventStoreMigrations, PostgresEventStore, SessionConnection } from '@shiplog/event-store/postgres';
 import {
@@ -37,8 +36,8 @@ import {
   vaultKeys,
 } from './config.ts';
 import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from './consumers.ts';
-import { answerClientError } from './error-body.ts';
 import { createHttpApp, type DeclaredRoute, type LeanRead } from './http.ts';
+import { serveHttp } from './http-server.ts';
 import { holdLeadership } from './leadership.ts';
 import { createLogger, type Logger } from './logger.ts';
 
@@ -246,22 +245,15 @@ export async function startService<Env extends ServiceEnv>(
       ...parts.readiness,
     },
   });
-  const { server, url } = await listen(
-    app.listener,
-    config.SERVICE_PORT ?? serviceDirectory[name],
-    config.SERVICE_HOST,
-  );
+  const http = await serveHttp(app.listener, config.SERVICE_PORT ?? serviceDirectory[name], config.SERVICE_HOST);
+  const url = `http://${config.SERVICE_HOST}:${http.port}`;
   logger.info({ url }, `${name} service listening`);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       logger.info('stopping');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const forced = setTimeout(() => server.closeAllConnections(), 10_000);
-      await closed;
-      clearTimeout(forced);
+      await http.close();
       await parts.onStop?.();
       await services.close();
       await leadership.stop();
@@ -408,19 +400,6 @@ function measureConsumers(
       return new Map(names.map((name) => [name, counts.get(name) ?? 0]));
     },
   });
-}
-
-/** An HTTP server for `listener` on `port`, once it listens; its address as a URL. */
-async function listen(listener: RequestListener, port: number, host: string): Promise<{ server: Server; url: string }> {
-  const server = createServer(listener).listen(port, host);
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  server.keepAliveTimeout = 65_000;
-  const address = server.address() as AddressInfo;
-  return { server, url: `http://${host}:${address.port}` };
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGINT / SIGTERM. */
