@@ -47,7 +47,9 @@ beforeAll(async () => {
     LOG_FILE: logFile,
     DATABASE_POOL_MAX: '5',
   });
-});
+  // Nine processes starting at once: launchApp's own limit (120 s, which says what the app printed)
+  // rather than the hooks' 60 s, on a machine loaded by the other tests.
+}, 150_000);
 afterAll(async () => {
   await app?.stop();
   for (const drop of drops) await drop();
