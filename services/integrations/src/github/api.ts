@@ -558,16 +558,26 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
                 : [];
             });
           };
-          const repositories = [...named('repositories_added', true), ...named('repositories_removed', false)];
-          const installation = await app.installationState(installationId).catch(() => null);
-          const reachable = await Promise.all(
-            repositories.map(async ({ fullName, reachable }) =>
-              installation?.state === 'active'
-                ? await github.reaches(config.GITHUB_API_URL, installation.token, fullName).catch(() => reachable)
-                : reachable,
+          // Only those joined to a project: an account's change can name hundreds.
+          const owners = connections.map(({ owner }) => owner);
+          const mentioned = [...named('repositories_added', true), ...named('repositories_removed', false)];
+          const linked = new Set(
+            await githubTables.linkedAmong(
+              pool,
+              owners,
+              mentioned.map(({ id }) => id),
             ),
           );
-          const owners = connections.map(({ owner }) => owner);
+          const repositories = mentioned.filter(({ id }) => linked.has(id));
+          const installation =
+            repositories.length > 0 ? await app.installationState(installationId).catch(() => null) : null;
+          const reachable: boolean[] = [];
+          for (const { fullName, reachable: said } of repositories)
+            reachable.push(
+              installation?.state === 'active'
+                ? await github.reaches(config.GITHUB_API_URL, installation.token, fullName).catch(() => said)
+                : said,
+            );
           const ids = (wanted: boolean) => repositories.filter((_, i) => reachable[i] === wanted).map(({ id }) => id);
           await githubTables.reach(pool, owners, ids(true), null);
           await githubTables.reach(pool, owners, ids(false), context.now().toISOString());

@@ -120,6 +120,17 @@ export const githubTables = {
   },
 
   /** The project the user joined to the repository, if any. */
+  /** Which of `repositoryIds` are joined to a project of one of `userIds`. */
+  async linkedAmong(db: Queryable, userIds: string[], repositoryIds: number[]): Promise<number[]> {
+    if (userIds.length === 0 || repositoryIds.length === 0) return [];
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT DISTINCT repository_id::int AS id FROM integrations.github_links
+       WHERE user_id = ANY($1::uuid[]) AND repository_id = ANY($2::bigint[])`,
+      [userIds, repositoryIds],
+    );
+    return rows.map((row) => row.id);
+  },
+
   async linkOf(db: Queryable, userId: string, repositoryId: number): Promise<LinkRow | null> {
     const { rows } = await db.query<LinkRow>(
       `SELECT ${LINK_COLUMNS} FROM integrations.github_links WHERE user_id = $1 AND repository_id = $2`,
