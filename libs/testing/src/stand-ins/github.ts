@@ -450,7 +450,10 @@ export async function startGitHubStandIn(options: { login?: string; token?: stri
         ...payload,
         ...(repo ? { repository: repoJson(repo) } : {}),
         sender: owner(),
-        ...(hook.installation === undefined ? {} : { installation: { id: hook.installation, node_id: 'MDIz' } }),
+        // A repository's event names the installation by id; an installation's own event carries it whole.
+        ...(hook.installation === undefined || payload.installation
+          ? {}
+          : { installation: { id: hook.installation, node_id: 'MDIz' } }),
       });
       const secret = opts.secret === undefined ? hook.secret : opts.secret;
       const headers: Record<string, string> = {
