@@ -41,6 +41,8 @@ export async function serveHttp(listener: RequestListener, port: number, host: s
     answering.add(res);
     res.once('close', () => {
       answering.delete(res);
+      // The connection may have ended first (a client gone mid-answer): nothing of it is kept.
+      if (!inFlight.has(socket)) return;
       const left = (inFlight.get(socket) ?? 1) - 1;
       inFlight.set(socket, left);
       if (closing && left === 0) socket.end();
