@@ -571,14 +571,16 @@ export function githubApi(context: ServiceContext<IntegrationsEnv>) {
           const repositories = mentioned.filter(({ id }) => linked.has(id));
           const installation =
             repositories.length > 0 ? await app.installationState(installationId).catch(() => null) : null;
-          const reachable: boolean[] = [];
-          for (const { fullName, reachable: said } of repositories)
-            reachable.push(
-              installation?.state === 'active'
-                ? await github.reaches(config.GITHUB_API_URL, installation.token, fullName).catch(() => said)
-                : said,
-            );
-          const ids = (wanted: boolean) => repositories.filter((_, i) => reachable[i] === wanted).map(({ id }) => id);
+          const checked: { id: number; reachable: boolean }[] = [];
+          for (const { id, fullName, reachable: said } of repositories)
+            checked.push({
+              id,
+              reachable:
+                installation?.state === 'active'
+                  ? await github.reaches(config.GITHUB_API_URL, installation.token, fullName).catch(() => said)
+                  : said,
+            });
+          const ids = (wanted: boolean) => checked.filter((r) => r.reachable === wanted).map(({ id }) => id);
           await githubTables.reach(pool, owners, ids(true), null);
           await githubTables.reach(pool, owners, ids(false), context.now().toISOString());
           res.status(202).json({ recorded: true });
