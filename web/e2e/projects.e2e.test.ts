@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { cookiesFrom } from '@shiplog/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type E2EApp, launchBrowser, recordProgress, registerThroughForm, sharedApp, uniqueUsername } from './app.ts';
 
@@ -69,10 +69,29 @@ describe('projects in the browser', () => {
     await page.getByLabel('Cost estimate (USD)').fill('12.345');
     await page.getByLabel('GitHub').fill('github.com/ada/weather');
     await page.getByLabel('Twitter').fill('@ada');
+    // The reads after the create send its position back (lib/positions.ts), beside its cookie.
+    const positionsSent: (string | undefined)[] = [];
+    let created = false;
+    const noteCreated = (response: Response) => {
+      if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/projects')
+        created = true;
+    };
+    const noteRead = (request: Request) => {
+      const { pathname } = new URL(request.url());
+      // The live stream is an EventSource, which sends cookies alone.
+      if (created && request.method() === 'GET' && pathname.startsWith('/api/') && pathname !== '/api/events')
+        positionsSent.push(request.headers()['x-shiplog-positions']);
+    };
+    page.on('response', noteCreated);
+    page.on('request', noteRead);
     await page.getByRole('button', { name: 'Create Project' }).click();
     await page.waitForURL(/\/projects$/);
     await page.getByText('Project created successfully!', { exact: true }).waitFor();
     await card('Weather API').waitFor();
+    page.off('request', noteRead);
+    page.off('response', noteCreated);
+    expect(positionsSent.length).toBeGreaterThan(0);
+    for (const sent of positionsSent) expect(sent).toMatch(/^projects=\d+\/\d+\.[^,=]+$/);
     expect(await card('Weather API').getByText('$12.35').isVisible()).toBe(true);
     expect(await card('Weather API').getByText('Development').isVisible()).toBe(true);
     expect(await page.getByTestId('projects-footer').textContent()).toBe('Showing 1 project(s)');

@@ -18,7 +18,7 @@ import {
 import { currentTraceparent } from '@shiplog/telemetry';
 import type { PublicHolds } from '../actions/public-holds.ts';
 import { isServiceRoute, routeOf, type ServiceRoute } from '../routes.ts';
-import type { PositionCookies } from '../session/positions.ts';
+import { POSITIONS_HEADER, type PositionCookies } from '../session/positions.ts';
 import { callerFor, type SessionUser } from '../session/session-cache.ts';
 import { isRecentAuth, type SessionReader } from '../session/sessions.ts';
 import type { SharedPositions } from '../session/shared-positions.ts';
@@ -255,6 +255,8 @@ export function servicePath(options: {
           reported = header;
           for (const setCookie of positions.setCookies(header, protocol === 'https'))
             res.appendHeader('Set-Cookie', setCookie);
+          const signed = positions.header(header);
+          if (signed) res.setHeader(POSITIONS_HEADER, signed);
         };
       }
       // A personal API token stands for the session on the routes that take one. Its
@@ -278,7 +280,7 @@ export function servicePath(options: {
             reported = header;
           };
       } else {
-        ({ user, after, authAt } = await sessions.read(req.headers.cookie));
+        ({ user, after, authAt } = await sessions.read(req.headers.cookie, req.headers[POSITIONS_HEADER]));
         // A change made with the session may end one of the user's API tokens (a revocation): their
         // cached tokens are forgotten before its answer leaves, so the token's next call is checked.
         if (!reading && user) {

@@ -6,6 +6,13 @@ import { SignedValues } from './signed-values.ts';
 
 /** One cookie per source, so two writes in flight to different services never overwrite each other. */
 export const POSITION_COOKIE_PREFIX = 'shiplog.after.';
+/**
+ * The same signed positions as a header, `<source>=<signed>,…`: on a write's answer, the positions it
+ * reached; on a request, the newest the web app holds. Two writes in flight to one service can be
+ * answered out of order, and a browser keeps the cookie it received last, the older position; the
+ * app keeps the newest of each source it was told and sends it with every call.
+ */
+export const POSITIONS_HEADER = 'x-shiplog-positions';
 
 const sources = new Set<string>(Object.keys(serviceDirectory));
 const attributes = { httpOnly: true, sameSite: 'lax', path: '/api' } as const;
@@ -26,28 +33,48 @@ export class PositionCookies {
     this.#signed = new SignedValues(secret);
   }
 
-  /** The services' consistency header (`<source>=<position>,…`) from a request's cookies. */
-  after(cookies: Record<string, string | undefined>): string | undefined {
-    let after: string | undefined;
+  /**
+   * The services' consistency header (`<source>=<position>,…`) from a request's cookies and its
+   * `x-shiplog-positions` header (a source named by both: the services wait for the later).
+   */
+  after(cookies: Record<string, string | undefined>, sent?: string | string[]): string | undefined {
+    const after: string[] = [];
     for (const name in cookies) {
       if (!name.startsWith(POSITION_COOKIE_PREFIX)) continue;
       const source = name.slice(POSITION_COOKIE_PREFIX.length);
       const position = sources.has(source) ? this.#open(cookies[name]) : undefined;
-      if (position) after = after ? `${after},${source}=${position}` : `${source}=${position}`;
+      if (position) after.push(`${source}=${position}`);
     }
-    return after;
+    if (typeof sent === 'string')
+      // At most one entry a source: a longer header is not the app's, and is not read past that.
+      for (const part of sent.split(',', sources.size)) {
+        const [source, signed, extra] = part.trim().split('=');
+        const position = source && sources.has(source) && extra === undefined ? this.#open(signed) : undefined;
+        if (position) after.push(`${source}=${position}`);
+      }
+    return after.length > 0 ? after.join(',') : undefined;
   }
 
   /** A `Set-Cookie` value for the position a write reported (`x-shiplog-position: <source>=<position>`). */
   setCookies(reported: string | string[] | undefined, secure: boolean): string[] {
+    return this.#signedPositions(reported).map(([source, signed]) =>
+      cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, signed, { ...attributes, secure }),
+    );
+  }
+
+  /** The `x-shiplog-positions` header of a write's answer: the positions it reached, signed; or undefined. */
+  header(reported: string | string[] | undefined): string | undefined {
+    const signed = this.#signedPositions(reported).map(([source, value]) => `${source}=${value}`);
+    return signed.length > 0 ? signed.join(',') : undefined;
+  }
+
+  /** Each source and signed position a write reported; a write can reach several (an import: projects and reminders). */
+  #signedPositions(reported: string | string[] | undefined): [string, string][] {
     if (typeof reported !== 'string') return [];
-    // A write can reach several sources (an import creates projects and reminders): `<source>=<position>,…`.
-    return reported.split(',').flatMap((part) => {
+    return reported.split(',').flatMap((part): [string, string][] => {
       const [source, position, extra] = part.trim().split('=');
       if (!source || !sources.has(source) || !position || extra !== undefined || !parsePosition(position)) return [];
-      return [
-        cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, this.#signed.sign(position), { ...attributes, secure }),
-      ];
+      return [[source, this.#signed.sign(position)]];
     });
   }
 
@@ -78,7 +105,7 @@ export class RequestPositions {
 
   /** The consistency header for the services this request calls. */
   of(req: IncomingMessage): string | undefined {
-    const sent = this.#cookies.after(cookie.parse(req.headers.cookie ?? ''));
+    const sent = this.#cookies.after(cookie.parse(req.headers.cookie ?? ''), req.headers[POSITIONS_HEADER]);
     const now = this.#reachedNow.get(req);
     return now && sent ? `${sent},${now}` : (now ?? sent);
   }
@@ -88,6 +115,9 @@ export class RequestPositions {
     const setCookies = this.#cookies.setCookies(reported, req.secure);
     if (setCookies.length === 0) return;
     for (const setCookie of setCookies) res.appendHeader('Set-Cookie', setCookie);
+    const prior = res.getHeader(POSITIONS_HEADER);
+    const header = this.#cookies.header(reported)!;
+    res.setHeader(POSITIONS_HEADER, prior ? `${prior},${header}` : header);
     const now = this.#reachedNow.get(req);
     this.#reachedNow.set(req, now ? `${now},${reported}` : (reported as string));
   }

@@ -45,6 +45,28 @@ describe('PositionCookies', () => {
       expect(positions.setCookies(reported, false)).toEqual([]);
   });
 
+  it('names a write’s positions in a header, and reads the newest a client sends back beside its cookies', () => {
+    const header = positions.header('projects=120/118,reminders=9/9')!;
+    expect(header).toMatch(/^projects=120\/118\.[^,=]+,reminders=9\/9\.[^,=]+$/);
+    const older = sentBack(positions.setCookies('projects=100/100', false)[0]);
+    // The services keep the later of a source named twice (parsePositions).
+    expect(positions.after(older, header)).toBe('projects=100/100,projects=120/118,reminders=9/9');
+    expect(positions.after({}, header)).toBe('projects=120/118,reminders=9/9');
+    expect(positions.header(undefined)).toBeUndefined();
+    expect(positions.header('nosuch=1/1')).toBeUndefined();
+  });
+
+  it('ignores header entries it did not sign, unknown sources, and more entries than there are sources', () => {
+    const signed = positions.header('projects=120/118')!.split('=')[1]!;
+    expect(positions.after({}, 'projects=999/999')).toBeUndefined();
+    expect(positions.after({}, `projects=${signed.slice(0, -2)}xx`)).toBeUndefined();
+    expect(positions.after({}, `nosuch=${signed}`)).toBeUndefined();
+    expect(positions.after({}, `projects=${signed}=extra`)).toBeUndefined();
+    expect(positions.after({}, [`projects=${signed}`])).toBeUndefined();
+    const many = Array.from({ length: 50 }, () => 'x=y').join(',');
+    expect(positions.after({}, `${many},projects=${signed}`)).toBeUndefined();
+  });
+
   it('clears every position cookie at sign-out', () => {
     const cleared = positions.clearCookies({ 'shiplog.after.projects': 'x', 'shiplog.sid': 'y' });
     expect(cleared).toEqual([

@@ -235,15 +235,20 @@ export class SessionReader {
 
   /**
    * The signed-in user (or null), when they last typed their password, and the positions of their own
-   * last writes.
+   * last writes (from the cookies, and the `x-shiplog-positions` header the web app sends).
    */
   async read(
     cookieHeader: string | undefined,
+    sentPositions?: string | string[],
   ): Promise<{ user: SessionUser | null; authAt: number; after: string | undefined }> {
     if (!cookieHeader) return { user: null, authAt: 0, after: undefined };
     const cookies = cookie.parse(cookieHeader);
     const session = await this.#session(cookies[this.#cookieName]);
-    return { user: session?.user ?? null, authAt: session?.authAt ?? 0, after: this.#positions.after(cookies) };
+    return {
+      user: session?.user ?? null,
+      authAt: session?.authAt ?? 0,
+      after: this.#positions.after(cookies, sentPositions),
+    };
   }
 
   async #session(raw: string | undefined): Promise<SignedIn | null> {

@@ -56,6 +56,51 @@ describe('two gateway replicas', () => {
     }
   });
 
+  it('a read waits for the newest position the web app sends, though its cookie holds an older one', async () => {
+    const { a } = await signedInOnBoth('order');
+    const first = await a.post('/api/projects', { name: 'First' });
+    expect(first.status).toBe(201);
+    // The browser's cookie after two writes to one service answered out of order: the first's.
+    const firstCookie = a.cookie!;
+    expect((await a.get('/api/activities')).body).toHaveLength(1);
+    const held = await backend.holdConsumer('activity', 'activity-timeline');
+    try {
+      const second = await a.post('/api/projects', { name: 'Second' });
+      expect(second.status).toBe(201);
+      // The web app keeps the second's position, as its answer named it (web/src/lib/positions.ts).
+      const newest = second.headers.get('x-shiplog-positions');
+      expect(newest).toMatch(/^projects=\d+\/\d+\.[^,=]+$/);
+      // The first's cookie alone: its write is in the timeline, so the read does not wait, and misses the second.
+      const withCookie = await new Client(replicaUrl).get('/api/activities', { cookie: firstCookie });
+      expect(withCookie.body).toHaveLength(1);
+      // With the header, on either replica, the read waits for the second.
+      const read = new Client(replicaUrl).get('/api/activities', {
+        cookie: firstCookie,
+        'x-shiplog-positions': newest!,
+      });
+      await held.untilReadWaits();
+      await held.release();
+      const answered = await read;
+      expect(answered.body.map((row: { details: string }) => row.details)).toEqual([
+        'Created project: Second',
+        'Created project: First',
+      ]);
+    } finally {
+      await held.release();
+    }
+  });
+
+  it('ignores a positions header it did not sign', async () => {
+    const { a } = await signedInOnBoth('forgedheader');
+    const started = Date.now();
+    const response = await new Client(replicaUrl).get('/api/activities', {
+      cookie: a.sessionCookie!,
+      'x-shiplog-positions': 'activity=99999999/99999999.forged,projects=99999999/99999999',
+    });
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   // Replica B holds the session in its client-side cache; Redis's invalidation push reaches it a
   // moment after the sign-out's DEL (pushes and replies go out on different connections, so under
   // load the push can trail A's answer by a few milliseconds). Hence "within moments", polled.

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { notePositions, positionHeaders } from './positions';
 import { confirmPassword } from './reauth';
 
 /**
@@ -70,7 +71,7 @@ export async function apiAnswer<T>(
   confirmed = false,
 ): Promise<{ data: T; headers: Headers }> {
   const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...positionHeaders() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const response = await ((method === 'GET' ? takeEarly(url) : undefined) ??
@@ -86,6 +87,7 @@ export async function apiAnswer<T>(
       headers,
       body: text,
     }));
+  notePositions(response);
   if (!response.ok) {
     const error = await errorOf(response);
     // A sensitive change a while after sign-in: the password again, then the same request once more.

@@ -1,4 +1,5 @@
 import type { ProjectFilter, ProjectSort } from '@shiplog/schemas';
+import { positionHeaders } from './positions';
 
 /**
  * The dashboard's one GraphQL query, with what the shell shows beside it (the bell's reminders, the
@@ -155,7 +156,10 @@ export function dashboardRequest(variables: DashboardVariables): [string, Reques
   });
   return [
     `/api/graphql?${search}`,
-    { credentials: 'include', headers: { accept: 'application/graphql-response+json, application/json' } },
+    {
+      credentials: 'include',
+      headers: { accept: 'application/graphql-response+json, application/json', ...positionHeaders() },
+    },
   ];
 }
 

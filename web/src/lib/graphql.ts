@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { Client, fetchExchange } from 'urql';
 import { readAt, takeEarly } from './api';
 import { DASHBOARD_QUERY, type DashboardVariables, dashboardEarlyKey, graphqlEarlyKey } from './dashboard-query';
+import { positionHeaders } from './positions';
 import {
   adminCommentsQuery,
   type BellReminder,
@@ -51,7 +52,8 @@ const fetchOrEarly: typeof fetch = async (input, init) => {
 const graphqlClient = new Client({
   url: '/api/graphql',
   exchanges: [fetchExchange],
-  fetchOptions: { credentials: 'include' },
+  // Asked each time: the newest positions of this tab's writes go with every query (lib/positions.ts).
+  fetchOptions: () => ({ credentials: 'include', headers: positionHeaders() }),
   fetch: fetchOrEarly,
   // Always a GET, as the early request is (urql's default falls back to a POST past 2,048 characters
   // of URL, which the dashboard's query is near): its answer is taken, and says where it stands.

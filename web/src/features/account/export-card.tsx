@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Download, Upload } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { errorOf } from '../../lib/api';
+import { positionHeaders } from '../../lib/positions';
 import { useLiveCount } from '../../lib/use-live-count';
 import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
@@ -46,7 +47,10 @@ function useExportDownload() {
   const download = async (format: 'json' | 'csv') => {
     setReceived(0);
     try {
-      const response = await fetch(`/api/export?format=${format}`, { credentials: 'include' });
+      const response = await fetch(`/api/export?format=${format}`, {
+        credentials: 'include',
+        headers: positionHeaders(),
+      });
       if (!response.ok || !response.body) throw await errorOf(response);
       const chunks: Uint8Array<ArrayBuffer>[] = [];
       let size = 0;

@@ -10,6 +10,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, apiRequest, errorOf, isUnauthorized } from '../../lib/api';
+import { notePositions, positionHeaders } from '../../lib/positions';
 import { keys } from '../../lib/queries';
 import { told } from '../../lib/told';
 
@@ -95,12 +96,13 @@ export function useChat(pro: boolean) {
       const response = await fetch('/api/chat', {
         method: 'POST',
         credentials: 'include',
-        headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...positionHeaders() },
         body: JSON.stringify({ message: text, conversationHistory: history }),
       }).catch((error: unknown) => {
         unsent();
         throw error;
       });
+      notePositions(response);
       if (!response.ok) {
         unsent();
         throw await errorOf(response);
