@@ -308,9 +308,9 @@ export async function waitUntil(
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
     if (await check()) return;
-    await sleep(10);
+    await sleep(pause);
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
