@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { comparePositions, type Position, parsePosition } from '@shiplog/events';
 import type pg from 'pg';
 import type { Statement } from './batch.ts';
@@ -22,6 +21,10 @@ export function positionsStatement(schema: string, consumer: string, reached: Ma
   };
 }
 
+/** The pause before a wait's first look at the recorded positions, doubled after each up to `MAX_LOOK_MS`. */
+const FIRST_LOOK_MS = 3;
+const MAX_LOOK_MS = 25;
+
 /**
  * How far a consumer has handled each source: what this process has seen it commit (positions only
  * grow, so "at or past the target here" is a safe yes without a query), else the recorded position,
@@ -32,7 +35,8 @@ export class ConsumerProgress {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #consumer: string;
-  #waiting = 0;
+  /** The waits under way: each is woken when this process sees the consumer commit. */
+  readonly #waits = new Set<() => void>();
 
   constructor(pool: pg.Pool, schema: string, consumer: string) {
     this.#pool = pool;
@@ -42,7 +46,9 @@ export class ConsumerProgress {
 
   remember(source: string, position: Position): void {
     const known = this.#seen.get(source);
-    if (!known || comparePositions(position, known) > 0) this.#seen.set(source, position);
+    if (known && comparePositions(position, known) <= 0) return;
+    this.#seen.set(source, position);
+    for (const wake of this.#waits) wake();
   }
 
   hasReached(source: string, target: Position): boolean {
@@ -61,24 +67,41 @@ export class ConsumerProgress {
 
   /** How many waits (`waitFor`) are under way now: reads held until this consumer catches up. */
   get waiting(): number {
-    return this.#waiting;
+    return this.#waits.size;
   }
 
-  /** Resolves true once `source` is handled up to `target`, false after `timeoutMs`. */
+  /**
+   * Resolves true once `source` is handled up to `target`, false after `timeoutMs`. Where this process
+   * runs the consumer (its service's leader), its commit wakes the wait at once; elsewhere (a standby)
+   * the wait reads the recorded positions, soon at first and then less often, so that a read kept
+   * waiting by a lagging consumer does not load the database it waits on.
+   */
   async waitFor(source: string, target: Position, timeoutMs: number): Promise<boolean> {
     if (this.hasReached(source, target)) return true;
     const deadline = Date.now() + timeoutMs;
-    this.#waiting++;
+    let wake = () => {};
+    const woken = () => {
+      wake();
+    };
+    this.#waits.add(woken);
     try {
-      for (;;) {
+      for (let pause = FIRST_LOOK_MS; ; pause = Math.min(pause * 2, MAX_LOOK_MS)) {
         const current = await this.recorded(source);
         if (current) this.remember(source, current);
         if (this.hasReached(source, target)) return true;
-        if (Date.now() >= deadline) return false;
-        await sleep(3);
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(pause, left));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        if (this.hasReached(source, target)) return true;
       }
     } finally {
-      this.#waiting--;
+      this.#waits.delete(woken);
     }
   }
 }
