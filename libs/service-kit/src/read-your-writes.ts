@@ -3,6 +3,7 @@ import { comparePositions, formatPosition, type Position, parsePosition } from '
 import type { ConsumerView } from '@shiplog/messaging';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.ts';
+import { CALL_TIMEOUT_MS } from './service-clients.ts';
 
 /** Read-your-writes: the gateway sends the positions of the user's own last writes, per source. */
 export const CONSISTENCY_HEADER = 'x-shiplog-after';
@@ -44,10 +45,12 @@ export function afterOf(req: Request): string | undefined {
 /** How long a read waits for the caller's writes before it answers with older data. */
 const READ_WAIT_MS = 2000;
 /**
- * How long a write waits for them before it decides from a projection: longer, since what it would
- * decide from older data (that the caller's own new project is not there) is wrong, not just stale.
+ * How much of the gateway's time for a call (`CALL_TIMEOUT_MS`) a write leaves itself after waiting for
+ * them: it waits longer than a read, since what it would decide from older data (that the caller's own
+ * new project is not there) is wrong, not just stale; but it answers within the gateway's time, so the
+ * caller hears what happened (done, or "try again"), never a timeout for a write that then goes on.
  */
-const WRITE_WAIT_MS = 10_000;
+const WRITE_MARGIN_MS = 3000;
 
 const catchUps = new WeakMap<Request, (timeoutMs: number) => Promise<boolean>>();
 
@@ -59,7 +62,7 @@ const catchUps = new WeakMap<Request, (timeoutMs: number) => Promise<boolean>>()
  * "not found".
  */
 export async function catchUp(req: Request): Promise<boolean> {
-  return (await catchUps.get(req)?.(WRITE_WAIT_MS)) ?? true;
+  return (await catchUps.get(req)?.(CALL_TIMEOUT_MS - WRITE_MARGIN_MS)) ?? true;
 }
 
 /** A write that found nothing while the caller's own earlier writes were still being applied here. */

@@ -93,6 +93,24 @@ describe('when a service is down', () => {
     expect(next.body.map((p: { name: string }) => p.name)).toContain('Not listed yet');
   });
 
+  it('answers a write that waited its longest for the caller’s own writes, within the gateway’s time for it', async () => {
+    const { client } = await backend.signUp('patient');
+    const first = await client.post('/api/projects', { name: 'Listed' });
+    expect(first.status).toBe(201);
+    await client.untilReaches(first.body.id);
+    const held = await backend.holdConsumer('projects', 'projects-project-list');
+    try {
+      expect((await client.post('/api/projects', { name: 'Not listed yet' })).status).toBe(201);
+      // The rename waits for the list to hold the second project, which it never does while held; then
+      // it goes on with the first, which is there, and says so before the gateway's 10 s are up.
+      const renamed = await client.request('PUT', `/api/projects/${first.body.id}`, { name: 'Renamed' });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      expect(renamed.body.name).toBe('Renamed');
+    } finally {
+      await held.release();
+    }
+  }, 30_000);
+
   it('answers 503 for what it owns, keeps the session usable, and readiness reports it', async () => {
     const client = new Client(backend.url);
     const username = uniqueUsername('outage');
