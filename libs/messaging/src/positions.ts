@@ -79,26 +79,29 @@ export class ConsumerProgress {
   async waitFor(source: string, target: Position, timeoutMs: number): Promise<boolean> {
     if (this.hasReached(source, target)) return true;
     const deadline = Date.now() + timeoutMs;
-    let wake = () => {};
-    const woken = () => {
-      wake();
-    };
+    let wake: (() => void) | undefined;
+    const woken = () => wake?.();
     this.#waits.add(woken);
     try {
-      for (let pause = FIRST_LOOK_MS; ; pause = Math.min(pause * 2, MAX_LOOK_MS)) {
+      // A wake (a commit seen here, or another wait's look) is checked against what this process knows;
+      // the recorded positions are read only when the pause is up, on its own schedule.
+      for (let pause = FIRST_LOOK_MS, look = Date.now(); ; ) {
         const current = await this.recorded(source);
         if (current) this.remember(source, current);
         if (this.hasReached(source, target)) return true;
-        const left = deadline - Date.now();
-        if (left <= 0) return false;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(pause, left));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        if (this.hasReached(source, target)) return true;
+        if (Date.now() >= deadline) return false;
+        look += pause;
+        pause = Math.min(pause * 2, MAX_LOOK_MS);
+        for (let left = Math.min(look, deadline) - Date.now(); left > 0; left = Math.min(look, deadline) - Date.now()) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, left);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (this.hasReached(source, target)) return true;
+        }
       }
     } finally {
       this.#waits.delete(woken);
