@@ -52,7 +52,8 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          setupFiles,
+          // A failed test's report ends with what the app logged meanwhile (web/e2e/app-log.ts).
+          setupFiles: [...setupFiles, './web/e2e/app-log.ts'],
           include: ['web/e2e/**/*.e2e.test.ts'],
           // A worker's files run in one process and share one app (web/e2e/app.ts), which starts once a
           // worker instead of once a file; the global setup drops what the apps made when all are done.

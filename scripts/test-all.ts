@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { STOP_DEADLINE_MS } from '@shiplog/service-kit';
@@ -68,6 +68,9 @@ interface VitestReport {
 /** The tests that failed, named with the first line of their failure, for the summary at the end. */
 const failedTests: string[] = [];
 
+/** What the app logged during each failed browser test: printed after the failed tests' names. */
+const failureLogs: string[] = [];
+
 /** How long each test file took, for the slowest-files list at the end. */
 const fileTimes: { file: string; ms: number }[] = [];
 
@@ -93,7 +96,7 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   const ok = await new Promise<boolean>((resolve) => {
     const child = spawn('pnpm', args, {
       cwd: root,
-      env: process.env,
+      env: { ...process.env, SHIPLOG_FAILURE_LOGS: dir },
       stdio: options.held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     const hold = (chunk: Buffer) => {
@@ -111,6 +114,8 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   } catch {
     report = null;
   }
+  // What the app logged during each failed browser test (web/e2e/app-log.ts), for the summary.
+  if (existsSync(join(dir, 'failures.log'))) failureLogs.push(readFileSync(join(dir, 'failures.log'), 'utf8'));
   rmSync(dir, { recursive: true, force: true });
   if (!report) {
     failed += 1;
@@ -284,6 +289,7 @@ for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
 process.stdout.write('\n');
 if (skipped > 0)
   process.stdout.write(`(${skipped} not run: suites that need a server this machine lacks, e.g. EventStoreDB)\n`);
+for (const log of failureLogs) process.stdout.write(`\n${log}`);
 if (failedTests.length > 0)
   process.stdout.write(`\nThe tests that failed:\n${failedTests.map((t) => `  ${t}\n`).join('')}\n`);
 if (failures.length > 0) process.stdout.write(`Failed: ${failures.join('; ')}\n`);

@@ -78,6 +78,7 @@ async function startApp() {
     },
     90_000,
   );
+  launched = app;
   const url = `http://localhost:${port}`;
   stripe.deliverTo(`${url}/api/stripe/webhook`);
   // The GitHub App as its operator registers it: its callback is the External API page.
@@ -114,6 +115,13 @@ async function startApp() {
 export type E2EApp = Awaited<ReturnType<typeof startApp>>;
 
 let shared: Promise<E2EApp> | undefined;
+
+let launched: { output(): string } | undefined;
+
+/** What the app has logged so far (warnings and errors: LOG_LEVEL is warn); nothing before it starts. */
+export function appLog(): string {
+  return launched?.output() ?? '';
+}
 
 /**
  * The app every browser test file of this worker uses: started by the first, kept for the others

@@ -136,7 +136,11 @@ describe('team projects in the browser', () => {
         }),
         post(`/api/projects/${project.id}/monitors`, { kind: 'backup', intervalSeconds: 86_400 }),
       ]);
-      if (made.some((response) => response.status !== 201)) throw new Error('reminder or monitor not made');
+      const refused = made.filter((response) => response.status !== 201);
+      if (refused.length > 0)
+        throw new Error(
+          `reminder or monitor not made: ${(await Promise.all(refused.map(async (r) => `${r.status} ${await r.text()}`))).join('; ')}`,
+        );
     });
     // Its owner changes it: no Viewer badge, and Quick Update is there.
     expect(await card(ada, 'Team Rocket').getByText('Viewer', { exact: true }).count()).toBe(0);
