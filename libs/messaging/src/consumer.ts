@@ -46,6 +46,11 @@ export interface ConsumerOptions {
   progress?: ConsumerProgress;
 }
 
+/** A batch handled this long after its oldest event was stored is logged (see reportLate in startConsumer). */
+const LATE_MS = 2000;
+/** At most one such line a consumer this often. */
+const LATE_LOG_EVERY_MS = 10_000;
+
 /** How far a consumer has come, for read-your-writes waits: whichever process runs it. */
 export interface ConsumerView {
   name: string;
@@ -235,6 +240,43 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     }
   };
 
+  /** When this process took each message off the bus (see reportLate). */
+  const receivedAt = new WeakMap<JsMsg, number>();
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * A batch handled over LATE_MS after its oldest event was stored is logged (at most one line every
+   * LATE_LOG_EVERY_MS a consumer), with where the time went: from the appending transaction's start to
+   * JetStream (the relay, or an appender's long transaction holding it back), on to this process
+   * (delivery, or a pull lost and taken back), and waiting here and in the batch's transaction. Each
+   * part's clock is another server's, so on several hosts the parts are approximate; the whole is not.
+   * What the lateness costs users: their reads wait for it (2 s at most), their writes longer.
+   */
+  const reportLate = (batch: Item[]) => {
+    const now = Date.now();
+    if (now - warnedAt < LATE_LOG_EVERY_MS) return;
+    let oldest: Item | undefined;
+    for (const item of batch)
+      if (!oldest || Date.parse(item.event.occurredAt) < Date.parse(oldest.event.occurredAt)) oldest = item;
+    const stored = oldest ? Date.parse(oldest.event.occurredAt) : now;
+    if (!oldest || now - stored < LATE_MS) return;
+    warnedAt = now;
+    const published = oldest.message.time.getTime();
+    const received = receivedAt.get(oldest.message) ?? now;
+    logger.warn(
+      {
+        consumer: name,
+        event: `${oldest.event.type} ${oldest.event.id}`,
+        source: oldest.event.source,
+        lateMs: now - stored,
+        toBusMs: published - stored,
+        toHereMs: received - published,
+        hereMs: now - received,
+        batch: batch.length,
+      },
+      'events handled late',
+    );
+  };
+
   const stopping = new AbortController();
   /** Resolves after `ms`, or at once when the consumer stops. */
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
@@ -268,6 +310,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     if (options.beforeAck) for (const { event } of batch) await options.beforeAck(event);
     if (stopped) return false;
     for (const { message } of batch) message.ack();
+    reportLate(batch);
     return true;
   };
 
@@ -293,6 +336,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         void (async () => {
           try {
             for await (const message of current) {
+              receivedAt.set(message, Date.now());
               queue.push(message);
               wake?.();
             }

@@ -198,6 +198,42 @@ describe('consumer', () => {
     await consumer.stop();
   });
 
+  it('logs events handled late, with where the time went, once in a while', async () => {
+    const warnings: { object: Record<string, unknown>; message?: string }[] = [];
+    const watched: Logger = {
+      ...logger,
+      warn: (object, message) => warnings.push({ object: object as never, message }),
+    };
+    const consumer = await consume('greeter-late', { UserRegistered: greet }, { logger: watched });
+    const onTime = registered('on-time');
+    const late = registered('late');
+    const later = registered('later');
+    const positions = [];
+    for (const appended of [onTime, late, later]) {
+      const { position } = await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });
+      positions.push(position);
+    }
+    // As a relay held back by an appender's long transaction would publish them: 5 s after they were stored.
+    const stored = Date.now() - 5000;
+    await publishCopy(await carried(onTime.id));
+    expect(await consumer.waitForPosition('identity', positions[0]!, 5000)).toBe(true);
+    expect(warnings).toEqual([]);
+    for (const [i, appended] of [late, later].entries()) {
+      await publishCopy({ ...(await carried(appended.id)), occurredAt: new Date(stored).toISOString() });
+      expect(await consumer.waitForPosition('identity', positions[i + 1]!, 5000)).toBe(true);
+    }
+    // One line for the two: the second came within ten seconds of the first.
+    expect(warnings).toHaveLength(1);
+    const [{ object, message }] = warnings as [(typeof warnings)[0]];
+    expect(message).toBe('events handled late');
+    expect(object).toMatchObject({ consumer: 'greeter-late', event: `UserRegistered ${late.id}`, source: 'identity' });
+    const { lateMs, toBusMs, toHereMs, hereMs } = object as Record<string, number>;
+    expect(lateMs).toBeGreaterThanOrEqual(5000);
+    expect(toBusMs).toBeGreaterThanOrEqual(4900);
+    expect(toBusMs + toHereMs + hereMs).toBe(lateMs);
+    await consumer.stop();
+  });
+
   it('has one effect when the consumer dies after its write committed but before the ack', async () => {
     const appended = registered('crashy');
     await store.append(`user-${newId()}`, [appended], { expectedRevision: 'no_stream' });

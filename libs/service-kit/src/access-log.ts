@@ -14,8 +14,11 @@ function expressRoute(req: IncomingMessage): string | undefined {
   return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : undefined;
 }
 
+/** An answer that took this long is logged at warn level: a log kept at `warn` still shows it. */
+const SLOW_ANSWER_MS = 5000;
+
 /**
- * Each request at info level (5xx at error) once answered: a production log has its request lines.
+ * Each request at info level (5xx at error, a slow one at warn) once answered: a production log has its request lines.
  * With `metrics`, each is also counted and timed by its route template: `routeOf`'s when given (the
  * gateway's route table; a lean read's exact path), else Express's matched route, else `unmatched`.
  * Works on Node's own request too.
@@ -33,7 +36,7 @@ export function accessLog(
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      const level = res.statusCode >= 500 ? 'error' : ms >= SLOW_ANSWER_MS ? 'warn' : 'info';
       // Below the log's level the line is not made at all: it costs a busy read path a few per cent.
       if (logger.isLevelEnabled(level)) {
         const line = {
