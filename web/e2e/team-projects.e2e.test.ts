@@ -121,10 +121,17 @@ describe('team projects in the browser', () => {
     await expect
       .poll(() => card(ada, 'Team Rocket').getByTestId('workspace-badge').textContent())
       .toBe(`Workspace: ${workspaceName}`);
-    // A reminder and an expected backup on it, which Bob will read and not change.
+    // A reminder and an expected backup on it, which Bob will read and not change. Each sent once more
+    // a second later if the server was still applying the project, as the app does (lib/api.ts).
     await ada.evaluate(async () => {
-      const post = (path: string, body: unknown) =>
-        fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = async (path: string, body: unknown): Promise<Response> => {
+        const send = () =>
+          fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const answer = await send();
+        if (answer.status !== 503 || (await answer.clone().json()).code !== 'CATCHING_UP') return answer;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return send();
+      };
       const projects = (await (await fetch('/api/projects')).json()) as { id: string; name: string }[];
       const project = projects.find((p) => p.name === 'Team Rocket')!;
       const made = await Promise.all([

@@ -62,13 +62,16 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown,
   return (await apiAnswer<T>(method, url, body, options)).data;
 }
 
+/** How long the app waits before it sends again a request the server answered `CATCHING_UP`. */
+export const CATCHING_UP_RETRY_MS = 1000;
+
 /** As `apiRequest`, with the answer's headers beside its data (a page's total count, say). */
 export async function apiAnswer<T>(
   method: string,
   url: string,
   body?: unknown,
   options: RequestOptions = {},
-  confirmed = false,
+  again: { confirmed?: boolean; retried?: boolean } = {},
 ): Promise<{ data: T; headers: Headers }> {
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = { accept: 'application/json', ...positionHeaders() };
@@ -91,8 +94,14 @@ export async function apiAnswer<T>(
   if (!response.ok) {
     const error = await errorOf(response);
     // A sensitive change a while after sign-in: the password again, then the same request once more.
-    if (error.code === 'REAUTH_REQUIRED' && !confirmed && (await confirmPassword()))
-      return apiAnswer<T>(method, url, body, options, true);
+    if (error.code === 'REAUTH_REQUIRED' && !again.confirmed && (await confirmPassword()))
+      return apiAnswer<T>(method, url, body, options, { ...again, confirmed: true });
+    // The server was still applying this user's previous change and did nothing: it asked for the
+    // request again in a moment, which the app does once for them before it shows the message.
+    if (error.code === 'CATCHING_UP' && !again.retried) {
+      await new Promise((resolve) => setTimeout(resolve, CATCHING_UP_RETRY_MS));
+      return apiAnswer<T>(method, url, body, options, { ...again, retried: true });
+    }
     throw error;
   }
   return { data: readAt(await jsonOrNull(response), response) as T, headers: response.headers };
