@@ -227,7 +227,9 @@ describe('consumer', () => {
     const [{ object, message }] = warnings as [(typeof warnings)[0]];
     expect(message).toBe('events handled late');
     expect(object).toMatchObject({ consumer: 'greeter-late', event: `UserRegistered ${late.id}`, source: 'identity' });
-    const { lateMs, toBusMs, toHereMs, hereMs } = object as Record<string, number>;
+    const { lateMs, toBusMs, toHereMs, hereMs } = object as {
+      [part in 'lateMs' | 'toBusMs' | 'toHereMs' | 'hereMs']: number;
+    };
     expect(lateMs).toBeGreaterThanOrEqual(5000);
     expect(toBusMs).toBeGreaterThanOrEqual(4900);
     expect(toBusMs + toHereMs + hereMs).toBe(lateMs);
