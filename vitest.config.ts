@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // A console.error during any test fails it (see the file).
 const setupFiles = ['./libs/testing/src/fail-on-console-error.ts'];
+// A failed test's report ends with what the servers it ran against logged meanwhile (see the file).
+const reportingSetupFiles = [...setupFiles, './libs/testing/src/report-failure-logs.ts'];
 
 export default defineConfig({
   test: {
@@ -25,7 +27,7 @@ export default defineConfig({
       {
         test: {
           name: 'int',
-          setupFiles,
+          setupFiles: reportingSetupFiles,
           // Each file starts its own backend on its own database, bus namespace and ports, and keeps no
           // state in modules: the files of a worker share its imports instead of loading them each time.
           isolate: false,
@@ -52,8 +54,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          // A failed test's report ends with what the app logged meanwhile (web/e2e/app-log.ts).
-          setupFiles: [...setupFiles, './web/e2e/app-log.ts'],
+          setupFiles: reportingSetupFiles,
           include: ['web/e2e/**/*.e2e.test.ts'],
           // A worker's files run in one process and share one app (web/e2e/app.ts), which starts once a
           // worker instead of once a file; the global setup drops what the apps made when all are done.

@@ -68,7 +68,7 @@ interface VitestReport {
 /** The tests that failed, named with the first line of their failure, for the summary at the end. */
 const failedTests: string[] = [];
 
-/** What the app logged during each failed browser test: printed after the failed tests' names. */
+/** What the servers logged during each failed test: printed before the failed tests' names. */
 const failureLogs: string[] = [];
 
 /** How long each test file took, for the slowest-files list at the end. */
@@ -114,7 +114,7 @@ async function tests(name: string, projects: string[], options: { held?: boolean
   } catch {
     report = null;
   }
-  // What the app logged during each failed browser test (web/e2e/app-log.ts), for the summary.
+  // What the servers logged during each failed test (libs/testing/src/failure-logs.ts), for the summary.
   if (existsSync(join(dir, 'failures.log'))) failureLogs.push(readFileSync(join(dir, 'failures.log'), 'utf8'));
   rmSync(dir, { recursive: true, force: true });
   if (!report) {

@@ -3,6 +3,7 @@ import { connectBus } from '@shiplog/messaging';
 import {
   busOptions,
   createLogger,
+  type LogDestination,
   loadConfig,
   ServiceClients,
   type ServiceName,
@@ -36,10 +37,15 @@ export interface RunningGateway {
  */
 export async function startGateway(
   env: NodeJS.ProcessEnv = process.env,
-  options: { now?: () => number; inProcess?: Partial<Record<ServiceName, RequestListener>> } = {},
+  options: {
+    now?: () => number;
+    inProcess?: Partial<Record<ServiceName, RequestListener>>;
+    /** Where its log lines go instead of standard output or LOG_FILE (a test harness's memory). */
+    log?: LogDestination;
+  } = {},
 ): Promise<RunningGateway> {
   const config = loadConfig(gatewayEnv, env);
-  const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
+  const logger = createLogger('gateway', config.LOG_LEVEL, options.log ?? config.LOG_FILE);
   const secrets = secretsOf(config);
   const redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
   redis.on('error', (error) => logger.error({ err: error }, 'redis connection error'));

@@ -26,6 +26,7 @@ import {
   type TestDatabaseTemplate,
   waitUntil,
 } from '@shiplog/testing';
+import { watchLog } from '@shiplog/testing/failure-logs';
 import pg from 'pg';
 import { serviceDefinitions } from '../../scripts/services.ts';
 import { apiSurface } from './api-surface.ts';
@@ -77,21 +78,30 @@ export async function startServices<const N extends ServiceName>(
     NATS_URL: natsUrl,
     BUS_NAMESPACE: bus.namespace,
     INTERNAL_TOKEN_SECRET: internalTokenSecret,
-    LOG_LEVEL: 'silent',
+    // Warnings and errors, kept for a failed test's report (@shiplog/testing/failure-logs).
+    LOG_LEVEL: 'warn',
     ...options.env,
   };
+  // The services' and the gateway's lines, unless the caller sends them to a file of its own.
+  let logged = '';
+  const keep = (line: string) => {
+    logged += line;
+  };
+  const log = serviceEnv.LOG_FILE ? undefined : { write: keep };
+  const unwatch = log ? watchLog(bus.namespace, () => logged) : () => {};
   const portBase = await freeServicePortBase();
   const portOf = (name: ServiceName) => portBase + serviceDirectory[name] - 4100;
   const urls = serviceUrlVariables((name) => `http://127.0.0.1:${portOf(name)}`);
   const config = loadConfig(serviceEnvSchema, { ...serviceEnv, ...urls });
-  const openShared = () => openDatabase(config, 'app', createLogger('backend', config.LOG_LEVEL));
+  const openShared = () =>
+    openDatabase(config, 'app', createLogger('backend', config.LOG_LEVEL, log ?? config.LOG_FILE));
   let database = openShared();
   const start = <M extends N>(name: M): Promise<RunningOf<M>> =>
     startService(
       // biome-ignore lint/suspicious/noExplicitAny: each definition has its own environment type
       definitions[name] as ServiceDefinition<any>,
       { ...serviceEnv, ...urls, SERVICE_PORT: String(portOf(name)) },
-      { database },
+      { database, log },
     ) as Promise<RunningOf<M>>;
   const startAll = async () =>
     Object.fromEntries(await Promise.all(names.map(async (name) => [name, await start(name)] as const))) as {
@@ -110,6 +120,8 @@ export async function startServices<const N extends ServiceName>(
     internalTokenSecret,
     /** The environment every service started with, but its port: to start another copy of one. */
     serviceEnv,
+    /** Where the services' log lines go (kept for a failed test's report), unless LOG_FILE names a file. */
+    log,
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
     dropBusStream: () => bus.drop(),
     /**
@@ -133,6 +145,7 @@ export async function startServices<const N extends ServiceName>(
       await database.end();
       await bus.drop();
       await db.drop();
+      unwatch();
     },
   };
 }
@@ -172,7 +185,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     SESSION_SECRET: sessionSecret,
     ...serviceUrlVariables((name) => services[name].url),
     TRUST_PROXY: 'loopback',
-    LOG_LEVEL: 'silent',
+    // As the services log (startServices), and where.
+    LOG_LEVEL: system.serviceEnv.LOG_LEVEL!,
     NODE_ENV: 'test',
     // Suites sign up many users from one address; limits.int.test.ts turns them on.
     RATE_LIMITS: 'off',
@@ -185,7 +199,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     watching ??= connectBus({ url: natsUrl, namespace: busNamespace, name: 'harness' });
     return watching;
   };
-  let gateway = await startGateway(gatewayEnv);
+  let gateway = await startGateway(gatewayEnv, { log: system.log });
   const replicas: RunningGateway[] = [];
   return {
     url: gateway.url,
@@ -205,7 +219,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
       await gateway.stop();
       await system.restart(between);
       gatewayEnv = { ...gatewayEnvFor(running()), PORT: new URL(gateway.url).port };
-      gateway = await startGateway(gatewayEnv);
+      gateway = await startGateway(gatewayEnv, { log: system.log });
     },
     /** The bus's last sequence now: take it before a write, then wait with `untilPublished`. */
     async busSequence(): Promise<number> {
@@ -232,7 +246,7 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
      * `env` changes its configuration (another address for a service, say), `options.now` its clock.
      */
     async startReplica(env: Record<string, string> = {}, options: { now?: () => number } = {}): Promise<string> {
-      const replica = await startGateway({ ...gatewayEnv, ...env }, options);
+      const replica = await startGateway({ ...gatewayEnv, ...env }, { ...options, log: system.log });
       replicas.push(replica);
       return replica.url;
     },

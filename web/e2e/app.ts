@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestBusNamespace, createTestDatabase, freePort, freeServicePortBase } from '@shiplog/testing';
 import { standInDomains, startDomainStandIn } from '@shiplog/testing/domains';
+import { watchLog } from '@shiplog/testing/failure-logs';
 import { startGitHubStandIn } from '@shiplog/testing/github';
 import { startOpenAIStandIn } from '@shiplog/testing/openai';
 import { startRdapStandIn } from '@shiplog/testing/rdap';
@@ -78,7 +79,7 @@ async function startApp() {
     },
     90_000,
   );
-  launched = app;
+  watchLog('app', app.output);
   const url = `http://localhost:${port}`;
   stripe.deliverTo(`${url}/api/stripe/webhook`);
   // The GitHub App as its operator registers it: its callback is the External API page.
@@ -115,13 +116,6 @@ async function startApp() {
 export type E2EApp = Awaited<ReturnType<typeof startApp>>;
 
 let shared: Promise<E2EApp> | undefined;
-
-let launched: { output(): string } | undefined;
-
-/** What the app has logged so far (warnings and errors: LOG_LEVEL is warn); nothing before it starts. */
-export function appLog(): string {
-  return launched?.output() ?? '';
-}
 
 /**
  * The app every browser test file of this worker uses: started by the first, kept for the others

@@ -39,7 +39,7 @@ import { busHandlers, type ConsumerDefinition, type ProjectionDefinition } from 
 import { createHttpApp, type DeclaredRoute, type LeanRead } from './http.ts';
 import { serveHttp } from './http-server.ts';
 import { holdLeadership } from './leadership.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type LogDestination, type Logger } from './logger.ts';
 
 import { ServiceClients } from './service-clients.ts';
 
@@ -135,11 +135,11 @@ export function serviceMigrations(
 export async function startService<Env extends ServiceEnv>(
   definition: ServiceDefinition<Env>,
   env: NodeJS.ProcessEnv = process.env,
-  options: { now?: () => Date; database?: Database } = {},
+  options: { now?: () => Date; database?: Database; log?: LogDestination } = {},
 ): Promise<RunningService<Env>> {
   const config = loadConfig(definition.env, env);
   const { name } = definition;
-  const logger = createLogger(name, config.LOG_LEVEL, config.LOG_FILE);
+  const logger = createLogger(name, config.LOG_LEVEL, options.log ?? config.LOG_FILE);
   // The process's database connections: its own, or those it shares with the services beside it.
   const database = options.database ?? openDatabase(config, name, logger);
   const { pool, session } = database;
