@@ -58,8 +58,6 @@ async function startApp() {
       ADMIN_PASSWORD: 'admin-e2e-password',
       // The browser tests sign up many users from one address.
       RATE_LIMITS: 'off',
-      // Two apps run side by side (one a worker): small pools keep them within PostgreSQL's 100 connections.
-      DATABASE_POOL_MAX: '5',
       // Checkout's return links come back here.
       APP_URL: `http://localhost:${port}`,
       ...stripe.env,
