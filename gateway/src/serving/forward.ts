@@ -253,9 +253,8 @@ export function servicePath(options: {
         if (foreignOrigin(req, protocol, appOrigin)) throw foreignOriginError();
         onPosition = (header) => {
           reported = header;
-          for (const setCookie of positions.setCookies(header, protocol === 'https'))
-            res.appendHeader('Set-Cookie', setCookie);
-          const signed = positions.header(header);
+          const { setCookies, header: signed } = positions.answer(header, protocol === 'https');
+          for (const setCookie of setCookies) res.appendHeader('Set-Cookie', setCookie);
           if (signed) res.setHeader(POSITIONS_HEADER, signed);
         };
       }

@@ -55,17 +55,20 @@ export class PositionCookies {
     return after.length > 0 ? after.join(',') : undefined;
   }
 
-  /** A `Set-Cookie` value for the position a write reported (`x-shiplog-position: <source>=<position>`). */
-  setCookies(reported: string | string[] | undefined, secure: boolean): string[] {
-    return this.#signedPositions(reported).map(([source, signed]) =>
-      cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, signed, { ...attributes, secure }),
-    );
-  }
-
-  /** The `x-shiplog-positions` header of a write's answer: the positions it reached, signed; or undefined. */
-  header(reported: string | string[] | undefined): string | undefined {
-    const signed = this.#signedPositions(reported).map(([source, value]) => `${source}=${value}`);
-    return signed.length > 0 ? signed.join(',') : undefined;
+  /**
+   * What goes back to the client for the positions a write reported (`x-shiplog-position:
+   * <source>=<position>,…`), each signed once: a `Set-Cookie` value per source, and the
+   * `x-shiplog-positions` header naming them all (undefined when the write reported none).
+   */
+  answer(reported: string | string[] | undefined, secure: boolean): { setCookies: string[]; header?: string } {
+    const signed = this.#signedPositions(reported);
+    if (signed.length === 0) return { setCookies: [] };
+    return {
+      setCookies: signed.map(([source, value]) =>
+        cookie.serialize(`${POSITION_COOKIE_PREFIX}${source}`, value, { ...attributes, secure }),
+      ),
+      header: signed.map(([source, value]) => `${source}=${value}`).join(','),
+    };
   }
 
   /** Each source and signed position a write reported; a write can reach several (an import: projects and reminders). */
@@ -112,11 +115,10 @@ export class RequestPositions {
 
   /** A write's position goes back to the client, which sends it with every later call. */
   remember(req: IncomingMessage & { secure: boolean }, res: ServerResponse, reported: string | string[] | undefined) {
-    const setCookies = this.#cookies.setCookies(reported, req.secure);
-    if (setCookies.length === 0) return;
+    const { setCookies, header } = this.#cookies.answer(reported, req.secure);
+    if (!header) return;
     for (const setCookie of setCookies) res.appendHeader('Set-Cookie', setCookie);
     const prior = res.getHeader(POSITIONS_HEADER);
-    const header = this.#cookies.header(reported)!;
     res.setHeader(POSITIONS_HEADER, prior ? `${prior},${header}` : header);
     const now = this.#reachedNow.get(req);
     this.#reachedNow.set(req, now ? `${now},${reported}` : (reported as string));

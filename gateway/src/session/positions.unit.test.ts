@@ -9,30 +9,30 @@ const sentBack = (setCookie: string | undefined) => cookie.parse(setCookie!.spli
 
 describe('PositionCookies', () => {
   it('turns a reported position into a signed cookie and back into the consistency header', () => {
-    const setCookie = positions.setCookies('projects=120/118', false)[0];
+    const setCookie = positions.answer('projects=120/118', false).setCookies[0];
     expect(setCookie).toMatch(/^shiplog\.after\.projects=120%2F118\.[^;]+; Path=\/api; HttpOnly; SameSite=Lax$/);
     expect(positions.after(sentBack(setCookie))).toBe('projects=120/118');
-    expect(positions.setCookies('projects=120/118', true)[0]).toMatch(/; Secure/);
+    expect(positions.answer('projects=120/118', true).setCookies[0]).toMatch(/; Secure/);
   });
 
   it('sends one entry per source', () => {
     const cookies = {
-      ...sentBack(positions.setCookies('projects=120/118', false)[0]),
-      ...sentBack(positions.setCookies('identity=7/7', false)[0]),
+      ...sentBack(positions.answer('projects=120/118', false).setCookies[0]),
+      ...sentBack(positions.answer('identity=7/7', false).setCookies[0]),
       'shiplog.sid': 's:whatever',
     };
     expect(positions.after(cookies)?.split(',').sort()).toEqual(['identity=7/7', 'projects=120/118']);
   });
 
   it('sets a cookie for each source a write reached', () => {
-    const setCookies = positions.setCookies('projects=120/118,reminders=9/9', false);
+    const setCookies = positions.answer('projects=120/118,reminders=9/9', false).setCookies;
     expect(setCookies).toHaveLength(2);
     const cookies = Object.assign({}, ...setCookies.map(sentBack));
     expect(positions.after(cookies)?.split(',').sort()).toEqual(['projects=120/118', 'reminders=9/9']);
   });
 
   it('ignores cookies it did not sign, unknown sources and malformed positions', () => {
-    const valid = sentBack(positions.setCookies('projects=120/118', false)[0])['shiplog.after.projects']!;
+    const valid = sentBack(positions.answer('projects=120/118', false).setCookies[0])['shiplog.after.projects']!;
     expect(positions.after({ 'shiplog.after.projects': `${valid.slice(0, -2)}xx` })).toBeUndefined();
     expect(positions.after({ 'shiplog.after.projects': '999/999' })).toBeUndefined();
     expect(positions.after({ 'shiplog.after.nosuch': valid })).toBeUndefined();
@@ -42,22 +42,22 @@ describe('PositionCookies', () => {
       ),
     ).toBeUndefined();
     for (const reported of [undefined, ['projects=1/1'], 'projects', 'projects=1', 'nosuch=1/1', 'projects=1/1=2'])
-      expect(positions.setCookies(reported, false)).toEqual([]);
+      expect(positions.answer(reported, false).setCookies).toEqual([]);
   });
 
   it('names a write’s positions in a header, and reads the newest a client sends back beside its cookies', () => {
-    const header = positions.header('projects=120/118,reminders=9/9')!;
+    const header = positions.answer('projects=120/118,reminders=9/9', false).header!;
     expect(header).toMatch(/^projects=120\/118\.[^,=]+,reminders=9\/9\.[^,=]+$/);
-    const older = sentBack(positions.setCookies('projects=100/100', false)[0]);
+    const older = sentBack(positions.answer('projects=100/100', false).setCookies[0]);
     // The services keep the later of a source named twice (parsePositions).
     expect(positions.after(older, header)).toBe('projects=100/100,projects=120/118,reminders=9/9');
     expect(positions.after({}, header)).toBe('projects=120/118,reminders=9/9');
-    expect(positions.header(undefined)).toBeUndefined();
-    expect(positions.header('nosuch=1/1')).toBeUndefined();
+    expect(positions.answer(undefined, false).header).toBeUndefined();
+    expect(positions.answer('nosuch=1/1', false).header).toBeUndefined();
   });
 
   it('ignores header entries it did not sign, unknown sources, and more entries than there are sources', () => {
-    const signed = positions.header('projects=120/118')!.split('=')[1]!;
+    const signed = positions.answer('projects=120/118', false).header!.split('=')[1]!;
     expect(positions.after({}, 'projects=999/999')).toBeUndefined();
     expect(positions.after({}, `projects=${signed.slice(0, -2)}xx`)).toBeUndefined();
     expect(positions.after({}, `nosuch=${signed}`)).toBeUndefined();
