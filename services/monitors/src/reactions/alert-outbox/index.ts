@@ -37,8 +37,9 @@ export function alertOutboxReaction(
       // nobody is told it is up again.
       if (event.type === 'IncidentClosed' && event.data.ending !== 'recovered') return;
       const { userId, projectId } = event.data;
+      // Read in the batch's transaction, as the reaction's other reads: not a second connection while it holds one.
       const channelsOf = async (owner: string) =>
-        (await loadAggregate(store, alertChannelsStream(owner), alertChannelsDecider)).state;
+        (await loadAggregate(store, alertChannelsStream(owner), alertChannelsDecider, tx)).state;
       // A team project's alerts go to its workspace's channels; to its maker's own while it has none.
       const workspaceId = (await knownProjects.find(tx, projectId))?.workspaceId ?? null;
       const team = workspaceId ? await channelsOf(workspaceId) : null;
