@@ -9,7 +9,7 @@ import { projectsOfWorkspace } from '../../read-models/project-list/index.ts';
  * service's own cascade follows its `ProjectDeleted`). Idempotent per event and project, so a
  * redelivery deletes nothing twice.
  */
-export function workspaceCascadeReaction({ pool, store }: ServiceContext<ProjectsEnv>): ConsumerDefinition {
+export function workspaceCascadeReaction({ store }: ServiceContext<ProjectsEnv>): ConsumerDefinition {
   return {
     name: 'workspace-cascade',
     sources: ['identity'],
@@ -17,7 +17,8 @@ export function workspaceCascadeReaction({ pool, store }: ServiceContext<Project
     handlers: {
       WorkspaceDeleted: async (event, tx) => {
         const { workspaceId, deletedBy } = event.data;
-        for (const projectId of await projectsOfWorkspace(pool, workspaceId)) {
+        // Read in the batch's transaction: not a second connection while it holds one.
+        for (const projectId of await projectsOfWorkspace(tx, workspaceId)) {
           await handleCommand(
             store,
             projectStream(projectId),

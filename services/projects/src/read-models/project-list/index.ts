@@ -151,8 +151,8 @@ export async function listPublicTeamProjects(pool: pg.Pool, workspaceId: string)
 }
 
 /** The projects of a workspace, as the list holds them. */
-export async function projectsOfWorkspace(pool: pg.Pool, workspaceId: string): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM projects.project_list WHERE workspace_id = $1', [
+export async function projectsOfWorkspace(db: pg.Pool | pg.PoolClient, workspaceId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM projects.project_list WHERE workspace_id = $1', [
     workspaceId,
   ]);
   return rows.map((row) => row.id);
