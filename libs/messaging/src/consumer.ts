@@ -254,10 +254,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const reportLate = (batch: Item[]) => {
     const now = Date.now();
     if (now - warnedAt < LATE_LOG_EVERY_MS) return;
-    let oldest: Item | undefined;
-    for (const item of batch)
-      if (!oldest || Date.parse(item.event.occurredAt) < Date.parse(oldest.event.occurredAt)) oldest = item;
-    const stored = oldest ? Date.parse(oldest.event.occurredAt) : now;
+    let oldest = batch[0];
+    let stored = oldest ? Date.parse(oldest.event.occurredAt) : now;
+    for (const item of batch) {
+      const at = Date.parse(item.event.occurredAt);
+      if (at < stored) [oldest, stored] = [item, at];
+    }
     if (!oldest || now - stored < LATE_MS) return;
     warnedAt = now;
     const published = oldest.message.time.getTime();
