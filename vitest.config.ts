@@ -7,10 +7,12 @@ const reportingSetupFiles = [...setupFiles, './libs/testing/src/report-failure-l
 
 export default defineConfig({
   test: {
-    // Two files at a time, browser tests included: most of a test's time is spent waiting on the
-    // servers, and on two cores a third file's work pushes the tests under load past their timeouts
-    // (measured: 281 s instead of 269 s for the unit and integration tests, and two of them timed out).
-    maxWorkers: 2,
+    // Three files at a time, browser tests included: most of a test's time is spent waiting on its
+    // servers, so a third file fills the cores the waits leave idle (measured on 2026-11-29 on two cores:
+    // the unit and integration tests alone 99 s at two, 86 s at three, with the same CPU-seconds; the
+    // browser tests alone 141-145 s at two, 115 s at three, 74% busy against 91%). Three backends of
+    // eight services held at most 48 of PostgreSQL's 100 connections.
+    maxWorkers: 3,
     projects: [
       {
         test: {
