@@ -132,7 +132,8 @@ export async function startGateway(
         await feed.stop();
         await pushDevices.stop();
         await bus.close().catch(() => undefined);
-        await services.close();
+        const cut = await services.close();
+        if (cut > 0) logger.warn({ cut }, 'calls to the services still open at the stop were cut');
         await redis.quit().catch(() => undefined);
         // The session reads' connection only reads: closed at once. Its QUIT can wait for ever once the
         // connection has been re-established after a Redis restart (client-side caching's tracking).

@@ -122,6 +122,8 @@ export async function startServices<const N extends ServiceName>(
     serviceEnv,
     /** Where the services' log lines go (kept for a failed test's report), unless LOG_FILE names a file. */
     log,
+    /** What the services (and a gateway given `log`) have logged so far: warnings and errors. */
+    logged: () => logged,
     /** Deletes the namespace's JetStream stream, as if NATS had lost it. */
     dropBusStream: () => bus.drop(),
     /**
@@ -338,6 +340,8 @@ export async function startBackend(options: { adminPassword?: string; env?: Reco
     pool,
     busNamespace,
     internalTokenSecret,
+    /** What the services and the gateways have logged so far: warnings and errors. */
+    logged: system.logged,
     async stop() {
       await (await watching)?.close();
       await Promise.all([gateway, ...replicas].map((g) => g.stop()));

@@ -211,8 +211,10 @@ export class ServiceClients {
    * Waits for the calls in flight, at most `graceMs`; then any still open are cut. A stop must end:
    * one call left open would hold it for ever (a forwarded body that never ended did, until the
    * gateway stopped forwarding requests whose connection had closed: system/test/gateway/client-gone).
+   * Answers how many calls were cut (0 when every one ended in time, at least 1 when the grace ran
+   * out), for the caller to report.
    */
-  async close(graceMs = 5000): Promise<void> {
+  async close(graceMs = 5000): Promise<number> {
     const pools = [...this.#pools.values()];
     let timer: NodeJS.Timeout | undefined;
     const graceful = Promise.all(pools.map((p) => p.close())).then(() => true);
@@ -221,7 +223,10 @@ export class ServiceClients {
     });
     const closed = await Promise.race([graceful, late]);
     clearTimeout(timer);
-    if (!closed) await Promise.all(pools.map((p) => p.destroy()));
+    if (closed) return 0;
+    const open = pools.reduce((sum, p) => sum + p.stats.running + p.stats.pending, 0);
+    await Promise.all(pools.map((p) => p.destroy()));
+    return Math.max(open, 1);
   }
 }
 

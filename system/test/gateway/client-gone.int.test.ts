@@ -43,9 +43,9 @@ it('leaves no call open for a write whose connection closed before its end was r
     headers: { authorization: `Bearer ${token}` },
   });
   expect([200, 404]).toContain(read.status);
-  const stopping = Date.now();
+  const { logged } = backend!;
   await backend!.stop();
   backend = undefined;
-  // A stop takes well under a second here; one that waited on an open call took the 5 s cut-off.
-  expect(Date.now() - stopping).toBeLessThan(2_500);
+  // A stop that waited on an open call ran out its grace and cut it, which the gateway logs.
+  expect(logged()).not.toContain('still open at the stop were cut');
 });
