@@ -229,7 +229,11 @@ describe('team workspaces', () => {
     ).toBe(204);
     expect((await invitee.client.post(`/api/invites/${first.body.id}/accept`)).status).toBe(404);
     const second = await owner.client.post(`/api/workspaces/${workspaceId}/invites`, { username: invitee.username });
-    await waitUntil(async () => (await invitee.client.get('/api/invites')).body.length === 1);
+    // The second, not the first until its revocation reaches the invitee's list.
+    await waitUntil(async () => {
+      const listed = (await invitee.client.get('/api/invites')).body as { id: string }[];
+      return listed.length === 1 && listed[0]!.id === second.body.id;
+    });
     expect((await invitee.client.post(`/api/invites/${second.body.id}/decline`)).status).toBe(204);
     expect((await invitee.client.post(`/api/invites/${second.body.id}/accept`)).status).toBe(404);
     expect((await invitee.client.get('/api/workspaces')).body).toEqual([]);
