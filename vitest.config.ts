@@ -64,8 +64,8 @@ export default defineConfig({
           globalSetup: ['./web/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // A page's state is polled until it shows, as a locator waits: with two browsers and two apps
-          // on two cores, a screen can take more than the default second to render its data.
+          // A page's state is polled until it shows, as a locator waits: with three browsers and three
+          // apps on two cores, a screen can take more than the default second to render its data.
           expect: { poll: { timeout: 10_000 } },
         },
       },

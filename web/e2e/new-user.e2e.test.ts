@@ -120,7 +120,7 @@ describe('a new builder', () => {
   it('is told offline that a page never opened is not available offline, with the way back', async () => {
     await registerThroughForm(page, uniqueUsername('offline'));
     // The service worker controls the page and has kept it and the dashboard (lib/service-worker.ts):
-    // its install fetches the shell's files, which beside another browser and app on two cores has
+    // its install fetches the shell's files, which beside the other browsers and apps on two cores has
     // taken more than 30 s.
     await expect
       .poll(

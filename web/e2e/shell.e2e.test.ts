@@ -680,7 +680,7 @@ describe('the installed app', () => {
             ];
           }),
         // Its install fetches every built file the page loaded: as in new-user.e2e.test.ts, more than
-        // 30 s beside another browser and app on two cores.
+        // 30 s beside the other browsers and apps on two cores.
         { timeout: 60_000 },
       )
       .toEqual([true, true, true, true, true, true]);
