@@ -160,6 +160,9 @@ async function seed(url: string, cookie: string): Promise<string> {
   return ids[0]!;
 }
 
+/** Where the app notes that the browser holds a session (`SIGNED_IN_HINT_KEY`, web/src/lib/dashboard-query.ts). */
+const SIGNED_IN_HINT_KEY = 'shiplog-signed-in';
+
 async function newContext(browser: Browser, url: string, cookie?: string): Promise<BrowserContext> {
   // Gzip, as the budget is counted; the gateway would send Brotli, about 15% smaller, if asked.
   const context = await browser.newContext({ baseURL: url, extraHTTPHeaders: { 'accept-encoding': 'gzip' } });
@@ -169,6 +172,8 @@ async function newContext(browser: Browser, url: string, cookie?: string): Promi
       return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
     });
     await context.addCookies(cookies);
+    // As a returning builder's browser has it: the page asks for the dashboard early (decision 063).
+    await context.addInitScript((key) => localStorage.setItem(key, '1'), SIGNED_IN_HINT_KEY);
   }
   return context;
 }

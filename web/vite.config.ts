@@ -6,7 +6,12 @@ import { gzipAsync } from '@gfx/zopfli';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
-import { dashboardEarlyKey, dashboardRequest, dashboardVariables } from './src/lib/dashboard-query.ts';
+import {
+  dashboardEarlyKey,
+  dashboardRequest,
+  dashboardVariables,
+  SIGNED_IN_HINT_KEY,
+} from './src/lib/dashboard-query.ts';
 
 const brotli = promisify(brotliCompress);
 
@@ -104,8 +109,10 @@ function modulesReport(): Plugin {
  * GraphQL query (as its route would send it, `lib/dashboard-query.ts`) and a module preload of each
  * chunk its page and urql need beyond the entry's. Left to the app, both waited until the framework
  * had started and the user was known: the page's largest paint came after two more round trips.
- * A visit with search params (a filter) leaves the query to the route; a signed-out visitor's query
- * is refused, and the app goes on to sign-in as before.
+ * A visit with search params (a filter) leaves the query to the route, and so does a browser that
+ * holds no session as far as it knows (`SIGNED_IN_HINT_KEY`): a signed-out visitor sends nothing that
+ * would be refused. A session that has ended meanwhile has its early query refused, and the app goes
+ * on to sign-in as before.
  */
 function earlyDashboard(): Plugin {
   const files = (bundle: Rolldown.OutputBundle, roots: string[]) => {
@@ -143,8 +150,10 @@ function earlyDashboard(): Plugin {
         const [url, init] = dashboardRequest(variables);
         const key = dashboardEarlyKey(variables);
         const script = `
-      // On a visit to the dashboard: its data and its code, asked for at once (earlyDashboard in vite.config.ts).
-      if ((location.pathname === '/' || location.pathname === '/dashboard') && !location.search) {
+      // On a visit to the dashboard by a browser that holds a session: its data and its code, asked for
+      // at once (earlyDashboard in vite.config.ts).
+      if ((location.pathname === '/' || location.pathname === '/dashboard') && !location.search &&
+          localStorage.getItem(${JSON.stringify(SIGNED_IN_HINT_KEY)})) {
         // A failure (offline, the data not kept) is the app's to tell when it takes the answer, not an
         // unhandled rejection before then.
         (window.__shiplogEarly[${JSON.stringify(key)}] = fetch(${JSON.stringify(url)}, ${JSON.stringify(init)})).catch(() => {});

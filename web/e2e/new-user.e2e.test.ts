@@ -45,6 +45,30 @@ describe('a new builder', () => {
       }
   });
 
+  it('is asked only who they are while signed out, and for their dashboard at once once signed in', async () => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(pathname);
+    });
+    // Signed out, the page asks who is signed in and nothing bound to be refused (decision 063).
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/auth');
+    await page.getByRole('tab', { name: 'Register' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked).toEqual(['/api/user']);
+    expect(await page.locator('link[rel=modulepreload][href*="/dashboard-page-"]').count()).toBe(0);
+    // Signed in, a visit to the dashboard asks for its data and its code before the app has started.
+    await registerThroughForm(page, uniqueUsername('hint'));
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    asked.length = 0;
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(await page.locator('link[rel=modulepreload][href*="/dashboard-page-"]').count()).toBe(1);
+    expect(asked.filter((path) => path === '/api/graphql')).toEqual(['/api/graphql']);
+  });
+
   it('is led through the first steps, each marked done by doing it, until all are done', async () => {
     await registerThroughForm(page, uniqueUsername('steps'));
     const card = page.getByRole('region', { name: 'Get started' });

@@ -143,6 +143,24 @@ export function graphqlEarlyKey(operationName: string, variables: Record<string,
   return `graphql ${operationName} ${pairs.join('&')}`;
 }
 
+/**
+ * Kept in local storage while this browser holds a session: set when the app learns who is signed in,
+ * removed when the server says nobody is, and gone at sign-out with the rest of local storage. The
+ * page asks for the dashboard's data before the app loads only then (`earlyDashboard` in
+ * vite.config.ts), so a signed-out visit sends no request bound to be refused.
+ */
+export const SIGNED_IN_HINT_KEY = 'shiplog-signed-in';
+
+/** Notes whether this browser holds a session, for the next visit's early ask (`SIGNED_IN_HINT_KEY`). */
+export function noteSignedIn(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_HINT_KEY, '1');
+    else localStorage.removeItem(SIGNED_IN_HINT_KEY);
+  } catch {
+    // Storage refused (a private mode, a full quota): the next visit asks once it knows the user.
+  }
+}
+
 /** How the dashboard's query with these variables is known among the page's early requests. */
 export const dashboardEarlyKey = (variables: DashboardVariables): string =>
   graphqlEarlyKey('Dashboard', { ...variables });

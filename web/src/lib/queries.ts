@@ -10,6 +10,7 @@ import type {
 } from '@shiplog/schemas';
 import { infiniteQueryOptions, MutationCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest, isUnauthorized } from './api';
+import { noteSignedIn } from './dashboard-query';
 import { showTold } from './told';
 
 /**
@@ -75,10 +76,13 @@ export const userQuery = queryOptions({
   // The current-user read treats 401 as "no user".
   queryFn: async (): Promise<CurrentUser | null> => {
     try {
-      return await apiRequest<CurrentUser>('GET', '/api/user');
+      const user = await apiRequest<CurrentUser>('GET', '/api/user');
+      noteSignedIn(true);
+      return user;
     } catch (error) {
-      if (isUnauthorized(error)) return null;
-      throw error;
+      if (!isUnauthorized(error)) throw error;
+      noteSignedIn(false);
+      return null;
     }
   },
 });

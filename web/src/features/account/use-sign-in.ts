@@ -2,6 +2,7 @@ import type { CurrentUser, LoginInput, RegisterInput } from '@shiplog/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { apiRequest } from '../../lib/api';
+import { noteSignedIn } from '../../lib/dashboard-query';
 import { userQuery } from '../../lib/queries';
 import { told } from '../../lib/told';
 
@@ -17,6 +18,7 @@ function useSignedIn() {
     await (await import('../../lib/service-worker')).unsubscribeDevice().catch(() => null);
     queryClient.clear();
     queryClient.setQueryData(userQuery.queryKey, user);
+    noteSignedIn(true);
     await navigate({ to: redirectTo ?? '/' });
   };
 }
