@@ -117,7 +117,7 @@ let shared: Promise<E2EApp> | undefined;
 
 /**
  * The app every browser test file of this worker uses: started by the first, kept for the others
- * (the e2e project runs a worker's files in one process), so a run starts two instead of one a file.
+ * (the e2e project runs a worker's files in one process), so a run starts one a worker instead of one a file.
  * Files keep to their own users and projects; what all users see (admin messages) a file takes away
  * when done. It stops with the worker, and global-setup.ts drops its database and bus namespace.
  */
